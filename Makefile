@@ -1,0 +1,91 @@
+# perfdb: build, check, bench, demo, install
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CC      ?= cc
+PKGS     = sqlite3 jansson yaml-0.1 cairo rdkafka
+TESTPKGS = cmocka
+# Debian packages that provide the above (pkg-config name -> package below)
+DEBS     = pkg-config libsqlite3-dev libjansson-dev libyaml-dev libcairo2-dev \
+           librdkafka-dev libcsv-dev libcmocka-dev fonts-dejavu-core sqlite3
+
+OPT     ?= -O2 -g
+WARN     = -std=c11 -Wall -Wextra -Werror
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
+ALL_CFLAGS = $(WARN) $(OPT) -D_GNU_SOURCE -Ilib -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
+LIBS       = $(PKG_LIBS) -lcsv -lm $(LDLIBS)
+
+LIB_SRC  = $(sort $(wildcard lib/*.c lib/*/*.c))
+CMD_SRC  = $(sort $(wildcard cmd/*.c))
+SCHEMA   = $(sort $(wildcard schema/*.sql))
+LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/schema.o
+CMD_OBJ  = $(CMD_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps check test demo bench regen fuzz install clean examples
+
+all: deps-ok $(BUILD)/perfdb
+	@ln -sf $(BUILD)/perfdb perfdb
+
+# Install the Debian packages that are missing (apt-get, via sudo when not root).
+deps:
+	@sh tests/deps.sh $(DEBS)
+
+deps-ok:
+	@pkg-config --exists $(PKGS) $(TESTPKGS) && test -f /usr/include/csv.h || \
+	  { echo "perfdb: missing libraries; running 'make deps'"; $(MAKE) --no-print-directory deps; }
+
+$(BUILD)/perfdb: $(CMD_OBJ) $(BUILD)/libperfdb.a
+	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libperfdb.a $(LIBS)
+
+$(BUILD)/libperfdb.a: $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c $(wildcard lib/*.h lib/*/*.h cmd/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# SQL migrations compiled into the binary, in file-name order.
+$(BUILD)/schema.c: $(SCHEMA) tests/embed-schema.sh
+	@mkdir -p $(BUILD)
+	sh tests/embed-schema.sh $(SCHEMA) > $@
+
+$(BUILD)/schema.o: $(BUILD)/schema.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfdb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfdb.a $(LIBS) $(CMOCKA_LIBS)
+
+units: $(UNIT_BIN)
+
+# The whole suite: once on the optimised build, once under ASan + UBSan.
+check: deps-ok
+	@$(MAKE) --no-print-directory all units
+	@$(MAKE) --no-print-directory BUILD=build-asan \
+	  OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  build-asan/perfdb units
+	@sh tests/run-all.sh build build-asan
+
+test: check
+
+regen: all units
+	@REGEN=1 sh tests/run-cases.sh build
+
+demo: all
+	@sh tests/demo.sh
+
+bench: all
+	@sh tests/bench/run.sh
+
+fuzz:
+	@sh tests/fuzz/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/perfdb $(DESTDIR)$(PREFIX)/bin/perfdb
+
+clean:
+	rm -rf build build-asan build-fuzz perfdb

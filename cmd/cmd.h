@@ -1,0 +1,66 @@
+/* Commands: the command table entry, shared option handling and output helpers. */
+#ifndef PDB_CMD_H
+#define PDB_CMD_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "err.h"
+#include "store.h"
+
+#define PDB_VERSION "0.1.0"
+
+struct cmd_ctx {
+	const char *db_path; /* --db before the command, or NULL */
+};
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv, struct cmd_ctx *ctx);
+	const char *usage;   /* "perfdb NAME ..." and its options, lines ending in \n */
+	const char *summary; /* one line for `perfdb help` */
+};
+
+/* The command table (cmd/perfdb.c), NULL-ended; each cmd/NAME.c defines
+ * one `const struct command cmd_NAME`. */
+extern const struct command *const commands[];
+
+/* Options every command takes; add CMD_COMMON_OPTIONS to its long options
+ * and pass unknown letters to cmd_common_option. */
+#define CMD_OPT_DB 0x1000
+#define CMD_COMMON_OPTIONS { "db", required_argument, 0, CMD_OPT_DB }, \
+	{ "help", no_argument, 0, 'h' }
+
+/* Handles --db, -h and bad options. Returns -1 to go on, or an exit status
+ * (0 after help, 2 after a usage error). */
+int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c);
+
+/* "perfdb: NAME: message" on stderr; returns err->code. */
+int cmd_fail(const char *name, const struct pdb_err *err);
+/* Usage error: message and usage on stderr; returns 2. */
+int cmd_usage_error(const struct command *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void cmd_print_usage(const struct command *cmd, FILE *out);
+
+/* Open the database chosen by --db, $PERFDB_DB or ./perfdb.db. */
+struct pdb_store *cmd_open_store(struct cmd_ctx *ctx, struct pdb_err *err);
+
+/* Output formats: index of name in the NULL-ended list allowed, or -1. */
+int cmd_parse_format(const char *name, const char *const *allowed);
+/* Colour on out: a terminal and no NO_COLOR. */
+int cmd_use_color(FILE *out);
+/* Split "K=V" into key and value (pointers into a copy the caller frees). */
+int cmd_split_kv(const char *text, char **key, char **value);
+
+/* Aligned text tables. Cells are copied. */
+struct cmd_table {
+	size_t ncols, nrows, cap;
+	char **cells;         /* nrows * ncols */
+	const char *align;    /* per column: 'l' or 'r' */
+};
+void cmd_table_init(struct cmd_table *t, size_t ncols, const char *align);
+void cmd_table_add(struct cmd_table *t, const char *const *row);
+void cmd_table_print(const struct cmd_table *t, FILE *out);
+void cmd_table_release(struct cmd_table *t);
+
+#endif

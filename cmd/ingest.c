@@ -1,0 +1,149 @@
+/* perfdb ingest: read result files into one new run. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "formats/format.h"
+#include "ingest.h"
+#include "util.h"
+
+static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx);
+
+const struct command cmd_ingest = {
+	"ingest", ingest_main,
+	"perfdb ingest [OPTIONS] FILE|DIR|-...\n"
+	"  -f, --format NAME   the tool's format (default: detected from content)\n"
+	"  -n, --name NAME     a unique name for the run\n"
+	"  -a, --attr K=V      set a run attribute (repeatable): commit, branch, ...\n"
+	"  -d, --dim K=V       add a dimension to every series (repeatable): vcpus=4\n"
+	"  -m, --map MAP.yaml  read a CSV/JSON/YAML file as MAP.yaml declares\n"
+	"      --force         store a file that was ingested before\n"
+	"  -v, --verbose       tell on stderr what was detected and stored\n"
+	"      --list-formats  list the formats and exit\n"
+	"      --db FILE       the database (default $PERFDB_DB or ./perfdb.db)\n"
+	"Several files make one run. Prints the new run's id.\n",
+	"store result files of any benchmarking tool as a run",
+};
+
+struct kv_list {
+	struct pdb_attr *items;
+	size_t n, cap;
+};
+
+static int kv_add(struct kv_list *l, const char *text)
+{
+	struct pdb_attr a;
+
+	if (cmd_split_kv(text, &a.key, &a.value) < 0)
+		return -1;
+	pdb_grow((void **)&l->items, &l->cap, l->n + 1, sizeof *l->items);
+	l->items[l->n++] = a;
+	return 0;
+}
+
+static void kv_release(struct kv_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->items[i].key);
+		free(l->items[i].value);
+	}
+	free(l->items);
+}
+
+static void list_formats(void)
+{
+	for (size_t i = 0; pdb_formats[i]; i++)
+		printf("%-22s %s\n", pdb_formats[i]->name, pdb_formats[i]->summary);
+}
+
+static void report(const struct pdb_run *run, const char *format)
+{
+	size_t samples = 0, stats = 0, benchmarks = 0;
+
+	for (size_t i = 0; i < run->nresults; i++) {
+		samples += run->results[i].nsamples;
+		stats += run->results[i].nstats;
+		if (i == 0 || strcmp(run->results[i].benchmark, run->results[i - 1].benchmark) != 0)
+			benchmarks++;
+	}
+	fprintf(stderr, "perfdb: ingest: format %s; %zu series in about %zu benchmarks, "
+		"%zu samples, %zu stats\n", format, run->nresults, benchmarks, samples, stats);
+}
+
+static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	enum { OPT_FORCE = 1, OPT_LIST };
+	static const struct option longopts[] = {
+		{ "format", required_argument, 0, 'f' },
+		{ "name", required_argument, 0, 'n' },
+		{ "attr", required_argument, 0, 'a' },
+		{ "dim", required_argument, 0, 'd' },
+		{ "map", required_argument, 0, 'm' },
+		{ "force", no_argument, 0, OPT_FORCE },
+		{ "verbose", no_argument, 0, 'v' },
+		{ "list-formats", no_argument, 0, OPT_LIST },
+		CMD_COMMON_OPTIONS,
+		{ 0, 0, 0, 0 },
+	};
+	struct pdb_ingest_opts opts = { .fingerprint = 1 };
+	struct kv_list attrs = { 0 }, dims = { 0 };
+	struct pdb_store *store = NULL;
+	struct pdb_run *run = NULL;
+	struct pdb_err err;
+	const char *detected = NULL, *fp = getenv("PERFDB_FINGERPRINT");
+	int c, force = 0, verbose = 0, status = PDB_EXIT_OK;
+
+	while ((c = getopt_long(argc, argv, "f:n:a:d:m:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': opts.format = optarg; break;
+		case 'n': opts.name = optarg; break;
+		case 'm': opts.map_path = optarg; break;
+		case 'v': verbose = 1; break;
+		case OPT_FORCE: force = 1; break;
+		case OPT_LIST:
+			list_formats();
+			goto out;
+		case 'a':
+		case 'd':
+			if (kv_add(c == 'a' ? &attrs : &dims, optarg) < 0) {
+				status = cmd_usage_error(&cmd_ingest, "expected KEY=VALUE, got '%s'", optarg);
+				goto out;
+			}
+			break;
+		default:
+			if ((status = cmd_common_option(&cmd_ingest, ctx, c)) >= 0)
+				goto out;
+			status = PDB_EXIT_OK;
+		}
+	}
+	if (optind >= argc) {
+		status = cmd_usage_error(&cmd_ingest, "no file to ingest");
+		goto out;
+	}
+	opts.attrs = attrs.items;
+	opts.nattrs = attrs.n;
+	opts.dims = dims.items;
+	opts.ndims = dims.n;
+	if (fp && (strcmp(fp, "0") == 0 || strcmp(fp, "off") == 0))
+		opts.fingerprint = 0;
+	run = pdb_ingest_files((const char *const *)argv + optind, (size_t)(argc - optind),
+			       &opts, &detected, &err);
+	if (!run) {
+		status = cmd_fail("ingest", &err);
+		goto out;
+	}
+	if (!(store = cmd_open_store(ctx, &err)) ||
+	    pdb_store_insert_run(store, run, force, &err) < 0) {
+		status = cmd_fail("ingest", &err);
+		goto out;
+	}
+	if (verbose)
+		report(run, detected);
+	printf("run%lld\n", (long long)run->id);
+out:
+	pdb_run_free(run);
+	pdb_store_close(store);
+	kv_release(&attrs);
+	kv_release(&dims);
+	return status;
+}

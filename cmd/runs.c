@@ -1,0 +1,166 @@
+/* perfdb runs: list stored runs, newest first. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "json_out.h"
+#include "util.h"
+
+static int runs_main(int argc, char **argv, struct cmd_ctx *ctx);
+
+const struct command cmd_runs = {
+	"runs", runs_main,
+	"perfdb runs [--format text|json] [--limit N] [--where KEY=VALUE]\n"
+	"  -F, --format FMT     text (default) or json\n"
+	"  -l, --limit N        at most N runs\n"
+	"  -w, --where KEY=VAL  only runs whose attribute KEY is VAL\n"
+	"      --db FILE        the database\n",
+	"list runs, newest first",
+};
+
+/* Attributes worth a column in the text listing, in this order. */
+static const char *const key_attrs[] = { "commit", "branch", "host", "vcpus", NULL };
+
+static const char *row_attr(const struct pdb_run_row *r, const char *key)
+{
+	for (size_t i = 0; i < r->nattrs; i++)
+		if (strcmp(r->attrs[i].key, key) == 0)
+			return r->attrs[i].value;
+	return NULL;
+}
+
+static void print_text(const struct pdb_run_row *rows, size_t n)
+{
+	static const char *header[] = { "id", "name", "created", "tool", "series", "attributes" };
+	struct cmd_table t;
+
+	cmd_table_init(&t, 6, "llllrl");
+	cmd_table_add(&t, header);
+	for (size_t i = 0; i < n; i++) {
+		char id[32], series[32];
+		struct pdb_buf attrs;
+		const char *row[6];
+
+		snprintf(id, sizeof id, "run%lld", (long long)rows[i].id);
+		snprintf(series, sizeof series, "%lld", (long long)rows[i].nseries);
+		pdb_buf_init(&attrs);
+		pdb_buf_puts(&attrs, "");
+		for (size_t k = 0; key_attrs[k]; k++) {
+			const char *v = row_attr(&rows[i], key_attrs[k]);
+			if (!v)
+				continue;
+			if (strcmp(key_attrs[k], "commit") == 0 && strlen(v) > 12)
+				pdb_buf_printf(&attrs, "%s%s=%.12s", attrs.len ? " " : "", key_attrs[k], v);
+			else
+				pdb_buf_printf(&attrs, "%s%s=%s", attrs.len ? " " : "", key_attrs[k], v);
+		}
+		if (strcmp(rows[i].status, "complete") != 0)
+			pdb_buf_printf(&attrs, "%s[%s]", attrs.len ? " " : "", rows[i].status);
+		row[0] = id;
+		row[1] = rows[i].name ? rows[i].name : "-";
+		row[2] = rows[i].created_at;
+		row[3] = rows[i].tool ? rows[i].tool : "-";
+		row[4] = series;
+		row[5] = attrs.data;
+		cmd_table_add(&t, row);
+		pdb_buf_release(&attrs);
+	}
+	cmd_table_print(&t, stdout);
+	cmd_table_release(&t);
+}
+
+static void print_json(const struct pdb_run_row *rows, size_t n)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_object(), *attrs = json_object();
+		json_object_set_new(o, "id", json_sprintf("run%lld", (long long)rows[i].id));
+		json_object_set_new(o, "name", rows[i].name ? json_string(rows[i].name) : json_null());
+		json_object_set_new(o, "created_at", json_string(rows[i].created_at));
+		json_object_set_new(o, "tool", rows[i].tool ? json_string(rows[i].tool) : json_null());
+		json_object_set_new(o, "format", rows[i].format ? json_string(rows[i].format) : json_null());
+		json_object_set_new(o, "status", json_string(rows[i].status));
+		json_object_set_new(o, "series", json_integer(rows[i].nseries));
+		for (size_t k = 0; k < rows[i].nattrs; k++)
+			json_object_set_new(attrs, rows[i].attrs[k].key, json_string(rows[i].attrs[k].value));
+		json_object_set_new(o, "attrs", attrs);
+		json_array_append_new(list, o);
+	}
+	pdb_json_write(stdout, list, 2);
+	putchar('\n');
+	json_decref(list);
+}
+
+static int runs_main(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, 0, 'F' },
+		{ "limit", required_argument, 0, 'l' },
+		{ "where", required_argument, 0, 'w' },
+		CMD_COMMON_OPTIONS,
+		{ 0, 0, 0, 0 },
+	};
+	static const char *const formats[] = { "text", "json", NULL };
+	struct pdb_run_filter filter = { 0 };
+	struct pdb_store *store = NULL;
+	struct pdb_run_row *rows = NULL;
+	char *key = NULL, *value = NULL;
+	struct pdb_err err;
+	size_t nrows = 0;
+	int c, format = 0, status = PDB_EXIT_OK;
+	int64_t limit;
+
+	while ((c = getopt_long(argc, argv, "F:l:w:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			if ((format = cmd_parse_format(optarg, formats)) < 0) {
+				status = cmd_usage_error(&cmd_runs, "unknown format '%s'", optarg);
+				goto out;
+			}
+			break;
+		case 'l':
+			if (pdb_parse_int64(optarg, 1, 1000000000, &limit) < 0) {
+				status = cmd_usage_error(&cmd_runs, "--limit takes a positive number, got '%s'", optarg);
+				goto out;
+			}
+			filter.limit = (int)limit;
+			break;
+		case 'w':
+			free(key);
+			free(value);
+			key = value = NULL;
+			if (cmd_split_kv(optarg, &key, &value) < 0) {
+				status = cmd_usage_error(&cmd_runs, "--where takes KEY=VALUE, got '%s'", optarg);
+				goto out;
+			}
+			filter.where_key = key;
+			filter.where_value = value;
+			break;
+		default:
+			if ((status = cmd_common_option(&cmd_runs, ctx, c)) >= 0)
+				goto out;
+			status = PDB_EXIT_OK;
+		}
+	}
+	if (optind != argc) {
+		status = cmd_usage_error(&cmd_runs, "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (!(store = cmd_open_store(ctx, &err)) ||
+	    pdb_store_list_runs(store, &filter, &rows, &nrows, &err) < 0) {
+		status = cmd_fail("runs", &err);
+		goto out;
+	}
+	if (format == 1)
+		print_json(rows, nrows);
+	else
+		print_text(rows, nrows);
+out:
+	pdb_run_rows_free(rows, nrows);
+	pdb_store_close(store);
+	free(key);
+	free(value);
+	return status;
+}

@@ -1,0 +1,128 @@
+/* perfdb show: one run, its attributes and every series. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canonical.h"
+#include "json_out.h"
+#include "cmd.h"
+#include "util.h"
+
+static int show_main(int argc, char **argv, struct cmd_ctx *ctx);
+
+const struct command cmd_show = {
+	"show", show_main,
+	"perfdb show [--format text|json] RUN\n"
+	"  -F, --format FMT  text (default) or json, the canonical form of the run\n"
+	"      --db FILE     the database\n"
+	"RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE\n",
+	"show a run: attributes and every series",
+};
+
+static void value_cell(double v, const char *unit, char *out, size_t size)
+{
+	if (isnan(v))
+		snprintf(out, size, "-");
+	else
+		pdb_unit_format(v, unit, out, size);
+}
+
+static void print_text(const struct pdb_run *run)
+{
+	struct cmd_table t;
+	static const char *header[] = { "benchmark", "dims", "metric", "n", "median",
+					"mean", "min", "max", "stats" };
+
+	printf("run%lld", (long long)run->id);
+	if (run->name)
+		printf(" (%s)", run->name);
+	printf("  %s  %s  %s  %s\n", run->created_at, run->tool ? run->tool : "-",
+	       run->format ? run->format : "-", run->status);
+	printf("uuid     %s\nsource   %s\n", run->uuid, run->source ? run->source : "-");
+	for (size_t i = 0; i < run->nattrs; i++)
+		printf("%-8s %s\n", run->attrs[i].key, run->attrs[i].value);
+	putchar('\n');
+	cmd_table_init(&t, 9, "lllrrrrrl");
+	cmd_table_add(&t, header);
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *r = &run->results[i];
+		struct pdb_summary s;
+		struct pdb_buf stats;
+		char n[32], med[48], mean[48], min[48], max[48], *dims, metric[256];
+		const char *row[9];
+
+		pdb_result_summary(r, &s);
+		snprintf(n, sizeof n, "%zu", s.n);
+		value_cell(s.median, r->unit, med, sizeof med);
+		value_cell(s.mean, r->unit, mean, sizeof mean);
+		value_cell(s.min, r->unit, min, sizeof min);
+		value_cell(s.max, r->unit, max, sizeof max);
+		snprintf(metric, sizeof metric, "%s (%s)", r->metric, r->unit);
+		pdb_buf_init(&stats);
+		pdb_buf_puts(&stats, "");
+		for (size_t k = 0; k < r->nstats; k++) {
+			char v[48];
+			value_cell(r->stats[k].value, r->unit, v, sizeof v);
+			pdb_buf_printf(&stats, "%s%s=%s", k ? " " : "", r->stats[k].name, v);
+		}
+		dims = pdb_dims_display(r->dims, r->ndims);
+		row[0] = r->benchmark; row[1] = dims; row[2] = metric; row[3] = n;
+		row[4] = med; row[5] = mean; row[6] = min; row[7] = max; row[8] = stats.data;
+		cmd_table_add(&t, row);
+		free(dims);
+		pdb_buf_release(&stats);
+	}
+	cmd_table_print(&t, stdout);
+	cmd_table_release(&t);
+}
+
+static int show_main(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, 0, 'F' },
+		CMD_COMMON_OPTIONS,
+		{ 0, 0, 0, 0 },
+	};
+	static const char *const formats[] = { "text", "json", NULL };
+	struct pdb_store *store = NULL;
+	struct pdb_run *run = NULL;
+	struct pdb_err err;
+	int c, format = 0, status = PDB_EXIT_OK;
+	int64_t id;
+
+	while ((c = getopt_long(argc, argv, "F:h", longopts, NULL)) != -1) {
+		if (c == 'F') {
+			if ((format = cmd_parse_format(optarg, formats)) < 0) {
+				status = cmd_usage_error(&cmd_show, "unknown format '%s'", optarg);
+				goto out;
+			}
+		} else if ((status = cmd_common_option(&cmd_show, ctx, c)) >= 0) {
+			goto out;
+		} else {
+			status = PDB_EXIT_OK;
+		}
+	}
+	if (optind + 1 != argc) {
+		status = cmd_usage_error(&cmd_show, "expected one RUN");
+		goto out;
+	}
+	if (!(store = cmd_open_store(ctx, &err)) ||
+	    pdb_store_resolve(store, argv[optind], &id, &err) < 0 ||
+	    !(run = pdb_store_load_run(store, id, &err))) {
+		status = cmd_fail("show", &err);
+		goto out;
+	}
+	if (format == 1) {
+		json_t *doc = pdb_canonical_from_run(run);
+		pdb_json_write(stdout, doc, 2);
+		putchar('\n');
+		json_decref(doc);
+	} else {
+		print_text(run);
+	}
+out:
+	pdb_run_free(run);
+	pdb_store_close(store);
+	return status;
+}

@@ -1,0 +1,270 @@
+/* Canonical JSON: perfdb's own lossless form of a run (what `show --format json` prints). */
+#include "canonical.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "units.h"
+#include "util.h"
+
+json_t *pdb_json_number(double v)
+{
+	if (!isfinite(v))
+		return json_null();
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+static json_t *opt_string(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *sample_json(const struct pdb_sample *s)
+{
+	json_t *o;
+
+	if (!s->has_t && !s->has_weight)
+		return pdb_json_number(s->value);
+	o = json_object();
+	json_object_set_new(o, "value", pdb_json_number(s->value));
+	if (s->has_t)
+		json_object_set_new(o, "t", pdb_json_number(s->t));
+	if (s->has_weight)
+		json_object_set_new(o, "weight", pdb_json_number(s->weight));
+	return o;
+}
+
+static json_t *result_json(const struct pdb_result *r)
+{
+	json_t *o = json_object(), *dims = json_object(), *samples = json_array(),
+	       *stats = json_object();
+
+	json_object_set_new(o, "benchmark", json_string(r->benchmark));
+	for (size_t i = 0; i < r->ndims; i++)
+		json_object_set_new(dims, r->dims[i].key, json_string(r->dims[i].value));
+	json_object_set_new(o, "dims", dims);
+	json_object_set_new(o, "metric", json_string(r->metric));
+	json_object_set_new(o, "unit", json_string(r->unit));
+	json_object_set_new(o, "direction", json_string(pdb_direction_name(r->direction)));
+	if (r->raw_unit)
+		json_object_set_new(o, "raw_unit", json_string(r->raw_unit));
+	if (r->raw_name)
+		json_object_set_new(o, "raw_name", json_string(r->raw_name));
+	for (size_t i = 0; i < r->nsamples; i++)
+		json_array_append_new(samples, sample_json(&r->samples[i]));
+	json_object_set_new(o, "samples", samples);
+	for (size_t i = 0; i < r->nstats; i++)
+		json_object_set_new(stats, r->stats[i].name, pdb_json_number(r->stats[i].value));
+	json_object_set_new(o, "stats", stats);
+	return o;
+}
+
+json_t *pdb_canonical_from_run(const struct pdb_run *run)
+{
+	json_t *o = json_object(), *attrs = json_object(), *results = json_array();
+
+	json_object_set_new(o, "id", run->id ? json_sprintf("run%lld", (long long)run->id) : json_null());
+	json_object_set_new(o, "uuid", json_string(run->uuid));
+	json_object_set_new(o, "name", opt_string(run->name));
+	json_object_set_new(o, "created_at", opt_string(run->created_at));
+	json_object_set_new(o, "tool", opt_string(run->tool));
+	json_object_set_new(o, "format", opt_string(run->format));
+	json_object_set_new(o, "source", opt_string(run->source));
+	json_object_set_new(o, "sha256", opt_string(run->sha256));
+	json_object_set_new(o, "status", opt_string(run->status));
+	for (size_t i = 0; i < run->nattrs; i++)
+		json_object_set_new(attrs, run->attrs[i].key, json_string(run->attrs[i].value));
+	json_object_set_new(o, "attrs", attrs);
+	for (size_t i = 0; i < run->nresults; i++)
+		json_array_append_new(results, result_json(&run->results[i]));
+	json_object_set_new(o, "results", results);
+	return o;
+}
+
+/* Errors in a parsed document have no line: name the JSON path instead. */
+static int bad(struct pdb_err *err, const char *source, const char *path, const char *what)
+{
+	return pdb_err_at(err, PDB_EXIT_INPUT, source, 0, 0, "%s: %s", path, what);
+}
+
+static int get_string(json_t *o, const char *key, int required, const char **out,
+		      const char *source, const char *path, struct pdb_err *err)
+{
+	json_t *v = json_object_get(o, key);
+	char where[256];
+
+	*out = NULL;
+	if (!v || json_is_null(v)) {
+		if (!required)
+			return 0;
+		snprintf(where, sizeof where, "%s.%s", path, key);
+		return bad(err, source, where, "missing");
+	}
+	if (!json_is_string(v)) {
+		snprintf(where, sizeof where, "%s.%s", path, key);
+		return bad(err, source, where, "expected a string");
+	}
+	*out = json_string_value(v);
+	return 0;
+}
+
+static int number_of(json_t *v, double *out)
+{
+	if (json_is_number(v))
+		*out = json_number_value(v);
+	else if (json_is_null(v))
+		*out = NAN;
+	else
+		return -1;
+	return 0;
+}
+
+static int read_sample(json_t *v, struct pdb_sample *s)
+{
+	memset(s, 0, sizeof *s);
+	if (!json_is_object(v))
+		return number_of(v, &s->value);
+	if (number_of(json_object_get(v, "value"), &s->value) < 0)
+		return -1;
+	if (json_object_get(v, "t")) {
+		if (number_of(json_object_get(v, "t"), &s->t) < 0)
+			return -1;
+		s->has_t = 1;
+	}
+	if (json_object_get(v, "weight")) {
+		if (number_of(json_object_get(v, "weight"), &s->weight) < 0)
+			return -1;
+		s->has_weight = 1;
+	}
+	return 0;
+}
+
+static int read_result(json_t *o, struct pdb_run *run, const char *source,
+		       const char *path, struct pdb_err *err)
+{
+	const char *bench, *metric, *unit, *dirname, *raw_unit, *raw_name, *k;
+	json_t *dims = json_object_get(o, "dims"), *samples, *stats, *v;
+	struct pdb_result *r;
+	char where[256];
+	size_t i;
+
+	if (!json_is_object(o))
+		return bad(err, source, path, "expected an object");
+	if (get_string(o, "benchmark", 1, &bench, source, path, err) < 0 ||
+	    get_string(o, "metric", 1, &metric, source, path, err) < 0 ||
+	    get_string(o, "unit", 1, &unit, source, path, err) < 0 ||
+	    get_string(o, "direction", 0, &dirname, source, path, err) < 0 ||
+	    get_string(o, "raw_unit", 0, &raw_unit, source, path, err) < 0 ||
+	    get_string(o, "raw_name", 0, &raw_name, source, path, err) < 0)
+		return -1;
+	if (dims && !json_is_object(dims)) {
+		snprintf(where, sizeof where, "%s.dims", path);
+		return bad(err, source, where, "expected an object");
+	}
+	{
+		size_t nd = json_object_size(dims), j = 0;
+		struct pdb_attr *d = pdb_xcalloc(nd, sizeof *d);
+		json_object_foreach(dims, k, v) {
+			if (!json_is_string(v)) {
+				free(d);
+				snprintf(where, sizeof where, "%s.dims.%s", path, k);
+				return bad(err, source, where, "expected a string");
+			}
+			d[j].key = (char *)k;
+			d[j].value = (char *)json_string_value(v);
+			j++;
+		}
+		r = pdb_run_result_with_dims(run, bench, d, nd, metric, unit);
+		free(d);
+	}
+	if (r->nsamples || r->nstats) {
+		snprintf(where, sizeof where, "%s", path);
+		return bad(err, source, where, "the same benchmark, dims and metric appear twice");
+	}
+	/* canonical values are stored as given: the unit is already canonical */
+	pdb_set_str(&r->unit, unit);
+	r->scale = 1;
+	if (dirname && pdb_direction_parse(dirname, &r->direction) < 0) {
+		snprintf(where, sizeof where, "%s.direction", path);
+		return bad(err, source, where, "expected lower, higher or none");
+	}
+	pdb_set_str(&r->raw_unit, raw_unit);
+	pdb_set_str(&r->raw_name, raw_name);
+	samples = json_object_get(o, "samples");
+	if (samples && !json_is_array(samples)) {
+		snprintf(where, sizeof where, "%s.samples", path);
+		return bad(err, source, where, "expected an array");
+	}
+	json_array_foreach(samples, i, v) {
+		struct pdb_sample s;
+		if (read_sample(v, &s) < 0) {
+			snprintf(where, sizeof where, "%s.samples[%zu]", path, i);
+			return bad(err, source, where, "expected a number or {\"value\",\"t\",\"weight\"}");
+		}
+		pdb_result_add_sample(r, &s);
+	}
+	stats = json_object_get(o, "stats");
+	if (stats && !json_is_object(stats)) {
+		snprintf(where, sizeof where, "%s.stats", path);
+		return bad(err, source, where, "expected an object");
+	}
+	json_object_foreach(stats, k, v) {
+		double x;
+		if (number_of(v, &x) < 0) {
+			snprintf(where, sizeof where, "%s.stats.%s", path, k);
+			return bad(err, source, where, "expected a number");
+		}
+		pdb_result_set_stat(r, k, x);
+	}
+	return 0;
+}
+
+int pdb_canonical_to_run(json_t *doc, struct pdb_run *run, const char *source,
+			 struct pdb_err *err)
+{
+	static const char *fields[] = { "name", "created_at", "tool", "format", "source", "sha256", "status" };
+	char **targets[] = { &run->name, &run->created_at, &run->tool, &run->format,
+			     &run->source, &run->sha256, &run->status };
+	const char *uuid, *s, *k;
+	json_t *attrs, *results, *v;
+	size_t i;
+
+	if (!json_is_object(doc))
+		return bad(err, source, "$", "expected an object");
+	if (get_string(doc, "uuid", 0, &uuid, source, "$", err) < 0)
+		return -1;
+	if (uuid) {
+		if (strlen(uuid) != 36)
+			return bad(err, source, "$.uuid", "expected a 36-character uuid");
+		memcpy(run->uuid, uuid, 37);
+	}
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		if (get_string(doc, fields[i], 0, &s, source, "$", err) < 0)
+			return -1;
+		if (s)
+			pdb_set_str(targets[i], s);
+	}
+	attrs = json_object_get(doc, "attrs");
+	if (attrs && !json_is_object(attrs))
+		return bad(err, source, "$.attrs", "expected an object");
+	json_object_foreach(attrs, k, v) {
+		if (!json_is_string(v)) {
+			char where[256];
+			snprintf(where, sizeof where, "$.attrs.%s", k);
+			return bad(err, source, where, "expected a string");
+		}
+		pdb_run_set_attr(run, k, json_string_value(v));
+	}
+	results = json_object_get(doc, "results");
+	if (!json_is_array(results))
+		return bad(err, source, "$.results", "expected an array");
+	json_array_foreach(results, i, v) {
+		char where[64];
+		snprintf(where, sizeof where, "$.results[%zu]", i);
+		if (read_result(v, run, source, where, err) < 0)
+			return -1;
+	}
+	return 0;
+}

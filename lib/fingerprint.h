@@ -1,0 +1,12 @@
+/* Fingerprint: the environment a run was made in (host, os, cpu, git commit). */
+#ifndef PDB_FINGERPRINT_H
+#define PDB_FINGERPRINT_H
+
+#include "model.h"
+
+/* Add host, os, kernel, arch, cpu_model, vcpus, memory and, inside a git
+ * work tree or CI, commit, branch and dirty to run's attributes. Attributes
+ * already set (e.g. by --attr) are left as they are. */
+void pdb_fingerprint_capture(struct pdb_run *run);
+
+#endif

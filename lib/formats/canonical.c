@@ -1,0 +1,32 @@
+/* Format: perfdb's own canonical JSON (what `perfdb show --format json` prints). */
+#include <string.h>
+
+#include "canonical.h"
+#include "formats/format.h"
+#include "formats/json_util.h"
+
+static int detect(const struct pdb_source *src)
+{
+	return pdb_head_first(src) == '{' && pdb_head_has(src, "\"uuid\"") &&
+	       pdb_head_has(src, "\"results\"") && pdb_head_has(src, "\"direction\"") ? 90 : 0;
+}
+
+static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
+{
+	json_t *doc = pdb_json_load(src, err);
+	int ret;
+
+	if (!doc)
+		return -1;
+	ret = pdb_canonical_to_run(doc, run, src->name, err);
+	json_decref(doc);
+	return ret;
+}
+
+const struct pdb_format pdb_format_canonical = {
+	.name = "perfdb",
+	.summary = "perfdb canonical JSON (perfdb show --format json); round-trips exactly",
+	.detect = detect,
+	.parse = parse,
+	.own_env = 1,
+};

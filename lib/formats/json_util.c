@@ -1,0 +1,184 @@
+/* JSON helpers for adapters: loading with file:line:col errors, NaN/Infinity, typed getters. */
+#include "formats/json_util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Stand-ins of the same length, so that error columns stay true. */
+static const struct {
+	const char *token, *standin;
+	double value;
+} nonfinite[] = {
+	{ "-Infinity", "\"-Infini\"", -INFINITY },
+	{ "Infinity", "\"Infini\"", INFINITY },
+	{ "NaN", "\"n\"", NAN },
+};
+
+/* Replace bare non-finite tokens outside strings, in place. */
+static void replace_nonfinite(char *s, size_t n)
+{
+	int in_string = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (in_string) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == '"')
+				in_string = 0;
+			continue;
+		}
+		if (s[i] == '"') {
+			in_string = 1;
+			continue;
+		}
+		if (s[i] != 'N' && s[i] != 'I' && s[i] != '-')
+			continue;
+		for (size_t k = 0; k < sizeof nonfinite / sizeof nonfinite[0]; k++) {
+			size_t len = strlen(nonfinite[k].token);
+			if (len <= n - i && memcmp(s + i, nonfinite[k].token, len) == 0) {
+				memcpy(s + i, nonfinite[k].standin, len);
+				i += len - 1;
+				break;
+			}
+		}
+	}
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, got;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0) {
+		long size = ftell(f);
+		if (size > 0)
+			cap = (size_t)size + 1;
+		rewind(f);
+	}
+	if (cap == 0)
+		cap = 65536;
+	buf = pdb_xmalloc(cap);
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 == cap)
+			pdb_grow((void **)&buf, &cap, cap * 2, 1);
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+json_t *pdb_json_load(const struct pdb_source *src, struct pdb_err *err)
+{
+	json_error_t jerr;
+	size_t len = 0;
+	char *text = read_file(src->path, &len);
+	json_t *doc;
+
+	if (!text) {
+		pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0, "%s", strerror(errno));
+		return NULL;
+	}
+	if (len == 0) {
+		free(text);
+		pdb_err_at(err, PDB_EXIT_INPUT, src->name, 1, 1, "empty file");
+		return NULL;
+	}
+	replace_nonfinite(text, len);
+	doc = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+	free(text);
+	if (!doc) {
+		int col = jerr.column > 0 ? jerr.column : 1;
+		pdb_err_at(err, PDB_EXIT_INPUT, src->name, jerr.line > 0 ? jerr.line : 1,
+			   col, "%s", jerr.text);
+		return NULL;
+	}
+	return doc;
+}
+
+int pdb_json_num(const json_t *v, double *out)
+{
+	if (json_is_number(v)) {
+		*out = json_number_value(v);
+		return 0;
+	}
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		for (size_t k = 0; k < sizeof nonfinite / sizeof nonfinite[0]; k++)
+			if (strlen(s) + 2 == strlen(nonfinite[k].standin) &&
+			    strncmp(s, nonfinite[k].standin + 1, strlen(s)) == 0) {
+				*out = nonfinite[k].value;
+				return 0;
+			}
+	}
+	return -1;
+}
+
+int pdb_json_num_or_string(const json_t *v, double *out)
+{
+	if (pdb_json_num(v, out) == 0)
+		return 0;
+	return json_is_string(v) ? pdb_parse_double(json_string_value(v), out) : -1;
+}
+
+const char *pdb_json_str(const json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}
+
+char *pdb_json_text(const json_t *v)
+{
+	char *s, *copy;
+
+	if (json_is_string(v))
+		return pdb_xstrdup(json_string_value(v));
+	if (json_is_real(v)) {
+		char buf[32];
+		pdb_fmt_double(json_real_value(v), buf);
+		return pdb_xstrdup(buf);
+	}
+	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+	copy = pdb_xstrdup(s ? s : "");
+	free(s);
+	return copy;
+}
+
+int pdb_json_bad(struct pdb_err *err, const struct pdb_source *src,
+		 const char *path, const char *what)
+{
+	return pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0, "%s: %s", path, what);
+}
+
+int pdb_head_has(const struct pdb_source *src, const char *needle)
+{
+	return src->head && strstr((const char *)src->head, needle) != NULL;
+}
+
+int pdb_head_first(const struct pdb_source *src)
+{
+	for (size_t i = 0; src->head && i < src->head_len; i++) {
+		/* skip a UTF-8 byte order mark */
+		if (i == 0 && src->head_len >= 3 && memcmp(src->head, "\xef\xbb\xbf", 3) == 0) {
+			i = 2;
+			continue;
+		}
+		if (!isspace(src->head[i]))
+			return src->head[i];
+	}
+	return 0;
+}

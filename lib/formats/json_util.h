@@ -1,0 +1,35 @@
+/* JSON helpers for adapters: loading with file:line:col errors, NaN/Infinity, typed getters. */
+#ifndef PDB_JSON_UTIL_H
+#define PDB_JSON_UTIL_H
+
+#include <jansson.h>
+
+#include "err.h"
+#include "formats/format.h"
+
+/* Load src as JSON. Bare NaN, Infinity and -Infinity (Google Benchmark,
+ * BenchmarkDotNet) are accepted and read back by pdb_json_num. On a syntax
+ * error: NULL and err = "FILE:LINE:COL: what". Caller json_decrefs. */
+json_t *pdb_json_load(const struct pdb_source *src, struct pdb_err *err);
+
+/* A number from a JSON value (also NaN/Infinity tokens and numeric strings
+ * when allow_string). 0, or -1 when v is not a number. */
+int pdb_json_num(const json_t *v, double *out);
+int pdb_json_num_or_string(const json_t *v, double *out);
+
+/* obj[key] as a string, or NULL when absent or not a string. */
+const char *pdb_json_str(const json_t *obj, const char *key);
+
+/* A JSON value as text (strings as they are, others dumped); caller frees. */
+char *pdb_json_text(const json_t *v);
+
+/* Fail with "FILE: PATH: what" (no line: jansson keeps no positions). */
+int pdb_json_bad(struct pdb_err *err, const struct pdb_source *src,
+		 const char *path, const char *what);
+
+/* Cheap detection helper: does the head contain needle? */
+int pdb_head_has(const struct pdb_source *src, const char *needle);
+/* First non-blank character of the head ('{', '[', ...), or 0. */
+int pdb_head_first(const struct pdb_source *src);
+
+#endif

@@ -1,0 +1,13 @@
+/* JSON output: jansson values written with the shortest exact form of each double. */
+#ifndef PDB_JSON_OUT_H
+#define PDB_JSON_OUT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Write v to out, indented by indent spaces per level (0: compact),
+ * object keys in insertion order, reals as the shortest text that reads
+ * back exactly (0.1, not 0.10000000000000001). */
+void pdb_json_write(FILE *out, const json_t *v, int indent);
+
+#endif

@@ -1,0 +1,364 @@
+/* Model: a run in memory, with its attributes and results (series values). */
+#include "model.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* The run's results are found by key through a small open-addressing table
+ * (ingesting a million CSV rows must not scan the results per row). */
+struct result_index {
+	char **keys;
+	size_t *slots; /* result index + 1; 0 = empty */
+	size_t cap;
+};
+
+struct pdb_run_private {
+	struct pdb_run run;
+	struct result_index index;
+};
+
+struct pdb_run *pdb_run_new(void)
+{
+	struct pdb_run_private *p = pdb_xcalloc(1, sizeof *p);
+	char now[32];
+
+	pdb_uuid4(p->run.uuid);
+	pdb_now_iso(now);
+	p->run.created_at = pdb_xstrdup(now);
+	p->run.status = pdb_xstrdup("complete");
+	return &p->run;
+}
+
+static void free_attrs(struct pdb_attr *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(a[i].key);
+		free(a[i].value);
+	}
+	free(a);
+}
+
+static void free_result(struct pdb_result *r)
+{
+	free(r->benchmark);
+	free_attrs(r->dims, r->ndims);
+	free(r->metric);
+	free(r->unit);
+	free(r->raw_unit);
+	free(r->raw_name);
+	free(r->samples);
+	for (size_t i = 0; i < r->nstats; i++)
+		free(r->stats[i].name);
+	free(r->stats);
+}
+
+void pdb_run_free(struct pdb_run *run)
+{
+	struct pdb_run_private *p = (struct pdb_run_private *)run;
+
+	if (!run)
+		return;
+	free(run->name);
+	free(run->created_at);
+	free(run->tool);
+	free(run->format);
+	free(run->source);
+	free(run->sha256);
+	free(run->status);
+	free_attrs(run->attrs, run->nattrs);
+	for (size_t i = 0; i < run->nresults; i++)
+		free_result(&run->results[i]);
+	free(run->results);
+	for (size_t i = 0; i < p->index.cap; i++)
+		free(p->index.keys[i]);
+	free(p->index.keys);
+	free(p->index.slots);
+	free(p);
+}
+
+void pdb_set_str(char **field, const char *value)
+{
+	char *copy = pdb_xstrdup(value);
+	free(*field);
+	*field = copy;
+}
+
+/* Insert or replace key=value in a sorted attribute array. */
+static void attrs_set(struct pdb_attr **attrs, size_t *n, size_t *cap,
+		      const char *key, const char *value)
+{
+	size_t lo = 0, hi = *n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp((*attrs)[mid].key, key);
+		if (c == 0) {
+			pdb_set_str(&(*attrs)[mid].value, value);
+			return;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	pdb_grow((void **)attrs, cap, *n + 1, sizeof **attrs);
+	memmove(&(*attrs)[lo + 1], &(*attrs)[lo], (*n - lo) * sizeof **attrs);
+	(*attrs)[lo].key = pdb_xstrdup(key);
+	(*attrs)[lo].value = pdb_xstrdup(value);
+	(*n)++;
+}
+
+static const char *attrs_get(const struct pdb_attr *attrs, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(attrs[i].key, key) == 0)
+			return attrs[i].value;
+	return NULL;
+}
+
+void pdb_run_set_attr(struct pdb_run *run, const char *key, const char *value)
+{
+	attrs_set(&run->attrs, &run->nattrs, &run->capattrs, key, value);
+}
+
+const char *pdb_run_get_attr(const struct pdb_run *run, const char *key)
+{
+	return attrs_get(run->attrs, run->nattrs, key);
+}
+
+void pdb_result_set_dim(struct pdb_result *r, const char *key, const char *value)
+{
+	attrs_set(&r->dims, &r->ndims, &r->capdims, key, value);
+}
+
+const char *pdb_result_get_dim(const struct pdb_result *r, const char *key)
+{
+	return attrs_get(r->dims, r->ndims, key);
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static char *result_key(const char *benchmark, const struct pdb_attr *dims,
+			size_t ndims, const char *metric)
+{
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, benchmark);
+	for (size_t i = 0; i < ndims; i++) {
+		pdb_buf_add(&b, "\x1f", 1);
+		pdb_buf_puts(&b, dims[i].key);
+		pdb_buf_add(&b, "\x1e", 1);
+		pdb_buf_puts(&b, dims[i].value);
+	}
+	pdb_buf_add(&b, "\x1d", 1);
+	pdb_buf_puts(&b, metric);
+	return b.data;
+}
+
+static void index_rebuild(struct pdb_run_private *p, size_t cap);
+
+static size_t *index_slot(struct result_index *ix, const char *key, char ***keyp)
+{
+	size_t i = (size_t)hash_str(key) & (ix->cap - 1);
+
+	while (ix->slots[i] && strcmp(ix->keys[i], key) != 0)
+		i = (i + 1) & (ix->cap - 1);
+	*keyp = &ix->keys[i];
+	return &ix->slots[i];
+}
+
+static void index_rebuild(struct pdb_run_private *p, size_t cap)
+{
+	struct result_index old = p->index;
+
+	p->index.cap = cap;
+	p->index.keys = pdb_xcalloc(cap, sizeof *p->index.keys);
+	p->index.slots = pdb_xcalloc(cap, sizeof *p->index.slots);
+	for (size_t i = 0; i < old.cap; i++) {
+		char **kp;
+		size_t *slot;
+		if (!old.slots[i])
+			continue;
+		slot = index_slot(&p->index, old.keys[i], &kp);
+		*slot = old.slots[i];
+		*kp = old.keys[i];
+	}
+	free(old.keys);
+	free(old.slots);
+}
+
+static int dims_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pdb_attr *)a)->key, ((const struct pdb_attr *)b)->key);
+}
+
+struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
+					    const char *benchmark,
+					    const struct pdb_attr *dims, size_t ndims,
+					    const char *metric, const char *raw_unit)
+{
+	struct pdb_run_private *p = (struct pdb_run_private *)run;
+	struct pdb_attr *sorted = NULL;
+	struct pdb_result *r;
+	struct pdb_unit unit;
+	size_t *slot;
+	char **kp, *key;
+
+	if (ndims) {
+		sorted = pdb_xmalloc(ndims * sizeof *sorted);
+		memcpy(sorted, dims, ndims * sizeof *sorted);
+		qsort(sorted, ndims, sizeof *sorted, dims_cmp);
+	}
+	key = result_key(benchmark, sorted, ndims, metric);
+	if ((run->nresults + 1) * 2 > p->index.cap)
+		index_rebuild(p, p->index.cap ? p->index.cap * 2 : 64);
+	slot = index_slot(&p->index, key, &kp);
+	if (*slot) {
+		free(key);
+		free(sorted);
+		return &run->results[*slot - 1];
+	}
+	*kp = key;
+	pdb_grow((void **)&run->results, &run->capresults, run->nresults + 1,
+		 sizeof *run->results);
+	r = &run->results[run->nresults++];
+	*slot = run->nresults;
+	memset(r, 0, sizeof *r);
+	r->benchmark = pdb_xstrdup(benchmark);
+	r->metric = pdb_xstrdup(metric);
+	for (size_t i = 0; i < ndims; i++)
+		pdb_result_set_dim(r, sorted[i].key, sorted[i].value);
+	free(sorted);
+	pdb_unit_parse(raw_unit, &unit);
+	r->unit = pdb_xstrdup(unit.canonical);
+	if (raw_unit && strcmp(raw_unit, unit.canonical) != 0)
+		r->raw_unit = pdb_xstrdup(raw_unit);
+	r->scale = unit.scale;
+	r->direction = unit.direction;
+	return r;
+}
+
+struct pdb_result *pdb_run_add_result(struct pdb_run *run, const char *benchmark,
+				      const char *metric, const char *raw_unit)
+{
+	return pdb_run_result_with_dims(run, benchmark, NULL, 0, metric, raw_unit);
+}
+
+void pdb_result_add_sample(struct pdb_result *r, const struct pdb_sample *s)
+{
+	pdb_grow((void **)&r->samples, &r->capsamples, r->nsamples + 1,
+		 sizeof *r->samples);
+	r->samples[r->nsamples++] = *s;
+}
+
+void pdb_result_add_raw(struct pdb_result *r, double raw_value)
+{
+	struct pdb_sample s = { .value = raw_value * r->scale };
+	pdb_result_add_sample(r, &s);
+}
+
+void pdb_result_set_stat(struct pdb_result *r, const char *name, double value)
+{
+	for (size_t i = 0; i < r->nstats; i++)
+		if (strcmp(r->stats[i].name, name) == 0) {
+			r->stats[i].value = value;
+			return;
+		}
+	pdb_grow((void **)&r->stats, &r->capstats, r->nstats + 1, sizeof *r->stats);
+	r->stats[r->nstats].name = pdb_xstrdup(name);
+	r->stats[r->nstats].value = value;
+	r->nstats++;
+}
+
+void pdb_result_set_stat_raw(struct pdb_result *r, const char *name, double raw)
+{
+	pdb_result_set_stat(r, name, raw * r->scale);
+}
+
+int pdb_result_get_stat(const struct pdb_result *r, const char *name, double *out)
+{
+	for (size_t i = 0; i < r->nstats; i++)
+		if (strcmp(r->stats[i].name, name) == 0) {
+			*out = r->stats[i].value;
+			return 0;
+		}
+	return -1;
+}
+
+char *pdb_dims_text(const struct pdb_attr *dims, size_t ndims)
+{
+	json_t *o = json_object();
+	char *s, *copy;
+
+	for (size_t i = 0; i < ndims; i++)
+		json_object_set_new(o, dims[i].key, json_string(dims[i].value));
+	s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
+	json_decref(o);
+	copy = pdb_xstrdup(s);
+	free(s);
+	return copy;
+}
+
+char *pdb_dims_display(const struct pdb_attr *dims, size_t ndims)
+{
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	for (size_t i = 0; i < ndims; i++)
+		pdb_buf_printf(&b, "%s%s=%s", i ? "," : "", dims[i].key, dims[i].value);
+	return b.data;
+}
+
+static int cmp_sample(const void *a, const void *b)
+{
+	double x = ((const struct pdb_sample *)a)->value, y = ((const struct pdb_sample *)b)->value;
+	return (x > y) - (x < y);
+}
+
+void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out)
+{
+	struct pdb_sample *v;
+	double sum = 0, wsum = 0, var = 0, acc = 0;
+	size_t n = r->nsamples, i;
+
+	out->n = n;
+	out->mean = out->median = out->min = out->max = out->stddev = NAN;
+	if (n == 0)
+		return;
+	/* histogram buckets carry weights: every statistic below honours them */
+	v = pdb_xmalloc(n * sizeof *v);
+	memcpy(v, r->samples, n * sizeof *v);
+	for (i = 0; i < n; i++) {
+		if (!v[i].has_weight)
+			v[i].weight = 1.0;
+		sum += v[i].weight * v[i].value;
+		wsum += v[i].weight;
+	}
+	qsort(v, n, sizeof *v, cmp_sample);
+	out->min = v[0].value;
+	out->max = v[n - 1].value;
+	out->mean = wsum > 0 ? sum / wsum : NAN;
+	for (i = 0; i < n && acc + v[i].weight < wsum / 2; i++)
+		acc += v[i].weight;
+	if (i >= n)
+		i = n - 1;
+	/* exactly half the weight below: the midpoint, as for an even count */
+	out->median = acc + v[i].weight == wsum / 2 && i + 1 < n
+		? (v[i].value + v[i + 1].value) / 2 : v[i].value;
+	for (i = 0; i < n; i++)
+		var += v[i].weight * (v[i].value - out->mean) * (v[i].value - out->mean);
+	out->stddev = wsum > 1 ? sqrt(var / (wsum - 1)) : NAN;
+	free(v);
+}

@@ -1,0 +1,111 @@
+/* Model: a run in memory, with its attributes and results (series values). */
+#ifndef PDB_MODEL_H
+#define PDB_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "units.h"
+
+struct pdb_attr {
+	char *key;
+	char *value;
+};
+
+/* One raw value; t (seconds from the run start) and weight are optional. */
+struct pdb_sample {
+	double value;
+	double t;
+	double weight;
+	unsigned char has_t, has_weight;
+};
+
+/* A statistic the tool computed (mean, p99, ...), never recomputed. */
+struct pdb_stat {
+	char *name;
+	double value;
+};
+
+/* The values of one series in one run. The series is (benchmark, dims,
+ * metric); unit is canonical, raw_unit what the tool wrote. */
+struct pdb_result {
+	char *benchmark;
+	struct pdb_attr *dims;  /* kept sorted by key */
+	size_t ndims, capdims;
+	char *metric;
+	char *unit;             /* canonical */
+	char *raw_unit;         /* as written by the tool, or NULL */
+	char *raw_name;         /* the tool's own name when it differs, or NULL */
+	double scale;           /* canonical = raw * scale, for pdb_result_add_raw */
+	int direction;          /* enum pdb_direction */
+	struct pdb_sample *samples;
+	size_t nsamples, capsamples;
+	struct pdb_stat *stats;
+	size_t nstats, capstats;
+};
+
+struct pdb_run {
+	int64_t id;             /* 0 until stored */
+	char uuid[37];
+	char *name;             /* NULL when unnamed */
+	char *created_at;       /* ISO 8601 UTC */
+	char *tool;             /* "hyperfine", ... */
+	char *format;           /* adapter name */
+	char *source;           /* file name(s) given to ingest */
+	char *sha256;           /* of the (first) source file */
+	char *status;           /* "complete", "interrupted", "failed" */
+	struct pdb_attr *attrs; /* kept sorted by key */
+	size_t nattrs, capattrs;
+	struct pdb_result *results;
+	size_t nresults, capresults;
+};
+
+/* A new empty run with a fresh uuid and created_at = now. Caller frees. */
+struct pdb_run *pdb_run_new(void);
+void pdb_run_free(struct pdb_run *run); /* NULL-safe */
+
+/* Set (replace) a run attribute; strings are copied. */
+void pdb_run_set_attr(struct pdb_run *run, const char *key, const char *value);
+const char *pdb_run_get_attr(const struct pdb_run *run, const char *key);
+/* Replace a string field such as &run->tool with a copy of value. */
+void pdb_set_str(char **field, const char *value);
+
+/* Find the result of (benchmark, metric) with the same dims as dims_of (or
+ * no dims when NULL), or add it. raw_unit is parsed into the canonical unit,
+ * scale and direction; an unknown unit is kept with direction none.
+ * The pointer stays valid until the next pdb_run_add_result. */
+struct pdb_result *pdb_run_add_result(struct pdb_run *run, const char *benchmark,
+				      const char *metric, const char *raw_unit);
+/* Like pdb_run_add_result with dims given as a sorted-or-not array. */
+struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
+					    const char *benchmark,
+					    const struct pdb_attr *dims, size_t ndims,
+					    const char *metric, const char *raw_unit);
+
+void pdb_result_set_dim(struct pdb_result *r, const char *key, const char *value);
+const char *pdb_result_get_dim(const struct pdb_result *r, const char *key);
+/* Add a value in the tool's unit (multiplied by r->scale). */
+void pdb_result_add_raw(struct pdb_result *r, double raw_value);
+/* Add a canonical sample (already scaled). */
+void pdb_result_add_sample(struct pdb_result *r, const struct pdb_sample *s);
+/* Set a statistic in the tool's unit (multiplied by r->scale); replaces. */
+void pdb_result_set_stat_raw(struct pdb_result *r, const char *name, double raw);
+/* Set a statistic already in the canonical unit; replaces. */
+void pdb_result_set_stat(struct pdb_result *r, const char *name, double value);
+int pdb_result_get_stat(const struct pdb_result *r, const char *name, double *out);
+
+/* Dims as canonical text: a compact JSON object with sorted keys, "{}" when
+ * none. Caller frees. */
+char *pdb_dims_text(const struct pdb_attr *dims, size_t ndims);
+/* "k=v,k=v" for display. Caller frees. */
+char *pdb_dims_display(const struct pdb_attr *dims, size_t ndims);
+
+/* Summary of samples: n, mean, median, min, max (NaN when n == 0).
+ * Weighted when samples carry weights. */
+struct pdb_summary {
+	size_t n;
+	double mean, median, min, max, stddev;
+};
+void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out);
+
+#endif

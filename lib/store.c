@@ -1,0 +1,192 @@
+/* Store: opening, migrating and transactions of the perfdb SQLite file. */
+#include "store_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define BUSY_TIMEOUT_MS 60000
+
+int pdb_store_fail(struct pdb_store *store, struct pdb_err *err, const char *what)
+{
+	int rc = sqlite3_extended_errcode(store->db);
+	int code = (rc & 0xff) == SQLITE_CONSTRAINT ? PDB_EXIT_INPUT : PDB_EXIT_RUNTIME;
+
+	return pdb_err_set(err, code, "%s: %s: %s", store->path, what,
+			   sqlite3_errmsg(store->db));
+}
+
+sqlite3_stmt *pdb_store_prepare(struct pdb_store *store, const char *sql,
+				struct pdb_err *err)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(store->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		pdb_store_fail(store, err, "prepare");
+		return NULL;
+	}
+	return st;
+}
+
+int pdb_store_exec(struct pdb_store *store, const char *sql, struct pdb_err *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(store->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", store->path,
+			    msg ? msg : sqlite3_errmsg(store->db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int pdb_store_begin(struct pdb_store *store, struct pdb_err *err)
+{
+	return pdb_store_exec(store, "BEGIN IMMEDIATE", err);
+}
+
+int pdb_store_commit(struct pdb_store *store, struct pdb_err *err)
+{
+	return pdb_store_exec(store, "COMMIT", err);
+}
+
+void pdb_store_rollback(struct pdb_store *store)
+{
+	if (!sqlite3_get_autocommit(store->db))
+		sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static int user_version(struct pdb_store *store, int *version, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store, "PRAGMA user_version", err);
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	*version = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : pdb_store_fail(store, err, "read schema version");
+}
+
+/* Apply the migrations this database has not seen, each in its own
+ * transaction with its version bump. */
+static int migrate(struct pdb_store *store, struct pdb_err *err)
+{
+	int have, known = 0;
+
+	while (pdb_migrations[known].name)
+		known++;
+	if (user_version(store, &have, err) < 0)
+		return -1;
+	if (have > known)
+		return pdb_err_set(err, PDB_EXIT_RUNTIME,
+				   "%s: database schema %d is newer than this perfdb (%d); upgrade perfdb",
+				   store->path, have, known);
+	if (have == known)
+		return 0;
+	if (pdb_store_begin(store, err) < 0)
+		return -1;
+	/* another process may have migrated while we waited for the lock */
+	if (user_version(store, &have, err) < 0)
+		goto fail;
+	for (int i = have; i < known; i++) {
+		char pragma[64];
+		if (pdb_store_exec(store, pdb_migrations[i].sql, err) < 0)
+			goto fail;
+		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", i + 1);
+		if (pdb_store_exec(store, pragma, err) < 0)
+			goto fail;
+	}
+	return pdb_store_commit(store, err);
+fail:
+	pdb_store_rollback(store);
+	return -1;
+}
+
+const char *pdb_store_default_path(const char *explicit_path)
+{
+	const char *env = getenv("PERFDB_DB");
+
+	if (explicit_path && *explicit_path)
+		return explicit_path;
+	if (env && *env)
+		return env;
+	return "perfdb.db";
+}
+
+struct pdb_store *pdb_store_open(const char *path, struct pdb_err *err)
+{
+	struct pdb_store *store = pdb_xcalloc(1, sizeof *store);
+
+	store->path = pdb_xstrdup(path);
+	if (sqlite3_open_v2(path, &store->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		pdb_store_fail(store, err, "open");
+		goto fail;
+	}
+	sqlite3_busy_timeout(store->db, BUSY_TIMEOUT_MS);
+	if (pdb_store_exec(store, "PRAGMA journal_mode = WAL", err) < 0 ||
+	    pdb_store_exec(store, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", err) < 0)
+		goto fail;
+	if (migrate(store, err) < 0)
+		goto fail;
+	return store;
+fail:
+	pdb_store_close(store);
+	return NULL;
+}
+
+void pdb_store_close(struct pdb_store *store)
+{
+	if (!store)
+		return;
+	sqlite3_close(store->db);
+	free(store->path);
+	free(store);
+}
+
+static double sample_field(const struct pdb_sample *s, int which)
+{
+	/* a missing offset or weight is stored as NaN */
+	if (which == PDB_PACK_T)
+		return s->has_t ? s->t : NAN;
+	if (which == PDB_PACK_WEIGHT)
+		return s->has_weight ? s->weight : NAN;
+	return s->value;
+}
+
+void pdb_store_pack(const struct pdb_sample *s, size_t n, int which, unsigned char *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		double v = sample_field(&s[i], which);
+		uint64_t bits;
+		memcpy(&bits, &v, 8);
+		for (int b = 0; b < 8; b++)
+			out[8 * i + (size_t)b] = (unsigned char)(bits >> (8 * b));
+	}
+}
+
+void pdb_store_unpack(const unsigned char *blob, size_t n, int which, struct pdb_sample *s)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t bits = 0;
+		double v;
+		for (int b = 0; b < 8; b++)
+			bits |= (uint64_t)blob[8 * i + (size_t)b] << (8 * b);
+		memcpy(&v, &bits, 8);
+		if (which == PDB_PACK_T) {
+			s[i].t = v;
+			s[i].has_t = !isnan(v);
+		} else if (which == PDB_PACK_WEIGHT) {
+			s[i].weight = v;
+			s[i].has_weight = !isnan(v);
+		} else {
+			s[i].value = v;
+		}
+	}
+}

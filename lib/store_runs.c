@@ -1,0 +1,436 @@
+/* Store: inserting, loading, listing, resolving and deleting runs. */
+#include "store_internal.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static int bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+}
+
+static int step_done(struct pdb_store *store, sqlite3_stmt *st, struct pdb_err *err,
+		     const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return pdb_store_fail(store, err, what);
+	return 0;
+}
+
+/* Id of a row found by a one-column query with one text parameter, 0 if none. */
+static int64_t lookup_id(struct pdb_store *store, const char *sql, const char *arg,
+			 struct pdb_err *err, int *failed)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store, sql, err);
+	int64_t id = 0;
+	int rc;
+
+	*failed = 0;
+	if (!st) {
+		*failed = 1;
+		return 0;
+	}
+	bind_text(st, 1, arg);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE)
+		*failed = pdb_store_fail(store, err, "query") < 0;
+	sqlite3_finalize(st);
+	return id;
+}
+
+struct insert_stmts {
+	sqlite3_stmt *attr, *series_get, *series_add, *result, *stat;
+};
+
+static void insert_stmts_free(struct insert_stmts *s)
+{
+	sqlite3_finalize(s->attr);
+	sqlite3_finalize(s->series_get);
+	sqlite3_finalize(s->series_add);
+	sqlite3_finalize(s->result);
+	sqlite3_finalize(s->stat);
+}
+
+static int series_id(struct pdb_store *store, struct insert_stmts *s,
+		     const struct pdb_result *r, int64_t *id, struct pdb_err *err)
+{
+	char *dims = pdb_dims_text(r->dims, r->ndims);
+	int rc, ret = -1;
+
+	bind_text(s->series_get, 1, r->benchmark);
+	bind_text(s->series_get, 2, dims);
+	bind_text(s->series_get, 3, r->metric);
+	rc = sqlite3_step(s->series_get);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(s->series_get, 0);
+		sqlite3_reset(s->series_get);
+		ret = 0;
+		goto out;
+	}
+	sqlite3_reset(s->series_get);
+	if (rc != SQLITE_DONE) {
+		pdb_store_fail(store, err, "find series");
+		goto out;
+	}
+	bind_text(s->series_add, 1, r->benchmark);
+	bind_text(s->series_add, 2, dims);
+	bind_text(s->series_add, 3, r->metric);
+	bind_text(s->series_add, 4, r->unit);
+	sqlite3_bind_int(s->series_add, 5, r->direction);
+	if (step_done(store, s->series_add, err, "add series") < 0)
+		goto out;
+	*id = sqlite3_last_insert_rowid(store->db);
+	ret = 0;
+out:
+	free(dims);
+	return ret;
+}
+
+static int bind_samples(sqlite3_stmt *st, int col, const struct pdb_result *r, int which)
+{
+	unsigned char *blob;
+	int any = which == PDB_PACK_VALUE;
+
+	for (size_t i = 0; !any && i < r->nsamples; i++)
+		any = which == PDB_PACK_T ? r->samples[i].has_t : r->samples[i].has_weight;
+	if (!any || r->nsamples == 0)
+		return sqlite3_bind_null(st, col);
+	blob = pdb_xmalloc(r->nsamples * 8);
+	pdb_store_pack(r->samples, r->nsamples, which, blob);
+	return sqlite3_bind_blob64(st, col, blob, r->nsamples * 8, free);
+}
+
+static int insert_result(struct pdb_store *store, struct insert_stmts *s,
+			 int64_t run_id, const struct pdb_result *r, struct pdb_err *err)
+{
+	int64_t sid, rid;
+
+	if (series_id(store, s, r, &sid, err) < 0)
+		return -1;
+	sqlite3_bind_int64(s->result, 1, run_id);
+	sqlite3_bind_int64(s->result, 2, sid);
+	bind_text(s->result, 3, r->raw_unit);
+	bind_text(s->result, 4, r->raw_name);
+	sqlite3_bind_int64(s->result, 5, (int64_t)r->nsamples);
+	bind_samples(s->result, 6, r, PDB_PACK_VALUE);
+	bind_samples(s->result, 7, r, PDB_PACK_T);
+	bind_samples(s->result, 8, r, PDB_PACK_WEIGHT);
+	if (step_done(store, s->result, err, "add result") < 0)
+		return -1;
+	sqlite3_clear_bindings(s->result);
+	rid = sqlite3_last_insert_rowid(store->db);
+	for (size_t i = 0; i < r->nstats; i++) {
+		sqlite3_bind_int64(s->stat, 1, rid);
+		bind_text(s->stat, 2, r->stats[i].name);
+		sqlite3_bind_double(s->stat, 3, r->stats[i].value);
+		if (step_done(store, s->stat, err, "add stat") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int refuse_duplicates(struct pdb_store *store, const struct pdb_run *run,
+			     int force, struct pdb_err *err)
+{
+	int failed;
+	int64_t id;
+
+	id = lookup_id(store, "SELECT id FROM runs WHERE uuid = ?", run->uuid, err, &failed);
+	if (failed)
+		return -1;
+	if (id)
+		return pdb_err_set(err, PDB_EXIT_INPUT, "run %s is already stored as run%lld",
+				   run->uuid, (long long)id);
+	if (run->name) {
+		id = lookup_id(store, "SELECT id FROM runs WHERE name = ?", run->name, err, &failed);
+		if (failed)
+			return -1;
+		if (id)
+			return pdb_err_set(err, PDB_EXIT_INPUT,
+					   "a run named '%s' exists already (run%lld)",
+					   run->name, (long long)id);
+	}
+	if (run->sha256 && !force) {
+		id = lookup_id(store, "SELECT id FROM runs WHERE sha256 = ? ORDER BY id LIMIT 1",
+			       run->sha256, err, &failed);
+		if (failed)
+			return -1;
+		if (id)
+			return pdb_err_set(err, PDB_EXIT_INPUT,
+					   "%s was ingested already as run%lld (use --force to store it again)",
+					   run->source ? run->source : "this file", (long long)id);
+	}
+	return 0;
+}
+
+int pdb_store_insert_run(struct pdb_store *store, struct pdb_run *run,
+			 int force, struct pdb_err *err)
+{
+	struct insert_stmts s = { 0 };
+	sqlite3_stmt *st = NULL;
+	int64_t run_id;
+
+	if (pdb_store_begin(store, err) < 0)
+		return -1;
+	if (refuse_duplicates(store, run, force, err) < 0)
+		goto fail;
+	st = pdb_store_prepare(store,
+		"INSERT INTO runs(uuid, name, created_at, tool, format, source, sha256, status)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?)", err);
+	if (!st)
+		goto fail;
+	bind_text(st, 1, run->uuid);
+	bind_text(st, 2, run->name);
+	bind_text(st, 3, run->created_at);
+	bind_text(st, 4, run->tool);
+	bind_text(st, 5, run->format);
+	bind_text(st, 6, run->source);
+	bind_text(st, 7, run->sha256);
+	bind_text(st, 8, run->status ? run->status : "complete");
+	if (step_done(store, st, err, "add run") < 0)
+		goto fail;
+	run_id = sqlite3_last_insert_rowid(store->db);
+
+	if (!(s.attr = pdb_store_prepare(store, "INSERT INTO run_attrs(run_id, key, value) VALUES (?, ?, ?)", err)) ||
+	    !(s.series_get = pdb_store_prepare(store, "SELECT id FROM series WHERE benchmark = ? AND dims = ? AND metric = ?", err)) ||
+	    !(s.series_add = pdb_store_prepare(store, "INSERT INTO series(benchmark, dims, metric, unit, direction) VALUES (?, ?, ?, ?, ?)", err)) ||
+	    !(s.result = pdb_store_prepare(store, "INSERT INTO results(run_id, series_id, raw_unit, raw_name, n, samples, offsets, weights) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", err)) ||
+	    !(s.stat = pdb_store_prepare(store, "INSERT INTO stats(result_id, name, value) VALUES (?, ?, ?)", err)))
+		goto fail;
+	for (size_t i = 0; i < run->nattrs; i++) {
+		sqlite3_bind_int64(s.attr, 1, run_id);
+		bind_text(s.attr, 2, run->attrs[i].key);
+		bind_text(s.attr, 3, run->attrs[i].value);
+		if (step_done(store, s.attr, err, "add attribute") < 0)
+			goto fail;
+	}
+	for (size_t i = 0; i < run->nresults; i++)
+		if (insert_result(store, &s, run_id, &run->results[i], err) < 0)
+			goto fail;
+	if (pdb_store_commit(store, err) < 0)
+		goto fail;
+	insert_stmts_free(&s);
+	sqlite3_finalize(st);
+	run->id = run_id;
+	return 0;
+fail:
+	insert_stmts_free(&s);
+	sqlite3_finalize(st);
+	pdb_store_rollback(store);
+	return -1;
+}
+
+static char *column_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? pdb_xstrdup((const char *)s) : NULL;
+}
+
+static int load_attrs(struct pdb_store *store, struct pdb_run *run, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"SELECT key, value FROM run_attrs WHERE run_id = ? ORDER BY key", err);
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, run->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		pdb_run_set_attr(run, (const char *)sqlite3_column_text(st, 0),
+				 (const char *)sqlite3_column_text(st, 1));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "load attributes");
+}
+
+static void load_blob(sqlite3_stmt *st, int col, struct pdb_result *r, int which)
+{
+	const unsigned char *blob = sqlite3_column_blob(st, col);
+	size_t n = (size_t)sqlite3_column_bytes(st, col) / 8;
+
+	if (blob && n == r->nsamples)
+		pdb_store_unpack(blob, n, which, r->samples);
+}
+
+static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"SELECT r.id, s.benchmark, s.dims, s.metric, s.unit, s.direction,"
+		" r.raw_unit, r.raw_name, r.n, r.samples, r.offsets, r.weights,"
+		" (SELECT json_group_array(json_array(name, value)) FROM stats WHERE result_id = r.id)"
+		" FROM results r JOIN series s ON s.id = r.series_id"
+		" WHERE r.run_id = ? ORDER BY r.id", err);
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, run->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pdb_result *r;
+		json_t *dims, *stats, *v;
+		const char *k;
+		size_t i;
+
+		r = pdb_run_add_result(run, (const char *)sqlite3_column_text(st, 1),
+				       (const char *)sqlite3_column_text(st, 3),
+				       (const char *)sqlite3_column_text(st, 4));
+		dims = json_loads((const char *)sqlite3_column_text(st, 2), 0, NULL);
+		json_object_foreach(dims, k, v)
+			pdb_result_set_dim(r, k, json_string_value(v));
+		json_decref(dims);
+		pdb_set_str(&r->unit, (const char *)sqlite3_column_text(st, 4));
+		r->direction = sqlite3_column_int(st, 5);
+		r->scale = 1;
+		pdb_set_str(&r->raw_unit, (const char *)sqlite3_column_text(st, 6));
+		pdb_set_str(&r->raw_name, (const char *)sqlite3_column_text(st, 7));
+		r->nsamples = (size_t)sqlite3_column_int64(st, 8);
+		r->capsamples = r->nsamples;
+		r->samples = pdb_xcalloc(r->nsamples, sizeof *r->samples);
+		load_blob(st, 9, r, PDB_PACK_VALUE);
+		load_blob(st, 10, r, PDB_PACK_T);
+		load_blob(st, 11, r, PDB_PACK_WEIGHT);
+		stats = json_loads((const char *)sqlite3_column_text(st, 12), 0, NULL);
+		json_array_foreach(stats, i, v)
+			pdb_result_set_stat(r, json_string_value(json_array_get(v, 0)),
+					    json_number_value(json_array_get(v, 1)));
+		json_decref(stats);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "load results");
+}
+
+struct pdb_run *pdb_store_load_run(struct pdb_store *store, int64_t id,
+				   struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"SELECT uuid, name, created_at, tool, format, source, sha256, status"
+		" FROM runs WHERE id = ?", err);
+	struct pdb_run *run = NULL;
+	int rc;
+
+	if (!st)
+		return NULL;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		if (rc == SQLITE_DONE)
+			pdb_err_set(err, PDB_EXIT_INPUT, "no run matches 'run%lld'", (long long)id);
+		else
+			pdb_store_fail(store, err, "load run");
+		goto out;
+	}
+	run = pdb_run_new();
+	run->id = id;
+	snprintf(run->uuid, sizeof run->uuid, "%s", (const char *)sqlite3_column_text(st, 0));
+	run->name = column_dup(st, 1);
+	free(run->created_at);
+	run->created_at = column_dup(st, 2);
+	run->tool = column_dup(st, 3);
+	run->format = column_dup(st, 4);
+	run->source = column_dup(st, 5);
+	run->sha256 = column_dup(st, 6);
+	free(run->status);
+	run->status = column_dup(st, 7);
+	if (load_attrs(store, run, err) < 0 || load_results(store, run, err) < 0) {
+		pdb_run_free(run);
+		run = NULL;
+	}
+out:
+	sqlite3_finalize(st);
+	return run;
+}
+
+int pdb_store_delete_run(struct pdb_store *store, int64_t id, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store, "DELETE FROM runs WHERE id = ?", err);
+	int ret;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	ret = step_done(store, st, err, "delete run");
+	if (ret == 0 && sqlite3_changes(store->db) == 0)
+		ret = pdb_err_set(err, PDB_EXIT_INPUT, "no run matches 'run%lld'", (long long)id);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
+			struct pdb_run_row **rows, size_t *nrows, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"SELECT r.id, r.name, r.created_at, r.tool, r.format, r.status,"
+		" (SELECT count(*) FROM results WHERE run_id = r.id),"
+		" (SELECT json_group_object(key, value) FROM run_attrs WHERE run_id = r.id)"
+		" FROM runs r"
+		" WHERE ?1 IS NULL OR EXISTS (SELECT 1 FROM run_attrs a"
+		"   WHERE a.run_id = r.id AND a.key = ?1 AND a.value = ?2)"
+		" ORDER BY r.id DESC LIMIT ?3", err);
+	size_t cap = 0;
+	int rc;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (!st)
+		return -1;
+	bind_text(st, 1, f->where_key);
+	bind_text(st, 2, f->where_value);
+	sqlite3_bind_int64(st, 3, f->limit > 0 ? f->limit : -1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pdb_run_row *row;
+		json_t *attrs, *v;
+		const char *k;
+
+		pdb_grow((void **)rows, &cap, *nrows + 1, sizeof **rows);
+		row = &(*rows)[(*nrows)++];
+		memset(row, 0, sizeof *row);
+		row->id = sqlite3_column_int64(st, 0);
+		row->name = column_dup(st, 1);
+		row->created_at = column_dup(st, 2);
+		row->tool = column_dup(st, 3);
+		row->format = column_dup(st, 4);
+		row->status = column_dup(st, 5);
+		row->nseries = sqlite3_column_int64(st, 6);
+		attrs = json_loads((const char *)sqlite3_column_text(st, 7), 0, NULL);
+		row->attrs = pdb_xcalloc(json_object_size(attrs), sizeof *row->attrs);
+		json_object_foreach(attrs, k, v) {
+			row->attrs[row->nattrs].key = pdb_xstrdup(k);
+			row->attrs[row->nattrs].value = pdb_xstrdup(json_string_value(v));
+			row->nattrs++;
+		}
+		json_decref(attrs);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		pdb_run_rows_free(*rows, *nrows);
+		*rows = NULL;
+		*nrows = 0;
+		return pdb_store_fail(store, err, "list runs");
+	}
+	return 0;
+}
+
+void pdb_run_rows_free(struct pdb_run_row *rows, size_t nrows)
+{
+	for (size_t i = 0; i < nrows; i++) {
+		free(rows[i].name);
+		free(rows[i].created_at);
+		free(rows[i].tool);
+		free(rows[i].format);
+		free(rows[i].status);
+		for (size_t j = 0; j < rows[i].nattrs; j++) {
+			free(rows[i].attrs[j].key);
+			free(rows[i].attrs[j].value);
+		}
+		free(rows[i].attrs);
+	}
+	free(rows);
+}

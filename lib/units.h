@@ -1,0 +1,32 @@
+/* Units: map a tool's unit string to a canonical unit, a scale and a direction. */
+#ifndef PDB_UNITS_H
+#define PDB_UNITS_H
+
+/* Direction of a metric: d = dir * ln(candidate / baseline) > 0 means worse. */
+enum pdb_direction {
+	PDB_DIR_HIGHER = -1, /* higher is better: ops/s, MB/s */
+	PDB_DIR_NONE = 0,    /* reported, never gated */
+	PDB_DIR_LOWER = 1,   /* lower is better: time, latency, bytes */
+};
+
+struct pdb_unit {
+	char canonical[80]; /* "s", "B", "B/s", "ops/s", "%", ... or the raw text */
+	double scale;       /* canonical value = raw value * scale */
+	int direction;      /* enum pdb_direction, the unit's usual sense */
+	int known;          /* 0: not understood; kept as is, direction none */
+};
+
+/* Parse raw (e.g. "ns/op", "MiB/s", "req/s", "µs"). Always fills out;
+ * returns 0 when the unit is known, -1 when it is kept as it is. */
+int pdb_unit_parse(const char *raw, struct pdb_unit *out);
+
+/* "lower", "higher", "none" and back (-1 on an unknown name). */
+const char *pdb_direction_name(int direction);
+int pdb_direction_parse(const char *name, int *direction);
+
+
+
+/* A value of a canonical unit for people: "250 µs", "1.5 s", "12.5k docs/s",
+ * "3.2 MB/s", 4 significant digits. */
+void pdb_unit_format(double value, const char *unit, char *out, unsigned long size);
+#endif

@@ -1,0 +1,49 @@
+/* Small helpers: allocation, bounded number parsing, growable buffers, ids, time. */
+#ifndef PDB_UTIL_H
+#define PDB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Allocation that aborts on out-of-memory (the only sane response in a CLI). */
+void *pdb_xmalloc(size_t n);
+void *pdb_xcalloc(size_t n, size_t size);
+void *pdb_xrealloc(void *p, size_t n);
+char *pdb_xstrdup(const char *s);           /* NULL -> NULL */
+char *pdb_xstrndup(const char *s, size_t n);
+char *pdb_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow *items (of item size) so that it holds at least need items. */
+void pdb_grow(void **items, size_t *cap, size_t need, size_t size);
+
+/* Bounded parsing: the whole string must be a number in range. 0 or -1. */
+int pdb_parse_double(const char *s, double *out);
+int pdb_parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);
+
+/* A growable string. pdb_buf_init before use, pdb_buf_release after. */
+struct pdb_buf {
+	char *data;
+	size_t len, cap;
+};
+void pdb_buf_init(struct pdb_buf *b);
+void pdb_buf_release(struct pdb_buf *b);
+void pdb_buf_add(struct pdb_buf *b, const char *s, size_t n);
+void pdb_buf_puts(struct pdb_buf *b, const char *s);
+void pdb_buf_printf(struct pdb_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Random version-4 UUID into out (37 bytes). */
+void pdb_uuid4(char out[37]);
+/* Current UTC time (or SOURCE_DATE_EPOCH) as "YYYY-MM-DDTHH:MM:SSZ". */
+void pdb_now_iso(char out[32]);
+
+/* SHA-256 of a file as 64 hex characters; 0 or -1 (errno set). */
+int pdb_sha256_file(const char *path, char out[65]);
+
+/* Shortest text that reads back as the same double ("%.17g" trimmed). */
+void pdb_fmt_double(double v, char out[32]);
+
+/* fnmatch-style glob; NULL pattern matches everything. */
+int pdb_glob_match(const char *pattern, const char *s);
+
+#endif

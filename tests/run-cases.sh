@@ -1,0 +1,50 @@
+#!/bin/sh
+# Golden CLI cases: tests/cases/NAME/{cmd,expected,stderr,status}.
+# cmd is a shell script run in a fresh directory with a fixed environment;
+# its stdout must equal expected, its exit status status, and its stderr
+# stderr when that file exists. REGEN=1 rewrites the files for review.
+# Usage: run-cases.sh BUILD_DIR [NAME...]; prints "cases: N passed, N failed".
+build=$(cd "$1" && pwd) || exit 2
+shift
+root=$(cd "$(dirname "$0")/.." && pwd)
+pass=0 fail=0 skip=0
+cases=${*:-$(ls "$root/tests/cases")}
+for name in $cases; do
+  dir="$root/tests/cases/$name"
+  [ -f "$dir/cmd" ] || continue
+  work=$(mktemp -d)
+  mkdir "$work/bin"
+  ln -s "$build/perfdb" "$work/bin/perfdb"
+  ( cd "$work" &&
+    env -i PATH="$work/bin:/usr/bin:/bin" HOME="$work" TMPDIR="$work" \
+      TZ=UTC LC_ALL=C.UTF-8 NO_COLOR=1 SOURCE_DATE_EPOCH=1764000000 \
+      PERFDB_FINGERPRINT=off PERFDB_DB="$work/perfdb.db" \
+      ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" \
+      UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+      FIXTURES="$root/fixtures" CORPUS="$root/../shared/corpus" ROOT="$root" \
+      sh "$dir/cmd" >"$work/.stdout" 2>"$work/.stderr"
+    echo $? >"$work/.status" )
+  if [ -n "$REGEN" ]; then
+    cp "$work/.stdout" "$dir/expected"
+    cp "$work/.status" "$dir/status"
+    if [ -s "$work/.stderr" ] || [ -f "$dir/stderr" ]; then cp "$work/.stderr" "$dir/stderr"; fi
+    echo "regen $name"
+    rm -rf "$work"
+    continue
+  fi
+  ok=1
+  if [ "$(cat "$work/.status")" = 77 ]; then
+    echo "skip $name"; skip=$((skip + 1)); rm -rf "$work"; continue
+  fi
+  cmp -s "$work/.status" "$dir/status" || { ok=0; echo "--- $name: status $(cat "$work/.status"), expected $(cat "$dir/status")"; }
+  cmp -s "$work/.stdout" "$dir/expected" || { ok=0; echo "--- $name: stdout differs"; diff "$dir/expected" "$work/.stdout" | head -20; }
+  if [ -f "$dir/stderr" ]; then
+    cmp -s "$work/.stderr" "$dir/stderr" || { ok=0; echo "--- $name: stderr differs"; diff "$dir/stderr" "$work/.stderr" | head -20; }
+  elif grep -q -E "AddressSanitizer|LeakSanitizer|runtime error:" "$work/.stderr"; then
+    ok=0; echo "--- $name: sanitizer report"; head -30 "$work/.stderr"
+  fi
+  if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $name"; fi
+  rm -rf "$work"
+done
+echo "cases: $pass passed, $fail failed, $skip skipped"
+[ $fail = 0 ]

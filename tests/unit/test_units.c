@@ -1,0 +1,103 @@
+/* Unit tests: unit strings to canonical unit, scale and direction; value formatting. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "units.h"
+
+static const struct {
+	const char *raw, *canonical;
+	double scale;
+	int direction, known;
+} cases[] = {
+	{ "ns", "s", 1e-9, PDB_DIR_LOWER, 1 },
+	{ "us", "s", 1e-6, PDB_DIR_LOWER, 1 },
+	{ "µs", "s", 1e-6, PDB_DIR_LOWER, 1 },
+	{ "μs", "s", 1e-6, PDB_DIR_LOWER, 1 },
+	{ "ms", "s", 1e-3, PDB_DIR_LOWER, 1 },
+	{ "s", "s", 1, PDB_DIR_LOWER, 1 },
+	{ "min", "s", 60, PDB_DIR_LOWER, 1 },
+	{ "ns/op", "s", 1e-9, PDB_DIR_LOWER, 1 },
+	{ "ms/op", "s", 1e-3, PDB_DIR_LOWER, 1 },
+	{ "B", "B", 1, PDB_DIR_LOWER, 1 },
+	{ "KB", "B", 1e3, PDB_DIR_LOWER, 1 },
+	{ "KiB", "B", 1024, PDB_DIR_LOWER, 1 },
+	{ "MB", "B", 1e6, PDB_DIR_LOWER, 1 },
+	{ "MiB", "B", 1048576, PDB_DIR_LOWER, 1 },
+	{ "GB", "B", 1e9, PDB_DIR_LOWER, 1 },
+	{ "B/op", "B/op", 1, PDB_DIR_LOWER, 1 },
+	{ "B/s", "B/s", 1, PDB_DIR_HIGHER, 1 },
+	{ "KiB/s", "B/s", 1024, PDB_DIR_HIGHER, 1 },
+	{ "MB/s", "B/s", 1e6, PDB_DIR_HIGHER, 1 },
+	{ "MB/sec", "B/s", 1e6, PDB_DIR_HIGHER, 1 },
+	{ "GiB/s", "B/s", 1073741824.0, PDB_DIR_HIGHER, 1 },
+	{ "Mbit/s", "B/s", 125000, PDB_DIR_HIGHER, 1 },
+	{ "ops/s", "ops/s", 1, PDB_DIR_HIGHER, 1 },
+	{ "ops/ms", "ops/s", 1000, PDB_DIR_HIGHER, 1 },
+	{ "ops/us", "ops/s", 1e6, PDB_DIR_HIGHER, 1 },
+	{ "req/s", "req/s", 1, PDB_DIR_HIGHER, 1 },
+	{ "msg/s", "msg/s", 1, PDB_DIR_HIGHER, 1 },
+	{ "docs/s", "docs/s", 1, PDB_DIR_HIGHER, 1 },
+	{ "docs/min", "docs/s", 1.0 / 60, PDB_DIR_HIGHER, 1 },
+	{ "Hz", "1/s", 1, PDB_DIR_HIGHER, 1 },
+	{ "%", "%", 1, PDB_DIR_NONE, 1 },
+	{ "count", "count", 1, PDB_DIR_NONE, 1 },
+	{ " ms ", "s", 1e-3, PDB_DIR_LOWER, 1 },
+	{ "furlongs", "furlongs", 1, PDB_DIR_NONE, 0 },
+	{ "ms/ms", "ms/ms", 1, PDB_DIR_NONE, 0 },
+};
+
+static void test_parse_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct pdb_unit u;
+		int rc = pdb_unit_parse(cases[i].raw, &u);
+		assert_int_equal(rc, cases[i].known ? 0 : -1);
+		assert_string_equal(u.canonical, cases[i].canonical);
+		assert_true(fabs(u.scale - cases[i].scale) <= 1e-12 * fabs(cases[i].scale));
+		assert_int_equal(u.direction, cases[i].direction);
+		assert_int_equal(u.known, cases[i].known);
+	}
+}
+
+static void test_direction_names(void **state)
+{
+	int d;
+	(void)state;
+	assert_string_equal(pdb_direction_name(PDB_DIR_LOWER), "lower");
+	assert_string_equal(pdb_direction_name(PDB_DIR_HIGHER), "higher");
+	assert_string_equal(pdb_direction_name(PDB_DIR_NONE), "none");
+	assert_int_equal(pdb_direction_parse("higher", &d), 0);
+	assert_int_equal(d, PDB_DIR_HIGHER);
+	assert_int_equal(pdb_direction_parse("sideways", &d), -1);
+}
+
+static void test_format(void **state)
+{
+	static const struct { double v; const char *unit, *text; } f[] = {
+		{ 0.000250, "s", "250 µs" }, { 1.5, "s", "1.5 s" }, { 0.0123, "s", "12.3 ms" },
+		{ 12500, "docs/s", "12.5k docs/s" }, { 3.2e6, "B/s", "3.2 MB/s" },
+		{ 42, "count", "42 count" }, { 0, "s", "0 s" }, { 0.5, "ops/s", "0.5 ops/s" },
+	};
+	char buf[64];
+	(void)state;
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+		pdb_unit_format(f[i].v, f[i].unit, buf, sizeof buf);
+		assert_string_equal(buf, f[i].text);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_table),
+		cmocka_unit_test(test_direction_names),
+		cmocka_unit_test(test_format),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
