@@ -1,0 +1,224 @@
+/* YAML documents: libyaml read into jansson values, with each value's line:col kept. */
+#include "yaml_doc.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "util.h"
+
+struct pdb_yaml_pos {
+	const json_t *node;
+	int line, col;
+};
+
+static void remember(struct pdb_yaml_doc *doc, const json_t *node, const yaml_mark_t *m)
+{
+	pdb_grow((void **)&doc->pos, &doc->cappos, doc->npos + 1, sizeof *doc->pos);
+	doc->pos[doc->npos].node = node;
+	doc->pos[doc->npos].line = (int)m->line + 1;
+	doc->pos[doc->npos].col = (int)m->column + 1;
+	doc->npos++;
+}
+
+/* A plain scalar as YAML 1.2 core schema reads it. */
+static json_t *scalar_value(const yaml_event_t *ev)
+{
+	const char *s = (const char *)ev->data.scalar.value;
+	double d;
+	int64_t i;
+
+	if (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return json_string(s);
+	if (!*s || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 || strcmp(s, "Null") == 0 ||
+	    strcmp(s, "NULL") == 0)
+		return json_null();
+	if (strcmp(s, "true") == 0 || strcmp(s, "True") == 0 || strcmp(s, "TRUE") == 0)
+		return json_true();
+	if (strcmp(s, "false") == 0 || strcmp(s, "False") == 0 || strcmp(s, "FALSE") == 0)
+		return json_false();
+	if (pdb_parse_int64(s, INT64_MIN, INT64_MAX, &i) == 0)
+		return json_integer(i);
+	if (strcmp(s, ".nan") == 0 || strcmp(s, ".NaN") == 0)
+		return json_string("NaN");
+	if (strcmp(s, ".inf") == 0 || strcmp(s, ".Inf") == 0)
+		return json_string("Infinity");
+	if ((s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '+' || s[0] == '.')
+		if (pdb_parse_double(s, &d) == 0)
+			return json_real(d);
+	return json_string(s);
+}
+
+struct loader {
+	yaml_parser_t parser;
+	struct pdb_yaml_doc *doc;
+	struct pdb_err *err;
+};
+
+static int fail_parser(struct loader *l)
+{
+	yaml_parser_t *p = &l->parser;
+	const yaml_mark_t *m = p->problem ? &p->problem_mark : &p->context_mark;
+
+	return pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file, (int)m->line + 1,
+			  (int)m->column + 1, "%s%s%s", p->problem ? p->problem : "malformed YAML",
+			  p->context ? " " : "", p->context ? p->context : "");
+}
+
+static int next(struct loader *l, yaml_event_t *ev)
+{
+	if (!yaml_parser_parse(&l->parser, ev))
+		return fail_parser(l);
+	return 0;
+}
+
+/* Read the node whose first event is ev (consumed) into *out. */
+static int read_node(struct loader *l, yaml_event_t *ev, json_t **out, int depth)
+{
+	yaml_event_t child;
+	json_t *node = NULL;
+
+	if (depth > 256)
+		return pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file,
+				  (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+				  "YAML nested too deeply");
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		node = scalar_value(ev);
+		break;
+	case YAML_ALIAS_EVENT:
+		yaml_event_delete(ev);
+		return pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file,
+				  (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+				  "YAML aliases are not supported");
+	case YAML_SEQUENCE_START_EVENT:
+		node = json_array();
+		for (;;) {
+			json_t *item;
+			if (next(l, &child) < 0)
+				goto fail;
+			if (child.type == YAML_SEQUENCE_END_EVENT) {
+				yaml_event_delete(&child);
+				break;
+			}
+			if (read_node(l, &child, &item, depth + 1) < 0)
+				goto fail;
+			json_array_append_new(node, item);
+		}
+		break;
+	case YAML_MAPPING_START_EVENT:
+		node = json_object();
+		for (;;) {
+			json_t *value;
+			char *key;
+			if (next(l, &child) < 0)
+				goto fail;
+			if (child.type == YAML_MAPPING_END_EVENT) {
+				yaml_event_delete(&child);
+				break;
+			}
+			if (child.type != YAML_SCALAR_EVENT) {
+				pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file,
+					   (int)child.start_mark.line + 1, (int)child.start_mark.column + 1,
+					   "mapping keys must be plain text");
+				yaml_event_delete(&child);
+				goto fail;
+			}
+			key = pdb_xstrdup((const char *)child.data.scalar.value);
+			yaml_event_delete(&child);
+			if (next(l, &child) < 0 || read_node(l, &child, &value, depth + 1) < 0) {
+				free(key);
+				goto fail;
+			}
+			json_object_set_new(node, key, value);
+			free(key);
+		}
+		break;
+	default:
+		node = json_null();
+	}
+	remember(l->doc, node, &ev->start_mark);
+	yaml_event_delete(ev);
+	*out = node;
+	return 0;
+fail:
+	json_decref(node);
+	yaml_event_delete(ev);
+	return -1;
+}
+
+int pdb_yaml_load(const char *path, const char *name, struct pdb_yaml_doc *doc,
+		  struct pdb_err *err)
+{
+	struct loader l = { .doc = doc, .err = err };
+	yaml_event_t ev;
+	FILE *f;
+	int ret = -1;
+
+	memset(doc, 0, sizeof *doc);
+	doc->file = pdb_xstrdup(name ? name : path);
+	if (!(f = fopen(path, "rb")))
+		return pdb_err_at(err, PDB_EXIT_INPUT, doc->file, 0, 0, "%s", strerror(errno));
+	yaml_parser_initialize(&l.parser);
+	yaml_parser_set_input_file(&l.parser, f);
+	/* stream start, document start (or stream end: an empty file) */
+	do {
+		if (next(&l, &ev) < 0)
+			goto out;
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			pdb_err_at(err, PDB_EXIT_INPUT, doc->file, 1, 1, "empty file");
+			goto out;
+		}
+		if (ev.type == YAML_STREAM_START_EVENT || ev.type == YAML_DOCUMENT_START_EVENT) {
+			yaml_event_delete(&ev);
+			continue;
+		}
+		break;
+	} while (1);
+	ret = read_node(&l, &ev, &doc->root, 0);
+out:
+	yaml_parser_delete(&l.parser);
+	fclose(f);
+	if (ret < 0)
+		pdb_yaml_doc_release(doc);
+	return ret;
+}
+
+void pdb_yaml_doc_release(struct pdb_yaml_doc *doc)
+{
+	json_decref(doc->root);
+	free(doc->file);
+	free(doc->pos);
+	memset(doc, 0, sizeof *doc);
+}
+
+int pdb_yaml_where(const struct pdb_yaml_doc *doc, const json_t *v, int *line, int *col)
+{
+	/* singletons (true, false, null) have no single place: unknown */
+	for (size_t i = 0; i < doc->npos; i++)
+		if (doc->pos[i].node == v && !json_is_boolean(v) && !json_is_null(v)) {
+			*line = doc->pos[i].line;
+			*col = doc->pos[i].col;
+			return 0;
+		}
+	*line = *col = 0;
+	return -1;
+}
+
+int pdb_yaml_bad(const struct pdb_yaml_doc *doc, const json_t *v, int code,
+		 struct pdb_err *err, const char *fmt, ...)
+{
+	char msg[512];
+	int line, col;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	pdb_yaml_where(doc, v, &line, &col);
+	return pdb_err_at(err, code, doc->file, line, col, "%s", msg);
+}

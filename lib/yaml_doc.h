@@ -1,0 +1,35 @@
+/* YAML documents: libyaml read into jansson values, with each value's line:col kept. */
+#ifndef PDB_YAML_DOC_H
+#define PDB_YAML_DOC_H
+
+#include <jansson.h>
+
+#include "err.h"
+
+/* A YAML file as a JSON value tree (mappings -> objects, sequences ->
+ * arrays; plain scalars that read as numbers, true/false or null become
+ * those, everything else a string), plus where each value stood. */
+struct pdb_yaml_doc {
+	json_t *root;
+	char *file;            /* for error messages */
+	struct pdb_yaml_pos *pos;
+	size_t npos, cappos;
+};
+
+/* Load the first document of path. name is used in errors (NULL: path).
+ * On a syntax error: -1 with err = "FILE:LINE:COL: what" (code
+ * PDB_EXIT_INPUT). Release with pdb_yaml_doc_release. */
+int pdb_yaml_load(const char *path, const char *name, struct pdb_yaml_doc *doc,
+		  struct pdb_err *err);
+void pdb_yaml_doc_release(struct pdb_yaml_doc *doc);
+
+/* Where value v (a node of doc->root) started: 1-based line and column.
+ * Returns 0, or -1 when unknown (line and col then 0). */
+int pdb_yaml_where(const struct pdb_yaml_doc *doc, const json_t *v, int *line, int *col);
+
+/* Fail at value v: "FILE:LINE:COL: message", with code. Returns -1. */
+int pdb_yaml_bad(const struct pdb_yaml_doc *doc, const json_t *v, int code,
+		 struct pdb_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+#endif
