@@ -190,3 +190,32 @@ void pdb_store_unpack(const unsigned char *blob, size_t n, int which, struct pdb
 		}
 	}
 }
+
+int pdb_store_filter_sql(struct pdb_buf *sql, const char *where, int first_param)
+{
+	char *copy = where ? pdb_xstrdup(where) : NULL, *save = NULL, *kv;
+	int param = first_param;
+
+	for (kv = copy ? strtok_r(copy, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
+		pdb_buf_printf(sql, " AND EXISTS (SELECT 1 FROM run_attrs a WHERE a.run_id = r.id"
+				    " AND a.key = ?%d AND a.value = ?%d)", param, param + 1);
+		param += 2;
+	}
+	free(copy);
+	return param;
+}
+
+void pdb_store_filter_bind(sqlite3_stmt *st, const char *where, int first_param)
+{
+	char *copy = where ? pdb_xstrdup(where) : NULL, *save = NULL, *kv;
+	int param = first_param;
+
+	for (kv = copy ? strtok_r(copy, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '=');
+		if (eq)
+			*eq = '\0';
+		sqlite3_bind_text(st, param++, kv, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, param++, eq ? eq + 1 : "", -1, SQLITE_TRANSIENT);
+	}
+	free(copy);
+}

@@ -55,6 +55,41 @@ int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
 			struct pdb_err *err);
 void pdb_run_rows_free(struct pdb_run_row *rows, size_t nrows);
 
+/* A series: (benchmark, dims, metric), comparable across runs. */
+struct pdb_series {
+	int64_t id;
+	char *benchmark;
+	char *dims;       /* compact JSON object text, sorted keys ("{}" when none) */
+	char *metric;
+	char *unit;       /* canonical */
+	int direction;    /* enum pdb_direction */
+};
+/* Series whose benchmark and metric match the globs (NULL: any), by
+ * benchmark, dims, metric. *out is malloc'ed; free with pdb_series_free. */
+int pdb_store_list_series(struct pdb_store *store, const char *bench_glob,
+			  const char *metric_glob, struct pdb_series **out,
+			  size_t *n, struct pdb_err *err);
+void pdb_series_free(struct pdb_series *s, size_t n);
+
+/* One run's value of a series: the median of its samples (weighted), or,
+ * for a result with no samples, the tool's median, else its mean. */
+struct pdb_history_point {
+	int64_t run_id;
+	char *run_name;     /* NULL when unnamed */
+	char *created_at;
+	char *commit;       /* the run's commit attribute, or NULL */
+	size_t n;           /* samples */
+	double value, mean, min, max;
+};
+/* The points of a series in run order (ascending id), over runs with
+ * since_id <= id <= until_id (0: no bound) whose attributes match where
+ * ("k=v,k=v", or NULL). *pts is malloc'ed; free with pdb_history_free. */
+int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
+			     const char *where, int64_t since_id, int64_t until_id,
+			     struct pdb_history_point **pts, size_t *n,
+			     struct pdb_err *err);
+void pdb_history_free(struct pdb_history_point *pts, size_t n);
+
 /* Delete a run and everything it holds. */
 int pdb_store_delete_run(struct pdb_store *store, int64_t id, struct pdb_err *err);
 

@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include "store.h"
+#include "util.h"
 
 struct pdb_migration {
 	const char *name;
@@ -27,6 +28,11 @@ int pdb_store_exec(struct pdb_store *store, const char *sql, struct pdb_err *err
 int pdb_store_begin(struct pdb_store *store, struct pdb_err *err);
 int pdb_store_commit(struct pdb_store *store, struct pdb_err *err);
 void pdb_store_rollback(struct pdb_store *store);
+
+/* Attribute filters "k=v,k=v" on runs aliased r: append the SQL (parameters
+ * numbered from first_param) and bind them; returns the next free number. */
+int pdb_store_filter_sql(struct pdb_buf *sql, const char *where, int first_param);
+void pdb_store_filter_bind(sqlite3_stmt *st, const char *where, int first_param);
 
 /* Pack and unpack arrays of doubles (little-endian) for sample blobs. */
 void pdb_store_pack(const struct pdb_sample *s, size_t n, int which, unsigned char *out);

@@ -59,36 +59,19 @@ static sqlite3_stmt *filtered_query(struct pdb_store *store, const char *filter,
 {
 	struct pdb_buf sql;
 	sqlite3_stmt *st;
-	char *copy = filter ? pdb_xstrdup(filter) : NULL, *save = NULL, *kv;
-	int nparam = 3;
 
 	pdb_buf_init(&sql);
 	pdb_buf_puts(&sql, "SELECT r.id FROM runs r WHERE r.id <= ?1");
-	for (kv = copy ? strtok_r(copy, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
-		pdb_buf_printf(&sql, " AND EXISTS (SELECT 1 FROM run_attrs a WHERE a.run_id = r.id"
-				     " AND a.key = ?%d AND a.value = ?%d)", nparam + 1, nparam + 2);
-		nparam += 2;
-	}
+	pdb_store_filter_sql(&sql, filter, 4);
 	pdb_buf_puts(&sql, " ORDER BY r.id DESC LIMIT ?2 OFFSET ?3");
 	st = pdb_store_prepare(store, sql.data, err);
 	pdb_buf_release(&sql);
-	free(copy);
 	if (!st)
 		return NULL;
 	sqlite3_bind_int64(st, 1, max_id);
 	sqlite3_bind_int64(st, 2, limit);
 	sqlite3_bind_int64(st, 3, offset);
-	copy = filter ? pdb_xstrdup(filter) : NULL;
-	nparam = 3;
-	for (kv = copy ? strtok_r(copy, ",", &save) : NULL; kv; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		sqlite3_bind_text(st, ++nparam, kv, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, ++nparam, eq + 1, -1, SQLITE_TRANSIENT);
-	}
-	free(copy);
+	pdb_store_filter_bind(st, filter, 4);
 	return st;
 }
 

@@ -1,0 +1,167 @@
+/* Store: series and their values across runs (for compare, detect and plot). */
+#include "store_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static char *column_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? pdb_xstrdup((const char *)s) : NULL;
+}
+
+int pdb_store_list_series(struct pdb_store *store, const char *bench_glob,
+			  const char *metric_glob, struct pdb_series **out,
+			  size_t *n, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"SELECT id, benchmark, dims, metric, unit, direction FROM series"
+		" ORDER BY benchmark, dims, metric", err);
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *bench = (const char *)sqlite3_column_text(st, 1);
+		const char *metric = (const char *)sqlite3_column_text(st, 3);
+		struct pdb_series *s;
+
+		if (!pdb_glob_match(bench_glob, bench) || !pdb_glob_match(metric_glob, metric))
+			continue;
+		pdb_grow((void **)out, &cap, *n + 1, sizeof **out);
+		s = &(*out)[(*n)++];
+		s->id = sqlite3_column_int64(st, 0);
+		s->benchmark = pdb_xstrdup(bench);
+		s->dims = column_dup(st, 2);
+		s->metric = pdb_xstrdup(metric);
+		s->unit = column_dup(st, 4);
+		s->direction = sqlite3_column_int(st, 5);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		pdb_series_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return pdb_store_fail(store, err, "list series");
+	}
+	return 0;
+}
+
+void pdb_series_free(struct pdb_series *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].benchmark);
+		free(s[i].dims);
+		free(s[i].metric);
+		free(s[i].unit);
+	}
+	free(s);
+}
+
+/* The value of one result row: summary of its samples, else its stats. */
+static void point_values(sqlite3_stmt *st, struct pdb_history_point *p)
+{
+	struct pdb_result r = { 0 };
+	struct pdb_summary sum;
+	const unsigned char *blob = sqlite3_column_blob(st, 5);
+	const unsigned char *weights = sqlite3_column_blob(st, 6);
+	size_t n = (size_t)sqlite3_column_bytes(st, 5) / 8;
+
+	p->value = p->mean = p->min = p->max = NAN;
+	p->n = n;
+	if (blob && n > 0) {
+		r.samples = pdb_xcalloc(n, sizeof *r.samples);
+		r.nsamples = n;
+		pdb_store_unpack(blob, n, PDB_PACK_VALUE, r.samples);
+		if (weights && (size_t)sqlite3_column_bytes(st, 6) == n * 8)
+			pdb_store_unpack(weights, n, PDB_PACK_WEIGHT, r.samples);
+		pdb_result_summary(&r, &sum);
+		free(r.samples);
+		p->value = sum.median;
+		p->mean = sum.mean;
+		p->min = sum.min;
+		p->max = sum.max;
+		return;
+	}
+	/* no samples: the tool's own median, else its mean */
+	if (sqlite3_column_type(st, 7) != SQLITE_NULL)
+		p->value = sqlite3_column_double(st, 7);
+	if (sqlite3_column_type(st, 8) != SQLITE_NULL)
+		p->mean = sqlite3_column_double(st, 8);
+	if (isnan(p->value))
+		p->value = p->mean;
+	if (sqlite3_column_type(st, 9) != SQLITE_NULL)
+		p->min = sqlite3_column_double(st, 9);
+	if (sqlite3_column_type(st, 10) != SQLITE_NULL)
+		p->max = sqlite3_column_double(st, 10);
+}
+
+int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
+			     const char *where, int64_t since_id, int64_t until_id,
+			     struct pdb_history_point **pts, size_t *n,
+			     struct pdb_err *err)
+{
+	struct pdb_buf sql;
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	*pts = NULL;
+	*n = 0;
+	pdb_buf_init(&sql);
+	pdb_buf_puts(&sql,
+		"SELECT r.id, r.name, r.created_at,"
+		" (SELECT value FROM run_attrs WHERE run_id = r.id AND key = 'commit'),"
+		" res.n, res.samples, res.weights,"
+		" (SELECT value FROM stats WHERE result_id = res.id AND name = 'median'),"
+		" (SELECT value FROM stats WHERE result_id = res.id AND name = 'mean'),"
+		" (SELECT value FROM stats WHERE result_id = res.id AND name = 'min'),"
+		" (SELECT value FROM stats WHERE result_id = res.id AND name = 'max')"
+		" FROM results res JOIN runs r ON r.id = res.run_id"
+		" WHERE res.series_id = ?1 AND r.id >= ?2 AND r.id <= ?3");
+	pdb_store_filter_sql(&sql, where, 4);
+	pdb_buf_puts(&sql, " ORDER BY r.id");
+	st = pdb_store_prepare(store, sql.data, err);
+	pdb_buf_release(&sql);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, series_id);
+	sqlite3_bind_int64(st, 2, since_id);
+	sqlite3_bind_int64(st, 3, until_id > 0 ? until_id : INT64_MAX);
+	pdb_store_filter_bind(st, where, 4);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pdb_history_point *p;
+		pdb_grow((void **)pts, &cap, *n + 1, sizeof **pts);
+		p = &(*pts)[(*n)++];
+		p->run_id = sqlite3_column_int64(st, 0);
+		p->run_name = column_dup(st, 1);
+		p->created_at = column_dup(st, 2);
+		p->commit = column_dup(st, 3);
+		point_values(st, p);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		pdb_history_free(*pts, *n);
+		*pts = NULL;
+		*n = 0;
+		return pdb_store_fail(store, err, "series history");
+	}
+	return 0;
+}
+
+void pdb_history_free(struct pdb_history_point *pts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(pts[i].run_name);
+		free(pts[i].created_at);
+		free(pts[i].commit);
+	}
+	free(pts);
+}
