@@ -58,6 +58,7 @@ const struct command cmd_help = {
 int main(int argc, char **argv)
 {
 	struct cmd_ctx ctx = { 0 };
+	char prefixed[64];
 	const struct command *cmd;
 	int i = 1;
 
@@ -88,6 +89,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "perfdb: unknown command '%s' (perfdb help lists them)\n", argv[i]);
 		return PDB_EXIT_USAGE;
 	}
+	/* getopt's own messages then read "perfdb: show: unrecognized option" */
+	argv[i] = prefixed;
+	snprintf(prefixed, sizeof prefixed, "perfdb: %s", cmd->name);
 	optind = 1;
 	return cmd->run(argc - i, argv + i, &ctx);
 }

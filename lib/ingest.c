@@ -108,10 +108,11 @@ static const struct pdb_format *choose_format(const struct ingest *in,
 		return f;
 	}
 	f = pdb_format_detect(src);
-	if (!f && !src->is_dir)
+	if (!f && !src->is_dir && src->head_len == 0)
+		pdb_err_at(err, PDB_EXIT_INPUT, src->name, 1, 1, "empty file");
+	else if (!f && !src->is_dir)
 		pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0,
-			   src->head_len == 0 ? "empty file"
-			   : "cannot tell which tool wrote this file; name it with --format (see --list-formats)");
+			   "cannot tell which tool wrote this file; name it with --format (see --list-formats)");
 	return f;
 }
 

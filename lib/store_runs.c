@@ -166,8 +166,8 @@ static int refuse_duplicates(struct pdb_store *store, const struct pdb_run *run,
 			return -1;
 		if (id)
 			return pdb_err_set(err, PDB_EXIT_INPUT,
-					   "%s was ingested already as run%lld (use --force to store it again)",
-					   run->source ? run->source : "this file", (long long)id);
+					   "the same file (sha256 %.12s) was ingested already as run%lld; --force stores it again",
+					   run->sha256, (long long)id);
 	}
 	return 0;
 }

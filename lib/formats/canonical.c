@@ -7,8 +7,9 @@
 
 static int detect(const struct pdb_source *src)
 {
-	return pdb_head_first(src) == '{' && pdb_head_has(src, "\"uuid\"") &&
-	       pdb_head_has(src, "\"results\"") && pdb_head_has(src, "\"direction\"") ? 90 : 0;
+	return pdb_head_first(src) == '{' && pdb_head_has(src, "\"results\"") &&
+	       pdb_head_has(src, "\"benchmark\"") && pdb_head_has(src, "\"metric\"") &&
+	       pdb_head_has(src, "\"direction\"") ? 90 : 0;
 }
 
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)

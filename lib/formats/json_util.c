@@ -99,6 +99,16 @@ json_t *pdb_json_load(const struct pdb_source *src, struct pdb_err *err)
 		pdb_err_at(err, PDB_EXIT_INPUT, src->name, 1, 1, "empty file");
 		return NULL;
 	}
+	if (memchr(text, '\0', len)) {
+		size_t at = (size_t)((char *)memchr(text, '\0', len) - text), line = 1, col = 1;
+		for (size_t i = 0; i < at; i++, col++)
+			if (text[i] == '\n')
+				line++, col = 0;
+		free(text);
+		pdb_err_at(err, PDB_EXIT_INPUT, src->name, (int)line, (int)col,
+			   "binary data (NUL byte), not JSON");
+		return NULL;
+	}
 	replace_nonfinite(text, len);
 	doc = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
 	free(text);
