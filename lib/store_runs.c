@@ -2,6 +2,7 @@
 #include "store_internal.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,14 +261,42 @@ static void load_blob(sqlite3_stmt *st, int col, struct pdb_result *r, int which
 		pdb_store_unpack(blob, n, which, r->samples);
 }
 
+/* Stats of every result of run; rids[n] is the row id of run->results[n].
+ * Read as stored doubles (SQLite's JSON functions keep only 15 digits). */
+static int load_stats(struct pdb_store *store, struct pdb_run *run, const int64_t *rids,
+		      struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"SELECT r.id, s.name, s.value FROM results r JOIN stats s ON s.result_id = r.id"
+		" WHERE r.run_id = ? ORDER BY r.id, s.name", err);
+	size_t at = 0;
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, run->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t rid = sqlite3_column_int64(st, 0);
+		while (at < run->nresults && rids[at] != rid)
+			at++;
+		if (at < run->nresults)
+			pdb_result_set_stat(&run->results[at], (const char *)sqlite3_column_text(st, 1),
+					    sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN
+					    : sqlite3_column_double(st, 2));
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "load stats");
+}
+
 static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb_err *err)
 {
 	sqlite3_stmt *st = pdb_store_prepare(store,
 		"SELECT r.id, s.benchmark, s.dims, s.metric, s.unit, s.direction,"
-		" r.raw_unit, r.raw_name, r.n, r.samples, r.offsets, r.weights,"
-		" (SELECT json_group_array(json_array(name, value)) FROM stats WHERE result_id = r.id)"
+		" r.raw_unit, r.raw_name, r.n, r.samples, r.offsets, r.weights"
 		" FROM results r JOIN series s ON s.id = r.series_id"
 		" WHERE r.run_id = ? ORDER BY r.id", err);
+	int64_t *rids = NULL;
+	size_t cap = 0;
 	int rc;
 
 	if (!st)
@@ -275,16 +304,22 @@ static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb
 	sqlite3_bind_int64(st, 1, run->id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct pdb_result *r;
-		json_t *dims, *stats, *v;
+		struct pdb_attr *d;
+		json_t *dims, *v;
 		const char *k;
-		size_t i;
+		size_t nd = 0;
 
-		r = pdb_run_add_result(run, (const char *)sqlite3_column_text(st, 1),
-				       (const char *)sqlite3_column_text(st, 3),
-				       (const char *)sqlite3_column_text(st, 4));
+		/* found with its dims: series that differ only by dims stay apart */
 		dims = json_loads((const char *)sqlite3_column_text(st, 2), 0, NULL);
-		json_object_foreach(dims, k, v)
-			pdb_result_set_dim(r, k, json_string_value(v));
+		d = pdb_xcalloc(json_object_size(dims) + 1, sizeof *d);
+		json_object_foreach(dims, k, v) {
+			d[nd].key = (char *)k;
+			d[nd++].value = (char *)json_string_value(v);
+		}
+		r = pdb_run_result_with_dims(run, (const char *)sqlite3_column_text(st, 1), d, nd,
+					     (const char *)sqlite3_column_text(st, 3),
+					     (const char *)sqlite3_column_text(st, 4));
+		free(d);
 		json_decref(dims);
 		pdb_set_str(&r->unit, (const char *)sqlite3_column_text(st, 4));
 		r->direction = sqlite3_column_int(st, 5);
@@ -297,14 +332,16 @@ static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb
 		load_blob(st, 9, r, PDB_PACK_VALUE);
 		load_blob(st, 10, r, PDB_PACK_T);
 		load_blob(st, 11, r, PDB_PACK_WEIGHT);
-		stats = json_loads((const char *)sqlite3_column_text(st, 12), 0, NULL);
-		json_array_foreach(stats, i, v)
-			pdb_result_set_stat(r, json_string_value(json_array_get(v, 0)),
-					    json_number_value(json_array_get(v, 1)));
-		json_decref(stats);
+		pdb_grow((void **)&rids, &cap, run->nresults, sizeof *rids);
+		rids[run->nresults - 1] = sqlite3_column_int64(st, 0);
 	}
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "load results");
+	if (rc != SQLITE_DONE)
+		rc = pdb_store_fail(store, err, "load results");
+	else
+		rc = load_stats(store, run, rids, err);
+	free(rids);
+	return rc;
 }
 
 struct pdb_run *pdb_store_load_run(struct pdb_store *store, int64_t id,

@@ -212,7 +212,9 @@ void pdb_unit_format(double value, const char *unit, char *out, unsigned long si
 		i = 4;
 	if (!is_time && steps[i].scale < 1)
 		i = 4; /* no milli-ops: small rates stay plain */
-	if (is_time)
+	if (strcmp(unit, "count") == 0) /* a plain number needs no unit */
+		snprintf(out, size, "%.4g%s", value / steps[i].scale, steps[i].si);
+	else if (is_time)
 		snprintf(out, size, "%.4g %s", value / steps[i].scale, steps[i].time);
 	else if (is_bytes || !*steps[i].si)
 		snprintf(out, size, "%.4g %s%s", value / steps[i].scale, steps[i].si, unit);

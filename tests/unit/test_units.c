@@ -82,7 +82,7 @@ static void test_format(void **state)
 	static const struct { double v; const char *unit, *text; } f[] = {
 		{ 0.000250, "s", "250 µs" }, { 1.5, "s", "1.5 s" }, { 0.0123, "s", "12.3 ms" },
 		{ 12500, "docs/s", "12.5k docs/s" }, { 3.2e6, "B/s", "3.2 MB/s" },
-		{ 42, "count", "42 count" }, { 0, "s", "0 s" }, { 0.5, "ops/s", "0.5 ops/s" },
+		{ 42, "count", "42" }, { 12500, "count", "12.5k" }, { 0, "s", "0 s" }, { 0.5, "ops/s", "0.5 ops/s" },
 	};
 	char buf[64];
 	(void)state;

@@ -1,0 +1,186 @@
+/* Exec: run one command in its own process group, pinned, timed, with rusage. */
+#include "runner/exec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define KILL_GRACE_MS 1000
+
+int pdb_exec_cpus_allowed(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof set, &set) < 0)
+		return (int)sysconf(_SC_NPROCESSORS_ONLN);
+	return CPU_COUNT(&set);
+}
+
+/* The first n CPUs of this process's affinity mask. */
+static int pin(int n)
+{
+	cpu_set_t allowed, want;
+	int taken = 0;
+
+	if (sched_getaffinity(0, sizeof allowed, &allowed) < 0)
+		return -1;
+	CPU_ZERO(&want);
+	for (int cpu = 0; cpu < CPU_SETSIZE && taken < n; cpu++)
+		if (CPU_ISSET(cpu, &allowed)) {
+			CPU_SET(cpu, &want);
+			taken++;
+		}
+	if (taken < n)
+		return -1;
+	return sched_setaffinity(0, sizeof want, &want);
+}
+
+/* In the child: never returns. Failures are reported as exit 127. */
+static void child(const struct pdb_exec_opts *o, int err_fd)
+{
+	int out;
+
+	setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (o->vcpus > 0 && pin(o->vcpus) < 0) {
+		dprintf(err_fd, "perfdb: cannot pin to %d CPUs: %s\n", o->vcpus, strerror(errno));
+		_exit(127);
+	}
+	out = open(o->stdout_path ? o->stdout_path : "/dev/null",
+		   O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0 || dup2(out, 1) < 0 || dup2(err_fd, 2) < 0)
+		_exit(127);
+	for (size_t i = 0; i < o->nenv; i++)
+		setenv(o->env[i].key, o->env[i].value, 1);
+	if (o->cwd && chdir(o->cwd) < 0) {
+		dprintf(2, "perfdb: cannot enter %s: %s\n", o->cwd, strerror(errno));
+		_exit(127);
+	}
+	if (o->argv)
+		execvp(o->argv[0], (char *const *)o->argv);
+	else
+		execl("/bin/sh", "sh", "-c", o->shell, (char *)NULL);
+	dprintf(2, "perfdb: cannot run %s: %s\n", o->argv ? o->argv[0] : "/bin/sh", strerror(errno));
+	_exit(127);
+}
+
+static double since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Stop the whole process group: TERM, then KILL after a grace period. */
+static void stop_group(pid_t pid, int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	kill(-pid, SIGTERM);
+	if (poll(&p, 1, KILL_GRACE_MS) <= 0)
+		kill(-pid, SIGKILL);
+}
+
+static void read_tail(int fd, char *out, size_t size)
+{
+	char buf[4096];
+	size_t have = 0;
+	ssize_t n;
+
+	lseek(fd, 0, SEEK_SET);
+	out[0] = '\0';
+	while ((n = read(fd, buf, sizeof buf)) > 0) {
+		/* keep the last size-1 bytes seen */
+		for (ssize_t i = 0; i < n; i++) {
+			if (have == size - 1) {
+				memmove(out, out + 1, size - 2);
+				have--;
+			}
+			out[have++] = buf[i];
+		}
+	}
+	while (have > 0 && (out[have - 1] == '\n' || out[have - 1] == ' '))
+		have--;
+	out[have] = '\0';
+}
+
+int pdb_exec_run(const struct pdb_exec_opts *o, struct pdb_exec_result *res,
+		 struct pdb_err *err)
+{
+	char errpath[] = "/tmp/perfdb-stderr-XXXXXX";
+	struct timespec t0;
+	struct rusage ru;
+	int err_fd, pidfd = -1, wstatus = 0, ret = -1;
+	pid_t pid;
+
+	memset(res, 0, sizeof *res);
+	if ((err_fd = mkstemp(errpath)) < 0)
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file: %s", strerror(errno));
+	unlink(errpath);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid < 0) {
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0)
+		child(o, err_fd);
+	setpgid(pid, pid); /* also in the parent: no race with kill(-pid) */
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "pidfd_open: %s (Linux 5.3 or later is needed)",
+			    strerror(errno));
+		goto out;
+	}
+	for (;;) {
+		struct pollfd p = { .fd = pidfd, .events = POLLIN };
+		int wait_ms = -1, rc;
+		if (o->timeout > 0) {
+			double left = o->timeout - since(&t0);
+			wait_ms = left > 0 ? (int)(left * 1000) + 1 : 0;
+		}
+		if (o->stop && *o->stop) {
+			res->interrupted = 1;
+			stop_group(pid, pidfd);
+			break;
+		}
+		rc = poll(&p, 1, wait_ms);
+		if (rc > 0)
+			break;
+		if (rc == 0 && o->timeout > 0 && since(&t0) >= o->timeout) {
+			res->timed_out = 1;
+			stop_group(pid, pidfd);
+			break;
+		}
+	}
+	while (wait4(pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
+		;
+	res->wall = since(&t0);
+	kill(-pid, SIGKILL); /* anything the command left running in its group */
+	res->user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+	res->sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	res->max_rss = (double)ru.ru_maxrss * 1024.0;
+	res->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+	read_tail(err_fd, res->stderr_tail, sizeof res->stderr_tail);
+	ret = 0;
+out:
+	if (pidfd >= 0)
+		close(pidfd);
+	close(err_fd);
+	return ret;
+}

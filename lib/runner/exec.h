@@ -1,0 +1,38 @@
+/* Exec: run one command in its own process group, pinned, timed, with rusage. */
+#ifndef PDB_EXEC_H
+#define PDB_EXEC_H
+
+#include <signal.h>
+
+#include "err.h"
+#include "runner/spec.h"
+
+struct pdb_exec_opts {
+	const char *const *argv;     /* argv to exec, or NULL to use shell */
+	const char *shell;           /* run with /bin/sh -c */
+	const struct pdb_attr *env;  /* added to the environment */
+	size_t nenv;
+	const char *cwd;             /* NULL: stay */
+	int vcpus;                   /* >0: pin to the first vcpus allowed CPUs */
+	double timeout;              /* seconds; 0: none */
+	const char *stdout_path;     /* where stdout goes (NULL: /dev/null) */
+	volatile sig_atomic_t *stop; /* set by a signal handler: stop the child */
+};
+
+struct pdb_exec_result {
+	int status;          /* exit status, or 128 + signal */
+	int timed_out, interrupted;
+	double wall, user, sys;  /* seconds */
+	double max_rss;          /* bytes */
+	char stderr_tail[512];   /* last bytes the command wrote to stderr */
+};
+
+/* Run the command and wait for it (and its process group). 0 when it ran
+ * (whatever its status), -1 with err when it could not be started. */
+int pdb_exec_run(const struct pdb_exec_opts *opts, struct pdb_exec_result *res,
+		 struct pdb_err *err);
+
+/* The number of CPUs this process may run on. */
+int pdb_exec_cpus_allowed(void);
+
+#endif

@@ -1,0 +1,137 @@
+/* Run plans: a spec expanded into steps (matrix points, warm-ups, repetitions). */
+#include "runner/plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void add(struct pdb_plan *plan, int kind, size_t bench, size_t point, int rep)
+{
+	pdb_grow((void **)&plan->steps, &plan->cap, plan->nsteps + 1, sizeof *plan->steps);
+	plan->steps[plan->nsteps++] = (struct pdb_step){ kind, bench, point, rep };
+	if (kind == PDB_STEP_MEASURE)
+		plan->nmeasure++;
+}
+
+static int has(const struct pdb_command *c)
+{
+	return c->argv || c->shell;
+}
+
+int pdb_plan_build(const struct pdb_spec *spec, const char *only, int repeat,
+		   struct pdb_plan *plan, struct pdb_err *err)
+{
+	size_t *chosen = pdb_xcalloc(spec->nbenches, sizeof *chosen), nchosen = 0;
+
+	memset(plan, 0, sizeof *plan);
+	plan->npoints = 1;
+	for (size_t i = 0; i < spec->nmatrix; i++)
+		plan->npoints *= spec->matrix[i].nvalues;
+	for (size_t b = 0; b < spec->nbenches; b++)
+		if (pdb_glob_match(only, spec->benches[b].name))
+			chosen[nchosen++] = b;
+	if (nchosen == 0) {
+		free(chosen);
+		return pdb_err_set(err, PDB_EXIT_USAGE, "no benchmark matches '%s'", only);
+	}
+	for (size_t p = 0; p < plan->npoints; p++) {
+		int most = 0, most_warm = 0;
+		for (size_t i = 0; i < nchosen; i++) {
+			const struct pdb_bench_spec *b = &spec->benches[chosen[i]];
+			int reps = repeat > 0 ? repeat : b->repeat;
+			if (has(&b->setup))
+				add(plan, PDB_STEP_SETUP, chosen[i], p, 0);
+			if (reps > most)
+				most = reps;
+			if (b->warmup > most_warm)
+				most_warm = b->warmup;
+			if (spec->interleave)
+				continue;
+			for (int w = 0; w < b->warmup; w++)
+				add(plan, PDB_STEP_WARMUP, chosen[i], p, w);
+			for (int r = 0; r < reps; r++)
+				add(plan, PDB_STEP_MEASURE, chosen[i], p, r);
+			if (has(&b->teardown))
+				add(plan, PDB_STEP_TEARDOWN, chosen[i], p, 0);
+		}
+		if (!spec->interleave)
+			continue;
+		for (int w = 0; w < most_warm; w++)
+			for (size_t i = 0; i < nchosen; i++)
+				if (w < spec->benches[chosen[i]].warmup)
+					add(plan, PDB_STEP_WARMUP, chosen[i], p, w);
+		for (int r = 0; r < most; r++)
+			for (size_t i = 0; i < nchosen; i++)
+				if (r < (repeat > 0 ? repeat : spec->benches[chosen[i]].repeat))
+					add(plan, PDB_STEP_MEASURE, chosen[i], p, r);
+		for (size_t i = 0; i < nchosen; i++)
+			if (has(&spec->benches[chosen[i]].teardown))
+				add(plan, PDB_STEP_TEARDOWN, chosen[i], p, 0);
+	}
+	free(chosen);
+	return 0;
+}
+
+void pdb_plan_release(struct pdb_plan *plan)
+{
+	free(plan->steps);
+	memset(plan, 0, sizeof *plan);
+}
+
+const char *pdb_plan_value(const struct pdb_spec *spec, size_t point, size_t param)
+{
+	/* mixed radix: the last parameter varies fastest */
+	for (size_t i = spec->nmatrix; i-- > param + 1;)
+		point /= spec->matrix[i].nvalues;
+	return spec->matrix[param].values[point % spec->matrix[param].nvalues];
+}
+
+char *pdb_plan_point_text(const struct pdb_spec *spec, size_t point)
+{
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	for (size_t i = 0; i < spec->nmatrix; i++)
+		pdb_buf_printf(&b, "%s%s=%s", i ? "," : "", spec->matrix[i].name,
+			       pdb_plan_value(spec, point, i));
+	return b.data;
+}
+
+char *pdb_plan_expand(const struct pdb_spec *spec, size_t point, const char *text)
+{
+	struct pdb_buf b;
+	const char *p = text;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	while (*p) {
+		const char *close;
+		size_t i = spec->nmatrix;
+		if (*p == '{' && (close = strchr(p, '}')))
+			for (i = 0; i < spec->nmatrix; i++)
+				if (strlen(spec->matrix[i].name) == (size_t)(close - p - 1) &&
+				    strncmp(p + 1, spec->matrix[i].name, (size_t)(close - p - 1)) == 0)
+					break;
+		if (i < spec->nmatrix) {
+			pdb_buf_puts(&b, pdb_plan_value(spec, point, i));
+			p = strchr(p, '}') + 1;
+		} else {
+			pdb_buf_add(&b, p, 1);
+			p++;
+		}
+	}
+	return b.data;
+}
+
+int pdb_plan_vcpus(const struct pdb_spec *spec, size_t point)
+{
+	int64_t n;
+
+	for (size_t i = 0; i < spec->nmatrix; i++)
+		if (strcmp(spec->matrix[i].name, "vcpus") == 0 &&
+		    pdb_parse_int64(pdb_plan_value(spec, point, i), 1, 4096, &n) == 0)
+			return (int)n; /* range checked when the spec was read */
+	return 0;
+}

@@ -1,0 +1,357 @@
+/* Runner: execute a plan and turn every repetition into samples of a run. */
+#include "runner/runner.h"
+
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "formats/format.h"
+#include "units.h"
+#include "util.h"
+
+#define STDOUT_READ_MAX (16 << 20)
+
+int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
+		     struct pdb_err *err)
+{
+	int cpus = pdb_exec_cpus_allowed();
+
+	for (size_t p = 0; p < plan->npoints; p++) {
+		int want = pdb_plan_vcpus(spec, p);
+		if (want > cpus)
+			return pdb_err_set(err, PDB_EXIT_USAGE,
+					   "vcpus %d asked, but only %d CPUs are available here", want, cpus);
+	}
+	for (size_t b = 0; b < spec->nbenches; b++)
+		if (spec->benches[b].parse_format && !pdb_format_find(spec->benches[b].parse_format))
+			return pdb_err_set(err, PDB_EXIT_USAGE, "benchmark '%s': unknown parse format '%s'",
+					   spec->benches[b].name, spec->benches[b].parse_format);
+	return 0;
+}
+
+/* Everything one step needs, with matrix values put into its texts. */
+struct expanded {
+	char **argv;
+	char *shell, *cwd, *parse_file;
+	struct pdb_attr *env;
+	size_t nenv;
+};
+
+static void expand_command(const struct pdb_spec *spec, size_t point,
+			   const struct pdb_command *c, struct expanded *x)
+{
+	if (c->shell) {
+		x->shell = pdb_plan_expand(spec, point, c->shell);
+		return;
+	}
+	size_t n = 0;
+	while (c->argv[n])
+		n++;
+	x->argv = pdb_xcalloc(n + 1, sizeof *x->argv);
+	for (size_t i = 0; i < n; i++)
+		x->argv[i] = pdb_plan_expand(spec, point, c->argv[i]);
+}
+
+static void expand(const struct pdb_spec *spec, const struct pdb_step *s, struct expanded *x)
+{
+	const struct pdb_bench_spec *b = &spec->benches[s->bench];
+	const struct pdb_command *c = s->kind == PDB_STEP_SETUP ? &b->setup
+				    : s->kind == PDB_STEP_TEARDOWN ? &b->teardown : &b->command;
+
+	memset(x, 0, sizeof *x);
+	expand_command(spec, s->point, c, x);
+	x->cwd = b->cwd ? pdb_plan_expand(spec, s->point, b->cwd) : NULL;
+	x->parse_file = b->parse_file ? pdb_plan_expand(spec, s->point, b->parse_file) : NULL;
+	x->env = pdb_xcalloc(b->nenv + 1, sizeof *x->env);
+	for (size_t i = 0; i < b->nenv; i++) {
+		x->env[i].key = b->env[i].key;
+		x->env[i].value = pdb_plan_expand(spec, s->point, b->env[i].value);
+	}
+	x->nenv = b->nenv;
+}
+
+static void expanded_release(struct expanded *x)
+{
+	for (size_t i = 0; x->argv && x->argv[i]; i++)
+		free(x->argv[i]);
+	free(x->argv);
+	free(x->shell);
+	free(x->cwd);
+	free(x->parse_file);
+	for (size_t i = 0; i < x->nenv; i++)
+		free(x->env[i].value);
+	free(x->env);
+}
+
+/* The result of (bench, metric) at a matrix point: its values are dims. */
+static struct pdb_result *series(struct pdb_run *run, const struct pdb_spec *spec,
+				 size_t point, const char *bench, const char *metric,
+				 const char *unit)
+{
+	struct pdb_attr dims[32];
+	size_t n = 0;
+
+	for (size_t i = 0; i < spec->nmatrix && n < 32; i++, n++) {
+		dims[n].key = spec->matrix[i].name;
+		dims[n].value = (char *)pdb_plan_value(spec, point, i);
+	}
+	return pdb_run_result_with_dims(run, bench, dims, n, metric, unit);
+}
+
+static void add_value(struct pdb_run *run, const struct pdb_spec *spec, size_t point,
+		      const char *bench, const char *metric, const char *unit, double v)
+{
+	pdb_result_add_raw(series(run, spec, point, bench, metric, unit), v);
+}
+
+static char *read_capped(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	buf = pdb_xmalloc(STDOUT_READ_MAX + 1);
+	n = fread(buf, 1, STDOUT_READ_MAX, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Regex metrics: the first group of the first match in stdout. A metric
+ * that does not match is an error of that repetition. */
+static int regex_metrics(struct pdb_run *run, const struct pdb_spec *spec,
+			 const struct pdb_step *s, const char *out_path, char *why, size_t whysize)
+{
+	const struct pdb_bench_spec *b = &spec->benches[s->bench];
+	char *text;
+	int ok = 1;
+
+	if (b->nmetrics == 0)
+		return 0;
+	if (!(text = read_capped(out_path)))
+		text = pdb_xstrdup("");
+	for (size_t i = 0; i < b->nmetrics; i++) {
+		regex_t re;
+		regmatch_t m[2];
+		double v;
+		if (regcomp(&re, b->metrics[i].regex, REG_EXTENDED) != 0)
+			continue; /* checked when the spec was read */
+		if (regexec(&re, text, 2, m, 0) == 0 && m[1].rm_so >= 0) {
+			char *num = pdb_xstrndup(text + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
+			if (pdb_parse_double(num, &v) == 0)
+				add_value(run, spec, s->point, b->name, b->metrics[i].name, b->metrics[i].unit, v);
+			else if (ok) {
+				snprintf(why, whysize, "metric %s: '%s' is not a number", b->metrics[i].name, num);
+				ok = 0;
+			}
+			free(num);
+		} else if (ok) {
+			snprintf(why, whysize, "metric %s: no match in the output", b->metrics[i].name);
+			ok = 0;
+		}
+		regfree(&re);
+	}
+	free(text);
+	return ok ? 0 : -1;
+}
+
+/* Parse the command's output with an ingest format into run. */
+static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
+			const struct pdb_step *s, const struct expanded *x,
+			const char *out_path, char *why, size_t whysize)
+{
+	const struct pdb_bench_spec *b = &spec->benches[s->bench];
+	const struct pdb_format *f = pdb_format_find(b->parse_format);
+	unsigned char head[4097];
+	struct pdb_source src = { 0 };
+	struct pdb_run *tmp;
+	struct pdb_err perr;
+	char *path;
+	FILE *fh;
+	size_t n = 0;
+	int ret = -1;
+
+	if (!x->parse_file)
+		path = pdb_xstrdup(out_path);
+	else if (x->parse_file[0] != '/' && x->cwd)
+		path = pdb_xasprintf("%s/%s", x->cwd, x->parse_file);
+	else
+		path = pdb_xstrdup(x->parse_file);
+	if ((fh = fopen(path, "rb"))) {
+		n = fread(head, 1, sizeof head - 1, fh);
+		fclose(fh);
+	}
+	head[n] = '\0';
+	src.path = path;
+	src.name = path;
+	src.head = head;
+	src.head_len = n;
+	tmp = pdb_run_new();
+	if (f->parse(&src, tmp, &perr) < 0) {
+		char msg[1200];
+		pdb_err_format(&perr, msg, sizeof msg);
+		snprintf(why, whysize, "parse %s: %.500s", b->parse_format, msg);
+		goto out;
+	}
+	for (size_t i = 0; i < tmp->nresults; i++) {
+		const struct pdb_result *r = &tmp->results[i];
+		struct pdb_attr dims[64];
+		size_t nd = 0;
+		char *name = pdb_xasprintf("%s/%s", b->name, r->benchmark);
+		struct pdb_result *dst;
+		for (size_t k = 0; k < r->ndims && nd < 64; k++)
+			dims[nd++] = r->dims[k];
+		for (size_t k = 0; k < spec->nmatrix && nd < 64; k++) {
+			dims[nd].key = spec->matrix[k].name;
+			dims[nd++].value = (char *)pdb_plan_value(spec, s->point, k);
+		}
+		dst = pdb_run_result_with_dims(run, name, dims, nd, r->metric, r->unit);
+		free(name);
+		/* already canonical: keep the tool's unit, sense and values as parsed */
+		pdb_set_str(&dst->unit, r->unit);
+		dst->direction = r->direction;
+		if (r->raw_unit)
+			pdb_set_str(&dst->raw_unit, r->raw_unit);
+		for (size_t k = 0; k < r->nsamples; k++)
+			pdb_result_add_sample(dst, &r->samples[k]);
+		for (size_t k = 0; k < r->nstats; k++)
+			pdb_result_set_stat(dst, r->stats[k].name, r->stats[k].value);
+	}
+	ret = 0;
+out:
+	pdb_run_free(tmp);
+	free(path);
+	return ret;
+}
+
+static void record_failure(struct pdb_run *run, const struct pdb_spec *spec,
+			   const struct pdb_step *s, const struct pdb_exec_result *res,
+			   const char *why)
+{
+	char *point = pdb_plan_point_text(spec, s->point);
+	static const char *kinds[] = { "setup", "warmup", "rep", "teardown" };
+	/* failed.NAME[vcpus=2].rep3 (no brackets without a matrix) */
+	char *key = pdb_xasprintf("failed.%s%s%s%s.%s%d", spec->benches[s->bench].name,
+				  *point ? "[" : "", point, *point ? "]" : "",
+				  kinds[s->kind], s->rep + 1);
+	char *value;
+
+	value = why ? pdb_xstrdup(why)
+		: pdb_xasprintf("%s %d%s%s", res->timed_out ? "timed out, status" : "exit status",
+				res->status, res->stderr_tail[0] ? ": " : "", res->stderr_tail);
+	pdb_run_set_attr(run, key, value);
+	free(value);
+	free(key);
+	free(point);
+}
+
+static void environment(struct pdb_run *run, const struct pdb_runner_opts *opts)
+{
+	char buf[128] = "";
+	FILE *f;
+	double load = 0;
+
+	if ((f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "r"))) {
+		if (fgets(buf, sizeof buf, f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+		if (buf[0])
+			pdb_run_set_attr(run, "governor", buf);
+	}
+	if ((f = fopen("/proc/loadavg", "r"))) {
+		if (fgets(buf, sizeof buf, f) && sscanf(buf, "%lf", &load) == 1) {
+			buf[strcspn(buf, " ")] = '\0';
+			pdb_run_set_attr(run, "loadavg", buf);
+		}
+		fclose(f);
+	}
+	if (load > pdb_exec_cpus_allowed() && opts->progress) {
+		char msg[160];
+		struct pdb_progress p = { .event = PDB_PROGRESS_WARNING, .message = msg };
+		snprintf(msg, sizeof msg, "the machine is busy (load average %.2f, %d CPUs): results may be noisy",
+			 load, pdb_exec_cpus_allowed());
+		opts->progress(opts->ctx, &p);
+	}
+}
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
+		       const struct pdb_runner_opts *opts, struct pdb_run *run,
+		       struct pdb_err *err)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char out_path[4096];
+	double t0 = now();
+	int failed = 0, fd;
+
+	snprintf(out_path, sizeof out_path, "%s/perfdb-stdout-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if ((fd = mkstemp(out_path)) < 0)
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file: %s", strerror(errno));
+	close(fd);
+	environment(run, opts);
+	for (size_t i = 0; i < plan->nsteps && !(opts->stop && *opts->stop); i++) {
+		const struct pdb_step *s = &plan->steps[i];
+		const struct pdb_bench_spec *b = &spec->benches[s->bench];
+		char *point = pdb_plan_point_text(spec, s->point), why[600] = "";
+		struct pdb_progress p = { .event = PDB_PROGRESS_START, .step = i, .nsteps = plan->nsteps,
+					  .s = s, .bench = b->name, .point = point };
+		struct pdb_exec_result res;
+		struct pdb_exec_opts eo;
+		struct expanded x;
+		int bad;
+
+		expand(spec, s, &x);
+		eo = (struct pdb_exec_opts){ .argv = (const char *const *)x.argv, .shell = x.shell,
+			.env = x.env, .nenv = x.nenv, .cwd = x.cwd, .vcpus = pdb_plan_vcpus(spec, s->point),
+			.timeout = b->timeout, .stdout_path = out_path, .stop = opts->stop };
+		p.elapsed = now() - t0;
+		p.eta = i ? p.elapsed / (double)i * (double)(plan->nsteps - i) : 0;
+		if (opts->progress)
+			opts->progress(opts->ctx, &p);
+		if (pdb_exec_run(&eo, &res, err) < 0) {
+			expanded_release(&x);
+			free(point);
+			unlink(out_path);
+			return -1;
+		}
+		bad = res.status != 0 || res.timed_out;
+		if (s->kind == PDB_STEP_MEASURE && !res.interrupted) {
+			add_value(run, spec, s->point, b->name, "exit_status", "count", res.status);
+			if (!bad) {
+				add_value(run, spec, s->point, b->name, "wall_time", "s", res.wall);
+				add_value(run, spec, s->point, b->name, "user_time", "s", res.user);
+				add_value(run, spec, s->point, b->name, "sys_time", "s", res.sys);
+				add_value(run, spec, s->point, b->name, "peak_rss", "B", res.max_rss);
+				bad = regex_metrics(run, spec, s, out_path, why, sizeof why) < 0 ||
+				      (b->parse_format && parse_output(run, spec, s, &x, out_path, why, sizeof why) < 0);
+			}
+		}
+		if (bad && !res.interrupted) {
+			record_failure(run, spec, s, &res, why[0] ? why : NULL);
+			failed |= !b->allow_failure;
+		}
+		p.event = PDB_PROGRESS_DONE;
+		p.res = &res;
+		p.elapsed = now() - t0;
+		p.eta = p.elapsed / (double)(i + 1) * (double)(plan->nsteps - i - 1);
+		if (opts->progress)
+			opts->progress(opts->ctx, &p);
+		expanded_release(&x);
+		free(point);
+	}
+	unlink(out_path);
+	pdb_set_str(&run->status, opts->stop && *opts->stop ? "interrupted" : failed ? "failed" : "complete");
+	return 0;
+}

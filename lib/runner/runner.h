@@ -1,0 +1,47 @@
+/* Runner: execute a plan and turn every repetition into samples of a run. */
+#ifndef PDB_RUNNER_H
+#define PDB_RUNNER_H
+
+#include <signal.h>
+
+#include "err.h"
+#include "model.h"
+#include "runner/exec.h"
+#include "runner/plan.h"
+
+enum pdb_progress_event { PDB_PROGRESS_START, PDB_PROGRESS_DONE, PDB_PROGRESS_WARNING };
+
+/* What the runner tells its caller (cmd/run.c prints it). */
+struct pdb_progress {
+	int event;                         /* enum pdb_progress_event */
+	size_t step, nsteps;               /* 0-based step index */
+	const struct pdb_step *s;
+	const char *bench, *point;         /* point: "vcpus=2,batch=10" or "" */
+	double elapsed, eta;               /* seconds */
+	const struct pdb_exec_result *res; /* with DONE */
+	const char *message;               /* with WARNING */
+};
+
+struct pdb_runner_opts {
+	void (*progress)(void *ctx, const struct pdb_progress *p);
+	void *ctx;
+	volatile sig_atomic_t *stop;       /* set on SIGINT/SIGTERM */
+};
+
+/* Errors that must stop a spec before anything runs: more vCPUs asked than
+ * this machine allows, a parse format that does not exist. */
+int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
+		     struct pdb_err *err);
+
+/* Run every step of plan and add to run: per benchmark and matrix point,
+ * samples of wall_time, user_time, sys_time (s), peak_rss (B) and
+ * exit_status, regex metrics and parsed tool output; the environment
+ * (governor, load average) as attributes; a failed repetition's exit status
+ * and stderr tail as an attribute. run->status becomes complete, failed (a
+ * repetition failed without allow_failure) or interrupted. -1 with err only
+ * when perfdb itself failed. */
+int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
+		       const struct pdb_runner_opts *opts, struct pdb_run *run,
+		       struct pdb_err *err);
+
+#endif

@@ -1,0 +1,315 @@
+/* Run specs: the YAML that `perfdb run` reads (benchmarks, matrix, repetitions). */
+#include "runner/spec.h"
+
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "yaml_doc.h"
+
+#define DEFAULT_REPEAT 5
+#define MAX_REPEAT 1000000
+
+struct reader {
+	struct pdb_yaml_doc doc;
+	struct pdb_err *err;
+};
+
+static int bad(struct reader *r, const json_t *v, const char *fmt, const char *what)
+{
+	return pdb_yaml_bad(&r->doc, v, PDB_EXIT_INPUT, r->err, fmt, what);
+}
+
+/* A scalar as text: strings as they are, numbers printed plainly. */
+static char *scalar_text(const json_t *v)
+{
+	if (json_is_string(v))
+		return pdb_xstrdup(json_string_value(v));
+	if (json_is_integer(v))
+		return pdb_xasprintf("%lld", (long long)json_integer_value(v));
+	if (json_is_real(v)) {
+		char buf[32];
+		pdb_fmt_double(json_real_value(v), buf);
+		return pdb_xstrdup(buf);
+	}
+	if (json_is_boolean(v))
+		return pdb_xstrdup(json_is_true(v) ? "true" : "false");
+	return NULL;
+}
+
+static int read_command(struct reader *r, const json_t *v, struct pdb_command *out,
+			const char *what)
+{
+	size_t i;
+	json_t *item;
+
+	if (json_is_string(v)) {
+		out->shell = pdb_xstrdup(json_string_value(v));
+		return 0;
+	}
+	if (!json_is_array(v) || json_array_size(v) == 0)
+		return bad(r, v, "%s: expected a shell string or a non-empty list of arguments", what);
+	out->argv = pdb_xcalloc(json_array_size(v) + 1, sizeof *out->argv);
+	json_array_foreach(v, i, item) {
+		if (!(out->argv[i] = scalar_text(item)))
+			return bad(r, item, "%s: expected a plain argument", what);
+	}
+	return 0;
+}
+
+static int read_int(struct reader *r, const json_t *v, int min, int max, int *out,
+		    const char *what)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
+		return bad(r, v, "%s: expected a whole number in range", what);
+	*out = (int)json_integer_value(v);
+	return 0;
+}
+
+static int read_bool(struct reader *r, const json_t *v, int *out, const char *what)
+{
+	if (!json_is_boolean(v))
+		return bad(r, v, "%s: expected true or false", what);
+	*out = json_is_true(v);
+	return 0;
+}
+
+static int read_metrics(struct reader *r, const json_t *v, struct pdb_bench_spec *b)
+{
+	size_t i;
+	json_t *m;
+
+	if (!json_is_array(v))
+		return bad(r, v, "%s: expected a list of {name, regex, unit}", "metrics");
+	b->metrics = pdb_xcalloc(json_array_size(v), sizeof *b->metrics);
+	json_array_foreach(v, i, m) {
+		struct pdb_regex_metric *rm = &b->metrics[b->nmetrics];
+		const char *name = json_string_value(json_object_get(m, "name"));
+		const char *re = json_string_value(json_object_get(m, "regex"));
+		const char *unit = json_string_value(json_object_get(m, "unit"));
+		regex_t compiled;
+		if (!json_is_object(m) || !name || !re)
+			return bad(r, m, "%s: each needs a name and a regex", "metrics");
+		if (regcomp(&compiled, re, REG_EXTENDED) != 0)
+			return bad(r, json_object_get(m, "regex"), "%s: not a valid POSIX extended regular expression", "regex");
+		if (compiled.re_nsub < 1) {
+			regfree(&compiled);
+			return bad(r, json_object_get(m, "regex"), "%s: needs a (group) around the value", "regex");
+		}
+		regfree(&compiled);
+		rm->name = pdb_xstrdup(name);
+		rm->regex = pdb_xstrdup(re);
+		rm->unit = pdb_xstrdup(unit ? unit : "");
+		b->nmetrics++;
+	}
+	return 0;
+}
+
+static int read_bench(struct reader *r, const json_t *o, struct pdb_bench_spec *b,
+		      int warmup, int repeat)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(o))
+		return bad(r, o, "%s: each benchmark is a mapping with a name and a command", "benchmarks");
+	b->warmup = warmup;
+	b->repeat = repeat;
+	json_object_foreach((json_t *)o, key, v) {
+		int rc = 0;
+		if (strcmp(key, "name") == 0) {
+			if (!(b->name = scalar_text(v)))
+				rc = bad(r, v, "%s: expected text", key);
+		} else if (strcmp(key, "command") == 0) {
+			rc = read_command(r, v, &b->command, key);
+		} else if (strcmp(key, "setup") == 0) {
+			rc = read_command(r, v, &b->setup, key);
+		} else if (strcmp(key, "teardown") == 0) {
+			rc = read_command(r, v, &b->teardown, key);
+		} else if (strcmp(key, "cwd") == 0) {
+			if (!json_is_string(v))
+				rc = bad(r, v, "%s: expected a directory", key);
+			else
+				b->cwd = pdb_xstrdup(json_string_value(v));
+		} else if (strcmp(key, "timeout") == 0) {
+			if (!json_is_number(v) || json_number_value(v) <= 0)
+				rc = bad(r, v, "%s: expected seconds (a positive number)", key);
+			else
+				b->timeout = json_number_value(v);
+		} else if (strcmp(key, "warmup") == 0) {
+			rc = read_int(r, v, 0, MAX_REPEAT, &b->warmup, key);
+		} else if (strcmp(key, "repeat") == 0) {
+			rc = read_int(r, v, 1, MAX_REPEAT, &b->repeat, key);
+		} else if (strcmp(key, "allow_failure") == 0) {
+			rc = read_bool(r, v, &b->allow_failure, key);
+		} else if (strcmp(key, "env") == 0) {
+			const char *k;
+			json_t *ev;
+			if (!json_is_object(v))
+				rc = bad(r, v, "%s: expected a mapping NAME: value", key);
+			b->env = pdb_xcalloc(json_object_size(v) + 1, sizeof *b->env);
+			json_object_foreach(v, k, ev) {
+				char *text = scalar_text(ev);
+				if (!text && rc == 0)
+					rc = bad(r, ev, "%s: expected a plain value", "env");
+				if (!text)
+					break;
+				b->env[b->nenv].key = pdb_xstrdup(k);
+				b->env[b->nenv++].value = text;
+			}
+		} else if (strcmp(key, "parse") == 0) {
+			const char *format = json_string_value(json_object_get(v, "format"));
+			const char *file = json_string_value(json_object_get(v, "file"));
+			if (!json_is_object(v) || !format)
+				rc = bad(r, v, "%s: expected {format: NAME, file: PATH}", key);
+			else {
+				b->parse_format = pdb_xstrdup(format);
+				b->parse_file = pdb_xstrdup(file);
+			}
+		} else if (strcmp(key, "metrics") == 0) {
+			rc = read_metrics(r, v, b);
+		} else {
+			rc = bad(r, v, "unknown key '%s' in a benchmark", key);
+		}
+		if (rc < 0)
+			return -1;
+	}
+	if (!b->name)
+		return bad(r, o, "%s: a benchmark needs a name", "benchmarks");
+	if (!b->command.argv && !b->command.shell)
+		return bad(r, o, "benchmark '%s' needs a command", b->name);
+	return 0;
+}
+
+static int read_matrix(struct reader *r, const json_t *v, struct pdb_spec *spec)
+{
+	const char *key;
+	json_t *list;
+
+	if (!json_is_object(v))
+		return bad(r, v, "%s: expected a mapping NAME: [values]", "matrix");
+	spec->matrix = pdb_xcalloc(json_object_size(v) + 1, sizeof *spec->matrix);
+	json_object_foreach((json_t *)v, key, list) {
+		struct pdb_matrix_param *p = &spec->matrix[spec->nmatrix++];
+		size_t i;
+		json_t *item;
+		p->name = pdb_xstrdup(key);
+		if (!json_is_array(list) || json_array_size(list) == 0)
+			return bad(r, list, "matrix '%s': expected a non-empty list", key);
+		p->values = pdb_xcalloc(json_array_size(list), sizeof *p->values);
+		json_array_foreach(list, i, item) {
+			if (!(p->values[i] = scalar_text(item)))
+				return bad(r, item, "matrix '%s': expected plain values", key);
+			p->nvalues++;
+		}
+		if (strcmp(key, "vcpus") == 0)
+			for (i = 0; i < p->nvalues; i++) {
+				int64_t n;
+				if (pdb_parse_int64(p->values[i], 1, 4096, &n) < 0)
+					return bad(r, json_array_get(list, i), "%s: expected a CPU count", "vcpus");
+			}
+	}
+	return 0;
+}
+
+static int read_top_key(struct reader *r, const char *key, const json_t *v,
+			struct pdb_spec *spec, int *warmup, int *repeat)
+{
+	if (strcmp(key, "warmup") == 0)
+		return read_int(r, v, 0, MAX_REPEAT, warmup, key);
+	if (strcmp(key, "repeat") == 0)
+		return read_int(r, v, 1, MAX_REPEAT, repeat, key);
+	if (strcmp(key, "interleave") == 0)
+		return read_bool(r, v, &spec->interleave, key);
+	if (strcmp(key, "matrix") == 0)
+		return read_matrix(r, v, spec);
+	if (strcmp(key, "benchmarks") == 0)
+		return 0; /* read after the defaults above */
+	return bad(r, v, "unknown key '%s'", key);
+}
+
+int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
+{
+	struct reader r = { .err = err };
+	json_t *root, *benches, *v;
+	int warmup = 0, repeat = DEFAULT_REPEAT, ret = -1;
+	const char *key;
+	size_t i;
+
+	memset(spec, 0, sizeof *spec);
+	if (pdb_yaml_load(path, NULL, &r.doc, err) < 0)
+		return -1;
+	root = r.doc.root;
+	if (!json_is_object(root)) {
+		bad(&r, root, "%s", "a spec is a mapping with 'benchmarks'");
+		goto out;
+	}
+	json_object_foreach(root, key, v)
+		if (read_top_key(&r, key, v, spec, &warmup, &repeat) < 0)
+			goto out;
+	benches = json_object_get(root, "benchmarks");
+	if (!json_is_array(benches) || json_array_size(benches) == 0) {
+		bad(&r, benches ? benches : root, "%s", "'benchmarks' must be a non-empty list");
+		goto out;
+	}
+	spec->benches = pdb_xcalloc(json_array_size(benches), sizeof *spec->benches);
+	json_array_foreach(benches, i, v) {
+		spec->nbenches++;
+		if (read_bench(&r, v, &spec->benches[i], warmup, repeat) < 0)
+			goto out;
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(spec->benches[k].name, spec->benches[i].name) == 0) {
+				bad(&r, v, "benchmark '%s' appears twice", spec->benches[i].name);
+				goto out;
+			}
+	}
+	ret = 0;
+out:
+	pdb_yaml_doc_release(&r.doc);
+	if (ret < 0)
+		pdb_spec_release(spec);
+	return ret;
+}
+
+static void command_release(struct pdb_command *c)
+{
+	for (size_t i = 0; c->argv && c->argv[i]; i++)
+		free(c->argv[i]);
+	free(c->argv);
+	free(c->shell);
+}
+
+void pdb_spec_release(struct pdb_spec *spec)
+{
+	for (size_t i = 0; i < spec->nbenches; i++) {
+		struct pdb_bench_spec *b = &spec->benches[i];
+		free(b->name);
+		command_release(&b->command);
+		command_release(&b->setup);
+		command_release(&b->teardown);
+		for (size_t k = 0; k < b->nenv; k++) {
+			free(b->env[k].key);
+			free(b->env[k].value);
+		}
+		free(b->env);
+		free(b->cwd);
+		free(b->parse_format);
+		free(b->parse_file);
+		for (size_t k = 0; k < b->nmetrics; k++) {
+			free(b->metrics[k].name);
+			free(b->metrics[k].regex);
+			free(b->metrics[k].unit);
+		}
+		free(b->metrics);
+	}
+	free(spec->benches);
+	for (size_t i = 0; i < spec->nmatrix; i++) {
+		free(spec->matrix[i].name);
+		for (size_t k = 0; k < spec->matrix[i].nvalues; k++)
+			free(spec->matrix[i].values[k]);
+		free(spec->matrix[i].values);
+	}
+	free(spec->matrix);
+	memset(spec, 0, sizeof *spec);
+}

@@ -1,0 +1,56 @@
+/* Run specs: the YAML that `perfdb run` reads (benchmarks, matrix, repetitions). */
+#ifndef PDB_SPEC_H
+#define PDB_SPEC_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "model.h"
+
+/* A command: an argv list, or a shell string run with /bin/sh -c. */
+struct pdb_command {
+	char **argv;        /* NULL-terminated; NULL when shell is used */
+	char *shell;
+};
+
+struct pdb_regex_metric {
+	char *name;
+	char *regex;        /* POSIX extended; the first group is the value */
+	char *unit;
+};
+
+struct pdb_bench_spec {
+	char *name;
+	struct pdb_command command, setup, teardown;
+	struct pdb_attr *env;
+	size_t nenv;
+	char *cwd;          /* NULL: the current directory */
+	double timeout;     /* seconds; 0: none */
+	int warmup, repeat;
+	int allow_failure;
+	char *parse_format; /* ingest format of the command's output, or NULL */
+	char *parse_file;   /* file it writes; NULL: its stdout */
+	struct pdb_regex_metric *metrics;
+	size_t nmetrics;
+};
+
+struct pdb_matrix_param {
+	char *name;
+	char **values;
+	size_t nvalues;
+};
+
+struct pdb_spec {
+	struct pdb_bench_spec *benches;
+	size_t nbenches;
+	struct pdb_matrix_param *matrix;
+	size_t nmatrix;
+	int interleave;
+};
+
+/* Read a spec; errors are FILE:LINE:COL (code PDB_EXIT_INPUT). Release
+ * with pdb_spec_release. */
+int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err);
+void pdb_spec_release(struct pdb_spec *spec);
+
+#endif
