@@ -24,18 +24,21 @@ CMD_OBJ  = $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps check test demo bench regen fuzz install clean examples
+.PHONY: all build deps check test demo bench regen fuzz install clean examples units
 
-all: deps-ok $(BUILD)/perfdb
+# Public targets first install what is missing, then run make again so that
+# pkg-config's answers are read after the install.
+SUBMAKE = $(MAKE) --no-print-directory
+
+all: deps
+	@$(SUBMAKE) build
+
+build: $(BUILD)/perfdb
 	@ln -sf $(BUILD)/perfdb perfdb
 
 # Install the Debian packages that are missing (apt-get, via sudo when not root).
 deps:
 	@sh tests/deps.sh $(DEBS)
-
-deps-ok:
-	@pkg-config --exists $(PKGS) $(TESTPKGS) && test -f /usr/include/csv.h || \
-	  { echo "perfdb: missing libraries; running 'make deps'"; $(MAKE) --no-print-directory deps; }
 
 $(BUILD)/perfdb: $(CMD_OBJ) $(BUILD)/libperfdb.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libperfdb.a $(LIBS)
@@ -62,16 +65,17 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfdb.a
 units: $(UNIT_BIN)
 
 # The whole suite: once on the optimised build, once under ASan + UBSan.
-check: deps-ok
-	@$(MAKE) --no-print-directory all units
-	@$(MAKE) --no-print-directory BUILD=build-asan \
+check: deps
+	@$(SUBMAKE) build units
+	@$(SUBMAKE) BUILD=build-asan \
 	  OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  build-asan/perfdb units
 	@sh tests/run-all.sh build build-asan
 
 test: check
 
-regen: all units
+regen: deps
+	@$(SUBMAKE) build units
 	@REGEN=1 sh tests/run-cases.sh build
 
 demo: all
@@ -83,7 +87,7 @@ bench: all
 fuzz:
 	@sh tests/fuzz/run.sh
 
-install: all
+install: build
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/perfdb $(DESTDIR)$(PREFIX)/bin/perfdb
 

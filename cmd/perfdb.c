@@ -4,13 +4,17 @@
 
 #include "cmd.h"
 
-extern const struct command cmd_help, cmd_ingest, cmd_runs, cmd_show, cmd_rm;
+extern const struct command cmd_help, cmd_ingest, cmd_runs, cmd_show, cmd_rm, cmd_compare, cmd_run, cmd_detect, cmd_plot;
 
 const struct command *const commands[] = {
+	&cmd_run,
 	&cmd_ingest,
 	&cmd_runs,
 	&cmd_show,
 	&cmd_rm,
+	&cmd_compare,
+	&cmd_plot,
+	&cmd_detect,
 	&cmd_help,
 	NULL,
 };

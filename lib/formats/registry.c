@@ -4,9 +4,57 @@
 #include "formats/format.h"
 
 extern const struct pdb_format pdb_format_canonical;
+extern const struct pdb_format pdb_format_k6;
+extern const struct pdb_format pdb_format_dropwizard;
+extern const struct pdb_format pdb_format_iperf3;
+extern const struct pdb_format pdb_format_fio;
+extern const struct pdb_format pdb_format_hyperfine;
+extern const struct pdb_format pdb_format_hyperfine_csv;
+extern const struct pdb_format pdb_format_gbench;
+extern const struct pdb_format pdb_format_gbench_csv;
+extern const struct pdb_format pdb_format_pytest_benchmark;
+extern const struct pdb_format pdb_format_go_bench;
+extern const struct pdb_format pdb_format_go_bench_json;
+extern const struct pdb_format pdb_format_redis_benchmark;
+extern const struct pdb_format pdb_format_locust;
+extern const struct pdb_format pdb_format_jmeter;
+extern const struct pdb_format pdb_format_stress_ng;
+extern const struct pdb_format pdb_format_omb;
+extern const struct pdb_format pdb_format_map;
+extern const struct pdb_format pdb_format_criterion;
+extern const struct pdb_format pdb_format_jmh;
+extern const struct pdb_format pdb_format_benchmarkdotnet;
+extern const struct pdb_format pdb_format_bmf;
+extern const struct pdb_format pdb_format_gab;
+extern const struct pdb_format pdb_format_gab_bigger;
+extern const struct pdb_format pdb_format_gab_smaller;
 
 const struct pdb_format *const pdb_formats[] = {
 	&pdb_format_canonical,
+	&pdb_format_k6,
+	&pdb_format_dropwizard,
+	&pdb_format_iperf3,
+	&pdb_format_fio,
+	&pdb_format_hyperfine,
+	&pdb_format_hyperfine_csv,
+	&pdb_format_gbench,
+	&pdb_format_gbench_csv,
+	&pdb_format_pytest_benchmark,
+	&pdb_format_go_bench,
+	&pdb_format_go_bench_json,
+	&pdb_format_redis_benchmark,
+	&pdb_format_locust,
+	&pdb_format_jmeter,
+	&pdb_format_stress_ng,
+	&pdb_format_omb,
+	&pdb_format_map,
+	&pdb_format_criterion,
+	&pdb_format_jmh,
+	&pdb_format_benchmarkdotnet,
+	&pdb_format_bmf,
+	&pdb_format_gab,
+	&pdb_format_gab_bigger,
+	&pdb_format_gab_smaller,
 	NULL,
 };
 

@@ -1,0 +1,454 @@
+/* perfdb detect: change points in the history of every series. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "detect.h"
+#include "json_out.h"
+#include "store_detect.h"
+#include "units.h"
+#include "util.h"
+
+static int detect_main(int argc, char **argv, struct cmd_ctx *ctx);
+
+const struct command cmd_detect = {
+	"detect", detect_main,
+	"perfdb detect [OPTIONS]\n"
+	"  -b, --bench GLOB        benchmarks to look at (default: all)\n"
+	"  -m, --metric GLOB       metrics to look at (default: all)\n"
+	"  -w, --where K=V[,K=V]   only runs with these attributes\n"
+	"      --since RUN         only runs from RUN on\n"
+	"      --window N          split window, in runs (default 50)\n"
+	"  -p, --pvalue P          significance of a change point (default 0.001)\n"
+	"      --magnitude PCT     smallest change that counts, % (default 0)\n"
+	"      --outliers MODE     report (default): a one-run spike is an outlier;\n"
+	"                          keep: it counts like any run (Apache Otava)\n"
+	"  -F, --format FMT        text (default), json or markdown\n"
+	"      --fail-recent N     exit 1 when a regression lies in the newest N runs\n"
+	"      --no-cache          recompute every split (the cache is still written)\n"
+	"      --db FILE           the database\n",
+	"find change points (regressions, improvements) in series history",
+};
+
+enum { OPT_SINCE = 1, OPT_WINDOW, OPT_MAGNITUDE, OPT_OUTLIERS, OPT_FAIL_RECENT,
+       OPT_NO_CACHE };
+enum { FMT_TEXT, FMT_JSON, FMT_MARKDOWN };
+
+struct detect_cli {
+	const char *bench, *metric, *where, *since;
+	struct pdb_detect_opts opts;
+	int format, no_cache;
+	int64_t fail_recent;   /* 0: off */
+};
+
+/* One series and what was found in it. */
+struct found {
+	struct pdb_series *series;
+	struct pdb_history_point *pts;   /* the points with a value, in run order */
+	size_t n;
+	struct pdb_detect_result res;
+	struct pdb_detect_state state;
+};
+
+static const char *verdict(const struct pdb_change_point *cp)
+{
+	if (cp->regression)
+		return "regression";
+	if (cp->improvement)
+		return "improvement";
+	return "change";
+}
+
+static char *run_label(const struct pdb_history_point *p)
+{
+	return pdb_xasprintf("run%lld", (long long)p->run_id);
+}
+
+/* "run41 (name, commit abc123)" for people. */
+static char *run_long(const struct pdb_history_point *p)
+{
+	if (p->run_name && p->commit)
+		return pdb_xasprintf("run%lld (%s, %s)", (long long)p->run_id,
+				     p->run_name, p->commit);
+	if (p->run_name || p->commit)
+		return pdb_xasprintf("run%lld (%s)", (long long)p->run_id,
+				     p->run_name ? p->run_name : p->commit);
+	return run_label(p);
+}
+
+/* dims text "{"a":"1"}" as "a=1" ("" when none). */
+static char *dims_display(const char *dims)
+{
+	json_t *doc = json_loads(dims, 0, NULL);
+	struct pdb_buf b;
+	const char *key;
+	json_t *v;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	if (json_is_object(doc)) {
+		json_object_foreach(doc, key, v) {
+			pdb_buf_printf(&b, "%s%s=%s", b.len ? "," : "", key,
+				       json_is_string(v) ? json_string_value(v) : "?");
+		}
+	}
+	json_decref(doc);
+	return b.data;
+}
+
+static json_t *series_json(const struct found *f)
+{
+	json_t *s = json_object(), *cps = json_array(), *outs = json_array();
+	json_t *dims = json_loads(f->series->dims, 0, NULL);
+
+	json_object_set_new(s, "benchmark", json_string(f->series->benchmark));
+	json_object_set_new(s, "dims", dims ? dims : json_object());
+	json_object_set_new(s, "metric", json_string(f->series->metric));
+	json_object_set_new(s, "unit", json_string(f->series->unit));
+	json_object_set_new(s, "direction",
+			    json_string(pdb_direction_name(f->series->direction)));
+	json_object_set_new(s, "n", json_integer((json_int_t)f->n));
+	for (size_t i = 0; i < f->res.ncps; i++) {
+		const struct pdb_change_point *cp = &f->res.cps[i];
+		json_t *c = json_object();
+
+		json_object_set_new(c, "index", json_integer((json_int_t)cp->index));
+		json_object_set_new(c, "run_before",
+			json_sprintf("run%lld", (long long)f->pts[cp->index_before].run_id));
+		json_object_set_new(c, "run_after",
+			json_sprintf("run%lld", (long long)f->pts[cp->index].run_id));
+		json_object_set_new(c, "mean_before", json_real(cp->mean_before));
+		json_object_set_new(c, "mean_after", json_real(cp->mean_after));
+		json_object_set_new(c, "stddev_before", json_real(cp->stddev_before));
+		json_object_set_new(c, "stddev_after", json_real(cp->stddev_after));
+		json_object_set_new(c, "change_pct", json_real(cp->change_pct));
+		json_object_set_new(c, "p_value", json_real(cp->p_value));
+		json_object_set_new(c, "verdict", json_string(verdict(cp)));
+		json_object_set_new(c, "tentative", json_boolean(cp->tentative));
+		json_array_append_new(cps, c);
+	}
+	for (size_t i = 0; i < f->res.noutliers; i++) {
+		const struct pdb_outlier *o = &f->res.outliers[i];
+		json_t *c = json_object();
+
+		json_object_set_new(c, "index", json_integer((json_int_t)o->index));
+		json_object_set_new(c, "run",
+			json_sprintf("run%lld", (long long)f->pts[o->index].run_id));
+		json_object_set_new(c, "value", json_real(o->value));
+		json_array_append_new(outs, c);
+	}
+	json_object_set_new(s, "change_points", cps);
+	json_object_set_new(s, "outliers", outs);
+	return s;
+}
+
+static void print_json(const struct found *fs, size_t n)
+{
+	json_t *doc = json_object(), *arr = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(arr, series_json(&fs[i]));
+	json_object_set_new(doc, "series", arr);
+	pdb_json_write(stdout, doc, 2);
+	putchar('\n');
+	json_decref(doc);
+}
+
+/* Markdown: a table row of cells separated by pipes. */
+static void md_row(const char *const *cells, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf("| %s ", cells[i]);
+	printf("|\n");
+}
+
+static void add_row(struct cmd_table *t, const char *const *row, size_t n, int md)
+{
+	if (md)
+		md_row(row, n);
+	else
+		cmd_table_add(t, row);
+}
+
+static void print_tables(const struct found *fs, size_t n, int md)
+{
+	static const char *cp_head[] = { "benchmark", "dims", "metric", "index", "before",
+					 "after", "mean before", "mean after", "change",
+					 "p", "verdict" };
+	static const char *out_head[] = { "benchmark", "dims", "metric", "index", "run",
+					  "value" };
+	size_t ncp = 0, nreg = 0, nout = 0;
+	struct cmd_table t;
+
+	cmd_table_init(&t, 11, "lllrllrrrrl");
+	for (size_t i = 0; i < n; i++)
+		ncp += fs[i].res.ncps, nout += fs[i].res.noutliers;
+	if (ncp > 0) {
+		if (md) {
+			md_row(cp_head, 11);
+			printf("|---|---|---|--:|---|---|--:|--:|--:|--:|---|\n");
+		} else {
+			cmd_table_add(&t, cp_head);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct found *f = &fs[i];
+		char *dims = dims_display(f->series->dims);
+
+		for (size_t k = 0; k < f->res.ncps; k++) {
+			const struct pdb_change_point *cp = &f->res.cps[k];
+			char idx[32], mb[48], ma[48], ch[32], p[32], v[48];
+			char *rb = run_long(&f->pts[cp->index_before]);
+			char *ra = run_long(&f->pts[cp->index]);
+			const char *row[11];
+
+			snprintf(idx, sizeof idx, "%zu", cp->index);
+			pdb_unit_format(cp->mean_before, f->series->unit, mb, sizeof mb);
+			pdb_unit_format(cp->mean_after, f->series->unit, ma, sizeof ma);
+			snprintf(ch, sizeof ch, "%+.1f%%", cp->change_pct);
+			snprintf(p, sizeof p, "%.2g", cp->p_value);
+			snprintf(v, sizeof v, "%s%s", verdict(cp),
+				 cp->tentative ? " (tentative)" : "");
+			nreg += cp->regression;
+			row[0] = f->series->benchmark; row[1] = dims; row[2] = f->series->metric;
+			row[3] = idx; row[4] = rb; row[5] = ra; row[6] = mb; row[7] = ma;
+			row[8] = ch; row[9] = p; row[10] = v;
+			add_row(&t, row, 11, md);
+			free(rb);
+			free(ra);
+		}
+		free(dims);
+	}
+	if (!md)
+		cmd_table_print(&t, stdout);
+	cmd_table_release(&t);
+	if (nout > 0) {
+		printf("%soutliers (one-run spikes, not change points):\n\n", ncp ? "\n" : "");
+		cmd_table_init(&t, 6, "lllrlr");
+		if (md) {
+			md_row(out_head, 6);
+			printf("|---|---|---|--:|---|--:|\n");
+		} else {
+			cmd_table_add(&t, out_head);
+		}
+		for (size_t i = 0; i < n; i++) {
+			const struct found *f = &fs[i];
+			char *dims = dims_display(f->series->dims);
+
+			for (size_t k = 0; k < f->res.noutliers; k++) {
+				const struct pdb_outlier *o = &f->res.outliers[k];
+				char idx[32], val[48];
+				char *run = run_long(&f->pts[o->index]);
+				const char *row[6];
+
+				snprintf(idx, sizeof idx, "%zu", o->index);
+				pdb_unit_format(o->value, f->series->unit, val, sizeof val);
+				row[0] = f->series->benchmark; row[1] = dims;
+				row[2] = f->series->metric; row[3] = idx; row[4] = run;
+				row[5] = val;
+				add_row(&t, row, 6, md);
+				free(run);
+			}
+			free(dims);
+		}
+		if (!md)
+			cmd_table_print(&t, stdout);
+		cmd_table_release(&t);
+	}
+	printf("%s%zu series, %zu change point%s (%zu regression%s), %zu outlier%s\n",
+	       ncp || nout ? "\n" : "", n, ncp, ncp == 1 ? "" : "s", nreg,
+	       nreg == 1 ? "" : "s", nout, nout == 1 ? "" : "s");
+}
+
+/* Keep the points that have a value. */
+static void drop_missing(struct found *f)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < f->n; i++) {
+		if (isfinite(f->pts[i].value)) {
+			f->pts[k++] = f->pts[i];
+		} else {
+			free(f->pts[i].run_name);
+			free(f->pts[i].created_at);
+			free(f->pts[i].commit);
+		}
+	}
+	f->n = k;
+}
+
+static int detect_series(struct pdb_store *store, const struct detect_cli *cli,
+			 const char *params, int64_t since_id, struct found *f,
+			 struct pdb_err *err)
+{
+	struct pdb_detect_state cached = { 0 };
+	struct pdb_detect_opts o = cli->opts;
+	double *x = NULL;
+	int found = 0, rc = -1;
+
+	if (pdb_store_series_history(store, f->series->id, cli->where, since_id, 0,
+				     &f->pts, &f->n, err) < 0)
+		goto out;
+	drop_missing(f);
+	if (!cli->no_cache &&
+	    pdb_store_detect_cache_get(store, f->series->id, params, &cached,
+				       &found, err) < 0)
+		goto out;
+	x = pdb_xcalloc(f->n + 1, sizeof *x);
+	for (size_t i = 0; i < f->n; i++)
+		x[i] = f->pts[i].value;
+	o.direction = f->series->direction;
+	if (pdb_detect(x, f->n, &o, found ? &cached : NULL, &f->state, &f->res, err) < 0)
+		goto out;
+	rc = 0;
+out:
+	pdb_detect_state_release(&cached);
+	free(x);
+	return rc;
+}
+
+static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
+			 struct detect_cli *cli)
+{
+	static const struct option longopts[] = {
+		{ "bench", required_argument, 0, 'b' },
+		{ "metric", required_argument, 0, 'm' },
+		{ "where", required_argument, 0, 'w' },
+		{ "since", required_argument, 0, OPT_SINCE },
+		{ "window", required_argument, 0, OPT_WINDOW },
+		{ "pvalue", required_argument, 0, 'p' },
+		{ "magnitude", required_argument, 0, OPT_MAGNITUDE },
+		{ "outliers", required_argument, 0, OPT_OUTLIERS },
+		{ "format", required_argument, 0, 'F' },
+		{ "fail-recent", required_argument, 0, OPT_FAIL_RECENT },
+		{ "no-cache", no_argument, 0, OPT_NO_CACHE },
+		CMD_COMMON_OPTIONS,
+		{ 0, 0, 0, 0 },
+	};
+	static const char *const formats[] = { "text", "json", "markdown", NULL };
+	int c, status;
+	int64_t v;
+	double d;
+
+	while ((c = getopt_long(argc, argv, "b:m:w:p:F:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b': cli->bench = optarg; break;
+		case 'm': cli->metric = optarg; break;
+		case 'w':
+			if (!strchr(optarg, '='))
+				return cmd_usage_error(&cmd_detect, "expected KEY=VALUE, got '%s'", optarg);
+			cli->where = optarg;
+			break;
+		case OPT_SINCE: cli->since = optarg; break;
+		case OPT_WINDOW:
+			if (pdb_parse_int64(optarg, 2, 1000000, &v) < 0)
+				return cmd_usage_error(&cmd_detect, "window must be an integer from 2 to 1000000, got '%s'", optarg);
+			cli->opts.window = (size_t)v;
+			break;
+		case 'p':
+			if (pdb_parse_double(optarg, &d) < 0 || !(d > 0 && d <= 1))
+				return cmd_usage_error(&cmd_detect, "p-value must be a number in (0, 1], got '%s'", optarg);
+			cli->opts.pvalue = d;
+			break;
+		case OPT_MAGNITUDE:
+			if (pdb_parse_double(optarg, &d) < 0 || !(d >= 0 && d <= 1e6))
+				return cmd_usage_error(&cmd_detect, "magnitude must be a percentage >= 0, got '%s'", optarg);
+			cli->opts.magnitude = d / 100.0;
+			break;
+		case OPT_OUTLIERS:
+			if (strcmp(optarg, "report") == 0)
+				cli->opts.outliers = PDB_OUTLIERS_REPORT;
+			else if (strcmp(optarg, "keep") == 0)
+				cli->opts.outliers = PDB_OUTLIERS_KEEP;
+			else
+				return cmd_usage_error(&cmd_detect, "outliers must be report or keep, got '%s'", optarg);
+			break;
+		case 'F':
+			if ((cli->format = cmd_parse_format(optarg, formats)) < 0)
+				return cmd_usage_error(&cmd_detect, "unknown format '%s'", optarg);
+			break;
+		case OPT_FAIL_RECENT:
+			if (pdb_parse_int64(optarg, 1, INT64_MAX, &v) < 0)
+				return cmd_usage_error(&cmd_detect, "fail-recent must be a positive integer, got '%s'", optarg);
+			cli->fail_recent = v;
+			break;
+		case OPT_NO_CACHE: cli->no_cache = 1; break;
+		default:
+			if ((status = cmd_common_option(&cmd_detect, ctx, c)) >= 0)
+				return status;
+		}
+	}
+	if (optind != argc)
+		return cmd_usage_error(&cmd_detect, "unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
+static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct detect_cli cli = { 0 };
+	struct pdb_store *store = NULL;
+	struct pdb_series *series = NULL;
+	struct found *fs = NULL;
+	struct pdb_detect_cache_entry *entries = NULL;
+	struct pdb_err err;
+	size_t nseries = 0;
+	int64_t since_id = 0;
+	char *params = NULL;
+	char pfirst[32];
+	int status;
+
+	pdb_detect_opts_init(&cli.opts);
+	if ((status = parse_options(argc, argv, ctx, &cli)) >= 0)
+		goto out;
+	status = PDB_EXIT_OK;
+	if (!(store = cmd_open_store(ctx, &err)) ||
+	    (cli.since && pdb_store_resolve(store, cli.since, &since_id, &err) < 0) ||
+	    pdb_store_list_series(store, cli.bench, cli.metric, &series, &nseries, &err) < 0) {
+		status = cmd_fail("detect", &err);
+		goto out;
+	}
+	/* what the cached split depends on */
+	pdb_fmt_double(cli.opts.pvalue, pfirst);
+	params = pdb_xasprintf("window=%zu;pvalue=%s;outliers=%s;since=%lld;where=%s",
+			       cli.opts.window, pfirst,
+			       cli.opts.outliers == PDB_OUTLIERS_KEEP ? "keep" : "report",
+			       (long long)since_id, cli.where ? cli.where : "");
+	fs = pdb_xcalloc(nseries + 1, sizeof *fs);
+	entries = pdb_xcalloc(nseries + 1, sizeof *entries);
+	for (size_t i = 0; i < nseries; i++) {
+		fs[i].series = &series[i];
+		if (detect_series(store, &cli, params, since_id, &fs[i], &err) < 0) {
+			status = cmd_fail("detect", &err);
+			goto out;
+		}
+		entries[i].series_id = series[i].id;
+		entries[i].state = &fs[i].state;
+	}
+	if (pdb_store_detect_cache_put(store, params, entries, nseries, &err) < 0) {
+		status = cmd_fail("detect", &err);
+		goto out;
+	}
+	if (cli.format == FMT_JSON)
+		print_json(fs, nseries);
+	else
+		print_tables(fs, nseries, cli.format == FMT_MARKDOWN);
+	for (size_t i = 0; cli.fail_recent > 0 && i < nseries; i++)
+		for (size_t k = 0; k < fs[i].res.ncps; k++)
+			if (fs[i].res.cps[k].regression &&
+			    fs[i].n - fs[i].res.cps[k].index <= (uint64_t)cli.fail_recent)
+				status = PDB_EXIT_REGRESSION;
+out:
+	for (size_t i = 0; fs && i < nseries; i++) {
+		pdb_history_free(fs[i].pts, fs[i].n);
+		pdb_detect_result_release(&fs[i].res);
+		pdb_detect_state_release(&fs[i].state);
+	}
+	free(fs);
+	free(entries);
+	free(params);
+	pdb_series_free(series, nseries);
+	pdb_store_close(store);
+	return status;
+}

@@ -1,0 +1,279 @@
+/* perfdb plot: scaling, latency, history and compare charts as PNG, SVG or PDF. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canonical.h"
+#include "chart/kinds.h"
+#include "chart/layout.h"
+#include "chart/render.h"
+#include "cmd.h"
+#include "json_out.h"
+#include "util.h"
+
+static int plot_main(int argc, char **argv, struct cmd_ctx *ctx);
+
+const struct command cmd_plot = {
+	"plot", plot_main,
+	"perfdb plot KIND [RUNS...] -o FILE [OPTIONS]\n"
+	"KIND:\n"
+	"  scaling RUN...        throughput against vCPUs (vcpus dimension or attribute),\n"
+	"                        ideal line, per vCPU, efficiency, USL fit with >= 4 counts\n"
+	"  latency RUN...        percentile spectrum (nines axis), latency over time\n"
+	"  history [FROM [TO]]   a series across runs with its band and change points\n"
+	"  compare BASE CAND     change % per series with its interval, by verdict\n"
+	"  -o, --output FILE     the image: .png, .svg or .pdf\n"
+	"  -b, --bench GLOB      only benchmarks matching GLOB\n"
+	"  -m, --metric NAME     only metrics matching NAME (a glob)\n"
+	"  -t, --title TEXT      the chart's title\n"
+	"  -W, --width PX        width in pixels (default 1200)\n"
+	"  -H, --height PX       height in pixels (default 700)\n"
+	"      --theme NAME      light (default) or dark\n"
+	"      --layout          print the computed layout (axes, ticks, legend) as text\n"
+	"  -F, --format FMT      scaling without -o: print the table as text or json\n"
+	"      --db FILE         the database\n"
+	"RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE; BASE and CAND may\n"
+	"be comma-separated lists of runs.\n",
+	"draw scaling, latency, history and compare charts (PNG, SVG, PDF)",
+};
+
+enum { OPT_THEME = 0x2000, OPT_LAYOUT };
+
+struct plot_opts {
+	struct pdb_plot_opts chart;
+	const char *output;
+	int layout, format; /* format: -1 none, 0 text, 1 json */
+};
+
+static void cell(char *out, size_t size, double v, const char *unit)
+{
+	if (isnan(v))
+		snprintf(out, size, "-");
+	else
+		pdb_unit_format(v, unit, out, size);
+}
+
+static void scaling_text(const struct pdb_scaling *s)
+{
+	static const char *header[] = { "vCPUs", "throughput", "per vCPU", "speed-up",
+					"efficiency", "added per vCPU" };
+	struct cmd_table t;
+
+	printf("%s (%s%s)\n", s->benchmark, s->metric, s->from_time ? ", as runs per second" : "");
+	cmd_table_init(&t, 6, "rrrrrr");
+	cmd_table_add(&t, header);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct pdb_scaling_row *r = &s->rows[i];
+		char c[6][48];
+		const char *row[6] = { c[0], c[1], c[2], c[3], c[4], c[5] };
+		snprintf(c[0], sizeof c[0], "%g", r->vcpus);
+		cell(c[1], sizeof c[1], r->throughput, s->unit);
+		cell(c[2], sizeof c[2], r->per_vcpu, s->unit);
+		snprintf(c[3], sizeof c[3], "%.2fx", r->speedup);
+		snprintf(c[4], sizeof c[4], "%.1f%%", r->efficiency);
+		cell(c[5], sizeof c[5], r->increase, s->unit);
+		cmd_table_add(&t, row);
+	}
+	cmd_table_print(&t, stdout);
+	cmd_table_release(&t);
+	if (s->has_usl)
+		printf("USL: lambda %.6g, sigma %.4g, kappa %.4g, peak N* %.4g, R² %.4f\n",
+		       s->usl.lambda, s->usl.sigma, s->usl.kappa, s->usl.peak_n, s->usl.r2);
+}
+
+static void scaling_json(const struct pdb_scaling *s)
+{
+	json_t *doc = json_object(), *rows = json_array();
+
+	json_object_set_new(doc, "benchmark", json_string(s->benchmark));
+	json_object_set_new(doc, "metric", json_string(s->metric));
+	json_object_set_new(doc, "unit", json_string(s->unit));
+	json_object_set_new(doc, "from_time", json_boolean(s->from_time));
+	for (size_t i = 0; i < s->n; i++) {
+		const struct pdb_scaling_row *r = &s->rows[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "vcpus", pdb_json_number(r->vcpus));
+		json_object_set_new(o, "throughput", pdb_json_number(r->throughput));
+		json_object_set_new(o, "per_vcpu", pdb_json_number(r->per_vcpu));
+		json_object_set_new(o, "speedup", pdb_json_number(r->speedup));
+		json_object_set_new(o, "efficiency_pct", pdb_json_number(r->efficiency));
+		json_object_set_new(o, "added_per_vcpu", pdb_json_number(r->increase));
+		json_array_append_new(rows, o);
+	}
+	json_object_set_new(doc, "rows", rows);
+	if (s->has_usl) {
+		json_t *u = json_object();
+		json_object_set_new(u, "lambda", pdb_json_number(s->usl.lambda));
+		json_object_set_new(u, "sigma", pdb_json_number(s->usl.sigma));
+		json_object_set_new(u, "kappa", pdb_json_number(s->usl.kappa));
+		json_object_set_new(u, "peak_n", pdb_json_number(s->usl.peak_n));
+		json_object_set_new(u, "r2", pdb_json_number(s->usl.r2));
+		json_object_set_new(doc, "usl", u);
+	}
+	pdb_json_write(stdout, doc, 2);
+	putchar('\n');
+	json_decref(doc);
+}
+
+static int parse_size(const char *text, const char *what, int *out)
+{
+	int64_t v;
+
+	if (pdb_parse_int64(text, 100, 10000, &v) < 0)
+		return cmd_usage_error(&cmd_plot, "%s must be a number of pixels from 100 to 10000, not '%s'",
+				       what, text);
+	*out = (int)v;
+	return -1;
+}
+
+static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, 0, 'o' },
+		{ "bench", required_argument, 0, 'b' },
+		{ "metric", required_argument, 0, 'm' },
+		{ "title", required_argument, 0, 't' },
+		{ "width", required_argument, 0, 'W' },
+		{ "height", required_argument, 0, 'H' },
+		{ "format", required_argument, 0, 'F' },
+		{ "theme", required_argument, 0, OPT_THEME },
+		{ "layout", no_argument, 0, OPT_LAYOUT },
+		CMD_COMMON_OPTIONS,
+		{ 0, 0, 0, 0 },
+	};
+	static const char *const formats[] = { "text", "json", NULL };
+	static const char *const themes[] = { "light", "dark", NULL };
+	int c, status;
+
+	while ((c = getopt_long(argc, argv, "o:b:m:t:W:H:F:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->output = optarg; break;
+		case 'b': o->chart.bench_glob = optarg; break;
+		case 'm': o->chart.metric_glob = optarg; break;
+		case 't': o->chart.title = optarg; break;
+		case 'W':
+			if ((status = parse_size(optarg, "--width", &o->chart.width)) >= 0)
+				return status;
+			break;
+		case 'H':
+			if ((status = parse_size(optarg, "--height", &o->chart.height)) >= 0)
+				return status;
+			break;
+		case 'F':
+			if ((o->format = cmd_parse_format(optarg, formats)) < 0)
+				return cmd_usage_error(&cmd_plot, "unknown format '%s'", optarg);
+			break;
+		case OPT_THEME:
+			if ((o->chart.theme = cmd_parse_format(optarg, themes)) < 0)
+				return cmd_usage_error(&cmd_plot, "unknown theme '%s' (light or dark)", optarg);
+			break;
+		case OPT_LAYOUT: o->layout = 1; break;
+		default:
+			if ((status = cmd_common_option(&cmd_plot, ctx, c)) >= 0)
+				return status;
+		}
+	}
+	return -1;
+}
+
+/* Check the kind and how many runs it takes; -1 when fine, else a status. */
+static int check_args(const char *kind, int nruns, const struct plot_opts *o)
+{
+	int min = 1, max = 1 << 20;
+
+	if (strcmp(kind, "history") == 0) {
+		min = 0;
+		max = 2;
+	} else if (strcmp(kind, "compare") == 0) {
+		min = max = 2;
+	} else if (strcmp(kind, "scaling") != 0 && strcmp(kind, "latency") != 0) {
+		return cmd_usage_error(&cmd_plot, "unknown chart '%s' (scaling, latency, history, compare)", kind);
+	}
+	if (nruns < min || nruns > max)
+		return cmd_usage_error(&cmd_plot, "%s takes %s", kind,
+				       min == 0 ? "at most two runs: FROM [TO]" :
+				       min == 2 ? "two runs: BASE CAND" : "one or more runs");
+	if (o->format >= 0 && (strcmp(kind, "scaling") != 0 || o->output))
+		return cmd_usage_error(&cmd_plot, "--format prints the scaling table: use it with "
+				       "'plot scaling' and without -o");
+	if (!o->output && !o->layout && o->format < 0)
+		return cmd_usage_error(&cmd_plot, "missing -o FILE (.png, .svg or .pdf)");
+	if (o->output && pdb_chart_format_of(o->output) < 0)
+		return cmd_usage_error(&cmd_plot, "%s: unknown image format (use .png, .svg or .pdf)",
+				       o->output);
+	return -1;
+}
+
+static struct pdb_chart *build(struct pdb_store *store, const char *kind, const char *const *runs,
+			       size_t nruns, const struct plot_opts *o, struct pdb_err *err)
+{
+	struct pdb_scaling s;
+	struct pdb_chart *chart;
+
+	if (strcmp(kind, "latency") == 0)
+		return pdb_latency_chart(store, runs, nruns, &o->chart, err);
+	if (strcmp(kind, "history") == 0)
+		return pdb_history_chart(store, runs, nruns, &o->chart, err);
+	if (strcmp(kind, "compare") == 0)
+		return pdb_compare_chart(store, runs[0], runs[1], &o->chart, err);
+	if (pdb_scaling_gather(store, runs, nruns, &o->chart, &s, err) < 0)
+		return NULL;
+	if (o->format == 0)
+		scaling_text(&s);
+	else if (o->format == 1)
+		scaling_json(&s);
+	chart = o->format >= 0 ? NULL : pdb_scaling_chart(&s, &o->chart);
+	pdb_scaling_release(&s);
+	return chart;
+}
+
+static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct plot_opts o = { .chart = { .width = 1200, .height = 700 }, .format = -1 };
+	struct pdb_store *store = NULL;
+	struct pdb_chart *chart = NULL;
+	struct pdb_chart_layout *layout = NULL;
+	struct pdb_err err;
+	const char *kind;
+	int status;
+
+	if ((status = parse_options(argc, argv, ctx, &o)) >= 0)
+		goto out;
+	if (optind >= argc) {
+		status = cmd_usage_error(&cmd_plot, "expected a chart: scaling, latency, history or compare");
+		goto out;
+	}
+	kind = argv[optind];
+	if ((status = check_args(kind, argc - optind - 1, &o)) >= 0)
+		goto out;
+	status = PDB_EXIT_OK;
+	pdb_err_clear(&err);
+	if (!(store = cmd_open_store(ctx, &err))) {
+		status = cmd_fail("plot", &err);
+		goto out;
+	}
+	chart = build(store, kind, (const char *const *)argv + optind + 1,
+		      (size_t)(argc - optind - 1), &o, &err);
+	if (!chart) {
+		if (o.format < 0 || err.msg[0])
+			status = cmd_fail("plot", &err);
+		goto out;
+	}
+	layout = pdb_chart_layout(chart);
+	if (o.layout) {
+		struct pdb_buf text;
+		pdb_buf_init(&text);
+		pdb_chart_layout_text(chart, layout, &text);
+		fwrite(text.data, 1, text.len, stdout);
+		pdb_buf_release(&text);
+	}
+	if (o.output && pdb_chart_render(chart, layout, o.output,
+					 pdb_chart_format_of(o.output), &err) < 0)
+		status = cmd_fail("plot", &err);
+out:
+	pdb_chart_layout_free(layout);
+	pdb_chart_free(chart);
+	pdb_store_close(store);
+	return status;
+}

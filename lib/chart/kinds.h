@@ -1,0 +1,71 @@
+/* Chart kinds: gather the data of a scaling, latency, history or compare chart from the store. */
+#ifndef PDB_CHART_KINDS_H
+#define PDB_CHART_KINDS_H
+
+#include <stddef.h>
+
+#include "chart/chart.h"
+#include "chart/usl.h"
+#include "err.h"
+#include "store.h"
+
+struct pdb_plot_opts {
+	const char *bench_glob;  /* NULL: any benchmark */
+	const char *metric_glob; /* NULL: the kind's choice */
+	const char *title;       /* NULL: a title from the data */
+	int width, height, theme;
+};
+
+/* Scaling: throughput against vCPUs. */
+struct pdb_scaling_row {
+	double vcpus, throughput, per_vcpu, speedup, efficiency; /* efficiency in % */
+	double increase;  /* throughput added per added vCPU since the row before (NAN first) */
+};
+struct pdb_scaling {
+	char *benchmark, *metric, *unit; /* unit of throughput (1/time when from times) */
+	int from_time;                   /* throughput is 1 / the measured time */
+	struct pdb_scaling_row *rows;    /* by vCPUs */
+	size_t n;
+	int has_usl;
+	struct pdb_usl usl;
+};
+/* The scaling of the first series (benchmark, other dims, metric) of the
+ * runs that has a vcpus dimension or a vcpus attribute at two or more
+ * counts; throughput-like metrics are preferred, times are inverted.
+ * Fills out (release with pdb_scaling_release); -1 with err (code
+ * PDB_EXIT_INPUT) when nothing fits. */
+int pdb_scaling_gather(struct pdb_store *store, const char *const *runs, size_t nruns,
+		       const struct pdb_plot_opts *opts, struct pdb_scaling *out,
+		       struct pdb_err *err);
+void pdb_scaling_release(struct pdb_scaling *s);
+struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pdb_plot_opts *opts);
+
+/* Latency: percentile spectrum of each run's latency series, and latency
+ * (and throughput) over time where samples carry time offsets. */
+struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *runs,
+				    size_t nruns, const struct pdb_plot_opts *opts,
+				    struct pdb_err *err);
+
+/* History: the matching series across runs (runs: none, FROM, or FROM TO). */
+struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *runs,
+				    size_t nruns, const struct pdb_plot_opts *opts,
+				    struct pdb_err *err);
+
+/* Compare: per-series change with its interval, coloured by verdict, worst
+ * first; base and cand are run selectors or comma-separated lists. */
+struct pdb_chart *pdb_compare_chart(struct pdb_store *store, const char *base,
+				    const char *cand, const struct pdb_plot_opts *opts,
+				    struct pdb_err *err);
+
+/* Helpers shared by the kinds (chart/gather.c). */
+/* Load the runs named by selectors; *out malloc'ed, free with pdb_chart_runs_free. */
+int pdb_chart_load_runs(struct pdb_store *store, const char *const *sel, size_t n,
+			struct pdb_run ***out, struct pdb_err *err);
+void pdb_chart_runs_free(struct pdb_run **runs, size_t n);
+/* "name" or "run42". Caller frees. */
+char *pdb_chart_run_label(const struct pdb_run *run);
+/* The representative value of a result: median of samples, else the tool's
+ * median, else its mean (NAN when none). */
+double pdb_chart_result_value(const struct pdb_result *r);
+
+#endif

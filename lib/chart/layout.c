@@ -1,0 +1,836 @@
+/* Chart layout: ranges, nice ticks, SI labels, margins, legend placement and reduction. */
+#include "chart/layout.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LEGEND_ROW 17.0
+#define LEGEND_INSET 8.0
+
+double pdb_chart_text_width(const char *s, double font_size)
+{
+	size_t n = 0;
+
+	for (; s && *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return (double)n * font_size * 0.6;
+}
+
+double pdb_chart_nice_step(double span, int target)
+{
+	double raw, mag, f;
+
+	if (!(span > 0) || target < 1)
+		return 1;
+	raw = span / target;
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
+	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+}
+
+double pdb_chart_nice_range(double *lo, double *hi, int target)
+{
+	double step;
+
+	if (*hi < *lo) {
+		double t = *lo;
+		*lo = *hi;
+		*hi = t;
+	}
+	if (*hi == *lo) {
+		double d = *lo == 0 ? 1 : fabs(*lo) * 0.1;
+		*lo -= d;
+		*hi += d;
+	}
+	step = pdb_chart_nice_step(*hi - *lo, target);
+	*lo = floor(*lo / step + 1e-9) * step;
+	*hi = ceil(*hi / step - 1e-9) * step;
+	return step;
+}
+
+double pdb_chart_nines(double percent)
+{
+	return -log10(1 - percent / 100);
+}
+
+/* SI prefixes; time units use their own names below one second. */
+static const struct {
+	double scale;
+	const char *si, *time;
+} prefixes[] = {
+	{ 1e12, "T", NULL }, { 1e9, "G", NULL }, { 1e6, "M", NULL }, { 1e3, "k", NULL },
+	{ 1, "", "s" }, { 1e-3, "m", "ms" }, { 1e-6, "µ", "µs" }, { 1e-9, "n", "ns" },
+};
+#define NPREFIXES (sizeof prefixes / sizeof prefixes[0])
+
+static size_t prefix_for(double a, int is_time)
+{
+	size_t i;
+
+	if (!(a > 0))
+		return 4;
+	for (i = is_time ? 4 : 0; i < NPREFIXES - 1; i++) {
+		if (!is_time && prefixes[i].scale < 1)
+			break;
+		if (a >= prefixes[i].scale * 0.9995)
+			break;
+	}
+	if (!is_time && prefixes[i].scale < 1)
+		i = 4;
+	return i;
+}
+
+static void format_tick(double v, size_t prefix, int is_time, int is_pct, int decimals,
+			char *out, size_t size)
+{
+	double s = v / prefixes[prefix].scale;
+
+	if (v == 0)
+		snprintf(out, size, "0");
+	else if (decimals < 0)
+		snprintf(out, size, "%.4g", s);
+	else
+		snprintf(out, size, "%.*f", decimals, s);
+	if (strcmp(out, "-0") == 0 || (out[0] == '-' && strspn(out + 1, "0.") == strlen(out + 1)))
+		memmove(out, out + 1, strlen(out));
+	if (is_time && v != 0)
+		snprintf(out + strlen(out), size - strlen(out), " %s", prefixes[prefix].time);
+	else if (is_pct)
+		snprintf(out + strlen(out), size - strlen(out), "%%");
+	else if (v != 0)
+		snprintf(out + strlen(out), size - strlen(out), "%s", prefixes[prefix].si);
+}
+
+void pdb_chart_tick_labels(struct pdb_tick *ticks, size_t n, const char *unit,
+			   int per_tick, double step)
+{
+	int is_time = strcmp(unit, "s") == 0, is_pct = strcmp(unit, "%") == 0;
+	double amax = 0;
+	size_t prefix;
+	int decimals;
+
+	for (size_t i = 0; i < n; i++)
+		if (fabs(ticks[i].value) > amax)
+			amax = fabs(ticks[i].value);
+	prefix = is_pct ? 4 : prefix_for(amax, is_time);
+	/* as many decimals as the step needs to be exact: 2.5k, 0.25 ms */
+	for (decimals = 0; decimals < 6; decimals++) {
+		double s = step / prefixes[prefix].scale * pow(10, decimals);
+		if (fabs(s - round(s)) < 1e-6 * (s > 1 ? s : 1))
+			break;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double v = ticks[i].value;
+		if (per_tick)
+			format_tick(v, is_pct ? 4 : prefix_for(fabs(v), is_time), is_time,
+				    is_pct, -1, ticks[i].label, sizeof ticks[i].label);
+		else
+			format_tick(fabs(v) < step * 1e-9 ? 0 : v, prefix, is_time, is_pct,
+				    decimals, ticks[i].label, sizeof ticks[i].label);
+	}
+}
+
+size_t pdb_chart_reduce(const double *px, const double *py, size_t n, double *ox, double *oy)
+{
+	size_t out = 0, i = 0;
+
+	while (i < n) {
+		double col = floor(px[i]);
+		size_t j = i, imin = i, imax = i, keep[4];
+		int nk = 0;
+
+		while (j < n && floor(px[j]) == col) {
+			if (py[j] < py[imin])
+				imin = j;
+			if (py[j] > py[imax])
+				imax = j;
+			j++;
+		}
+		keep[nk++] = i;
+		if (imin < imax) {
+			keep[nk++] = imin;
+			keep[nk++] = imax;
+		} else {
+			keep[nk++] = imax;
+			keep[nk++] = imin;
+		}
+		keep[nk++] = j - 1;
+		for (int k = 0; k < nk; k++) { /* keep[] is in index order */
+			if (k > 0 && keep[k] == keep[k - 1])
+				continue;
+			ox[out] = px[keep[k]];
+			oy[out] = py[keep[k]];
+			out++;
+		}
+		i = j;
+	}
+	return out;
+}
+
+/* ---- ranges ---- */
+
+struct range {
+	double lo, hi;
+	int any;
+};
+
+static void range_add(struct range *r, double v, int positive_only)
+{
+	if (!isfinite(v) || (positive_only && !(v > 0)))
+		return;
+	if (!r->any || v < r->lo)
+		r->lo = v;
+	if (!r->any || v > r->hi)
+		r->hi = v;
+	r->any = 1;
+}
+
+static void range_of_values(const double *v, size_t n, struct range *r, int pos)
+{
+	for (size_t i = 0; v && i < n; i++)
+		range_add(r, v[i], pos);
+}
+
+/* The data range that goes on the x (is_x) or y axis of a panel. */
+static struct range data_range(const struct pdb_chart_panel *p, int is_x, int pos)
+{
+	struct range r = { 0, 0, 0 };
+
+	for (size_t s = 0; s < p->nseries; s++) {
+		const struct pdb_chart_series *se = &p->series[s];
+		int hbar = se->marks & PDB_MARK_HBAR;
+		if (is_x) {
+			range_of_values(se->x, se->n, &r, pos);
+			if (hbar) {
+				range_of_values(se->lo, se->n, &r, pos);
+				range_of_values(se->hi, se->n, &r, pos);
+			}
+		} else {
+			range_of_values(se->y, se->n, &r, pos);
+			if (!hbar) {
+				range_of_values(se->lo, se->n, &r, pos);
+				range_of_values(se->hi, se->n, &r, pos);
+			}
+		}
+	}
+	range_of_values(is_x ? p->vmarks : p->hmarks, is_x ? p->nvmarks : p->nhmarks, &r, pos);
+	return r;
+}
+
+static double to_axis(const struct pdb_axis_layout *a, double v)
+{
+	switch (a->kind) {
+	case PDB_AXIS_LOG:
+		return v > 0 ? log10(v) : NAN;
+	case PDB_AXIS_NINES:
+		return v >= 100 ? a->max_at : pdb_chart_nines(v);
+	default:
+		return v;
+	}
+}
+
+static double to_px(const struct pdb_axis_layout *a, double v)
+{
+	double t = to_axis(a, v);
+	return a->px_lo + (t - a->lo) / (a->hi - a->lo) * (a->px_hi - a->px_lo);
+}
+
+static void add_tick(struct pdb_axis_layout *a, double value, const char *label)
+{
+	a->ticks = pdb_xrealloc(a->ticks, (a->nticks + 1) * sizeof *a->ticks);
+	a->ticks[a->nticks].value = value;
+	a->ticks[a->nticks].px = 0;
+	snprintf(a->ticks[a->nticks].label, sizeof a->ticks[0].label, "%s", label ? label : "");
+	a->nticks++;
+}
+
+static void axis_title(char *out, size_t size, const char *title, const char *unit)
+{
+	if (!unit || !*unit || strcmp(unit, "s") == 0 || strcmp(unit, "%") == 0)
+		snprintf(out, size, "%s", title ? title : "");
+	else
+		snprintf(out, size, "%s (%s)", title ? title : "", unit);
+}
+
+static void linear_ticks(struct pdb_axis_layout *a, const char *unit, double step)
+{
+	for (double v = ceil(a->lo / step - 1e-9) * step; v <= a->hi + step * 1e-9; v += step)
+		add_tick(a, fabs(v) < step * 1e-9 ? 0 : v, NULL);
+	pdb_chart_tick_labels(a->ticks, a->nticks, unit, 0, step);
+}
+
+static void log_ticks(struct pdb_axis_layout *a, const char *unit)
+{
+	int decades = (int)lround(a->hi - a->lo);
+
+	for (int e = (int)lround(a->lo); e <= (int)lround(a->hi); e++) {
+		static const double mult[] = { 1, 2, 5 };
+		for (int m = 0; m < (decades <= 2 ? 3 : 1); m++)
+			if (e + log10(mult[m]) <= a->hi + 1e-9)
+				add_tick(a, mult[m] * pow(10, e), NULL);
+	}
+	pdb_chart_tick_labels(a->ticks, a->nticks, unit, 1, 1);
+}
+
+static void nines_ticks(struct pdb_axis_layout *a, double tmin, int has_max)
+{
+	static const double ps[] = { 0, 25, 50, 75, 90, 95, 99, 99.9, 99.99, 99.999, 99.9999, 99.99999 };
+
+	for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+		double t = pdb_chart_nines(ps[i]);
+		char label[32];
+		if (t < tmin - 1e-9 || t > a->max_at - 0.5)
+			continue;
+		snprintf(label, sizeof label, "%g%%", ps[i]);
+		add_tick(a, ps[i], ps[i] == 0 ? "min" : label);
+	}
+	if (has_max)
+		add_tick(a, 100, "max");
+}
+
+static void category_ticks(struct pdb_axis_layout *a, const struct pdb_chart_axis *def,
+			   double len, int is_x)
+{
+	double widest = 0, per = len / (def->ncategories ? (double)def->ncategories : 1);
+	size_t every;
+
+	for (size_t i = 0; i < def->ncategories; i++) {
+		double w = pdb_chart_text_width(def->categories[i], PDB_FONT_TICK);
+		if (w > widest)
+			widest = w;
+	}
+	if (is_x)
+		every = (size_t)ceil((widest + 12) / per);
+	else
+		every = (size_t)ceil((PDB_FONT_TICK + 3) / per);
+	if (every < 1)
+		every = 1;
+	for (size_t i = 0; i < def->ncategories; i += every)
+		add_tick(a, (double)i, def->categories[i]);
+}
+
+/* Range and tick values of one axis; len is its length in pixels. */
+static void axis_compute(const struct pdb_chart_panel *p, int is_x, double len,
+			 struct pdb_axis_layout *a)
+{
+	const struct pdb_chart_axis *def = is_x ? &p->x : &p->y;
+	int target = (int)(len / (is_x ? 100.0 : 48.0));
+	struct range r;
+
+	if (target < 3)
+		target = 3;
+	if (target > (is_x ? 12 : 9))
+		target = is_x ? 12 : 9;
+	memset(a, 0, sizeof *a);
+	a->kind = def->kind;
+	a->present = 1;
+	axis_title(a->title, sizeof a->title, def->title, def->unit);
+	r = data_range(p, is_x, def->kind == PDB_AXIS_LOG);
+	if (!r.any) {
+		r.lo = def->kind == PDB_AXIS_LOG ? 1 : 0;
+		r.hi = def->kind == PDB_AXIS_LOG ? 10 : 1;
+	}
+	if (isfinite(def->min))
+		r.lo = def->min;
+	if (isfinite(def->max))
+		r.hi = def->max;
+	switch (def->kind) {
+	case PDB_AXIS_LOG:
+		a->lo = floor(log10(r.lo) + 1e-9);
+		a->hi = ceil(log10(r.hi) - 1e-9);
+		if (a->hi <= a->lo)
+			a->hi = a->lo + 1;
+		log_ticks(a, def->unit);
+		break;
+	case PDB_AXIS_NINES: {
+		double tmax = 0, tmin = r.any ? pdb_chart_nines(r.lo < 100 ? r.lo : 50) : 0;
+		int has_max = r.any && r.hi >= 100;
+		for (size_t s = 0; s < p->nseries; s++)
+			for (size_t i = 0; i < p->series[s].n; i++)
+				if (p->series[s].x[i] < 100 && pdb_chart_nines(p->series[s].x[i]) > tmax)
+					tmax = pdb_chart_nines(p->series[s].x[i]);
+		a->max_at = floor(tmax + 1e-9) + 1;
+		a->lo = tmin - 0.04 * (a->max_at - tmin);
+		a->hi = (has_max ? a->max_at : tmax) + 0.04 * (a->max_at - tmin);
+		nines_ticks(a, tmin, has_max);
+		break;
+	}
+	case PDB_AXIS_CATEGORY:
+		a->lo = -0.5;
+		a->hi = (double)(def->ncategories ? def->ncategories : 1) - 0.5;
+		category_ticks(a, def, len, is_x);
+		break;
+	default: {
+		double step;
+		if (def->include_zero) {
+			if (r.lo > 0)
+				r.lo = 0;
+			if (r.hi < 0)
+				r.hi = 0;
+		}
+		a->lo = r.lo;
+		a->hi = r.hi;
+		if (isfinite(def->min) && isfinite(def->max) && def->max > def->min)
+			step = pdb_chart_nice_step(a->hi - a->lo, target);
+		else
+			step = pdb_chart_nice_range(&a->lo, &a->hi, target);
+		if (def->integer && step < 1) {
+			step = 1;
+			a->lo = floor(a->lo);
+			a->hi = ceil(a->hi);
+		}
+		linear_ticks(a, def->unit, step);
+		break;
+	}
+	}
+}
+
+/* The right-hand axis: y * scale, with its own nice ticks. */
+static void axis2_compute(const struct pdb_chart_axis *def, const struct pdb_axis_layout *y,
+			  double len, struct pdb_axis_layout *a)
+{
+	double lo = y->lo * def->scale2, hi = y->hi * def->scale2, step;
+	int target = (int)(len / 48.0);
+
+	memset(a, 0, sizeof *a);
+	if (!(def->scale2 > 0) || y->kind != PDB_AXIS_LINEAR)
+		return;
+	a->present = 1;
+	a->kind = PDB_AXIS_LINEAR;
+	a->scale = def->scale2;
+	a->lo = y->lo;
+	a->hi = y->hi;
+	axis_title(a->title, sizeof a->title, def->title2, def->unit2);
+	step = pdb_chart_nice_step(hi - lo, target < 3 ? 3 : target > 9 ? 9 : target);
+	for (double v = ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
+		add_tick(a, fabs(v) < step * 1e-9 ? 0 : v, NULL);
+	pdb_chart_tick_labels(a->ticks, a->nticks, def->unit2 ? def->unit2 : "", 0, step);
+}
+
+static void axis_place(struct pdb_axis_layout *a, double px_lo, double px_hi)
+{
+	a->px_lo = px_lo;
+	a->px_hi = px_hi;
+	for (size_t i = 0; i < a->nticks; i++)
+		a->ticks[i].px = to_px(a, a->scale > 0 ? a->ticks[i].value / a->scale : a->ticks[i].value);
+}
+
+static double widest_label(const struct pdb_axis_layout *a)
+{
+	double w = 0;
+
+	for (size_t i = 0; i < a->nticks; i++) {
+		double t = pdb_chart_text_width(a->ticks[i].label, PDB_FONT_TICK);
+		if (t > w)
+			w = t;
+	}
+	return w;
+}
+
+static void axis_release(struct pdb_axis_layout *a)
+{
+	free(a->ticks);
+	a->ticks = NULL;
+	a->nticks = 0;
+}
+
+/* ---- series placement ---- */
+
+static int sorted(const double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!(v[i] >= v[i - 1]))
+			return 0;
+	return 1;
+}
+
+/* A band reduced per pixel column: its widest extent in each column. */
+static size_t band_reduce(double *bx, double *plo, double *phi, size_t n)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < n;) {
+		double col = floor(bx[i]), lo = plo[i], hi = phi[i];
+		size_t j = i;
+		for (; j < n && floor(bx[j]) == col; j++) {
+			if (plo[j] > lo)
+				lo = plo[j];
+			if (phi[j] < hi)
+				hi = phi[j];
+		}
+		bx[out] = bx[i];
+		plo[out] = lo;
+		phi[out] = hi;
+		out++;
+		i = j;
+	}
+	return out;
+}
+
+static void place_series(const struct pdb_chart_series *se, const struct pdb_axis_layout *x,
+			 const struct pdb_axis_layout *y, double width, struct pdb_series_layout *l)
+{
+	int hbar = se->marks & PDB_MARK_HBAR;
+	double *px = pdb_xmalloc((se->n ? se->n : 1) * sizeof *px);
+	double *py = pdb_xmalloc((se->n ? se->n : 1) * sizeof *py);
+	size_t m = 0;
+
+	memset(l, 0, sizeof *l);
+	l->n_in = se->n;
+	for (size_t i = 0; i < se->n; i++) {
+		double a = to_px(x, se->x[i]), b = to_px(y, se->y[i]);
+		if (!isfinite(a) || !isfinite(b))
+			continue;
+		px[m] = a;
+		py[m] = b;
+		m++;
+	}
+	l->px = pdb_xmalloc((m ? m : 1) * sizeof *l->px);
+	l->py = pdb_xmalloc((m ? m : 1) * sizeof *l->py);
+	if (!hbar && m > 2 * (size_t)width && sorted(px, m)) {
+		l->n = pdb_chart_reduce(px, py, m, l->px, l->py);
+	} else {
+		memcpy(l->px, px, m * sizeof *px);
+		memcpy(l->py, py, m * sizeof *py);
+		l->n = m;
+	}
+	free(px);
+	free(py);
+	if (!se->lo || !se->hi)
+		return;
+	l->bx = pdb_xmalloc((se->n ? se->n : 1) * sizeof *l->bx);
+	l->plo = pdb_xmalloc((se->n ? se->n : 1) * sizeof *l->plo);
+	l->phi = pdb_xmalloc((se->n ? se->n : 1) * sizeof *l->phi);
+	for (size_t i = 0; i < se->n; i++) {
+		double a, b, c;
+		if (hbar) {
+			a = to_px(y, se->y[i]);
+			b = to_px(x, se->lo[i]);
+			c = to_px(x, se->hi[i]);
+		} else {
+			a = to_px(x, se->x[i]);
+			b = to_px(y, se->lo[i]);
+			c = to_px(y, se->hi[i]);
+		}
+		if (!isfinite(a) || !isfinite(b) || !isfinite(c))
+			continue;
+		l->bx[l->nband] = a;
+		l->plo[l->nband] = b;
+		l->phi[l->nband] = c;
+		l->nband++;
+	}
+	if (!hbar && l->nband > 2 * (size_t)width && sorted(l->bx, l->nband))
+		l->nband = band_reduce(l->bx, l->plo, l->phi, l->nband);
+}
+
+static void series_release(struct pdb_series_layout *l)
+{
+	free(l->px);
+	free(l->py);
+	free(l->bx);
+	free(l->plo);
+	free(l->phi);
+}
+
+/* ---- legend ---- */
+
+static int in_rect(double x, double y, double x0, double y0, double x1, double y1)
+{
+	return x >= x0 && x <= x1 && y >= y0 && y <= y1;
+}
+
+/* Does the segment (ax,ay)-(bx,by) meet the rectangle? (Liang–Barsky) */
+static int segment_hits(double ax, double ay, double bx, double by,
+			double x0, double y0, double x1, double y1)
+{
+	double p[4] = { -(bx - ax), bx - ax, -(by - ay), by - ay };
+	double q[4] = { ax - x0, x1 - ax, ay - y0, y1 - ay };
+	double t0 = 0, t1 = 1;
+
+	for (int i = 0; i < 4; i++) {
+		if (p[i] == 0) {
+			if (q[i] < 0)
+				return 0;
+			continue;
+		}
+		double t = q[i] / p[i];
+		if (p[i] < 0 && t > t0)
+			t0 = t;
+		else if (p[i] > 0 && t < t1)
+			t1 = t;
+		if (t0 > t1)
+			return 0;
+	}
+	return 1;
+}
+
+/* How much of the panel's data a legend box at (x0,y0)-(x1,y1) would cover. */
+static size_t legend_cover(const struct pdb_chart_panel *p, const struct pdb_panel_layout *pl,
+			   double x0, double y0, double x1, double y1)
+{
+	size_t hits = 0;
+
+	for (size_t s = 0; s < pl->nseries; s++) {
+		const struct pdb_series_layout *l = &pl->series[s];
+		int marks = p->series[s].marks;
+		for (size_t i = 0; i < l->n; i++) {
+			if (in_rect(l->px[i], l->py[i], x0 - 4, y0 - 4, x1 + 4, y1 + 4))
+				hits++;
+			else if ((marks & PDB_MARK_LINE) && i > 0 &&
+				 segment_hits(l->px[i - 1], l->py[i - 1], l->px[i], l->py[i],
+					      x0, y0, x1, y1))
+				hits++;
+			if ((marks & PDB_MARK_HBAR) &&
+			    segment_hits(to_px(&pl->x, 0), l->py[i], l->px[i], l->py[i], x0, y0, x1, y1))
+				hits++;
+		}
+		for (size_t i = 0; (marks & PDB_MARK_BAND) && i < l->nband; i++)
+			if (segment_hits(l->bx[i], l->plo[i], l->bx[i], l->phi[i], x0, y0, x1, y1))
+				hits++;
+	}
+	return hits;
+}
+
+static double legend_width(const struct pdb_chart_panel *p)
+{
+	double w = 0;
+
+	for (size_t s = 0; s < p->nseries; s++) {
+		double t = p->series[s].label ? pdb_chart_text_width(p->series[s].label, PDB_FONT_LEGEND) : 0;
+		if (t > w)
+			w = t;
+	}
+	return w > 0 ? w + 48 : 0;
+}
+
+/* Put the legend in the corner where it covers least; 1 when every corner
+ * covers data (the caller then moves it outside). */
+static int legend_place(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl)
+{
+	static const char *const names[] = { "top-right", "top-left", "bottom-right", "bottom-left" };
+	struct pdb_legend_layout *lg = &pl->legend;
+	size_t best = (size_t)-1;
+
+	lg->series = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *lg->series);
+	for (size_t s = 0; s < p->nseries; s++)
+		if (p->series[s].label)
+			lg->series[lg->n++] = s;
+	if (lg->n == 0)
+		return 0;
+	lg->w = legend_width(p);
+	lg->h = 8 + LEGEND_ROW * (double)lg->n;
+	for (int c = 0; c < 4; c++) {
+		double x = c % 2 == 0 ? pl->right - LEGEND_INSET - lg->w : pl->left + LEGEND_INSET;
+		double y = c < 2 ? pl->top + LEGEND_INSET : pl->bottom - LEGEND_INSET - lg->h;
+		size_t cover = legend_cover(p, pl, x, y, x + lg->w, y + lg->h);
+		if (cover < best) {
+			best = cover;
+			lg->x = x;
+			lg->y = y;
+			lg->where = names[c];
+		}
+	}
+	return best > 0 || lg->h + 2 * LEGEND_INSET > pl->bottom - pl->top ||
+	       lg->w + 2 * LEGEND_INSET > pl->right - pl->left;
+}
+
+/* ---- the whole chart ---- */
+
+static double panel_top_extra(const struct pdb_chart_panel *p)
+{
+	return p->title ? 24 : 10;
+}
+
+static double panel_bottom_extra(const struct pdb_chart_panel *p)
+{
+	return 8 + PDB_FONT_TICK + 4 + (p->x.title && *p->x.title ? PDB_FONT_AXIS + 12 : 0) + 6;
+}
+
+static void layout_release_panels(struct pdb_chart_layout *L)
+{
+	for (size_t i = 0; i < L->npanels; i++) {
+		struct pdb_panel_layout *pl = &L->panels[i];
+		axis_release(&pl->x);
+		axis_release(&pl->y);
+		axis_release(&pl->y2);
+		for (size_t s = 0; s < pl->nseries; s++)
+			series_release(&pl->series[s]);
+		free(pl->series);
+		free(pl->vmark_px);
+		free(pl->hmark_px);
+		free(pl->legend.series);
+	}
+	free(L->panels);
+	L->panels = NULL;
+}
+
+/* One pass; legend_outside reserves room on the right for the legends.
+ * Returns 1 when some legend would cover data. */
+static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, int legend_outside)
+{
+	double top = 10 + (c->title && *c->title ? PDB_FONT_TITLE + 14 : 0);
+	double avail = c->height - top - 6, weights = 0, left = 0, right_extra = 0, y;
+	int collide = 0;
+
+	L->width = c->width;
+	L->height = c->height;
+	L->npanels = c->npanels;
+	L->panels = pdb_xcalloc(c->npanels ? c->npanels : 1, sizeof *L->panels);
+	for (size_t i = 0; i < c->npanels; i++) {
+		avail -= panel_top_extra(&c->panels[i]) + panel_bottom_extra(&c->panels[i]);
+		weights += c->panels[i].weight > 0 ? c->panels[i].weight : 1;
+	}
+	/* y axes first: their labels decide the left margin */
+	for (size_t i = 0; i < c->npanels; i++) {
+		const struct pdb_chart_panel *p = &c->panels[i];
+		struct pdb_panel_layout *pl = &L->panels[i];
+		double h = avail * (p->weight > 0 ? p->weight : 1) / weights, w;
+		axis_compute(p, 0, h, &pl->y);
+		axis2_compute(&p->y, &pl->y, h, &pl->y2);
+		w = 14 + PDB_FONT_AXIS + 8 + widest_label(&pl->y) + 8;
+		if (w > left)
+			left = w;
+		if (pl->y2.present) {
+			w = 8 + widest_label(&pl->y2) + 8 + PDB_FONT_AXIS + 14;
+			if (w > right_extra)
+				right_extra = w;
+		}
+		if (legend_outside && legend_width(p) + 16 > right_extra)
+			right_extra = legend_width(p) + 16;
+	}
+	if (left > c->width * 0.45)
+		left = c->width * 0.45;
+	y = top;
+	for (size_t i = 0; i < c->npanels; i++) {
+		const struct pdb_chart_panel *p = &c->panels[i];
+		struct pdb_panel_layout *pl = &L->panels[i];
+		double h = avail * (p->weight > 0 ? p->weight : 1) / weights;
+		int ycat = p->y.kind == PDB_AXIS_CATEGORY;
+
+		pl->left = left;
+		pl->right = c->width - 18 - right_extra;
+		pl->top = y + panel_top_extra(p);
+		pl->bottom = pl->top + h;
+		y = pl->bottom + panel_bottom_extra(p);
+		axis_compute(p, 1, pl->right - pl->left, &pl->x);
+		axis_place(&pl->x, pl->left, pl->right);
+		axis_place(&pl->y, ycat ? pl->top : pl->bottom, ycat ? pl->bottom : pl->top);
+		if (pl->y2.present)
+			axis_place(&pl->y2, pl->bottom, pl->top);
+		pl->nseries = p->nseries;
+		pl->series = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *pl->series);
+		for (size_t s = 0; s < p->nseries; s++)
+			place_series(&p->series[s], &pl->x, &pl->y, pl->right - pl->left, &pl->series[s]);
+		pl->vmark_px = pdb_xcalloc(p->nvmarks + 1, sizeof *pl->vmark_px);
+		for (size_t k = 0; k < p->nvmarks; k++)
+			pl->vmark_px[k] = to_px(&pl->x, p->vmarks[k]);
+		pl->hmark_px = pdb_xcalloc(p->nhmarks + 1, sizeof *pl->hmark_px);
+		for (size_t k = 0; k < p->nhmarks; k++)
+			pl->hmark_px[k] = to_px(&pl->y, p->hmarks[k]);
+		if (legend_outside) {
+			pl->legend.series = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *pl->legend.series);
+			for (size_t s = 0; s < p->nseries; s++)
+				if (p->series[s].label)
+					pl->legend.series[pl->legend.n++] = s;
+			pl->legend.w = legend_width(p);
+			pl->legend.h = 8 + LEGEND_ROW * (double)pl->legend.n;
+			pl->legend.x = pl->right + (pl->y2.present ? right_extra - pl->legend.w - 4 : 16);
+			pl->legend.y = pl->top;
+			pl->legend.where = "outside";
+		} else if (legend_place(p, pl)) {
+			collide = 1;
+		}
+	}
+	return collide;
+}
+
+struct pdb_chart_layout *pdb_chart_layout(const struct pdb_chart *c)
+{
+	struct pdb_chart_layout *L = pdb_xcalloc(1, sizeof *L);
+
+	if (layout_pass(c, L, 0)) {
+		layout_release_panels(L);
+		layout_pass(c, L, 1);
+	}
+	return L;
+}
+
+void pdb_chart_layout_free(struct pdb_chart_layout *L)
+{
+	if (!L)
+		return;
+	layout_release_panels(L);
+	free(L);
+}
+
+/* ---- text form ---- */
+
+static const char *kind_name(int kind)
+{
+	static const char *const names[] = { "linear", "log", "nines", "category" };
+	return kind >= 0 && kind <= PDB_AXIS_CATEGORY ? names[kind] : "?";
+}
+
+static void marks_text(int marks, char *out, size_t size)
+{
+	static const char *const names[] = { "line", "points", "band", "hbar", "dashed" };
+	size_t len = 0;
+
+	out[0] = 0;
+	for (int i = 0; i < 5; i++)
+		if (marks & (1 << i))
+			len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "+" : "", names[i]);
+}
+
+static void axis_text(struct pdb_buf *out, const char *name, const struct pdb_axis_layout *a)
+{
+	if (!a->present)
+		return;
+	pdb_buf_printf(out, "  %s %s %.4g..%.4g \"%s\" px %.1f..%.1f\n", name, kind_name(a->kind),
+		       a->lo, a->hi, a->title, a->px_lo, a->px_hi);
+	pdb_buf_printf(out, "    ticks");
+	for (size_t i = 0; i < a->nticks; i++)
+		pdb_buf_printf(out, " \"%s\"@%.1f", a->ticks[i].label, a->ticks[i].px);
+	pdb_buf_puts(out, "\n");
+}
+
+void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_layout *L,
+			   struct pdb_buf *out)
+{
+	pdb_buf_printf(out, "chart %s %dx%d %s \"%s\"\n", c->kind, L->width, L->height,
+		       c->theme == PDB_THEME_DARK ? "dark" : "light", c->title ? c->title : "");
+	for (size_t i = 0; i < L->npanels; i++) {
+		const struct pdb_chart_panel *p = &c->panels[i];
+		const struct pdb_panel_layout *pl = &L->panels[i];
+		pdb_buf_printf(out, "panel %zu \"%s\" plot %.1f,%.1f %.1f,%.1f\n", i + 1,
+			       p->title ? p->title : "", pl->left, pl->top, pl->right, pl->bottom);
+		axis_text(out, "x", &pl->x);
+		axis_text(out, "y", &pl->y);
+		axis_text(out, "y2", &pl->y2);
+		for (size_t s = 0; s < pl->nseries; s++) {
+			const struct pdb_chart_series *se = &p->series[s];
+			const struct pdb_series_layout *l = &pl->series[s];
+			char marks[64];
+			marks_text(se->marks, marks, sizeof marks);
+			pdb_buf_printf(out, "  series \"%s\" %s colour %d points %zu drawn %zu",
+				       se->label ? se->label : "", marks, se->color, l->n_in, l->n);
+			if (l->n > 0)
+				pdb_buf_printf(out, " from %.1f,%.1f to %.1f,%.1f", l->px[0], l->py[0],
+					       l->px[l->n - 1], l->py[l->n - 1]);
+			pdb_buf_puts(out, "\n");
+		}
+		for (size_t k = 0; k < p->nvmarks; k++)
+			pdb_buf_printf(out, "  vmark %.4g @%.1f\n", p->vmarks[k], pl->vmark_px[k]);
+		for (size_t k = 0; k < p->nhmarks; k++)
+			pdb_buf_printf(out, "  hmark %.4g @%.1f\n", p->hmarks[k], pl->hmark_px[k]);
+		if (pl->legend.n > 0) {
+			pdb_buf_printf(out, "  legend %s %.1f,%.1f %.1fx%.1f:", pl->legend.where,
+				       pl->legend.x, pl->legend.y, pl->legend.w, pl->legend.h);
+			for (size_t k = 0; k < pl->legend.n; k++)
+				pdb_buf_printf(out, " \"%s\"", p->series[pl->legend.series[k]].label);
+			pdb_buf_puts(out, "\n");
+		}
+	}
+}

@@ -1,0 +1,94 @@
+/* Chart layout: ranges, ticks, labels, legend and pixel positions, as pure computation. */
+#ifndef PDB_CHART_LAYOUT_H
+#define PDB_CHART_LAYOUT_H
+
+#include <stddef.h>
+
+#include "chart/chart.h"
+#include "util.h"
+
+/* Font sizes (pixels) the layout reserves room for and render draws with. */
+#define PDB_FONT_TITLE 17.0
+#define PDB_FONT_PANEL 13.0
+#define PDB_FONT_AXIS 12.0
+#define PDB_FONT_TICK 11.0
+#define PDB_FONT_LEGEND 11.5
+/* Estimated width of text in DejaVu Sans (UTF-8 aware), in pixels. */
+double pdb_chart_text_width(const char *s, double font_size);
+
+struct pdb_tick {
+	double value;      /* in data units (percent for NINES, index for CATEGORY) */
+	double px;         /* pixel position along the axis */
+	char label[64];
+};
+
+struct pdb_axis_layout {
+	int kind;          /* enum pdb_axis_kind */
+	int present;       /* 0: no such axis (y2 of most panels) */
+	double lo, hi;     /* the range, in axis space (log10, nines transform) */
+	double px_lo, px_hi; /* pixel positions of lo and hi */
+	double scale;      /* y2 only: shown value = y * scale */
+	double max_at;     /* NINES: the position of 100 (max) in axis space */
+	struct pdb_tick *ticks;
+	size_t nticks;
+	char title[256];   /* with the unit when the tick labels do not carry it */
+};
+
+/* A series placed on the panel, reduced to what the pixels can show. */
+struct pdb_series_layout {
+	size_t n_in;       /* points in the data */
+	size_t n;          /* points kept */
+	double *px, *py;   /* pixel coordinates */
+	double *plo, *phi; /* band / interval in pixels (NULL when none) */
+	size_t nband;      /* band points (may differ from n when reduced) */
+	double *bx;        /* band x pixels */
+};
+
+struct pdb_legend_layout {
+	size_t n;          /* entries (series with a label) */
+	size_t *series;    /* their series indices */
+	double x, y, w, h; /* box in pixels */
+	const char *where; /* "top-right", "top-left", "bottom-right", "bottom-left", "outside" */
+};
+
+struct pdb_panel_layout {
+	double left, top, right, bottom; /* the plot area in pixels */
+	struct pdb_axis_layout x, y, y2;
+	struct pdb_series_layout *series;
+	size_t nseries;
+	double *vmark_px, *hmark_px;
+	struct pdb_legend_layout legend;
+};
+
+struct pdb_chart_layout {
+	int width, height;
+	struct pdb_panel_layout *panels;
+	size_t npanels;
+};
+
+/* Lay out chart. Caller frees with pdb_chart_layout_free (NULL-safe). */
+struct pdb_chart_layout *pdb_chart_layout(const struct pdb_chart *chart);
+void pdb_chart_layout_free(struct pdb_chart_layout *layout);
+/* The layout as text, one line per element (what `plot --layout` prints). */
+void pdb_chart_layout_text(const struct pdb_chart *chart,
+			   const struct pdb_chart_layout *layout, struct pdb_buf *out);
+
+/* A nice step (1, 2 or 5 x 10^k) near span / target. */
+double pdb_chart_nice_step(double span, int target);
+/* Round [*lo, *hi] out to multiples of a nice step for about target ticks;
+ * returns the step. A zero span is widened first. */
+double pdb_chart_nice_range(double *lo, double *hi, int target);
+/* Tick labels for values on an axis of unit: a common SI prefix for linear
+ * axes ("5k", "250 µs", "12.5%"), each value its own for log axes. */
+void pdb_chart_tick_labels(struct pdb_tick *ticks, size_t n, const char *unit,
+			   int per_tick, double step);
+/* The nines transform: -log10(1 - p/100) (50 -> 0.301, 99 -> 2). */
+double pdb_chart_nines(double percent);
+
+/* Reduce a line of n points sorted by px to at most four per pixel column
+ * (first, min, max, last, in their order). Writes to ox, oy (room for n);
+ * returns the count kept. Columns are floor(px). */
+size_t pdb_chart_reduce(const double *px, const double *py, size_t n,
+			double *ox, double *oy);
+
+#endif

@@ -1,0 +1,339 @@
+/* Chart rendering with cairo: the only file that includes cairo.h. */
+#include "chart/render.h"
+
+#include <cairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+#define FONT "DejaVu Sans"
+
+struct rgb {
+	double r, g, b;
+};
+
+struct theme {
+	struct rgb bg, fg, muted, grid, axis;
+};
+
+static const struct theme themes[] = {
+	[PDB_THEME_LIGHT] = { { 1, 1, 1 }, { 0.13, 0.13, 0.13 }, { 0.35, 0.35, 0.35 },
+			      { 0.90, 0.90, 0.90 }, { 0.55, 0.55, 0.55 } },
+	[PDB_THEME_DARK] = { { 0.11, 0.12, 0.14 }, { 0.90, 0.90, 0.90 }, { 0.70, 0.70, 0.70 },
+			     { 0.22, 0.23, 0.26 }, { 0.50, 0.50, 0.50 } },
+};
+
+/* Okabe–Ito, colour-blind safe; then grey. */
+static const struct rgb palette[] = {
+	{ 0x00 / 255.0, 0x72 / 255.0, 0xB2 / 255.0 }, /* blue */
+	{ 0xD5 / 255.0, 0x5E / 255.0, 0x00 / 255.0 }, /* vermillion */
+	{ 0x00 / 255.0, 0x9E / 255.0, 0x73 / 255.0 }, /* bluish green */
+	{ 0xE6 / 255.0, 0x9F / 255.0, 0x00 / 255.0 }, /* orange */
+	{ 0x56 / 255.0, 0xB4 / 255.0, 0xE9 / 255.0 }, /* sky blue */
+	{ 0xCC / 255.0, 0x79 / 255.0, 0xA7 / 255.0 }, /* reddish purple */
+	{ 0xF0 / 255.0, 0xE4 / 255.0, 0x42 / 255.0 }, /* yellow */
+	{ 0x99 / 255.0, 0x99 / 255.0, 0x99 / 255.0 }, /* grey */
+};
+
+int pdb_chart_format_of(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	if (!dot || strchr(dot, '/'))
+		return -1;
+	if (strcasecmp(dot, ".png") == 0)
+		return PDB_CHART_PNG;
+	if (strcasecmp(dot, ".svg") == 0)
+		return PDB_CHART_SVG;
+	if (strcasecmp(dot, ".pdf") == 0)
+		return PDB_CHART_PDF;
+	return -1;
+}
+
+static void set_rgb(cairo_t *cr, struct rgb c, double alpha)
+{
+	cairo_set_source_rgba(cr, c.r, c.g, c.b, alpha);
+}
+
+static struct rgb color_of(const struct theme *t, int color)
+{
+	if (color >= 0 && color < (int)(sizeof palette / sizeof palette[0]))
+		return palette[color];
+	return t->fg;
+}
+
+/* Text anchored at (x, y): ax 0 left, 0.5 centre, 1 right; y is the middle
+ * of the text when mid, else its baseline. */
+static void text(cairo_t *cr, const char *s, double size, int bold, double x, double y,
+		 double ax, int mid)
+{
+	cairo_text_extents_t e;
+
+	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, size);
+	cairo_text_extents(cr, s, &e);
+	cairo_move_to(cr, x - ax * e.x_advance, mid ? y + size * 0.36 : y);
+	cairo_show_text(cr, s);
+}
+
+static void vertical_text(cairo_t *cr, const char *s, double size, double x, double y, double angle)
+{
+	cairo_save(cr);
+	cairo_translate(cr, x, y);
+	cairo_rotate(cr, angle);
+	text(cr, s, size, 0, 0, 0, 0.5, 0);
+	cairo_restore(cr);
+}
+
+static void axes(cairo_t *cr, const struct theme *t, const struct pdb_panel_layout *pl)
+{
+	cairo_set_line_width(cr, 1);
+	set_rgb(cr, t->grid, 1);
+	for (size_t i = 0; i < pl->y.nticks; i++) {
+		double y = round(pl->y.ticks[i].px) + 0.5;
+		cairo_move_to(cr, pl->left, y);
+		cairo_line_to(cr, pl->right, y);
+	}
+	if (pl->x.kind != PDB_AXIS_CATEGORY)
+		for (size_t i = 0; i < pl->x.nticks; i++) {
+			double x = round(pl->x.ticks[i].px) + 0.5;
+			cairo_move_to(cr, x, pl->top);
+			cairo_line_to(cr, x, pl->bottom);
+		}
+	cairo_stroke(cr);
+	set_rgb(cr, t->axis, 1);
+	cairo_move_to(cr, round(pl->left) + 0.5, pl->top);
+	cairo_line_to(cr, round(pl->left) + 0.5, round(pl->bottom) + 0.5);
+	cairo_line_to(cr, pl->right, round(pl->bottom) + 0.5);
+	if (pl->y2.present) {
+		cairo_move_to(cr, round(pl->right) + 0.5, pl->top);
+		cairo_line_to(cr, round(pl->right) + 0.5, round(pl->bottom) + 0.5);
+	}
+	for (size_t i = 0; i < pl->x.nticks; i++) {
+		double x = round(pl->x.ticks[i].px) + 0.5;
+		cairo_move_to(cr, x, round(pl->bottom) + 0.5);
+		cairo_line_to(cr, x, round(pl->bottom) + 4.5);
+	}
+	cairo_stroke(cr);
+	set_rgb(cr, t->muted, 1);
+	for (size_t i = 0; i < pl->y.nticks; i++)
+		text(cr, pl->y.ticks[i].label, PDB_FONT_TICK, 0, pl->left - 7, pl->y.ticks[i].px, 1, 1);
+	for (size_t i = 0; i < pl->y2.nticks; i++)
+		text(cr, pl->y2.ticks[i].label, PDB_FONT_TICK, 0, pl->right + 7, pl->y2.ticks[i].px, 0, 1);
+	for (size_t i = 0; i < pl->x.nticks; i++)
+		text(cr, pl->x.ticks[i].label, PDB_FONT_TICK, 0, pl->x.ticks[i].px,
+		     pl->bottom + 8 + PDB_FONT_TICK, 0.5, 0);
+	set_rgb(cr, t->fg, 1);
+	text(cr, pl->x.title, PDB_FONT_AXIS, 0, (pl->left + pl->right) / 2,
+	     pl->bottom + 8 + PDB_FONT_TICK + 8 + PDB_FONT_AXIS, 0.5, 0);
+	vertical_text(cr, pl->y.title, PDB_FONT_AXIS, 12 + PDB_FONT_AXIS * 0.8,
+		      (pl->top + pl->bottom) / 2, -M_PI / 2);
+	if (pl->y2.present) {
+		double w = 0;
+		for (size_t i = 0; i < pl->y2.nticks; i++) {
+			double tw = pdb_chart_text_width(pl->y2.ticks[i].label, PDB_FONT_TICK);
+			w = tw > w ? tw : w;
+		}
+		vertical_text(cr, pl->y2.title, PDB_FONT_AXIS, pl->right + 8 + w + 8 + PDB_FONT_AXIS * 0.2,
+			      (pl->top + pl->bottom) / 2, M_PI / 2);
+	}
+}
+
+static void line_style(cairo_t *cr, int marks)
+{
+	static const double dash[] = { 7, 4 };
+
+	cairo_set_line_width(cr, 2);
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+	cairo_set_dash(cr, dash, marks & PDB_MARK_DASHED ? 2 : 0, 0);
+}
+
+static void marker(cairo_t *cr, const struct theme *t, struct rgb c, double x, double y)
+{
+	cairo_new_sub_path(cr);
+	cairo_arc(cr, x, y, 3.4, 0, 2 * M_PI);
+	set_rgb(cr, c, 1);
+	cairo_fill_preserve(cr);
+	set_rgb(cr, t->bg, 1);
+	cairo_set_line_width(cr, 1);
+	cairo_stroke(cr);
+}
+
+static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_layout *pl,
+		   const struct pdb_chart_series *se, const struct pdb_series_layout *l)
+{
+	struct rgb c = color_of(t, se->color);
+
+	if ((se->marks & PDB_MARK_BAND) && l->nband > 0) {
+		cairo_move_to(cr, l->bx[0], l->phi[0]);
+		for (size_t i = 1; i < l->nband; i++)
+			cairo_line_to(cr, l->bx[i], l->phi[i]);
+		for (size_t i = l->nband; i-- > 0;)
+			cairo_line_to(cr, l->bx[i], l->plo[i]);
+		cairo_close_path(cr);
+		set_rgb(cr, c, 0.22);
+		cairo_fill(cr);
+	}
+	if (se->marks & PDB_MARK_HBAR) {
+		double zero = pl->x.px_lo + (0 - pl->x.lo) / (pl->x.hi - pl->x.lo) * (pl->x.px_hi - pl->x.px_lo);
+		double row = fabs(pl->y.px_hi - pl->y.px_lo) / (pl->y.hi - pl->y.lo);
+		double h = row * 0.62 < 26 ? row * 0.62 : 26;
+		for (size_t i = 0; i < l->n; i++) {
+			cairo_rectangle(cr, l->px[i] < zero ? l->px[i] : zero, l->py[i] - h / 2,
+					fabs(l->px[i] - zero), h);
+			set_rgb(cr, c, 0.85);
+			cairo_fill(cr);
+		}
+		cairo_set_line_width(cr, 1.5);
+		set_rgb(cr, t->fg, 0.85);
+		for (size_t i = 0; i < l->nband; i++) {
+			cairo_move_to(cr, l->plo[i], l->bx[i]);
+			cairo_line_to(cr, l->phi[i], l->bx[i]);
+			cairo_move_to(cr, l->plo[i], l->bx[i] - h / 4);
+			cairo_line_to(cr, l->plo[i], l->bx[i] + h / 4);
+			cairo_move_to(cr, l->phi[i], l->bx[i] - h / 4);
+			cairo_line_to(cr, l->phi[i], l->bx[i] + h / 4);
+		}
+		cairo_stroke(cr);
+		return;
+	}
+	if ((se->marks & PDB_MARK_LINE) && l->n > 1) {
+		line_style(cr, se->marks);
+		set_rgb(cr, c, 1);
+		cairo_move_to(cr, l->px[0], l->py[0]);
+		for (size_t i = 1; i < l->n; i++)
+			cairo_line_to(cr, l->px[i], l->py[i]);
+		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
+	}
+	if (se->marks & PDB_MARK_POINTS)
+		for (size_t i = 0; i < l->n; i++)
+			marker(cr, t, c, l->px[i], l->py[i]);
+}
+
+static void marks(cairo_t *cr, const struct theme *t, const struct pdb_chart_panel *p,
+		  const struct pdb_panel_layout *pl)
+{
+	static const double dash[] = { 5, 4 };
+
+	cairo_set_line_width(cr, 1.2);
+	set_rgb(cr, t->fg, 0.55);
+	cairo_set_dash(cr, dash, 2, 0);
+	for (size_t i = 0; i < p->nhmarks; i++) {
+		cairo_move_to(cr, pl->left, pl->hmark_px[i]);
+		cairo_line_to(cr, pl->right, pl->hmark_px[i]);
+	}
+	cairo_stroke(cr);
+	for (size_t i = 0; i < p->nvmarks; i++) {
+		cairo_move_to(cr, pl->vmark_px[i], pl->top);
+		cairo_line_to(cr, pl->vmark_px[i], pl->bottom);
+	}
+	if (p->nvmarks && p->y.kind == PDB_AXIS_CATEGORY) /* a zero line: solid */
+		cairo_set_dash(cr, NULL, 0, 0);
+	cairo_stroke(cr);
+	cairo_set_dash(cr, NULL, 0, 0);
+}
+
+static void legend(cairo_t *cr, const struct theme *t, const struct pdb_chart_panel *p,
+		   const struct pdb_legend_layout *lg)
+{
+	if (lg->n == 0)
+		return;
+	cairo_rectangle(cr, round(lg->x) + 0.5, round(lg->y) + 0.5, round(lg->w), round(lg->h));
+	set_rgb(cr, t->bg, 0.92);
+	cairo_fill_preserve(cr);
+	set_rgb(cr, t->grid, 1);
+	cairo_set_line_width(cr, 1);
+	cairo_stroke(cr);
+	for (size_t k = 0; k < lg->n; k++) {
+		const struct pdb_chart_series *se = &p->series[lg->series[k]];
+		struct rgb c = color_of(t, se->color);
+		double y = lg->y + 4 + 17.0 * (double)k + 8.5, x = lg->x + 8;
+		if (se->marks & (PDB_MARK_HBAR | PDB_MARK_BAND) && !(se->marks & PDB_MARK_LINE)) {
+			cairo_rectangle(cr, x, y - 5, 24, 10);
+			set_rgb(cr, c, se->marks & PDB_MARK_HBAR ? 0.85 : 0.3);
+			cairo_fill(cr);
+		}
+		if (se->marks & PDB_MARK_LINE) {
+			if (se->marks & PDB_MARK_BAND) {
+				cairo_rectangle(cr, x, y - 5, 24, 10);
+				set_rgb(cr, c, 0.22);
+				cairo_fill(cr);
+			}
+			line_style(cr, se->marks);
+			set_rgb(cr, c, 1);
+			cairo_move_to(cr, x, y);
+			cairo_line_to(cr, x + 24, y);
+			cairo_stroke(cr);
+			cairo_set_dash(cr, NULL, 0, 0);
+		}
+		if (se->marks & PDB_MARK_POINTS)
+			marker(cr, t, c, x + 12, y);
+		set_rgb(cr, t->fg, 1);
+		text(cr, se->label, PDB_FONT_LEGEND, 0, x + 32, y, 0, 1);
+	}
+}
+
+static void draw(cairo_t *cr, const struct pdb_chart *c, const struct pdb_chart_layout *L)
+{
+	const struct theme *t = &themes[c->theme == PDB_THEME_DARK];
+
+	set_rgb(cr, t->bg, 1);
+	cairo_paint(cr);
+	set_rgb(cr, t->fg, 1);
+	if (c->title && *c->title)
+		text(cr, c->title, PDB_FONT_TITLE, 1, L->width / 2.0, 10 + PDB_FONT_TITLE, 0.5, 0);
+	for (size_t i = 0; i < L->npanels; i++) {
+		const struct pdb_chart_panel *p = &c->panels[i];
+		const struct pdb_panel_layout *pl = &L->panels[i];
+		if (p->title) {
+			set_rgb(cr, t->fg, 1);
+			text(cr, p->title, PDB_FONT_PANEL, 1, pl->left, pl->top - 8, 0, 0);
+		}
+		axes(cr, t, pl);
+		cairo_save(cr);
+		cairo_rectangle(cr, pl->left - 5, pl->top - 5, pl->right - pl->left + 10,
+				pl->bottom - pl->top + 10);
+		cairo_clip(cr);
+		marks(cr, t, p, pl);
+		for (size_t s = 0; s < pl->nseries; s++)
+			series(cr, t, pl, &p->series[s], &pl->series[s]);
+		cairo_restore(cr);
+		legend(cr, t, p, &pl->legend);
+	}
+}
+
+int pdb_chart_render(const struct pdb_chart *c, const struct pdb_chart_layout *L,
+		     const char *path, int format, struct pdb_err *err)
+{
+	cairo_surface_t *surface;
+	cairo_status_t status;
+	cairo_t *cr;
+
+	if (format == PDB_CHART_SVG) {
+		surface = cairo_svg_surface_create(path, L->width, L->height);
+		cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX);
+	} else if (format == PDB_CHART_PDF) {
+		surface = cairo_pdf_surface_create(path, L->width, L->height);
+	} else {
+		surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, L->width, L->height);
+	}
+	cr = cairo_create(surface);
+	draw(cr, c, L);
+	status = cairo_status(cr);
+	cairo_destroy(cr);
+	if (status == CAIRO_STATUS_SUCCESS && format == PDB_CHART_PNG)
+		status = cairo_surface_write_to_png(surface, path);
+	cairo_surface_finish(surface);
+	if (status == CAIRO_STATUS_SUCCESS)
+		status = cairo_surface_status(surface);
+	cairo_surface_destroy(surface);
+	if (status != CAIRO_STATUS_SUCCESS)
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: cannot write the chart: %s", path,
+				   cairo_status_to_string(status));
+	return 0;
+}

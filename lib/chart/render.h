@@ -1,0 +1,17 @@
+/* Chart rendering: a laid-out chart to a PNG, SVG or PDF file (cairo). */
+#ifndef PDB_CHART_RENDER_H
+#define PDB_CHART_RENDER_H
+
+#include "chart/chart.h"
+#include "chart/layout.h"
+#include "err.h"
+
+enum pdb_chart_format { PDB_CHART_PNG, PDB_CHART_SVG, PDB_CHART_PDF };
+
+/* The format named by path's extension (.png, .svg, .pdf, any case), or -1. */
+int pdb_chart_format_of(const char *path);
+/* Draw chart as laid out in layout to path. 0, or -1 with err. */
+int pdb_chart_render(const struct pdb_chart *chart, const struct pdb_chart_layout *layout,
+		     const char *path, int format, struct pdb_err *err);
+
+#endif

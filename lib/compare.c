@@ -1,0 +1,753 @@
+/* Compare: match the series of two run groups and give each a verdict. */
+#include "compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "units.h"
+#include "util.h"
+
+#define HISTORY_RUNS 30      /* runs of history for the single-sample band */
+#define HISTORY_MIN_CHANGES 10
+#define BAND_FLOOR_PCT 1.0
+#define BAND_NOISY_PCT 20.0
+
+static const char *const verdict_names[PDB_VERDICT_COUNT] = {
+	"regression", "improvement", "unchanged", "noisy", "insufficient", "new", "missing",
+};
+
+const char *pdb_verdict_name(int verdict)
+{
+	return verdict >= 0 && verdict < PDB_VERDICT_COUNT ? verdict_names[verdict] : "?";
+}
+
+void pdb_compare_opts_init(struct pdb_compare_opts *opts)
+{
+	memset(opts, 0, sizeof *opts);
+	opts->alpha = NAN;
+	opts->threshold_pct = NAN;
+}
+
+/* A stored series by key, for history look-ups. */
+struct series_ref {
+	char *key;
+	int64_t id;
+};
+
+/* One result of one run of a side, under its series key. */
+struct entry {
+	char *key;               /* benchmark \x1f dims json \x1f metric */
+	char *dims_json;
+	const struct pdb_result *r;
+};
+
+/* Working state of one comparison. */
+struct ctx {
+	struct pdb_store *store;
+	const struct pdb_compare_opts *opts;
+	struct pdb_compare *out;
+	double alpha;
+	int64_t history_until;
+	struct series_ref *series;     /* sorted by key, loaded on first need */
+	size_t nseries;
+	int series_loaded;
+	size_t hl_nx, hl_ny, hl_k;     /* the interval rank of the last sizes */
+	size_t cap;
+};
+
+static char *series_key(const char *bench, const char *dims_json, const char *metric)
+{
+	return pdb_xasprintf("%s\x1f%s\x1f%s", bench, dims_json, metric);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->key, ((const struct entry *)b)->key);
+}
+
+/* Every result of a side's runs whose benchmark and metric pass the globs,
+ * sorted by series key (the values of one key are used as a set, so the
+ * order among them does not matter). */
+static struct entry *side_entries(struct pdb_run **runs, size_t nruns,
+				  const struct pdb_compare_opts *opts, size_t *n)
+{
+	struct entry *e = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (size_t i = 0; i < nruns; i++)
+		for (size_t j = 0; j < runs[i]->nresults; j++) {
+			const struct pdb_result *r = &runs[i]->results[j];
+			if (!pdb_glob_match(opts->bench_glob, r->benchmark) ||
+			    !pdb_glob_match(opts->metric_glob, r->metric))
+				continue;
+			pdb_grow((void **)&e, &cap, *n + 1, sizeof *e);
+			e[*n].dims_json = pdb_dims_text(r->dims, r->ndims);
+			e[*n].key = series_key(r->benchmark, e[*n].dims_json, r->metric);
+			e[*n].r = r;
+			(*n)++;
+		}
+	qsort(e, *n, sizeof *e, cmp_entry);
+	return e;
+}
+
+static void entries_free(struct entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].key);
+		free(e[i].dims_json);
+	}
+	free(e);
+}
+
+/* The value of a result as one number: median of its samples (weighted),
+ * else the tool's median, else its mean; NaN when none. */
+static double result_value(const struct pdb_result *r)
+{
+	struct pdb_summary s;
+	double v;
+
+	if (r->nsamples > 0) {
+		pdb_result_summary(r, &s);
+		return s.median;
+	}
+	if (pdb_result_get_stat(r, "median", &v) == 0 || pdb_result_get_stat(r, "mean", &v) == 0)
+		return v;
+	return NAN;
+}
+
+static int has_weights(const struct pdb_result *r)
+{
+	for (size_t i = 0; i < r->nsamples; i++)
+		if (r->samples[i].has_weight)
+			return 1;
+	return 0;
+}
+
+/* The values of a series on one side: one run gives its raw samples
+ * (unless they are weighted histogram buckets); several runs give one
+ * value each. NaN values are left out. */
+static double *side_values(const struct entry *e, size_t ne, size_t nruns, size_t *n)
+{
+	double *v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (size_t i = 0; i < ne; i++) {
+		const struct pdb_result *r = e[i].r;
+		if (nruns == 1 && r->nsamples > 0 && !has_weights(r)) {
+			for (size_t k = 0; k < r->nsamples; k++) {
+				if (isnan(r->samples[k].value))
+					continue;
+				pdb_grow((void **)&v, &cap, *n + 1, sizeof *v);
+				v[(*n)++] = r->samples[k].value;
+			}
+		} else {
+			double x = result_value(r);
+			if (isnan(x))
+				continue;
+			pdb_grow((void **)&v, &cap, *n + 1, sizeof *v);
+			v[(*n)++] = x;
+		}
+	}
+	return v;
+}
+
+static int all_positive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return 0;
+	return 1;
+}
+
+static void describe(const double *v, size_t n, double *median, double *mean)
+{
+	double *copy = pdb_xmalloc((n ? n : 1) * sizeof *copy);
+
+	memcpy(copy, v, n * sizeof *copy);
+	*median = pdb_stats_median(copy, n);
+	*mean = pdb_stats_mean(v, n);
+	free(copy);
+}
+
+/* The built-in fail level: 10 % for p95 and beyond (a "pNN" part of the
+ * metric name with NN >= 95, e.g. p95, p99, p99.9, p999, latency_p99). */
+static double default_threshold(const char *metric)
+{
+	for (const char *s = metric; *s; s++) {
+		char digits[16];
+		size_t n = 0;
+		double pct;
+
+		if ((*s != 'p' && *s != 'P') || (s != metric && strchr("_-. /", s[-1]) == NULL))
+			continue;
+		for (const char *d = s + 1; (*d >= '0' && *d <= '9') || *d == '.'; d++)
+			if (n + 1 < sizeof digits)
+				digits[n++] = *d;
+		digits[n] = '\0';
+		if (n < 2 || digits[0] == '.')
+			continue;
+		/* p999 reads as 99.9, p9999 as 99.99 */
+		if (!strchr(digits, '.') && n > 2) {
+			memmove(digits + 3, digits + 2, n - 1);
+			digits[2] = '.';
+		}
+		if (pdb_parse_double(digits, &pct) == 0 && pct >= 95 && pct <= 100)
+			return 10.0;
+	}
+	return 5.0;
+}
+
+static int cmp_series_ref(const void *a, const void *b)
+{
+	return strcmp(((const struct series_ref *)a)->key, ((const struct series_ref *)b)->key);
+}
+
+/* Load the series table once, sorted by key, for history look-ups. */
+static int load_series(struct ctx *c, struct pdb_err *err)
+{
+	struct pdb_series *s;
+	size_t n;
+
+	if (c->series_loaded)
+		return 0;
+	if (pdb_store_list_series(c->store, c->opts->bench_glob, c->opts->metric_glob,
+				  &s, &n, err) < 0)
+		return -1;
+	c->series = pdb_xcalloc(n ? n : 1, sizeof *c->series);
+	for (size_t i = 0; i < n; i++) {
+		c->series[i].key = series_key(s[i].benchmark, s[i].dims, s[i].metric);
+		c->series[i].id = s[i].id;
+	}
+	c->nseries = n;
+	qsort(c->series, n, sizeof *c->series, cmp_series_ref);
+	pdb_series_free(s, n);
+	c->series_loaded = 1;
+	return 0;
+}
+
+/* The id of the stored series with this key, or 0. */
+static int64_t find_series(const struct ctx *c, const char *key)
+{
+	size_t lo = 0, hi = c->nseries;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int d = strcmp(c->series[mid].key, key);
+		if (d == 0)
+			return c->series[mid].id;
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The noise band of a single-sample series from its history, as a log
+ * ratio: max(1 %, Q3 + 3 IQR) of |ln(v[i] / v[i-1])| over the last 30 runs
+ * up to the baseline. Returns 1 with *band set, 0 when fewer than 10
+ * changes exist, -1 on a database error. */
+static int history_band(struct ctx *c, const char *key, double *band, struct pdb_err *err)
+{
+	struct pdb_history_point *pts = NULL;
+	double *changes = NULL, prev = NAN, q1, q3;
+	size_t npts = 0, nchanges = 0, first;
+	int64_t id;
+	int ret = -1;
+
+	if (load_series(c, err) < 0)
+		goto out;
+	if (!(id = find_series(c, key))) {
+		ret = 0;
+		goto out;
+	}
+	if (pdb_store_series_history(c->store, id, NULL, 0, c->history_until, &pts, &npts,
+				     err) < 0)
+		goto out;
+	first = npts > HISTORY_RUNS ? npts - HISTORY_RUNS : 0;
+	changes = pdb_xmalloc((npts ? npts : 1) * sizeof *changes);
+	for (size_t i = first; i < npts; i++) {
+		double v = pts[i].value;
+		if (!(v > 0))
+			continue;
+		if (prev > 0)
+			changes[nchanges++] = fabs(log(v / prev));
+		prev = v;
+	}
+	ret = 0;
+	if (nchanges < HISTORY_MIN_CHANGES)
+		goto out;
+	qsort(changes, nchanges, sizeof *changes, cmp_double);
+	q1 = pdb_stats_quantile(changes, nchanges, 0.25);
+	q3 = pdb_stats_quantile(changes, nchanges, 0.75);
+	*band = fmax(log1p(BAND_FLOOR_PCT / 100), q3 + 3 * (q3 - q1));
+	ret = 1;
+out:
+	free(changes);
+	pdb_history_free(pts, npts);
+	return ret;
+}
+
+static double pct_of_log(double d)
+{
+	return 100 * expm1(d);
+}
+
+/* Statistics of a series with several values a side. */
+static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const double *b,
+			    const double *a, int positive)
+{
+	struct pdb_mwu mwu;
+	double est, lo, hi;
+	double *lb = NULL, *la = NULL;
+
+	row->band = "samples";
+	if (c->hl_nx != row->n_base || c->hl_ny != row->n_cand) {
+		c->hl_nx = row->n_base;
+		c->hl_ny = row->n_cand;
+		c->hl_k = pdb_stats_hl_rank(row->n_base, row->n_cand, 1 - c->alpha);
+	}
+	pdb_stats_mann_whitney(a, row->n_cand, b, row->n_base, &mwu);
+	row->p_value = mwu.p;
+	if (positive) {
+		lb = pdb_xmalloc(row->n_base * sizeof *lb);
+		la = pdb_xmalloc(row->n_cand * sizeof *la);
+		for (size_t i = 0; i < row->n_base; i++)
+			lb[i] = log(b[i]);
+		for (size_t i = 0; i < row->n_cand; i++)
+			la[i] = log(a[i]);
+		pdb_stats_hodges_lehmann_at(lb, row->n_base, la, row->n_cand, c->hl_k,
+					    &est, &lo, &hi);
+		row->change_pct = pct_of_log(est);
+		row->ci_low_pct = pct_of_log(lo);
+		row->ci_high_pct = pct_of_log(hi);
+	} else {
+		pdb_stats_hodges_lehmann_at(b, row->n_base, a, row->n_cand, c->hl_k,
+					    &row->change_abs, &row->ci_low_abs,
+					    &row->ci_high_abs);
+	}
+	free(lb);
+	free(la);
+}
+
+/* One value (or an aggregate) a side: the band from history or static. */
+static int compare_single(struct ctx *c, struct pdb_compare_row *row, const char *key,
+			  int positive, struct pdb_err *err)
+{
+	double band;
+	int found;
+
+	if (!positive) {
+		row->change_abs = row->median_cand - row->median_base;
+		row->band = "static";
+		return 0;
+	}
+	row->change_pct = pct_of_log(log(row->median_cand / row->median_base));
+	if ((found = history_band(c, key, &band, err)) < 0)
+		return -1;
+	if (found) {
+		row->band = "history";
+		row->band_pct = pct_of_log(band);
+	} else {
+		row->band = "static";
+		row->band_pct = row->threshold_pct;
+	}
+	return 0;
+}
+
+/* The verdict of a compared series (after any Holm adjustment). */
+static int verdict_of(const struct ctx *c, struct pdb_compare_row *row)
+{
+	/* worse-side sign: +1 when larger is worse; none is gated as lower
+	 * but never called a regression or an improvement */
+	double s = row->direction == PDB_DIR_HIGHER ? -1 : 1;
+	int gated = row->direction != PDB_DIR_NONE;
+	double thr = row->threshold_pct, warn = row->warn_pct;
+	double w = s * row->change_pct;
+
+	if (strcmp(row->band, "samples") == 0) {
+		int percent = !isnan(row->change_pct);
+		double wlo = percent ? fmin(s * row->ci_low_pct, s * row->ci_high_pct)
+			: fmin(s * row->ci_low_abs, s * row->ci_high_abs);
+		double whi = percent ? fmax(s * row->ci_low_pct, s * row->ci_high_pct)
+			: fmax(s * row->ci_low_abs, s * row->ci_high_abs);
+		int sig = row->p_value <= c->alpha;
+
+		if (pdb_stats_mwu_min_p(row->n_base, row->n_cand) > c->alpha || isnan(wlo))
+			return PDB_VERDICT_INSUFFICIENT;
+		if (!percent) {
+			/* values <= 0: no percentage, significance and side only */
+			if (gated && sig && wlo > 0)
+				return PDB_VERDICT_REGRESSION;
+			if (gated && sig && whi < 0)
+				return PDB_VERDICT_IMPROVEMENT;
+			return PDB_VERDICT_UNCHANGED;
+		}
+		row->warn = gated && !isnan(warn) && sig && wlo > 0 && w >= warn && w < thr;
+		if (gated && sig && wlo > 0 && w >= thr)
+			return PDB_VERDICT_REGRESSION;
+		if (gated && sig && whi < 0 && -w >= thr)
+			return PDB_VERDICT_IMPROVEMENT;
+		if (wlo >= -thr && whi <= thr)
+			return PDB_VERDICT_UNCHANGED;
+		return PDB_VERDICT_NOISY;
+	}
+	if (isnan(row->change_pct))
+		return row->change_abs == 0 ? PDB_VERDICT_UNCHANGED : PDB_VERDICT_INSUFFICIENT;
+	if (row->band_pct > BAND_NOISY_PCT)
+		return PDB_VERDICT_NOISY;
+	/* beyond the band (as a log ratio) and at least the fail level */
+	double d = s * log1p(row->change_pct / 100), band = log1p(row->band_pct / 100);
+	row->warn = gated && !isnan(warn) && d > band && w >= warn && w < thr;
+	if (gated && d > band && w >= thr)
+		return PDB_VERDICT_REGRESSION;
+	if (gated && -d > band && -w >= thr)
+		return PDB_VERDICT_IMPROVEMENT;
+	return PDB_VERDICT_UNCHANGED;
+}
+
+static struct pdb_compare_row *new_row(struct ctx *c, const struct entry *e)
+{
+	struct pdb_compare *out = c->out;
+	struct pdb_compare_row *row;
+
+	pdb_grow((void **)&out->rows, &c->cap, out->nrows + 1, sizeof *out->rows);
+	row = &out->rows[out->nrows++];
+	memset(row, 0, sizeof *row);
+	row->benchmark = pdb_xstrdup(e->r->benchmark);
+	row->dims = pdb_dims_display(e->r->dims, e->r->ndims);
+	row->dims_json = pdb_xstrdup(e->dims_json);
+	row->metric = pdb_xstrdup(e->r->metric);
+	row->unit = pdb_xstrdup(e->r->unit);
+	row->direction = e->r->direction;
+	row->median_base = row->median_cand = row->mean_base = row->mean_cand = NAN;
+	row->change_pct = row->ci_low_pct = row->ci_high_pct = NAN;
+	row->change_abs = row->ci_low_abs = row->ci_high_abs = NAN;
+	row->p_value = row->band_pct = row->warn_pct = NAN;
+	row->band = "samples";
+	return row;
+}
+
+/* Compare one series key: be/ne base entries, ce/nc candidate entries. */
+static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
+			  const struct entry *ce, size_t nc, struct pdb_err *err)
+{
+	const struct entry *e = nc ? ce : be;
+	const struct pdb_compare_opts *o = c->opts;
+	double *b = NULL, *a = NULL, thr, warn = NAN;
+	int direction = e->r->direction, positive, ret = -1;
+	struct pdb_compare_row *row;
+
+	thr = default_threshold(e->r->metric);
+	if (o->config && !isnan(o->config->threshold_pct))
+		thr = o->config->threshold_pct;
+	if (!isnan(o->threshold_pct))
+		thr = o->threshold_pct;
+	if (o->config && !isnan(o->config->warn_pct))
+		warn = o->config->warn_pct;
+	if (o->config && pdb_compare_config_apply(o->config, e->r->benchmark, e->r->metric,
+						  &thr, &warn, &direction))
+		return 0;
+	row = new_row(c, e);
+	row->direction = direction;
+	row->threshold_pct = thr;
+	row->warn_pct = warn;
+	b = side_values(be, nb, c->out->nbase, &row->n_base);
+	a = side_values(ce, nc, c->out->ncand, &row->n_cand);
+	describe(b, row->n_base, &row->median_base, &row->mean_base);
+	describe(a, row->n_cand, &row->median_cand, &row->mean_cand);
+	if (row->n_base == 0 || row->n_cand == 0) {
+		row->verdict = row->n_base == 0 ? PDB_VERDICT_NEW : PDB_VERDICT_MISSING;
+		row->band = NULL;
+		ret = 0;
+		goto out;
+	}
+	positive = all_positive(b, row->n_base) && all_positive(a, row->n_cand);
+	if (row->n_base >= 2 && row->n_cand >= 2)
+		compare_samples(c, row, b, a, positive);
+	else if (compare_single(c, row, e->key, positive, err) < 0)
+		goto out;
+	ret = 0;
+out:
+	free(b);
+	free(a);
+	return ret;
+}
+
+static int verdict_rank(int v)
+{
+	static const int rank[PDB_VERDICT_COUNT] = {
+		[PDB_VERDICT_REGRESSION] = 0, [PDB_VERDICT_NOISY] = 1,
+		[PDB_VERDICT_MISSING] = 2, [PDB_VERDICT_INSUFFICIENT] = 3,
+		[PDB_VERDICT_NEW] = 4, [PDB_VERDICT_UNCHANGED] = 5,
+		[PDB_VERDICT_IMPROVEMENT] = 6,
+	};
+	return rank[v];
+}
+
+/* How much worse, for ordering: the change on the worse side, NaN last. */
+static double worseness(const struct pdb_compare_row *r)
+{
+	double s = r->direction == PDB_DIR_HIGHER ? -1 : 1;
+	double v = isnan(r->change_pct) ? r->change_abs : r->change_pct;
+	return isnan(v) ? -INFINITY : s * v;
+}
+
+static int cmp_row(const void *pa, const void *pb)
+{
+	const struct pdb_compare_row *a = pa, *b = pb;
+	double wa = worseness(a), wb = worseness(b);
+	int d;
+
+	if (verdict_rank(a->verdict) != verdict_rank(b->verdict))
+		return verdict_rank(a->verdict) - verdict_rank(b->verdict);
+	if (wa != wb)
+		return wa > wb ? -1 : 1;
+	if ((d = strcmp(a->benchmark, b->benchmark)) != 0)
+		return d;
+	if ((d = strcmp(a->dims_json, b->dims_json)) != 0)
+		return d;
+	return strcmp(a->metric, b->metric);
+}
+
+static void holm_adjust(struct pdb_compare *out)
+{
+	double *p = pdb_xmalloc((out->nrows ? out->nrows : 1) * sizeof *p);
+
+	for (size_t i = 0; i < out->nrows; i++)
+		p[i] = out->rows[i].p_value;
+	pdb_stats_holm(p, out->nrows);
+	for (size_t i = 0; i < out->nrows; i++)
+		out->rows[i].p_value = p[i];
+	free(p);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Geometric mean per metric of exp(dir * ln(cand/base)) over the series
+ * that have a percentage estimate (direction none counts as lower). */
+static void geomeans(struct pdb_compare *out)
+{
+	const char **metrics = pdb_xmalloc((out->nrows ? out->nrows : 1) * sizeof *metrics);
+	size_t nm = 0, cap = 0;
+
+	for (size_t i = 0; i < out->nrows; i++)
+		if (!isnan(out->rows[i].change_pct))
+			metrics[nm++] = out->rows[i].metric;
+	qsort(metrics, nm, sizeof *metrics, cmp_str);
+	for (size_t i = 0; i < nm; i++) {
+		struct pdb_compare_geomean *g;
+		double sum = 0;
+		size_t n = 0;
+
+		if (i > 0 && strcmp(metrics[i], metrics[i - 1]) == 0)
+			continue;
+		for (size_t k = 0; k < out->nrows; k++) {
+			const struct pdb_compare_row *r = &out->rows[k];
+			if (isnan(r->change_pct) || strcmp(r->metric, metrics[i]) != 0)
+				continue;
+			sum += (r->direction == PDB_DIR_HIGHER ? -1 : 1) * log1p(r->change_pct / 100);
+			n++;
+		}
+		pdb_grow((void **)&out->geomean, &cap, out->ngeomean + 1, sizeof *out->geomean);
+		g = &out->geomean[out->ngeomean++];
+		g->metric = pdb_xstrdup(metrics[i]);
+		g->ratio = exp(sum / (double)n);
+		g->n = n;
+	}
+	free(metrics);
+}
+
+static void describe_runs(struct pdb_run **runs, size_t n, struct pdb_compare_run **out)
+{
+	*out = pdb_xcalloc(n ? n : 1, sizeof **out);
+	for (size_t i = 0; i < n; i++) {
+		(*out)[i].id = runs[i]->id;
+		(*out)[i].name = pdb_xstrdup(runs[i]->name);
+		(*out)[i].created_at = pdb_xstrdup(runs[i]->created_at);
+		(*out)[i].commit = pdb_xstrdup(pdb_run_get_attr(runs[i], "commit"));
+		(*out)[i].branch = pdb_xstrdup(pdb_run_get_attr(runs[i], "branch"));
+	}
+}
+
+/* Fingerprint attributes that must agree for a fair comparison. */
+static void check_env(struct pdb_run **base, size_t nbase, struct pdb_run **cand,
+		      size_t ncand, struct pdb_compare *out)
+{
+	static const char *const keys[] = { "cpu_model", "vcpus", "host" };
+	size_t cap = 0;
+
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		const char *ref = pdb_run_get_attr(base[0], keys[k]);
+		for (size_t i = 0; i < nbase + ncand; i++) {
+			struct pdb_run *r = i < nbase ? base[i] : cand[i - nbase];
+			const char *v = pdb_run_get_attr(r, keys[k]);
+			if ((!ref && !v) || (ref && v && strcmp(ref, v) == 0))
+				continue;
+			pdb_grow((void **)&out->env, &cap, out->nenv + 1, sizeof *out->env);
+			out->env[out->nenv].key = pdb_xstrdup(keys[k]);
+			out->env[out->nenv].base = pdb_xstrdup(ref ? ref : "");
+			out->env[out->nenv].cand = pdb_xstrdup(v ? v : "");
+			out->nenv++;
+			break;
+		}
+	}
+}
+
+/* Load every run of a side into *runs (allocated even on failure). */
+static int load_runs(struct pdb_store *store, const int64_t *ids, size_t n,
+		     struct pdb_run ***runs, struct pdb_err *err)
+{
+	*runs = pdb_xcalloc(n ? n : 1, sizeof **runs);
+	for (size_t i = 0; i < n; i++)
+		if (!((*runs)[i] = pdb_store_load_run(store, ids[i], err)))
+			return -1;
+	return 0;
+}
+
+static void runs_free(struct pdb_run **runs, size_t n)
+{
+	for (size_t i = 0; runs && i < n; i++)
+		pdb_run_free(runs[i]);
+	free(runs);
+}
+
+/* Walk the two sorted entry lists in step, one series key at a time. */
+static int match_series(struct ctx *c, const struct entry *be, size_t nbe,
+			const struct entry *ce, size_t nce, struct pdb_err *err)
+{
+	size_t i = 0, j = 0;
+
+	while (i < nbe || j < nce) {
+		int d = i >= nbe ? 1 : j >= nce ? -1 : strcmp(be[i].key, ce[j].key);
+		size_t ni = 0, nj = 0;
+
+		if (d <= 0)
+			while (i + ni < nbe && strcmp(be[i + ni].key, be[i].key) == 0)
+				ni++;
+		if (d >= 0)
+			while (j + nj < nce && strcmp(ce[j + nj].key, ce[j].key) == 0)
+				nj++;
+		if (compare_series(c, be + i, ni, ce + j, nj, err) < 0)
+			return -1;
+		i += ni;
+		j += nj;
+	}
+	return 0;
+}
+
+int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t nbase,
+			   const int64_t *cand, size_t ncand,
+			   const struct pdb_compare_opts *opts, struct pdb_compare *out,
+			   struct pdb_err *err)
+{
+	struct ctx c = { .store = store, .opts = opts, .out = out };
+	struct pdb_run **brun = NULL, **crun = NULL;
+	struct entry *be = NULL, *ce = NULL;
+	size_t nbe = 0, nce = 0;
+	int ret = -1;
+
+	memset(out, 0, sizeof *out);
+	c.alpha = !isnan(opts->alpha) ? opts->alpha
+		: opts->config && !isnan(opts->config->alpha) ? opts->config->alpha : 0.01;
+	out->alpha = c.alpha;
+	if (nbase == 0 || ncand == 0) {
+		pdb_err_set(err, PDB_EXIT_USAGE, "a side of the comparison has no runs");
+		goto out;
+	}
+	if (load_runs(store, base, nbase, &brun, err) < 0 ||
+	    load_runs(store, cand, ncand, &crun, err) < 0)
+		goto out;
+	out->nbase = nbase;
+	out->ncand = ncand;
+	describe_runs(brun, nbase, &out->base);
+	describe_runs(crun, ncand, &out->cand);
+	check_env(brun, nbase, crun, ncand, out);
+	for (size_t i = 0; i < nbase; i++)
+		if (base[i] > c.history_until)
+			c.history_until = base[i];
+	be = side_entries(brun, nbase, opts, &nbe);
+	ce = side_entries(crun, ncand, opts, &nce);
+	if (match_series(&c, be, nbe, ce, nce, err) < 0)
+		goto out;
+	if (opts->holm)
+		holm_adjust(out);
+	for (size_t i = 0; i < out->nrows; i++) {
+		struct pdb_compare_row *r = &out->rows[i];
+		if (r->verdict != PDB_VERDICT_NEW && r->verdict != PDB_VERDICT_MISSING)
+			r->verdict = verdict_of(&c, r);
+		out->counts[r->verdict]++;
+	}
+	qsort(out->rows, out->nrows, sizeof *out->rows, cmp_row);
+	geomeans(out);
+	ret = 0;
+out:
+	entries_free(be, nbe);
+	entries_free(ce, nce);
+	runs_free(brun, nbase);
+	runs_free(crun, ncand);
+	for (size_t i = 0; i < c.nseries; i++)
+		free(c.series[i].key);
+	free(c.series);
+	return ret;
+}
+
+void pdb_compare_release(struct pdb_compare *cmp)
+{
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		struct pdb_compare_row *r = &cmp->rows[i];
+		free(r->benchmark);
+		free(r->dims);
+		free(r->dims_json);
+		free(r->metric);
+		free(r->unit);
+	}
+	free(cmp->rows);
+	for (size_t i = 0; i < cmp->ngeomean; i++)
+		free(cmp->geomean[i].metric);
+	free(cmp->geomean);
+	for (size_t side = 0; side < 2; side++) {
+		struct pdb_compare_run *runs = side ? cmp->cand : cmp->base;
+		size_t n = side ? cmp->ncand : cmp->nbase;
+		for (size_t i = 0; runs && i < n; i++) {
+			free(runs[i].name);
+			free(runs[i].created_at);
+			free(runs[i].commit);
+			free(runs[i].branch);
+		}
+		free(runs);
+	}
+	for (size_t i = 0; i < cmp->nenv; i++) {
+		free(cmp->env[i].key);
+		free(cmp->env[i].base);
+		free(cmp->env[i].cand);
+	}
+	free(cmp->env);
+	memset(cmp, 0, sizeof *cmp);
+}
+
+int pdb_compare_failed(const struct pdb_compare *cmp, int fail_noisy)
+{
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		const struct pdb_compare_row *r = &cmp->rows[i];
+		if (r->direction == PDB_DIR_NONE)
+			continue;
+		if (r->verdict == PDB_VERDICT_REGRESSION ||
+		    (fail_noisy && r->verdict == PDB_VERDICT_NOISY))
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,108 @@
+/* Compare: match the series of two run groups and give each a verdict. */
+#ifndef PDB_COMPARE_H
+#define PDB_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compare_config.h"
+#include "err.h"
+#include "store.h"
+
+/* Verdicts, in the order of the summary counts. */
+enum pdb_verdict {
+	PDB_VERDICT_REGRESSION,
+	PDB_VERDICT_IMPROVEMENT,
+	PDB_VERDICT_UNCHANGED,
+	PDB_VERDICT_NOISY,
+	PDB_VERDICT_INSUFFICIENT,
+	PDB_VERDICT_NEW,      /* only in the candidate */
+	PDB_VERDICT_MISSING,  /* only in the baseline */
+	PDB_VERDICT_COUNT
+};
+/* "regression", "improvement", ... ("?" for an unknown value). */
+const char *pdb_verdict_name(int verdict);
+
+/* One series (benchmark, dims, metric) of the comparison. Percentages are
+ * in the metric's own direction: +10 means the candidate's value is 10 %
+ * larger (worse for a time, better for a throughput); verdict says which.
+ * Numbers that do not apply are NaN (e.g. p_value for one sample a side,
+ * every percentage when a value is <= 0, the candidate's for "missing"). */
+struct pdb_compare_row {
+	char *benchmark;
+	char *dims;            /* display "k=v,k=v", "" when none */
+	char *dims_json;       /* canonical {"k":"v"} text, "{}" when none */
+	char *metric, *unit;
+	int direction;         /* enum pdb_direction, after config overrides */
+	size_t n_base, n_cand; /* samples (runs, for a run group) per side */
+	double median_base, median_cand, mean_base, mean_cand;
+	double change_pct;     /* Hodges-Lehmann estimate of the ratio, as % */
+	double ci_low_pct, ci_high_pct;  /* its interval at 1 - alpha */
+	double change_abs;     /* cand - base (HL shift) when a value is <= 0 */
+	double ci_low_abs, ci_high_abs;
+	double p_value;        /* two-sided Mann-Whitney (Holm-adjusted with holm) */
+	double threshold_pct;  /* fail level used for this series */
+	double warn_pct;       /* warn level, NaN when none */
+	double band_pct;       /* single samples: noise band used, else NaN */
+	int verdict;           /* enum pdb_verdict */
+	int warn;              /* worse than the warn level, not a regression */
+	const char *band;      /* "samples", "history" or "static" (low confidence);
+				* NULL for new and missing (static storage) */
+};
+
+/* Geometric mean, per metric, of the direction-normalised ratios
+ * exp(dir * ln(cand/base)) of its compared series: > 1 is worse. */
+struct pdb_compare_geomean {
+	char *metric;
+	double ratio;
+	size_t n;              /* series that entered it */
+};
+
+/* A run of either side, for reports. */
+struct pdb_compare_run {
+	int64_t id;
+	char *name, *created_at, *commit, *branch; /* NULL when absent */
+};
+
+/* An environment attribute (cpu_model, vcpus, host) that differs. */
+struct pdb_compare_env_diff {
+	char *key;
+	char *base, *cand;     /* the first differing values, "" when absent */
+};
+
+struct pdb_compare {
+	struct pdb_compare_row *rows;  /* worst first */
+	size_t nrows;
+	size_t counts[PDB_VERDICT_COUNT];
+	struct pdb_compare_geomean *geomean; /* by metric name */
+	size_t ngeomean;
+	struct pdb_compare_run *base, *cand;
+	size_t nbase, ncand;
+	struct pdb_compare_env_diff *env;    /* empty when the fingerprints agree */
+	size_t nenv;
+	double alpha;          /* as used */
+};
+
+struct pdb_compare_opts {
+	double alpha;          /* NaN: config, else 0.01 */
+	double threshold_pct;  /* NaN: config, else 5 (10 for p95 and beyond) */
+	const char *bench_glob, *metric_glob; /* NULL: all */
+	int holm;              /* Holm-adjust p-values across series */
+	const struct pdb_compare_config *config; /* NULL: none */
+};
+void pdb_compare_opts_init(struct pdb_compare_opts *opts);
+
+/* Compare the candidate runs with the baseline runs. One run a side uses
+ * its samples; several runs a side use one value per run (its median).
+ * out is filled (release with pdb_compare_release, also after -1). */
+int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t nbase,
+			   const int64_t *cand, size_t ncand,
+			   const struct pdb_compare_opts *opts, struct pdb_compare *out,
+			   struct pdb_err *err);
+void pdb_compare_release(struct pdb_compare *cmp);
+
+/* Worse than the fail level for the exit status: regressions, and noisy
+ * series with fail_noisy; series with direction none never count. */
+int pdb_compare_failed(const struct pdb_compare *cmp, int fail_noisy);
+
+#endif

@@ -1,0 +1,660 @@
+/* Change points: E-divisive means, Hunter's t-test merge, one-run spikes set apart. */
+#include "detect.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+#include "util.h"
+
+/* Spikes: context points before (and for the noise, after), points after
+ * that must agree, and how far off a spike is (robust sigmas). */
+#define SPIKE_CONTEXT 8
+#define SPIKE_NEXT 3
+/* Outside Otava's mode a change point must also move the mean by more
+ * than this many standard deviations (of the noisier side). */
+#define MIN_EFFECT 1.5
+#define SPIKE_SIGMAS 8.0
+
+void pdb_detect_opts_init(struct pdb_detect_opts *o)
+{
+	o->window = 50;
+	o->pvalue = 0.001;
+	o->magnitude = 0.0;
+	o->outliers = PDB_OUTLIERS_REPORT;
+	o->direction = PDB_DIR_NONE;
+}
+
+void pdb_detect_state_release(struct pdb_detect_state *s)
+{
+	if (!s)
+		return;
+	free(s->weak);
+	memset(s, 0, sizeof *s);
+}
+
+void pdb_detect_result_release(struct pdb_detect_result *r)
+{
+	if (!r)
+		return;
+	free(r->cps);
+	free(r->outliers);
+	memset(r, 0, sizeof *r);
+}
+
+uint64_t pdb_detect_checksum(const double *x, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t bits;
+
+		memcpy(&bits, &x[i], sizeof bits);
+		for (int b = 0; b < 8; b++) {
+			h ^= (bits >> (8 * b)) & 0xff;
+			h *= 1099511628211ULL;
+		}
+	}
+	return h;
+}
+
+/* ---- energy statistic ---- */
+
+static double q_value(double cross, double wx, double wy, size_t n, size_t m)
+{
+	double nm = (double)(n + m);
+	double q = 2.0 / nm * cross;
+
+	if (n > 1)
+		q -= 2.0 * (double)m / (nm * (double)(n - 1)) * wx;
+	if (m > 1)
+		q -= 2.0 * (double)n / (nm * (double)(m - 1)) * wy;
+	return q;
+}
+
+double pdb_detect_energy(const double *x, size_t tau, size_t kappa)
+{
+	double cross = 0, wx = 0, wy = 0;
+
+	for (size_t i = 0; i < tau; i++) {
+		for (size_t k = i + 1; k < tau; k++)
+			wx += fabs(x[i] - x[k]);
+		for (size_t j = tau; j < kappa; j++)
+			cross += fabs(x[i] - x[j]);
+	}
+	for (size_t j = tau; j < kappa; j++)
+		for (size_t k = j + 1; k < kappa; k++)
+			wy += fabs(x[j] - x[k]);
+	return q_value(cross, wx, wy, tau, kappa - tau);
+}
+
+/*
+ * W(a, b) = sum of |x_i - x_k| over a <= i < k < b. With W0[b] = W(0, b),
+ * the cross sum of X = x[0..tau) and Y = x[tau..kappa) is
+ * W0[kappa] - W0[tau] - W(tau, kappa). Going tau downwards, col[j] holds
+ * sum_{tau <= i < j} |x_i - x_j|, so that W(tau, kappa) is a running sum of
+ * col over j < kappa: all (tau, kappa) pairs in O(n^2).
+ */
+size_t pdb_detect_best_split(const double *x, size_t n, double *q)
+{
+	double *w0 = pdb_xcalloc(n + 1, sizeof *w0);
+	double *col = pdb_xcalloc(n, sizeof *col);
+	double best = -INFINITY;
+	size_t btau = 1, bkappa = 2;
+
+	for (size_t b = 1; b <= n; b++) {
+		double s = 0;
+
+		for (size_t i = 0; i + 1 < b; i++)
+			s += fabs(x[i] - x[b - 1]);
+		w0[b] = w0[b - 1] + s;
+	}
+	for (size_t tau = n - 1; tau >= 1; tau--) {
+		double wy = 0;
+
+		for (size_t j = tau + 1; j < n; j++)
+			col[j] += fabs(x[tau] - x[j]);
+		for (size_t kappa = tau + 1; kappa <= n; kappa++) {
+			double v;
+
+			if (kappa - 1 > tau)
+				wy += col[kappa - 1];
+			v = q_value(w0[kappa] - w0[tau] - wy, w0[tau], wy,
+				    tau, kappa - tau);
+			/* first maximum in (tau, kappa) order, as numpy's argmax */
+			if (v > best || (v == best && (tau < btau ||
+			    (tau == btau && kappa < bkappa)))) {
+				best = v;
+				btau = tau;
+				bkappa = kappa;
+			}
+		}
+	}
+	free(w0);
+	free(col);
+	if (q)
+		*q = best;
+	return btau;
+}
+
+/* ---- Student's t-test ---- */
+
+/* Continued fraction of the incomplete beta (modified Lentz). */
+static double betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-16;
+	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1.0 / d;
+	h = d;
+	for (int m = 1; m <= 10000; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((a - 1.0 + m2) * (a + m2));
+		d = 1.0 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1.0 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1.0 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0 + m2));
+		d = 1.0 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1.0 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1.0 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1.0) < eps)
+			break;
+	}
+	return h;
+}
+
+double pdb_detect_betai(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0.0)
+		return 0.0;
+	if (x >= 1.0)
+		return 1.0;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) +
+		    a * log(x) + b * log1p(-x));
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return front * betacf(a, b, x) / a;
+	return 1.0 - front * betacf(b, a, 1.0 - x) / b;
+}
+
+double pdb_detect_ttest(double mean1, double sd1, size_t n1,
+			double mean2, double sd2, size_t n2)
+{
+	double df, svar, denom, t;
+
+	if (n1 + n2 <= 2)
+		return 1.0;
+	df = (double)(n1 + n2 - 2);
+	svar = ((double)(n1 - 1) * sd1 * sd1 + (double)(n2 - 1) * sd2 * sd2) / df;
+	denom = sqrt(svar * (1.0 / (double)n1 + 1.0 / (double)n2));
+	t = (mean1 - mean2) / denom;
+	if (isnan(t))
+		return NAN; /* equal means, no spread: as scipy */
+	if (isinf(t))
+		return 0.0;
+	return pdb_detect_betai(df / 2.0, 0.5, df / (df + t * t));
+}
+
+/* ---- statistics of the two sides of a change point ---- */
+
+struct side_stats {
+	double mean1, mean2, sd1, sd2, p;
+};
+
+static void mean_sd(const double *x, size_t n, double *mean, double *sd)
+{
+	double s = 0, ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	*mean = s / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - *mean) * (x[i] - *mean);
+	*sd = n >= 2 ? sqrt(ss / (double)n) : 0.0;
+}
+
+/* Compare x[a..idx) with x[idx..b). */
+static void compare_sides(const double *x, size_t a, size_t idx, size_t b,
+			  struct side_stats *st)
+{
+	mean_sd(x + a, idx - a, &st->mean1, &st->sd1);
+	mean_sd(x + idx, b - idx, &st->mean2, &st->sd2);
+	st->p = pdb_detect_ttest(st->mean1, st->sd1, idx - a,
+				 st->mean2, st->sd2, b - idx);
+}
+
+/* max(|m2/m1 - 1|, |m1/m2 - 1|), a ratio with a zero denominator counting 0 */
+static double magnitude(const struct side_stats *st)
+{
+	double f = st->mean1 == 0 ? 0 : fabs(st->mean2 / st->mean1 - 1.0);
+	double b = st->mean2 == 0 ? 0 : fabs(st->mean1 / st->mean2 - 1.0);
+
+	return f > b ? f : b;
+}
+
+/* ---- split ---- */
+
+/* Insert v into the ascending array a[0..*n) (room for one more). */
+static void insert_sorted(size_t *a, size_t *n, size_t v)
+{
+	size_t i = *n;
+
+	while (i > 0 && a[i - 1] > v) {
+		a[i] = a[i - 1];
+		i--;
+	}
+	a[i] = v;
+	(*n)++;
+}
+
+/* E-divisive over the window w[0..n): repeatedly split the interval whose
+ * best candidate has the largest Q, while the t-test of the candidate
+ * against its interval gives p <= pmax. cps (room for n) gets the change
+ * points, ascending. */
+static size_t divisive(const double *w, size_t n, double pmax, size_t *cps)
+{
+	size_t ncps = 0;
+
+	for (;;) {
+		double bestq = -INFINITY;
+		size_t best = 0, ba = 0, bb = 0;
+		struct side_stats st;
+
+		for (size_t i = 0; i <= ncps; i++) {
+			size_t a = i == 0 ? 0 : cps[i - 1];
+			size_t b = i == ncps ? n : cps[i];
+			double q;
+			size_t tau;
+
+			if (b - a < 2)
+				continue;
+			tau = a + pdb_detect_best_split(w + a, b - a, &q);
+			if (q > bestq) {
+				bestq = q;
+				best = tau;
+				ba = a;
+				bb = b;
+			}
+		}
+		if (bestq == -INFINITY)
+			break;
+		compare_sides(w, ba, best, bb, &st);
+		if (!(st.p <= pmax))
+			break;
+		insert_sorted(cps, &ncps, best);
+	}
+	return ncps;
+}
+
+static int contains(const size_t *a, size_t n, size_t v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] == v)
+			return 1;
+	return 0;
+}
+
+/* Sliding windows of `window` with step window/2 from state->resume on,
+ * adding weak change points to state; the state is then advanced to the
+ * first window that reaches past the end. */
+static void split(const double *x, size_t n, size_t window, double pmax,
+		  struct pdb_detect_state *state, size_t **weak, size_t *nweak)
+{
+	size_t step = window / 2, cap = state->nweak + 16;
+	size_t *found = pdb_xcalloc(window, sizeof *found);
+	size_t start = state->resume;
+	int saved = 0;
+
+	*weak = pdb_xcalloc(cap, sizeof **weak);
+	if (state->nweak)
+		memcpy(*weak, state->weak, state->nweak * sizeof **weak);
+	*nweak = state->nweak;
+	while (start < n) {
+		size_t end = start + window < n ? start + window : n;
+		size_t nf, last = 0;
+
+		if (!saved && start + window > n) {
+			/* this window and the later ones depend on the tail */
+			free(state->weak);
+			state->weak = pdb_xcalloc(*nweak + 1, sizeof *state->weak);
+			if (*nweak)
+				memcpy(state->weak, *weak, *nweak * sizeof **weak);
+			state->nweak = *nweak;
+			state->resume = start;
+			saved = 1;
+		}
+		nf = divisive(x + start, end - start, pmax, found);
+		for (size_t i = 0; i < nf; i++) {
+			size_t idx = found[i] + start;
+
+			if (contains(*weak, *nweak, idx))
+				continue;
+			pdb_grow((void **)weak, &cap, *nweak + 1, sizeof **weak);
+			(*weak)[(*nweak)++] = idx;
+		}
+		if (nf > 0)
+			last = found[nf - 1] + start;
+		if (saved == 0)
+			state->covered = end;
+		start = last > start + step ? last : start + step;
+	}
+	free(found);
+	/* sort (insertion: few points, nearly sorted) */
+	for (size_t i = 1; i < *nweak; i++) {
+		size_t v = (*weak)[i], j = i;
+
+		while (j > 0 && (*weak)[j - 1] > v) {
+			(*weak)[j] = (*weak)[j - 1];
+			j--;
+		}
+		(*weak)[j] = v;
+	}
+}
+
+/* ---- merge ---- */
+
+static void stats_at(const double *x, size_t len, const size_t *idx, size_t n,
+		     size_t i, struct side_stats *st)
+{
+	size_t a = i == 0 ? 0 : idx[i - 1];
+	size_t b = i + 1 == n ? len : idx[i + 1];
+
+	compare_sides(x, a, idx[i], b, st);
+}
+
+/* |mean2 - mean1| in noise standard deviations (the larger side's). */
+static double effect(const struct side_stats *st)
+{
+	double sd = st->sd1 > st->sd2 ? st->sd1 : st->sd2;
+
+	return sd > 0 ? fabs(st->mean2 - st->mean1) / sd : INFINITY;
+}
+
+/* The merge. After removing point j, Otava recomputes the stats of the
+ * points now at j and j + 1, leaving j - 1 (whose right side grew) stale;
+ * with otava set this does the same, else it recomputes j - 1 and j. */
+static void merge_with_stats(const double *x, size_t len, size_t *idx,
+			     size_t *n, struct side_stats *st, double pvalue,
+			     double min_mag, double min_effect, int otava)
+{
+	for (size_t i = 0; i < *n; i++)
+		stats_at(x, len, idx, *n, i, &st[i]);
+	while (*n > 0) {
+		size_t w = 0;
+
+		for (size_t i = 1; i < *n; i++)
+			if (st[i].p > st[w].p)
+				w = i;
+		if (st[w].p < pvalue) {
+			w = 0;
+			for (size_t i = 1; i < *n; i++)
+				if (magnitude(&st[i]) < magnitude(&st[w]))
+					w = i;
+			if (magnitude(&st[w]) > min_mag) {
+				w = 0;
+				for (size_t i = 1; i < *n; i++)
+					if (effect(&st[i]) < effect(&st[w]))
+						w = i;
+				if (effect(&st[w]) > min_effect)
+					return;
+			}
+		}
+		memmove(idx + w, idx + w + 1, (*n - w - 1) * sizeof *idx);
+		memmove(st + w, st + w + 1, (*n - w - 1) * sizeof *st);
+		(*n)--;
+		if (!otava && w > 0)
+			stats_at(x, len, idx, *n, w - 1, &st[w - 1]);
+		if (w < *n)
+			stats_at(x, len, idx, *n, w, &st[w]);
+		if (otava && w + 1 < *n)
+			stats_at(x, len, idx, *n, w + 1, &st[w + 1]);
+	}
+}
+
+int pdb_detect_merge(const double *x, size_t len, size_t *idx, size_t *n,
+		     double pvalue, double magnitude_min, int otava)
+{
+	struct side_stats *st = pdb_xcalloc(*n + 1, sizeof *st);
+
+	merge_with_stats(x, len, idx, n, st, pvalue, magnitude_min,
+			 otava ? 0 : MIN_EFFECT, otava);
+	free(st);
+	return 0;
+}
+
+/* ---- one-run spikes ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/*
+ * x[i] is a one-run spike when it is far from the runs before it and from
+ * the runs just after it, while those agree with each other. L: up to
+ * SPIKE_CONTEXT points before i (at least 3); R: up to SPIKE_NEXT points
+ * after it (at least 2). The noise s is estimated from consecutive
+ * differences around i (1.4826 MAD / sqrt 2; a step moves only one of
+ * them), at least 0.1 % of the level. A spike: |x[i] - med L| and
+ * |x[i] - med R| both exceed SPIKE_SIGMAS·s, med L and med R differ by
+ * less than a quarter of that, and x[i-1], x[i+1] lie within SPIKE_SIGMAS·s
+ * of their side (one run off, not a short regime).
+ */
+static int is_spike(const double *x, size_t n, size_t i, double *buf)
+{
+	size_t l0 = i >= SPIKE_CONTEXT ? i - SPIKE_CONTEXT : 0;
+	size_t r1 = i + SPIKE_CONTEXT < n ? i + 1 + SPIKE_CONTEXT : n;
+	size_t nl = i - l0, nr = r1 - (i + 1), nd = 0;
+	double ml, mr, s, dl, dr, lim;
+
+	if (nl < 3 || nr < 2)
+		return 0;
+	memcpy(buf, x + l0, nl * sizeof *buf);
+	ml = median(buf, nl);
+	memcpy(buf, x + i + 1, (nr < SPIKE_NEXT ? nr : SPIKE_NEXT) * sizeof *buf);
+	mr = median(buf, nr < SPIKE_NEXT ? nr : SPIKE_NEXT);
+	for (size_t k = l0; k + 1 < i; k++)
+		buf[nd++] = fabs(x[k + 1] - x[k]);
+	for (size_t k = i + 1; k + 1 < r1; k++)
+		buf[nd++] = fabs(x[k + 1] - x[k]);
+	s = 1.4826 * median(buf, nd) / sqrt(2.0);
+	if (s < 1e-3 * fabs(ml))
+		s = 1e-3 * fabs(ml);
+	lim = SPIKE_SIGMAS * s;
+	dl = fabs(x[i] - ml);
+	dr = fabs(x[i] - mr);
+	if (!(dl > lim && dr > lim))
+		return 0;
+	if (fabs(ml - mr) * 4.0 >= (dl < dr ? dl : dr))
+		return 0;
+	return fabs(x[i - 1] - ml) <= lim && fabs(x[i + 1] - mr) <= lim;
+}
+
+/* ---- the whole detection ---- */
+
+static double first_pass_pvalue(double p)
+{
+	if (p < 0.05)
+		return p * 10;
+	if (p < 0.5)
+		return p * 2;
+	return p;
+}
+
+static int state_matches(const struct pdb_detect_state *s, const double *x,
+			 size_t n)
+{
+	return s && s->covered > 0 && s->covered <= n && s->resume < n &&
+	       pdb_detect_checksum(x, s->covered) == s->checksum;
+}
+
+static void fill_change_point(const size_t *orig, size_t norig, const size_t *idx, size_t k,
+			      const struct side_stats *st,
+			      const struct pdb_detect_opts *o,
+			      struct pdb_change_point *cp)
+{
+	int worse;
+	double mag = magnitude(st);
+
+	cp->index = orig[idx[k]];
+	cp->index_before = orig[idx[k] - 1];
+	cp->mean_before = st->mean1;
+	cp->mean_after = st->mean2;
+	cp->stddev_before = st->sd1;
+	cp->stddev_after = st->sd2;
+	cp->change_pct = st->mean1 == 0 ? 0 : (st->mean2 / st->mean1 - 1.0) * 100.0;
+	cp->p_value = st->p;
+	worse = o->direction == PDB_DIR_LOWER ? st->mean2 > st->mean1 :
+		o->direction == PDB_DIR_HIGHER ? st->mean2 < st->mean1 : -1;
+	cp->regression = worse == 1 && mag > o->magnitude;
+	cp->improvement = worse == 0 && mag > o->magnitude && st->mean2 != st->mean1;
+	cp->tentative = norig - cp->index < 3;
+}
+
+/* One split and merge over y[0..ny) (x without the flagged points); the
+ * surviving change points go to weak[0..*nfinal) with their stats. */
+static void detect_pass(const double *y, size_t ny, const struct pdb_detect_opts *o,
+			struct pdb_detect_state *st, size_t **weak, size_t *nweak,
+			struct side_stats **stats, size_t *nfinal)
+{
+	int otava = o->outliers == PDB_OUTLIERS_KEEP;
+
+	split(y, ny, o->window, first_pass_pvalue(o->pvalue), st, weak, nweak);
+	st->checksum = pdb_detect_checksum(y, st->covered);
+	*stats = pdb_xcalloc(*nweak + 1, sizeof **stats);
+	*nfinal = *nweak;
+	merge_with_stats(y, ny, *weak, nfinal, *stats, o->pvalue, o->magnitude,
+			 otava ? 0 : MIN_EFFECT, otava);
+	/* report each change point against its final neighbours */
+	for (size_t k = 0; k < *nfinal; k++)
+		stats_at(y, ny, *weak, *nfinal, k, &(*stats)[k]);
+}
+
+/* A regime of a single run between two change points is a spike too: flag
+ * it and say so (only in PDB_OUTLIERS_REPORT mode). */
+static int flag_single_runs(const size_t *weak, size_t nfinal, const size_t *orig,
+			    char *flag)
+{
+	int any = 0;
+
+	for (size_t k = 0; k + 1 < nfinal; k++) {
+		if (weak[k + 1] == weak[k] + 1) {
+			flag[orig[weak[k]]] = 1;
+			any = 1;
+		}
+	}
+	return any;
+}
+
+int pdb_detect(const double *x, size_t n, const struct pdb_detect_opts *o,
+	       const struct pdb_detect_state *resume, struct pdb_detect_state *next,
+	       struct pdb_detect_result *res, struct pdb_err *err)
+{
+	struct pdb_detect_state st = { 0 }, later = { 0 };
+	double *y = NULL, *buf = NULL;
+	size_t *orig = NULL, *weak = NULL, ny, nweak = 0, nfinal = 0, ocap = 0;
+	struct side_stats *stats = NULL;
+	char *flag = NULL;
+	int rc = -1, pass = 0;
+
+	memset(res, 0, sizeof *res);
+	if (o->window < 2) {
+		pdb_err_set(err, PDB_EXIT_USAGE, "window must be at least 2");
+		goto out;
+	}
+	if (!(o->pvalue > 0 && o->pvalue <= 1) || !(o->magnitude >= 0)) {
+		pdb_err_set(err, PDB_EXIT_USAGE, "p-value must be in (0, 1] and magnitude >= 0");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(x[i])) {
+			pdb_err_set(err, PDB_EXIT_INPUT, "value %zu is not a finite number", i);
+			goto out;
+		}
+	}
+	y = pdb_xcalloc(n + 1, sizeof *y);
+	orig = pdb_xcalloc(n + 1, sizeof *orig);
+	flag = pdb_xcalloc(n + 1, 1);
+	buf = pdb_xcalloc(2 * SPIKE_CONTEXT + 1, sizeof *buf);
+	for (size_t i = 0; o->outliers == PDB_OUTLIERS_REPORT && i < n; i++)
+		flag[i] = (char)is_spike(x, n, i, buf);
+	/* The first pass (x without its spikes) is the one the state caches;
+	 * a later pass, after single-run regimes were flagged, starts afresh. */
+	for (;; pass++) {
+		struct pdb_detect_state *s = pass == 0 ? &st : &later;
+
+		ny = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!flag[i]) {
+				y[ny] = x[i];
+				orig[ny++] = i;
+			}
+		}
+		if (pass == 0 && state_matches(resume, y, ny)) {
+			st.covered = resume->covered;
+			st.resume = resume->resume;
+			st.nweak = resume->nweak;
+			st.weak = pdb_xcalloc(st.nweak + 1, sizeof *st.weak);
+			if (st.nweak)
+				memcpy(st.weak, resume->weak, st.nweak * sizeof *st.weak);
+		}
+		pdb_detect_state_release(&later);
+		free(weak);
+		free(stats);
+		detect_pass(y, ny, o, s, &weak, &nweak, &stats, &nfinal);
+		if (pass == 0)
+			res->nweak = nweak;
+		if (o->outliers != PDB_OUTLIERS_REPORT ||
+		    !flag_single_runs(weak, nfinal, orig, flag))
+			break;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (flag[i]) {
+			pdb_grow((void **)&res->outliers, &ocap,
+				 res->noutliers + 1, sizeof *res->outliers);
+			res->outliers[res->noutliers].index = i;
+			res->outliers[res->noutliers++].value = x[i];
+		}
+	}
+	res->cps = pdb_xcalloc(nfinal + 1, sizeof *res->cps);
+	for (size_t k = 0; k < nfinal; k++)
+		fill_change_point(orig, n, weak, k, &stats[k], o, &res->cps[k]);
+	res->ncps = nfinal;
+	if (next) {
+		*next = st;
+		memset(&st, 0, sizeof st);
+	}
+	rc = 0;
+out:
+	pdb_detect_state_release(&st);
+	pdb_detect_state_release(&later);
+	free(y);
+	free(orig);
+	free(flag);
+	free(buf);
+	free(weak);
+	free(stats);
+	if (rc < 0)
+		pdb_detect_result_release(res);
+	return rc;
+}

@@ -1,0 +1,100 @@
+/* Change points in a series: E-divisive means with Hunter's t-test (as Apache Otava). */
+#ifndef PDB_DETECT_H
+#define PDB_DETECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+enum pdb_outlier_mode {
+	PDB_OUTLIERS_REPORT = 0, /* one-run spikes (and single-run regimes) set
+				  * apart; the merge also drops changes of 1.5
+				  * standard deviations or less */
+	PDB_OUTLIERS_KEEP = 1,   /* every point counts (Apache Otava's behaviour) */
+};
+
+struct pdb_detect_opts {
+	size_t window;     /* split window, points (default 50); step is window/2 */
+	double pvalue;     /* P: keep a change point only when p < P (0.001) */
+	double magnitude;  /* M: ... and relative change > M, a fraction (0) */
+	int outliers;      /* enum pdb_outlier_mode; KEEP also merges exactly as
+			    * Otava (see pdb_detect_merge) */
+	int direction;     /* enum pdb_direction of the metric (verdicts only) */
+};
+void pdb_detect_opts_init(struct pdb_detect_opts *o);
+
+struct pdb_change_point {
+	size_t index;          /* 0-based position of the first point of the new regime */
+	size_t index_before;   /* position of the last point of the old regime */
+	double mean_before, mean_after, stddev_before, stddev_after; /* population sd */
+	double change_pct;     /* (mean_after / mean_before - 1) * 100; 0 when before is 0 */
+	double p_value;        /* two-sided Student t-test between the two regimes */
+	int regression;        /* 1: the change points the worse way and exceeds M */
+	int improvement;       /* 1: the better way and exceeds M (both 0: direction none) */
+	int tentative;         /* 1: fewer than 3 points from index on */
+};
+
+struct pdb_outlier {
+	size_t index;          /* position in the series */
+	double value;
+};
+
+/* Resumable state of the split pass over the detection series (the series
+ * with outliers removed). It holds the weak change points of the windows
+ * that lie wholly inside the first `covered` points and the start of the
+ * next window; resuming from it gives exactly a full recomputation. */
+struct pdb_detect_state {
+	size_t covered;        /* points the state depends on */
+	uint64_t checksum;     /* pdb_detect_checksum of those points */
+	size_t resume;         /* start of the next window */
+	size_t *weak;          /* malloc'ed, ascending */
+	size_t nweak;
+};
+void pdb_detect_state_release(struct pdb_detect_state *s); /* NULL-safe */
+/* FNV-1a over the bit patterns of x[0..n). */
+uint64_t pdb_detect_checksum(const double *x, size_t n);
+
+struct pdb_detect_result {
+	struct pdb_change_point *cps; /* ascending index; malloc'ed */
+	size_t ncps;
+	struct pdb_outlier *outliers; /* ascending index; malloc'ed */
+	size_t noutliers;
+	size_t nweak;                 /* weak change points before the merge */
+};
+void pdb_detect_result_release(struct pdb_detect_result *r); /* NULL-safe */
+
+/* Change points of x[0..n) (NaN values are not allowed). When resume is not
+ * NULL and still matches the series (same first `covered` points), the
+ * split starts where it stopped. When next is not NULL it receives the
+ * state to cache for the next call (caller releases). Fills *res (caller
+ * releases). Returns 0, or -1 with err filled (bad options, out of memory). */
+int pdb_detect(const double *x, size_t n, const struct pdb_detect_opts *o,
+	       const struct pdb_detect_state *resume, struct pdb_detect_state *next,
+	       struct pdb_detect_result *res, struct pdb_err *err);
+
+/* Building blocks, exposed for tests. */
+
+/* Energy statistic Q(x[0..tau), x[tau..kappa)) as E-divisive defines it:
+ * 2/(m+n)·Σ|X-Y| − 2m/((m+n)(n−1))·Σ|Xi−Xk| − 2n/((m+n)(m−1))·Σ|Yj−Yk|,
+ * where a within-sum with a single element counts 0. Direct O(kappa²). */
+double pdb_detect_energy(const double *x, size_t tau, size_t kappa);
+/* Best split of x[0..n) (n >= 2): the tau maximising Q over all
+ * 0 < tau < kappa <= n, first in (tau, kappa) order; *q gets the maximum. */
+size_t pdb_detect_best_split(const double *x, size_t n, double *q);
+/* Two-sided p of Student's t-test with pooled variance from population
+ * standard deviations (as scipy's ttest_ind_from_stats is called by Otava);
+ * 1 when n1 + n2 <= 2. */
+double pdb_detect_ttest(double mean1, double sd1, size_t n1,
+			double mean2, double sd2, size_t n2);
+/* Regularised incomplete beta I_x(a, b). */
+double pdb_detect_betai(double a, double b, double x);
+/* Merge step: from the weak change points idx[0..*n) (ascending) of x,
+ * remove the weakest while its p >= pvalue, else while the smallest
+ * magnitude <= magnitude; after each removal the neighbours' statistics
+ * are recomputed (with otava set, as Otava does: the two points right of
+ * the removed one). Rewrites idx and *n. Returns 0. */
+int pdb_detect_merge(const double *x, size_t len, size_t *idx, size_t *n,
+		     double pvalue, double magnitude, int otava);
+
+#endif

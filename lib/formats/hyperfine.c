@@ -1,0 +1,252 @@
+/* Format: hyperfine --export-json (every run's time) and --export-csv (aggregates only). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/attrs_util.h"
+#include "formats/csv_util.h"
+#include "formats/format.h"
+#include "formats/json_util.h"
+#include "util.h"
+
+/* Aggregates hyperfine computes over the runs of one command, in seconds. */
+static const char *const stat_names[] = {
+	"mean", "stddev", "median", "user", "system", "min", "max", NULL,
+};
+
+static int is_stat(const char *key)
+{
+	for (size_t i = 0; stat_names[i]; i++)
+		if (strcmp(stat_names[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+static int detect_json(const struct pdb_source *src)
+{
+	return pdb_head_first(src) == '{' && pdb_head_has(src, "\"results\"") &&
+	       pdb_head_has(src, "\"command\"") &&
+	       (pdb_head_has(src, "\"times\"") || pdb_head_has(src, "\"mean\"")) ? 90 : 0;
+}
+
+/* Numbers of arr, each multiplied by r->scale, as samples of r. */
+static int add_array(const struct pdb_source *src, struct pdb_result *r,
+		     const json_t *arr, const char *path, struct pdb_err *err)
+{
+	size_t n = json_array_size(arr), i;
+	json_t *v;
+	double x;
+
+	if (!json_is_array(arr))
+		return pdb_json_bad(err, src, path, "expected an array of numbers");
+	pdb_grow((void **)&r->samples, &r->capsamples, r->nsamples + n, sizeof *r->samples);
+	json_array_foreach(arr, i, v) {
+		if (pdb_json_num(v, &x) < 0) {
+			char *p = pdb_xasprintf("%s[%zu]", path, i);
+			pdb_json_bad(err, src, p, "expected a number");
+			free(p);
+			return -1;
+		}
+		pdb_result_add_raw(r, x);
+	}
+	return 0;
+}
+
+/* One element of results[]: command, times, aggregates, parameters, rest. */
+static int parse_result(const struct pdb_source *src, struct pdb_run *run,
+			const json_t *res, size_t idx, struct pdb_err *err)
+{
+	const char *command = pdb_json_str(res, "command"), *key;
+	const json_t *params = json_object_get(res, "parameters");
+	struct pdb_attr *dims = NULL;
+	size_t ndims = 0;
+	struct pdb_result *r;
+	char *path = NULL;
+	json_t *v;
+	int ret = -1;
+
+	if (!json_is_object(res)) {
+		path = pdb_xasprintf("$.results[%zu]", idx);
+		pdb_json_bad(err, src, path, "expected an object");
+		goto out;
+	}
+	if (!command) {
+		path = pdb_xasprintf("$.results[%zu].command", idx);
+		pdb_json_bad(err, src, path, "expected a string");
+		goto out;
+	}
+	if (params && !json_is_null(params)) {
+		if (!json_is_object(params)) {
+			path = pdb_xasprintf("$.results[%zu].parameters", idx);
+			pdb_json_bad(err, src, path, "expected an object");
+			goto out;
+		}
+		dims = pdb_xcalloc(json_object_size(params) + 1, sizeof *dims);
+		json_object_foreach((json_t *)params, key, v) {
+			dims[ndims].key = (char *)key;
+			dims[ndims++].value = pdb_json_text(v);
+		}
+	}
+	r = pdb_run_result_with_dims(run, command, dims, ndims, "time", "s");
+	json_object_foreach((json_t *)res, key, v) {
+		double x;
+		free(path);
+		path = pdb_xasprintf("$.results[%zu].%s", idx, key);
+		if (strcmp(key, "command") == 0 || strcmp(key, "parameters") == 0)
+			continue;
+		if (strcmp(key, "times") == 0) {
+			/* the time result may have moved: results grow below */
+			r = pdb_run_result_with_dims(run, command, dims, ndims, "time", "s");
+			if (add_array(src, r, v, path, err) < 0)
+				goto out;
+		} else if (is_stat(key)) {
+			if (json_is_null(v))
+				continue; /* e.g. stddev of a single run: stays absent */
+			if (pdb_json_num(v, &x) < 0) {
+				pdb_json_bad(err, src, path, "expected a number");
+				goto out;
+			}
+			r = pdb_run_result_with_dims(run, command, dims, ndims, "time", "s");
+			pdb_result_set_stat_raw(r, key, x);
+		} else if (strcmp(key, "exit_codes") == 0) {
+			struct pdb_result *codes =
+				pdb_run_result_with_dims(run, command, dims, ndims, "exit_code", "count");
+			if (add_array(src, codes, v, path, err) < 0)
+				goto out;
+		} else {
+			char *text = pdb_json_text(v);
+			pdb_attr_set_bench(run, key, command, text);
+			free(text);
+		}
+	}
+	ret = 0;
+out:
+	for (size_t i = 0; i < ndims; i++)
+		free(dims[i].value);
+	free(dims);
+	free(path);
+	return ret;
+}
+
+static int parse_json(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
+{
+	json_t *doc = pdb_json_load(src, err), *results, *v;
+	const char *key;
+	size_t i;
+	int ret = -1;
+
+	if (!doc)
+		return -1;
+	results = json_object_get(doc, "results");
+	if (!json_is_array(results)) {
+		pdb_json_bad(err, src, json_is_object(doc) ? "$.results" : "$",
+			     json_is_object(doc) ? "expected an array" : "expected an object");
+		goto out;
+	}
+	json_array_foreach(results, i, v)
+		if (parse_result(src, run, v, i, err) < 0)
+			goto out;
+	json_object_foreach(doc, key, v)
+		if (strcmp(key, "results") != 0)
+			pdb_attr_set_json(run, key, v);
+	pdb_set_str(&run->tool, "hyperfine");
+	ret = 0;
+out:
+	json_decref(doc);
+	return ret;
+}
+
+const struct pdb_format pdb_format_hyperfine = {
+	.name = "hyperfine",
+	.summary = "hyperfine --export-json: every run's time as samples, aggregates as stats",
+	.detect = detect_json,
+	.parse = parse_json,
+};
+
+/* --export-csv: a header, then one row of aggregates per command. */
+struct csv_state {
+	struct pdb_run *run;
+	char **header;
+	size_t ncols;
+};
+
+static int detect_csv(const struct pdb_source *src)
+{
+	return src->head && strncmp((const char *)src->head,
+				    "command,mean,stddev,median,user,system,min,max", 46) == 0 ? 95 : 0;
+}
+
+static int csv_header(struct csv_state *st, struct pdb_csv *csv, char **fields,
+		      size_t n, struct pdb_err *err)
+{
+	if (n == 0 || strcmp(fields[0], "command") != 0)
+		return pdb_csv_bad(csv, err, 0, "expected the header 'command,mean,...'");
+	st->header = pdb_xcalloc(n, sizeof *st->header);
+	for (size_t i = 0; i < n; i++)
+		st->header[i] = pdb_xstrdup(fields[i]);
+	st->ncols = n;
+	return 0;
+}
+
+static int csv_row(void *ctx, struct pdb_csv *csv, char **fields, size_t n,
+		   struct pdb_err *err)
+{
+	struct csv_state *st = ctx;
+	struct pdb_attr *dims;
+	struct pdb_result *r;
+	size_t ndims = 0;
+	int ret = -1;
+
+	if (!st->header)
+		return csv_header(st, csv, fields, n, err);
+	if (n != st->ncols)
+		return pdb_csv_bad(csv, err, n < st->ncols ? n - 1 : st->ncols,
+				   "expected %zu fields, found %zu", st->ncols, n);
+	dims = pdb_xcalloc(n, sizeof *dims);
+	for (size_t i = 1; i < n; i++)
+		if (strncmp(st->header[i], "parameter_", 10) == 0) {
+			dims[ndims].key = st->header[i] + 10;
+			dims[ndims++].value = fields[i];
+		}
+	r = pdb_run_result_with_dims(st->run, fields[0], dims, ndims, "time", "s");
+	for (size_t i = 1; i < n; i++) {
+		double x;
+		if (strncmp(st->header[i], "parameter_", 10) == 0)
+			continue;
+		if (!is_stat(st->header[i])) {
+			pdb_attr_set_bench(st->run, st->header[i], fields[0], fields[i]);
+			continue;
+		}
+		if (fields[i][0] == '\0')
+			continue; /* absent, e.g. the stddev of a single run */
+		if (pdb_parse_double(fields[i], &x) < 0) {
+			pdb_csv_bad(csv, err, i, "%s: expected a number, found '%s'",
+				    st->header[i], fields[i]);
+			goto out;
+		}
+		pdb_result_set_stat_raw(r, st->header[i], x);
+	}
+	ret = 0;
+out:
+	free(dims);
+	return ret;
+}
+
+static int parse_csv(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
+{
+	struct csv_state st = { .run = run };
+	int ret = pdb_csv_read(src, ',', csv_row, &st, err);
+
+	for (size_t i = 0; i < st.ncols; i++)
+		free(st.header[i]);
+	free(st.header);
+	if (ret == 0)
+		pdb_set_str(&run->tool, "hyperfine");
+	return ret;
+}
+
+const struct pdb_format pdb_format_hyperfine_csv = {
+	.name = "hyperfine-csv",
+	.summary = "hyperfine --export-csv: one row of aggregates (stats only) per command",
+	.detect = detect_csv,
+	.parse = parse_csv,
+};

@@ -1,0 +1,602 @@
+/* Kafka load workloads: paced producer, matching consumer, latency and loss accounting. */
+#include "kafka/workload.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kafka/template.h"
+#include "util.h"
+
+#define HEADER "perfdb"        /* token, sequence, due time: 3 x 8 bytes */
+#define HEADER_LEN 24
+#define PAYLOAD_POOL 65536
+#define NS 1000000000LL
+
+/* Per-thread accounting of the measured seconds. */
+struct side {
+	struct pdb_kafka_second *sec;
+	size_t nsec, cap;
+	struct pdb_hist *window;    /* latencies of the second being filled */
+	long window_sec;
+	int e2e;                    /* window feeds e2e_p99, else delivery_p99 */
+};
+
+struct state {
+	const struct pdb_kafka_workload_opts *opts;
+	uint64_t token;
+	int64_t warm_end;           /* monotonic ns */
+	/* producer thread (delivery reports run there) */
+	unsigned char *delivered_ok;
+	size_t dcap;
+	struct pdb_hist *delivery, *send_delay;
+	struct side prod;
+	uint64_t delivered, errors;
+	/* consumer thread */
+	unsigned char *seen;
+	size_t scap;
+	struct pdb_hist *e2e;
+	struct side cons;
+	uint64_t duplicated, foreign, consume_errors;
+	atomic_ullong received;     /* distinct sequences */
+	atomic_ullong produced;     /* sequences handed out so far */
+	atomic_int consumer_stop;
+	rd_kafka_t *consumer;
+};
+
+static int64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * NS + t.tv_nsec;
+}
+
+static struct pdb_kafka_second *second_at(struct side *s, long sec)
+{
+	if ((size_t)sec >= s->nsec) {
+		pdb_grow((void **)&s->sec, &s->cap, (size_t)sec + 1, sizeof *s->sec);
+		memset(s->sec + s->nsec, 0, ((size_t)sec + 1 - s->nsec) * sizeof *s->sec);
+		s->nsec = (size_t)sec + 1;
+	}
+	return &s->sec[sec];
+}
+
+static void window_flush(struct side *s)
+{
+	struct pdb_kafka_second *sec;
+
+	if (s->window_sec < 0 || s->window->n == 0)
+		return;
+	sec = second_at(s, s->window_sec);
+	*(s->e2e ? &sec->e2e_p99 : &sec->delivery_p99) = pdb_hist_percentile(s->window, 99) / 1e9;
+	pdb_hist_reset(s->window);
+}
+
+static void window_record(struct side *s, long sec, uint64_t ns)
+{
+	if (sec != s->window_sec) {
+		window_flush(s);
+		s->window_sec = sec;
+	}
+	pdb_hist_record(s->window, ns);
+}
+
+static long second_of(const struct state *st, int64_t t)
+{
+	return t < st->warm_end ? -1 : (long)((t - st->warm_end) / NS);
+}
+
+static void set_bit(unsigned char **bits, size_t *cap, uint64_t i)
+{
+	size_t need = (size_t)(i / 8) + 1;
+
+	if (need > *cap) {
+		size_t old = *cap, want = need * 2;
+		pdb_grow((void **)bits, cap, want, 1);
+		memset(*bits + old, 0, *cap - old);
+	}
+	(*bits)[i / 8] |= (unsigned char)(1u << (i % 8));
+}
+
+static int get_bit(const unsigned char *bits, size_t cap, uint64_t i)
+{
+	return (size_t)(i / 8) < cap && (bits[i / 8] >> (i % 8)) & 1;
+}
+
+/* Our header of a message: 0, or -1 when it has none (or another run's). */
+static int read_header(const struct state *st, const rd_kafka_message_t *m, uint64_t *seq, int64_t *due)
+{
+	rd_kafka_headers_t *h;
+	const void *val;
+	size_t size;
+	uint64_t w[3];
+
+	if (rd_kafka_message_headers(m, &h) != RD_KAFKA_RESP_ERR_NO_ERROR ||
+	    rd_kafka_header_get_last(h, HEADER, &val, &size) != RD_KAFKA_RESP_ERR_NO_ERROR ||
+	    size != HEADER_LEN)
+		return -1;
+	memcpy(w, val, sizeof w);
+	if (w[0] != st->token)
+		return -1;
+	*seq = w[1];
+	*due = (int64_t)w[2];
+	return 0;
+}
+
+static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
+{
+	struct state *st = opaque;
+	int64_t t = now_ns(), due;
+	uint64_t seq;
+	long sec = second_of(st, t);
+
+	(void)rk;
+	if (m->err) {
+		st->errors++;
+		if (sec >= 0)
+			second_at(&st->prod, sec)->errors++;
+		return;
+	}
+	if (read_header(st, m, &seq, &due) < 0)
+		return;
+	st->delivered++;
+	set_bit(&st->delivered_ok, &st->dcap, seq);
+	if (due >= st->warm_end && sec >= 0) {
+		pdb_hist_record(st->delivery, (uint64_t)(t - due));
+		window_record(&st->prod, sec, (uint64_t)(t - due));
+		second_at(&st->prod, sec)->delivered++;
+	}
+}
+
+static void consume_one(struct state *st, const rd_kafka_message_t *m)
+{
+	int64_t t = now_ns(), due;
+	uint64_t seq;
+	long sec = second_of(st, t);
+
+	if (m->err) {
+		if (m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF)
+			st->consume_errors++;
+		return;
+	}
+	if (read_header(st, m, &seq, &due) < 0 || seq >= atomic_load(&st->produced)) {
+		st->foreign++;
+		return;
+	}
+	if (get_bit(st->seen, st->scap, seq)) {
+		st->duplicated++;
+		return;
+	}
+	set_bit(&st->seen, &st->scap, seq);
+	atomic_fetch_add(&st->received, 1);
+	if (sec >= 0)
+		second_at(&st->cons, sec)->consumed++;
+	if (due >= st->warm_end && sec >= 0) {
+		pdb_hist_record(st->e2e, (uint64_t)(t - due));
+		window_record(&st->cons, sec, (uint64_t)(t - due));
+	}
+}
+
+static void *consumer_main(void *arg)
+{
+	struct state *st = arg;
+	rd_kafka_message_t *batch[512];
+	rd_kafka_queue_t *q = rd_kafka_queue_get_consumer(st->consumer);
+
+	while (!atomic_load(&st->consumer_stop)) {
+		ssize_t n = rd_kafka_consume_batch_queue(q, 100, batch, 512);
+		for (ssize_t i = 0; i < n; i++) {
+			consume_one(st, batch[i]);
+			rd_kafka_message_destroy(batch[i]);
+		}
+	}
+	rd_kafka_queue_destroy(q);
+	return NULL;
+}
+
+static rd_kafka_conf_t *make_conf(const char *bootstraps, const struct pdb_attr *props, size_t n,
+				  const char *what, struct pdb_err *err)
+{
+	rd_kafka_conf_t *conf = rd_kafka_conf_new();
+	char errstr[512];
+
+	if (rd_kafka_conf_set(conf, "bootstrap.servers", bootstraps, errstr, sizeof errstr) != RD_KAFKA_CONF_OK)
+		goto fail;
+	for (size_t i = 0; i < n; i++)
+		if (rd_kafka_conf_set(conf, props[i].key, props[i].value, errstr, sizeof errstr) != RD_KAFKA_CONF_OK)
+			goto fail;
+	return conf;
+fail:
+	rd_kafka_conf_destroy(conf);
+	pdb_err_set(err, PDB_EXIT_INPUT, "kafka %s: %s", what, errstr);
+	return NULL;
+}
+
+/* A consumer of topic positioned at its end (every partition's high
+ * watermark), in a fresh group, before anything is produced. */
+static rd_kafka_t *open_consumer(struct state *st, const char *bootstraps, const char *topic,
+				 struct pdb_err *err)
+{
+	const struct pdb_kafka_spec *ks = st->opts->spec;
+	rd_kafka_conf_t *conf = make_conf(bootstraps, NULL, 0, "consumer", err);
+	const struct rd_kafka_metadata *md = NULL;
+	rd_kafka_topic_partition_list_t *parts = NULL;
+	rd_kafka_topic_t *rkt = NULL;
+	rd_kafka_t *rk = NULL;
+	char errstr[512], group[64], uuid[37];
+	int nparts = 0;
+
+	if (!conf)
+		return NULL;
+	pdb_uuid4(uuid);
+	snprintf(group, sizeof group, "perfdb-%s", uuid);
+	rd_kafka_conf_set(conf, "group.id", group, NULL, 0);
+	rd_kafka_conf_set(conf, "enable.auto.commit", "false", NULL, 0);
+	rd_kafka_conf_set(conf, "fetch.wait.max.ms", "10", NULL, 0);
+	for (size_t i = 0; i < ks->nconsumer; i++)
+		if (rd_kafka_conf_set(conf, ks->consumer[i].key, ks->consumer[i].value, errstr, sizeof errstr) != RD_KAFKA_CONF_OK) {
+			rd_kafka_conf_destroy(conf);
+			pdb_err_set(err, PDB_EXIT_INPUT, "kafka consumer: %s", errstr);
+			return NULL;
+		}
+	if (!(rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr))) {
+		rd_kafka_conf_destroy(conf);
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka consumer: %s", errstr);
+		return NULL;
+	}
+	rd_kafka_poll_set_consumer(rk);
+	rkt = rd_kafka_topic_new(rk, topic, NULL);
+	for (int tries = 0; tries < 50 && nparts == 0; tries++) {
+		rd_kafka_resp_err_t e = rd_kafka_metadata(rk, 0, rkt, &md, 2000);
+		if (e == RD_KAFKA_RESP_ERR_NO_ERROR && md->topic_cnt == 1 && !md->topics[0].err)
+			nparts = md->topics[0].partition_cnt;
+		if (md)
+			rd_kafka_metadata_destroy(md);
+		md = NULL;
+		if (nparts == 0 && (st->opts->stop && *st->opts->stop))
+			break;
+		if (nparts == 0)
+			nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
+	}
+	if (nparts == 0) {
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka: topic %s: no partitions found on %s", topic, bootstraps);
+		goto fail;
+	}
+	parts = rd_kafka_topic_partition_list_new(nparts);
+	for (int p = 0; p < nparts; p++) {
+		int64_t lo, hi;
+		rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(rk, topic, p, &lo, &hi, 10000);
+		if (e) {
+			pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka: topic %s [%d]: %s", topic, p, rd_kafka_err2str(e));
+			goto fail;
+		}
+		rd_kafka_topic_partition_list_add(parts, topic, p)->offset = hi;
+	}
+	if (rd_kafka_assign(rk, parts)) {
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka: topic %s: cannot assign partitions", topic);
+		goto fail;
+	}
+	rd_kafka_topic_partition_list_destroy(parts);
+	rd_kafka_topic_destroy(rkt);
+	return rk;
+fail:
+	if (parts)
+		rd_kafka_topic_partition_list_destroy(parts);
+	rd_kafka_topic_destroy(rkt);
+	rd_kafka_destroy(rk);
+	return NULL;
+}
+
+/* What the producer loop works with. */
+struct producer {
+	rd_kafka_t *rk;
+	rd_kafka_topic_t *rkt;
+	struct pdb_kafka_template *tpl;
+	char *pool;                 /* random printable payloads */
+	struct pdb_buf msg;
+	uint64_t rng;
+};
+
+static int open_producer(struct state *st, struct producer *p, const char *bootstraps, struct pdb_err *err)
+{
+	const struct pdb_kafka_spec *ks = st->opts->spec;
+	rd_kafka_conf_t *conf = make_conf(bootstraps, ks->producer, ks->nproducer, "producer", err);
+	char errstr[512];
+
+	if (!conf)
+		return -1;
+	rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
+	rd_kafka_conf_set_opaque(conf, st);
+	if (!(p->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr))) {
+		rd_kafka_conf_destroy(conf);
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka producer: %s", errstr);
+	}
+	p->rkt = rd_kafka_topic_new(p->rk, ks->topic, NULL);
+	p->rng = st->opts->seed ^ 0x5eed;
+	if (ks->template_path) {
+		struct pdb_buf text;
+		FILE *f = fopen(ks->template_path, "rb");
+		char chunk[4096];
+		size_t n;
+		if (!f)
+			return pdb_err_at(err, PDB_EXIT_INPUT, ks->template_path, 0, 0, "cannot read the template");
+		pdb_buf_init(&text);
+		while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+			pdb_buf_add(&text, chunk, n);
+		fclose(f);
+		/* a template file's final newline is not part of the message */
+		if (text.len && text.data[text.len - 1] == '\n')
+			text.data[--text.len] = '\0';
+		p->tpl = pdb_kafka_template_new(text.data ? text.data : "", ks->template_path, ks->vars,
+						ks->nvars, ks->key == PDB_KAFKA_KEY_VAR ? ks->key_var : NULL,
+						st->opts->seed, err);
+		pdb_buf_release(&text);
+		if (!p->tpl)
+			return -1;
+	} else {
+		p->pool = pdb_xmalloc(PAYLOAD_POOL + (size_t)ks->size);
+		for (size_t i = 0; i < PAYLOAD_POOL + (size_t)ks->size; i++)
+			p->pool[i] = (char)(' ' + 1 + pdb_kafka_rand(&p->rng) % 94);
+	}
+	return 0;
+}
+
+static void close_producer(struct producer *p)
+{
+	if (p->rkt)
+		rd_kafka_topic_destroy(p->rkt);
+	if (p->rk)
+		rd_kafka_destroy(p->rk);
+	pdb_kafka_template_free(p->tpl);
+	free(p->pool);
+	pdb_buf_release(&p->msg);
+}
+
+static int stopped(const struct state *st)
+{
+	return st->opts->stop && *st->opts->stop;
+}
+
+/* Wait until due (monotonic ns), serving delivery reports meanwhile. */
+static void wait_until(struct state *st, rd_kafka_t *rk, int64_t due)
+{
+	int64_t left;
+
+	while ((left = due - now_ns()) > 0 && !stopped(st)) {
+		if (left > 2000000)
+			rd_kafka_poll(rk, 1);
+		else if (left > 200000)
+			nanosleep(&(struct timespec){ 0, 100000 }, NULL);
+	}
+}
+
+/* Produce message seq (due at due); retries while the queue is full. */
+static int produce_one(struct state *st, struct producer *p, uint64_t seq, int64_t due, uint64_t *bytes)
+{
+	const struct pdb_kafka_spec *ks = st->opts->spec;
+	uint64_t hdr[3] = { st->token, seq, (uint64_t)due };
+	const char *value, *key = NULL;
+	char seqkey[24];
+	size_t len, keylen = 0;
+	rd_kafka_resp_err_t e;
+
+	if (p->tpl) {
+		struct timespec wall;
+		clock_gettime(CLOCK_REALTIME, &wall);
+		pdb_kafka_template_render(p->tpl, seq, (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000, &p->msg);
+		value = p->msg.data;
+		len = p->msg.len;
+		if ((key = pdb_kafka_template_key(p->tpl)))
+			keylen = strlen(key);
+	} else {
+		value = p->pool + (seq * 7919) % PAYLOAD_POOL;
+		len = (size_t)ks->size;
+	}
+	if (ks->key == PDB_KAFKA_KEY_SEQ) {
+		keylen = (size_t)snprintf(seqkey, sizeof seqkey, "%" PRIu64, seq);
+		key = seqkey;
+	}
+	for (;;) {
+		e = rd_kafka_producev(p->rk, RD_KAFKA_V_RKT(p->rkt), RD_KAFKA_V_VALUE((void *)value, len),
+				      RD_KAFKA_V_KEY(key, keylen), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+				      RD_KAFKA_V_HEADER(HEADER, hdr, HEADER_LEN), RD_KAFKA_V_END);
+		if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL || stopped(st))
+			break;
+		rd_kafka_poll(p->rk, 1);
+	}
+	if (e) {
+		long sec = second_of(st, now_ns());
+		st->errors++;
+		if (sec >= 0)
+			second_at(&st->prod, sec)->errors++;
+		return -1;
+	}
+	*bytes = len;
+	return 0;
+}
+
+/* The paced loop. Returns the time the last measured message was sent. */
+static int64_t produce_all(struct state *st, struct producer *p, int64_t t0, struct pdb_kafka_result *res)
+{
+	const struct pdb_kafka_spec *ks = st->opts->spec;
+	double rate = st->opts->rate;
+	int64_t end = st->warm_end + (int64_t)(ks->duration * NS), last = st->warm_end;
+	uint64_t seq = 0, measured = 0;
+
+	for (;; seq++) {
+		int64_t due = rate > 0 ? t0 + (int64_t)((double)seq * 1e9 / rate) : now_ns(), sent;
+		uint64_t bytes = 0;
+		long sec;
+		if (ks->count == 0 && due >= end)
+			break;
+		if (ks->count > 0 && measured >= (uint64_t)ks->count)
+			break;
+		if (rate > 0)
+			wait_until(st, p->rk, due);
+		else if ((seq & 63) == 0)
+			rd_kafka_poll(p->rk, 0);
+		if (stopped(st))
+			break;
+		atomic_store(&st->produced, seq + 1);
+		if (produce_one(st, p, seq, due, &bytes) < 0 || due < st->warm_end)
+			continue;
+		sent = now_ns();
+		sec = second_of(st, due);
+		measured++;
+		res->sent++;
+		res->bytes += bytes;
+		second_at(&st->prod, sec)->sent++;
+		st->prod.sec[sec].bytes += bytes;
+		if ((double)(sent - due) / 1e9 > st->prod.sec[sec].send_delay_max)
+			st->prod.sec[sec].send_delay_max = (double)(sent - due) / 1e9;
+		pdb_hist_record(st->send_delay, (uint64_t)(sent - due));
+		last = sent;
+	}
+	return ks->count > 0 || stopped(st) ? last : end;
+}
+
+/* Wait for the consumer to see every delivered message, up to the drain time. */
+static void drain(struct state *st, struct producer *p)
+{
+	const struct pdb_kafka_spec *ks = st->opts->spec;
+	int64_t until;
+
+	rd_kafka_flush(p->rk, stopped(st) ? 1000 : (int)(ks->drain * 1000) + 1000);
+	rd_kafka_poll(p->rk, 0);
+	until = now_ns() + (int64_t)(ks->drain * NS);
+	while (!stopped(st) && atomic_load(&st->received) < st->delivered && now_ns() < until)
+		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
+}
+
+static void merge_seconds(struct state *st, struct pdb_kafka_result *res)
+{
+	size_t n = st->prod.nsec > st->cons.nsec ? st->prod.nsec : st->cons.nsec;
+
+	if (n > (size_t)(res->elapsed + 0.999999))
+		n = (size_t)(res->elapsed + 0.999999);
+	res->seconds = pdb_xcalloc(n + 1, sizeof *res->seconds);
+	res->nseconds = n;
+	for (size_t i = 0; i < n; i++) {
+		struct pdb_kafka_second *s = &res->seconds[i];
+		if (i < st->prod.nsec)
+			*s = st->prod.sec[i];
+		if (i < st->cons.nsec) {
+			s->consumed = st->cons.sec[i].consumed;
+			s->e2e_p99 = st->cons.sec[i].e2e_p99;
+		}
+	}
+}
+
+static void count_lost(struct state *st, struct pdb_kafka_result *res)
+{
+	uint64_t produced = atomic_load(&st->produced);
+
+	res->delivered = st->delivered;
+	res->errors = st->errors + st->consume_errors;
+	res->received = atomic_load(&st->received);
+	res->duplicated = st->duplicated;
+	res->foreign = st->foreign;
+	if (res->interrupted)
+		return;
+	for (uint64_t i = 0; i < produced; i++)
+		if (get_bit(st->delivered_ok, st->dcap, i) && !get_bit(st->seen, st->scap, i))
+			res->lost++;
+}
+
+int pdb_kafka_workload_run(const struct pdb_kafka_workload_opts *opts,
+			   struct pdb_kafka_result *res, struct pdb_err *err)
+{
+	const struct pdb_kafka_spec *ks = opts->spec;
+	struct state st = { .opts = opts };
+	struct producer p = { 0 };
+	struct pdb_kafka_mock *mock = NULL;
+	const char *bootstraps = ks->brokers;
+	pthread_t consumer_thread;
+	int nmock = pdb_kafka_mock_parse(ks->brokers), started = 0, ret = -1;
+	int64_t t0, last;
+	uint64_t seed = opts->seed;
+
+	memset(res, 0, sizeof *res);
+	res->delivery = pdb_xcalloc(1, sizeof *res->delivery);
+	res->e2e = pdb_xcalloc(1, sizeof *res->e2e);
+	res->send_delay = pdb_xcalloc(1, sizeof *res->send_delay);
+	st.delivery = res->delivery;
+	st.e2e = res->e2e;
+	st.send_delay = res->send_delay;
+	st.prod.window = pdb_xcalloc(1, sizeof *st.prod.window);
+	st.cons.window = pdb_xcalloc(1, sizeof *st.cons.window);
+	st.prod.window_sec = st.cons.window_sec = -1;
+	st.cons.e2e = 1;
+	st.token = pdb_kafka_rand(&seed) ^ (uint64_t)now_ns();
+	if (nmock < 0) {
+		pdb_err_set(err, PDB_EXIT_INPUT, "kafka: brokers '%s': expected mock:N with N from 1 to 64", ks->brokers);
+		goto out;
+	}
+	if (nmock > 0) {
+		if (!(mock = pdb_kafka_mock_start(nmock, err)) ||
+		    pdb_kafka_mock_topic(mock, ks->topic, ks->partitions, err) < 0 ||
+		    (ks->output_topic && pdb_kafka_mock_topic(mock, ks->output_topic, ks->partitions, err) < 0))
+			goto out;
+		bootstraps = pdb_kafka_mock_bootstraps(mock);
+	}
+	if (opts->on_ready)
+		opts->on_ready(opts->ctx, bootstraps, mock);
+	if (open_producer(&st, &p, bootstraps, err) < 0 ||
+	    !(st.consumer = open_consumer(&st, bootstraps, ks->output_topic ? ks->output_topic : ks->topic, err)))
+		goto out;
+	if (pthread_create(&consumer_thread, NULL, consumer_main, &st) != 0) {
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka: cannot start the consumer thread");
+		goto out;
+	}
+	started = 1;
+	t0 = now_ns();
+	st.warm_end = t0 + (int64_t)(ks->warmup * NS);
+	last = produce_all(&st, &p, t0, res);
+	res->interrupted = stopped(&st);
+	res->elapsed = (double)(last - st.warm_end) / 1e9;
+	if (res->elapsed < 0)
+		res->elapsed = 0;
+	drain(&st, &p);
+	ret = 0;
+out:
+	if (started) {
+		atomic_store(&st.consumer_stop, 1);
+		pthread_join(consumer_thread, NULL);
+	}
+	if (ret == 0) {
+		window_flush(&st.prod);
+		window_flush(&st.cons);
+		merge_seconds(&st, res);
+		count_lost(&st, res);
+		if (opts->on_drained)
+			opts->on_drained(opts->ctx);
+	}
+	if (st.consumer) {
+		rd_kafka_consumer_close(st.consumer);
+		rd_kafka_destroy(st.consumer);
+	}
+	close_producer(&p);
+	pdb_kafka_mock_stop(mock);
+	free(st.prod.sec);
+	free(st.cons.sec);
+	free(st.prod.window);
+	free(st.cons.window);
+	free(st.delivered_ok);
+	free(st.seen);
+	if (ret < 0)
+		pdb_kafka_result_release(res);
+	return ret;
+}
+
+void pdb_kafka_result_release(struct pdb_kafka_result *res)
+{
+	free(res->delivery);
+	free(res->e2e);
+	free(res->send_delay);
+	free(res->seconds);
+	memset(res, 0, sizeof *res);
+}

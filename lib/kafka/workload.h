@@ -1,0 +1,62 @@
+/* Kafka load workloads: paced producer, matching consumer, latency and loss accounting. */
+#ifndef PDB_KAFKA_WORKLOAD_H
+#define PDB_KAFKA_WORKLOAD_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "kafka/histogram.h"
+#include "kafka/mock.h"
+#include "kafka/workload_spec.h"
+#include "model.h"
+
+struct pdb_kafka_workload_opts {
+	const struct pdb_kafka_spec *spec;
+	double rate;                 /* msg/s after matrix expansion; 0: flat out */
+	volatile sig_atomic_t *stop; /* set on SIGINT/SIGTERM: stop producing, report */
+	uint64_t seed;               /* payloads, template picks */
+	/* Optional hooks (tests): once the brokers are known and the topics
+	 * exist (mock is NULL unless brokers is mock:N), and after the drain,
+	 * before a mock cluster goes away. */
+	void (*on_ready)(void *ctx, const char *bootstraps, struct pdb_kafka_mock *mock);
+	void (*on_drained)(void *ctx);
+	void *ctx;
+};
+
+/* One second of the measured period (index = seconds after the warm-up). */
+struct pdb_kafka_second {
+	uint64_t sent, bytes, delivered, errors, consumed;
+	double delivery_p99, e2e_p99;  /* seconds; 0 when nothing was measured */
+	double send_delay_max;         /* seconds the producer ran late */
+};
+
+struct pdb_kafka_result {
+	double elapsed;                /* seconds measured */
+	uint64_t sent, bytes, delivered, errors, received, lost, duplicated, foreign;
+	struct pdb_hist *delivery;     /* due -> delivery report */
+	struct pdb_hist *e2e;          /* due -> consumed */
+	struct pdb_hist *send_delay;   /* due -> handed to librdkafka (pacing error) */
+	struct pdb_kafka_second *seconds;
+	size_t nseconds;
+	int interrupted;
+};
+
+/* Run the workload of opts->spec: produce (paced by intended send time),
+ * consume the output topic (or the input topic), match by the sequence
+ * header, drain. 0 with res filled (release with pdb_kafka_result_release),
+ * or -1 with err (PDB_EXIT_RUNTIME: broker, topic). */
+int pdb_kafka_workload_run(const struct pdb_kafka_workload_opts *opts,
+			   struct pdb_kafka_result *res, struct pdb_err *err);
+void pdb_kafka_result_release(struct pdb_kafka_result *res);
+
+/* Add res to run as the series of bench with dims: time series per second
+ * (produce_rate, produce_throughput, consume_rate, backlog, errors,
+ * delivery_latency_p99, e2e_latency_p99), latency histograms as weighted
+ * samples with percentile stats, and totals (sent, received, lost,
+ * duplicated). Repetitions accumulate. */
+void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run *run,
+			     const char *bench, const struct pdb_attr *dims, size_t ndims);
+
+#endif

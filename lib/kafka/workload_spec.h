@@ -1,0 +1,58 @@
+/* Kafka workload specs: the `kafka:` section of a benchmark in a run spec. */
+#ifndef PDB_KAFKA_WORKLOAD_SPEC_H
+#define PDB_KAFKA_WORKLOAD_SPEC_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "model.h"
+#include "yaml_doc.h"
+
+/* A template variable whose values come from a CSV column. */
+struct pdb_kafka_var {
+	char *name;
+	char *csv;          /* path, relative ones resolved against the spec's directory */
+	long column;        /* 1-based */
+	int header;         /* skip the first row */
+	double hot_values;  /* share of the values that are hot (0: uniform choice) */
+	double hot_share;   /* share of the picks that go to the hot values */
+};
+
+enum pdb_kafka_key { PDB_KAFKA_KEY_NONE, PDB_KAFKA_KEY_SEQ, PDB_KAFKA_KEY_VAR };
+
+struct pdb_kafka_spec {
+	char *brokers;              /* "host:port,..." or "mock:N" */
+	struct pdb_attr *producer;  /* librdkafka properties passed through */
+	size_t nproducer;
+	struct pdb_attr *consumer;
+	size_t nconsumer;
+	char *topic, *output_topic; /* output_topic may be NULL */
+	int partitions;             /* topics created on a mock cluster */
+	long size;                  /* payload bytes without a template */
+	char *template_path;        /* NULL: random payloads of size bytes */
+	struct pdb_kafka_var *vars;
+	size_t nvars;
+	int key;                    /* enum pdb_kafka_key */
+	char *key_var;              /* with PDB_KAFKA_KEY_VAR */
+	char *rate;                 /* msg/s as written; may hold {matrix} names */
+	double duration;            /* seconds of measurement (0 with count) */
+	long long count;            /* messages to measure (0 with duration) */
+	double warmup;              /* seconds produced before measuring */
+	double drain;               /* seconds to wait for stragglers */
+};
+
+/* Read the `kafka:` mapping v of doc (spec_path names the spec, for
+ * relative paths). Errors are FILE:LINE:COL (PDB_EXIT_INPUT). Returns a
+ * spec the caller frees with pdb_kafka_spec_free, or NULL. */
+struct pdb_kafka_spec *pdb_kafka_spec_read(const struct pdb_yaml_doc *doc, const json_t *v,
+					   const char *spec_path, struct pdb_err *err);
+void pdb_kafka_spec_free(struct pdb_kafka_spec *ks); /* NULL-safe */
+
+/* The rate after matrix expansion: 0 (flat out) or messages/s; -1 with
+ * err when text is not a rate. */
+int pdb_kafka_parse_rate(const char *text, double *rate, struct pdb_err *err);
+
+/* Parse "10%:80%" (share of values : share of picks). 0 or -1. */
+int pdb_kafka_parse_hot(const char *text, double *values, double *share);
+
+#endif

@@ -1,0 +1,394 @@
+/* Statistics: Mann-Whitney U, Hodges-Lehmann, quantiles and means (pure maths). */
+#include "stats.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double *sorted_copy(const double *v, size_t n)
+{
+	double *s = pdb_xmalloc(n * sizeof *s);
+	memcpy(s, v, n * sizeof *s);
+	qsort(s, n, sizeof *s, cmp_double);
+	return s;
+}
+
+static int has_nan(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (isnan(v[i]))
+			return 1;
+	return 0;
+}
+
+double pdb_stats_norm_sf(double z)
+{
+	return 0.5 * erfc(z / sqrt(2.0));
+}
+
+double pdb_stats_norm_isf(double p)
+{
+	double lo = -40, hi = 40;
+
+	/* sf is decreasing: bisect to the last bit */
+	for (int i = 0; i < 200 && lo < hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (mid == lo || mid == hi)
+			break;
+		if (pdb_stats_norm_sf(mid) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* Counts of U = 0..m*n/2 under the null without ties: the coefficients of
+ * the Gaussian binomial prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i). Only the
+ * lower half is computed: coefficient k needs only those below it, so the
+ * small tail stays exact, and the distribution is symmetric. */
+static double *mwu_lower_counts(size_t m, size_t n, size_t *top)
+{
+	double *c;
+
+	*top = m * n / 2;
+	c = pdb_xcalloc(*top + 1, sizeof *c);
+	c[0] = 1;
+	for (size_t i = 1; i <= m; i++) {
+		for (size_t k = *top; k >= n + i && k <= *top; k--)
+			c[k] -= c[k - n - i];
+		for (size_t k = i; k <= *top; k++)
+			c[k] += c[k - i];
+	}
+	return c;
+}
+
+/* P(U <= u) without ties, for u <= m*n/2, using counts from above. */
+static double lower_cdf(const double *c, size_t top, size_t m, size_t n, double u)
+{
+	double below = 0, total = 0;
+
+	for (size_t k = 0; k <= top; k++) {
+		total += (2 * k == m * n) ? c[k] : 2 * c[k];
+		if ((double)k <= u)
+			below += c[k];
+	}
+	return below / total;
+}
+
+double pdb_stats_mwu_min_p(size_t nx, size_t ny)
+{
+	double ways = 1;
+
+	/* C(nx + ny, nx): one arrangement is the most extreme in each tail */
+	for (size_t i = 1; i <= nx; i++)
+		ways = ways * (double)(ny + i) / (double)i;
+	return fmin(1.0, 2.0 / ways);
+}
+
+/* Exact two-sided p with ties: the null distribution of S = 2U over every
+ * way of choosing which m of the N values are x, by dynamic programming
+ * over the tie groups (sizes t, in value order). Taking j of a group adds
+ * j * (2 * (y values below) + (t - j)) to S, in C(t, j) ways. */
+static double exact_p_ties(const size_t *groups, size_t ngroups, size_t m, size_t n,
+			   size_t s_obs)
+{
+	size_t smax = 2 * m * n, width = smax + 1, seen = 0;
+	double *cur = pdb_xcalloc((m + 1) * width, sizeof *cur);
+	double *next = pdb_xcalloc((m + 1) * width, sizeof *next);
+	double below = 0, above = 0, total = 0, *binom = pdb_xmalloc((m + 1) * sizeof *binom);
+
+	cur[0] = 1;
+	for (size_t g = 0; g < ngroups; g++) {
+		size_t t = groups[g];
+
+		memset(next, 0, (m + 1) * width * sizeof *next);
+		binom[0] = 1;
+		for (size_t j = 1; j <= m && j <= t; j++)
+			binom[j] = binom[j - 1] * (double)(t - j + 1) / (double)j;
+		for (size_t a = 0; a <= m && a <= seen; a++) {
+			size_t b = seen - a;
+			if (b > n)
+				continue;
+			for (size_t j = 0; j <= t && a + j <= m; j++) {
+				size_t add = j * (2 * b + (t - j));
+				const double *from = cur + a * width;
+				double *to = next + (a + j) * width;
+				if (t - j + b > n)
+					continue;
+				for (size_t s = 0; s + add <= smax; s++)
+					if (from[s] != 0)
+						to[s + add] += binom[j] * from[s];
+			}
+		}
+		seen += t;
+		double *swap = cur;
+		cur = next;
+		next = swap;
+	}
+	for (size_t s = 0; s <= smax; s++) {
+		double w = cur[m * width + s];
+		total += w;
+		if (s <= s_obs)
+			below += w;
+		if (s >= s_obs)
+			above += w;
+	}
+	free(cur);
+	free(next);
+	free(binom);
+	return fmin(1.0, 2.0 * fmin(below, above) / total);
+}
+
+int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+			   struct pdb_mwu *out)
+{
+	double *sx, *sy, mu, var, ties = 0;
+	size_t *groups = NULL, ngroups = 0, s2 = 0, i, j, k, N = nx + ny;
+
+	if (nx == 0 || ny == 0 || has_nan(x, nx) || has_nan(y, ny))
+		return -1;
+	sx = sorted_copy(x, nx);
+	sy = sorted_copy(y, ny);
+	/* 2U = sum over x of 2 * (y below) + (y equal), in integers */
+	for (i = 0, j = 0; i < nx; i++) {
+		while (j < ny && sy[j] < sx[i])
+			j++;
+		for (k = j; k < ny && sy[k] == sx[i]; k++)
+			;
+		s2 += 2 * j + (k - j);
+	}
+	/* tie groups of the pooled values, in value order */
+	groups = pdb_xmalloc(N * sizeof *groups);
+	for (i = 0, j = 0; i < nx || j < ny;) {
+		double v = (j >= ny || (i < nx && sx[i] <= sy[j])) ? sx[i] : sy[j];
+		size_t t = 0;
+		while (i < nx && sx[i] == v) {
+			i++;
+			t++;
+		}
+		while (j < ny && sy[j] == v) {
+			j++;
+			t++;
+		}
+		groups[ngroups++] = t;
+		ties += (double)t * t * t - (double)t;
+	}
+	out->u = s2 / 2.0;
+	mu = (double)nx * ny / 2;
+	if (N <= PDB_STATS_EXACT_MAX) {
+		out->exact = 1;
+		if (ngroups == N) {
+			size_t m = nx < ny ? nx : ny, n = N - m, top;
+			double *c = mwu_lower_counts(m, n, &top);
+			double u = fmin(out->u, (double)nx * ny - out->u);
+			out->p = fmin(1.0, 2 * lower_cdf(c, top, m, n, u));
+			free(c);
+		} else if (nx <= ny) {
+			out->p = exact_p_ties(groups, ngroups, nx, ny, s2);
+		} else {
+			/* S of y is 2*nx*ny - S of x: same two-sided p, smaller table */
+			out->p = exact_p_ties(groups, ngroups, ny, nx, 2 * nx * ny - s2);
+		}
+	} else {
+		out->exact = 0;
+		var = (double)nx * ny / 12 * ((double)N + 1 - ties / ((double)N * (N - 1)));
+		out->p = var <= 0 ? 1.0
+			: fmin(1.0, 2 * pdb_stats_norm_sf((fabs(out->u - mu) - 0.5) / sqrt(var)));
+	}
+	free(groups);
+	free(sx);
+	free(sy);
+	return 0;
+}
+
+size_t pdb_stats_hl_rank(size_t nx, size_t ny, double conf)
+{
+	double half = (1 - conf) / 2, mu = (double)nx * ny / 2;
+	size_t N = nx + ny, m = nx < ny ? nx : ny, top, k = 0;
+
+	if (nx == 0 || ny == 0 || !(conf > 0 && conf < 1))
+		return 0;
+	if (N <= PDB_STATS_EXACT_MAX) {
+		double *c = mwu_lower_counts(m, N - m, &top), total = 0, acc = 0;
+		for (size_t u = 0; u <= top; u++)
+			total += (2 * u == nx * ny) ? c[u] : 2 * c[u];
+		/* k - 1 is the largest u with P(U <= u) <= (1 - conf) / 2 */
+		for (size_t u = 0; u <= top && (acc += c[u]) / total <= half; u++)
+			k = u + 1;
+		free(c);
+		return k;
+	}
+	double u = floor(mu - 0.5 - pdb_stats_norm_isf(half) *
+			 sqrt((double)nx * ny * ((double)N + 1) / 12));
+	return u < 0 ? 0 : (size_t)u + 1;
+}
+
+/* Doubles mapped to unsigned integers in the same order. */
+static uint64_t order_key(double d)
+{
+	uint64_t b;
+	memcpy(&b, &d, sizeof b);
+	return (b >> 63) ? ~b : b | (UINT64_C(1) << 63);
+}
+
+static double from_key(uint64_t k)
+{
+	uint64_t b = (k >> 63) ? k & ~(UINT64_C(1) << 63) : ~k;
+	double d;
+	memcpy(&d, &b, sizeof d);
+	return d;
+}
+
+/* Pairs with sy[j] - sx[i] <= d (both sorted): the differences fall as
+ * sx[i] rises, so one pointer into sy moves forward only. */
+static size_t count_le(const double *sx, size_t nx, const double *sy, size_t ny, double d)
+{
+	size_t count = 0, j = 0;
+
+	for (size_t i = 0; i < nx; i++) {
+		while (j < ny && sy[j] - sx[i] <= d)
+			j++;
+		count += j;
+	}
+	return count;
+}
+
+/* The k-th smallest (1-based) difference sy[j] - sx[i], exactly: bisection
+ * over the ordered bit patterns between the smallest and largest. */
+static double kth_difference(const double *sx, size_t nx, const double *sy, size_t ny,
+			     size_t k)
+{
+	uint64_t lo = order_key(sy[0] - sx[nx - 1]), hi = order_key(sy[ny - 1] - sx[0]);
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (count_le(sx, nx, sy, ny, from_key(mid)) >= k)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return from_key(lo);
+}
+
+int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, size_t ny,
+				size_t k, double *est, double *lo, double *hi)
+{
+	size_t pairs = nx * ny;
+	double *sx, *sy;
+
+	if (nx == 0 || ny == 0 || has_nan(x, nx) || has_nan(y, ny))
+		return -1;
+	sx = sorted_copy(x, nx);
+	sy = sorted_copy(y, ny);
+	if (pairs % 2)
+		*est = kth_difference(sx, nx, sy, ny, pairs / 2 + 1);
+	else
+		*est = (kth_difference(sx, nx, sy, ny, pairs / 2) +
+			kth_difference(sx, nx, sy, ny, pairs / 2 + 1)) / 2;
+	if (k == 0 || 2 * k > pairs + 1) {
+		*lo = *hi = NAN;
+	} else {
+		*lo = kth_difference(sx, nx, sy, ny, k);
+		*hi = kth_difference(sx, nx, sy, ny, pairs + 1 - k);
+	}
+	free(sx);
+	free(sy);
+	return 0;
+}
+
+int pdb_stats_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny,
+			     double conf, double *est, double *lo, double *hi)
+{
+	return pdb_stats_hodges_lehmann_at(x, nx, y, ny, pdb_stats_hl_rank(nx, ny, conf),
+					   est, lo, hi);
+}
+
+double pdb_stats_quantile(const double *sorted, size_t n, double q)
+{
+	double h, frac;
+	size_t lo;
+
+	if (n == 0)
+		return NAN;
+	h = (double)(n - 1) * q;
+	lo = (size_t)floor(h);
+	if (lo >= n - 1)
+		return sorted[n - 1];
+	frac = h - (double)lo;
+	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
+double pdb_stats_median(double *v, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof *v, cmp_double);
+	return pdb_stats_quantile(v, n, 0.5);
+}
+
+double pdb_stats_mean(const double *v, size_t n)
+{
+	double sum = 0;
+
+	if (n == 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	return sum / (double)n;
+}
+
+double pdb_stats_geomean(const double *v, size_t n)
+{
+	double sum = 0;
+
+	if (n == 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return NAN;
+		sum += log(v[i]);
+	}
+	return exp(sum / (double)n);
+}
+
+struct holm_item {
+	double p;
+	size_t index;
+};
+
+static int cmp_holm(const void *a, const void *b)
+{
+	const struct holm_item *x = a, *y = b;
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void pdb_stats_holm(double *p, size_t n)
+{
+	struct holm_item *items = pdb_xmalloc((n ? n : 1) * sizeof *items);
+	size_t m = 0;
+	double running = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			items[m++] = (struct holm_item){ p[i], i };
+	qsort(items, m, sizeof *items, cmp_holm);
+	/* the i-th smallest is multiplied by (m - i), kept monotone, capped at 1 */
+	for (size_t i = 0; i < m; i++) {
+		double adj = fmin(1.0, (double)(m - i) * items[i].p);
+		running = fmax(running, adj);
+		p[items[i].index] = running;
+	}
+	free(items);
+}

@@ -1,0 +1,55 @@
+/* Statistics: Mann-Whitney U, Hodges-Lehmann, quantiles and means (pure maths). */
+#ifndef PDB_STATS_H
+#define PDB_STATS_H
+
+#include <stddef.h>
+
+/* At most this many values in both samples together use the exact null
+ * distribution of U (with ties); above it the normal approximation. */
+#define PDB_STATS_EXACT_MAX 100
+
+struct pdb_mwu {
+	double u;     /* U of x: pairs with x > y, plus half the pairs x == y */
+	double p;     /* two-sided: 2 * min(P(U <= u), P(U >= u)), at most 1 */
+	int exact;    /* 1: exact null distribution, 0: normal approximation */
+};
+
+/* Two-sided Mann-Whitney U test of x against y. Returns 0, or -1 when a
+ * sample is empty or holds NaN. */
+int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+			   struct pdb_mwu *out);
+/* The smallest two-sided p the test can give for these sizes (no ties). */
+double pdb_stats_mwu_min_p(size_t nx, size_t ny);
+
+/* Hodges-Lehmann estimate of the shift y - x (the median of the nx*ny
+ * differences y[j] - x[i]) and its distribution-free interval at level
+ * conf (0.95: for 10 vs 10 the 24th and 77th ordered differences). lo and
+ * hi are NaN when the sizes cannot reach conf. Returns 0, or -1 when a
+ * sample is empty or holds NaN. */
+int pdb_stats_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny,
+			     double conf, double *est, double *lo, double *hi);
+/* The same with the interval's rank k given (from pdb_stats_hl_rank, which
+ * depends on the sizes only, so callers with many series can keep it). */
+int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, size_t ny,
+				size_t k, double *est, double *lo, double *hi);
+/* k such that the interval at conf is the k-th and (nx*ny + 1 - k)-th
+ * smallest differences (1-based); 0 when unreachable. */
+size_t pdb_stats_hl_rank(size_t nx, size_t ny, double conf);
+
+/* Quantile q in [0, 1] of sorted values, linear between order statistics
+ * (type 7, as numpy and R's default). NaN when n == 0. */
+double pdb_stats_quantile(const double *sorted, size_t n, double q);
+/* Median of v (reordered in place). NaN when n == 0. */
+double pdb_stats_median(double *v, size_t n);
+double pdb_stats_mean(const double *v, size_t n);
+/* Geometric mean of positive values; NaN when n == 0 or a value is <= 0. */
+double pdb_stats_geomean(const double *v, size_t n);
+
+/* Holm's step-down adjustment of n p-values, in place (NaN left alone). */
+void pdb_stats_holm(double *p, size_t n);
+
+/* Standard normal: upper tail P(Z > z), and its inverse for p in (0, 1). */
+double pdb_stats_norm_sf(double z);
+double pdb_stats_norm_isf(double p);
+
+#endif

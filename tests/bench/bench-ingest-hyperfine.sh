@@ -1,0 +1,79 @@
+#!/bin/sh
+# make bench: perfdb ingest of a hyperfine --export-json file with 1,000,000
+# samples against a C program that only parses it with jansson's
+# json_load_file, in the same run. Target: ratio <= 1.5. Exit 1 when missed.
+PERFDB=${PERFDB:-build/perfdb}
+command -v /usr/bin/time >/dev/null 2>&1 || apt-get install -y time >/dev/null 2>&1 ||
+  { echo "ingest-hyperfine: skipped (time is missing)"; exit 0; }
+command -v python3 >/dev/null 2>&1 || { echo "ingest-hyperfine: skipped (python3 is missing)"; exit 0; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# hyperfine's shape (fixtures/hyperfine/params.json): results[] with command,
+# mean, stddev, median, user, system, min, max, times[], exit_codes[],
+# parameters{}; serde_json's pretty printing (two spaces). 20 commands x
+# 50,000 runs = 1,000,000 samples; times are whole nanoseconds in seconds.
+python3 - "$dir/hyperfine.json" <<'PY'
+import json, random, statistics, sys
+random.seed(42)
+results = []
+for c in range(20):
+    n = c % 10 + 1
+    base = 0.005 * n
+    times = [round(random.gauss(base, base * 0.03) * 1e9) / 1e9 for _ in range(50000)]
+    mean = statistics.fmean(times)
+    results.append({
+        "command": "sort -n data-%d.txt" % n if c < 10 else "sort -g data-%d.txt" % n,
+        "mean": mean,
+        "stddev": statistics.stdev(times),
+        "median": statistics.median(times),
+        "user": mean * 0.8,
+        "system": mean * 0.1,
+        "min": min(times),
+        "max": max(times),
+        "times": times,
+        "exit_codes": [0] * len(times),
+        "parameters": {"n": str(n), "flag": "-n" if c < 10 else "-g"},
+    })
+with open(sys.argv[1], "w") as f:
+    json.dump({"results": results}, f, indent=2)
+PY
+cat > "$dir/load.c" <<'C'
+#include <jansson.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+	json_error_t err;
+	json_t *doc = json_load_file(argv[1], 0, &err);
+	if (!doc || argc != 2) {
+		fprintf(stderr, "load: %s\n", err.text);
+		return 1;
+	}
+	json_decref(doc);
+	return 0;
+}
+C
+cc -O2 -o "$dir/load" "$dir/load.c" -ljansson ||
+  { echo "ingest-hyperfine: skipped (cannot build the jansson peer)"; exit 0; }
+
+best() { sort -n | head -1; }
+: > "$dir/p"; : > "$dir/j"
+for i in 1 2 3; do
+  rm -f "$dir/p.db"
+  PERFDB_FINGERPRINT=off /usr/bin/time -f "%e %M" -o "$dir/t" \
+    "$PERFDB" --db "$dir/p.db" ingest --format hyperfine "$dir/hyperfine.json" >/dev/null ||
+    { echo "ingest-hyperfine: perfdb ingest failed"; exit 1; }
+  cat "$dir/t" >> "$dir/p"
+  /usr/bin/time -f "%e %M" -o "$dir/t" "$dir/load" "$dir/hyperfine.json" ||
+    { echo "ingest-hyperfine: json_load_file failed"; exit 1; }
+  cat "$dir/t" >> "$dir/j"
+done
+p=$(cut -d' ' -f1 "$dir/p" | best)
+j=$(cut -d' ' -f1 "$dir/j" | best)
+rss=$(cut -d' ' -f2 "$dir/p" | sort -n | tail -1)
+size=$(wc -c < "$dir/hyperfine.json")
+awk -v p="$p" -v j="$j" -v rss="$rss" -v size="$size" 'BEGIN {
+	ratio = p / j
+	printf "ingest-hyperfine: %.0f MB, 1000000 samples: perfdb %.2f s, json_load_file %.2f s, ratio %.2f (target <= 1.5); peak RSS %.0f MiB\n", size / 1e6, p, j, ratio, rss / 1024
+	exit !(ratio <= 1.5)
+}'

@@ -1,0 +1,58 @@
+/* Fuzzing helpers: inputs go through real files, as ingest reads them. */
+#ifndef PDB_FUZZ_COMMON_H
+#define PDB_FUZZ_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "formats/format.h"
+#include "ingest.h"
+#include "model.h"
+
+/* A file in $TMPDIR made once per process; path into out (4096 bytes). */
+static inline void fuzz_tmpfile(char *out, const char *suffix)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	snprintf(out, 4096, "%s/pdb-fuzz-XXXXXX%s", dir && *dir ? dir : "/tmp", suffix);
+	fd = mkstemps(out, (int)strlen(suffix));
+	if (fd < 0)
+		abort();
+	close(fd);
+}
+
+static inline void fuzz_write(const char *path, const uint8_t *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(data, 1, size, f) != size)
+		abort();
+	fclose(f);
+}
+
+/* Ingest path with adapter format (NULL: detect) and map (may be NULL). */
+static inline void fuzz_ingest(const char *path, const char *format, const char *map)
+{
+	struct pdb_ingest_opts opts = { .format = format, .map_path = map };
+	struct pdb_err err;
+	const char *paths[] = { path };
+	struct pdb_run *run = pdb_ingest_files(paths, 1, &opts, NULL, &err);
+
+	pdb_run_free(run);
+}
+
+/* Every adapter but map, forced, then detection. */
+static inline void fuzz_all_formats(const char *path)
+{
+	for (size_t i = 0; pdb_formats[i]; i++)
+		if (strcmp(pdb_formats[i]->name, "map") != 0)
+			fuzz_ingest(path, pdb_formats[i]->name, NULL);
+	fuzz_ingest(path, NULL, NULL);
+}
+
+#endif

@@ -1,0 +1,64 @@
+#!/bin/sh
+# make fuzz: build the libFuzzer targets tests/fuzz/fuzz_*.c into build-fuzz/
+# (the library compiled with clang, ASan and UBSan), seed their corpora from
+# fixtures/ (and ../shared/corpus when present), run each for FUZZ_SECONDS
+# (default 60) and report crashes. FUZZ_TARGETS="json csv" picks targets.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${FUZZ_BUILD:-$root/build-fuzz}
+seconds=${FUZZ_SECONDS:-60}
+CLANG=${CLANG:-clang}
+command -v "$CLANG" >/dev/null 2>&1 || apt-get install -y clang libclang-rt-14-dev >/dev/null 2>&1 ||
+  { echo "fuzz: clang is missing (apt-get install clang libclang-rt-14-dev)"; exit 2; }
+cd "$root" || exit 2
+mkdir -p "$out/obj" "$out/crashes"
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+cflags="-std=c11 -g -O1 -D_GNU_SOURCE -Ilib -I$out $san -fno-omit-frame-pointer \
+  $(pkg-config --cflags sqlite3 jansson yaml-0.1 cairo rdkafka)"
+libs="$(pkg-config --libs sqlite3 jansson yaml-0.1 cairo rdkafka) -lcsv -lm"
+
+# the library, compiled with coverage for the fuzzer (rebuilt when newer)
+sh tests/embed-schema.sh schema/*.sql > "$out/schema.c" || exit 2
+objs=""
+for src in lib/*.c lib/*/*.c "$out/schema.c"; do
+  obj="$out/obj/$(echo "$src" | sed "s|^$out/||; s|/|_|g; s|\.c$|.o|")"
+  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find lib -name '*.h' -newer "$obj")" ]; then
+    $CLANG $cflags -fsanitize=fuzzer-no-link -c -o "$obj" "$src" || { echo "fuzz: cannot compile $src"; exit 2; }
+  fi
+  objs="$objs $obj"
+done
+
+targets=${FUZZ_TARGETS:-$(ls tests/fuzz/fuzz_*.c | sed 's|.*/fuzz_||; s|\.c$||')}
+seed() { # seed FAMILY PATTERN...: copy matching fixture and corpus files
+  fam=$1; shift
+  mkdir -p "$out/corpus/$fam"
+  for pat in "$@"; do
+    find fixtures ../shared/corpus -type f -name "$pat" -size -200k 2>/dev/null |
+      while read -r f; do cp "$f" "$out/corpus/$fam/seed-$(echo "$f" | tr '/' '_')"; done
+  done
+}
+crashes=0
+for t in $targets; do
+  $CLANG $cflags -fsanitize=fuzzer -o "$out/fuzz_$t" "tests/fuzz/fuzz_$t.c" $objs $libs ||
+    { echo "fuzz: cannot build fuzz_$t"; exit 2; }
+  case $t in
+    json) seed json '*.json' ;;
+    csv) seed csv '*.csv' '*.txt' ;;
+    yaml) seed yaml '*.yaml' '*.yml' ;;
+    canonical) seed canonical '*.json' ;;
+    *) seed "$t" '*' ;;
+  esac
+  before=$(ls "$out/crashes" | wc -l)
+  echo "== fuzz_$t for $seconds s"
+  ( cd "$out" && TMPDIR=$(mktemp -d) ASAN_OPTIONS=detect_leaks=1 \
+    "./fuzz_$t" -max_total_time="$seconds" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+      -artifact_prefix="$out/crashes/$t-" -print_final_stats=1 "corpus/$t" \
+      > "$out/fuzz_$t.log" 2>&1 )
+  tail -n 12 "$out/fuzz_$t.log" | grep -E "^#[0-9]+: cov|SUMMARY|ERROR" | tail -n 3 | sed 's/^/  /'
+  after=$(ls "$out/crashes" | wc -l)
+  if [ "$after" -gt "$before" ]; then
+    crashes=$((crashes + after - before))
+    echo "  CRASH: $(ls -t "$out/crashes" | head -1) (log: $out/fuzz_$t.log)"
+  fi
+done
+echo "fuzz: $crashes new crash(es); artifacts in $out/crashes"
+[ $crashes = 0 ]

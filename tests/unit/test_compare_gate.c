@@ -1,0 +1,201 @@
+/* Unit tests: quality of the compare gate (false alarms, power, single-sample history). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "compare.h"
+#include "model.h"
+#include "store.h"
+#include "util.h"
+
+#define TRIALS 200
+#define SIGMA 0.03
+
+/* splitmix64 and Box-Muller: the same numbers on every machine. */
+static uint64_t rng_state;
+
+static double uniform(void)
+{
+	uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	z ^= z >> 31;
+	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double lognormal(double median, double sigma)
+{
+	double z = sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+	return median * exp(sigma * z);
+}
+
+struct fixture {
+	char path[64];
+	struct pdb_store *store;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = pdb_xcalloc(1, sizeof *f);
+	struct pdb_err err;
+	int fd;
+
+	snprintf(f->path, sizeof f->path, "/tmp/perfdb-gate-XXXXXX");
+	if ((fd = mkstemp(f->path)) < 0)
+		return -1;
+	close(fd);
+	unlink(f->path);
+	if (!(f->store = pdb_store_open(f->path, &err)))
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char wal[80];
+
+	pdb_store_close(f->store);
+	unlink(f->path);
+	snprintf(wal, sizeof wal, "%s-wal", f->path);
+	unlink(wal);
+	snprintf(wal, sizeof wal, "%s-shm", f->path);
+	unlink(wal);
+	free(f);
+	return 0;
+}
+
+/* A run of TRIALS series "b000".."b199" (time, lower is better), each
+ * with n lognormal samples around median * factor. Returns its id. */
+static int64_t add_run(struct pdb_store *store, size_t n, double factor)
+{
+	struct pdb_run *run = pdb_run_new();
+	struct pdb_err err;
+	int64_t id;
+
+	pdb_set_str(&run->tool, "test");
+	pdb_set_str(&run->format, "test");
+	for (int s = 0; s < TRIALS; s++) {
+		char name[16];
+		struct pdb_result *r;
+
+		snprintf(name, sizeof name, "b%03d", s);
+		r = pdb_run_add_result(run, name, "time", "s");
+		for (size_t i = 0; i < n; i++) {
+			struct pdb_sample smp = { .value = lognormal(0.1 * (1 + s % 7), SIGMA) * factor };
+			pdb_result_add_sample(r, &smp);
+		}
+	}
+	assert_int_equal(pdb_store_insert_run(store, run, 1, &err), 0);
+	id = run->id;
+	pdb_run_free(run);
+	return id;
+}
+
+/* Compare base with cand: how many of the TRIALS series are regressions. */
+static size_t regressions(struct pdb_store *store, int64_t base, int64_t cand,
+			  const char **band)
+{
+	struct pdb_compare_opts opts;
+	struct pdb_compare c;
+	struct pdb_err err;
+	size_t n;
+
+	pdb_compare_opts_init(&opts);
+	assert_int_equal(pdb_compare_run_groups(store, &base, 1, &cand, 1, &opts, &c, &err), 0);
+	assert_int_equal(c.nrows, TRIALS);
+	n = c.counts[PDB_VERDICT_REGRESSION];
+	*band = c.rows[0].band;
+	pdb_compare_release(&c);
+	return n;
+}
+
+static void test_false_alarms(void **state)
+{
+	struct fixture *f = *state;
+	const char *band;
+	int64_t a, b;
+	size_t n;
+
+	rng_state = 1;
+	a = add_run(f->store, 10, 1.0);
+	b = add_run(f->store, 10, 1.0);
+	n = regressions(f->store, a, b, &band);
+	print_message("A/A 10 vs 10, sigma 3%%: %zu of %d flagged\n", n, TRIALS);
+	assert_string_equal(band, "samples");
+	assert_true(n <= TRIALS / 100);
+}
+
+static void test_power(void **state)
+{
+	struct fixture *f = *state;
+	const char *band;
+	int64_t a, b;
+	size_t n;
+
+	rng_state = 2;
+	a = add_run(f->store, 10, 1.0);
+	b = add_run(f->store, 10, 1.10);
+	n = regressions(f->store, a, b, &band);
+	print_message("10%% slowdown 10 vs 10, sigma 3%%: %zu of %d flagged\n", n, TRIALS);
+	assert_true(n >= TRIALS * 95 / 100);
+}
+
+/* One value a run: 30 runs of history, then A/A and a 40 % slowdown. The
+ * band of 3 % noise is near 15 %, so some series pass 20 % and are called
+ * noisy instead: the slowdown is flagged as a regression in most. */
+static void test_single_sample_history(void **state)
+{
+	struct fixture *f = *state;
+	const char *band;
+	int64_t ids[32];
+	size_t n;
+
+	rng_state = 3;
+	for (int i = 0; i < 31; i++)
+		ids[i] = add_run(f->store, 1, 1.0);
+	n = regressions(f->store, ids[29], ids[30], &band);
+	print_message("single sample A/A with 30 runs of history: %zu of %d flagged\n", n,
+		      TRIALS);
+	assert_string_equal(band, "history");
+	assert_true(n <= TRIALS * 2 / 100);
+	ids[31] = add_run(f->store, 1, 1.40);
+	n = regressions(f->store, ids[30], ids[31], &band);
+	print_message("single sample 40%% slowdown: %zu of %d flagged\n", n, TRIALS);
+	assert_true(n >= TRIALS * 80 / 100);
+}
+
+/* Without history the static threshold decides, flagged as such. */
+static void test_single_sample_static(void **state)
+{
+	struct fixture *f = *state;
+	const char *band;
+	int64_t a, b;
+	size_t n;
+
+	rng_state = 4;
+	a = add_run(f->store, 1, 1.0);
+	b = add_run(f->store, 1, 1.5);
+	n = regressions(f->store, a, b, &band);
+	assert_string_equal(band, "static");
+	assert_true(n >= TRIALS * 95 / 100);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_false_alarms, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_power, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_single_sample_history, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_single_sample_static, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

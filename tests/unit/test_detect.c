@@ -1,0 +1,266 @@
+/* Unit tests: energy statistic, t-test p-values, merge step, agreement with Apache Otava. */
+#include <jansson.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "detect.h"
+
+/* Q by hand: X=[0,0], Y=[1,1]: 2/4 * 4 = 2. X=[1], Y=[2,4]: 2/3*4 - 2*1/(3*1)*2 = 4/3. */
+static void test_energy(void **state)
+{
+	static const double a[] = { 0, 0, 1, 1 }, b[] = { 1, 2, 4 };
+
+	(void)state;
+	assert_float_equal(pdb_detect_energy(a, 2, 4), 2.0, 1e-12);
+	assert_float_equal(pdb_detect_energy(b, 1, 3), 4.0 / 3.0, 1e-12);
+	/* X=[0], Y=[0,1,1]: 2/4*2 - 2*1/(4*2)*2 = 0.5 */
+	assert_float_equal(pdb_detect_energy(a, 1, 4), 0.5, 1e-12);
+}
+
+/* The prefix-sum search agrees with the direct statistic on every pair. */
+static void test_best_split(void **state)
+{
+	static const double a[] = { 0, 0, 1, 1 };
+	static const double c[] = { 5, 3, 9, 8, 1, 7, 7, 2, 6, 4, 10, 0 };
+	double q, best = -INFINITY;
+	size_t tau, btau = 0;
+
+	(void)state;
+	tau = pdb_detect_best_split(a, 4, &q);
+	assert_int_equal(tau, 2);
+	assert_float_equal(q, 2.0, 1e-12);
+	for (size_t t = 1; t < 12; t++) {
+		for (size_t k = t + 1; k <= 12; k++) {
+			double v = pdb_detect_energy(c, t, k);
+
+			if (v > best + 1e-12) {
+				best = v;
+				btau = t;
+			}
+		}
+	}
+	tau = pdb_detect_best_split(c, 12, &q);
+	assert_int_equal(tau, btau);
+	assert_float_equal(q, best, 1e-9);
+}
+
+/* p by hand: df 2 → p = 1 - |t|/sqrt(t²+2); df 1 → p = 1 - 2/π atan|t|. */
+static void test_ttest(void **state)
+{
+	(void)state;
+	/* [1,3] vs [5,7]: means 2, 6, population sd 1, t = -4 */
+	assert_float_equal(pdb_detect_ttest(2, 1, 2, 6, 1, 2),
+			   1 - 4 / sqrt(18.0), 1e-12);
+	/* [0,2] vs [4]: sd 1 and 0, df 1, t = -3/sqrt(1.5) */
+	assert_float_equal(pdb_detect_ttest(1, 1, 2, 4, 0, 1),
+			   1 - 2 / M_PI * atan(3 / sqrt(1.5)), 1e-12);
+	/* [1,2] vs [11,12]: t = -20, df 2 */
+	assert_float_equal(pdb_detect_ttest(1.5, 0.5, 2, 11.5, 0.5, 2),
+			   1 - 20 / sqrt(402.0), 1e-12);
+	assert_float_equal(pdb_detect_ttest(1, 0, 1, 2, 0, 1), 1.0, 0);
+	assert_float_equal(pdb_detect_ttest(1, 0, 3, 2, 0, 3), 0.0, 0);
+	assert_true(isnan(pdb_detect_ttest(1, 0, 3, 1, 0, 3)));
+}
+
+static void test_betai(void **state)
+{
+	(void)state;
+	assert_float_equal(pdb_detect_betai(1, 1, 0.3), 0.3, 1e-14);
+	assert_float_equal(pdb_detect_betai(3, 1, 0.5), 0.125, 1e-14);
+	assert_float_equal(pdb_detect_betai(7.5, 7.5, 0.5), 0.5, 1e-14);
+	assert_float_equal(pdb_detect_betai(2, 3, 0.4), 0.5248, 1e-13); /* 1-(0.6^4+4*0.4*0.6^3) */
+	assert_float_equal(pdb_detect_betai(2, 3, 0), 0, 0);
+	assert_float_equal(pdb_detect_betai(2, 3, 1), 1, 0);
+}
+
+/*
+ * x = [1,2,1,2,11,12,11,12], weak [2,4,6], P = 0.01: p(2) = p(6) = 1, the
+ * first of the tie (2) goes; then 6 (p 1) goes; 4 stays (p 0.0025, or less).
+ */
+static void test_merge(void **state)
+{
+	static const double x[] = { 1, 2, 1, 2, 11, 12, 11, 12 };
+	static const double y[] = { 100, 101, 100, 101, 102, 103, 102, 103 };
+	size_t idx[] = { 2, 4, 6 }, n = 3;
+	size_t one[] = { 4 }, m = 1;
+
+	(void)state;
+	assert_int_equal(pdb_detect_merge(x, 8, idx, &n, 0.01, 0, 1), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(idx[0], 4);
+	/* y: 100.5 -> 102.5, t = -2/sqrt(0.25*0.5), p = 0.0013 < 0.01, but the
+	 * magnitude 2/100.5 = 2 % is below 5 %: removed; kept at 1 %. */
+	assert_int_equal(pdb_detect_merge(y, 8, one, &m, 0.01, 0.05, 0), 0);
+	assert_int_equal(m, 0);
+	one[0] = 4;
+	m = 1;
+	assert_int_equal(pdb_detect_merge(y, 8, one, &m, 0.01, 0.01, 0), 0);
+	assert_int_equal(m, 1);
+}
+
+/* A step and a one-run spike: by default the spike is an outlier and the
+ * means leave it out; kept, it is averaged into the old regime. */
+static void test_spike(void **state)
+{
+	double x[60];
+	struct pdb_detect_opts o;
+	struct pdb_detect_result r;
+	struct pdb_err err;
+
+	(void)state;
+	for (int i = 0; i < 60; i++)
+		x[i] = (i < 40 ? 100 : 120) + (i % 3) - 1;
+	x[20] = 150;
+	pdb_detect_opts_init(&o);
+	o.direction = 1; /* lower is better: +20 % is a regression */
+	assert_int_equal(pdb_detect(x, 60, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r.noutliers, 1);
+	assert_int_equal(r.outliers[0].index, 20);
+	assert_int_equal(r.ncps, 1);
+	assert_int_equal(r.cps[0].index, 40);
+	assert_int_equal(r.cps[0].index_before, 39);
+	assert_true(r.cps[0].regression);
+	assert_false(r.cps[0].tentative);
+	assert_float_equal(r.cps[0].change_pct, 20.0, 0.5);
+	pdb_detect_result_release(&r);
+	o.outliers = PDB_OUTLIERS_KEEP;
+	assert_int_equal(pdb_detect(x, 60, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r.noutliers, 0);
+	assert_int_equal(r.ncps, 1);
+	assert_int_equal(r.cps[0].index, 40);
+	assert_true(r.cps[0].mean_before > 101); /* the spike is averaged in */
+	pdb_detect_result_release(&r);
+}
+
+static json_t *load_corpus(void)
+{
+	const char *dir = getenv("CORPUS");
+	char path[4096];
+	json_t *doc;
+
+	snprintf(path, sizeof path, "%s/otava/tigerbeetle.json",
+		 dir ? dir : "../shared/corpus");
+	doc = json_load_file(path, 0, NULL);
+	return doc;
+}
+
+/* Otava's own test: its series and, per parameter set, its change points. */
+static void test_otava_tigerbeetle(void **state)
+{
+	json_t *doc = load_corpus(), *series, *cases, *c;
+	double *x;
+	size_t n, i;
+
+	(void)state;
+	if (!doc)
+		skip();
+	series = json_object_get(doc, "series");
+	cases = json_object_get(doc, "cases");
+	n = json_array_size(series);
+	assert_true(n > 300);
+	x = calloc(n, sizeof *x);
+	for (i = 0; i < n; i++)
+		x[i] = json_number_value(json_array_get(series, i));
+	assert_true(json_array_size(cases) >= 9);
+	json_array_foreach(cases, i, c) {
+		json_t *want = json_object_get(c, "expected_indexes");
+		struct pdb_detect_opts o;
+		struct pdb_detect_result r;
+		struct pdb_err err;
+
+		pdb_detect_opts_init(&o);
+		o.window = (size_t)json_integer_value(json_object_get(c, "window"));
+		o.pvalue = json_number_value(json_object_get(c, "max_pvalue"));
+		o.magnitude = json_number_value(json_object_get(c, "min_magnitude"));
+		o.outliers = PDB_OUTLIERS_KEEP;
+		assert_int_equal(pdb_detect(x, n, &o, NULL, NULL, &r, &err), 0);
+		print_message("%s: %zu change points\n",
+			      json_string_value(json_object_get(c, "name")), r.ncps);
+		assert_int_equal(r.ncps, json_array_size(want));
+		for (size_t k = 0; k < r.ncps; k++)
+			assert_int_equal(r.cps[k].index,
+					 json_integer_value(json_array_get(want, k)));
+		pdb_detect_result_release(&r);
+	}
+	free(x);
+	json_decref(doc);
+}
+
+/* The same series by default: index 10 is an outlier, and 10, 11 are gone;
+ * so is 363 (a two-run regime at the end, 31895 then 28915: within 1.5
+ * standard deviations). Otava gives 10, 11, 15, 71, 363 here. */
+static void test_tigerbeetle_outlier(void **state)
+{
+	json_t *doc = load_corpus(), *series;
+	struct pdb_detect_opts o;
+	struct pdb_detect_result r;
+	struct pdb_err err;
+	double *x;
+	size_t n;
+
+	(void)state;
+	if (!doc)
+		skip();
+	series = json_object_get(doc, "series");
+	n = json_array_size(series);
+	x = calloc(n, sizeof *x);
+	for (size_t i = 0; i < n; i++)
+		x[i] = json_number_value(json_array_get(series, i));
+	pdb_detect_opts_init(&o);
+	o.window = 30;
+	o.pvalue = 0.1;
+	o.magnitude = 0.05;
+	assert_int_equal(pdb_detect(x, n, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r.noutliers, 1);
+	assert_int_equal(r.outliers[0].index, 10);
+	assert_int_equal(r.ncps, 2);
+	assert_int_equal(r.cps[0].index, 15);
+	assert_int_equal(r.cps[0].index_before, 14);
+	assert_int_equal(r.cps[1].index, 71);
+	assert_false(r.cps[1].tentative);
+	pdb_detect_result_release(&r);
+	free(x);
+	json_decref(doc);
+}
+
+static void test_bad_options(void **state)
+{
+	static const double x[] = { 1, 2, NAN };
+	struct pdb_detect_opts o;
+	struct pdb_detect_result r;
+	struct pdb_err err;
+
+	(void)state;
+	pdb_detect_opts_init(&o);
+	o.window = 1;
+	assert_int_equal(pdb_detect(x, 2, &o, NULL, NULL, &r, &err), -1);
+	pdb_detect_opts_init(&o);
+	assert_int_equal(pdb_detect(x, 3, &o, NULL, NULL, &r, &err), -1);
+	assert_int_equal(err.code, PDB_EXIT_INPUT);
+	assert_int_equal(pdb_detect(x, 0, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r.ncps, 0);
+	pdb_detect_result_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_energy),
+		cmocka_unit_test(test_best_split),
+		cmocka_unit_test(test_ttest),
+		cmocka_unit_test(test_betai),
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_spike),
+		cmocka_unit_test(test_otava_tigerbeetle),
+		cmocka_unit_test(test_tigerbeetle_outlier),
+		cmocka_unit_test(test_bad_options),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
