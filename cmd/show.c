@@ -63,7 +63,8 @@ static void print_text(const struct pdb_run *run)
 		pdb_buf_puts(&stats, "");
 		for (size_t k = 0; k < r->nstats; k++) {
 			char v[48];
-			value_cell(r->stats[k].value, r->unit, v, sizeof v);
+			value_cell(r->stats[k].value,
+				   pdb_stat_has_unit(r->stats[k].name) ? r->unit : "count", v, sizeof v);
 			pdb_buf_printf(&stats, "%s%s=%s", k ? " " : "", r->stats[k].name, v);
 		}
 		dims = pdb_dims_display(r->dims, r->ndims);

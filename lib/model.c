@@ -262,9 +262,21 @@ void pdb_result_add_sample(struct pdb_result *r, const struct pdb_sample *s)
 	r->samples[r->nsamples++] = *s;
 }
 
+/* A scale below 1 that is the inverse of a whole number (ms: 1e-3) divides,
+ * so that 351 ms reads 0.351 s and not 0.35100000000000003 s. */
+double pdb_result_canonical(const struct pdb_result *r, double raw)
+{
+	double inv;
+
+	if (r->scale >= 1 || r->scale <= 0)
+		return raw * r->scale;
+	inv = nearbyint(1.0 / r->scale);
+	return fabs(inv * r->scale - 1.0) < 1e-12 ? raw / inv : raw * r->scale;
+}
+
 void pdb_result_add_raw(struct pdb_result *r, double raw_value)
 {
-	struct pdb_sample s = { .value = raw_value * r->scale };
+	struct pdb_sample s = { .value = pdb_result_canonical(r, raw_value) };
 	pdb_result_add_sample(r, &s);
 }
 
@@ -283,7 +295,7 @@ void pdb_result_set_stat(struct pdb_result *r, const char *name, double value)
 
 void pdb_result_set_stat_raw(struct pdb_result *r, const char *name, double raw)
 {
-	pdb_result_set_stat(r, name, raw * r->scale);
+	pdb_result_set_stat(r, name, pdb_result_canonical(r, raw));
 }
 
 int pdb_result_get_stat(const struct pdb_result *r, const char *name, double *out)

@@ -84,7 +84,9 @@ struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
 
 void pdb_result_set_dim(struct pdb_result *r, const char *key, const char *value);
 const char *pdb_result_get_dim(const struct pdb_result *r, const char *key);
-/* Add a value in the tool's unit (multiplied by r->scale). */
+/* A value in the tool's unit converted to the canonical unit (r->scale). */
+double pdb_result_canonical(const struct pdb_result *r, double raw);
+/* Add a value in the tool's unit (converted with pdb_result_canonical). */
 void pdb_result_add_raw(struct pdb_result *r, double raw_value);
 /* Add a canonical sample (already scaled). */
 void pdb_result_add_sample(struct pdb_result *r, const struct pdb_sample *s);

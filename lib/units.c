@@ -221,3 +221,14 @@ void pdb_unit_format(double value, const char *unit, char *out, unsigned long si
 	else
 		snprintf(out, size, "%.4g%s %s", value / steps[i].scale, steps[i].si, unit);
 }
+
+int pdb_stat_has_unit(const char *name)
+{
+	static const char *const plain[] = { "cv", "skewness", "kurtosis", "n", "count",
+		"rounds", "iterations", "outliers", "variance", NULL };
+
+	for (size_t i = 0; plain[i]; i++)
+		if (strcmp(name, plain[i]) == 0)
+			return 0;
+	return 1;
+}

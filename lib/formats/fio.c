@@ -212,7 +212,7 @@ static int latency(struct job *job, const json_t *d, const char *dir, const char
 			free(w);
 			goto out;
 		}
-		s.value = ns * r->scale;
+		s.value = pdb_result_canonical(r, ns);
 		pdb_result_add_sample(r, &s);
 	}
 	ret = 0;

@@ -28,7 +28,7 @@ static int detect_json(const struct pdb_source *src)
 	       (pdb_head_has(src, "\"times\"") || pdb_head_has(src, "\"mean\"")) ? 90 : 0;
 }
 
-/* Numbers of arr, each multiplied by r->scale, as samples of r. */
+/* Numbers of arr, in the tool's unit, as samples of r. */
 static int add_array(const struct pdb_source *src, struct pdb_result *r,
 		     const json_t *arr, const char *path, struct pdb_err *err)
 {

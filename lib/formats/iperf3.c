@@ -107,7 +107,7 @@ static int intervals(struct ctx *c, const json_t *arr, struct pdb_err *err)
 				return bad(c, path, "expected a number", err);
 			}
 			r = result(c, totals[k].metric, totals[k].unit, totals[k].direction);
-			s.value = x * r->scale;
+			s.value = pdb_result_canonical(r, x);
 			pdb_result_add_sample(r, &s);
 		}
 	}

@@ -218,7 +218,7 @@ static void add_sample(struct reader *rd, struct label *l, size_t i, double v, d
 		l->first[i] = r->nsamples;
 	}
 	r = &rd->run->results[l->res[i] - 1];
-	s.value = v * r->scale;
+	s.value = pdb_result_canonical(r, v);
 	pdb_result_add_sample(r, &s);
 }
 

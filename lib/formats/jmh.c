@@ -109,7 +109,7 @@ static int add_histogram(const struct pdb_source *src, json_t *hist, const char 
 						 path, f, i, k);
 					return pdb_json_bad(err, src, where, "expected [value, count]");
 				}
-				s.value = v * r->scale;
+				s.value = pdb_result_canonical(r, v);
 				pdb_result_add_sample(r, &s);
 			}
 		}

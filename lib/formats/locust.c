@@ -279,7 +279,7 @@ static int read_row(struct reader *rd, struct pdb_csv *csv, char **fields,
 		}
 		r = result_of(rd, bench, dims, ndims, c, c->role == ROLE_EXTRA ? c->name : c->metric,
 			      c->unit);
-		s.value = v * r->scale;
+		s.value = pdb_result_canonical(r, v);
 		pdb_result_add_sample(r, &s);
 	}
 	return 0;

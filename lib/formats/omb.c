@@ -71,7 +71,7 @@ static int add_series(const struct pdb_source *src, struct pdb_result *r,
 			free(path);
 			return -1;
 		}
-		s.value = x * r->scale;
+		s.value = pdb_result_canonical(r, x);
 		pdb_result_add_sample(r, &s);
 	}
 	return 0;
@@ -123,7 +123,7 @@ static int add_quantiles(const struct pdb_source *src, struct pdb_result *r,
 	qsort(qs, n, sizeof *qs, cmp_quantile);
 	for (size_t i = 0; i < n; i++) {
 		struct pdb_sample s = {
-			.value = qs[i].value * r->scale,
+			.value = pdb_result_canonical(r, qs[i].value),
 			.weight = (qs[i].q - prev) / 100.0,
 			.has_weight = 1,
 		};
