@@ -19,7 +19,8 @@ LIBS       = $(PKG_LIBS) -lcsv -lm $(LDLIBS)
 LIB_SRC  = $(sort $(wildcard lib/*.c lib/*/*.c))
 CMD_SRC  = $(sort $(wildcard cmd/*.c))
 SCHEMA   = $(sort $(wildcard schema/*.sql))
-LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/schema.o
+TEMPLATES = $(sort $(wildcard reports/*.tmpl))
+LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/schema.o $(BUILD)/report_templates.o
 CMD_OBJ  = $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -58,6 +59,14 @@ $(BUILD)/schema.c: $(SCHEMA) tests/embed-schema.sh
 $(BUILD)/schema.o: $(BUILD)/schema.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# Report templates compiled into the binary (perfdb report --templates DIR overrides).
+$(BUILD)/report_templates.c: $(TEMPLATES) tests/embed-templates.sh
+	@mkdir -p $(BUILD)
+	sh tests/embed-templates.sh $(TEMPLATES) > $@
+
+$(BUILD)/report_templates.o: $(BUILD)/report_templates.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfdb.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfdb.a $(LIBS) $(CMOCKA_LIBS)
@@ -86,6 +95,9 @@ bench: all
 
 fuzz:
 	@sh tests/fuzz/run.sh
+
+examples: all
+	@sh tests/examples.sh $(BUILD)/perfdb
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin

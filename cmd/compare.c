@@ -479,7 +479,7 @@ static void print_csv(const struct pdb_compare *c, FILE *out)
 {
 	fputs("benchmark,dims,metric,unit,direction,n_base,n_cand,median_base,median_cand,"
 	      "mean_base,mean_cand,change_pct,ci_low_pct,ci_high_pct,change_abs,p_value,"
-	      "band,verdict\n", out);
+	      "band,verdict,warn\n", out);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pdb_compare_row *r = &c->rows[i];
 		csv_field(out, r->benchmark, 0);
@@ -498,7 +498,8 @@ static void print_csv(const struct pdb_compare *c, FILE *out)
 		csv_num(out, r->change_abs);
 		csv_num(out, r->p_value);
 		csv_field(out, r->band ? r->band : "", 0);
-		csv_field(out, pdb_verdict_name(r->verdict), 1);
+		csv_field(out, pdb_verdict_name(r->verdict), 0);
+		csv_field(out, r->warn ? "1" : "0", 1);
 	}
 }
 

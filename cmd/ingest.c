@@ -1,10 +1,12 @@
 /* perfdb ingest: read result files into one new run. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "formats/format.h"
 #include "ingest.h"
+#include "kafka/stream.h"
 #include "util.h"
 
 static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx);
@@ -21,7 +23,15 @@ const struct command cmd_ingest = {
 	"  -v, --verbose       tell on stderr what was detected and stored\n"
 	"      --list-formats  list the formats and exit\n"
 	"      --db FILE       the database (default $PERFDB_DB or ./perfdb.db)\n"
-	"Several files make one run. Prints the new run's id.\n",
+	"      --to-kafka BROKERS/TOPIC  publish the run as canonical JSON (key: its\n"
+	"                      uuid) instead of storing it; with --db, do both\n"
+	"      --from-kafka BROKERS/TOPIC  store the runs a topic holds (no files):\n"
+	"                      at least once, deduplicated by uuid, a malformed\n"
+	"                      message reported and skipped\n"
+	"      --group G       consumer group for --from-kafka (default perfdb-ingest)\n"
+	"      --follow        with --from-kafka, wait for more runs at the end\n"
+	"Several files make one run. Prints the new run's id (the uuid when only\n"
+	"published).\n",
 	"store result files of any benchmarking tool as a run",
 };
 
@@ -50,6 +60,62 @@ static void kv_release(struct kv_list *l)
 	free(l->items);
 }
 
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void on_stream_run(void *ctx, const struct pdb_run *run, int duplicate)
+{
+	(void)ctx;
+	if (duplicate)
+		fprintf(stderr, "perfdb: ingest: run %s is already stored as run%lld: skipped\n",
+			run->uuid, (long long)run->id);
+	else
+		printf("run%lld\n", (long long)run->id);
+	fflush(stdout);
+}
+
+static void on_stream_bad(void *ctx, int32_t partition, int64_t offset, const struct pdb_err *err)
+{
+	char msg[1200];
+
+	(void)ctx;
+	(void)partition;
+	(void)offset;
+	pdb_err_format(err, msg, sizeof msg); /* the source names partition and offset */
+	fprintf(stderr, "perfdb: ingest: %s: skipped\n", msg);
+}
+
+/* --from-kafka: consume runs into the database until the end (or a signal). */
+static int from_kafka(struct cmd_ctx *ctx, const char *target, const char *group, int follow)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct pdb_kafka_consume_opts o = { .target = target, .group = group, .follow = follow,
+					    .stop = &stop_requested, .on_run = on_stream_run,
+					    .on_bad = on_stream_bad };
+	struct pdb_kafka_consume_stats stats;
+	struct pdb_store *store;
+	struct pdb_err err;
+	int status = PDB_EXIT_OK;
+
+	if (!(store = cmd_open_store(ctx, &err)))
+		return cmd_fail("ingest", &err);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (pdb_kafka_consume_runs(store, &o, &stats, &err) < 0)
+		status = cmd_fail("ingest", &err);
+	else
+		fprintf(stderr, "perfdb: ingest: %zu run%s stored, %zu duplicate%s and %zu malformed skipped\n",
+			stats.stored, stats.stored == 1 ? "" : "s", stats.duplicates,
+			stats.duplicates == 1 ? "" : "s", stats.bad);
+	pdb_store_close(store);
+	return status;
+}
+
 static void list_formats(void)
 {
 	for (size_t i = 0; pdb_formats[i]; i++)
@@ -72,7 +138,7 @@ static void report(const struct pdb_run *run, const char *format)
 
 static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	enum { OPT_FORCE = 1, OPT_LIST };
+	enum { OPT_FORCE = 1, OPT_LIST, OPT_TO_KAFKA, OPT_FROM_KAFKA, OPT_GROUP, OPT_FOLLOW };
 	static const struct option longopts[] = {
 		{ "format", required_argument, 0, 'f' },
 		{ "name", required_argument, 0, 'n' },
@@ -82,6 +148,10 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		{ "force", no_argument, 0, OPT_FORCE },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "list-formats", no_argument, 0, OPT_LIST },
+		{ "to-kafka", required_argument, 0, OPT_TO_KAFKA },
+		{ "from-kafka", required_argument, 0, OPT_FROM_KAFKA },
+		{ "group", required_argument, 0, OPT_GROUP },
+		{ "follow", no_argument, 0, OPT_FOLLOW },
 		CMD_COMMON_OPTIONS,
 		{ 0, 0, 0, 0 },
 	};
@@ -91,7 +161,8 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_run *run = NULL;
 	struct pdb_err err;
 	const char *detected = NULL, *fp = getenv("PERFDB_FINGERPRINT");
-	int c, force = 0, verbose = 0, status = PDB_EXIT_OK;
+	const char *to_kafka = NULL, *from_target = NULL, *group = NULL;
+	int c, force = 0, verbose = 0, follow = 0, status = PDB_EXIT_OK;
 
 	while ((c = getopt_long(argc, argv, "f:n:a:d:m:vh", longopts, NULL)) != -1) {
 		switch (c) {
@@ -100,6 +171,10 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		case 'm': opts.map_path = optarg; break;
 		case 'v': verbose = 1; break;
 		case OPT_FORCE: force = 1; break;
+		case OPT_TO_KAFKA: to_kafka = optarg; break;
+		case OPT_FROM_KAFKA: from_target = optarg; break;
+		case OPT_GROUP: group = optarg; break;
+		case OPT_FOLLOW: follow = 1; break;
 		case OPT_LIST:
 			list_formats();
 			goto out;
@@ -115,6 +190,17 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 				goto out;
 			status = PDB_EXIT_OK;
 		}
+	}
+	if (from_target) {
+		if (optind < argc || to_kafka)
+			status = cmd_usage_error(&cmd_ingest, "--from-kafka takes no files and no --to-kafka");
+		else
+			status = from_kafka(ctx, from_target, group, follow);
+		goto out;
+	}
+	if (group || follow) {
+		status = cmd_usage_error(&cmd_ingest, "--group and --follow go with --from-kafka");
+		goto out;
 	}
 	if (optind >= argc) {
 		status = cmd_usage_error(&cmd_ingest, "no file to ingest");
@@ -132,14 +218,22 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_fail("ingest", &err);
 		goto out;
 	}
-	if (!(store = cmd_open_store(ctx, &err)) ||
-	    pdb_store_insert_run(store, run, force, &err) < 0) {
+	/* --to-kafka alone publishes; with an explicit --db it stores first */
+	if ((!to_kafka || ctx->db_path) &&
+	    (!(store = cmd_open_store(ctx, &err)) || pdb_store_insert_run(store, run, force, &err) < 0)) {
+		status = cmd_fail("ingest", &err);
+		goto out;
+	}
+	if (to_kafka && pdb_kafka_publish_run(to_kafka, run, &err) < 0) {
 		status = cmd_fail("ingest", &err);
 		goto out;
 	}
 	if (verbose)
 		report(run, detected);
-	printf("run%lld\n", (long long)run->id);
+	if (store)
+		printf("run%lld\n", (long long)run->id);
+	else
+		printf("%s\n", run->uuid);
 out:
 	pdb_run_free(run);
 	pdb_store_close(store);

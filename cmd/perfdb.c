@@ -4,7 +4,7 @@
 
 #include "cmd.h"
 
-extern const struct command cmd_help, cmd_ingest, cmd_runs, cmd_show, cmd_rm, cmd_compare, cmd_run, cmd_detect, cmd_plot;
+extern const struct command cmd_help, cmd_ingest, cmd_runs, cmd_show, cmd_rm, cmd_compare, cmd_run, cmd_detect, cmd_plot, cmd_mock_kafka, cmd_report;
 
 const struct command *const commands[] = {
 	&cmd_run,
@@ -15,6 +15,8 @@ const struct command *const commands[] = {
 	&cmd_compare,
 	&cmd_plot,
 	&cmd_detect,
+	&cmd_mock_kafka,
+	&cmd_report,
 	&cmd_help,
 	NULL,
 };

@@ -1,5 +1,6 @@
 /* perfdb plot: scaling, latency, history and compare charts as PNG, SVG or PDF. */
 #include <jansson.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +239,10 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 	const char *kind;
 	int status;
 
+	/* large sample arrays come and go: reuse freed heap rather than map
+	 * fresh (page-faulting) memory for each */
+	mallopt(M_MMAP_THRESHOLD, 256 << 20);
+	mallopt(M_TRIM_THRESHOLD, 512 << 20);
 	if ((status = parse_options(argc, argv, ctx, &o)) >= 0)
 		goto out;
 	if (optind >= argc) {

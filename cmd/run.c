@@ -6,6 +6,7 @@
 
 #include "cmd.h"
 #include "fingerprint.h"
+#include "kafka/workload_spec.h"
 #include "runner/runner.h"
 #include "util.h"
 
@@ -85,6 +86,25 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 				    : s->kind == PDB_STEP_TEARDOWN ? &b->teardown : &b->command;
 	char *text;
 
+	if (b->kafka && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
+		const struct pdb_kafka_spec *k = b->kafka;
+		text = pdb_plan_expand(spec, s->point, k->rate);
+		printf("kafka %s %s%s%s, ", k->brokers, k->topic, k->output_topic ? " -> " : "",
+		       k->output_topic ? k->output_topic : "");
+		if (k->template_path)
+			printf("template %s", k->template_path);
+		else
+			printf("%ld-byte messages", k->size);
+		printf(strcmp(text, "0") ? ", %s msg/s" : ", as fast as possible", text);
+		if (k->count)
+			printf(", %lld messages", k->count);
+		else
+			printf(", %g s", k->duration);
+		if (k->warmup > 0)
+			printf(" after %g s warm-up", k->warmup);
+		free(text);
+		return;
+	}
 	if (c->shell) {
 		text = pdb_plan_expand(spec, s->point, c->shell);
 		printf("%s", text);

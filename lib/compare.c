@@ -167,7 +167,8 @@ static void describe(const double *v, size_t n, double *median, double *mean)
 {
 	double *copy = pdb_xmalloc((n ? n : 1) * sizeof *copy);
 
-	memcpy(copy, v, n * sizeof *copy);
+	if (n > 0)
+		memcpy(copy, v, n * sizeof *copy);
 	*median = pdb_stats_median(copy, n);
 	*mean = pdb_stats_mean(v, n);
 	free(copy);
@@ -300,7 +301,7 @@ out:
 
 static double pct_of_log(double d)
 {
-	return 100 * expm1(d);
+	return 100 * expm1(d) + 0.0; /* + 0.0: no "-0" */
 }
 
 /* Statistics of a series with several values a side. */

@@ -246,55 +246,52 @@ static double magnitude(const struct side_stats *st)
 
 /* ---- split ---- */
 
-/* Insert v into the ascending array a[0..*n) (room for one more). */
-static void insert_sorted(size_t *a, size_t *n, size_t v)
+/* Best candidate of the interval w[a..b): tau (0 when b - a < 2) and q. */
+static void candidate(const double *w, size_t a, size_t b, size_t *tau, double *q)
 {
-	size_t i = *n;
-
-	while (i > 0 && a[i - 1] > v) {
-		a[i] = a[i - 1];
-		i--;
-	}
-	a[i] = v;
-	(*n)++;
+	*tau = 0;
+	*q = -INFINITY;
+	if (b - a >= 2)
+		*tau = a + pdb_detect_best_split(w + a, b - a, q);
 }
 
 /* E-divisive over the window w[0..n): repeatedly split the interval whose
- * best candidate has the largest Q, while the t-test of the candidate
- * against its interval gives p <= pmax. cps (room for n) gets the change
- * points, ascending. */
+ * best candidate has the largest Q (the first such interval), while the
+ * t-test of the candidate against its interval gives p <= pmax. cps (room
+ * for n) gets the change points, ascending. Candidates are kept per
+ * interval; a split recomputes only its two halves. */
 static size_t divisive(const double *w, size_t n, double pmax, size_t *cps)
 {
 	size_t ncps = 0;
+	size_t *ctau = pdb_xcalloc(n + 1, sizeof *ctau);
+	double *cq = pdb_xcalloc(n + 1, sizeof *cq);
 
+	candidate(w, 0, n, &ctau[0], &cq[0]);
 	for (;;) {
-		double bestq = -INFINITY;
-		size_t best = 0, ba = 0, bb = 0;
+		size_t best = 0, a, b;
 		struct side_stats st;
 
-		for (size_t i = 0; i <= ncps; i++) {
-			size_t a = i == 0 ? 0 : cps[i - 1];
-			size_t b = i == ncps ? n : cps[i];
-			double q;
-			size_t tau;
-
-			if (b - a < 2)
-				continue;
-			tau = a + pdb_detect_best_split(w + a, b - a, &q);
-			if (q > bestq) {
-				bestq = q;
-				best = tau;
-				ba = a;
-				bb = b;
-			}
-		}
-		if (bestq == -INFINITY)
+		for (size_t i = 1; i <= ncps; i++)
+			if (cq[i] > cq[best])
+				best = i;
+		if (cq[best] == -INFINITY)
 			break;
-		compare_sides(w, ba, best, bb, &st);
+		a = best == 0 ? 0 : cps[best - 1];
+		b = best == ncps ? n : cps[best];
+		compare_sides(w, a, ctau[best], b, &st);
 		if (!(st.p <= pmax))
 			break;
-		insert_sorted(cps, &ncps, best);
+		/* interval best becomes [a, tau) and [tau, b) */
+		memmove(cps + best + 1, cps + best, (ncps - best) * sizeof *cps);
+		memmove(ctau + best + 1, ctau + best, (ncps + 1 - best) * sizeof *ctau);
+		memmove(cq + best + 1, cq + best, (ncps + 1 - best) * sizeof *cq);
+		cps[best] = ctau[best];
+		ncps++;
+		candidate(w, a, cps[best], &ctau[best], &cq[best]);
+		candidate(w, cps[best], b, &ctau[best + 1], &cq[best + 1]);
 	}
+	free(ctau);
+	free(cq);
 	return ncps;
 }
 
@@ -436,16 +433,19 @@ int pdb_detect_merge(const double *x, size_t len, size_t *idx, size_t *n,
 
 /* ---- one-run spikes ---- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
+/* Median of v[0..n) (n small: insertion sort in place). */
 static double median(double *v, size_t n)
 {
-	qsort(v, n, sizeof *v, cmp_double);
+	for (size_t i = 1; i < n; i++) {
+		double t = v[i];
+		size_t j = i;
+
+		while (j > 0 && v[j - 1] > t) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = t;
+	}
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 

@@ -72,81 +72,122 @@ static double *mwu_lower_counts(size_t m, size_t n, size_t *top)
 	return c;
 }
 
-/* P(U <= u) without ties, for u <= m*n/2, using counts from above. */
-static double lower_cdf(const double *c, size_t top, size_t m, size_t n, double u)
-{
-	double below = 0, total = 0;
+/* The no-ties null distribution of the last (m, n) asked for, as
+ * P(U <= k) for k = 0..m*n/2: a compare of many series of the same sizes
+ * computes it once. */
+static struct {
+	size_t m, n, top;
+	double *cdf;
+} null_cache;
 
-	for (size_t k = 0; k <= top; k++) {
-		total += (2 * k == m * n) ? c[k] : 2 * c[k];
-		if ((double)k <= u)
-			below += c[k];
+static const double *lower_cdf_table(size_t m, size_t n, size_t *top)
+{
+	double *c, total = 0, acc = 0;
+
+	if (null_cache.cdf && null_cache.m == m && null_cache.n == n) {
+		*top = null_cache.top;
+		return null_cache.cdf;
 	}
-	return below / total;
+	c = mwu_lower_counts(m, n, top);
+	for (size_t k = 0; k <= *top; k++)
+		total += (2 * k == m * n) ? c[k] : 2 * c[k];
+	for (size_t k = 0; k <= *top; k++)
+		c[k] = (acc += c[k]) / total;
+	free(null_cache.cdf);
+	null_cache.m = m;
+	null_cache.n = n;
+	null_cache.top = *top;
+	null_cache.cdf = c;
+	return c;
 }
 
-double pdb_stats_mwu_min_p(size_t nx, size_t ny)
+/* P(U <= u) without ties, for u <= m*n/2. */
+static double lower_cdf(size_t m, size_t n, double u)
+{
+	size_t top;
+	const double *cdf = lower_cdf_table(m, n, &top);
+
+	if (u < 0)
+		return 0;
+	return cdf[(size_t)u < top ? (size_t)u : top];
+}
+
+
+static double choose(size_t n, size_t k)
 {
 	double ways = 1;
 
-	/* C(nx + ny, nx): one arrangement is the most extreme in each tail */
-	for (size_t i = 1; i <= nx; i++)
-		ways = ways * (double)(ny + i) / (double)i;
-	return fmin(1.0, 2.0 / ways);
+	for (size_t i = 1; i <= k; i++)
+		ways = ways * (double)(n - k + i) / (double)i;
+	return ways;
 }
 
 /* Exact two-sided p with ties: the null distribution of S = 2U over every
  * way of choosing which m of the N values are x, by dynamic programming
- * over the tie groups (sizes t, in value order). Taking j of a group adds
- * j * (2 * (y values below) + (t - j)) to S, in C(t, j) ways. */
-static double exact_p_ties(const size_t *groups, size_t ngroups, size_t m, size_t n,
+ * over the tie groups (sizes t, in value order). Taking j of a group when
+ * b y values lie below it adds j * (2b + t - j) to S, in C(t, j) ways. S
+ * never falls, so only the tail S <= s_obs is needed (the values are
+ * mirrored first when s_obs is above the mean m*n): both one-sided
+ * probabilities follow from it and the total C(N, m). Table rows are the
+ * count a of x chosen so far, updated in place from the highest a down. */
+static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 			   size_t s_obs)
 {
-	size_t smax = 2 * m * n, width = smax + 1, seen = 0;
-	double *cur = pdb_xcalloc((m + 1) * width, sizeof *cur);
-	double *next = pdb_xcalloc((m + 1) * width, sizeof *next);
-	double below = 0, above = 0, total = 0, *binom = pdb_xmalloc((m + 1) * sizeof *binom);
+	size_t lim, width, seen = 0, *hi;
+	double *tab, *binom, below = 0, eq, total = choose(m + n, m), p;
 
-	cur[0] = 1;
+	if (s_obs > m * n) {
+		for (size_t g = 0; g < ngroups / 2; g++) {
+			size_t t = groups[g];
+			groups[g] = groups[ngroups - 1 - g];
+			groups[ngroups - 1 - g] = t;
+		}
+		s_obs = 2 * m * n - s_obs;
+	}
+	lim = s_obs;
+	width = lim + 1;
+	tab = pdb_xcalloc((m + 1) * width, sizeof *tab);
+	hi = pdb_xcalloc(m + 1, sizeof *hi);
+	binom = pdb_xmalloc((m + 1) * sizeof *binom);
+	tab[0] = 1;
 	for (size_t g = 0; g < ngroups; g++) {
-		size_t t = groups[g];
+		size_t t = groups[g], top = seen + t < m ? seen + t : m;
 
-		memset(next, 0, (m + 1) * width * sizeof *next);
 		binom[0] = 1;
 		for (size_t j = 1; j <= m && j <= t; j++)
 			binom[j] = binom[j - 1] * (double)(t - j + 1) / (double)j;
-		for (size_t a = 0; a <= m && a <= seen; a++) {
-			size_t b = seen - a;
-			if (b > n)
-				continue;
-			for (size_t j = 0; j <= t && a + j <= m; j++) {
-				size_t add = j * (2 * b + (t - j));
-				const double *from = cur + a * width;
-				double *to = next + (a + j) * width;
-				if (t - j + b > n)
+		for (size_t to = top + 1; to-- > 0;) {
+			double *dst = tab + to * width;
+			for (size_t j = 1; j <= t && j <= to; j++) {
+				size_t a = to - j, shift;
+				const double *src = tab + a * width;
+				if (a > seen || seen - a > n)
 					continue;
-				for (size_t s = 0; s + add <= smax; s++)
-					if (from[s] != 0)
-						to[s + add] += binom[j] * from[s];
+				shift = j * (2 * (seen - a) + t - j);
+				if (shift > lim)
+					continue;
+				for (size_t s = 0; s <= hi[a] && s + shift <= lim; s++)
+					dst[s + shift] += binom[j] * src[s];
+				if (hi[a] + shift > hi[to])
+					hi[to] = hi[a] + shift < lim ? hi[a] + shift : lim;
 			}
 		}
 		seen += t;
-		double *swap = cur;
-		cur = next;
-		next = swap;
 	}
-	for (size_t s = 0; s <= smax; s++) {
-		double w = cur[m * width + s];
-		total += w;
-		if (s <= s_obs)
-			below += w;
-		if (s >= s_obs)
-			above += w;
-	}
-	free(cur);
-	free(next);
+	for (size_t s = 0; s <= lim; s++)
+		below += tab[m * width + s];
+	eq = tab[m * width + lim];
+	p = fmin(1.0, 2.0 * fmin(below, total - below + eq) / total);
+	free(tab);
+	free(hi);
 	free(binom);
-	return fmin(1.0, 2.0 * fmin(below, above) / total);
+	return p;
+}
+
+double pdb_stats_mwu_min_p(size_t nx, size_t ny)
+{
+	/* one arrangement is the most extreme in each tail */
+	return fmin(1.0, 2.0 / choose(nx + ny, nx));
 }
 
 int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
@@ -188,11 +229,9 @@ int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t n
 	if (N <= PDB_STATS_EXACT_MAX) {
 		out->exact = 1;
 		if (ngroups == N) {
-			size_t m = nx < ny ? nx : ny, n = N - m, top;
-			double *c = mwu_lower_counts(m, n, &top);
+			size_t m = nx < ny ? nx : ny, n = N - m;
 			double u = fmin(out->u, (double)nx * ny - out->u);
-			out->p = fmin(1.0, 2 * lower_cdf(c, top, m, n, u));
-			free(c);
+			out->p = fmin(1.0, 2 * lower_cdf(m, n, floor(u)));
 		} else if (nx <= ny) {
 			out->p = exact_p_ties(groups, ngroups, nx, ny, s2);
 		} else {
@@ -219,13 +258,10 @@ size_t pdb_stats_hl_rank(size_t nx, size_t ny, double conf)
 	if (nx == 0 || ny == 0 || !(conf > 0 && conf < 1))
 		return 0;
 	if (N <= PDB_STATS_EXACT_MAX) {
-		double *c = mwu_lower_counts(m, N - m, &top), total = 0, acc = 0;
-		for (size_t u = 0; u <= top; u++)
-			total += (2 * u == nx * ny) ? c[u] : 2 * c[u];
+		const double *cdf = lower_cdf_table(m, N - m, &top);
 		/* k - 1 is the largest u with P(U <= u) <= (1 - conf) / 2 */
-		for (size_t u = 0; u <= top && (acc += c[u]) / total <= half; u++)
+		for (size_t u = 0; u <= top && cdf[u] <= half; u++)
 			k = u + 1;
-		free(c);
 		return k;
 	}
 	double u = floor(mu - 0.5 - pdb_stats_norm_isf(half) *
@@ -280,27 +316,78 @@ static double kth_difference(const double *sx, size_t nx, const double *sy, size
 	return from_key(lo);
 }
 
+/* Rearrange d[0..n) so that d[k] is the (k+1)-th smallest (Hoare's select). */
+static double select_kth(double *d, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = d[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+		while (i <= j) {
+			while (d[i] < pivot)
+				i++;
+			while (d[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = d[i];
+				d[i] = d[j];
+				d[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return d[k];
+}
+
+/* Up to this many pairs the differences are listed and selected from;
+ * above, bisection counts them without storing any. */
+#define HL_SELECT_MAX 65536
+
+/* The k-th smallest (1-based) difference y - x. */
+static double kth(const double *sx, size_t nx, const double *sy, size_t ny,
+		  double *diffs, size_t k)
+{
+	return diffs ? select_kth(diffs, nx * ny, k - 1) : kth_difference(sx, nx, sy, ny, k);
+}
+
 int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, size_t ny,
 				size_t k, double *est, double *lo, double *hi)
 {
 	size_t pairs = nx * ny;
-	double *sx, *sy;
+	double *sx, *sy, *diffs = NULL;
 
 	if (nx == 0 || ny == 0 || has_nan(x, nx) || has_nan(y, ny))
 		return -1;
 	sx = sorted_copy(x, nx);
 	sy = sorted_copy(y, ny);
+	if (pairs <= HL_SELECT_MAX) {
+		diffs = pdb_xmalloc(pairs * sizeof *diffs);
+		for (size_t i = 0; i < nx; i++)
+			for (size_t j = 0; j < ny; j++)
+				diffs[i * ny + j] = sy[j] - sx[i];
+	}
 	if (pairs % 2)
-		*est = kth_difference(sx, nx, sy, ny, pairs / 2 + 1);
+		*est = kth(sx, nx, sy, ny, diffs, pairs / 2 + 1);
 	else
-		*est = (kth_difference(sx, nx, sy, ny, pairs / 2) +
-			kth_difference(sx, nx, sy, ny, pairs / 2 + 1)) / 2;
+		*est = (kth(sx, nx, sy, ny, diffs, pairs / 2) +
+			kth(sx, nx, sy, ny, diffs, pairs / 2 + 1)) / 2;
 	if (k == 0 || 2 * k > pairs + 1) {
 		*lo = *hi = NAN;
 	} else {
-		*lo = kth_difference(sx, nx, sy, ny, k);
-		*hi = kth_difference(sx, nx, sy, ny, pairs + 1 - k);
+		*lo = kth(sx, nx, sy, ny, diffs, k);
+		*hi = kth(sx, nx, sy, ny, diffs, pairs + 1 - k);
 	}
+	free(diffs);
 	free(sx);
 	free(sy);
 	return 0;

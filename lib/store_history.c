@@ -65,7 +65,37 @@ void pdb_series_free(struct pdb_series *s, size_t n)
 	free(s);
 }
 
-/* The value of one result row: summary of its samples, else its stats. */
+/* For a result without samples: the tool's median (else mean), min, max. */
+static int point_stats(struct pdb_store *store, int64_t result_id,
+		       struct pdb_history_point *p, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"SELECT name, value FROM stats WHERE result_id = ?"
+		" AND name IN ('median', 'mean', 'min', 'max')", err);
+	double median = NAN;
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, result_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		double v = sqlite3_column_type(st, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 1);
+		if (strcmp(name, "median") == 0)
+			median = v;
+		else if (strcmp(name, "mean") == 0)
+			p->mean = v;
+		else if (strcmp(name, "min") == 0)
+			p->min = v;
+		else
+			p->max = v;
+	}
+	sqlite3_finalize(st);
+	p->value = isnan(median) ? p->mean : median;
+	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "series history stats");
+}
+
+/* The value of one result row: the summary of its samples. */
 static void point_values(sqlite3_stmt *st, struct pdb_history_point *p)
 {
 	struct pdb_result r = { 0 };
@@ -88,19 +118,7 @@ static void point_values(sqlite3_stmt *st, struct pdb_history_point *p)
 		p->mean = sum.mean;
 		p->min = sum.min;
 		p->max = sum.max;
-		return;
 	}
-	/* no samples: the tool's own median, else its mean */
-	if (sqlite3_column_type(st, 7) != SQLITE_NULL)
-		p->value = sqlite3_column_double(st, 7);
-	if (sqlite3_column_type(st, 8) != SQLITE_NULL)
-		p->mean = sqlite3_column_double(st, 8);
-	if (isnan(p->value))
-		p->value = p->mean;
-	if (sqlite3_column_type(st, 9) != SQLITE_NULL)
-		p->min = sqlite3_column_double(st, 9);
-	if (sqlite3_column_type(st, 10) != SQLITE_NULL)
-		p->max = sqlite3_column_double(st, 10);
 }
 
 int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
@@ -119,11 +137,7 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 	pdb_buf_puts(&sql,
 		"SELECT r.id, r.name, r.created_at,"
 		" (SELECT value FROM run_attrs WHERE run_id = r.id AND key = 'commit'),"
-		" res.n, res.samples, res.weights,"
-		" (SELECT value FROM stats WHERE result_id = res.id AND name = 'median'),"
-		" (SELECT value FROM stats WHERE result_id = res.id AND name = 'mean'),"
-		" (SELECT value FROM stats WHERE result_id = res.id AND name = 'min'),"
-		" (SELECT value FROM stats WHERE result_id = res.id AND name = 'max')"
+		" res.n, res.samples, res.weights, res.id"
 		" FROM results res JOIN runs r ON r.id = res.run_id"
 		" WHERE res.series_id = ?1 AND r.id >= ?2 AND r.id <= ?3");
 	pdb_store_filter_sql(&sql, where, 4);
@@ -145,13 +159,17 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 		p->created_at = column_dup(st, 2);
 		p->commit = column_dup(st, 3);
 		point_values(st, p);
+		if (p->n == 0 && point_stats(store, sqlite3_column_int64(st, 7), p, err) < 0) {
+			rc = SQLITE_ERROR;
+			break;
+		}
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		pdb_history_free(*pts, *n);
 		*pts = NULL;
 		*n = 0;
-		return pdb_store_fail(store, err, "series history");
+		return rc == SQLITE_ERROR ? -1 : pdb_store_fail(store, err, "series history");
 	}
 	return 0;
 }

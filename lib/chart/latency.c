@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart/sort.h"
 #include "util.h"
 
 #define MAX_LINES 8
@@ -15,16 +16,6 @@ struct pick {
 	const struct pdb_result *r;
 	char *label;
 };
-
-struct vw {
-	double v, w;
-};
-
-static int cmp_vw(const void *a, const void *b)
-{
-	double x = ((const struct vw *)a)->v, y = ((const struct vw *)b)->v;
-	return x < y ? -1 : x > y;
-}
 
 /* The percentile of a stat name: p50, p99.9, median, max; -1 otherwise. */
 static double stat_percent(const char *name)
@@ -79,7 +70,7 @@ static void spectrum_from_stats(const struct pdb_result *r, double **x, double *
  * where the samples still say something, then the max. */
 static void spectrum_from_samples(const struct pdb_result *r, double **x, double **y, size_t *n)
 {
-	struct vw *s = pdb_xmalloc(r->nsamples * sizeof *s);
+	struct pdb_weighted *s = pdb_xmalloc(r->nsamples * sizeof *s);
 	double *cum = pdb_xmalloc(r->nsamples * sizeof *cum), total = 0, tmax;
 	size_t cap, k = 0;
 
@@ -87,7 +78,7 @@ static void spectrum_from_samples(const struct pdb_result *r, double **x, double
 		s[i].v = r->samples[i].value;
 		s[i].w = r->samples[i].has_weight ? r->samples[i].weight : 1;
 	}
-	qsort(s, r->nsamples, sizeof *s, cmp_vw);
+	pdb_chart_sort_weighted(s, r->nsamples);
 	for (size_t i = 0; i < r->nsamples; i++)
 		cum[i] = total += s[i].w;
 	tmax = log10(total);
@@ -130,7 +121,11 @@ static size_t over_time(const struct pdb_result *r, double **x, double **y)
 	for (size_t i = 0; i < r->nsamples; i++)
 		if (r->samples[i].has_t)
 			s[n++] = r->samples[i];
-	qsort(s, n, sizeof *s, cmp_sample_t);
+	for (size_t i = 1; i < n; i++)
+		if (s[i].t < s[i - 1].t) { /* samples usually come in time order */
+			qsort(s, n, sizeof *s, cmp_sample_t);
+			break;
+		}
 	*x = pdb_xmalloc((n ? n : 1) * sizeof **x);
 	*y = pdb_xmalloc((n ? n : 1) * sizeof **y);
 	for (size_t i = 0; i < n; i++) {
@@ -169,10 +164,10 @@ static char *pick_label(const struct pick *pk, int by_run, int by_bench, int by_
 	pdb_buf_puts(&b, "");
 	if (by_run)
 		pdb_buf_puts(&b, run);
-	if (by_bench || (!by_run && !by_metric))
+	if (by_bench)
 		pdb_buf_printf(&b, "%s%s%s%s%s", b.len ? " " : "", pk->r->benchmark,
 			       *dims ? " [" : "", dims, *dims ? "]" : "");
-	if (by_metric)
+	if (by_metric || (!by_run && !by_bench))
 		pdb_buf_printf(&b, "%s%s", b.len ? " " : "", pk->r->metric);
 	free(run);
 	free(dims);

@@ -5,10 +5,18 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "util.h"
+
 #define FONT "DejaVu Sans"
+
+/* fontconfig, which cairo loads to find the font, keeps patterns until it
+ * is finalised. perfdb does not link it itself: a weak reference finds it
+ * when cairo brought it in. */
+extern void FcFini(void) __attribute__((weak));
 
 struct rgb {
 	double r, g, b;
@@ -59,6 +67,9 @@ static void set_rgb(cairo_t *cr, struct rgb c, double alpha)
 
 static struct rgb color_of(const struct theme *t, int color)
 {
+	/* on the dark background blue and sky blue trade places: contrast */
+	if (t == &themes[PDB_THEME_DARK] && (color == PDB_COLOR_BLUE || color == PDB_COLOR_SKY))
+		color = color == PDB_COLOR_BLUE ? PDB_COLOR_SKY : PDB_COLOR_BLUE;
 	if (color >= 0 && color < (int)(sizeof palette / sizeof palette[0]))
 		return palette[color];
 	return t->fg;
@@ -163,6 +174,43 @@ static void marker(cairo_t *cr, const struct theme *t, struct rgb c, double x, d
 	cairo_stroke(cr);
 }
 
+/* A line reduced per pixel column is dense: every column is covered from
+ * its lowest to its highest point, including the step from the column
+ * before. Fill that outline (one polygon) instead of stroking thousands
+ * of tiny segments; the pixels are the same as a 1.5 px line's. */
+static void envelope(cairo_t *cr, const struct pdb_series_layout *l)
+{
+	size_t ncols = 0, i = 0;
+	double *cx = pdb_xmalloc(l->n * sizeof *cx), *top = pdb_xmalloc(l->n * sizeof *top);
+	double *bot = pdb_xmalloc(l->n * sizeof *bot), prev = l->py[0];
+
+	while (i < l->n) {
+		double col = floor(l->px[i]), lo = prev, hi = prev;
+		for (; i < l->n && floor(l->px[i]) == col; i++) {
+			lo = l->py[i] < lo ? l->py[i] : lo;
+			hi = l->py[i] > hi ? l->py[i] : hi;
+			prev = l->py[i];
+		}
+		cx[ncols] = col;
+		top[ncols] = lo - 0.75;
+		bot[ncols] = hi + 0.75;
+		ncols++;
+	}
+	cairo_move_to(cr, cx[0], top[0]);
+	for (size_t k = 0; k < ncols; k++) {
+		cairo_line_to(cr, cx[k], top[k]);
+		cairo_line_to(cr, cx[k] + 1, top[k]);
+	}
+	for (size_t k = ncols; k-- > 0;) {
+		cairo_line_to(cr, cx[k] + 1, bot[k]);
+		cairo_line_to(cr, cx[k], bot[k]);
+	}
+	cairo_close_path(cr);
+	free(cx);
+	free(top);
+	free(bot);
+}
+
 static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_layout *pl,
 		   const struct pdb_chart_series *se, const struct pdb_series_layout *l)
 {
@@ -201,7 +249,11 @@ static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_la
 		cairo_stroke(cr);
 		return;
 	}
-	if ((se->marks & PDB_MARK_LINE) && l->n > 1) {
+	if ((se->marks & PDB_MARK_LINE) && l->n_in > l->n) {
+		envelope(cr, l);
+		set_rgb(cr, c, 1);
+		cairo_fill(cr);
+	} else if ((se->marks & PDB_MARK_LINE) && l->n > 1) {
 		line_style(cr, se->marks);
 		set_rgb(cr, c, 1);
 		cairo_move_to(cr, l->px[0], l->py[0]);
@@ -332,6 +384,10 @@ int pdb_chart_render(const struct pdb_chart *c, const struct pdb_chart_layout *L
 	if (status == CAIRO_STATUS_SUCCESS)
 		status = cairo_surface_status(surface);
 	cairo_surface_destroy(surface);
+	/* drop cairo's font caches, then fontconfig's: one chart per process */
+	cairo_debug_reset_static_data();
+	if (FcFini)
+		FcFini();
 	if (status != CAIRO_STATUS_SUCCESS)
 		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: cannot write the chart: %s", path,
 				   cairo_status_to_string(status));

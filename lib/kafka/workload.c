@@ -173,9 +173,8 @@ static void consume_one(struct state *st, const rd_kafka_message_t *m)
 	}
 	set_bit(&st->seen, &st->scap, seq);
 	atomic_fetch_add(&st->received, 1);
-	if (sec >= 0)
-		second_at(&st->cons, sec)->consumed++;
 	if (due >= st->warm_end && sec >= 0) {
+		second_at(&st->cons, sec)->consumed++;
 		pdb_hist_record(st->e2e, (uint64_t)(t - due));
 		window_record(&st->cons, sec, (uint64_t)(t - due));
 	}
@@ -188,7 +187,14 @@ static void *consumer_main(void *arg)
 	rd_kafka_queue_t *q = rd_kafka_queue_get_consumer(st->consumer);
 
 	while (!atomic_load(&st->consumer_stop)) {
-		ssize_t n = rd_kafka_consume_batch_queue(q, 100, batch, 512);
+		/* wait for one message, then take what else is there */
+		rd_kafka_message_t *m = rd_kafka_consumer_poll(st->consumer, 100);
+		ssize_t n;
+		if (!m)
+			continue;
+		consume_one(st, m);
+		rd_kafka_message_destroy(m);
+		n = rd_kafka_consume_batch_queue(q, 0, batch, 512);
 		for (ssize_t i = 0; i < n; i++) {
 			consume_one(st, batch[i]);
 			rd_kafka_message_destroy(batch[i]);
@@ -366,6 +372,7 @@ static void wait_until(struct state *st, rd_kafka_t *rk, int64_t due)
 {
 	int64_t left;
 
+	rd_kafka_poll(rk, 0);
 	while ((left = due - now_ns()) > 0 && !stopped(st)) {
 		if (left > 2000000)
 			rd_kafka_poll(rk, 1);
@@ -442,7 +449,10 @@ static int64_t produce_all(struct state *st, struct producer *p, int64_t t0, str
 		if (stopped(st))
 			break;
 		atomic_store(&st->produced, seq + 1);
-		if (produce_one(st, p, seq, due, &bytes) < 0 || due < st->warm_end)
+		if (produce_one(st, p, seq, due, &bytes) < 0)
+			continue;
+		res->produced++;
+		if (due < st->warm_end)
 			continue;
 		sent = now_ns();
 		sec = second_of(st, due);
@@ -516,7 +526,7 @@ int pdb_kafka_workload_run(const struct pdb_kafka_workload_opts *opts,
 	struct pdb_kafka_mock *mock = NULL;
 	const char *bootstraps = ks->brokers;
 	pthread_t consumer_thread;
-	int nmock = pdb_kafka_mock_parse(ks->brokers), started = 0, ret = -1;
+	int nmock = pdb_kafka_mock_parse(ks->brokers), started = 0, ready = 0, ret = -1;
 	int64_t t0, last;
 	uint64_t seed = opts->seed;
 
@@ -545,6 +555,7 @@ int pdb_kafka_workload_run(const struct pdb_kafka_workload_opts *opts,
 	}
 	if (opts->on_ready)
 		opts->on_ready(opts->ctx, bootstraps, mock);
+	ready = 1;
 	if (open_producer(&st, &p, bootstraps, err) < 0 ||
 	    !(st.consumer = open_consumer(&st, bootstraps, ks->output_topic ? ks->output_topic : ks->topic, err)))
 		goto out;
@@ -572,9 +583,9 @@ out:
 		window_flush(&st.cons);
 		merge_seconds(&st, res);
 		count_lost(&st, res);
-		if (opts->on_drained)
-			opts->on_drained(opts->ctx);
 	}
+	if (ready && opts->on_drained)
+		opts->on_drained(opts->ctx);
 	if (st.consumer) {
 		rd_kafka_consumer_close(st.consumer);
 		rd_kafka_destroy(st.consumer);

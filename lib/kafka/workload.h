@@ -34,7 +34,11 @@ struct pdb_kafka_second {
 
 struct pdb_kafka_result {
 	double elapsed;                /* seconds measured */
-	uint64_t sent, bytes, delivered, errors, received, lost, duplicated, foreign;
+	uint64_t sent, bytes;          /* measured: due after the warm-up */
+	/* all messages, warm-up included: handed to librdkafka, delivered,
+	 * failed (produce, delivery or consume), received once, never received
+	 * although delivered, received again, not ours */
+	uint64_t produced, delivered, errors, received, lost, duplicated, foreign;
 	struct pdb_hist *delivery;     /* due -> delivery report */
 	struct pdb_hist *e2e;          /* due -> consumed */
 	struct pdb_hist *send_delay;   /* due -> handed to librdkafka (pacing error) */

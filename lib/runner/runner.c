@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "formats/format.h"
+#include "kafka/workload.h"
 #include "units.h"
 #include "util.h"
 
@@ -30,6 +31,23 @@ int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		if (spec->benches[b].parse_format && !pdb_format_find(spec->benches[b].parse_format))
 			return pdb_err_set(err, PDB_EXIT_USAGE, "benchmark '%s': unknown parse format '%s'",
 					   spec->benches[b].name, spec->benches[b].parse_format);
+	for (size_t b = 0; b < spec->nbenches; b++) {
+		const struct pdb_kafka_spec *ks = spec->benches[b].kafka;
+		if (ks && pdb_kafka_mock_parse(ks->brokers) < 0)
+			return pdb_err_set(err, PDB_EXIT_USAGE, "benchmark '%s': brokers '%s': expected mock:N with N from 1 to 64",
+					   spec->benches[b].name, ks->brokers);
+		for (size_t p = 0; ks && p < plan->npoints; p++) {
+			char *rate = pdb_plan_expand(spec, p, ks->rate);
+			double r;
+			int bad = pdb_kafka_parse_rate(rate, &r, err);
+			free(rate);
+			if (bad < 0) {
+				char msg[sizeof err->msg];
+				snprintf(msg, sizeof msg, "%s", err->msg);
+				return pdb_err_set(err, PDB_EXIT_USAGE, "benchmark '%s': %s", spec->benches[b].name, msg);
+			}
+		}
+	}
 	return 0;
 }
 
@@ -49,6 +67,8 @@ static void expand_command(const struct pdb_spec *spec, size_t point,
 		return;
 	}
 	size_t n = 0;
+	if (!c->argv)
+		return; /* a Kafka benchmark's measured steps have no command */
 	while (c->argv[n])
 		n++;
 	x->argv = pdb_xcalloc(n + 1, sizeof *x->argv);
@@ -87,6 +107,13 @@ static void expanded_release(struct expanded *x)
 	free(x->env);
 }
 
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 /* The result of (bench, metric) at a matrix point: its values are dims. */
 static struct pdb_result *series(struct pdb_run *run, const struct pdb_spec *spec,
 				 size_t point, const char *bench, const char *metric,
@@ -106,6 +133,41 @@ static void add_value(struct pdb_run *run, const struct pdb_spec *spec, size_t p
 		      const char *bench, const char *metric, const char *unit, double v)
 {
 	pdb_result_add_raw(series(run, spec, point, bench, metric, unit), v);
+}
+
+/* A warm-up or measured step of a Kafka benchmark: run the workload, add
+ * its series (measured steps only). A workload that cannot run is a failed
+ * repetition, like a command that fails. */
+static void run_kafka(struct pdb_run *run, const struct pdb_spec *spec, const struct pdb_step *s,
+		      size_t index, const struct pdb_runner_opts *opts, struct pdb_exec_result *res)
+{
+	const struct pdb_bench_spec *b = &spec->benches[s->bench];
+	struct pdb_kafka_workload_opts wo = { .spec = b->kafka, .stop = opts->stop, .seed = index + 1 };
+	struct pdb_kafka_result kr;
+	struct pdb_attr dims[32];
+	struct pdb_err err;
+	char *rate = pdb_plan_expand(spec, s->point, b->kafka->rate);
+	double t0 = now();
+	size_t n = 0;
+
+	memset(res, 0, sizeof *res);
+	if (pdb_kafka_parse_rate(rate, &wo.rate, &err) < 0 || pdb_kafka_workload_run(&wo, &kr, &err) < 0) {
+		pdb_err_format(&err, res->stderr_tail, sizeof res->stderr_tail);
+		res->status = 1;
+		res->wall = now() - t0;
+		free(rate);
+		return;
+	}
+	res->wall = now() - t0;
+	res->interrupted = kr.interrupted;
+	for (size_t i = 0; i < spec->nmatrix && n < 32; i++, n++) {
+		dims[n].key = spec->matrix[i].name;
+		dims[n].value = (char *)pdb_plan_value(spec, s->point, i);
+	}
+	if (s->kind == PDB_STEP_MEASURE && !kr.interrupted)
+		pdb_kafka_result_to_run(&kr, run, b->name, dims, n);
+	pdb_kafka_result_release(&kr);
+	free(rate);
 }
 
 static char *read_capped(const char *path)
@@ -280,13 +342,6 @@ static void environment(struct pdb_run *run, const struct pdb_runner_opts *opts)
 	}
 }
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		       const struct pdb_runner_opts *opts, struct pdb_run *run,
 		       struct pdb_err *err)
@@ -320,6 +375,13 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		p.eta = i ? p.elapsed / (double)i * (double)(plan->nsteps - i) : 0;
 		if (opts->progress)
 			opts->progress(opts->ctx, &p);
+		if (b->kafka && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
+			run_kafka(run, spec, s, i, opts, &res);
+			if (res.status != 0)
+				record_failure(run, spec, s, &res, res.stderr_tail);
+			failed |= res.status != 0 && !b->allow_failure;
+			goto done;
+		}
 		if (pdb_exec_run(&eo, &res, err) < 0) {
 			expanded_release(&x);
 			free(point);
@@ -342,6 +404,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 			record_failure(run, spec, s, &res, why[0] ? why : NULL);
 			failed |= !b->allow_failure;
 		}
+done:
 		p.event = PDB_PROGRESS_DONE;
 		p.res = &res;
 		p.elapsed = now() - t0;

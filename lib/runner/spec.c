@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kafka/workload_spec.h"
 #include "util.h"
 #include "yaml_doc.h"
 
@@ -169,6 +170,9 @@ static int read_bench(struct reader *r, const json_t *o, struct pdb_bench_spec *
 			}
 		} else if (strcmp(key, "metrics") == 0) {
 			rc = read_metrics(r, v, b);
+		} else if (strcmp(key, "kafka") == 0) {
+			if (!(b->kafka = pdb_kafka_spec_read(&r->doc, v, r->doc.file, r->err)))
+				rc = -1;
 		} else {
 			rc = bad(r, v, "unknown key '%s' in a benchmark", key);
 		}
@@ -177,8 +181,10 @@ static int read_bench(struct reader *r, const json_t *o, struct pdb_bench_spec *
 	}
 	if (!b->name)
 		return bad(r, o, "%s: a benchmark needs a name", "benchmarks");
-	if (!b->command.argv && !b->command.shell)
-		return bad(r, o, "benchmark '%s' needs a command", b->name);
+	if (!b->command.argv && !b->command.shell && !b->kafka)
+		return bad(r, o, "benchmark '%s' needs a command (or kafka)", b->name);
+	if ((b->command.argv || b->command.shell) && b->kafka)
+		return bad(r, o, "benchmark '%s' has both a command and kafka", b->name);
 	return 0;
 }
 
@@ -302,6 +308,7 @@ void pdb_spec_release(struct pdb_spec *spec)
 			free(b->metrics[k].unit);
 		}
 		free(b->metrics);
+		pdb_kafka_spec_free(b->kafka);
 	}
 	free(spec->benches);
 	for (size_t i = 0; i < spec->nmatrix; i++) {

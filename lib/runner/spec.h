@@ -19,9 +19,12 @@ struct pdb_regex_metric {
 	char *unit;
 };
 
+struct pdb_kafka_spec;
+
 struct pdb_bench_spec {
 	char *name;
 	struct pdb_command command, setup, teardown;
+	struct pdb_kafka_spec *kafka; /* a Kafka load workload instead of command, or NULL */
 	struct pdb_attr *env;
 	size_t nenv;
 	char *cwd;          /* NULL: the current directory */

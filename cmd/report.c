@@ -1,0 +1,121 @@
+/* perfdb report: a candidate against its baseline as a Markdown and HTML page with charts. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "compare_config.h"
+#include "report.h"
+
+static int report_main(int argc, char **argv, struct cmd_ctx *ctx);
+
+const struct command cmd_report = {
+	"report", report_main,
+	"perfdb report CANDIDATE -o DIR [OPTIONS]\n"
+	"  -o, --output DIR      where to write index.md, index.html and the charts\n"
+	"                        (NAME.png and NAME.svg); made when missing\n"
+	"  -b, --baseline RUN    the run to compare with (default: the newest run before\n"
+	"                        CANDIDATE with the same branch attribute, else the run\n"
+	"                        just before it)\n"
+	"  -t, --title TEXT      the page's title\n"
+	"  -F, --format FMT      markdown, html or both (default)\n"
+	"  -c, --config FILE     thresholds, directions, ignores (default ./perfdb.yaml)\n"
+	"      --templates DIR   read report.md.tmpl and report.html.tmpl from DIR\n"
+	"                        instead of the built-in ones (see reports/)\n"
+	"      --db FILE         the database\n"
+	"Sections: verdict and geometric means, the comparison (worst first), scaling\n"
+	"(vcpus dimension), latency percentiles, history of the series that changed\n"
+	"with their change points, and both runs' environment side by side.\n"
+	"Prints the files written. Exit: 0 written (whatever the verdict), 2 usage,\n"
+	"3 unknown run or bad template, 4 database or file error.\n",
+	"write a Markdown and HTML report of a candidate against its baseline",
+};
+
+enum { OPT_TEMPLATES = 0x2000 };
+
+struct report_cli {
+	const char *baseline, *config;
+	struct pdb_report_opts opts;
+};
+
+static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct report_cli *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, 0, 'o' },
+		{ "baseline", required_argument, 0, 'b' },
+		{ "title", required_argument, 0, 't' },
+		{ "format", required_argument, 0, 'F' },
+		{ "config", required_argument, 0, 'c' },
+		{ "templates", required_argument, 0, OPT_TEMPLATES },
+		CMD_COMMON_OPTIONS,
+		{ 0, 0, 0, 0 },
+	};
+	static const char *const formats[] = { "markdown", "html", "both", NULL };
+	int c, status, f;
+
+	while ((c = getopt_long(argc, argv, "o:b:t:F:c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->opts.outdir = optarg; break;
+		case 'b': o->baseline = optarg; break;
+		case 't': o->opts.title = optarg; break;
+		case 'F':
+			if ((f = cmd_parse_format(optarg, formats)) < 0)
+				return cmd_usage_error(&cmd_report, "unknown format '%s' (markdown, "
+						       "html or both)", optarg);
+			o->opts.formats = f == 0 ? PDB_REPORT_MARKDOWN : f == 1 ? PDB_REPORT_HTML
+				: PDB_REPORT_MARKDOWN | PDB_REPORT_HTML;
+			break;
+		case 'c': o->config = optarg; break;
+		case OPT_TEMPLATES: o->opts.templates_dir = optarg; break;
+		default:
+			if ((status = cmd_common_option(&cmd_report, ctx, c)) >= 0)
+				return status;
+		}
+	}
+	if (optind + 1 != argc)
+		return cmd_usage_error(&cmd_report, optind >= argc ? "expected the CANDIDATE run"
+				       : "expected one CANDIDATE run, got '%s' too", argv[argc - 1]);
+	if (!o->opts.outdir || !*o->opts.outdir)
+		return cmd_usage_error(&cmd_report, "missing -o DIR");
+	return -1;
+}
+
+static int report_main(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct report_cli o = { .opts = { .formats = PDB_REPORT_MARKDOWN | PDB_REPORT_HTML } };
+	struct pdb_compare_config cfg;
+	struct pdb_report_files files = { 0 };
+	struct pdb_store *store = NULL;
+	struct pdb_err err;
+	int64_t base = 0, cand = 0;
+	int status;
+
+	pdb_compare_config_init(&cfg);
+	if ((status = parse_options(argc, argv, ctx, &o)) >= 0)
+		goto out;
+	if (!o.config && access("perfdb.yaml", F_OK) == 0)
+		o.config = "perfdb.yaml";
+	if (o.config) {
+		if (pdb_compare_config_load(o.config, &cfg, &err) < 0) {
+			status = cmd_fail("report", &err);
+			goto out;
+		}
+		o.opts.config = &cfg;
+	}
+	if (!(store = cmd_open_store(ctx, &err)) ||
+	    pdb_store_resolve(store, argv[optind], &cand, &err) < 0 ||
+	    (o.baseline ? pdb_store_resolve(store, o.baseline, &base, &err)
+			: pdb_report_default_baseline(store, cand, &base, &err)) < 0 ||
+	    pdb_report_write(store, base, cand, &o.opts, &files, &err) < 0) {
+		status = cmd_fail("report", &err);
+		goto out;
+	}
+	for (size_t i = 0; i < files.n; i++)
+		printf("%s\n", files.paths[i]);
+	status = PDB_EXIT_OK;
+out:
+	pdb_report_files_release(&files);
+	pdb_compare_config_release(&cfg);
+	pdb_store_close(store);
+	return status;
+}

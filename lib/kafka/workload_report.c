@@ -1,0 +1,126 @@
+/* Kafka workload results as series of a run: time series, latency histograms, totals. */
+#include "kafka/workload.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static struct pdb_result *series(struct pdb_run *run, const char *bench, const struct pdb_attr *dims,
+				 size_t ndims, const char *metric, const char *unit, int direction)
+{
+	struct pdb_result *r = pdb_run_result_with_dims(run, bench, dims, ndims, metric, unit);
+
+	r->direction = direction;
+	return r;
+}
+
+static void add_at(struct pdb_result *r, double t, double v)
+{
+	struct pdb_sample s = { .value = v, .t = t, .has_t = 1 };
+	pdb_result_add_sample(r, &s);
+}
+
+static int by_value(const void *a, const void *b)
+{
+	const struct pdb_sample *x = a, *y = b;
+	return (x->value > y->value) - (x->value < y->value);
+}
+
+/* Percentiles over every weighted sample of r (all repetitions so far). */
+static void weighted_stats(struct pdb_result *r)
+{
+	static const struct { const char *name; double p; } ps[] = {
+		{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99.9", 99.9 }, { "p99.99", 99.99 },
+	};
+	struct pdb_sample *s = pdb_xmalloc((r->nsamples + 1) * sizeof *s);
+	double total = 0, sum = 0;
+
+	memcpy(s, r->samples, r->nsamples * sizeof *s);
+	qsort(s, r->nsamples, sizeof *s, by_value);
+	for (size_t i = 0; i < r->nsamples; i++) {
+		total += s[i].weight;
+		sum += s[i].weight * s[i].value;
+	}
+	for (size_t k = 0; k < sizeof ps / sizeof ps[0] && total > 0; k++) {
+		double rank = ceil(ps[k].p / 100 * total), seen = 0;
+		for (size_t i = 0; i < r->nsamples; i++) {
+			seen += s[i].weight;
+			if (seen >= rank) {
+				pdb_result_set_stat(r, ps[k].name, s[i].value);
+				break;
+			}
+		}
+	}
+	if (total > 0)
+		pdb_result_set_stat(r, "mean", sum / total);
+	free(s);
+}
+
+static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,
+		     const char *metric, const struct pdb_hist *h)
+{
+	struct pdb_result *r;
+	double max;
+
+	if (h->n == 0)
+		return;
+	r = series(run, bench, dims, ndims, metric, "s", PDB_DIR_LOWER);
+	for (size_t i = 0; i < PDB_HIST_BUCKETS; i++)
+		if (h->counts[i]) {
+			struct pdb_sample s = { .value = pdb_hist_bucket_value(i) / 1e9,
+						.weight = (double)h->counts[i], .has_weight = 1 };
+			pdb_result_add_sample(r, &s);
+		}
+	weighted_stats(r);
+	if (pdb_result_get_stat(r, "max", &max) < 0 || (double)h->max / 1e9 > max)
+		pdb_result_set_stat(r, "max", (double)h->max / 1e9);
+}
+
+void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run *run,
+			     const char *bench, const struct pdb_attr *dims, size_t ndims)
+{
+	struct pdb_result *r;
+	double cum_sent = 0, cum_consumed = 0;
+	size_t whole = (size_t)res->elapsed;
+
+	if (whole > res->nseconds)
+		whole = res->nseconds;
+	/* per-second series over the whole seconds measured */
+	for (size_t i = 0; i < whole; i++) {
+		const struct pdb_kafka_second *s = &res->seconds[i];
+		double t = (double)i;
+		cum_sent += (double)s->sent;
+		cum_consumed += (double)s->consumed;
+		add_at(series(run, bench, dims, ndims, "produce_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->sent);
+		add_at(series(run, bench, dims, ndims, "produce_throughput", "B/s", PDB_DIR_HIGHER), t, (double)s->bytes);
+		add_at(series(run, bench, dims, ndims, "consume_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->consumed);
+		add_at(series(run, bench, dims, ndims, "backlog", "count", PDB_DIR_LOWER), t, cum_sent - cum_consumed);
+		add_at(series(run, bench, dims, ndims, "errors_per_second", "count", PDB_DIR_LOWER), t, (double)s->errors);
+		if (s->delivery_p99 > 0)
+			add_at(series(run, bench, dims, ndims, "delivery_latency_p99", "s", PDB_DIR_LOWER), t, s->delivery_p99);
+		if (s->e2e_p99 > 0)
+			add_at(series(run, bench, dims, ndims, "e2e_latency_p99", "s", PDB_DIR_LOWER), t, s->e2e_p99);
+	}
+	if (res->elapsed > 0) {
+		r = series(run, bench, dims, ndims, "produce_rate", "msg/s", PDB_DIR_HIGHER);
+		if (whole == 0)
+			pdb_result_add_raw(r, (double)res->sent / res->elapsed);
+		pdb_result_set_stat(r, "mean", (double)res->sent / res->elapsed);
+		r = series(run, bench, dims, ndims, "produce_throughput", "B/s", PDB_DIR_HIGHER);
+		if (whole == 0)
+			pdb_result_add_raw(r, (double)res->bytes / res->elapsed);
+		pdb_result_set_stat(r, "mean", (double)res->bytes / res->elapsed);
+	}
+	add_hist(run, bench, dims, ndims, "delivery_latency", res->delivery);
+	add_hist(run, bench, dims, ndims, "e2e_latency", res->e2e);
+	add_hist(run, bench, dims, ndims, "send_delay", res->send_delay);
+	pdb_result_add_raw(series(run, bench, dims, ndims, "sent", "count", PDB_DIR_NONE), (double)res->produced);
+	pdb_result_add_raw(series(run, bench, dims, ndims, "received", "count", PDB_DIR_NONE), (double)res->received);
+	pdb_result_add_raw(series(run, bench, dims, ndims, "errors", "count", PDB_DIR_LOWER), (double)res->errors);
+	if (!res->interrupted) {
+		pdb_result_add_raw(series(run, bench, dims, ndims, "lost", "count", PDB_DIR_LOWER), (double)res->lost);
+		pdb_result_add_raw(series(run, bench, dims, ndims, "duplicated", "count", PDB_DIR_LOWER), (double)res->duplicated);
+	}
+}

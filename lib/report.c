@@ -1,0 +1,184 @@
+/* Report: a baseline and a candidate run as a page for release notes (Markdown, HTML, charts). */
+#include "report_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store_report.h"
+
+void pdb_report_files_release(struct pdb_report_files *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->paths[i]);
+	free(f->paths);
+	memset(f, 0, sizeof *f);
+}
+
+int pdb_report_default_baseline(struct pdb_store *store, int64_t cand, int64_t *base,
+				struct pdb_err *err)
+{
+	struct pdb_run *run = pdb_store_load_run(store, cand, err);
+	const char *branch;
+	int rc = -1;
+
+	*base = 0;
+	if (!run)
+		return -1;
+	branch = pdb_run_get_attr(run, "branch");
+	if (branch && pdb_store_previous_run(store, cand, "branch", branch, base, err) < 0)
+		goto out;
+	if (*base == 0 && pdb_store_previous_run(store, cand, NULL, NULL, base, err) < 0)
+		goto out;
+	if (*base == 0) {
+		pdb_err_set(err, PDB_EXIT_INPUT, "run%lld is the oldest run: there is no baseline "
+			    "before it (give one with --baseline)", (long long)cand);
+		goto out;
+	}
+	rc = 0;
+out:
+	pdb_run_free(run);
+	return rc;
+}
+
+static int make_dir(const char *dir, struct pdb_err *err)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0777) == 0)
+		return 0;
+	if (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;
+	return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", dir,
+			   errno == EEXIST ? "exists and is not a directory" : strerror(errno));
+}
+
+/* The template text: DIR/NAME, or the built-in one. *source names it for
+ * errors. Caller frees the text. */
+static char *load_template(const char *dir, const char *name, char **source,
+			   struct pdb_err *err)
+{
+	struct pdb_buf b;
+	FILE *f;
+	char chunk[8192];
+	size_t n;
+
+	if (!dir) {
+		for (size_t i = 0; pdb_report_templates[i].name; i++)
+			if (strcmp(pdb_report_templates[i].name, name) == 0) {
+				*source = pdb_xasprintf("reports/%s", name);
+				return pdb_xstrdup(pdb_report_templates[i].text);
+			}
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "no built-in template %s", name);
+		return NULL;
+	}
+	*source = pdb_xasprintf("%s/%s", dir, name);
+	if (!(f = fopen(*source, "rb"))) {
+		pdb_err_set(err, PDB_EXIT_INPUT, "%s: %s", *source, strerror(errno));
+		return NULL;
+	}
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		pdb_buf_add(&b, chunk, n);
+	if (ferror(f) || memchr(b.data, '\0', b.len)) {
+		pdb_err_set(err, PDB_EXIT_INPUT, "%s: %s", *source,
+			    ferror(f) ? "read error" : "not a text file");
+		pdb_buf_release(&b);
+	}
+	fclose(f);
+	return b.data;
+}
+
+static int write_text(const char *path, const struct pdb_buf *text, struct pdb_err *err)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno));
+	fwrite(text->data, 1, text->len, f);
+	if (fclose(f) != 0)
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+/* Fill the template of one format and write DIR/index.EXT. */
+static int write_page(const struct report *r, const struct pdb_report_opts *opts, int html,
+		      struct pdb_report_files *files, struct pdb_err *err)
+{
+	const char *name = html ? "report.html.tmpl" : "report.md.tmpl";
+	char *source = NULL, *tmpl = load_template(opts->templates_dir, name, &source, err);
+	char *path = pdb_xasprintf("%s/index.%s", opts->outdir, html ? "html" : "md");
+	struct pdb_buf page;
+	int rc = -1;
+
+	pdb_buf_init(&page);
+	if (!tmpl || pdb_report_fill(r, html, tmpl, source, &page, err) < 0 ||
+	    write_text(path, &page, err) < 0)
+		goto out;
+	files->paths = pdb_xrealloc(files->paths, (files->n + 1) * sizeof *files->paths);
+	files->paths[files->n++] = path;
+	path = NULL;
+	rc = 0;
+out:
+	pdb_buf_release(&page);
+	free(source);
+	free(tmpl);
+	free(path);
+	return rc;
+}
+
+/* "Performance report: cand-name (run43) against base (run42)". */
+static char *default_title(const struct pdb_run *base, const struct pdb_run *cand)
+{
+	char *b = base->name ? pdb_xstrdup(base->name) : pdb_xasprintf("run%lld", (long long)base->id);
+	char *c = cand->name ? pdb_xstrdup(cand->name) : pdb_xasprintf("run%lld", (long long)cand->id);
+	char *t = pdb_xasprintf("Performance report: %s against %s", c, b);
+
+	free(b);
+	free(c);
+	return t;
+}
+
+int pdb_report_write(struct pdb_store *store, int64_t base, int64_t cand,
+		     const struct pdb_report_opts *opts, struct pdb_report_files *files,
+		     struct pdb_err *err)
+{
+	struct report r = { 0 };
+	struct pdb_compare_opts co;
+	char *title = NULL;
+	int rc = -1;
+
+	memset(files, 0, sizeof *files);
+	pdb_compare_opts_init(&co);
+	co.config = opts->config;
+	if (!(r.base = pdb_store_load_run(store, base, err)) ||
+	    !(r.cand = pdb_store_load_run(store, cand, err)) ||
+	    pdb_compare_run_groups(store, &base, 1, &cand, 1, &co, &r.cmp, err) < 0 ||
+	    make_dir(opts->outdir, err) < 0)
+		goto out;
+	title = opts->title ? pdb_xstrdup(opts->title) : default_title(r.base, r.cand);
+	r.title = title;
+	files->regression = r.cmp.counts[PDB_VERDICT_REGRESSION] > 0;
+	if (pdb_report_charts(store, &r, opts->outdir, files, err) < 0 ||
+	    ((opts->formats & PDB_REPORT_MARKDOWN) && write_page(&r, opts, 0, files, err) < 0) ||
+	    ((opts->formats & PDB_REPORT_HTML) && write_page(&r, opts, 1, files, err) < 0))
+		goto out;
+	rc = 0;
+out:
+	for (size_t i = 0; i < r.nhist; i++)
+		pdb_report_history_release(&r.hist[i]);
+	free(r.hist);
+	pdb_report_chart_release(&r.compare_chart);
+	pdb_report_chart_release(&r.scaling_chart);
+	pdb_report_chart_release(&r.latency_chart);
+	if (r.has_scaling)
+		pdb_scaling_release(&r.scaling);
+	pdb_compare_release(&r.cmp);
+	pdb_run_free(r.base);
+	pdb_run_free(r.cand);
+	free(title);
+	return rc;
+}

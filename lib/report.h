@@ -1,0 +1,51 @@
+/* Report: a baseline and a candidate run as a page for release notes (Markdown, HTML, charts). */
+#ifndef PDB_REPORT_H
+#define PDB_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compare_config.h"
+#include "err.h"
+#include "store.h"
+
+/* A template compiled in from reports/ (tests/embed-templates.sh). */
+struct pdb_report_template {
+	const char *name;   /* file name: "report.md.tmpl", "report.html.tmpl" */
+	const char *text;
+};
+/* The built-in templates, ended by { NULL, NULL } (generated). */
+extern const struct pdb_report_template pdb_report_templates[];
+
+enum { PDB_REPORT_MARKDOWN = 1, PDB_REPORT_HTML = 2 };
+
+struct pdb_report_opts {
+	const char *title;          /* NULL: a title from the runs */
+	const char *outdir;         /* made when missing */
+	int formats;                /* PDB_REPORT_MARKDOWN | PDB_REPORT_HTML */
+	const char *templates_dir;  /* NULL: the built-in templates */
+	const struct pdb_compare_config *config; /* NULL: none */
+};
+
+/* What was written, in order; paths are malloc'ed (release the struct). */
+struct pdb_report_files {
+	char **paths;
+	size_t n;
+	int regression;             /* the comparison found a regression */
+};
+void pdb_report_files_release(struct pdb_report_files *f);
+
+/* The default baseline of cand: the newest older run with the same branch
+ * attribute, else the newest older run. -1 with err (PDB_EXIT_INPUT) when
+ * there is no older run. */
+int pdb_report_default_baseline(struct pdb_store *store, int64_t cand, int64_t *base,
+				struct pdb_err *err);
+
+/* Compare base with cand and write opts->outdir/index.md and/or index.html
+ * with the charts beside them (NAME.png and NAME.svg; the HTML has them
+ * inline). files is filled (release it also after -1). 0 or -1 with err. */
+int pdb_report_write(struct pdb_store *store, int64_t base, int64_t cand,
+		     const struct pdb_report_opts *opts, struct pdb_report_files *files,
+		     struct pdb_err *err);
+
+#endif

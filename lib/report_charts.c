@@ -1,0 +1,489 @@
+/* Report: the charts of the page (compare, scaling, latency, history), drawn as PNG and SVG. */
+#include "report_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chart/layout.h"
+#include "chart/render.h"
+#include "units.h"
+
+#define WIDTH 1000
+#define MAX_COMPARE_ROWS 30
+#define MAX_HISTORY 6
+#define HISTORY_POINTS 60
+#define MIN_HISTORY 4   /* runs a history needs to be worth a chart */
+
+void pdb_report_chart_release(struct report_chart *c)
+{
+	free(c->name);
+	free(c->alt);
+	free(c->svg);
+	memset(c, 0, sizeof *c);
+}
+
+void pdb_report_history_release(struct report_history *h)
+{
+	pdb_history_free(h->pts, h->n);
+	pdb_detect_result_release(&h->res);
+	pdb_report_chart_release(&h->chart);
+}
+
+static void add_file(struct pdb_report_files *files, char *path)
+{
+	files->paths = pdb_xrealloc(files->paths, (files->n + 1) * sizeof *files->paths);
+	files->paths[files->n++] = path;
+}
+
+static int read_file(const char *path, struct pdb_buf *b, struct pdb_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char chunk[8192];
+	size_t n;
+	int rc = 0;
+
+	if (!f)
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		pdb_buf_add(b, chunk, n);
+	if (ferror(f))
+		rc = pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: read error", path);
+	fclose(f);
+	return rc;
+}
+
+/* The SVG for inlining in HTML: without the XML prolog, and with every id
+ * (and reference to one) prefixed by the chart's name, so that the glyphs
+ * of several charts on one page do not collide. */
+static char *inline_svg(const char *svg, const char *prefix)
+{
+	static const char *const marks[] = { "id=\"", "href=\"#", "url(#" };
+	const char *p = strstr(svg, "<svg");
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	p = p ? p : svg;
+	while (*p) {
+		size_t k, skip = 0;
+		for (k = 0; k < 3; k++)
+			if (strncmp(p, marks[k], strlen(marks[k])) == 0)
+				break;
+		if (k < 3) {
+			skip = strlen(marks[k]);
+			pdb_buf_add(&b, p, skip);
+			pdb_buf_printf(&b, "%s-", prefix);
+			p += skip;
+		} else {
+			pdb_buf_add(&b, p++, 1);
+		}
+	}
+	return b.data;
+}
+
+/* Lay out and draw chart (freed here) as dir/name.png and dir/name.svg. */
+static int render(struct pdb_chart *chart, const char *dir, const char *name, const char *alt,
+		  struct report_chart *out, struct pdb_report_files *files, struct pdb_err *err)
+{
+	struct pdb_chart_layout *layout = pdb_chart_layout(chart);
+	char *png = pdb_xasprintf("%s/%s.png", dir, name);
+	char *svg = pdb_xasprintf("%s/%s.svg", dir, name);
+	struct pdb_buf text;
+	int rc = -1;
+
+	pdb_buf_init(&text);
+	if (pdb_chart_render(chart, layout, png, PDB_CHART_PNG, err) < 0)
+		goto out;
+	add_file(files, png);
+	png = NULL;
+	if (pdb_chart_render(chart, layout, svg, PDB_CHART_SVG, err) < 0)
+		goto out;
+	add_file(files, pdb_xstrdup(svg));
+	if (read_file(svg, &text, err) < 0)
+		goto out;
+	out->name = pdb_xstrdup(name);
+	out->alt = pdb_xstrdup(alt);
+	out->svg = inline_svg(text.data ? text.data : "", name);
+	rc = 0;
+out:
+	pdb_buf_release(&text);
+	pdb_chart_layout_free(layout);
+	pdb_chart_free(chart);
+	free(png);
+	free(svg);
+	return rc;
+}
+
+/* ---- compare: the change of every series with its interval, by verdict ---- */
+
+static const struct {
+	int verdict, color;
+} verdict_colors[] = {
+	{ PDB_VERDICT_REGRESSION, PDB_COLOR_VERMILLION },
+	{ PDB_VERDICT_IMPROVEMENT, PDB_COLOR_GREEN },
+	{ PDB_VERDICT_NOISY, PDB_COLOR_ORANGE },
+	{ PDB_VERDICT_UNCHANGED, PDB_COLOR_GREY },
+	{ PDB_VERDICT_INSUFFICIENT, PDB_COLOR_SKY },
+};
+
+static void verdict_bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
+			 const size_t *rows, size_t nrows, int verdict, int color)
+{
+	double *x = pdb_xmalloc(nrows * sizeof *x), *y = pdb_xmalloc(nrows * sizeof *y);
+	double *lo = pdb_xmalloc(nrows * sizeof *lo), *hi = pdb_xmalloc(nrows * sizeof *hi);
+	size_t n = 0;
+
+	for (size_t k = 0; k < nrows; k++) {
+		const struct pdb_compare_row *r = &cmp->rows[rows[k]];
+		if (r->verdict != verdict)
+			continue;
+		x[n] = r->change_pct;
+		y[n] = (double)k;
+		lo[n] = isfinite(r->ci_low_pct) ? r->ci_low_pct : r->change_pct;
+		hi[n] = isfinite(r->ci_high_pct) ? r->ci_high_pct : r->change_pct;
+		n++;
+	}
+	if (n > 0) {
+		char *label = pdb_xasprintf("%s (%zu)", pdb_verdict_name(verdict), n);
+		pdb_chart_add_series(p, label, PDB_MARK_HBAR, color, x, y, lo, hi, n);
+		free(label);
+	}
+	free(x);
+	free(y);
+	free(lo);
+	free(hi);
+}
+
+/* Whether another shown row has the same benchmark and metric (then the
+ * dims tell them apart; else they only make the label long). */
+static int twin(const struct pdb_compare *cmp, const size_t *rows, size_t nrows, size_t k)
+{
+	const struct pdb_compare_row *a = &cmp->rows[rows[k]];
+
+	for (size_t i = 0; i < nrows; i++) {
+		const struct pdb_compare_row *b = &cmp->rows[rows[i]];
+		if (i != k && strcmp(a->benchmark, b->benchmark) == 0 &&
+		    strcmp(a->metric, b->metric) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int compare_chart(struct report *r, const char *dir, struct pdb_report_files *files,
+			 struct pdb_err *err)
+{
+	const struct pdb_compare *cmp = &r->cmp;
+	size_t rows[MAX_COMPARE_ROWS], nrows = 0, shown = 0;
+	char *names[MAX_COMPARE_ROWS], *title, *alt;
+	struct pdb_chart_panel *p;
+	struct pdb_chart *c;
+	int rc, height;
+
+	for (size_t i = 0; i < cmp->nrows; i++) {
+		if (!isfinite(cmp->rows[i].change_pct))
+			continue;
+		if (nrows < MAX_COMPARE_ROWS)
+			rows[nrows++] = i;
+		shown++;
+	}
+	if (nrows == 0)
+		return 0;
+	title = shown > nrows ? pdb_xasprintf("Change per series (worst %zu of %zu)", nrows, shown)
+			      : pdb_xstrdup("Change per series");
+	height = 150 + 30 * (int)nrows;
+	c = pdb_chart_new("compare", title, WIDTH, height < 300 ? 300 : height, PDB_THEME_LIGHT);
+	p = pdb_chart_add_panel(c, NULL, "change of the candidate, with its interval", "%", "", "");
+	p->x.include_zero = 1;
+	for (size_t k = 0; k < nrows; k++) {
+		const struct pdb_compare_row *row = &cmp->rows[rows[k]];
+		int dims = *row->dims && twin(cmp, rows, nrows, k);
+		names[k] = pdb_xasprintf("%s %s%s%s%s", row->benchmark, row->metric,
+					 dims ? " [" : "", dims ? row->dims : "", dims ? "]" : "");
+	}
+	pdb_chart_axis_categories(&p->y, (const char *const *)names, nrows);
+	for (size_t k = 0; k < nrows; k++)
+		free(names[k]);
+	pdb_chart_add_vmark(p, 0);
+	for (size_t v = 0; v < sizeof verdict_colors / sizeof verdict_colors[0]; v++)
+		verdict_bars(p, cmp, rows, nrows, verdict_colors[v].verdict, verdict_colors[v].color);
+	alt = pdb_xasprintf("%s: the change of the candidate in %%, with its interval, "
+			    "coloured by verdict", title);
+	rc = render(c, dir, "compare", alt, &r->compare_chart, files, err);
+	free(title);
+	free(alt);
+	return rc;
+}
+
+/* ---- scaling and latency: the chart kinds, when the runs have the data ---- */
+
+/* A missing kind of data is no error: clear it and draw nothing. */
+static int absent(struct pdb_err *err)
+{
+	if (err->code != PDB_EXIT_INPUT && err->code != PDB_EXIT_USAGE)
+		return -1;
+	pdb_err_clear(err);
+	return 0;
+}
+
+static int scaling_chart(struct pdb_store *store, struct report *r, const char *dir,
+			 struct pdb_report_files *files, struct pdb_err *err)
+{
+	struct pdb_plot_opts o = { .width = WIDTH, .height = 620, .theme = PDB_THEME_LIGHT };
+	char *sel = pdb_xasprintf("run%lld", (long long)r->cand->id), *alt;
+	const char *runs[1] = { sel };
+	int rc;
+
+	rc = pdb_scaling_gather(store, runs, 1, &o, &r->scaling, err);
+	free(sel);
+	if (rc < 0)
+		return absent(err);
+	r->has_scaling = 1;
+	alt = pdb_xasprintf("Scaling of %s (%s) with vCPUs: throughput, ideal line and "
+			    "parallel efficiency", r->scaling.benchmark, r->scaling.metric);
+	rc = render(pdb_scaling_chart(&r->scaling, &o), dir, "scaling", alt, &r->scaling_chart,
+		    files, err);
+	free(alt);
+	return rc;
+}
+
+/* A latency metric: a time named so ("latency", fio's "clat"), or with
+ * the tool's percentiles. */
+static int has_latency(const struct pdb_run *run)
+{
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *r = &run->results[i];
+		size_t np = 0;
+		double v;
+
+		if (strcmp(r->unit, "s") != 0)
+			continue;
+		if (strstr(r->metric, "lat"))
+			return 1;
+		for (size_t k = 0; k < r->nstats; k++)
+			np += r->stats[k].name[0] == 'p' &&
+			      pdb_parse_double(r->stats[k].name + 1, &v) == 0;
+		if (np >= 3)
+			return 1;
+	}
+	return 0;
+}
+
+/* A glob that matches exactly s. Caller frees. */
+static char *glob_quote(const char *s)
+{
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	for (; *s; s++) {
+		if (strchr("*?[]\\", *s))
+			pdb_buf_puts(&b, "\\");
+		pdb_buf_add(&b, s, 1);
+	}
+	return b.data;
+}
+
+static int latency_chart(struct pdb_store *store, struct report *r, const char *dir,
+			 struct pdb_report_files *files, struct pdb_err *err)
+{
+	struct pdb_plot_opts o = { .width = WIDTH, .height = 560, .theme = PDB_THEME_LIGHT,
+				   .title = "Latency percentiles: baseline and candidate" };
+	char *bsel = pdb_xasprintf("run%lld", (long long)r->base->id);
+	char *csel = pdb_xasprintf("run%lld", (long long)r->cand->id);
+	const char *runs[2] = { bsel, csel };
+	struct pdb_chart *c = NULL;
+	char *glob = NULL;
+	int rc = 0;
+
+	if (!has_latency(r->base) && !has_latency(r->cand))
+		goto out;
+	c = pdb_latency_chart(store, runs, 2, &o, err);
+	/* too many lines: the latency of the benchmark that changed most */
+	for (size_t i = 0; !c && err->code == PDB_EXIT_USAGE && i < r->cmp.nrows; i++) {
+		const struct pdb_compare_row *row = &r->cmp.rows[i];
+		if (strcmp(row->unit, "s") != 0 || !strstr(row->metric, "lat"))
+			continue;
+		glob = glob_quote(row->benchmark);
+		o.bench_glob = glob;
+		pdb_err_clear(err);
+		c = pdb_latency_chart(store, runs, 2, &o, err);
+		break;
+	}
+	if (!c) {
+		rc = absent(err);
+		goto out;
+	}
+	rc = render(c, dir, "latency", "Latency percentile spectrum of the baseline and the "
+		    "candidate on a nines axis", &r->latency_chart, files, err);
+out:
+	free(glob);
+	free(bsel);
+	free(csel);
+	return rc;
+}
+
+/* ---- history: the series that changed, with their change points ---- */
+
+static const struct pdb_series *find_series(const struct pdb_series *s, size_t n,
+					    const struct pdb_compare_row *row)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(s[i].benchmark, row->benchmark) == 0 &&
+		    strcmp(s[i].metric, row->metric) == 0 && strcmp(s[i].dims, row->dims_json) == 0)
+			return &s[i];
+	return NULL;
+}
+
+/* Keep the last HISTORY_POINTS points that have a value. */
+static void keep_recent(struct report_history *h)
+{
+	size_t k = 0, first;
+
+	for (size_t i = 0; i < h->n; i++) {
+		if (isfinite(h->pts[i].value)) {
+			h->pts[k++] = h->pts[i];
+		} else {
+			free(h->pts[i].run_name);
+			free(h->pts[i].created_at);
+			free(h->pts[i].commit);
+		}
+	}
+	h->n = k;
+	first = k > HISTORY_POINTS ? k - HISTORY_POINTS : 0;
+	for (size_t i = 0; i < first; i++) {
+		free(h->pts[i].run_name);
+		free(h->pts[i].created_at);
+		free(h->pts[i].commit);
+	}
+	memmove(h->pts, h->pts + first, (k - first) * sizeof *h->pts);
+	h->n = k - first;
+}
+
+/* Whether the series changed: its verdict says so, or a change point lies
+ * between the baseline and the candidate. */
+static int changed(const struct report *r, const struct report_history *h)
+{
+	if (h->row->verdict == PDB_VERDICT_REGRESSION || h->row->verdict == PDB_VERDICT_IMPROVEMENT)
+		return 1;
+	for (size_t k = 0; k < h->res.ncps; k++)
+		if (h->pts[h->res.cps[k].index].run_id > r->base->id)
+			return 1;
+	return 0;
+}
+
+static int detect_history(struct pdb_store *store, const struct report *r,
+			  const struct pdb_series *s, struct report_history *h,
+			  struct pdb_err *err)
+{
+	struct pdb_detect_opts o;
+	double *x;
+	int rc = 0;
+
+	if (pdb_store_series_history(store, s->id, NULL, 0, r->cand->id, &h->pts, &h->n, err) < 0)
+		return -1;
+	keep_recent(h);
+	if (h->n < 4)
+		return 0;
+	x = pdb_xmalloc(h->n * sizeof *x);
+	for (size_t i = 0; i < h->n; i++)
+		x[i] = h->pts[i].value;
+	pdb_detect_opts_init(&o);
+	o.direction = s->direction;
+	rc = pdb_detect(x, h->n, &o, NULL, NULL, &h->res, err);
+	free(x);
+	return rc;
+}
+
+/* Whether an earlier history has the same benchmark and metric (one chart
+ * shows all the dims of a benchmark's metric). */
+static int charted(const struct report *r, const struct pdb_compare_row *row)
+{
+	for (size_t i = 0; i < r->nhist; i++)
+		if (strcmp(r->hist[i].row->benchmark, row->benchmark) == 0 &&
+		    strcmp(r->hist[i].row->metric, row->metric) == 0)
+			return 1;
+	return 0;
+}
+
+static int history_chart(struct pdb_store *store, const struct report *r,
+			 struct report_history *h, size_t index, const char *dir,
+			 struct pdb_report_files *files, struct pdb_err *err)
+{
+	char *from = pdb_xasprintf("run%lld", (long long)h->pts[0].run_id);
+	char *to = pdb_xasprintf("run%lld", (long long)r->cand->id);
+	char *bench = glob_quote(h->row->benchmark), *metric = glob_quote(h->row->metric);
+	char *title = pdb_xasprintf("History: %s (%s)", h->row->benchmark, h->row->metric);
+	char *name = pdb_xasprintf("history-%zu", index + 1);
+	struct pdb_plot_opts o = { .bench_glob = bench, .metric_glob = metric, .title = title,
+				   .width = WIDTH, .height = 380, .theme = PDB_THEME_LIGHT };
+	const char *runs[2] = { from, to };
+	struct pdb_chart *c = pdb_history_chart(store, runs, 2, &o, err);
+	int rc;
+
+	if (!c) {
+		rc = absent(err);
+	} else {
+		char *alt = pdb_xasprintf("%s over the last %zu runs, change points dashed",
+					  title, h->n);
+		rc = render(c, dir, name, alt, &h->chart, files, err);
+		free(alt);
+	}
+	free(from);
+	free(to);
+	free(bench);
+	free(metric);
+	free(title);
+	free(name);
+	return rc;
+}
+
+static int histories(struct pdb_store *store, struct report *r, const char *dir,
+		     struct pdb_report_files *files, struct pdb_err *err)
+{
+	struct pdb_series *series = NULL;
+	size_t nseries = 0;
+	int rc = -1;
+
+	if (pdb_store_list_series(store, NULL, NULL, &series, &nseries, err) < 0)
+		return -1;
+	r->hist = pdb_xcalloc(MAX_HISTORY, sizeof *r->hist);
+	for (size_t i = 0; i < r->cmp.nrows && r->nhist < MAX_HISTORY; i++) {
+		const struct pdb_compare_row *row = &r->cmp.rows[i];
+		const struct pdb_series *s = find_series(series, nseries, row);
+		struct report_history *h = &r->hist[r->nhist];
+
+		if (!s || row->direction == PDB_DIR_NONE || row->verdict == PDB_VERDICT_MISSING ||
+		    charted(r, row))
+			continue;
+		h->row = row;
+		if (detect_history(store, r, s, h, err) < 0) {
+			pdb_report_history_release(h);
+			goto out;
+		}
+		if (h->n < MIN_HISTORY || !changed(r, h)) {
+			pdb_report_history_release(h);
+			memset(h, 0, sizeof *h);
+			continue;
+		}
+		r->nhist++;
+		if (history_chart(store, r, h, r->nhist - 1, dir, files, err) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	pdb_series_free(series, nseries);
+	return rc;
+}
+
+int pdb_report_charts(struct pdb_store *store, struct report *r, const char *dir,
+		      struct pdb_report_files *files, struct pdb_err *err)
+{
+	if (compare_chart(r, dir, files, err) < 0 ||
+	    scaling_chart(store, r, dir, files, err) < 0 ||
+	    latency_chart(store, r, dir, files, err) < 0 ||
+	    histories(store, r, dir, files, err) < 0)
+		return -1;
+	return 0;
+}

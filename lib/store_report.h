@@ -1,0 +1,14 @@
+/* Store: the queries behind `perfdb report` (the default baseline). */
+#ifndef PDB_STORE_REPORT_H
+#define PDB_STORE_REPORT_H
+
+#include <stdint.h>
+
+#include "store.h"
+
+/* The newest run older than before_id (a smaller id) whose attribute key
+ * is value, or with key NULL any older run. *id = 0 when there is none. */
+int pdb_store_previous_run(struct pdb_store *store, int64_t before_id, const char *key,
+			   const char *value, int64_t *id, struct pdb_err *err);
+
+#endif
