@@ -6,7 +6,8 @@ PKGS     = sqlite3 jansson yaml-0.1 cairo rdkafka
 TESTPKGS = cmocka
 # Debian packages that provide the above (pkg-config name -> package below)
 DEBS     = pkg-config libsqlite3-dev libjansson-dev libyaml-dev libcairo2-dev \
-           librdkafka-dev libcsv-dev libcmocka-dev fonts-dejavu-core sqlite3
+           librdkafka-dev libcsv-dev libcmocka-dev fonts-dejavu-core sqlite3 \
+           procps kcat
 
 OPT     ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror

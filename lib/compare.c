@@ -414,6 +414,9 @@ static int verdict_of(const struct ctx *c, struct pdb_compare_row *row)
 		return PDB_VERDICT_REGRESSION;
 	if (gated && -d > band && -w >= thr)
 		return PDB_VERDICT_IMPROVEMENT;
+	/* a metric with no direction that moved is not called unchanged */
+	if (!gated && fabs(d) > band && fabs(w) >= thr)
+		return PDB_VERDICT_NOISY;
 	return PDB_VERDICT_UNCHANGED;
 }
 
