@@ -166,8 +166,11 @@ static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 				shift = j * (2 * (seen - a) + t - j);
 				if (shift > lim)
 					continue;
-				for (size_t s = 0; s <= hi[a] && s + shift <= lim; s++)
-					dst[s + shift] += binom[j] * src[s];
+				size_t end = hi[a] < lim - shift ? hi[a] : lim - shift;
+				double w = binom[j];
+				double *out = dst + shift;
+				for (size_t s = 0; s <= end; s++) /* a plain loop the compiler vectorises */
+					out[s] += w * src[s];
 				if (hi[a] + shift > hi[to])
 					hi[to] = hi[a] + shift < lim ? hi[a] + shift : lim;
 			}

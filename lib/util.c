@@ -312,7 +312,9 @@ void pdb_fmt_double(double v, char out[32])
 		snprintf(out, 32, v > 0 ? "inf" : "-inf");
 		return;
 	}
-	for (int prec = 6; prec <= 17; prec++) {
+	/* most doubles need 15 to 17 digits; %g drops trailing zeros, so 0.1
+	 * still prints as "0.1" at 15 */
+	for (int prec = 15; prec <= 17; prec++) {
 		snprintf(out, 32, "%.*g", prec, v);
 		if (strtod(out, NULL) == v)
 			return;

@@ -160,8 +160,11 @@ int pdb_yaml_load(const char *path, const char *name, struct pdb_yaml_doc *doc,
 
 	memset(doc, 0, sizeof *doc);
 	doc->file = pdb_xstrdup(name ? name : path);
-	if (!(f = fopen(path, "rb")))
-		return pdb_err_at(err, PDB_EXIT_INPUT, doc->file, 0, 0, "%s", strerror(errno));
+	if (!(f = fopen(path, "rb"))) {
+		pdb_err_at(err, PDB_EXIT_INPUT, doc->file, 0, 0, "%s", strerror(errno));
+		pdb_yaml_doc_release(doc);
+		return -1;
+	}
 	yaml_parser_initialize(&l.parser);
 	yaml_parser_set_input_file(&l.parser, f);
 	/* stream start, document start (or stream end: an empty file) */

@@ -20,9 +20,11 @@ for build in "$@"; do
     rc=$?
     p=$(sed -nE 's/^\[  PASSED  \] ([0-9]+) test.*/\1/p' "$log" | tail -1)
     f=$(sed -nE 's/^\[  FAILED  \] ([0-9]+) test.*/\1/p' "$log" | tail -1)
+    s=$(sed -nE 's/^\[  SKIPPED \] ([0-9]+) test.*/\1/p' "$log" | tail -1)
+    skip=$((skip + ${s:-0}))
     if [ $rc != 0 ] && [ -z "$f" ]; then f=1; fi
     pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
-    if [ $rc != 0 ]; then cat "$log"; echo "FAIL $(basename "$t")"; else echo "ok   $(basename "$t") (${p:-0} tests)"; fi
+    if [ $rc != 0 ]; then cat "$log"; echo "FAIL $(basename "$t")"; else echo "ok   $(basename "$t") (${p:-0} passed${s:+, $s skipped})"; fi
   done
   sh "$root/tests/run-cases.sh" "$build" >"$log" 2>&1
   grep -v '^ok ' "$log"
