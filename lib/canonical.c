@@ -25,13 +25,13 @@ static json_t *sample_json(const struct pdb_sample *s)
 {
 	json_t *o;
 
-	if (!s->has_t && !s->has_weight)
+	if (!pdb_sample_has_t(s) && !pdb_sample_has_weight(s))
 		return pdb_json_number(s->value);
 	o = json_object();
 	json_object_set_new(o, "value", pdb_json_number(s->value));
-	if (s->has_t)
+	if (pdb_sample_has_t(s))
 		json_object_set_new(o, "t", pdb_json_number(s->t));
-	if (s->has_weight)
+	if (pdb_sample_has_weight(s))
 		json_object_set_new(o, "weight", pdb_json_number(s->weight));
 	return o;
 }
@@ -123,7 +123,7 @@ static int number_of(json_t *v, double *out)
 
 static int read_sample(json_t *v, struct pdb_sample *s)
 {
-	memset(s, 0, sizeof *s);
+	*s = PDB_SAMPLE(NAN);
 	if (!json_is_object(v))
 		return number_of(v, &s->value);
 	if (number_of(json_object_get(v, "value"), &s->value) < 0)
@@ -131,12 +131,10 @@ static int read_sample(json_t *v, struct pdb_sample *s)
 	if (json_object_get(v, "t")) {
 		if (number_of(json_object_get(v, "t"), &s->t) < 0)
 			return -1;
-		s->has_t = 1;
 	}
 	if (json_object_get(v, "weight")) {
 		if (number_of(json_object_get(v, "weight"), &s->weight) < 0)
 			return -1;
-		s->has_weight = 1;
 	}
 	return 0;
 }

@@ -121,7 +121,7 @@ static double result_value(const struct pdb_result *r)
 static int has_weights(const struct pdb_result *r)
 {
 	for (size_t i = 0; i < r->nsamples; i++)
-		if (r->samples[i].has_weight)
+		if (pdb_sample_has_weight(&r->samples[i]))
 			return 1;
 	return 0;
 }

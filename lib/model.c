@@ -276,7 +276,7 @@ double pdb_result_canonical(const struct pdb_result *r, double raw)
 
 void pdb_result_add_raw(struct pdb_result *r, double raw_value)
 {
-	struct pdb_sample s = { .value = pdb_result_canonical(r, raw_value) };
+	struct pdb_sample s = PDB_SAMPLE(pdb_result_canonical(r, raw_value));
 	pdb_result_add_sample(r, &s);
 }
 
@@ -353,7 +353,7 @@ void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out)
 	v = pdb_xmalloc(n * sizeof *v);
 	memcpy(v, r->samples, n * sizeof *v);
 	for (i = 0; i < n; i++) {
-		if (!v[i].has_weight)
+		if (!pdb_sample_has_weight(&v[i]))
 			v[i].weight = 1.0;
 		sum += v[i].weight * v[i].value;
 		wsum += v[i].weight;

@@ -2,6 +2,7 @@
 #ifndef PDB_MODEL_H
 #define PDB_MODEL_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,13 +13,25 @@ struct pdb_attr {
 	char *value;
 };
 
-/* One raw value; t (seconds from the run start) and weight are optional. */
+/* One raw value; t (seconds from the run start) and weight are optional:
+ * NaN when absent (24 bytes a sample: a million-row CSV fits in 64 MiB).
+ * Make samples with PDB_SAMPLE(value), never by zeroing. */
 struct pdb_sample {
 	double value;
 	double t;
 	double weight;
-	unsigned char has_t, has_weight;
 };
+#define PDB_SAMPLE(v) ((struct pdb_sample){ .value = (v), .t = NAN, .weight = NAN })
+
+static inline int pdb_sample_has_t(const struct pdb_sample *s)
+{
+	return !isnan(s->t);
+}
+
+static inline int pdb_sample_has_weight(const struct pdb_sample *s)
+{
+	return !isnan(s->weight);
+}
 
 /* A statistic the tool computed (mean, p99, ...), never recomputed. */
 struct pdb_stat {

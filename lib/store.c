@@ -152,11 +152,11 @@ void pdb_store_close(struct pdb_store *store)
 
 static double sample_field(const struct pdb_sample *s, int which)
 {
-	/* a missing offset or weight is stored as NaN */
+	/* a missing offset or weight is NaN, in memory as in the blob */
 	if (which == PDB_PACK_T)
-		return s->has_t ? s->t : NAN;
+		return s->t;
 	if (which == PDB_PACK_WEIGHT)
-		return s->has_weight ? s->weight : NAN;
+		return s->weight;
 	return s->value;
 }
 
@@ -181,10 +181,8 @@ void pdb_store_unpack(const unsigned char *blob, size_t n, int which, struct pdb
 		memcpy(&v, &bits, 8);
 		if (which == PDB_PACK_T) {
 			s[i].t = v;
-			s[i].has_t = !isnan(v);
 		} else if (which == PDB_PACK_WEIGHT) {
 			s[i].weight = v;
-			s[i].has_weight = !isnan(v);
 		} else {
 			s[i].value = v;
 		}

@@ -107,7 +107,9 @@ static void point_values(sqlite3_stmt *st, struct pdb_history_point *p)
 	p->value = p->mean = p->min = p->max = NAN;
 	p->n = n;
 	if (blob && n > 0) {
-		r.samples = pdb_xcalloc(n, sizeof *r.samples);
+		r.samples = pdb_xmalloc(n * sizeof *r.samples);
+		for (size_t k = 0; k < n; k++)
+			r.samples[k] = PDB_SAMPLE(NAN);
 		r.nsamples = n;
 		pdb_store_unpack(blob, n, PDB_PACK_VALUE, r.samples);
 		if (weights && (size_t)sqlite3_column_bytes(st, 6) == n * 8)

@@ -102,7 +102,8 @@ static int bind_samples(sqlite3_stmt *st, int col, const struct pdb_result *r, i
 	int any = which == PDB_PACK_VALUE;
 
 	for (size_t i = 0; !any && i < r->nsamples; i++)
-		any = which == PDB_PACK_T ? r->samples[i].has_t : r->samples[i].has_weight;
+		any = which == PDB_PACK_T ? pdb_sample_has_t(&r->samples[i])
+					  : pdb_sample_has_weight(&r->samples[i]);
 	if (!any || r->nsamples == 0)
 		return sqlite3_bind_null(st, col);
 	blob = pdb_xmalloc(r->nsamples * 8);
@@ -328,7 +329,9 @@ static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb
 		pdb_set_str(&r->raw_name, (const char *)sqlite3_column_text(st, 7));
 		r->nsamples = (size_t)sqlite3_column_int64(st, 8);
 		r->capsamples = r->nsamples;
-		r->samples = pdb_xcalloc(r->nsamples, sizeof *r->samples);
+		r->samples = pdb_xmalloc(r->nsamples * sizeof *r->samples);
+		for (size_t k = 0; k < r->nsamples; k++)
+			r->samples[k] = PDB_SAMPLE(NAN);
 		load_blob(st, 9, r, PDB_PACK_VALUE);
 		load_blob(st, 10, r, PDB_PACK_T);
 		load_blob(st, 11, r, PDB_PACK_WEIGHT);

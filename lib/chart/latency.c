@@ -76,7 +76,7 @@ static void spectrum_from_samples(const struct pdb_result *r, double **x, double
 
 	for (size_t i = 0; i < r->nsamples; i++) {
 		s[i].v = r->samples[i].value;
-		s[i].w = r->samples[i].has_weight ? r->samples[i].weight : 1;
+		s[i].w = pdb_sample_has_weight(&r->samples[i]) ? r->samples[i].weight : 1;
 	}
 	pdb_chart_sort_weighted(s, r->nsamples);
 	for (size_t i = 0; i < r->nsamples; i++)
@@ -119,7 +119,7 @@ static size_t over_time(const struct pdb_result *r, double **x, double **y)
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nsamples; i++)
-		if (r->samples[i].has_t)
+		if (pdb_sample_has_t(&r->samples[i]))
 			s[n++] = r->samples[i];
 	for (size_t i = 1; i < n; i++)
 		if (s[i].t < s[i - 1].t) { /* samples usually come in time order */

@@ -204,7 +204,7 @@ static int latency(struct job *job, const json_t *d, const char *dir, const char
 	}
 	bins = json_object_get(lat, "bins"); /* --output-format=json+ */
 	json_object_foreach((json_t *)bins, k, v) {
-		struct pdb_sample s = { .has_weight = 1 };
+		struct pdb_sample s = PDB_SAMPLE(NAN);
 		double ns;
 		if (pdb_parse_double(k, &ns) < 0 || pdb_json_num(v, &s.weight) < 0) {
 			char *w = pdb_xasprintf(".%s.bins[\"%s\"]", where, k);

@@ -99,7 +99,8 @@ static int intervals(struct ctx *c, const json_t *arr, struct pdb_err *err)
 		for (size_t k = 0; k < N(totals); k++) {
 			const json_t *v = json_object_get(sum, totals[k].key);
 			struct pdb_result *r;
-			struct pdb_sample s = { .t = t, .has_t = 1 };
+			struct pdb_sample s = PDB_SAMPLE(NAN);
+			s.t = t;
 			if (!v || strcmp(totals[k].key, "seconds") == 0)
 				continue;
 			if (pdb_json_num(v, &x) < 0) {

@@ -207,7 +207,9 @@ static void add_sample(struct reader *rd, struct label *l, size_t i, double v, d
 {
 	const struct column *c = &rd->cols[i];
 	struct pdb_result *r;
-	struct pdb_sample s = { .t = t, .has_t = 1 };
+	struct pdb_sample s = PDB_SAMPLE(NAN);
+
+	s.t = t;
 
 	if (!l->res[i]) {
 		r = pdb_run_add_result(rd->run, l->name, c->metric, c->unit);

@@ -100,7 +100,7 @@ static int add_histogram(const struct pdb_source *src, json_t *hist, const char 
 	json_array_foreach(hist, f, fork) {
 		json_array_foreach(fork, i, iter) {
 			json_array_foreach(iter, k, pair) {
-				struct pdb_sample s = { .has_weight = 1 };
+				struct pdb_sample s = PDB_SAMPLE(NAN);
 				double v;
 				if (json_array_size(pair) != 2 ||
 				    pdb_json_num(json_array_get(pair, 0), &v) < 0 ||

@@ -211,7 +211,6 @@ static int row_time(struct reader *rd, struct pdb_csv *csv, char **fields,
 		set_start_time(rd->run, ts);
 	}
 	sample->t = (double)(ts - rd->t0);
-	sample->has_t = 1;
 	return 0;
 }
 
@@ -234,7 +233,7 @@ static int read_row(struct reader *rd, struct pdb_csv *csv, char **fields,
 		    size_t nfields, struct pdb_err *err)
 {
 	struct pdb_attr dims[4];
-	struct pdb_sample s = { 0 };
+	struct pdb_sample s = PDB_SAMPLE(NAN);
 	const char *bench;
 	size_t ndims = 0;
 

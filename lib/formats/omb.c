@@ -61,8 +61,10 @@ static int add_series(const struct pdb_source *src, struct pdb_result *r,
 		return -1;
 	}
 	json_array_foreach(arr, i, v) {
-		struct pdb_sample s = { .t = OMB_PERIOD * (double)i, .has_t = 1 };
+		struct pdb_sample s = PDB_SAMPLE(NAN);
 		double x;
+
+		s.t = OMB_PERIOD * (double)i;
 		if (json_is_null(v))
 			continue; /* a period without a value stays absent */
 		if (pdb_json_num(v, &x) < 0) {
@@ -122,11 +124,8 @@ static int add_quantiles(const struct pdb_source *src, struct pdb_result *r,
 	}
 	qsort(qs, n, sizeof *qs, cmp_quantile);
 	for (size_t i = 0; i < n; i++) {
-		struct pdb_sample s = {
-			.value = pdb_result_canonical(r, qs[i].value),
-			.weight = (qs[i].q - prev) / 100.0,
-			.has_weight = 1,
-		};
+		struct pdb_sample s = PDB_SAMPLE(pdb_result_canonical(r, qs[i].value));
+		s.weight = (qs[i].q - prev) / 100.0;
 		pdb_result_add_sample(r, &s);
 		prev = qs[i].q;
 	}

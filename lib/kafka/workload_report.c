@@ -18,7 +18,9 @@ static struct pdb_result *series(struct pdb_run *run, const char *bench, const s
 
 static void add_at(struct pdb_result *r, double t, double v)
 {
-	struct pdb_sample s = { .value = v, .t = t, .has_t = 1 };
+	struct pdb_sample s = PDB_SAMPLE(v);
+
+	s.t = t;
 	pdb_result_add_sample(r, &s);
 }
 
@@ -69,8 +71,8 @@ static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_at
 	r = series(run, bench, dims, ndims, metric, "s", PDB_DIR_LOWER);
 	for (size_t i = 0; i < PDB_HIST_BUCKETS; i++)
 		if (h->counts[i]) {
-			struct pdb_sample s = { .value = pdb_hist_bucket_value(i) / 1e9,
-						.weight = (double)h->counts[i], .has_weight = 1 };
+			struct pdb_sample s = PDB_SAMPLE(pdb_hist_bucket_value(i) / 1e9);
+			s.weight = (double)h->counts[i];
 			pdb_result_add_sample(r, &s);
 		}
 	weighted_stats(r);

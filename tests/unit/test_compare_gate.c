@@ -90,7 +90,7 @@ static int64_t add_run(struct pdb_store *store, size_t n, double factor)
 		snprintf(name, sizeof name, "b%03d", s);
 		r = pdb_run_add_result(run, name, "time", "s");
 		for (size_t i = 0; i < n; i++) {
-			struct pdb_sample smp = { .value = lognormal(0.1 * (1 + s % 7), SIGMA) * factor };
+			struct pdb_sample smp = PDB_SAMPLE(lognormal(0.1 * (1 + s % 7), SIGMA) * factor);
 			pdb_result_add_sample(r, &smp);
 		}
 	}

@@ -83,7 +83,7 @@ static void test_omb(void **state)
 	near(total, 1.0, 1e-9);                  /* weights: fractions up to 100 % */
 	r = find(run, bench, "publish_rate", NULL, NULL);
 	assert_int_equal(r->nsamples, 60);                       /* 60 periods of 10 s */
-	assert_true(r->samples[59].has_t);
+	assert_true(pdb_sample_has_t(&r->samples[59]));
 	near(r->samples[59].t, 590, 0);
 	near(r->samples[0].value, 203974.153890742, 1e-6);
 	r = find(run, bench, "end_to_end_latency", NULL, NULL);

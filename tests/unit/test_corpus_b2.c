@@ -142,7 +142,7 @@ static void test_locust(void **state)
 	/* history: 11 seconds of Aggregated rows, the last at t = 10 with 3 users */
 	r = find(run, "Aggregated", "users", NULL, NULL);
 	assert_int_equal(r->nsamples, 11);
-	assert_true(r->samples[10].has_t);
+	assert_true(pdb_sample_has_t(&r->samples[10]));
 	assert_near(r->samples[10].t, 10, 0);
 	assert_near(r->samples[10].value, 3, 0);
 	/* the first Aggregated row has N/A percentiles: left out, not zero */

@@ -44,8 +44,9 @@ static struct pdb_run *sample_run(const char *branch)
 {
 	struct pdb_run *run = pdb_run_new();
 	struct pdb_result *r;
-	struct pdb_sample s = { .value = 0.5, .t = 10, .has_t = 1 };
+	struct pdb_sample s = PDB_SAMPLE(0.5);
 
+	s.t = 10;
 	pdb_run_set_attr(run, "branch", branch);
 	r = pdb_run_add_result(run, "parse", "time", "ms");
 	pdb_result_add_raw(r, 1.5);
@@ -54,8 +55,7 @@ static struct pdb_run *sample_run(const char *branch)
 	r = pdb_run_add_result(run, "load", "latency", "s");
 	pdb_result_set_dim(r, "vcpus", "4");
 	pdb_result_add_sample(r, &s);
-	s.has_t = 0;
-	s.has_weight = 1;
+	s.t = NAN;
 	s.weight = 7;
 	s.value = NAN;
 	pdb_result_add_sample(r, &s);
@@ -85,16 +85,16 @@ static void test_round_trip(void **state)
 	assert_string_equal(r->raw_unit, "ms");
 	assert_int_equal(r->nsamples, 2);
 	assert_true(r->samples[0].value == 1.5e-3);
-	assert_false(r->samples[0].has_t);
+	assert_false(pdb_sample_has_t(&r->samples[0]));
 	assert_int_equal(pdb_result_get_stat(r, "p99", &v), 0);
 	assert_true(v == 3e-3);
 	r = &back->results[1];
 	assert_string_equal(pdb_result_get_dim(r, "vcpus"), "4");
-	assert_true(r->samples[0].has_t && r->samples[0].t == 10);
-	assert_false(r->samples[0].has_weight);
+	assert_true(pdb_sample_has_t(&r->samples[0]) && r->samples[0].t == 10);
+	assert_false(pdb_sample_has_weight(&r->samples[0]));
 	assert_true(isnan(r->samples[1].value));
-	assert_true(r->samples[1].has_weight && r->samples[1].weight == 7);
-	assert_false(r->samples[1].has_t);
+	assert_true(pdb_sample_has_weight(&r->samples[1]) && r->samples[1].weight == 7);
+	assert_false(pdb_sample_has_t(&r->samples[1]));
 	/* the same uuid again is refused as bad input */
 	assert_int_equal(pdb_store_insert_run(store, run, 1, &err), -1);
 	assert_int_equal(err.code, PDB_EXIT_INPUT);
@@ -185,7 +185,7 @@ static void test_summary(void **state)
 {
 	struct pdb_run *run = pdb_run_new();
 	struct pdb_result *r = pdb_run_add_result(run, "b", "latency", "s");
-	struct pdb_sample s = { .has_weight = 1 };
+	struct pdb_sample s = PDB_SAMPLE(NAN);
 	struct pdb_summary sum;
 
 	(void)state;
