@@ -141,10 +141,15 @@ static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaqu
 			second_at(&st->prod, sec)->errors++;
 		return;
 	}
-	if (read_header(st, m, &seq, &due) < 0)
-		return;
+	if (st->opts->spec->produce_only) {
+		/* produce only: no header; the due time travels as the message opaque */
+		due = (int64_t)(intptr_t)m->_private;
+	} else {
+		if (read_header(st, m, &seq, &due) < 0)
+			return;
+		set_bit(&st->delivered_ok, &st->dcap, seq);
+	}
 	st->delivered++;
-	set_bit(&st->delivered_ok, &st->dcap, seq);
 	if (due >= st->warm_end && sec >= 0) {
 		pdb_hist_record(st->delivery, (uint64_t)(t - due));
 		window_record(&st->prod, sec, (uint64_t)(t - due));
@@ -408,9 +413,14 @@ static int produce_one(struct state *st, struct producer *p, uint64_t seq, int64
 		key = seqkey;
 	}
 	for (;;) {
-		e = rd_kafka_producev(p->rk, RD_KAFKA_V_RKT(p->rkt), RD_KAFKA_V_VALUE((void *)value, len),
-				      RD_KAFKA_V_KEY(key, keylen), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-				      RD_KAFKA_V_HEADER(HEADER, hdr, HEADER_LEN), RD_KAFKA_V_END);
+		if (!ks->produce_only)
+			e = rd_kafka_producev(p->rk, RD_KAFKA_V_RKT(p->rkt), RD_KAFKA_V_VALUE((void *)value, len),
+					      RD_KAFKA_V_KEY(key, keylen), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+					      RD_KAFKA_V_HEADER(HEADER, hdr, HEADER_LEN), RD_KAFKA_V_END);
+		else
+			e = rd_kafka_producev(p->rk, RD_KAFKA_V_RKT(p->rkt), RD_KAFKA_V_VALUE((void *)value, len),
+					      RD_KAFKA_V_KEY(key, keylen), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+					      RD_KAFKA_V_OPAQUE((void *)(intptr_t)due), RD_KAFKA_V_END);
 		if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL || stopped(st))
 			break;
 		rd_kafka_poll(p->rk, 1);
@@ -478,7 +488,8 @@ static void drain(struct state *st, struct producer *p)
 	rd_kafka_flush(p->rk, stopped(st) ? 1000 : (int)(ks->drain * 1000) + 1000);
 	rd_kafka_poll(p->rk, 0);
 	until = now_ns() + (int64_t)(ks->drain * NS);
-	while (!stopped(st) && atomic_load(&st->received) < st->delivered && now_ns() < until)
+	while (!ks->produce_only && !stopped(st) && atomic_load(&st->received) < st->delivered &&
+	       now_ns() < until)
 		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
 }
 
@@ -510,7 +521,8 @@ static void count_lost(struct state *st, struct pdb_kafka_result *res)
 	res->received = atomic_load(&st->received);
 	res->duplicated = st->duplicated;
 	res->foreign = st->foreign;
-	if (res->interrupted)
+	res->consumed = !st->opts->spec->produce_only;
+	if (res->interrupted || !res->consumed)
 		return;
 	for (uint64_t i = 0; i < produced; i++)
 		if (get_bit(st->delivered_ok, st->dcap, i) && !get_bit(st->seen, st->scap, i))
@@ -556,14 +568,18 @@ int pdb_kafka_workload_run(const struct pdb_kafka_workload_opts *opts,
 	if (opts->on_ready)
 		opts->on_ready(opts->ctx, bootstraps, mock);
 	ready = 1;
-	if (open_producer(&st, &p, bootstraps, err) < 0 ||
-	    !(st.consumer = open_consumer(&st, bootstraps, ks->output_topic ? ks->output_topic : ks->topic, err)))
+	if (open_producer(&st, &p, bootstraps, err) < 0)
 		goto out;
-	if (pthread_create(&consumer_thread, NULL, consumer_main, &st) != 0) {
-		pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka: cannot start the consumer thread");
-		goto out;
+	if (!ks->produce_only) {
+		if (!(st.consumer = open_consumer(&st, bootstraps,
+						  ks->output_topic ? ks->output_topic : ks->topic, err)))
+			goto out;
+		if (pthread_create(&consumer_thread, NULL, consumer_main, &st) != 0) {
+			pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka: cannot start the consumer thread");
+			goto out;
+		}
+		started = 1;
 	}
-	started = 1;
 	t0 = now_ns();
 	st.warm_end = t0 + (int64_t)(ks->warmup * NS);
 	last = produce_all(&st, &p, t0, res);

@@ -45,6 +45,7 @@ struct pdb_kafka_result {
 	struct pdb_kafka_second *seconds;
 	size_t nseconds;
 	int interrupted;
+	int consumed;                  /* 0: produce only, nothing received or lost measured */
 };
 
 /* Run the workload of opts->spec: produce (paced by intended send time),

@@ -97,8 +97,10 @@ void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run 
 		cum_consumed += (double)s->consumed;
 		add_at(series(run, bench, dims, ndims, "produce_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->sent);
 		add_at(series(run, bench, dims, ndims, "produce_throughput", "B/s", PDB_DIR_HIGHER), t, (double)s->bytes);
-		add_at(series(run, bench, dims, ndims, "consume_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->consumed);
-		add_at(series(run, bench, dims, ndims, "backlog", "count", PDB_DIR_LOWER), t, cum_sent - cum_consumed);
+		if (res->consumed) {
+			add_at(series(run, bench, dims, ndims, "consume_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->consumed);
+			add_at(series(run, bench, dims, ndims, "backlog", "count", PDB_DIR_LOWER), t, cum_sent - cum_consumed);
+		}
 		add_at(series(run, bench, dims, ndims, "errors_per_second", "count", PDB_DIR_LOWER), t, (double)s->errors);
 		if (s->delivery_p99 > 0)
 			add_at(series(run, bench, dims, ndims, "delivery_latency_p99", "s", PDB_DIR_LOWER), t, s->delivery_p99);
@@ -116,12 +118,14 @@ void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run 
 		pdb_result_set_stat(r, "mean", (double)res->bytes / res->elapsed);
 	}
 	add_hist(run, bench, dims, ndims, "delivery_latency", res->delivery);
-	add_hist(run, bench, dims, ndims, "e2e_latency", res->e2e);
+	if (res->consumed)
+		add_hist(run, bench, dims, ndims, "e2e_latency", res->e2e);
 	add_hist(run, bench, dims, ndims, "send_delay", res->send_delay);
 	pdb_result_add_raw(series(run, bench, dims, ndims, "sent", "count", PDB_DIR_NONE), (double)res->produced);
-	pdb_result_add_raw(series(run, bench, dims, ndims, "received", "count", PDB_DIR_NONE), (double)res->received);
+	if (res->consumed)
+		pdb_result_add_raw(series(run, bench, dims, ndims, "received", "count", PDB_DIR_NONE), (double)res->received);
 	pdb_result_add_raw(series(run, bench, dims, ndims, "errors", "count", PDB_DIR_LOWER), (double)res->errors);
-	if (!res->interrupted) {
+	if (res->consumed && !res->interrupted) {
 		pdb_result_add_raw(series(run, bench, dims, ndims, "lost", "count", PDB_DIR_LOWER), (double)res->lost);
 		pdb_result_add_raw(series(run, bench, dims, ndims, "duplicated", "count", PDB_DIR_LOWER), (double)res->duplicated);
 	}

@@ -203,6 +203,12 @@ static int read_key_value(struct reader *r, const char *key, const json_t *v, st
 		return read_seconds(r, v, 0, &ks->warmup, key);
 	if (!strcmp(key, "drain"))
 		return read_seconds(r, v, 0, &ks->drain, key);
+	if (!strcmp(key, "consume")) {
+		if (!json_is_boolean(v))
+			return bad(r, v, "%s: expected true or false", key);
+		ks->produce_only = !json_is_true(v);
+		return 0;
+	}
 	return bad(r, v, "unknown key '%s' in kafka", key);
 }
 
@@ -236,6 +242,10 @@ struct pdb_kafka_spec *pdb_kafka_spec_read(const struct pdb_yaml_doc *doc, const
 	}
 	if (ks->duration == 0 && ks->count == 0)
 		ks->duration = DEFAULT_DURATION;
+	if (ks->produce_only && ks->output_topic) {
+		bad(&r, json_object_get(v, "output_topic"), "%s: consume: false has no output topic to read", "output_topic");
+		goto fail;
+	}
 	if (json_object_get(v, "size") && ks->template_path) {
 		bad(&r, json_object_get(v, "size"), "%s: give size or template, not both", "kafka");
 		goto fail;

@@ -39,6 +39,7 @@ struct pdb_kafka_spec {
 	long long count;            /* messages to measure (0 with duration) */
 	double warmup;              /* seconds produced before measuring */
 	double drain;               /* seconds to wait for stragglers */
+	int produce_only;           /* consume: false: no consumer, no header */
 };
 
 /* Read the `kafka:` mapping v of doc (spec_path names the spec, for

@@ -182,6 +182,34 @@ static void test_input_topic_flat_out_count(void **state)
 	pdb_run_free(run);
 }
 
+/* consume: false: delivery latency from the message opaque, nothing
+ * received, no e2e, lost or consume series. */
+static void test_produce_only(void **state)
+{
+	static char brokers[] = "mock:3", in[] = "in", rate[] = "0";
+	struct pdb_kafka_spec ks = { .brokers = brokers, .topic = in, .partitions = 3, .size = 100,
+				     .rate = rate, .count = 20000, .drain = 10, .produce_only = 1 };
+	struct pdb_kafka_workload_opts o = { .spec = &ks, .seed = 4 };
+	struct pdb_kafka_result res;
+	struct pdb_err err;
+	struct pdb_run *run = pdb_run_new();
+	double p99;
+
+	(void)state;
+	assert_int_equal(pdb_kafka_workload_run(&o, &res, &err), 0);
+	assert_int_equal(res.sent, 20000);
+	assert_int_equal(res.delivered, 20000);
+	assert_int_equal(res.received, 0);
+	assert_false(res.consumed);
+	pdb_kafka_result_to_run(&res, run, "p", NULL, 0);
+	assert_int_equal(pdb_result_get_stat(pdb_run_add_result(run, "p", "delivery_latency", "s"), "p99", &p99), 0);
+	assert_true(p99 > 0 && p99 < 60);
+	assert_int_equal(pdb_run_add_result(run, "p", "lost", "count")->nsamples, 0);
+	assert_int_equal(pdb_run_add_result(run, "p", "e2e_latency", "s")->nsamples, 0);
+	pdb_kafka_result_release(&res);
+	pdb_run_free(run);
+}
+
 static void test_bad_brokers(void **state)
 {
 	static char brokers[] = "mock:0", in[] = "in", rate[] = "0";
@@ -202,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_pipeline_rates_loss_latency),
 		cmocka_unit_test(test_broker_errors_counted_not_lost),
 		cmocka_unit_test(test_input_topic_flat_out_count),
+		cmocka_unit_test(test_produce_only),
 		cmocka_unit_test(test_bad_brokers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
