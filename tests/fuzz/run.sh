@@ -18,8 +18,9 @@ libs="$(pkg-config --libs sqlite3 jansson yaml-0.1 cairo rdkafka) -lcsv -lm"
 
 # the library, compiled with coverage for the fuzzer (rebuilt when newer)
 sh tests/embed-schema.sh schema/*.sql > "$out/schema.c" || exit 2
+sh tests/embed-templates.sh reports/*.tmpl > "$out/report_templates.c" || exit 2
 objs=""
-for src in lib/*.c lib/*/*.c "$out/schema.c"; do
+for src in lib/*.c lib/*/*.c "$out/schema.c" "$out/report_templates.c"; do
   obj="$out/obj/$(echo "$src" | sed "s|^$out/||; s|/|_|g; s|\.c$|.o|")"
   if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find lib -name '*.h' -newer "$obj")" ]; then
     $CLANG $cflags -fsanitize=fuzzer-no-link -c -o "$obj" "$src" || { echo "fuzz: cannot compile $src"; exit 2; }
