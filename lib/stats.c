@@ -356,11 +356,27 @@ static double select_kth(double *d, size_t n, size_t k)
  * above, bisection counts them without storing any. */
 #define HL_SELECT_MAX 65536
 
-/* The k-th smallest (1-based) difference y - x. */
-static double kth(const double *sx, size_t nx, const double *sy, size_t ny,
-		  double *diffs, size_t k)
+/* Estimate and interval from the listed differences d (n of them): one
+ * selection of the median splits d, and the other ranks are selected within
+ * the part that holds them. */
+static void hl_by_selection(double *d, size_t n, size_t k, double *est, double *lo, double *hi)
 {
-	return diffs ? select_kth(diffs, nx * ny, k - 1) : kth_difference(sx, nx, sy, ny, k);
+	size_t mid = (n - 1) / 2; /* 0-based rank of the lower median */
+	double lower = select_kth(d, n, mid), upper = lower;
+
+	if (n % 2 == 0) { /* the next rank is the smallest of the upper part */
+		upper = d[mid + 1];
+		for (size_t i = mid + 2; i < n; i++)
+			if (d[i] < upper)
+				upper = d[i];
+	}
+	*est = (lower + upper) / 2;
+	if (k == 0 || 2 * k > n + 1) {
+		*lo = *hi = NAN;
+		return;
+	}
+	*lo = k - 1 == mid ? lower : select_kth(d, mid, k - 1);
+	*hi = n - k == mid ? lower : select_kth(d + mid + 1, n - mid - 1, n - k - mid - 1);
 }
 
 int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, size_t ny,
@@ -378,19 +394,19 @@ int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, siz
 		for (size_t i = 0; i < nx; i++)
 			for (size_t j = 0; j < ny; j++)
 				diffs[i * ny + j] = sy[j] - sx[i];
-	}
-	if (pairs % 2)
-		*est = kth(sx, nx, sy, ny, diffs, pairs / 2 + 1);
-	else
-		*est = (kth(sx, nx, sy, ny, diffs, pairs / 2) +
-			kth(sx, nx, sy, ny, diffs, pairs / 2 + 1)) / 2;
-	if (k == 0 || 2 * k > pairs + 1) {
-		*lo = *hi = NAN;
+		hl_by_selection(diffs, pairs, k, est, lo, hi);
+		free(diffs);
 	} else {
-		*lo = kth(sx, nx, sy, ny, diffs, k);
-		*hi = kth(sx, nx, sy, ny, diffs, pairs + 1 - k);
+		*est = pairs % 2 ? kth_difference(sx, nx, sy, ny, pairs / 2 + 1)
+			: (kth_difference(sx, nx, sy, ny, pairs / 2) +
+			   kth_difference(sx, nx, sy, ny, pairs / 2 + 1)) / 2;
+		if (k == 0 || 2 * k > pairs + 1) {
+			*lo = *hi = NAN;
+		} else {
+			*lo = kth_difference(sx, nx, sy, ny, k);
+			*hi = kth_difference(sx, nx, sy, ny, pairs + 1 - k);
+		}
 	}
-	free(diffs);
 	free(sx);
 	free(sy);
 	return 0;
