@@ -589,6 +589,10 @@ static size_t legend_cover(const struct pdb_chart_panel *p, const struct pdb_pan
 		for (size_t i = 0; (marks & PDB_MARK_BAND) && i < l->nband; i++)
 			if (segment_hits(l->bx[i], l->plo[i], l->bx[i], l->phi[i], x0, y0, x1, y1))
 				hits++;
+		/* a bar's interval is a horizontal whisker at its row */
+		for (size_t i = 0; (marks & PDB_MARK_HBAR) && i < l->nband; i++)
+			if (segment_hits(l->plo[i], l->bx[i], l->phi[i], l->bx[i], x0, y0, x1, y1))
+				hits++;
 	}
 	return hits;
 }
