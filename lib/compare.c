@@ -113,9 +113,11 @@ static double result_value(const struct pdb_result *r)
 		pdb_result_summary(r, &s);
 		return s.median;
 	}
-	if (pdb_result_get_stat(r, "median", &v) == 0 || pdb_result_get_stat(r, "mean", &v) == 0)
+	if (pdb_result_get_stat(r, "median", &v) == 0 || pdb_result_get_stat(r, "mean", &v) == 0 ||
+	    pdb_result_get_stat(r, "p50", &v) == 0)
 		return v;
-	return NAN;
+	/* a tool that gave one statistic only (a p99, say): that one */
+	return r->nstats == 1 ? r->stats[0].value : NAN;
 }
 
 static int has_weights(const struct pdb_result *r)
@@ -471,7 +473,9 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 	describe(b, row->n_base, &row->median_base, &row->mean_base);
 	describe(a, row->n_cand, &row->median_cand, &row->mean_cand);
 	if (row->n_base == 0 || row->n_cand == 0) {
-		row->verdict = row->n_base == 0 ? PDB_VERDICT_NEW : PDB_VERDICT_MISSING;
+		/* on both sides but with no value to compare: insufficient */
+		row->verdict = nb && nc ? PDB_VERDICT_INSUFFICIENT
+			: row->n_base == 0 ? PDB_VERDICT_NEW : PDB_VERDICT_MISSING;
 		row->band = NULL;
 		ret = 0;
 		goto out;
@@ -691,7 +695,7 @@ int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t 
 		holm_adjust(out);
 	for (size_t i = 0; i < out->nrows; i++) {
 		struct pdb_compare_row *r = &out->rows[i];
-		if (r->verdict != PDB_VERDICT_NEW && r->verdict != PDB_VERDICT_MISSING)
+		if (r->band) /* NULL: decided already (new, missing, nothing to compare) */
 			r->verdict = verdict_of(&c, r);
 		out->counts[r->verdict]++;
 	}

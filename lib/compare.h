@@ -47,7 +47,8 @@ struct pdb_compare_row {
 	int verdict;           /* enum pdb_verdict */
 	int warn;              /* worse than the warn level, not a regression */
 	const char *band;      /* "samples", "history" or "static" (low confidence);
-				* NULL for new and missing (static storage) */
+				* NULL for new, missing and rows with no value
+				* on one side (static storage) */
 };
 
 /* Geometric mean, per metric, of the direction-normalised ratios
