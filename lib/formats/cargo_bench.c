@@ -51,21 +51,26 @@ static const char *skip_blanks(const char *p)
 	return p;
 }
 
-/* "UNIT/iter" is a cost per iteration (time, cycles): lower is better;
- * other units (a rate such as "MS/s") keep their own sense. */
+/* A time per iteration is metric time; "X/iter" (cycles/iter) is metric X,
+ * lower is better; other units (a rate such as "MS/s") name the metric
+ * and keep their own sense. */
 static struct pdb_result *result_for(struct pdb_run *run, const char *name,
 				     const char *unit)
 {
 	struct pdb_unit u;
 	struct pdb_result *r;
 	size_t n = strlen(unit);
+	char *metric;
 
 	pdb_unit_parse(unit, &u);
 	if (u.known && strcmp(u.canonical, "s") == 0)
 		return pdb_run_add_result(run, name, "time", unit);
-	r = pdb_run_add_result(run, name, unit, unit);
-	if (n > 5 && strcmp(unit + n - 5, "/iter") == 0)
-		r->direction = PDB_DIR_LOWER;
+	if (n <= 5 || strcmp(unit + n - 5, "/iter") != 0)
+		return pdb_run_add_result(run, name, unit, unit);
+	metric = pdb_xstrndup(unit, n - 5);
+	r = pdb_run_add_result(run, name, metric, unit);
+	r->direction = PDB_DIR_LOWER;
+	free(metric);
 	return r;
 }
 

@@ -28,6 +28,12 @@ extern const struct pdb_format pdb_format_bmf;
 extern const struct pdb_format pdb_format_gab;
 extern const struct pdb_format pdb_format_gab_bigger;
 extern const struct pdb_format pdb_format_gab_smaller;
+extern const struct pdb_format pdb_format_wrk;
+extern const struct pdb_format pdb_format_sysbench;
+extern const struct pdb_format pdb_format_cargo_bench;
+extern const struct pdb_format pdb_format_criterion_stdout;
+extern const struct pdb_format pdb_format_catch2;
+extern const struct pdb_format pdb_format_julia_benchmarktools;
 
 const struct pdb_format *const pdb_formats[] = {
 	&pdb_format_canonical,
@@ -55,6 +61,12 @@ const struct pdb_format *const pdb_formats[] = {
 	&pdb_format_gab,
 	&pdb_format_gab_bigger,
 	&pdb_format_gab_smaller,
+	&pdb_format_wrk,
+	&pdb_format_sysbench,
+	&pdb_format_cargo_bench,
+	&pdb_format_criterion_stdout,
+	&pdb_format_catch2,
+	&pdb_format_julia_benchmarktools,
 	NULL,
 };
 
