@@ -94,12 +94,15 @@ double pdb_detect_energy(const double *x, size_t tau, size_t kappa)
  * the cross sum of X = x[0..tau) and Y = x[tau..kappa) is
  * W0[kappa] - W0[tau] - W(tau, kappa). Going tau downwards, col[j] holds
  * sum_{tau <= i < j} |x_i - x_j|, so that W(tau, kappa) is a running sum of
- * col over j < kappa: all (tau, kappa) pairs in O(n^2).
+ * col over j < kappa: all (tau, kappa) pairs in O(n^2). The inner loop is
+ * q_value with its per-tau and per-kappa factors hoisted and the integer
+ * to double conversions looked up in dbl (the same operations in the same
+ * order, so the same bits).
  */
 size_t pdb_detect_best_split(const double *x, size_t n, double *q)
 {
-	double *w0 = pdb_xcalloc(n + 1, sizeof *w0);
-	double *col = pdb_xcalloc(n, sizeof *col);
+	double *w0 = pdb_xcalloc(4 * n + 3, sizeof *w0);
+	double *col = w0 + n + 1, *two_over = col + n, *dbl = two_over + n + 1;
 	double best = -INFINITY;
 	size_t btau = 1, bkappa = 2;
 
@@ -109,19 +112,26 @@ size_t pdb_detect_best_split(const double *x, size_t n, double *q)
 		for (size_t i = 0; i + 1 < b; i++)
 			s += fabs(x[i] - x[b - 1]);
 		w0[b] = w0[b - 1] + s;
+		dbl[b] = (double)b;
+		two_over[b] = 2.0 / dbl[b];
 	}
 	for (size_t tau = n - 1; tau >= 1; tau--) {
+		const double wx = w0[tau], dn = dbl[tau], dn1 = dbl[tau - 1];
 		double wy = 0;
 
 		for (size_t j = tau + 1; j < n; j++)
 			col[j] += fabs(x[tau] - x[j]);
 		for (size_t kappa = tau + 1; kappa <= n; kappa++) {
+			const double nm = dbl[kappa];
 			double v;
 
 			if (kappa - 1 > tau)
 				wy += col[kappa - 1];
-			v = q_value(w0[kappa] - w0[tau] - wy, w0[tau], wy,
-				    tau, kappa - tau);
+			v = two_over[kappa] * (w0[kappa] - wx - wy);
+			if (tau > 1)
+				v -= 2.0 * dbl[kappa - tau] / (nm * dn1) * wx;
+			if (kappa - tau > 1)
+				v -= 2.0 * dn / (nm * dbl[kappa - tau - 1]) * wy;
 			/* first maximum in (tau, kappa) order, as numpy's argmax */
 			if (v > best || (v == best && (tau < btau ||
 			    (tau == btau && kappa < bkappa)))) {
@@ -132,7 +142,6 @@ size_t pdb_detect_best_split(const double *x, size_t n, double *q)
 		}
 	}
 	free(w0);
-	free(col);
 	if (q)
 		*q = best;
 	return btau;
@@ -473,6 +482,12 @@ static int is_spike(const double *x, size_t n, size_t i, double *buf)
 	ml = median(buf, nl);
 	memcpy(buf, x + i + 1, (nr < SPIKE_NEXT ? nr : SPIKE_NEXT) * sizeof *buf);
 	mr = median(buf, nr < SPIKE_NEXT ? nr : SPIKE_NEXT);
+	dl = fabs(x[i] - ml);
+	dr = fabs(x[i] - mr);
+	/* the tests that need no s first: s >= 1e-3 |ml| bounds lim below */
+	lim = SPIKE_SIGMAS * (1e-3 * fabs(ml));
+	if (!(dl > lim && dr > lim) || fabs(ml - mr) * 4.0 >= (dl < dr ? dl : dr))
+		return 0;
 	for (size_t k = l0; k + 1 < i; k++)
 		buf[nd++] = fabs(x[k + 1] - x[k]);
 	for (size_t k = i + 1; k + 1 < r1; k++)
@@ -481,11 +496,7 @@ static int is_spike(const double *x, size_t n, size_t i, double *buf)
 	if (s < 1e-3 * fabs(ml))
 		s = 1e-3 * fabs(ml);
 	lim = SPIKE_SIGMAS * s;
-	dl = fabs(x[i] - ml);
-	dr = fabs(x[i] - mr);
 	if (!(dl > lim && dr > lim))
-		return 0;
-	if (fabs(ml - mr) * 4.0 >= (dl < dr ? dl : dr))
 		return 0;
 	return fabs(x[i - 1] - ml) <= lim && fabs(x[i + 1] - mr) <= lim;
 }

@@ -341,7 +341,7 @@ static int cmp_sample(const void *a, const void *b)
 
 void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out)
 {
-	struct pdb_sample *v;
+	struct pdb_sample *v, one;
 	double sum = 0, wsum = 0, var = 0, acc = 0;
 	size_t n = r->nsamples, i;
 
@@ -349,16 +349,18 @@ void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out)
 	out->mean = out->median = out->min = out->max = out->stddev = NAN;
 	if (n == 0)
 		return;
-	/* histogram buckets carry weights: every statistic below honours them */
-	v = pdb_xmalloc(n * sizeof *v);
+	/* a single sample (the common case) needs no heap copy and no sort */
+	v = n == 1 ? &one : pdb_xmalloc(n * sizeof *v);
 	memcpy(v, r->samples, n * sizeof *v);
+	/* histogram buckets carry weights: every statistic below honours them */
 	for (i = 0; i < n; i++) {
 		if (!pdb_sample_has_weight(&v[i]))
 			v[i].weight = 1.0;
 		sum += v[i].weight * v[i].value;
 		wsum += v[i].weight;
 	}
-	qsort(v, n, sizeof *v, cmp_sample);
+	if (n > 1)
+		qsort(v, n, sizeof *v, cmp_sample);
 	out->min = v[0].value;
 	out->max = v[n - 1].value;
 	out->mean = wsum > 0 ? sum / wsum : NAN;
@@ -372,5 +374,6 @@ void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out)
 	for (i = 0; i < n; i++)
 		var += v[i].weight * (v[i].value - out->mean) * (v[i].value - out->mean);
 	out->stddev = wsum > 1 ? sqrt(var / (wsum - 1)) : NAN;
-	free(v);
+	if (v != &one)
+		free(v);
 }

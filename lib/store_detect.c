@@ -87,10 +87,17 @@ int pdb_store_detect_cache_put(struct pdb_store *store, const char *params,
 	pdb_buf_init(&weak);
 	if (pdb_store_begin(store, err) < 0)
 		goto out;
+	/* an unchanged row is left alone: when no row changes the transaction
+	 * writes nothing (no WAL frame, no checkpoint, no fsync) */
 	st = pdb_store_prepare(store,
-		"INSERT OR REPLACE INTO detect_cache"
+		"INSERT INTO detect_cache"
 		" (series_id, params, covered, checksum, resume, weak)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)", err);
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+		" ON CONFLICT (series_id, params) DO UPDATE SET"
+		" covered = excluded.covered, checksum = excluded.checksum,"
+		" resume = excluded.resume, weak = excluded.weak"
+		" WHERE covered IS NOT excluded.covered OR checksum IS NOT excluded.checksum"
+		" OR resume IS NOT excluded.resume OR weak IS NOT excluded.weak", err);
 	if (!st)
 		goto out;
 	for (size_t i = 0; i < n; i++) {

@@ -100,27 +100,68 @@ static void point_values(sqlite3_stmt *st, struct pdb_history_point *p)
 {
 	struct pdb_result r = { 0 };
 	struct pdb_summary sum;
-	const unsigned char *blob = sqlite3_column_blob(st, 5);
-	const unsigned char *weights = sqlite3_column_blob(st, 6);
-	size_t n = (size_t)sqlite3_column_bytes(st, 5) / 8;
+	struct pdb_sample one;
+	const unsigned char *blob = sqlite3_column_blob(st, 3);
+	const unsigned char *weights = sqlite3_column_blob(st, 4);
+	size_t n = (size_t)sqlite3_column_bytes(st, 3) / 8;
 
 	p->value = p->mean = p->min = p->max = NAN;
 	p->n = n;
 	if (blob && n > 0) {
-		r.samples = pdb_xmalloc(n * sizeof *r.samples);
+		/* most points have a single sample: no allocation for those */
+		r.samples = n == 1 ? &one : pdb_xmalloc(n * sizeof *r.samples);
 		for (size_t k = 0; k < n; k++)
 			r.samples[k] = PDB_SAMPLE(NAN);
 		r.nsamples = n;
 		pdb_store_unpack(blob, n, PDB_PACK_VALUE, r.samples);
-		if (weights && (size_t)sqlite3_column_bytes(st, 6) == n * 8)
+		if (weights && (size_t)sqlite3_column_bytes(st, 4) == n * 8)
 			pdb_store_unpack(weights, n, PDB_PACK_WEIGHT, r.samples);
 		pdb_result_summary(&r, &sum);
-		free(r.samples);
+		if (r.samples != &one)
+			free(r.samples);
 		p->value = sum.median;
 		p->mean = sum.mean;
 		p->min = sum.min;
 		p->max = sum.max;
 	}
+}
+
+/* The commit attribute of each point's run. A dense series (points in at
+ * least half of the runs lo..hi) reads the commits of lo..hi in one range
+ * scan merged by run id; a sparse one looks each run up (a lookup per row
+ * in the main query cost more than the whole scan). */
+static int point_commits(struct pdb_store *store, struct pdb_history_point *pts,
+			 size_t n, struct pdb_err *err)
+{
+	int64_t lo = pts[0].run_id, hi = pts[n - 1].run_id;
+	int dense = (uint64_t)(hi - lo) < 2 * (uint64_t)n;
+	sqlite3_stmt *st = pdb_store_prepare(store, dense
+		/* +key: the primary key's run order, not run_attrs_key and a sort */
+		? "SELECT run_id, value FROM run_attrs WHERE run_id >= ?1"
+		  " AND run_id <= ?2 AND +key = 'commit' ORDER BY run_id"
+		: "SELECT run_id, value FROM run_attrs WHERE run_id = ?1"
+		  " AND key = 'commit'", err);
+	size_t i = 0, k = 0;
+	int rc;
+
+	if (!st)
+		return -1;
+	do {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, dense ? lo : pts[i].run_id);
+		if (dense)
+			sqlite3_bind_int64(st, 2, hi);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t id = sqlite3_column_int64(st, 0);
+
+			while (k < n && pts[k].run_id < id)
+				k++;
+			if (k < n && pts[k].run_id == id)
+				pts[k].commit = column_dup(st, 1);
+		}
+	} while (rc == SQLITE_DONE && !dense && ++i < n);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "series history commits");
 }
 
 int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
@@ -137,13 +178,12 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 	*n = 0;
 	pdb_buf_init(&sql);
 	pdb_buf_puts(&sql,
-		"SELECT r.id, r.name, r.created_at,"
-		" (SELECT value FROM run_attrs WHERE run_id = r.id AND key = 'commit'),"
-		" res.n, res.samples, res.weights, res.id"
+		"SELECT r.id, r.name, r.created_at, res.samples, res.weights, res.id"
 		" FROM results res JOIN runs r ON r.id = res.run_id"
-		" WHERE res.series_id = ?1 AND r.id >= ?2 AND r.id <= ?3");
+		" WHERE res.series_id = ?1 AND res.run_id >= ?2 AND res.run_id <= ?3");
 	pdb_store_filter_sql(&sql, where, 4);
-	pdb_buf_puts(&sql, " ORDER BY r.id");
+	/* the order of results_series (series_id, run_id): no sort */
+	pdb_buf_puts(&sql, " ORDER BY res.run_id");
 	st = pdb_store_prepare(store, sql.data, err);
 	pdb_buf_release(&sql);
 	if (!st)
@@ -159,14 +199,16 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 		p->run_id = sqlite3_column_int64(st, 0);
 		p->run_name = column_dup(st, 1);
 		p->created_at = column_dup(st, 2);
-		p->commit = column_dup(st, 3);
+		p->commit = NULL;
 		point_values(st, p);
-		if (p->n == 0 && point_stats(store, sqlite3_column_int64(st, 7), p, err) < 0) {
+		if (p->n == 0 && point_stats(store, sqlite3_column_int64(st, 5), p, err) < 0) {
 			rc = SQLITE_ERROR;
 			break;
 		}
 	}
 	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE && *n > 0 && point_commits(store, *pts, *n, err) < 0)
+		rc = SQLITE_ERROR;
 	if (rc != SQLITE_DONE) {
 		pdb_history_free(*pts, *n);
 		*pts = NULL;

@@ -13,6 +13,7 @@ add() { # add "passed failed skipped" from a "...: N passed, N failed[, N skippe
   pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1})); skip=$((skip + ${s:-0}))
 }
 for build in "$@"; do
+  build=$(cd "$build" && pwd) || exit 2   # relative to the project root, or absolute
   echo "== suite on $build"
   for t in "$build"/tests/test_*; do
     [ -x "$t" ] || continue
@@ -31,7 +32,7 @@ for build in "$@"; do
   add
   for t in "$root"/tests/sh/*.sh; do
     [ -f "$t" ] || continue
-    PERFDB="$root/$build/perfdb" BUILD="$root/$build" ROOT="$root" sh "$t" >"$log" 2>&1
+    PERFDB="$build/perfdb" BUILD="$build" ROOT="$root" sh "$t" >"$log" 2>&1
     rc=$?
     case $rc in
       0) pass=$((pass + 1)); echo "ok   $(basename "$t")";;
