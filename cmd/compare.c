@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "compare.h"
+#include "compare_text.h"
 #include "json_out.h"
 #include "units.h"
 #include "util.h"
@@ -45,60 +46,6 @@ struct compare_opts {
 };
 
 /* ---- shared cell text ---- */
-
-static void value_text(double v, const char *unit, char *out, size_t size)
-{
-	if (isnan(v))
-		snprintf(out, size, "-");
-	else
-		pdb_unit_format(v, unit, out, size);
-}
-
-static void signed_value(double v, const char *unit, char *out, size_t size)
-{
-	char buf[48];
-
-	pdb_unit_format(fabs(v), unit, buf, sizeof buf);
-	snprintf(out, size, "%s%s", v < 0 ? "-" : v > 0 ? "+" : "", buf);
-}
-
-static void change_text(const struct pdb_compare_row *r, char *out, size_t size)
-{
-	if (!isnan(r->change_pct))
-		snprintf(out, size, "%+.1f%%", r->change_pct);
-	else if (!isnan(r->change_abs))
-		signed_value(r->change_abs, r->unit, out, size);
-	else
-		snprintf(out, size, "-");
-}
-
-/* The interval, or for one value a side the band and where it came from. */
-static void interval_text(const struct pdb_compare_row *r, char *out, size_t size)
-{
-	char lo[64], hi[64];
-
-	if (r->band && strcmp(r->band, "samples") != 0 && !isnan(r->band_pct))
-		snprintf(out, size, "±%.1f%% %s", r->band_pct, r->band);
-	else if (!isnan(r->ci_low_pct))
-		snprintf(out, size, "[%+.1f%%, %+.1f%%]", r->ci_low_pct, r->ci_high_pct);
-	else if (!isnan(r->ci_low_abs)) {
-		signed_value(r->ci_low_abs, r->unit, lo, sizeof lo);
-		signed_value(r->ci_high_abs, r->unit, hi, sizeof hi);
-		snprintf(out, size, "[%s, %s]", lo, hi);
-	} else {
-		snprintf(out, size, "-");
-	}
-}
-
-static void p_text(double p, char *out, size_t size)
-{
-	if (isnan(p))
-		snprintf(out, size, "-");
-	else if (p < 0.0001)
-		snprintf(out, size, "%.1e", p);
-	else
-		snprintf(out, size, "%.4f", p);
-}
 
 static void verdict_text(const struct pdb_compare_row *r, char *out, size_t size)
 {
@@ -170,11 +117,11 @@ static void print_text(const struct pdb_compare *c, FILE *out)
 		const char *row[10];
 
 		snprintf(n, sizeof n, "%zu/%zu", r->n_base, r->n_cand);
-		value_text(r->median_base, r->unit, mb, sizeof mb);
-		value_text(r->median_cand, r->unit, mc, sizeof mc);
-		change_text(r, ch, sizeof ch);
-		interval_text(r, iv, sizeof iv);
-		p_text(r->p_value, p, sizeof p);
+		pdb_compare_value_text(r->median_base, r->unit, mb, sizeof mb);
+		pdb_compare_value_text(r->median_cand, r->unit, mc, sizeof mc);
+		pdb_compare_change_text(r, ch, sizeof ch);
+		pdb_compare_interval_text(r, iv, sizeof iv);
+		pdb_compare_p_text(r->p_value, p, sizeof p);
 		verdict_text(r, v, sizeof v);
 		/* the verdict is the last column: colour codes cannot upset widths */
 		snprintf(vc, sizeof vc, "%s%s%s", col ? col : "", v, col ? "\033[0m" : "");
@@ -231,11 +178,11 @@ static void print_markdown(const struct pdb_compare *c, FILE *out)
 		char n[48], mb[64], mc[64], ch[64], iv[160], p[32], v[64];
 
 		snprintf(n, sizeof n, "%zu/%zu", r->n_base, r->n_cand);
-		value_text(r->median_base, r->unit, mb, sizeof mb);
-		value_text(r->median_cand, r->unit, mc, sizeof mc);
-		change_text(r, ch, sizeof ch);
-		interval_text(r, iv, sizeof iv);
-		p_text(r->p_value, p, sizeof p);
+		pdb_compare_value_text(r->median_base, r->unit, mb, sizeof mb);
+		pdb_compare_value_text(r->median_cand, r->unit, mc, sizeof mc);
+		pdb_compare_change_text(r, ch, sizeof ch);
+		pdb_compare_interval_text(r, iv, sizeof iv);
+		pdb_compare_p_text(r->p_value, p, sizeof p);
 		verdict_text(r, v, sizeof v);
 		if (r->verdict == PDB_VERDICT_REGRESSION)
 			snprintf(v, sizeof v, "**regression**");
@@ -407,11 +354,11 @@ static void print_junit(const struct pdb_compare *c, int fail_on, FILE *out)
 		const struct pdb_compare_row *r = &c->rows[i];
 		char mb[64], mc[64], ch[64], iv[160], p[32], v[64];
 
-		value_text(r->median_base, r->unit, mb, sizeof mb);
-		value_text(r->median_cand, r->unit, mc, sizeof mc);
-		change_text(r, ch, sizeof ch);
-		interval_text(r, iv, sizeof iv);
-		p_text(r->p_value, p, sizeof p);
+		pdb_compare_value_text(r->median_base, r->unit, mb, sizeof mb);
+		pdb_compare_value_text(r->median_cand, r->unit, mc, sizeof mc);
+		pdb_compare_change_text(r, ch, sizeof ch);
+		pdb_compare_interval_text(r, iv, sizeof iv);
+		pdb_compare_p_text(r->p_value, p, sizeof p);
 		verdict_text(r, v, sizeof v);
 		fputs("    <testcase classname=\"", out);
 		xml_text(out, r->benchmark);

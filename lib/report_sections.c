@@ -1,4 +1,5 @@
 /* Report: the sections of the page as Markdown or HTML fragments, and the template variables. */
+#include "compare_text.h"
 #include "report_internal.h"
 
 #include <math.h>
@@ -11,59 +12,6 @@
 #include "units.h"
 
 /* ---- text of values ---- */
-
-static void value_text(double v, const char *unit, char *out, size_t size)
-{
-	if (isnan(v))
-		snprintf(out, size, "-");
-	else
-		pdb_unit_format(v, unit, out, size);
-}
-
-static void signed_value(double v, const char *unit, char *out, size_t size)
-{
-	char buf[48];
-
-	pdb_unit_format(fabs(v), unit, buf, sizeof buf);
-	snprintf(out, size, "%s%s", v < 0 ? "-" : v > 0 ? "+" : "", buf);
-}
-
-static void change_text(const struct pdb_compare_row *r, char *out, size_t size)
-{
-	if (!isnan(r->change_pct))
-		snprintf(out, size, "%+.1f%%", r->change_pct);
-	else if (!isnan(r->change_abs))
-		signed_value(r->change_abs, r->unit, out, size);
-	else
-		snprintf(out, size, "-");
-}
-
-static void interval_text(const struct pdb_compare_row *r, char *out, size_t size)
-{
-	char lo[64], hi[64];
-
-	if (r->band && strcmp(r->band, "samples") != 0 && !isnan(r->band_pct))
-		snprintf(out, size, "±%.1f%% (%s)", r->band_pct, r->band);
-	else if (!isnan(r->ci_low_pct))
-		snprintf(out, size, "%+.1f%% to %+.1f%%", r->ci_low_pct, r->ci_high_pct);
-	else if (!isnan(r->ci_low_abs)) {
-		signed_value(r->ci_low_abs, r->unit, lo, sizeof lo);
-		signed_value(r->ci_high_abs, r->unit, hi, sizeof hi);
-		snprintf(out, size, "%s to %s", lo, hi);
-	} else {
-		snprintf(out, size, "-");
-	}
-}
-
-static void p_text(double p, char *out, size_t size)
-{
-	if (isnan(p))
-		snprintf(out, size, "-");
-	else if (p < 0.0001)
-		snprintf(out, size, "%.1e", p);
-	else
-		snprintf(out, size, "%.4f", p);
-}
 
 static char *run_label(const struct pdb_run *run)
 {
@@ -307,11 +255,11 @@ static void compare_table(const struct pdb_compare *c, int html, struct pdb_buf 
 					ch, iv, p, v };
 
 		snprintf(n, sizeof n, "%zu/%zu", r->n_base, r->n_cand);
-		value_text(r->median_base, r->unit, mb, sizeof mb);
-		value_text(r->median_cand, r->unit, mc, sizeof mc);
-		change_text(r, ch, sizeof ch);
-		interval_text(r, iv, sizeof iv);
-		p_text(r->p_value, p, sizeof p);
+		pdb_compare_value_text(r->median_base, r->unit, mb, sizeof mb);
+		pdb_compare_value_text(r->median_cand, r->unit, mc, sizeof mc);
+		pdb_compare_change_text(r, ch, sizeof ch);
+		pdb_compare_interval_text(r, iv, sizeof iv);
+		pdb_compare_p_text(r->p_value, p, sizeof p);
 		snprintf(v, sizeof v, "%s%s", pdb_verdict_name(r->verdict), r->warn ? " (warn)" : "");
 		snprintf(cls, sizeof cls, "v-%s", pdb_verdict_name(r->verdict));
 		table_row(&t, cls, row, r->verdict == PDB_VERDICT_REGRESSION ? 1u << 6 : 0);
@@ -352,8 +300,8 @@ static void scaling_table(const struct pdb_scaling *s, int html, struct pdb_buf 
 		const char *row[5] = { c[0], c[1], c[2], c[3], c[4] };
 
 		snprintf(c[0], sizeof c[0], "%g", r->vcpus);
-		value_text(r->throughput, s->unit, c[1], sizeof c[1]);
-		value_text(r->per_vcpu, s->unit, c[2], sizeof c[2]);
+		pdb_compare_value_text(r->throughput, s->unit, c[1], sizeof c[1]);
+		pdb_compare_value_text(r->per_vcpu, s->unit, c[2], sizeof c[2]);
 		snprintf(c[3], sizeof c[3], "%.2fx", r->speedup);
 		snprintf(c[4], sizeof c[4], "%.1f%%", r->efficiency);
 		table_row(&t, NULL, row, 0);
@@ -405,7 +353,7 @@ static void history_section(const struct report_history *h, int html, struct pdb
 	pdb_buf_puts(b, html ? " &mdash; " : " — ");
 	text(&t, r->metric);
 	pdb_buf_puts(b, html ? "</h3>\n" : "\n\n");
-	change_text(r, ch, sizeof ch);
+	pdb_compare_change_text(r, ch, sizeof ch);
 	pdb_buf_printf(b, "%sThis comparison: %s %s. ", html ? "<p>" : "",
 		       pdb_verdict_name(r->verdict), ch);
 	if (h->res.ncps == 0)
@@ -428,10 +376,10 @@ static void history_section(const struct report_history *h, int html, struct pdb
 		char mb[48], ma[48], pct[32], p[32], v[48];
 		const char *row[7] = { before, after, mb, ma, pct, p, v };
 
-		value_text(cp->mean_before, r->unit, mb, sizeof mb);
-		value_text(cp->mean_after, r->unit, ma, sizeof ma);
+		pdb_compare_value_text(cp->mean_before, r->unit, mb, sizeof mb);
+		pdb_compare_value_text(cp->mean_after, r->unit, ma, sizeof ma);
 		snprintf(pct, sizeof pct, "%+.1f%%", cp->change_pct);
-		p_text(cp->p_value, p, sizeof p);
+		pdb_compare_p_text(cp->p_value, p, sizeof p);
 		snprintf(v, sizeof v, "%s%s", cp_verdict(cp), cp->tentative ? " (tentative)" : "");
 		table_row(&t, NULL, row, 0);
 		free(before);
