@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "formats/format.h"
+#include "formats/text_util.h"
 #include "util.h"
 
 struct cargo {
@@ -127,8 +128,9 @@ out:
 
 /* One line without its newline: only "test NAME ... bench: ..." lines
  * carry results ("... ok", "... ignored" and the rest are skipped). */
-static int text_line(struct cargo *c, char *text, size_t len)
+static int text_line(void *ctx, char *text, size_t len)
 {
+	struct cargo *c = ctx;
 	const char *name, *dots, *p;
 	char *bench;
 	int ret;
@@ -170,27 +172,13 @@ static int detect(const struct pdb_source *src)
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
 	struct cargo c = { .src = src, .run = run, .err = err };
-	FILE *f = fopen(src->path, "rb");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = 0;
+	int ret = pdb_text_read(src, text_line, &c, &c.line, err);
 
-	if (!f)
-		return pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0, "%s", strerror(errno));
-	while (ret == 0 && (n = getline(&line, &cap, f)) > 0) {
-		c.line++;
-		ret = text_line(&c, line, (size_t)n);
-	}
-	if (ret == 0 && c.line == 0)
-		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, 1, 1, "empty file");
-	else if (ret == 0 && c.nbench == 0)
+	if (ret == 0 && c.nbench == 0)
 		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0,
 				 "no benchmark results ('test NAME ... bench: N ns/iter (+/- D)')");
 	if (ret == 0)
 		pdb_set_str(&run->tool, "cargo-bench");
-	free(line);
-	fclose(f);
 	return ret;
 }
 

@@ -7,6 +7,7 @@
 
 #include "formats/attrs_util.h"
 #include "formats/format.h"
+#include "formats/text_util.h"
 #include "formats/json_util.h"
 #include "util.h"
 
@@ -174,8 +175,9 @@ static int is_rule(const char *text)
 	return text[0] && strspn(text, "-") == strlen(text);
 }
 
-static int text_line(struct catch2 *c, char *text, size_t len)
+static int text_line(void *ctx, char *text, size_t len)
 {
+	struct catch2 *c = ctx;
 	size_t blank;
 
 	if (memchr(text, '\0', len))
@@ -226,21 +228,9 @@ static int detect(const struct pdb_source *src)
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
 	struct catch2 c = { .src = src, .run = run, .err = err };
-	FILE *f = fopen(src->path, "rb");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = 0;
+	int ret = pdb_text_read(src, text_line, &c, &c.line, err);
 
-	if (!f)
-		return pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0, "%s", strerror(errno));
-	while (ret == 0 && (n = getline(&line, &cap, f)) > 0) {
-		c.line++;
-		ret = text_line(&c, line, (size_t)n);
-	}
-	if (ret == 0 && c.line == 0)
-		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, 1, 1, "empty file");
-	else if (ret == 0 && (c.state == MEANS || c.state == STDDEVS))
+	if (ret == 0 && (c.state == MEANS || c.state == STDDEVS))
 		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, (int)c.line + 1, 1,
 				 "truncated: expected the %s line of '%s'",
 				 c.state == MEANS ? "mean" : "std dev", c.name);
@@ -250,8 +240,6 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 	if (ret == 0)
 		pdb_set_str(&run->tool, "catch2");
 	free(c.name);
-	free(line);
-	fclose(f);
 	return ret;
 }
 

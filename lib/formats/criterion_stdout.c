@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "formats/format.h"
+#include "formats/text_util.h"
 #include "util.h"
 
 enum state {
@@ -198,8 +199,9 @@ static int indented_line(struct crit *c, const char *text)
 	return 0;
 }
 
-static int text_line(struct crit *c, char *text, size_t len)
+static int text_line(void *ctx, char *text, size_t len)
 {
+	struct crit *c = ctx;
 	int ret;
 
 	if (memchr(text, '\0', len))
@@ -233,29 +235,15 @@ static int detect(const struct pdb_source *src)
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
 	struct crit c = { .src = src, .run = run, .err = err };
-	FILE *f = fopen(src->path, "rb");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = 0;
+	int ret = pdb_text_read(src, text_line, &c, &c.line, err);
 
-	if (!f)
-		return pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0, "%s", strerror(errno));
-	while (ret == 0 && (n = getline(&line, &cap, f)) > 0) {
-		c.line++;
-		ret = text_line(&c, line, (size_t)n);
-	}
-	if (ret == 0 && c.line == 0)
-		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, 1, 1, "empty file");
-	else if (ret == 0 && c.nbench == 0)
+	if (ret == 0 && c.nbench == 0)
 		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0,
 				 "no benchmark results ('NAME  time:   [LOW ESTIMATE HIGH]')");
 	if (ret == 0)
 		pdb_set_str(&run->tool, "criterion");
 	free(c.name);
 	free(c.prev);
-	free(line);
-	fclose(f);
 	return ret;
 }
 

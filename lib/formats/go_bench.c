@@ -9,6 +9,7 @@
 
 #include "formats/attrs_util.h"
 #include "formats/format.h"
+#include "formats/text_util.h"
 #include "formats/json_util.h"
 #include "util.h"
 
@@ -229,8 +230,10 @@ out:
 }
 
 /* One line of go test output (without its newline). */
-static int text_line(struct go *g, char *text, size_t len)
+static int text_line(void *ctx, char *text, size_t len)
 {
+	struct go *g = ctx;
+
 	if (memchr(text, '\0', len))
 		return bad(g, strlen(text) + 1, "binary data (NUL byte)");
 	while (len > 0 && (text[len - 1] == '\r' || text[len - 1] == '\n'))
@@ -300,22 +303,8 @@ static int detect_text(const struct pdb_source *src)
 static int parse_text(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
 	struct go g = { .src = src, .run = run, .err = err };
-	FILE *f = open_src(src, err);
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = 0;
+	int ret = pdb_text_read(src, text_line, &g, &g.line, err);
 
-	if (!f)
-		return -1;
-	while (ret == 0 && (n = getline(&line, &cap, f)) > 0) {
-		g.line++;
-		ret = text_line(&g, line, (size_t)n);
-	}
-	if (ret == 0 && g.line == 0)
-		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, 1, 1, "empty file");
-	free(line);
-	fclose(f);
 	return finish(&g, ret);
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "formats/format.h"
+#include "formats/text_util.h"
 #include "formats/json_util.h"
 #include "util.h"
 
@@ -394,8 +395,9 @@ static int stats_line(struct wrk *w, char *text)
 	return 0; /* "Thread Stats" header, calibration, output of a Lua script */
 }
 
-static int line_of(struct wrk *w, char *line, size_t len)
+static int line_of(void *ctx, char *line, size_t len)
 {
+	struct wrk *w = ctx;
 	char *text = line;
 
 	w->indent = 0;
@@ -440,21 +442,9 @@ static int detect(const struct pdb_source *src)
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
 	struct wrk w = { .src = src, .run = run, .err = err };
-	FILE *f = fopen(src->path, "rb");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = 0;
+	int ret = pdb_text_read(src, line_of, &w, &w.line, err);
 
-	if (!f)
-		return pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0, "%s", strerror(errno));
-	while (ret == 0 && (n = getline(&line, &cap, f)) > 0) {
-		w.line++;
-		ret = line_of(&w, line, (size_t)n);
-	}
-	if (ret == 0 && w.line == 0)
-		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, 1, 1, "empty file");
-	else if (ret == 0 && !w.have_rps)
+	if (ret == 0 && !w.have_rps)
 		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, (int)w.line, 0,
 				 "truncated: no 'Requests/sec:' line");
 	if (ret == 0)
@@ -464,8 +454,6 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 		free(w.dims[i].value);
 	}
 	free(w.url);
-	free(line);
-	fclose(f);
 	return ret;
 }
 
