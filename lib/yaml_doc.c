@@ -225,3 +225,20 @@ int pdb_yaml_bad(const struct pdb_yaml_doc *doc, const json_t *v, int code,
 	pdb_yaml_where(doc, v, &line, &col);
 	return pdb_err_at(err, code, doc->file, line, col, "%s", msg);
 }
+
+char *pdb_yaml_scalar_text(const json_t *v)
+{
+	char buf[32];
+
+	if (json_is_string(v))
+		return pdb_xstrdup(json_string_value(v));
+	if (json_is_integer(v))
+		return pdb_xasprintf("%lld", (long long)json_integer_value(v));
+	if (json_is_real(v)) {
+		pdb_fmt_double(json_real_value(v), buf);
+		return pdb_xstrdup(buf);
+	}
+	if (json_is_boolean(v))
+		return pdb_xstrdup(json_is_true(v) ? "true" : "false");
+	return NULL;
+}

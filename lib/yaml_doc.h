@@ -27,6 +27,11 @@ void pdb_yaml_doc_release(struct pdb_yaml_doc *doc);
  * Returns 0, or -1 when unknown (line and col then 0). */
 int pdb_yaml_where(const struct pdb_yaml_doc *doc, const json_t *v, int *line, int *col);
 
+/* A scalar as text: strings as they are, numbers printed plainly (the
+ * shortest exact form), booleans as true/false; NULL for anything else.
+ * Caller frees. */
+char *pdb_yaml_scalar_text(const json_t *v);
+
 /* Fail at value v: "FILE:LINE:COL: message", with code. Returns -1. */
 int pdb_yaml_bad(const struct pdb_yaml_doc *doc, const json_t *v, int code,
 		 struct pdb_err *err, const char *fmt, ...)

@@ -45,31 +45,9 @@ static int check_keys(struct reader *r, json_t *o, const char *const *allowed,
 	return 0;
 }
 
-/* A scalar as text: strings as they are, numbers as written back. */
-static int scalar_text(const json_t *v, char **out)
-{
-	char buf[32];
-
-	if (json_is_string(v)) {
-		*out = pdb_xstrdup(json_string_value(v));
-		return 0;
-	}
-	if (json_is_integer(v)) {
-		snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(v));
-		*out = pdb_xstrdup(buf);
-		return 0;
-	}
-	if (json_is_real(v)) {
-		pdb_fmt_double(json_real_value(v), buf);
-		*out = pdb_xstrdup(buf);
-		return 0;
-	}
-	return -1;
-}
-
 static int text_at(struct reader *r, json_t *v, const char *what, char **out)
 {
-	if (scalar_text(v, out) < 0 || !**out) {
+	if (!(*out = pdb_yaml_scalar_text(v)) || !**out) {
 		free(*out);
 		*out = NULL;
 		return bad(r, v, "%s must be a non-empty text", what);
@@ -184,7 +162,7 @@ static int read_metric(struct reader *r, json_t *v, struct pdb_map_metric *m)
 		m->f.name = pdb_xstrdup(m->f.column);
 	else if (text_at(r, name, "a name", &m->f.name) < 0)
 		return -1;
-	if (unit && (scalar_text(unit, &m->unit) < 0))
+	if (unit && !(m->unit = pdb_yaml_scalar_text(unit)))
 		return bad(r, unit, "%s", "a unit must be a text such as ms, MB/s or %");
 	if (stat && text_at(r, stat, "a stat", &m->stat) < 0)
 		return -1;

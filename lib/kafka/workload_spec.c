@@ -23,22 +23,6 @@ static int bad(struct reader *r, const json_t *v, const char *fmt, const char *w
 	return pdb_yaml_bad(r->doc, v, PDB_EXIT_INPUT, r->err, fmt, what);
 }
 
-static char *text_of(const json_t *v)
-{
-	if (json_is_string(v))
-		return pdb_xstrdup(json_string_value(v));
-	if (json_is_integer(v))
-		return pdb_xasprintf("%lld", (long long)json_integer_value(v));
-	if (json_is_real(v)) {
-		char buf[32];
-		pdb_fmt_double(json_real_value(v), buf);
-		return pdb_xstrdup(buf);
-	}
-	if (json_is_boolean(v))
-		return pdb_xstrdup(json_is_true(v) ? "true" : "false");
-	return NULL;
-}
-
 static char *path_of(struct reader *r, const char *p)
 {
 	return p[0] == '/' ? pdb_xstrdup(p) : pdb_xasprintf("%s%s", r->dir, p);
@@ -54,7 +38,7 @@ static int read_props(struct reader *r, const json_t *v, struct pdb_attr **out, 
 		return bad(r, v, "%s: expected a mapping of librdkafka properties", what);
 	*out = pdb_xcalloc(json_object_size(v) + 1, sizeof **out);
 	json_object_foreach((json_t *)v, k, pv) {
-		char *text = text_of(pv);
+		char *text = pdb_yaml_scalar_text(pv);
 		if (!text)
 			return bad(r, pv, "%s: expected a plain value", what);
 		(*out)[*n].key = pdb_xstrdup(k);
@@ -181,7 +165,7 @@ static int read_key_value(struct reader *r, const char *key, const json_t *v, st
 	if (!strcmp(key, "rate")) {
 		double rate;
 		struct pdb_err ignored;
-		if (!(ks->rate = text_of(v)) || (!strchr(ks->rate, '{') && pdb_kafka_parse_rate(ks->rate, &rate, &ignored) < 0))
+		if (!(ks->rate = pdb_yaml_scalar_text(v)) || (!strchr(ks->rate, '{') && pdb_kafka_parse_rate(ks->rate, &rate, &ignored) < 0))
 			return bad(r, v, "%s: expected messages per second (0: as fast as possible) or a {matrix} value", key);
 		return 0;
 	}

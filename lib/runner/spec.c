@@ -22,23 +22,6 @@ static int bad(struct reader *r, const json_t *v, const char *fmt, const char *w
 	return pdb_yaml_bad(&r->doc, v, PDB_EXIT_INPUT, r->err, fmt, what);
 }
 
-/* A scalar as text: strings as they are, numbers printed plainly. */
-static char *scalar_text(const json_t *v)
-{
-	if (json_is_string(v))
-		return pdb_xstrdup(json_string_value(v));
-	if (json_is_integer(v))
-		return pdb_xasprintf("%lld", (long long)json_integer_value(v));
-	if (json_is_real(v)) {
-		char buf[32];
-		pdb_fmt_double(json_real_value(v), buf);
-		return pdb_xstrdup(buf);
-	}
-	if (json_is_boolean(v))
-		return pdb_xstrdup(json_is_true(v) ? "true" : "false");
-	return NULL;
-}
-
 static int read_command(struct reader *r, const json_t *v, struct pdb_command *out,
 			const char *what)
 {
@@ -53,7 +36,7 @@ static int read_command(struct reader *r, const json_t *v, struct pdb_command *o
 		return bad(r, v, "%s: expected a shell string or a non-empty list of arguments", what);
 	out->argv = pdb_xcalloc(json_array_size(v) + 1, sizeof *out->argv);
 	json_array_foreach(v, i, item) {
-		if (!(out->argv[i] = scalar_text(item)))
+		if (!(out->argv[i] = pdb_yaml_scalar_text(item)))
 			return bad(r, item, "%s: expected a plain argument", what);
 	}
 	return 0;
@@ -120,7 +103,7 @@ static int read_bench(struct reader *r, const json_t *o, struct pdb_bench_spec *
 	json_object_foreach((json_t *)o, key, v) {
 		int rc = 0;
 		if (strcmp(key, "name") == 0) {
-			if (!(b->name = scalar_text(v)))
+			if (!(b->name = pdb_yaml_scalar_text(v)))
 				rc = bad(r, v, "%s: expected text", key);
 		} else if (strcmp(key, "command") == 0) {
 			rc = read_command(r, v, &b->command, key);
@@ -151,7 +134,7 @@ static int read_bench(struct reader *r, const json_t *o, struct pdb_bench_spec *
 				rc = bad(r, v, "%s: expected a mapping NAME: value", key);
 			b->env = pdb_xcalloc(json_object_size(v) + 1, sizeof *b->env);
 			json_object_foreach(v, k, ev) {
-				char *text = scalar_text(ev);
+				char *text = pdb_yaml_scalar_text(ev);
 				if (!text && rc == 0)
 					rc = bad(r, ev, "%s: expected a plain value", "env");
 				if (!text)
@@ -205,7 +188,7 @@ static int read_matrix(struct reader *r, const json_t *v, struct pdb_spec *spec)
 			return bad(r, list, "matrix '%s': expected a non-empty list", key);
 		p->values = pdb_xcalloc(json_array_size(list), sizeof *p->values);
 		json_array_foreach(list, i, item) {
-			if (!(p->values[i] = scalar_text(item)))
+			if (!(p->values[i] = pdb_yaml_scalar_text(item)))
 				return bad(r, item, "matrix '%s': expected plain values", key);
 			p->nvalues++;
 		}
