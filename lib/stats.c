@@ -128,13 +128,51 @@ static double choose(size_t n, size_t k)
  * b y values lie below it adds j * (2b + t - j) to S, in C(t, j) ways. S
  * never falls, so only the tail S <= s_obs is needed (the values are
  * mirrored first when s_obs is above the mean m*n): both one-sided
- * probabilities follow from it and the total C(N, m). Table rows are the
- * count a of x chosen so far, updated in place from the highest a down. */
+ * probabilities follow from it, P(S = s_obs) and the total C(N, m).
+ *
+ * Row a of the table holds the counts of the partial sums s with a x values
+ * chosen so far; rows are updated in place from the highest a down. Each x
+ * still to come adds at least 2 ys (ys: y values placed so far) and at most
+ * 2n, so a row keeps only the window of sums that may still end at s_obs or
+ * on either side of it: sums that can only end above are dropped, and sums
+ * that can only end below are counted at once, with all their completions,
+ * into `strictly_below`. */
+struct tie_row {
+	size_t lo, hi; /* the window [lo, hi) of partial sums kept */
+};
+
+/* Widen row r of tab to hold [lo, hi), zeroing what it did not hold. */
+static void widen_row(double *row, struct tie_row *r, size_t lo, size_t hi)
+{
+	if (r->lo == r->hi) {
+		memset(row + lo, 0, (hi - lo) * sizeof *row);
+		r->lo = lo;
+		r->hi = hi;
+		return;
+	}
+	if (lo < r->lo) {
+		memset(row + lo, 0, (r->lo - lo) * sizeof *row);
+		r->lo = lo;
+	}
+	if (hi > r->hi) {
+		memset(row + r->hi, 0, (hi - r->hi) * sizeof *row);
+		r->hi = hi;
+	}
+}
+
+/* out[s] += w * in[s]: the inner loop of the table, on distinct rows. */
+static void add_scaled(double *restrict out, const double *restrict in, double w, size_t n)
+{
+	for (size_t s = 0; s < n; s++)
+		out[s] += w * in[s];
+}
+
 static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 			   size_t s_obs)
 {
-	size_t lim, width, seen = 0, *hi;
-	double *tab, *binom, below = 0, eq, total = choose(m + n, m), p;
+	size_t width, seen = 0, N = m + n;
+	struct tie_row *rows;
+	double *tab, *binom, strictly_below = 0, eq = 0, total = choose(N, m), p;
 
 	if (s_obs > m * n) {
 		for (size_t g = 0; g < ngroups / 2; g++) {
@@ -144,45 +182,58 @@ static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 		}
 		s_obs = 2 * m * n - s_obs;
 	}
-	lim = s_obs;
-	width = lim + 1;
-	tab = pdb_xcalloc((m + 1) * width, sizeof *tab);
-	hi = pdb_xcalloc(m + 1, sizeof *hi);
+	width = s_obs + 1;
+	tab = pdb_xmalloc((m + 1) * width * sizeof *tab);
+	rows = pdb_xcalloc(m + 1, sizeof *rows);
 	binom = pdb_xmalloc((m + 1) * sizeof *binom);
 	tab[0] = 1;
+	rows[0].hi = 1;
 	for (size_t g = 0; g < ngroups; g++) {
-		size_t t = groups[g], top = seen + t < m ? seen + t : m;
+		size_t t = groups[g], after = seen + t, top = after < m ? after : m;
 
 		binom[0] = 1;
 		for (size_t j = 1; j <= m && j <= t; j++)
 			binom[j] = binom[j - 1] * (double)(t - j + 1) / (double)j;
 		for (size_t to = top + 1; to-- > 0;) {
+			size_t ys = after - to, least = (m - to) * 2 * ys, most = (m - to) * 2 * n;
+			size_t room, cut;
 			double *dst = tab + to * width;
+			struct tie_row *r = &rows[to];
+
+			if (ys > n || least > s_obs) {
+				r->lo = r->hi = 0;
+				continue;
+			}
+			room = width - least;
 			for (size_t j = 1; j <= t && j <= to; j++) {
-				size_t a = to - j, shift;
-				const double *src = tab + a * width;
-				if (a > seen || seen - a > n)
+				const struct tie_row *src = &rows[to - j];
+				size_t shift = j * (2 * (seen - (to - j)) + t - j), hi;
+				if (src->lo == src->hi || src->lo + shift >= room)
 					continue;
-				shift = j * (2 * (seen - a) + t - j);
-				if (shift > lim)
-					continue;
-				size_t end = hi[a] < lim - shift ? hi[a] : lim - shift;
-				double w = binom[j];
-				double *out = dst + shift;
-				for (size_t s = 0; s <= end; s++) /* a plain loop the compiler vectorises */
-					out[s] += w * src[s];
-				if (hi[a] + shift > hi[to])
-					hi[to] = hi[a] + shift < lim ? hi[a] + shift : lim;
+				hi = src->hi + shift < room ? src->hi + shift : room;
+				widen_row(dst, r, src->lo + shift, hi);
+				add_scaled(dst + src->lo + shift, tab + (to - j) * width + src->lo,
+					   binom[j], hi - src->lo - shift);
+			}
+			if (r->hi > room)
+				r->hi = room;
+			cut = s_obs > most ? s_obs - most : 0; /* below: sure to end below s_obs */
+			if (r->lo < cut && r->lo < r->hi) {
+				size_t end = cut < r->hi ? cut : r->hi;
+				double sum = 0;
+				for (size_t s = r->lo; s < end; s++)
+					sum += dst[s];
+				strictly_below += sum * choose(N - after, m - to);
+				r->lo = end;
 			}
 		}
-		seen += t;
+		seen = after;
 	}
-	for (size_t s = 0; s <= lim; s++)
-		below += tab[m * width + s];
-	eq = tab[m * width + lim];
-	p = fmin(1.0, 2.0 * fmin(below, total - below + eq) / total);
+	if (rows[m].lo <= s_obs && s_obs < rows[m].hi)
+		eq = tab[m * width + s_obs];
+	p = fmin(1.0, 2.0 * fmin(strictly_below + eq, total - strictly_below) / total);
 	free(tab);
-	free(hi);
+	free(rows);
 	free(binom);
 	return p;
 }
