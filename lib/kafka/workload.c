@@ -127,14 +127,13 @@ static int read_header(const struct state *st, const rd_kafka_message_t *m, uint
 	return 0;
 }
 
-static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
+/* A delivery report; t is when its batch of reports arrived. */
+static void on_delivery(struct state *st, const rd_kafka_message_t *m, int64_t t)
 {
-	struct state *st = opaque;
-	int64_t t = now_ns(), due;
+	int64_t due;
 	uint64_t seq;
 	long sec = second_of(st, t);
 
-	(void)rk;
 	if (m->err) {
 		st->errors++;
 		if (sec >= 0)
@@ -306,6 +305,7 @@ fail:
 struct producer {
 	rd_kafka_t *rk;
 	rd_kafka_topic_t *rkt;
+	rd_kafka_queue_t *reports;  /* delivery reports arrive here as events */
 	struct pdb_kafka_template *tpl;
 	char *pool;                 /* random printable payloads */
 	struct pdb_buf msg;
@@ -320,12 +320,13 @@ static int open_producer(struct state *st, struct producer *p, const char *boots
 
 	if (!conf)
 		return -1;
-	rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
-	rd_kafka_conf_set_opaque(conf, st);
+	/* reports as events: a batch of them shares one clock reading */
+	rd_kafka_conf_set_events(conf, RD_KAFKA_EVENT_DR);
 	if (!(p->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr))) {
 		rd_kafka_conf_destroy(conf);
 		return pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka producer: %s", errstr);
 	}
+	p->reports = rd_kafka_queue_get_main(p->rk);
 	p->rkt = rd_kafka_topic_new(p->rk, ks->topic, NULL);
 	p->rng = st->opts->seed ^ 0x5eed;
 	if (ks->template_path) {
@@ -358,6 +359,8 @@ static int open_producer(struct state *st, struct producer *p, const char *boots
 
 static void close_producer(struct producer *p)
 {
+	if (p->reports)
+		rd_kafka_queue_destroy(p->reports);
 	if (p->rkt)
 		rd_kafka_topic_destroy(p->rkt);
 	if (p->rk)
@@ -372,15 +375,32 @@ static int stopped(const struct state *st)
 	return st->opts->stop && *st->opts->stop;
 }
 
+/* Serve the delivery reports that have arrived, waiting up to timeout_ms
+ * for the first: one clock reading per batch of reports. */
+static void serve_reports(struct state *st, struct producer *p, int timeout_ms)
+{
+	rd_kafka_event_t *ev = rd_kafka_queue_poll(p->reports, timeout_ms);
+
+	for (; ev; ev = rd_kafka_queue_poll(p->reports, 0)) {
+		if (rd_kafka_event_type(ev) == RD_KAFKA_EVENT_DR) {
+			int64_t t = now_ns();
+			const rd_kafka_message_t *m;
+			while ((m = rd_kafka_event_message_next(ev)))
+				on_delivery(st, m, t);
+		}
+		rd_kafka_event_destroy(ev);
+	}
+}
+
 /* Wait until due (monotonic ns), serving delivery reports meanwhile. */
-static void wait_until(struct state *st, rd_kafka_t *rk, int64_t due)
+static void wait_until(struct state *st, struct producer *p, int64_t due)
 {
 	int64_t left;
 
-	rd_kafka_poll(rk, 0);
+	serve_reports(st, p, 0);
 	while ((left = due - now_ns()) > 0 && !stopped(st)) {
 		if (left > 2000000)
-			rd_kafka_poll(rk, 1);
+			serve_reports(st, p, 1);
 		else if (left > 200000)
 			nanosleep(&(struct timespec){ 0, 100000 }, NULL);
 	}
@@ -423,7 +443,7 @@ static int produce_one(struct state *st, struct producer *p, uint64_t seq, int64
 					      RD_KAFKA_V_OPAQUE((void *)(intptr_t)due), RD_KAFKA_V_END);
 		if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL || stopped(st))
 			break;
-		rd_kafka_poll(p->rk, 1);
+		serve_reports(st, p, 1);
 	}
 	if (e) {
 		long sec = second_of(st, now_ns());
@@ -453,9 +473,9 @@ static int64_t produce_all(struct state *st, struct producer *p, int64_t t0, str
 		if (ks->count > 0 && measured >= (uint64_t)ks->count)
 			break;
 		if (rate > 0)
-			wait_until(st, p->rk, due);
+			wait_until(st, p, due);
 		else if ((seq & 63) == 0)
-			rd_kafka_poll(p->rk, 0);
+			serve_reports(st, p, 0);
 		if (stopped(st))
 			break;
 		atomic_store(&st->produced, seq + 1);
@@ -464,18 +484,23 @@ static int64_t produce_all(struct state *st, struct producer *p, int64_t t0, str
 		res->produced++;
 		if (due < st->warm_end)
 			continue;
-		sent = now_ns();
 		sec = second_of(st, due);
 		measured++;
 		res->sent++;
 		res->bytes += bytes;
 		second_at(&st->prod, sec)->sent++;
 		st->prod.sec[sec].bytes += bytes;
+		last = due;
+		if (rate <= 0) /* no schedule, no pacing error */
+			continue;
+		sent = now_ns();
 		if ((double)(sent - due) / 1e9 > st->prod.sec[sec].send_delay_max)
 			st->prod.sec[sec].send_delay_max = (double)(sent - due) / 1e9;
 		pdb_hist_record(st->send_delay, (uint64_t)(sent - due));
 		last = sent;
 	}
+	if (rate <= 0 && measured > 0)
+		last = now_ns(); /* the last message handed over */
 	return ks->count > 0 || stopped(st) ? last : end;
 }
 
@@ -483,10 +508,11 @@ static int64_t produce_all(struct state *st, struct producer *p, int64_t t0, str
 static void drain(struct state *st, struct producer *p)
 {
 	const struct pdb_kafka_spec *ks = st->opts->spec;
-	int64_t until;
+	int64_t until = now_ns() + (stopped(st) ? NS : (int64_t)(ks->drain * NS) + NS);
 
-	rd_kafka_flush(p->rk, stopped(st) ? 1000 : (int)(ks->drain * 1000) + 1000);
-	rd_kafka_poll(p->rk, 0);
+	/* rd_kafka_flush does not serve reports that arrive as events */
+	while (rd_kafka_outq_len(p->rk) > 0 && now_ns() < until)
+		serve_reports(st, p, 10);
 	until = now_ns() + (int64_t)(ks->drain * NS);
 	while (!ks->produce_only && !stopped(st) && atomic_load(&st->received) < st->delivered &&
 	       now_ns() < until)

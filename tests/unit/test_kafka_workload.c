@@ -125,8 +125,11 @@ static void test_pipeline_rates_loss_latency(void **state)
 	assert_int_equal(res.received, res.produced);
 	assert_int_equal(r.copied, (long)res.produced);
 	assert_true(res.produced >= 12400 && res.produced <= 12600); /* 2.5 s at 5000/s */
-	/* every measured message has an end-to-end latency */
+	/* every measured message has an end-to-end latency, a delivery
+	 * latency and, paced, a pacing error */
 	assert_int_equal(res.e2e->n, res.sent);
+	assert_int_equal(res.delivery->n, res.sent);
+	assert_int_equal(res.send_delay->n, res.sent);
 	p50 = pdb_hist_percentile(res.e2e, 50);
 	p99 = pdb_hist_percentile(res.e2e, 99);
 	p999 = pdb_hist_percentile(res.e2e, 99.9);
@@ -199,6 +202,8 @@ static void test_produce_only(void **state)
 	assert_int_equal(pdb_kafka_workload_run(&o, &res, &err), 0);
 	assert_int_equal(res.sent, 20000);
 	assert_int_equal(res.delivered, 20000);
+	assert_int_equal(res.delivery->n, 20000);
+	assert_int_equal(res.send_delay->n, 0); /* unpaced: no schedule to miss */
 	assert_int_equal(res.received, 0);
 	assert_false(res.consumed);
 	pdb_kafka_result_to_run(&res, run, "p", NULL, 0);
