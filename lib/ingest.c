@@ -2,7 +2,6 @@
 #include "ingest.h"
 
 #include <dirent.h>
-#include <pthread.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,47 +158,12 @@ out:
 	return ret;
 }
 
-/* The first file's sha256, computed on the other core while it is parsed. */
-struct hash_job {
-	const char *path;
-	char hex[65];
-	int ok, started;
-	pthread_t thread;
-};
-
-static void *hash_main(void *arg)
-{
-	struct hash_job *job = arg;
-
-	job->ok = pdb_sha256_file(job->path, job->hex) == 0;
-	return NULL;
-}
-
-static void hash_start(struct hash_job *job, const char *path)
-{
-	job->path = path;
-	job->started = pthread_create(&job->thread, NULL, hash_main, job) == 0;
-	if (!job->started)
-		hash_main(job);
-}
-
-/* Wait for the hash; the run keeps a sha256 its file named (canonical JSON). */
-static void hash_finish(struct hash_job *job, struct pdb_run *run)
-{
-	if (job->started)
-		pthread_join(job->thread, NULL);
-	job->started = 0;
-	if (job->ok && !run->sha256)
-		pdb_set_str(&run->sha256, job->hex);
-}
-
 struct pdb_run *pdb_ingest_files(const char *const *paths, size_t npaths,
 				 const struct pdb_ingest_opts *opts,
 				 const char **detected, struct pdb_err *err)
 {
 	struct ingest in = { .opts = opts, .own_env = 1 };
-	struct hash_job hash = { 0 };
-	char spooled[4096] = "";
+	char spooled[4096] = "", hex[65] = "";
 	int ok = 0;
 
 	in.run = pdb_run_new();
@@ -214,13 +178,15 @@ struct pdb_run *pdb_ingest_files(const char *const *paths, size_t npaths,
 			path = spooled;
 			name = "<stdin>";
 		}
-		if (i == 0)
-			hash_start(&hash, path);
+		if (i == 0 && pdb_sha256_file(path, hex) < 0)
+			hex[0] = '\0';
 		if (ingest_path(&in, path, name, err) < 0)
 			goto out;
 		pdb_buf_printf(&in.sources, "%s%s", i ? "," : "", name);
 	}
-	hash_finish(&hash, in.run);
+	/* the run keeps a sha256 its file named (canonical JSON) */
+	if (hex[0] && !in.run->sha256)
+		pdb_set_str(&in.run->sha256, hex);
 	if (in.sources.data && !in.run->source)
 		pdb_set_str(&in.run->source, in.sources.data);
 	for (size_t i = 0; i < in.run->nresults; i++)
@@ -243,7 +209,6 @@ struct pdb_run *pdb_ingest_files(const char *const *paths, size_t npaths,
 fail_usage:
 	pdb_err_set(err, PDB_EXIT_USAGE, "standard input ('-') can be read only once");
 out:
-	hash_finish(&hash, in.run);
 	if (spooled[0])
 		unlink(spooled);
 	pdb_buf_release(&in.sources);
