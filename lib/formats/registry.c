@@ -6,6 +6,7 @@
 extern const struct pdb_format pdb_format_canonical;
 extern const struct pdb_format pdb_format_k6;
 extern const struct pdb_format pdb_format_dropwizard;
+extern const struct pdb_format pdb_format_knox;
 extern const struct pdb_format pdb_format_iperf3;
 extern const struct pdb_format pdb_format_fio;
 extern const struct pdb_format pdb_format_hyperfine;
@@ -39,6 +40,7 @@ const struct pdb_format *const pdb_formats[] = {
 	&pdb_format_canonical,
 	&pdb_format_k6,
 	&pdb_format_dropwizard,
+	&pdb_format_knox,
 	&pdb_format_iperf3,
 	&pdb_format_fio,
 	&pdb_format_hyperfine,

@@ -12,9 +12,10 @@ command -v "$CLANG" >/dev/null 2>&1 || apt-get install -y clang libclang-rt-14-d
 cd "$root" || exit 2
 mkdir -p "$out/obj" "$out/crashes"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+pkgs=$(sed -n 's/^PKGS *= *//p' Makefile) # the Makefile's list, one source of truth
 cflags="-std=c11 -g -O1 -D_GNU_SOURCE -Ilib -I$out $san -fno-omit-frame-pointer \
-  $(pkg-config --cflags sqlite3 jansson yaml-0.1 cairo rdkafka)"
-libs="$(pkg-config --libs sqlite3 jansson yaml-0.1 cairo rdkafka) -lcsv -lm"
+  $(pkg-config --cflags $pkgs)"
+libs="$(pkg-config --libs $pkgs) -lcsv -lm"
 
 # the library, compiled with coverage for the fuzzer (rebuilt when newer)
 sh tests/embed-schema.sh schema/*.sql > "$out/schema.c" || exit 2
