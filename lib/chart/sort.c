@@ -7,8 +7,13 @@
 
 #include "util.h"
 
+/* 11-bit digits: the counts of all six passes fit in the cache */
+#define DIGIT_BITS 11
+#define RADIX (1 << DIGIT_BITS)
+#define PASSES ((64 + DIGIT_BITS - 1) / DIGIT_BITS)
+
 /* The bits of v as an unsigned key that sorts like v (negative values
- * have every bit flipped, others only the sign). */
+ * have every bit flipped, others only the sign), and back. */
 static uint64_t key_of(double v)
 {
 	uint64_t u;
@@ -17,46 +22,60 @@ static uint64_t key_of(double v)
 	return u >> 63 ? ~u : u | (UINT64_C(1) << 63);
 }
 
+static double value_of(uint64_t key)
+{
+	uint64_t u = key >> 63 ? key & ~(UINT64_C(1) << 63) : ~key;
+	double v;
+
+	memcpy(&v, &u, sizeof v);
+	return v;
+}
+
+/* While sorting, each v holds its key's bits (copied with memcpy): one
+ * buffer of the array's size is all the sort needs besides it. */
+static uint64_t key_at(const struct pdb_weighted *a)
+{
+	uint64_t k;
+
+	memcpy(&k, &a->v, sizeof k);
+	return k;
+}
+
 void pdb_chart_sort_weighted(struct pdb_weighted *a, size_t n)
 {
-	struct pdb_weighted *tmp, *src = a, *dst;
-	uint64_t *keys, *tkeys;
-	size_t *count;
+	struct pdb_weighted *src = a, *dst, *tmp, *t;
+	size_t (*count)[RADIX];
 
 	if (n < 2)
 		return;
-	tmp = pdb_xmalloc(n * sizeof *tmp);
-	keys = pdb_xmalloc(n * sizeof *keys);
-	tkeys = pdb_xmalloc(n * sizeof *tkeys);
-	count = pdb_xmalloc(65536 * sizeof *count);
-	dst = tmp;
-	for (size_t i = 0; i < n; i++)
-		keys[i] = key_of(a[i].v);
-	for (int shift = 0; shift < 64; shift += 16) {
-		size_t sum = 0;
-		uint64_t *k;
-		memset(count, 0, 65536 * sizeof *count);
-		for (size_t i = 0; i < n; i++)
-			count[(keys[i] >> shift) & 0xffff]++;
-		for (size_t d = 0; d < 65536; d++) {
-			size_t c = count[d];
-			count[d] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++) {
-			size_t at = count[(keys[i] >> shift) & 0xffff]++;
-			dst[at] = src[i];
-			tkeys[at] = keys[i];
-		}
-		k = keys;
-		keys = tkeys;
-		tkeys = k;
-		dst = src;
-		src = src == a ? tmp : a;
+	tmp = dst = pdb_xmalloc(n * sizeof *tmp);
+	count = pdb_xcalloc(PASSES, sizeof *count);
+	for (size_t i = 0; i < n; i++) { /* every pass's digit counts in one read */
+		uint64_t k = key_of(a[i].v);
+		memcpy(&a[i].v, &k, sizeof k);
+		for (int p = 0; p < PASSES; p++)
+			count[p][(k >> (p * DIGIT_BITS)) & (RADIX - 1)]++;
 	}
-	/* four passes: the sorted data is back in a */
+	for (int p = 0; p < PASSES; p++) {
+		int shift = p * DIGIT_BITS;
+		size_t sum = 0, *c = count[p];
+		if (c[(key_at(&src[0]) >> shift) & (RADIX - 1)] == n)
+			continue; /* one digit value for all: nothing moves */
+		for (size_t d = 0; d < RADIX; d++) {
+			size_t m = c[d];
+			c[d] = sum;
+			sum += m;
+		}
+		for (size_t i = 0; i < n; i++)
+			memcpy(&dst[c[(key_at(&src[i]) >> shift) & (RADIX - 1)]++], &src[i], sizeof *dst);
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	for (size_t i = 0; i < n; i++) { /* six passes or fewer: src may be tmp */
+		a[i].w = src[i].w;
+		a[i].v = value_of(key_at(&src[i]));
+	}
 	free(tmp);
-	free(keys);
-	free(tkeys);
 	free(count);
 }

@@ -29,13 +29,15 @@ awk 'BEGIN {
 }'
 "$PERFDB" ingest "$work/run.json" >/dev/null || exit 1
 
-# CPU time (user + system) of a command, from GNU time; the machine may be
-# shared, so wall-clock time says little about the work done.
+# CPU time (user + system) of a command, from getrusage to the microsecond
+# (GNU time rounds to 10 ms); the machine may be shared, so wall-clock time
+# says little about the work done.
 cpu() {
-  /usr/bin/time -f '%U %S' -o "$work/time" "$@" >/dev/null || exit 1
-  awk '{ print $1 + $2 }' "$work/time"
+  $PY -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.6f" % (r.ru_utime + r.ru_stime))' "$@" || exit 1
 }
-[ -x /usr/bin/time ] || sh "$ROOT/tests/deps.sh" time >/dev/null 2>&1
 best=
 for i in 1 2 3; do
   t=$(cpu "$PERFDB" plot latency loadtest -o "$work/perfdb.png" --width 1200 --height 700)
