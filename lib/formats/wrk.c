@@ -165,6 +165,8 @@ static int threads_line(struct wrk *w, char *text)
 		return bad(w, f[0].col, "expected a number of threads");
 	if (pdb_parse_int64(f[3].text, 1, INT32_MAX, &c) < 0)
 		return bad(w, f[3].col, "expected a number of connections");
+	if (w->have_dims)
+		return bad(w, 1, "a second 'N threads and M connections' line: one wrk run a file");
 	w->dims[0].key = pdb_xstrdup("connections");
 	w->dims[0].value = pdb_xstrdup(f[3].text);
 	w->dims[1].key = pdb_xstrdup("threads");
