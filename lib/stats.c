@@ -133,10 +133,10 @@ static double choose(size_t n, size_t k)
  * Row a of the table holds the counts of the partial sums s with a x values
  * chosen so far; rows are updated in place from the highest a down. Each x
  * still to come adds at least 2 ys (ys: y values placed so far) and at most
- * 2n, so a row keeps only the window of sums that may still end at s_obs or
- * on either side of it: sums that can only end above are dropped, and sums
- * that can only end below are counted at once, with all their completions,
- * into `strictly_below`. */
+ * 2n, so a row keeps only the window of partial sums whose side of s_obs is
+ * still open: sums sure to end above it are dropped, and sums sure to end
+ * below it are counted at once, with all their completions, into
+ * `strictly_below`. */
 struct tie_row {
 	size_t lo, hi; /* the window [lo, hi) of partial sums kept */
 };

@@ -490,7 +490,6 @@ static int64_t produce_all(struct state *st, struct producer *p, int64_t t0, str
 		res->bytes += bytes;
 		second_at(&st->prod, sec)->sent++;
 		st->prod.sec[sec].bytes += bytes;
-		last = due;
 		if (rate <= 0) /* no schedule, no pacing error */
 			continue;
 		sent = now_ns();
