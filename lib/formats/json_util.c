@@ -25,6 +25,8 @@ static void replace_nonfinite(char *s, size_t n)
 {
 	int in_string = 0;
 
+	if (!memmem(s, n, "NaN", 3) && !memmem(s, n, "Infinity", 8))
+		return; /* most files: nothing to look for */
 	for (size_t i = 0; i < n; i++) {
 		if (in_string) {
 			if (s[i] == '\\')
@@ -69,7 +71,7 @@ static char *read_file(const char *path, size_t *len)
 	buf = pdb_xmalloc(cap);
 	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
 		n += got;
-		if (n + 1 == cap)
+		if (n + 1 == cap && !feof(f)) /* not at the end yet: the file grew */
 			pdb_grow((void **)&buf, &cap, cap * 2, 1);
 	}
 	if (ferror(f)) {
