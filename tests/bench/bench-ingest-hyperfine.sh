@@ -56,9 +56,11 @@ C
 cc -O2 -o "$dir/load" "$dir/load.c" -ljansson ||
   { echo "ingest-hyperfine: skipped (cannot build the jansson peer)"; exit 0; }
 
-best() { sort -n | head -1; }
+# five pairs, perfdb then the peer: the machine is shared and a single
+# pair can be off by a quarter either way, so the target is read on the
+# median of the five ratios (their range is printed too)
 : > "$dir/p"; : > "$dir/j"
-for i in 1 2 3; do
+for i in 1 2 3 4 5; do
   rm -f "$dir/p.db"
   PERFDB_FINGERPRINT=off /usr/bin/time -f "%e %M" -o "$dir/t" \
     "$PERFDB" --db "$dir/p.db" ingest --format hyperfine "$dir/hyperfine.json" >/dev/null ||
@@ -68,12 +70,18 @@ for i in 1 2 3; do
     { echo "ingest-hyperfine: json_load_file failed"; exit 1; }
   cat "$dir/t" >> "$dir/j"
 done
-p=$(cut -d' ' -f1 "$dir/p" | best)
-j=$(cut -d' ' -f1 "$dir/j" | best)
-rss=$(cut -d' ' -f2 "$dir/p" | sort -n | tail -1)
 size=$(wc -c < "$dir/hyperfine.json")
-awk -v p="$p" -v j="$j" -v rss="$rss" -v size="$size" 'BEGIN {
-	ratio = p / j
-	printf "ingest-hyperfine: %.0f MB, 1000000 samples: perfdb %.2f s, json_load_file %.2f s, ratio %.2f (target <= 1.5); peak RSS %.0f MiB\n", size / 1e6, p, j, ratio, rss / 1024
-	exit !(ratio <= 1.5)
-}'
+paste -d' ' "$dir/p" "$dir/j" | awk -v size="$size" '
+	{ p[NR] = $1; j[NR] = $3; r[NR] = $1 / $3; if ($2 > rss) rss = $2 }
+	END {
+		for (a = 1; a <= NR; a++)
+			for (b = a + 1; b <= NR; b++)
+				if (r[b] < r[a]) { t = r[a]; r[a] = r[b]; r[b] = t }
+		for (a = 1; a <= NR; a++) {
+			if (a == 1 || p[a] < pb) pb = p[a]
+			if (a == 1 || j[a] < jb) jb = j[a]
+		}
+		median = r[(NR + 1) / 2]
+		printf "ingest-hyperfine: %.0f MB, 1000000 samples: perfdb %.2f s, json_load_file %.2f s (best of %d each); ratio %.2f (median of %d pairs, range %.2f-%.2f; target <= 1.5); peak RSS %.0f MiB\n", size / 1e6, pb, jb, NR, median, NR, r[1], r[NR], rss / 1024
+		exit !(median <= 1.5)
+	}'
