@@ -167,6 +167,13 @@ static void add_scaled(double *restrict out, const double *restrict in, double w
 		out[s] += w * in[s];
 }
 
+/* The table's memory, kept from one call to the next: a compare of many
+ * series would otherwise allocate and free a large block for each. */
+static struct {
+	double *tab;
+	size_t cap;
+} tie_scratch;
+
 static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 			   size_t s_obs)
 {
@@ -183,7 +190,8 @@ static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 		s_obs = 2 * m * n - s_obs;
 	}
 	width = s_obs + 1;
-	tab = pdb_xmalloc((m + 1) * width * sizeof *tab);
+	pdb_grow((void **)&tie_scratch.tab, &tie_scratch.cap, (m + 1) * width, sizeof *tab);
+	tab = tie_scratch.tab;
 	rows = pdb_xcalloc(m + 1, sizeof *rows);
 	binom = pdb_xmalloc((m + 1) * sizeof *binom);
 	tab[0] = 1;
@@ -232,7 +240,6 @@ static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 	if (rows[m].lo <= s_obs && s_obs < rows[m].hi)
 		eq = tab[m * width + s_obs];
 	p = fmin(1.0, 2.0 * fmin(strictly_below + eq, total - strictly_below) / total);
-	free(tab);
 	free(rows);
 	free(binom);
 	return p;
