@@ -14,11 +14,28 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Ascending; the few samples of a series by insertion, in place, without
+ * qsort's call per comparison. */
+static void sort_doubles(double *v, size_t n)
+{
+	if (n > 64) {
+		qsort(v, n, sizeof *v, cmp_double);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		double x = v[i];
+		size_t j = i;
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
 static double *sorted_copy(const double *v, size_t n)
 {
 	double *s = pdb_xmalloc(n * sizeof *s);
 	memcpy(s, v, n * sizeof *s);
-	qsort(s, n, sizeof *s, cmp_double);
+	sort_doubles(s, n);
 	return s;
 }
 
@@ -496,7 +513,7 @@ double pdb_stats_median(double *v, size_t n)
 {
 	if (n == 0)
 		return NAN;
-	qsort(v, n, sizeof *v, cmp_double);
+	sort_doubles(v, n);
 	return pdb_stats_quantile(v, n, 0.5);
 }
 
