@@ -160,24 +160,42 @@ static double sample_field(const struct pdb_sample *s, int which)
 	return s->value;
 }
 
+/* Little-endian 64-bit words, written out byte by byte so that the
+ * compiler turns each into one load or store on any host. */
+static void put_le64(unsigned char *p, uint64_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+	p[4] = (unsigned char)(v >> 32);
+	p[5] = (unsigned char)(v >> 40);
+	p[6] = (unsigned char)(v >> 48);
+	p[7] = (unsigned char)(v >> 56);
+}
+
+static uint64_t get_le64(const unsigned char *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+	       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+	       (uint64_t)p[7] << 56;
+}
+
 void pdb_store_pack(const struct pdb_sample *s, size_t n, int which, unsigned char *out)
 {
 	for (size_t i = 0; i < n; i++) {
 		double v = sample_field(&s[i], which);
 		uint64_t bits;
 		memcpy(&bits, &v, 8);
-		for (int b = 0; b < 8; b++)
-			out[8 * i + (size_t)b] = (unsigned char)(bits >> (8 * b));
+		put_le64(out + 8 * i, bits);
 	}
 }
 
 void pdb_store_unpack(const unsigned char *blob, size_t n, int which, struct pdb_sample *s)
 {
 	for (size_t i = 0; i < n; i++) {
-		uint64_t bits = 0;
+		uint64_t bits = get_le64(blob + 8 * i);
 		double v;
-		for (int b = 0; b < 8; b++)
-			bits |= (uint64_t)blob[8 * i + (size_t)b] << (8 * b);
 		memcpy(&v, &bits, 8);
 		if (which == PDB_PACK_T) {
 			s[i].t = v;
