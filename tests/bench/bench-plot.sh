@@ -1,13 +1,15 @@
 #!/bin/sh
 # bench-plot: a 100,000-point latency-over-time series (one run whose samples
 # carry time offsets) to a 1200x700 PNG line chart: perfdb against matplotlib
-# (Agg) and gnuplot (pngcairo) on the same data. Two shapes of a 10-minute
+# (Agg) and gnuplot (pngcairo) on the same data. Three shapes of a 10-minute
 # load test, a latency sample every 6 ms; the peers' time depends on how much
 # ink the line lays down, perfdb's hardly (it reduces per pixel column):
-# - band: lognormal noise (sigma 0.35) on a slow swell: the line fills most
-#   of the plot's height;
-# - bursty: the same with 0.2 % of the samples 20 times higher, which squeezes
-#   the band to the bottom of the axis, and the peers draw it much faster.
+# - steady: a flat band of noise (about +-17 %) that fills the plot's height,
+#   the shape behind the issue's scale (gnuplot tens of seconds, matplotlib
+#   several seconds);
+# - swell: lognormal noise (sigma 0.35) on a slow swell;
+# - bursty: the swell with 0.2 % of the samples 20 times higher, which
+#   squeezes the band to the bottom of the axis: the peers draw it much faster.
 : "${PERFDB:?}" "${ROOT:?}"
 PY=/usr/bin/python3
 if ! $PY -c 'import matplotlib' 2>/dev/null || ! command -v gnuplot >/dev/null; then
@@ -19,17 +21,22 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export PERFDB_DB="$work/bench.db"
 
-# gen NAME SPIKES: the run NAME (perfdb canonical JSON, ingested) and
-# NAME.txt (time and value per line, for the peers)
+# gen NAME: the run NAME (perfdb canonical JSON, ingested) and NAME.txt (time
+# and value per line, for the peers)
 gen() {
-  awk -v name="$1" -v spikes="$2" -v dir="$work" 'BEGIN {
+  awk -v name="$1" -v dir="$work" 'BEGIN {
     srand(42); n = 100000; json = dir "/" name ".json"; txt = dir "/" name ".txt"
     printf "{\"name\":\"%s\",\"created_at\":\"2026-01-01T00:00:00Z\",\"tool\":\"bench\",\"format\":\"perfdb\",\"source\":\"bench\",\"status\":\"complete\",\"attrs\":{},\"results\":[{\"benchmark\":\"load\",\"dims\":{},\"metric\":\"latency\",\"unit\":\"s\",\"direction\":\"lower\",\"samples\":[", name > json
     for (i = 0; i < n; i++) {
-      t = i * 0.006; u1 = rand(); u2 = rand()
-      g = sqrt(-2 * log(u1 + 1e-12)) * cos(6.283185307 * u2)
-      v = 0.002 * exp(0.35 * g) * (1 + 0.5 * sin(t / 40))
-      if (rand() < spikes) v *= 20
+      t = i * 0.006
+      if (name == "steady") {
+        v = 0.002 * exp(0.35 * (rand() - 0.5))
+      } else {
+        u1 = rand(); u2 = rand()
+        g = sqrt(-2 * log(u1 + 1e-12)) * cos(6.283185307 * u2)
+        v = 0.002 * exp(0.35 * g) * (1 + 0.5 * sin(t / 40))
+        if (name == "bursty" && rand() < 0.002) v *= 20
+      }
       printf "%s{\"value\":%.6g,\"t\":%.3f}", (i ? "," : ""), v, t > json
       printf "%.3f %.6g\n", t, v > txt
     }
@@ -64,9 +71,9 @@ ax.set_xlabel("time (s)"); ax.set_ylabel("latency (s)"); ax.set_title("Latency o
 fig.savefig(sys.argv[2])
 PYEOF
 
-# shape NAME SPIKES: time the three on it and print the ratios
+# shape NAME: time the three on it and print the ratios
 shape() {
-  gen "$1" "$2"
+  gen "$1"
   best=
   for i in 1 2 3; do
     t=$(cpu "$PERFDB" plot latency "$1" -o "$work/perfdb.png" --width 1200 --height 700)
@@ -79,5 +86,6 @@ shape() {
     printf "plot %-6s ratio matplotlib/perfdb %.1fx (goal >= 20x), gnuplot/perfdb %.1fx (goal >= 100x)\n", name, m / p, g / p
   }'
 }
-shape band 0
-shape bursty 0.002
+shape steady
+shape swell
+shape bursty
