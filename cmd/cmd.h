@@ -45,6 +45,13 @@ void cmd_print_usage(const struct command *cmd, FILE *out);
 /* Open the database chosen by --db, $PERFDB_DB or ./perfdb.db. */
 struct pdb_store *cmd_open_store(struct cmd_ctx *ctx, struct pdb_err *err);
 
+/* compare's and report's configuration: path, else ./perfdb.yaml when it
+ * exists, loaded into cfg and pointed to by *use; none leaves *use alone.
+ * 0, or -1 with err. */
+struct pdb_compare_config;
+int cmd_compare_config(const char *path, struct pdb_compare_config *cfg,
+		       const struct pdb_compare_config **use, struct pdb_err *err);
+
 /* Output formats: index of name in the NULL-ended list allowed, or -1. */
 int cmd_parse_format(const char *name, const char *const *allowed);
 /* Colour on out: a terminal and no NO_COLOR. */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compare_config.h"
 #include "util.h"
 
 int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c)
@@ -137,4 +138,17 @@ void cmd_table_release(struct cmd_table *t)
 		free(t->cells[i]);
 	free(t->cells);
 	memset(t, 0, sizeof *t);
+}
+
+int cmd_compare_config(const char *path, struct pdb_compare_config *cfg,
+		       const struct pdb_compare_config **use, struct pdb_err *err)
+{
+	if (!path && access("perfdb.yaml", F_OK) == 0)
+		path = "perfdb.yaml";
+	if (!path)
+		return 0;
+	if (pdb_compare_config_load(path, cfg, err) < 0)
+		return -1;
+	*use = cfg;
+	return 0;
 }

@@ -3,7 +3,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd.h"
 #include "compare.h"
@@ -548,14 +547,9 @@ static int compare_main(int argc, char **argv, struct cmd_ctx *ctx)
 	pdb_compare_config_init(&cfg);
 	if ((status = parse_options(argc, argv, ctx, &o)) >= 0)
 		goto out;
-	if (!o.config && access("perfdb.yaml", F_OK) == 0)
-		o.config = "perfdb.yaml";
-	if (o.config) {
-		if (pdb_compare_config_load(o.config, &cfg, &err) < 0) {
-			status = cmd_fail("compare", &err);
-			goto out;
-		}
-		o.cmp.config = &cfg;
+	if (cmd_compare_config(o.config, &cfg, &o.cmp.config, &err) < 0) {
+		status = cmd_fail("compare", &err);
+		goto out;
 	}
 	if (!(store = cmd_open_store(ctx, &err)) ||
 	    pdb_store_resolve_group(store, argv[optind], o.last, &base, &nbase, &err) < 0 ||

@@ -1,7 +1,6 @@
 /* perfdb report: a candidate against its baseline as a Markdown and HTML page with charts. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd.h"
 #include "compare_config.h"
@@ -93,14 +92,9 @@ static int report_main(int argc, char **argv, struct cmd_ctx *ctx)
 	pdb_compare_config_init(&cfg);
 	if ((status = parse_options(argc, argv, ctx, &o)) >= 0)
 		goto out;
-	if (!o.config && access("perfdb.yaml", F_OK) == 0)
-		o.config = "perfdb.yaml";
-	if (o.config) {
-		if (pdb_compare_config_load(o.config, &cfg, &err) < 0) {
-			status = cmd_fail("report", &err);
-			goto out;
-		}
-		o.opts.config = &cfg;
+	if (cmd_compare_config(o.config, &cfg, &o.opts.config, &err) < 0) {
+		status = cmd_fail("report", &err);
+		goto out;
 	}
 	if (!(store = cmd_open_store(ctx, &err)) ||
 	    pdb_store_resolve(store, argv[optind], &cand, &err) < 0 ||
