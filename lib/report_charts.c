@@ -118,44 +118,6 @@ out:
 
 /* ---- compare: the change of every series with its interval, by verdict ---- */
 
-static const struct {
-	int verdict, color;
-} verdict_colors[] = {
-	{ PDB_VERDICT_REGRESSION, PDB_COLOR_VERMILLION },
-	{ PDB_VERDICT_IMPROVEMENT, PDB_COLOR_GREEN },
-	{ PDB_VERDICT_NOISY, PDB_COLOR_ORANGE },
-	{ PDB_VERDICT_UNCHANGED, PDB_COLOR_GREY },
-	{ PDB_VERDICT_INSUFFICIENT, PDB_COLOR_SKY },
-};
-
-static void verdict_bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
-			 const size_t *rows, size_t nrows, int verdict, int color)
-{
-	double *x = pdb_xmalloc(nrows * sizeof *x), *y = pdb_xmalloc(nrows * sizeof *y);
-	double *lo = pdb_xmalloc(nrows * sizeof *lo), *hi = pdb_xmalloc(nrows * sizeof *hi);
-	size_t n = 0;
-
-	for (size_t k = 0; k < nrows; k++) {
-		const struct pdb_compare_row *r = &cmp->rows[rows[k]];
-		if (r->verdict != verdict)
-			continue;
-		x[n] = r->change_pct;
-		y[n] = (double)k;
-		lo[n] = isfinite(r->ci_low_pct) ? r->ci_low_pct : r->change_pct;
-		hi[n] = isfinite(r->ci_high_pct) ? r->ci_high_pct : r->change_pct;
-		n++;
-	}
-	if (n > 0) {
-		char *label = pdb_xasprintf("%s (%zu)", pdb_verdict_name(verdict), n);
-		pdb_chart_add_series(p, label, PDB_MARK_HBAR, color, x, y, lo, hi, n);
-		free(label);
-	}
-	free(x);
-	free(y);
-	free(lo);
-	free(hi);
-}
-
 /* Whether another shown row has the same benchmark and metric (then the
  * dims tell them apart; else they only make the label long). */
 static int twin(const struct pdb_compare *cmp, const size_t *rows, size_t nrows, size_t k)
@@ -175,19 +137,13 @@ static int compare_chart(struct report *r, const char *dir, struct pdb_report_fi
 			 struct pdb_err *err)
 {
 	const struct pdb_compare *cmp = &r->cmp;
-	size_t rows[MAX_COMPARE_ROWS], nrows = 0, shown = 0;
+	size_t rows[MAX_COMPARE_ROWS], nrows, shown;
 	char *names[MAX_COMPARE_ROWS], *title, *alt;
 	struct pdb_chart_panel *p;
 	struct pdb_chart *c;
 	int rc, height;
 
-	for (size_t i = 0; i < cmp->nrows; i++) {
-		if (!isfinite(cmp->rows[i].change_pct))
-			continue;
-		if (nrows < MAX_COMPARE_ROWS)
-			rows[nrows++] = i;
-		shown++;
-	}
+	nrows = pdb_compare_chart_rows(cmp, rows, MAX_COMPARE_ROWS, &shown);
 	if (nrows == 0)
 		return 0;
 	title = shown > nrows ? pdb_xasprintf("Change per series (worst %zu of %zu)", nrows, shown)
@@ -205,9 +161,7 @@ static int compare_chart(struct report *r, const char *dir, struct pdb_report_fi
 	pdb_chart_axis_categories(&p->y, (const char *const *)names, nrows);
 	for (size_t k = 0; k < nrows; k++)
 		free(names[k]);
-	pdb_chart_add_vmark(p, 0);
-	for (size_t v = 0; v < sizeof verdict_colors / sizeof verdict_colors[0]; v++)
-		verdict_bars(p, cmp, rows, nrows, verdict_colors[v].verdict, verdict_colors[v].color);
+	pdb_compare_chart_bars(p, cmp, rows, nrows);
 	alt = pdb_xasprintf("%s: the change of the candidate in %%, with its interval, "
 			    "coloured by verdict", title);
 	rc = render(c, dir, "compare", alt, &r->compare_chart, files, err);

@@ -27,8 +27,8 @@ static char *row_name(const struct pdb_compare_row *r)
 			     *r->dims ? "]" : "", r->metric);
 }
 
-static void add_verdict_series(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
-			       const size_t *rows, size_t nrows, int verdict, int color)
+static void verdict_series(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
+			   const size_t *rows, size_t nrows, int verdict, int color)
 {
 	double *x = pdb_xmalloc(nrows * sizeof *x), *y = pdb_xmalloc(nrows * sizeof *y);
 	double *lo = pdb_xmalloc(nrows * sizeof *lo), *hi = pdb_xmalloc(nrows * sizeof *hi);
@@ -56,6 +56,29 @@ static void add_verdict_series(struct pdb_chart_panel *p, const struct pdb_compa
 	free(hi);
 }
 
+void pdb_compare_chart_bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
+			    const size_t *rows, size_t nrows)
+{
+	pdb_chart_add_vmark(p, 0);
+	for (size_t v = 0; v < sizeof verdict_colors / sizeof verdict_colors[0]; v++)
+		verdict_series(p, cmp, rows, nrows, verdict_colors[v].verdict, verdict_colors[v].color);
+}
+
+size_t pdb_compare_chart_rows(const struct pdb_compare *cmp, size_t *rows, size_t max,
+			      size_t *shown)
+{
+	size_t n = 0;
+
+	*shown = 0;
+	for (size_t i = 0; i < cmp->nrows; i++)
+		if (isfinite(cmp->rows[i].change_pct)) {
+			if (n < max)
+				rows[n++] = i;
+			(*shown)++;
+		}
+	return n;
+}
+
 static int resolve(struct pdb_store *store, const char *sel, int64_t **ids, size_t *n,
 		   struct pdb_err *err)
 {
@@ -71,7 +94,7 @@ struct pdb_chart *pdb_compare_chart(struct pdb_store *store, const char *base,
 	struct pdb_chart *c = NULL;
 	struct pdb_chart_panel *p;
 	int64_t *bids = NULL, *cids = NULL;
-	size_t nb = 0, nc = 0, rows[MAX_ROWS], nrows = 0, shown = 0;
+	size_t nb = 0, nc = 0, rows[MAX_ROWS], nrows, shown;
 	char *names[MAX_ROWS], *title = NULL;
 
 	pdb_compare_opts_init(&co);
@@ -80,12 +103,7 @@ struct pdb_chart *pdb_compare_chart(struct pdb_store *store, const char *base,
 	if (resolve(store, base, &bids, &nb, err) < 0 || resolve(store, cand, &cids, &nc, err) < 0 ||
 	    pdb_compare_run_groups(store, bids, nb, cids, nc, &co, &cmp, err) < 0)
 		goto out;
-	for (size_t i = 0; i < cmp.nrows; i++)
-		if (isfinite(cmp.rows[i].change_pct)) {
-			if (nrows < MAX_ROWS)
-				rows[nrows++] = i;
-			shown++;
-		}
+	nrows = pdb_compare_chart_rows(&cmp, rows, MAX_ROWS, &shown);
 	if (nrows == 0) {
 		pdb_err_set(err, PDB_EXIT_INPUT, "no series with a change to show between %s and %s",
 			    base, cand);
@@ -102,9 +120,7 @@ struct pdb_chart *pdb_compare_chart(struct pdb_store *store, const char *base,
 	pdb_chart_axis_categories(&p->y, (const char *const *)names, nrows);
 	for (size_t k = 0; k < nrows; k++)
 		free(names[k]);
-	pdb_chart_add_vmark(p, 0);
-	for (size_t v = 0; v < sizeof verdict_colors / sizeof verdict_colors[0]; v++)
-		add_verdict_series(p, &cmp, rows, nrows, verdict_colors[v].verdict, verdict_colors[v].color);
+	pdb_compare_chart_bars(p, &cmp, rows, nrows);
 out:
 	pdb_compare_release(&cmp);
 	free(bids);

@@ -57,6 +57,17 @@ struct pdb_chart *pdb_compare_chart(struct pdb_store *store, const char *base,
 				    const char *cand, const struct pdb_plot_opts *opts,
 				    struct pdb_err *err);
 
+/* The compare chart's parts, shared with the report (chart/compare_chart.c). */
+struct pdb_compare;
+/* Up to max rows of cmp that have a change in % (worst first, as cmp is
+ * sorted) into rows; *shown counts all such rows. Returns how many went in. */
+size_t pdb_compare_chart_rows(const struct pdb_compare *cmp, size_t *rows, size_t max,
+			      size_t *shown);
+/* The zero line and one series of bars with their intervals per verdict,
+ * coloured by verdict; rows[k] is drawn on category k. */
+void pdb_compare_chart_bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
+			    const size_t *rows, size_t nrows);
+
 /* Helpers shared by the kinds (chart/gather.c). */
 /* Load the runs named by selectors; *out malloc'ed, free with pdb_chart_runs_free. */
 int pdb_chart_load_runs(struct pdb_store *store, const char *const *sel, size_t n,
