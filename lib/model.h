@@ -95,6 +95,8 @@ struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
 					    const struct pdb_attr *dims, size_t ndims,
 					    const char *metric, const char *raw_unit);
 
+/* Set a dim of a result in place. It does not re-key the run's lookup index: give
+ * the dims to pdb_run_result_with_dims instead while a parser still looks results up. */
 void pdb_result_set_dim(struct pdb_result *r, const char *key, const char *value);
 const char *pdb_result_get_dim(const struct pdb_result *r, const char *key);
 /* A value in the tool's unit converted to the canonical unit (r->scale). */

@@ -110,14 +110,18 @@ static int num(struct job *job, const json_t *obj, const char *dir, const char *
 	return -1;
 }
 
+/* The series (job, its dims, dir when given, metric): the direction is part of the
+ * key, so the read and write sides of a mixed job are two series. */
 static struct pdb_result *result(struct job *job, const char *dir, const char *metric,
 				 const char *unit)
 {
-	struct pdb_result *r = pdb_run_result_with_dims(job->run, job->name, job->dims,
-							job->ndims, metric, unit);
+	struct pdb_attr dims[N(job->dims) + 1];
+	size_t n = job->ndims;
+
+	memcpy(dims, job->dims, n * sizeof *dims);
 	if (dir)
-		pdb_result_set_dim(r, "dir", dir);
-	return r;
+		dims[n++] = (struct pdb_attr){ .key = "dir", .value = (char *)dir };
+	return pdb_run_result_with_dims(job->run, job->name, dims, n, metric, unit);
 }
 
 /* A value with its periodic statistics: iops or bandwidth. */
