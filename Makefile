@@ -2,10 +2,10 @@
 PREFIX  ?= /usr/local
 BUILD   ?= build
 CC      ?= cc
-PKGS     = sqlite3 jansson yaml-0.1 cairo freetype2 rdkafka zlib libcrypto
+PKGS     = sqlite3 jansson yaml-0.1 cairo freetype2 rdkafka zlib libzstd liblzma libcrypto
 TESTPKGS = cmocka
 # Debian packages that provide the above (pkg-config name -> package below)
-DEBS     = pkg-config libsqlite3-dev libjansson-dev libyaml-dev libcairo2-dev libfreetype-dev zlib1g-dev libssl-dev \
+DEBS     = pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libyaml-dev libcairo2-dev libfreetype-dev zlib1g-dev libzstd-dev liblzma-dev libssl-dev \
            librdkafka-dev libcsv-dev libcmocka-dev fonts-dejavu-core sqlite3 \
            procps kcat
 

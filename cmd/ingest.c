@@ -20,6 +20,7 @@ const struct command cmd_ingest = {
 	"  -d, --dim K=V       add a dimension to every series (repeatable): vcpus=4\n"
 	"  -m, --map MAP.yaml  read a CSV/JSON/YAML file as MAP.yaml declares\n"
 	"      --force         store a file that was ingested before\n"
+	"      --strict        a file of a directory that no adapter reads is an error\n"
 	"  -v, --verbose       tell on stderr what was detected and stored\n"
 	"      --list-formats  list the formats and exit\n"
 	"      --db FILE       the database (default $PERFDB_DB or ./perfdb.db)\n"
@@ -136,9 +137,30 @@ static void report(const struct pdb_run *run, const char *format)
 		"%zu samples, %zu stats\n", format, run->nresults, benchmarks, samples, stats);
 }
 
+/* One line on stderr for every file skipped and every benchmark that failed. */
+static void warn(const struct pdb_run *run)
+{
+	static const char skipped[] = "ingest.skipped[";
+
+	for (size_t i = 0; i < run->nattrs; i++) {
+		const char *k = run->attrs[i].key;
+		if (strncmp(k, skipped, sizeof skipped - 1) == 0)
+			fprintf(stderr, "perfdb: ingest: skipped %.*s: %s\n",
+				(int)(strlen(k) - sizeof skipped), k + sizeof skipped - 1,
+				run->attrs[i].value);
+	}
+	for (size_t i = 0; i < run->nfailures; i++) {
+		const struct pdb_failure *f = &run->failures[i];
+		char *dims = pdb_dims_display(f->dims, f->ndims);
+		fprintf(stderr, "perfdb: ingest: warning: %s%s%s%s failed: %s\n", f->benchmark,
+			*dims ? " [" : "", dims, *dims ? "]" : "", f->reason);
+		free(dims);
+	}
+}
+
 static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	enum { OPT_FORCE = 1, OPT_LIST, OPT_TO_KAFKA, OPT_FROM_KAFKA, OPT_GROUP, OPT_FOLLOW };
+	enum { OPT_FORCE = 1, OPT_STRICT, OPT_LIST, OPT_TO_KAFKA, OPT_FROM_KAFKA, OPT_GROUP, OPT_FOLLOW };
 	static const struct option longopts[] = {
 		{ "format", required_argument, 0, 'f' },
 		{ "name", required_argument, 0, 'n' },
@@ -146,6 +168,7 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		{ "dim", required_argument, 0, 'd' },
 		{ "map", required_argument, 0, 'm' },
 		{ "force", no_argument, 0, OPT_FORCE },
+		{ "strict", no_argument, 0, OPT_STRICT },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "list-formats", no_argument, 0, OPT_LIST },
 		{ "to-kafka", required_argument, 0, OPT_TO_KAFKA },
@@ -171,6 +194,7 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		case 'm': opts.map_path = optarg; break;
 		case 'v': verbose = 1; break;
 		case OPT_FORCE: force = 1; break;
+		case OPT_STRICT: opts.strict = 1; break;
 		case OPT_TO_KAFKA: to_kafka = optarg; break;
 		case OPT_FROM_KAFKA: from_target = optarg; break;
 		case OPT_GROUP: group = optarg; break;
@@ -228,6 +252,7 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_fail("ingest", &err);
 		goto out;
 	}
+	warn(run);
 	if (verbose)
 		report(run, detected);
 	if (store)

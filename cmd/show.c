@@ -43,6 +43,15 @@ static void print_text(const struct pdb_run *run)
 	for (size_t i = 0; i < run->nattrs; i++)
 		printf("%-8s %s\n", run->attrs[i].key, run->attrs[i].value);
 	putchar('\n');
+	for (size_t i = 0; i < run->nfailures; i++) {
+		const struct pdb_failure *f = &run->failures[i];
+		char *dims = pdb_dims_display(f->dims, f->ndims);
+		printf("FAILED   %s%s%s%s: %s\n", f->benchmark, *dims ? " [" : "", dims,
+		       *dims ? "]" : "", f->reason);
+		free(dims);
+	}
+	if (run->nfailures)
+		putchar('\n');
 	cmd_table_init(&t, 9, "lllrrrrrl");
 	cmd_table_add(&t, header);
 	for (size_t i = 0; i < run->nresults; i++) {

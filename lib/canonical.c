@@ -61,9 +61,22 @@ static json_t *result_json(const struct pdb_result *r)
 	return o;
 }
 
+static json_t *failure_json(const struct pdb_failure *f)
+{
+	json_t *o = json_object(), *dims = json_object();
+
+	json_object_set_new(o, "benchmark", json_string(f->benchmark));
+	for (size_t i = 0; i < f->ndims; i++)
+		json_object_set_new(dims, f->dims[i].key, json_string(f->dims[i].value));
+	json_object_set_new(o, "dims", dims);
+	json_object_set_new(o, "reason", json_string(f->reason));
+	return o;
+}
+
 json_t *pdb_canonical_from_run(const struct pdb_run *run)
 {
-	json_t *o = json_object(), *attrs = json_object(), *results = json_array();
+	json_t *o = json_object(), *attrs = json_object(), *results = json_array(),
+	       *failures = json_array();
 
 	json_object_set_new(o, "id", run->id ? json_sprintf("run%lld", (long long)run->id) : json_null());
 	json_object_set_new(o, "uuid", json_string(run->uuid));
@@ -80,6 +93,9 @@ json_t *pdb_canonical_from_run(const struct pdb_run *run)
 	for (size_t i = 0; i < run->nresults; i++)
 		json_array_append_new(results, result_json(&run->results[i]));
 	json_object_set_new(o, "results", results);
+	for (size_t i = 0; i < run->nfailures; i++)
+		json_array_append_new(failures, failure_json(&run->failures[i]));
+	json_object_set_new(o, "failures", failures);
 	return o;
 }
 
@@ -139,11 +155,42 @@ static int read_sample(json_t *v, struct pdb_sample *s)
 	return 0;
 }
 
+/* Dims of a canonical object (a result or a failure) into a new array (*out,
+ * caller frees; the strings stay the document's). */
+static int read_dims(json_t *o, struct pdb_attr **out, size_t *n, const char *source,
+		     const char *path, struct pdb_err *err)
+{
+	json_t *dims = json_object_get(o, "dims"), *v;
+	char where[256];
+	const char *k;
+
+	*out = NULL;
+	*n = 0;
+	if (dims && !json_is_object(dims)) {
+		snprintf(where, sizeof where, "%s.dims", path);
+		return bad(err, source, where, "expected an object");
+	}
+	*out = pdb_xcalloc(json_object_size(dims) + 1, sizeof **out);
+	json_object_foreach(dims, k, v) {
+		if (!json_is_string(v)) {
+			free(*out);
+			*out = NULL;
+			snprintf(where, sizeof where, "%s.dims.%s", path, k);
+			return bad(err, source, where, "expected a string");
+		}
+		(*out)[*n].key = (char *)k;
+		(*out)[(*n)++].value = (char *)json_string_value(v);
+	}
+	return 0;
+}
+
 static int read_result(json_t *o, struct pdb_run *run, const char *source,
 		       const char *path, struct pdb_err *err)
 {
 	const char *bench, *metric, *unit, *dirname, *raw_unit, *raw_name, *k;
-	json_t *dims = json_object_get(o, "dims"), *samples, *stats, *v;
+	json_t *samples, *stats, *v;
+	struct pdb_attr *dims;
+	size_t ndims;
 	struct pdb_result *r;
 	char where[256];
 	size_t i;
@@ -157,26 +204,10 @@ static int read_result(json_t *o, struct pdb_run *run, const char *source,
 	    get_string(o, "raw_unit", 0, &raw_unit, source, path, err) < 0 ||
 	    get_string(o, "raw_name", 0, &raw_name, source, path, err) < 0)
 		return -1;
-	if (dims && !json_is_object(dims)) {
-		snprintf(where, sizeof where, "%s.dims", path);
-		return bad(err, source, where, "expected an object");
-	}
-	{
-		size_t nd = json_object_size(dims), j = 0;
-		struct pdb_attr *d = pdb_xcalloc(nd, sizeof *d);
-		json_object_foreach(dims, k, v) {
-			if (!json_is_string(v)) {
-				free(d);
-				snprintf(where, sizeof where, "%s.dims.%s", path, k);
-				return bad(err, source, where, "expected a string");
-			}
-			d[j].key = (char *)k;
-			d[j].value = (char *)json_string_value(v);
-			j++;
-		}
-		r = pdb_run_result_with_dims(run, bench, d, nd, metric, unit);
-		free(d);
-	}
+	if (read_dims(o, &dims, &ndims, source, path, err) < 0)
+		return -1;
+	r = pdb_run_result_with_dims(run, bench, dims, ndims, metric, unit);
+	free(dims);
 	if (r->nsamples || r->nstats) {
 		snprintf(where, sizeof where, "%s", path);
 		return bad(err, source, where, "the same benchmark, dims and metric appear twice");
@@ -219,6 +250,24 @@ static int read_result(json_t *o, struct pdb_run *run, const char *source,
 	return 0;
 }
 
+static int read_failure(json_t *o, struct pdb_run *run, const char *source,
+			const char *path, struct pdb_err *err)
+{
+	const char *bench, *reason;
+	struct pdb_attr *dims;
+	size_t ndims;
+
+	if (!json_is_object(o))
+		return bad(err, source, path, "expected an object");
+	if (get_string(o, "benchmark", 1, &bench, source, path, err) < 0 ||
+	    get_string(o, "reason", 1, &reason, source, path, err) < 0 ||
+	    read_dims(o, &dims, &ndims, source, path, err) < 0)
+		return -1;
+	pdb_run_add_failure(run, bench, dims, ndims, reason);
+	free(dims);
+	return 0;
+}
+
 int pdb_canonical_to_run(json_t *doc, struct pdb_run *run, const char *source,
 			 struct pdb_err *err)
 {
@@ -226,7 +275,7 @@ int pdb_canonical_to_run(json_t *doc, struct pdb_run *run, const char *source,
 	char **targets[] = { &run->name, &run->created_at, &run->tool, &run->format,
 			     &run->source, &run->sha256, &run->status };
 	const char *uuid, *s, *k;
-	json_t *attrs, *results, *v;
+	json_t *attrs, *results, *failures, *v;
 	size_t i;
 
 	if (!json_is_object(doc))
@@ -238,6 +287,7 @@ int pdb_canonical_to_run(json_t *doc, struct pdb_run *run, const char *source,
 			return bad(err, source, "$.uuid", "expected a 36-character uuid");
 		memcpy(run->uuid, uuid, 37);
 	}
+	run->own_identity = json_object_get(doc, "sha256") != NULL;
 	for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		if (get_string(doc, fields[i], 0, &s, source, "$", err) < 0)
 			return -1;
@@ -262,6 +312,15 @@ int pdb_canonical_to_run(json_t *doc, struct pdb_run *run, const char *source,
 		char where[64];
 		snprintf(where, sizeof where, "$.results[%zu]", i);
 		if (read_result(v, run, source, where, err) < 0)
+			return -1;
+	}
+	failures = json_object_get(doc, "failures"); /* absent before schema 3 */
+	if (failures && !json_is_array(failures))
+		return bad(err, source, "$.failures", "expected an array");
+	json_array_foreach(failures, i, v) {
+		char where[64];
+		snprintf(where, sizeof where, "$.failures[%zu]", i);
+		if (read_failure(v, run, source, where, err) < 0)
 			return -1;
 	}
 	return 0;

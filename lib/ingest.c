@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "decompress.h"
 #include "fingerprint.h"
 #include "formats/format.h"
 #include "util.h"
@@ -59,37 +60,46 @@ static size_t read_head(const char *path, unsigned char *head)
 	return n;
 }
 
-static int ingest_path(struct ingest *in, const char *path, const char *name,
-		       struct pdb_err *err);
+/* One input opened for the adapters: its first bytes read, a compressed file
+ * decompressed to a temporary file first (errors name the file as given, at
+ * positions in the decompressed text). */
+struct input {
+	struct pdb_source src;
+	unsigned char *head;
+	char unpacked[4096];
+};
 
-/* A directory no adapter claims: every regular file in it, by name. */
-static int ingest_dir_files(struct ingest *in, const char *path, const char *name,
-			    struct pdb_err *err)
+static int input_open(struct input *x, const struct ingest *in, const char *path,
+		      const char *name, struct pdb_err *err)
 {
-	struct dirent **list = NULL;
-	int n = scandir(path, &list, NULL, alphasort), ret = 0, any = 0;
+	struct stat sb;
 
-	if (n < 0)
+	memset(x, 0, sizeof *x);
+	x->src = (struct pdb_source){ .path = path, .name = name, .map_path = in->opts->map_path };
+	if (stat(path, &sb) < 0)
 		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s", strerror(errno));
-	for (int i = 0; i < n; i++) {
-		char *child = NULL, *child_name = NULL;
-		struct stat sb;
-		if (ret == 0 && list[i]->d_name[0] != '.') {
-			child = pdb_xasprintf("%s/%s", path, list[i]->d_name);
-			child_name = pdb_xasprintf("%s/%s", name, list[i]->d_name);
-			if (stat(child, &sb) == 0 && S_ISREG(sb.st_mode)) {
-				ret = ingest_path(in, child, child_name, err);
-				any = 1;
-			}
-		}
-		free(child);
-		free(child_name);
-		free(list[i]);
+	x->src.is_dir = S_ISDIR(sb.st_mode);
+	if (x->src.is_dir)
+		return 0;
+	x->head = pdb_xmalloc(HEAD_SIZE + 1);
+	x->src.head = x->head;
+	x->src.head_len = read_head(path, x->head);
+	switch (pdb_decompress_to_temp(path, name, x->head, x->src.head_len, x->unpacked,
+				       sizeof x->unpacked, err)) {
+	case -1:
+		return -1;
+	case 1:
+		x->src.path = x->unpacked;
+		x->src.head_len = read_head(x->unpacked, x->head);
 	}
-	free(list);
-	if (ret == 0 && !any)
-		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "no result files in this directory");
-	return ret;
+	return 0;
+}
+
+static void input_close(struct input *x)
+{
+	if (x->unpacked[0])
+		unlink(x->unpacked);
+	free(x->head);
 }
 
 static const struct pdb_format *choose_format(const struct ingest *in,
@@ -116,45 +126,243 @@ static const struct pdb_format *choose_format(const struct ingest *in,
 	return f;
 }
 
-static int ingest_path(struct ingest *in, const char *path, const char *name,
-		       struct pdb_err *err)
+/* Whether name is one of the '+'-separated names of list. */
+static int has_format(const char *list, const char *name)
 {
-	unsigned char *head = NULL;
-	struct pdb_source src = { .path = path, .name = name, .map_path = in->opts->map_path };
-	const struct pdb_format *f;
-	struct stat sb;
-	int ret = -1;
+	size_t len = strlen(name);
 
-	if (stat(path, &sb) < 0)
-		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s", strerror(errno));
-	src.is_dir = S_ISDIR(sb.st_mode);
-	if (!src.is_dir) {
-		head = pdb_xmalloc(HEAD_SIZE + 1);
-		src.head = head;
-		src.head_len = read_head(path, head);
-	}
-	f = choose_format(in, &src, err);
-	if (!f) {
-		if (src.is_dir && !in->opts->format)
-			ret = ingest_dir_files(in, path, name, err);
-		goto out;
-	}
-	if (f->parse(&src, in->run, err) < 0)
-		goto out;
+	for (const char *p = list; p; p = strchr(p, '+') ? strchr(p, '+') + 1 : NULL)
+		if (strncmp(p, name, len) == 0 && (p[len] == '+' || p[len] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* Record that f read a file into the run: the run's format names every adapter. */
+static void note_format(struct ingest *in, const struct pdb_format *f)
+{
 	if (!in->first_format)
 		in->first_format = f->name;
 	if (!in->run->format)
 		pdb_set_str(&in->run->format, f->name);
-	else if (strcmp(in->run->format, f->name) != 0 && !f->own_env) {
+	else if (!f->own_env && !has_format(in->run->format, f->name)) {
 		char *both = pdb_xasprintf("%s+%s", in->run->format, f->name);
 		free(in->run->format);
 		in->run->format = both;
 	}
 	in->own_env = in->own_env && f->own_env;
 	in->nfiles++;
+}
+
+/* A directory no adapter claims: every file in it (and its subdirectories) that
+ * an adapter recognises, each adapter's files parsed together in name order into
+ * a group of their own. A file no adapter recognises is skipped and said so. */
+struct group {
+	const struct pdb_format *format;
+	struct pdb_run *run;
+	struct pdb_buf names;
+	size_t weight; /* samples and stats: which of two groups holding the same results is richer */
+};
+
+struct dir_walk {
+	struct ingest *in;
+	struct group *groups;
+	size_t ngroups, cap;
+	size_t skipped;
+	struct pdb_attr *seen; /* sha256 -> name of every file read */
+	size_t nseen, capseen;
+};
+
+/* The name of an earlier file of the walk with the same contents, or NULL
+ * (then this one is remembered). */
+static const char *seen_before(struct dir_walk *w, const char *path, const char *name)
+{
+	char hex[65];
+
+	if (pdb_sha256_file(path, hex) < 0)
+		return NULL;
+	for (size_t i = 0; i < w->nseen; i++)
+		if (strcmp(w->seen[i].key, hex) == 0)
+			return w->seen[i].value;
+	pdb_grow((void **)&w->seen, &w->capseen, w->nseen + 1, sizeof *w->seen);
+	w->seen[w->nseen].key = pdb_xstrdup(hex);
+	w->seen[w->nseen++].value = pdb_xstrdup(name);
+	return NULL;
+}
+
+/* Skip a file of the walk for a reason: kept as an attribute; an error with --strict. */
+static int skip_file(struct dir_walk *w, const char *name, const char *why,
+		     struct pdb_err *err)
+{
+	char *key;
+
+	if (w->in->opts->strict)
+		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s (--strict)", why);
+	key = pdb_xasprintf("ingest.skipped[%s]", name);
+	pdb_run_set_attr(w->in->run, key, why);
+	free(key);
+	w->skipped++;
+	return 0;
+}
+
+static struct group *group_of(struct dir_walk *w, const struct pdb_format *f)
+{
+	struct group *g;
+
+	for (size_t i = 0; i < w->ngroups; i++)
+		if (w->groups[i].format == f)
+			return &w->groups[i];
+	pdb_grow((void **)&w->groups, &w->cap, w->ngroups + 1, sizeof *w->groups);
+	g = &w->groups[w->ngroups++];
+	memset(g, 0, sizeof *g);
+	g->format = f;
+	g->run = pdb_run_new();
+	pdb_buf_init(&g->names);
+	return g;
+}
+
+static int walk_entry(struct dir_walk *w, const char *path, const char *name, struct pdb_err *err);
+
+static int walk_dir(struct dir_walk *w, const char *path, const char *name, struct pdb_err *err)
+{
+	struct dirent **list = NULL;
+	int n = scandir(path, &list, NULL, alphasort), ret = 0;
+	size_t len = strlen(name);
+
+	if (n < 0)
+		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s", strerror(errno));
+	while (len > 1 && name[len - 1] == '/') /* "results/" names its files results/FILE */
+		len--;
+	for (int i = 0; i < n; i++) {
+		if (ret == 0 && list[i]->d_name[0] != '.') {
+			char *child = pdb_xasprintf("%s/%s", path, list[i]->d_name);
+			char *child_name = pdb_xasprintf("%.*s/%s", (int)len, name, list[i]->d_name);
+			ret = walk_entry(w, child, child_name, err);
+			free(child);
+			free(child_name);
+		}
+		free(list[i]);
+	}
+	free(list);
+	return ret;
+}
+
+static int walk_entry(struct dir_walk *w, const char *path, const char *name, struct pdb_err *err)
+{
+	struct input x;
+	const struct pdb_format *f;
+	const char *same;
+	struct group *g;
+	struct stat sb;
+	int ret = -1;
+
+	if (stat(path, &sb) < 0 || (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)))
+		return 0; /* dangling links, sockets, fifos: not result files */
+	if (input_open(&x, w->in, path, name, err) < 0)
+		goto out;
+	f = pdb_format_detect(&x.src);
+	if (!f) {
+		if (x.src.is_dir)
+			ret = walk_dir(w, path, name, err);
+		else
+			ret = skip_file(w, name, x.src.head_len == 0 ? "empty file"
+					: "no adapter recognises it (name it with --format to read it)", err);
+		goto out;
+	}
+	if (!x.src.is_dir && (same = seen_before(w, x.src.path, name))) { /* decompressed too */
+		char *why = pdb_xasprintf("the same file as %s", same);
+		ret = skip_file(w, name, why, err);
+		free(why);
+		goto out;
+	}
+	g = group_of(w, f);
+	if (f->parse(&x.src, g->run, err) < 0)
+		goto out;
+	pdb_buf_printf(&g->names, "%s%s", g->names.len ? ", " : "", name);
 	ret = 0;
 out:
-	free(head);
+	input_close(&x);
+	return ret;
+}
+
+static size_t weight_of(const struct pdb_run *run)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < run->nresults; i++)
+		w += run->results[i].nsamples + run->results[i].nstats;
+	return w;
+}
+
+static int ingest_dir_files(struct ingest *in, const char *path, const char *name,
+			    struct pdb_err *err)
+{
+	struct dir_walk w = { .in = in };
+	size_t used = 0;
+	int ret = walk_dir(&w, path, name, err);
+
+	for (size_t i = 0; i < w.ngroups; i++)
+		w.groups[i].weight = weight_of(w.groups[i].run);
+	/* The same results twice (hyperfine's --export-json and --export-csv of one
+	 * run): keep the richer group, say which files were skipped. */
+	for (size_t i = 0; ret == 0 && i < w.ngroups; i++)
+		for (size_t j = i + 1; ret == 0 && j < w.ngroups; j++) {
+			struct group *a = &w.groups[i], *b = &w.groups[j], *lose, *keep;
+			char *why;
+			if (!a->run || !b->run || !pdb_run_shared_series(a->run, b->run))
+				continue;
+			keep = b->weight > a->weight ? b : a;
+			lose = keep == a ? b : a;
+			why = pdb_xasprintf("the same results as %s (%s), which has more (%zu samples and stats against %zu)",
+					    keep->names.data, keep->format->name, keep->weight, lose->weight);
+			ret = skip_file(&w, lose->names.data, why, err);
+			free(why);
+			pdb_run_free(lose->run);
+			lose->run = NULL;
+		}
+	for (size_t i = 0; ret == 0 && i < w.ngroups; i++) {
+		if (!w.groups[i].run)
+			continue;
+		pdb_run_merge(in->run, w.groups[i].run);
+		note_format(in, w.groups[i].format);
+		used++;
+	}
+	if (ret == 0 && used == 0)
+		ret = pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0,
+				 "no result file that perfdb recognises in this directory (%zu skipped)", w.skipped);
+	for (size_t i = 0; i < w.ngroups; i++) {
+		pdb_run_free(w.groups[i].run);
+		pdb_buf_release(&w.groups[i].names);
+	}
+	free(w.groups);
+	for (size_t i = 0; i < w.nseen; i++) {
+		free(w.seen[i].key);
+		free(w.seen[i].value);
+	}
+	free(w.seen);
+	return ret;
+}
+
+static int ingest_path(struct ingest *in, const char *path, const char *name,
+		       struct pdb_err *err)
+{
+	const struct pdb_format *f;
+	struct input x;
+	int ret = -1;
+
+	if (input_open(&x, in, path, name, err) < 0)
+		goto out;
+	f = choose_format(in, &x.src, err);
+	if (!f) {
+		if (x.src.is_dir && !in->opts->format)
+			ret = ingest_dir_files(in, path, name, err);
+		goto out;
+	}
+	if (f->parse(&x.src, in->run, err) < 0)
+		goto out;
+	note_format(in, f);
+	ret = 0;
+out:
+	input_close(&x);
 	return ret;
 }
 
@@ -184,10 +392,11 @@ struct pdb_run *pdb_ingest_files(const char *const *paths, size_t npaths,
 			goto out;
 		pdb_buf_printf(&in.sources, "%s%s", i ? "," : "", name);
 	}
-	/* the run keeps a sha256 its file named (canonical JSON) */
-	if (hex[0] && !in.run->sha256)
+	/* a run read back from its canonical form keeps its own sha256 and source,
+	 * null included: the round trip gives back the run exactly */
+	if (hex[0] && !in.run->sha256 && !in.run->own_identity)
 		pdb_set_str(&in.run->sha256, hex);
-	if (in.sources.data && !in.run->source)
+	if (in.sources.data && !in.run->source && !in.run->own_identity)
 		pdb_set_str(&in.run->source, in.sources.data);
 	for (size_t i = 0; i < in.run->nresults; i++)
 		for (size_t d = 0; d < opts->ndims; d++)

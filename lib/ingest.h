@@ -16,11 +16,16 @@ struct pdb_ingest_opts {
 	const struct pdb_attr *dims; /* --dim K=V, added to every series */
 	size_t ndims;
 	int fingerprint;             /* capture the environment */
+	int strict;                  /* a file skipped in a directory is an error */
 };
 
 /* Parse paths ("-" is standard input) into one new run: results, tool,
- * format, source, sha256 (of the first file), attributes. Nothing is
- * stored. Returns the run (caller frees) or NULL with err.
+ * format, source, sha256 (of the first file), attributes, failures. Nothing
+ * is stored. Compressed files (gzip, zstd, xz) are read through. A directory
+ * no adapter claims gives every file in it (subdirectories too) that an
+ * adapter recognises; each file skipped, unrecognised or holding the same
+ * results as a richer one, becomes the attribute ingest.skipped[NAME] with
+ * the reason. Returns the run (caller frees) or NULL with err.
  * *detected (may be NULL) receives the adapter name used for the first file. */
 struct pdb_run *pdb_ingest_files(const char *const *paths, size_t npaths,
 				 const struct pdb_ingest_opts *opts,

@@ -73,6 +73,12 @@ void pdb_run_free(struct pdb_run *run)
 	for (size_t i = 0; i < run->nresults; i++)
 		free_result(&run->results[i]);
 	free(run->results);
+	for (size_t i = 0; i < run->nfailures; i++) {
+		free(run->failures[i].benchmark);
+		free_attrs(run->failures[i].dims, run->failures[i].ndims);
+		free(run->failures[i].reason);
+	}
+	free(run->failures);
 	for (size_t i = 0; i < p->index.cap; i++)
 		free(p->index.keys[i]);
 	free(p->index.keys);
@@ -117,6 +123,65 @@ static const char *attrs_get(const struct pdb_attr *attrs, size_t n, const char 
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(attrs[i].key, key) == 0)
 			return attrs[i].value;
+	return NULL;
+}
+
+static int failure_cmp(const struct pdb_failure *f, const char *benchmark,
+		       const char *dims_text)
+{
+	int c = strcmp(f->benchmark, benchmark);
+	char *text;
+
+	if (c)
+		return c;
+	text = pdb_dims_text(f->dims, f->ndims);
+	c = strcmp(text, dims_text);
+	free(text);
+	return c;
+}
+
+void pdb_run_add_failure(struct pdb_run *run, const char *benchmark,
+			 const struct pdb_attr *dims, size_t ndims, const char *reason)
+{
+	struct pdb_failure *f;
+	struct pdb_attr *sorted = NULL;
+	size_t capdims = 0, at = 0;
+	char *text;
+
+	for (size_t i = 0; i < ndims; i++)
+		attrs_set(&sorted, &at, &capdims, dims[i].key, dims[i].value);
+	text = pdb_dims_text(sorted, at);
+	ndims = at;
+	for (at = 0; at < run->nfailures; at++) {
+		int c = failure_cmp(&run->failures[at], benchmark, text);
+		if (c == 0) {
+			pdb_set_str(&run->failures[at].reason, reason);
+			free_attrs(sorted, ndims);
+			free(text);
+			return;
+		}
+		if (c > 0)
+			break;
+	}
+	free(text);
+	pdb_grow((void **)&run->failures, &run->capfailures, run->nfailures + 1,
+		 sizeof *run->failures);
+	memmove(&run->failures[at + 1], &run->failures[at],
+		(run->nfailures - at) * sizeof *run->failures);
+	f = &run->failures[at];
+	f->benchmark = pdb_xstrdup(benchmark);
+	f->dims = sorted;
+	f->ndims = ndims;
+	f->reason = pdb_xstrdup(reason);
+	run->nfailures++;
+}
+
+const struct pdb_failure *pdb_run_find_failure(const struct pdb_run *run,
+					       const char *benchmark, const char *dims_text)
+{
+	for (size_t i = 0; i < run->nfailures; i++)
+		if (failure_cmp(&run->failures[i], benchmark, dims_text) == 0)
+			return &run->failures[i];
 	return NULL;
 }
 
@@ -376,4 +441,49 @@ void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out)
 	out->stddev = wsum > 1 ? sqrt(var / (wsum - 1)) : NAN;
 	if (v != &one)
 		free(v);
+}
+
+size_t pdb_run_shared_series(const struct pdb_run *a, const struct pdb_run *b)
+{
+	const struct pdb_run_private *pb = (const struct pdb_run_private *)b;
+	size_t shared = 0;
+
+	if (!pb->index.cap)
+		return 0;
+	for (size_t i = 0; i < a->nresults; i++) {
+		const struct pdb_result *r = &a->results[i];
+		char *key = result_key(r->benchmark, r->dims, r->ndims, r->metric), **kp;
+		shared += *index_slot((struct result_index *)&pb->index, key, &kp) != 0;
+		free(key);
+	}
+	return shared;
+}
+
+void pdb_run_merge(struct pdb_run *dst, const struct pdb_run *src)
+{
+	for (size_t i = 0; i < src->nresults; i++) {
+		const struct pdb_result *r = &src->results[i];
+		struct pdb_result *d = pdb_run_result_with_dims(dst, r->benchmark, r->dims, r->ndims,
+								r->metric, r->unit);
+		pdb_set_str(&d->unit, r->unit);
+		d->scale = r->scale;
+		d->direction = r->direction;
+		if (r->raw_unit)
+			pdb_set_str(&d->raw_unit, r->raw_unit);
+		if (r->raw_name)
+			pdb_set_str(&d->raw_name, r->raw_name);
+		for (size_t k = 0; k < r->nsamples; k++)
+			pdb_result_add_sample(d, &r->samples[k]);
+		for (size_t k = 0; k < r->nstats; k++)
+			pdb_result_set_stat(d, r->stats[k].name, r->stats[k].value);
+	}
+	for (size_t i = 0; i < src->nattrs; i++)
+		pdb_run_set_attr(dst, src->attrs[i].key, src->attrs[i].value);
+	for (size_t i = 0; i < src->nfailures; i++)
+		pdb_run_add_failure(dst, src->failures[i].benchmark, src->failures[i].dims,
+				    src->failures[i].ndims, src->failures[i].reason);
+	if (src->tool && !dst->tool)
+		pdb_set_str(&dst->tool, src->tool);
+	if (src->sha256 && !dst->sha256)
+		pdb_set_str(&dst->sha256, src->sha256);
 }

@@ -57,6 +57,15 @@ struct pdb_result {
 	size_t nstats, capstats;
 };
 
+/* A benchmark (with its dims) that failed in this run: non-zero exits, a tool's
+ * own error entry, a failed repetition. A status, never a series of values. */
+struct pdb_failure {
+	char *benchmark;
+	struct pdb_attr *dims;  /* sorted by key */
+	size_t ndims;
+	char *reason;           /* one line for people: "3 of 3 runs exited 1" */
+};
+
 struct pdb_run {
 	int64_t id;             /* 0 until stored */
 	char uuid[37];
@@ -71,6 +80,10 @@ struct pdb_run {
 	size_t nattrs, capattrs;
 	struct pdb_result *results;
 	size_t nresults, capresults;
+	struct pdb_failure *failures; /* sorted by benchmark, then dims text */
+	size_t nfailures, capfailures;
+	int own_identity;       /* sha256 and source came from the document (canonical
+				 * JSON): kept as they are, null included */
 };
 
 /* A new empty run with a fresh uuid and created_at = now. Caller frees. */
@@ -97,6 +110,20 @@ struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
 
 /* Set a dim of a result in place. It does not re-key the run's lookup index: give
  * the dims to pdb_run_result_with_dims instead while a parser still looks results up. */
+/* Record that benchmark (with dims, unsorted is fine) failed, for a reason
+ * (copied). A second failure of the same benchmark and dims replaces the reason. */
+void pdb_run_add_failure(struct pdb_run *run, const char *benchmark,
+			 const struct pdb_attr *dims, size_t ndims, const char *reason);
+/* The failure of (benchmark, dims text as pdb_dims_text gives it), or NULL. */
+const struct pdb_failure *pdb_run_find_failure(const struct pdb_run *run,
+					       const char *benchmark, const char *dims_text);
+
+/* How many series of a are series of b too (same benchmark, dims, metric). */
+size_t pdb_run_shared_series(const struct pdb_run *a, const struct pdb_run *b);
+/* Copy src's results (samples appended, stats set), attributes, failures, and
+ * tool and sha256 where dst has none, into dst. */
+void pdb_run_merge(struct pdb_run *dst, const struct pdb_run *src);
+
 void pdb_result_set_dim(struct pdb_result *r, const char *key, const char *value);
 const char *pdb_result_get_dim(const struct pdb_result *r, const char *key);
 /* A value in the tool's unit converted to the canonical unit (r->scale). */

@@ -49,7 +49,7 @@ static int64_t lookup_id(struct pdb_store *store, const char *sql, const char *a
 }
 
 struct insert_stmts {
-	sqlite3_stmt *attr, *series_get, *series_add, *result, *stat;
+	sqlite3_stmt *attr, *series_get, *series_add, *result, *stat, *failure;
 };
 
 static void insert_stmts_free(struct insert_stmts *s)
@@ -58,6 +58,7 @@ static void insert_stmts_free(struct insert_stmts *s)
 	sqlite3_finalize(s->series_get);
 	sqlite3_finalize(s->series_add);
 	sqlite3_finalize(s->result);
+	sqlite3_finalize(s->failure);
 	sqlite3_finalize(s->stat);
 }
 
@@ -206,7 +207,8 @@ int pdb_store_insert_run(struct pdb_store *store, struct pdb_run *run,
 	    !(s.series_get = pdb_store_prepare(store, "SELECT id FROM series WHERE benchmark = ? AND dims = ? AND metric = ?", err)) ||
 	    !(s.series_add = pdb_store_prepare(store, "INSERT INTO series(benchmark, dims, metric, unit, direction) VALUES (?, ?, ?, ?, ?)", err)) ||
 	    !(s.result = pdb_store_prepare(store, "INSERT INTO results(run_id, series_id, raw_unit, raw_name, n, samples, offsets, weights) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", err)) ||
-	    !(s.stat = pdb_store_prepare(store, "INSERT INTO stats(result_id, name, value) VALUES (?, ?, ?)", err)))
+	    !(s.stat = pdb_store_prepare(store, "INSERT INTO stats(result_id, name, value) VALUES (?, ?, ?)", err)) ||
+	    !(s.failure = pdb_store_prepare(store, "INSERT INTO failures(run_id, benchmark, dims, reason) VALUES (?, ?, ?, ?)", err)))
 		goto fail;
 	for (size_t i = 0; i < run->nattrs; i++) {
 		sqlite3_bind_int64(s.attr, 1, run_id);
@@ -218,6 +220,19 @@ int pdb_store_insert_run(struct pdb_store *store, struct pdb_run *run,
 	for (size_t i = 0; i < run->nresults; i++)
 		if (insert_result(store, &s, run_id, &run->results[i], err) < 0)
 			goto fail;
+	for (size_t i = 0; i < run->nfailures; i++) {
+		const struct pdb_failure *f = &run->failures[i];
+		char *dims = pdb_dims_text(f->dims, f->ndims);
+		int rc;
+		sqlite3_bind_int64(s.failure, 1, run_id);
+		bind_text(s.failure, 2, f->benchmark);
+		bind_text(s.failure, 3, dims);
+		bind_text(s.failure, 4, f->reason);
+		rc = step_done(store, s.failure, err, "add failure");
+		free(dims);
+		if (rc < 0)
+			goto fail;
+	}
 	if (pdb_store_commit(store, err) < 0)
 		goto fail;
 	insert_stmts_free(&s);
@@ -251,6 +266,33 @@ static int load_attrs(struct pdb_store *store, struct pdb_run *run, struct pdb_e
 				 (const char *)sqlite3_column_text(st, 1));
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "load attributes");
+}
+
+static int load_failures(struct pdb_store *store, struct pdb_run *run, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"SELECT benchmark, dims, reason FROM failures WHERE run_id = ?", err);
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, run->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *dims = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL), *v;
+		struct pdb_attr *d = pdb_xcalloc(json_object_size(dims) + 1, sizeof *d);
+		const char *k;
+		size_t nd = 0;
+		json_object_foreach(dims, k, v) {
+			d[nd].key = (char *)k;
+			d[nd++].value = (char *)(json_string_value(v) ? json_string_value(v) : "");
+		}
+		pdb_run_add_failure(run, (const char *)sqlite3_column_text(st, 0), d, nd,
+				    (const char *)sqlite3_column_text(st, 2));
+		free(d);
+		json_decref(dims);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "load failures");
 }
 
 static void load_blob(sqlite3_stmt *st, int col, struct pdb_result *r, int which)
@@ -379,7 +421,8 @@ struct pdb_run *pdb_store_load_run(struct pdb_store *store, int64_t id,
 	run->sha256 = column_dup(st, 6);
 	free(run->status);
 	run->status = column_dup(st, 7);
-	if (load_attrs(store, run, err) < 0 || load_results(store, run, err) < 0) {
+	if (load_attrs(store, run, err) < 0 || load_results(store, run, err) < 0 ||
+	    load_failures(store, run, err) < 0) {
 		pdb_run_free(run);
 		run = NULL;
 	}

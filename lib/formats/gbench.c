@@ -252,6 +252,8 @@ static int parse_row(struct row *row, struct fit *fit)
 	if (json_is_true(error)) {
 		const char *msg = pdb_json_str(row->obj, "error_message");
 		pdb_attr_set_bench(row->run, "error_message", row->bench, msg ? msg : "");
+		pdb_run_add_failure(row->run, row->bench, NULL, 0,
+				    msg && *msg ? msg : "the benchmark reported an error");
 		return 0;
 	}
 	if (type && strcmp(type, "aggregate") == 0) {

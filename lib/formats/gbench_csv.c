@@ -220,6 +220,8 @@ static int data_row(struct state *st, struct pdb_csv *csv, char **fields,
 		pdb_attr_set_bench(st->run, "label", bench, fields[7]);
 	if (strcmp(fields[8], "true") == 0) {
 		pdb_attr_set_bench(st->run, "error_message", bench, fields[9]);
+		pdb_run_add_failure(st->run, bench, NULL, 0,
+				    fields[9][0] ? fields[9] : "the benchmark reported an error");
 		ret = 0;
 		goto out;
 	}

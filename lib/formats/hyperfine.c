@@ -51,6 +51,46 @@ static int add_array(const struct pdb_source *src, struct pdb_result *r,
 	return 0;
 }
 
+/* exit_codes: a status, not a metric. Any non-zero code makes the command a
+ * failure (with -i hyperfine keeps timing failing runs); the codes are then kept
+ * as the attribute exit_codes[COMMAND]. */
+static int exit_codes(const struct pdb_source *src, struct pdb_run *run, const char *command,
+		      const struct pdb_attr *dims, size_t ndims, const json_t *codes,
+		      const char *path, struct pdb_err *err)
+{
+	size_t n = json_array_size(codes), failed = 0, i;
+	double code, first = 0;
+	int mixed = 0;
+	json_t *v;
+
+	if (!json_is_array(codes))
+		return pdb_json_bad(err, src, path, "expected an array of exit codes");
+	json_array_foreach(codes, i, v) {
+		if (pdb_json_num(v, &code) < 0) {
+			char *p = pdb_xasprintf("%s[%zu]", path, i);
+			pdb_json_bad(err, src, p, "expected an exit code (a number)");
+			free(p);
+			return -1;
+		}
+		if (code != 0) {
+			mixed |= failed && code != first;
+			if (!failed++)
+				first = code;
+		}
+	}
+	if (failed) {
+		char *text = pdb_json_text(codes), *reason, num[32];
+		pdb_fmt_double(first, num);
+		reason = mixed ? pdb_xasprintf("%zu of %zu runs exited non-zero", failed, n)
+			       : pdb_xasprintf("%zu of %zu runs exited %s", failed, n, num);
+		pdb_run_add_failure(run, command, dims, ndims, reason);
+		pdb_attr_set_bench(run, "exit_codes", command, text);
+		free(reason);
+		free(text);
+	}
+	return 0;
+}
+
 /* One element of results[]: command, times, aggregates, parameters, rest. */
 static int parse_result(const struct pdb_source *src, struct pdb_run *run,
 			const json_t *res, size_t idx, struct pdb_err *err)
@@ -108,9 +148,7 @@ static int parse_result(const struct pdb_source *src, struct pdb_run *run,
 			r = pdb_run_result_with_dims(run, command, dims, ndims, "time", "s");
 			pdb_result_set_stat_raw(r, key, x);
 		} else if (strcmp(key, "exit_codes") == 0) {
-			struct pdb_result *codes =
-				pdb_run_result_with_dims(run, command, dims, ndims, "exit_code", "count");
-			if (add_array(src, codes, v, path, err) < 0)
+			if (exit_codes(src, run, command, dims, ndims, v, path, err) < 0)
 				goto out;
 		} else {
 			char *text = pdb_json_text(v);

@@ -114,18 +114,26 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* The result of (bench, metric) at a matrix point: its values are dims. */
-static struct pdb_result *series(struct pdb_run *run, const struct pdb_spec *spec,
-				 size_t point, const char *bench, const char *metric,
-				 const char *unit)
+/* The values of a matrix point as dims (the strings stay the spec's): how many. */
+static size_t point_dims(const struct pdb_spec *spec, size_t point, struct pdb_attr dims[32])
 {
-	struct pdb_attr dims[32];
 	size_t n = 0;
 
 	for (size_t i = 0; i < spec->nmatrix && n < 32; i++, n++) {
 		dims[n].key = spec->matrix[i].name;
 		dims[n].value = (char *)pdb_plan_value(spec, point, i);
 	}
+	return n;
+}
+
+/* The result of (bench, metric) at a matrix point: its values are dims. */
+static struct pdb_result *series(struct pdb_run *run, const struct pdb_spec *spec,
+				 size_t point, const char *bench, const char *metric,
+				 const char *unit)
+{
+	struct pdb_attr dims[32];
+	size_t n = point_dims(spec, point, dims);
+
 	return pdb_run_result_with_dims(run, bench, dims, n, metric, unit);
 }
 
@@ -148,7 +156,7 @@ static void run_kafka(struct pdb_run *run, const struct pdb_spec *spec, const st
 	struct pdb_err err;
 	char *rate = pdb_plan_expand(spec, s->point, b->kafka->rate);
 	double t0 = now();
-	size_t n = 0;
+	size_t n;
 
 	memset(res, 0, sizeof *res);
 	if (pdb_kafka_parse_rate(rate, &wo.rate, &err) < 0 || pdb_kafka_workload_run(&wo, &kr, &err) < 0) {
@@ -160,10 +168,7 @@ static void run_kafka(struct pdb_run *run, const struct pdb_spec *spec, const st
 	}
 	res->wall = now() - t0;
 	res->interrupted = kr.interrupted;
-	for (size_t i = 0; i < spec->nmatrix && n < 32; i++, n++) {
-		dims[n].key = spec->matrix[i].name;
-		dims[n].value = (char *)pdb_plan_value(spec, s->point, i);
-	}
+	n = point_dims(spec, s->point, dims);
 	if (s->kind == PDB_STEP_MEASURE && !kr.interrupted)
 		pdb_kafka_result_to_run(&kr, run, b->name, dims, n);
 	pdb_kafka_result_release(&kr);
@@ -308,6 +313,20 @@ static void record_failure(struct pdb_run *run, const struct pdb_spec *spec,
 		: pdb_xasprintf("%s %d%s%s", res->timed_out ? "timed out, status" : "exit status",
 				res->status, res->stderr_tail[0] ? ": " : "", res->stderr_tail);
 	pdb_run_set_attr(run, key, value);
+	if (!spec->benches[s->bench].allow_failure) { /* the benchmark failed: compare's verdict */
+		struct pdb_attr dims[32];
+		size_t n = point_dims(spec, s->point, dims);
+		char *dims_text, *reason;
+
+		dims_text = pdb_dims_text(dims, n);
+		/* the first failing step names the failure; every one is an attribute */
+		if (!pdb_run_find_failure(run, spec->benches[s->bench].name, dims_text)) {
+			reason = pdb_xasprintf("%s %d: %s", kinds[s->kind], s->rep + 1, value);
+			pdb_run_add_failure(run, spec->benches[s->bench].name, dims, n, reason);
+			free(reason);
+		}
+		free(dims_text);
+	}
 	free(value);
 	free(key);
 	free(point);
@@ -390,7 +409,6 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		}
 		bad = res.status != 0 || res.timed_out;
 		if (s->kind == PDB_STEP_MEASURE && !res.interrupted) {
-			add_value(run, spec, s->point, b->name, "exit_status", "count", res.status);
 			if (!bad) {
 				add_value(run, spec, s->point, b->name, "wall_time", "s", res.wall);
 				add_value(run, spec, s->point, b->name, "user_time", "s", res.user);

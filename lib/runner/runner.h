@@ -34,10 +34,10 @@ int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		     struct pdb_err *err);
 
 /* Run every step of plan and add to run: per benchmark and matrix point,
- * samples of wall_time, user_time, sys_time (s), peak_rss (B) and
- * exit_status, regex metrics and parsed tool output; the environment
- * (governor, load average) as attributes; a failed repetition's exit status
- * and stderr tail as an attribute. run->status becomes complete, failed (a
+ * samples of wall_time, user_time, sys_time (s), peak_rss (B), regex
+ * metrics and parsed tool output; the environment (governor, load average)
+ * as attributes; a failed repetition's exit status and stderr tail as an
+ * attribute, and its benchmark and point as a failure (unless allow_failure). run->status becomes complete, failed (a
  * repetition failed without allow_failure) or interrupted. -1 with err only
  * when perfdb itself failed. */
 int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
