@@ -15,12 +15,26 @@
 #define BAND_NOISY_PCT 20.0
 
 static const char *const verdict_names[PDB_VERDICT_COUNT] = {
-	"regression", "improvement", "unchanged", "noisy", "insufficient", "new", "missing",
+	"failed", "regression", "improvement", "unchanged", "inconclusive", "insufficient",
+	"new", "missing",
+};
+
+/* Metrics that say how a benchmark ran, not how fast: hidden by default. */
+static const char *const bookkeeping[] = {
+	"iterations", "repetitions", "rounds", "runs", "forks", "warmup_iterations", NULL,
 };
 
 const char *pdb_verdict_name(int verdict)
 {
 	return verdict >= 0 && verdict < PDB_VERDICT_COUNT ? verdict_names[verdict] : "?";
+}
+
+int pdb_verdict_parse(const char *name)
+{
+	for (int v = 0; v < PDB_VERDICT_COUNT; v++)
+		if (strcmp(verdict_names[v], name) == 0)
+			return v;
+	return -1;
 }
 
 void pdb_compare_opts_init(struct pdb_compare_opts *opts)
@@ -386,8 +400,12 @@ static int verdict_of(const struct ctx *c, struct pdb_compare_row *row)
 			: fmax(s * row->ci_low_abs, s * row->ci_high_abs);
 		int sig = row->p_value <= c->alpha;
 
-		if (pdb_stats_mwu_min_p(row->n_base, row->n_cand) > c->alpha || isnan(wlo))
+		if (pdb_stats_mwu_min_p(row->n_base, row->n_cand) > c->alpha || isnan(wlo)) {
+			row->reason = pdb_xasprintf("needs at least %zu values a side at alpha %g "
+						    "(has %zu and %zu)", c->out->min_n, c->alpha,
+						    row->n_base, row->n_cand);
 			return PDB_VERDICT_INSUFFICIENT;
+		}
 		if (!percent) {
 			/* values <= 0: no percentage, significance and side only */
 			if (gated && sig && wlo > 0)
@@ -403,12 +421,28 @@ static int verdict_of(const struct ctx *c, struct pdb_compare_row *row)
 			return PDB_VERDICT_IMPROVEMENT;
 		if (wlo >= -thr && whi <= thr)
 			return PDB_VERDICT_UNCHANGED;
-		return PDB_VERDICT_NOISY;
+		if (!gated)
+			row->reason = pdb_xasprintf("no direction, not gated: the interval reaches "
+						    "past ±%g %%", thr);
+		else if (sig)
+			row->reason = pdb_xasprintf("significant, but the interval straddles the "
+						    "%g %% threshold", thr);
+		else
+			row->reason = pdb_xasprintf("the interval is wider than ±%g %%: more "
+						    "values would tell", thr);
+		return PDB_VERDICT_INCONCLUSIVE;
 	}
-	if (isnan(row->change_pct))
-		return row->change_abs == 0 ? PDB_VERDICT_UNCHANGED : PDB_VERDICT_INSUFFICIENT;
-	if (row->band_pct > BAND_NOISY_PCT)
-		return PDB_VERDICT_NOISY;
+	if (isnan(row->change_pct)) {
+		if (row->change_abs == 0)
+			return PDB_VERDICT_UNCHANGED;
+		row->reason = pdb_xstrdup("one value a side, not all above 0: no ratio to judge");
+		return PDB_VERDICT_INSUFFICIENT;
+	}
+	if (row->band_pct > BAND_NOISY_PCT) {
+		row->reason = pdb_xasprintf("the run-to-run noise of its history (±%.3g %%) is "
+					    "wider than %g %%", row->band_pct, BAND_NOISY_PCT);
+		return PDB_VERDICT_INCONCLUSIVE;
+	}
 	/* beyond the band (as a log ratio) and at least the fail level */
 	double d = s * log1p(row->change_pct / 100), band = log1p(row->band_pct / 100);
 	row->warn = gated && !isnan(warn) && d > band && w >= warn && w < thr;
@@ -417,8 +451,10 @@ static int verdict_of(const struct ctx *c, struct pdb_compare_row *row)
 	if (gated && -d > band && -w >= thr)
 		return PDB_VERDICT_IMPROVEMENT;
 	/* a metric with no direction that moved is not called unchanged */
-	if (!gated && fabs(d) > band && fabs(w) >= thr)
-		return PDB_VERDICT_NOISY;
+	if (!gated && fabs(d) > band && fabs(w) >= thr) {
+		row->reason = pdb_xasprintf("no direction, not gated: moved past ±%g %%", thr);
+		return PDB_VERDICT_INCONCLUSIVE;
+	}
 	return PDB_VERDICT_UNCHANGED;
 }
 
@@ -441,7 +477,20 @@ static struct pdb_compare_row *new_row(struct ctx *c, const struct entry *e)
 	row->change_abs = row->ci_low_abs = row->ci_high_abs = NAN;
 	row->p_value = row->band_pct = row->warn_pct = NAN;
 	row->band = "samples";
+	row->verdict = PDB_VERDICT_COUNT; /* not decided yet */
 	return row;
+}
+
+/* Whether every value of both sides is one and the same. */
+static int constant(const double *b, size_t nb, const double *a, size_t na)
+{
+	for (size_t i = 1; i < nb; i++)
+		if (b[i] != b[0])
+			return 0;
+	for (size_t i = 0; i < na; i++)
+		if (a[i] != b[0])
+			return 0;
+	return nb > 0 && na > 0;
 }
 
 /* Compare one series key: be/ne base entries, ce/nc candidate entries. */
@@ -476,10 +525,17 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 		/* on both sides but with no value to compare: insufficient */
 		row->verdict = nb && nc ? PDB_VERDICT_INSUFFICIENT
 			: row->n_base == 0 ? PDB_VERDICT_NEW : PDB_VERDICT_MISSING;
+		if (row->verdict == PDB_VERDICT_INSUFFICIENT)
+			row->reason = pdb_xstrdup("no values on one side");
 		row->band = NULL;
 		ret = 0;
 		goto out;
 	}
+	if (constant(b, row->n_base, a, row->n_cand))
+		row->hidden = PDB_HIDDEN_CONSTANT;
+	for (size_t i = 0; bookkeeping[i]; i++)
+		if (strcmp(row->metric, bookkeeping[i]) == 0)
+			row->hidden = PDB_HIDDEN_BOOKKEEPING;
 	positive = all_positive(b, row->n_base) && all_positive(a, row->n_cand);
 	if (row->n_base >= 2 && row->n_cand >= 2)
 		compare_samples(c, row, b, a, positive);
@@ -492,13 +548,61 @@ out:
 	return ret;
 }
 
+/* A benchmark that failed in a candidate run: every row of it (benchmark and
+ * dims) gets the verdict failed, whatever its timings say; a failure with no
+ * row (a tool's error entry has no values) gets a row of its own. */
+static void mark_failures(struct ctx *c, struct pdb_run **cand, size_t ncand)
+{
+	struct pdb_compare *out = c->out;
+
+	for (size_t i = 0; i < ncand; i++)
+		for (size_t k = 0; k < cand[i]->nfailures; k++) {
+			const struct pdb_failure *f = &cand[i]->failures[k];
+			char *dims_json = pdb_dims_text(f->dims, f->ndims);
+			struct pdb_compare_row *row;
+			int matched = 0;
+			for (size_t r = 0; r < out->nrows; r++) {
+				row = &out->rows[r];
+				if (strcmp(row->benchmark, f->benchmark) != 0 ||
+				    strcmp(row->dims_json, dims_json) != 0)
+					continue;
+				matched = 1;
+				if (row->verdict == PDB_VERDICT_FAILED)
+					continue; /* failed in an earlier run of the group */
+				row->verdict = PDB_VERDICT_FAILED;
+				free(row->reason);
+				row->reason = pdb_xstrdup(f->reason);
+			}
+			if (!matched) {
+				pdb_grow((void **)&out->rows, &c->cap, out->nrows + 1, sizeof *out->rows);
+				row = &out->rows[out->nrows++];
+				memset(row, 0, sizeof *row);
+				row->benchmark = pdb_xstrdup(f->benchmark);
+				row->dims = pdb_dims_display(f->dims, f->ndims);
+				row->dims_json = pdb_xstrdup(dims_json);
+				row->metric = pdb_xstrdup("");
+				row->unit = pdb_xstrdup("");
+				row->median_base = row->median_cand = row->mean_base = NAN;
+				row->mean_cand = row->change_pct = row->ci_low_pct = NAN;
+				row->ci_high_pct = row->change_abs = row->ci_low_abs = NAN;
+				row->ci_high_abs = row->p_value = row->band_pct = NAN;
+				row->threshold_pct = row->warn_pct = NAN;
+				row->verdict = PDB_VERDICT_FAILED;
+				row->reason = pdb_xstrdup(f->reason);
+			}
+			free(dims_json);
+		}
+}
+
+/* Rows in the order a reviewer reads them: what fails first, then what is
+ * gone, then what cannot be told, then the rest. */
 static int verdict_rank(int v)
 {
 	static const int rank[PDB_VERDICT_COUNT] = {
-		[PDB_VERDICT_REGRESSION] = 0, [PDB_VERDICT_NOISY] = 1,
-		[PDB_VERDICT_MISSING] = 2, [PDB_VERDICT_INSUFFICIENT] = 3,
-		[PDB_VERDICT_NEW] = 4, [PDB_VERDICT_UNCHANGED] = 5,
-		[PDB_VERDICT_IMPROVEMENT] = 6,
+		[PDB_VERDICT_FAILED] = 0, [PDB_VERDICT_REGRESSION] = 1,
+		[PDB_VERDICT_MISSING] = 2, [PDB_VERDICT_INCONCLUSIVE] = 3,
+		[PDB_VERDICT_INSUFFICIENT] = 4, [PDB_VERDICT_NEW] = 5,
+		[PDB_VERDICT_IMPROVEMENT] = 6, [PDB_VERDICT_UNCHANGED] = 7,
 	};
 	return rank[v];
 }
@@ -517,6 +621,8 @@ static int cmp_row(const void *pa, const void *pb)
 	double wa = worseness(a), wb = worseness(b);
 	int d;
 
+	if (a->hidden != b->hidden) /* hidden rows last, whatever their verdict */
+		return (a->hidden != PDB_SHOWN) - (b->hidden != PDB_SHOWN);
 	if (verdict_rank(a->verdict) != verdict_rank(b->verdict))
 		return verdict_rank(a->verdict) - verdict_rank(b->verdict);
 	if (wa != wb)
@@ -553,7 +659,7 @@ static void geomeans(struct pdb_compare *out)
 	size_t nm = 0, cap = 0;
 
 	for (size_t i = 0; i < out->nrows; i++)
-		if (!isnan(out->rows[i].change_pct))
+		if (!isnan(out->rows[i].change_pct) && !out->rows[i].hidden)
 			metrics[nm++] = out->rows[i].metric;
 	qsort(metrics, nm, sizeof *metrics, cmp_str);
 	for (size_t i = 0; i < nm; i++) {
@@ -565,7 +671,7 @@ static void geomeans(struct pdb_compare *out)
 			continue;
 		for (size_t k = 0; k < out->nrows; k++) {
 			const struct pdb_compare_row *r = &out->rows[k];
-			if (isnan(r->change_pct) || strcmp(r->metric, metrics[i]) != 0)
+			if (isnan(r->change_pct) || r->hidden || strcmp(r->metric, metrics[i]) != 0)
 				continue;
 			sum += (r->direction == PDB_DIR_HIGHER ? -1 : 1) * log1p(r->change_pct / 100);
 			n++;
@@ -588,6 +694,7 @@ static void describe_runs(struct pdb_run **runs, size_t n, struct pdb_compare_ru
 		(*out)[i].created_at = pdb_xstrdup(runs[i]->created_at);
 		(*out)[i].commit = pdb_xstrdup(pdb_run_get_attr(runs[i], "commit"));
 		(*out)[i].branch = pdb_xstrdup(pdb_run_get_attr(runs[i], "branch"));
+		(*out)[i].status = pdb_xstrdup(runs[i]->status ? runs[i]->status : "complete");
 	}
 }
 
@@ -689,15 +796,25 @@ int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t 
 			c.history_until = base[i];
 	be = side_entries(brun, nbase, opts, &nbe);
 	ce = side_entries(crun, ncand, opts, &nce);
+	for (out->min_n = 2; out->min_n < 100 &&
+	     pdb_stats_mwu_min_p(out->min_n, out->min_n) > c.alpha; out->min_n++)
+		;
 	if (match_series(&c, be, nbe, ce, nce, err) < 0)
 		goto out;
+	mark_failures(&c, crun, ncand);
 	if (opts->holm)
 		holm_adjust(out);
 	for (size_t i = 0; i < out->nrows; i++) {
 		struct pdb_compare_row *r = &out->rows[i];
-		if (r->band) /* NULL: decided already (new, missing, nothing to compare) */
+		if (r->verdict == PDB_VERDICT_COUNT) /* not new, missing, failed, ... */
 			r->verdict = verdict_of(&c, r);
+		/* a metric with no direction that did not move says nothing */
+		if (r->direction == PDB_DIR_NONE && r->verdict == PDB_VERDICT_UNCHANGED && !r->hidden)
+			r->hidden = PDB_HIDDEN_CONSTANT;
+		if (r->verdict == PDB_VERDICT_FAILED || r->verdict == PDB_VERDICT_REGRESSION)
+			r->hidden = PDB_SHOWN;
 		out->counts[r->verdict]++;
+		out->nhidden += r->hidden != PDB_SHOWN;
 	}
 	qsort(out->rows, out->nrows, sizeof *out->rows, cmp_row);
 	geomeans(out);
@@ -722,6 +839,7 @@ void pdb_compare_release(struct pdb_compare *cmp)
 		free(r->dims_json);
 		free(r->metric);
 		free(r->unit);
+		free(r->reason);
 	}
 	free(cmp->rows);
 	for (size_t i = 0; i < cmp->ngeomean; i++)
@@ -735,6 +853,7 @@ void pdb_compare_release(struct pdb_compare *cmp)
 			free(runs[i].created_at);
 			free(runs[i].commit);
 			free(runs[i].branch);
+			free(runs[i].status);
 		}
 		free(runs);
 	}
@@ -747,15 +866,34 @@ void pdb_compare_release(struct pdb_compare *cmp)
 	memset(cmp, 0, sizeof *cmp);
 }
 
-int pdb_compare_failed(const struct pdb_compare *cmp, int fail_noisy)
+int pdb_compare_row_fails(const struct pdb_compare_row *row, unsigned fail_on)
 {
-	for (size_t i = 0; i < cmp->nrows; i++) {
-		const struct pdb_compare_row *r = &cmp->rows[i];
-		if (r->direction == PDB_DIR_NONE)
-			continue;
-		if (r->verdict == PDB_VERDICT_REGRESSION ||
-		    (fail_noisy && r->verdict == PDB_VERDICT_NOISY))
+	if (!(fail_on & (1u << row->verdict)))
+		return 0;
+	return row->verdict == PDB_VERDICT_FAILED || row->direction != PDB_DIR_NONE;
+}
+
+int pdb_compare_failed(const struct pdb_compare *cmp, unsigned fail_on)
+{
+	for (size_t i = 0; i < cmp->nrows; i++)
+		if (pdb_compare_row_fails(&cmp->rows[i], fail_on))
 			return 1;
-	}
+	if (fail_on & (1u << PDB_VERDICT_FAILED))
+		for (size_t side = 0; side < 2; side++) {
+			const struct pdb_compare_run *runs = side ? cmp->cand : cmp->base;
+			size_t n = side ? cmp->ncand : cmp->nbase;
+			for (size_t i = 0; i < n; i++)
+				if (strcmp(runs[i].status, "complete") != 0)
+					return 1;
+		}
 	return 0;
+}
+
+size_t pdb_compare_in_common(const struct pdb_compare *cmp)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cmp->nrows; i++)
+		n += cmp->rows[i].n_base > 0 && cmp->rows[i].n_cand > 0;
+	return n;
 }

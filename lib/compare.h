@@ -11,17 +11,27 @@
 
 /* Verdicts, in the order of the summary counts. */
 enum pdb_verdict {
+	PDB_VERDICT_FAILED,       /* the benchmark failed in the candidate */
 	PDB_VERDICT_REGRESSION,
 	PDB_VERDICT_IMPROVEMENT,
-	PDB_VERDICT_UNCHANGED,
-	PDB_VERDICT_NOISY,
-	PDB_VERDICT_INSUFFICIENT,
-	PDB_VERDICT_NEW,      /* only in the candidate */
-	PDB_VERDICT_MISSING,  /* only in the baseline */
+	PDB_VERDICT_UNCHANGED,    /* the interval is within the threshold */
+	PDB_VERDICT_INCONCLUSIVE, /* neither: the row's reason says why */
+	PDB_VERDICT_INSUFFICIENT, /* too few values to tell: the reason says what is needed */
+	PDB_VERDICT_NEW,          /* only in the candidate */
+	PDB_VERDICT_MISSING,      /* only in the baseline */
 	PDB_VERDICT_COUNT
 };
 /* "regression", "improvement", ... ("?" for an unknown value). */
 const char *pdb_verdict_name(int verdict);
+/* The verdict named name, or -1. */
+int pdb_verdict_parse(const char *name);
+
+/* Why a row is left out of the table by default (never out of the JSON). */
+enum pdb_hidden {
+	PDB_SHOWN,
+	PDB_HIDDEN_CONSTANT,    /* the same value on both sides, or no direction and unmoved */
+	PDB_HIDDEN_BOOKKEEPING, /* iterations, repetition counts: how, not how fast */
+};
 
 /* One series (benchmark, dims, metric) of the comparison. Percentages are
  * in the metric's own direction: +10 means the candidate's value is 10 %
@@ -45,6 +55,8 @@ struct pdb_compare_row {
 	double warn_pct;       /* warn level, NaN when none */
 	double band_pct;       /* single samples: noise band used, else NaN */
 	int verdict;           /* enum pdb_verdict */
+	char *reason;          /* why failed, inconclusive or insufficient; NULL else */
+	int hidden;            /* enum pdb_hidden; hidden rows never enter the geomean */
 	int warn;              /* worse than the warn level, not a regression */
 	const char *band;      /* "samples", "history" or "static" (low confidence);
 				* NULL for new, missing and rows with no value
@@ -63,6 +75,7 @@ struct pdb_compare_geomean {
 struct pdb_compare_run {
 	int64_t id;
 	char *name, *created_at, *commit, *branch; /* NULL when absent */
+	char *status;          /* complete, failed or interrupted */
 };
 
 /* An environment attribute (cpu_model, vcpus, host) that differs. */
@@ -74,7 +87,9 @@ struct pdb_compare_env_diff {
 struct pdb_compare {
 	struct pdb_compare_row *rows;  /* worst first */
 	size_t nrows;
-	size_t counts[PDB_VERDICT_COUNT];
+	size_t counts[PDB_VERDICT_COUNT]; /* shown and hidden rows */
+	size_t nhidden;        /* rows hidden from the table by default */
+	size_t min_n;          /* values a side the exact test needs at alpha */
 	struct pdb_compare_geomean *geomean; /* by metric name */
 	size_t ngeomean;
 	struct pdb_compare_run *base, *cand;
@@ -102,8 +117,16 @@ int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t 
 			   struct pdb_err *err);
 void pdb_compare_release(struct pdb_compare *cmp);
 
-/* Worse than the fail level for the exit status: regressions, and noisy
- * series with fail_noisy; series with direction none never count. */
-int pdb_compare_failed(const struct pdb_compare *cmp, int fail_noisy);
+/* A set of verdicts as bits (1 << verdict), for --fail-on. */
+#define PDB_FAIL_ON_DEFAULT ((1u << PDB_VERDICT_REGRESSION) | (1u << PDB_VERDICT_FAILED))
+
+/* Whether the gate fails: a row whose verdict is in fail_on (rows with
+ * direction none count only when failed), or, when fail_on holds failed, a
+ * run of either side that ended failed or interrupted. */
+int pdb_compare_failed(const struct pdb_compare *cmp, unsigned fail_on);
+/* Whether row's verdict is one fail_on makes fail. */
+int pdb_compare_row_fails(const struct pdb_compare_row *row, unsigned fail_on);
+/* The rows compared on both sides (not new, missing or failed without values). */
+size_t pdb_compare_in_common(const struct pdb_compare *cmp);
 
 #endif

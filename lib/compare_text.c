@@ -12,7 +12,15 @@ void pdb_compare_value_text(double v, const char *unit, char *out, size_t size)
 	if (isnan(v))
 		snprintf(out, size, "-");
 	else
-		pdb_unit_format(v, unit, out, size);
+		pdb_unit_format_fixed(v, unit, out, size);
+}
+
+/* A percentage to one decimal, never "-0.0". */
+static void pct_text(double v, char *out, size_t size)
+{
+	if (fabs(v) < 0.05)
+		v = 0;
+	snprintf(out, size, "%+.1f%%", v + 0.0);
 }
 
 static void signed_value(double v, const char *unit, char *out, size_t size)
@@ -26,7 +34,7 @@ static void signed_value(double v, const char *unit, char *out, size_t size)
 void pdb_compare_change_text(const struct pdb_compare_row *r, char *out, size_t size)
 {
 	if (!isnan(r->change_pct))
-		snprintf(out, size, "%+.1f%%", r->change_pct);
+		pct_text(r->change_pct, out, size);
 	else if (!isnan(r->change_abs))
 		signed_value(r->change_abs, r->unit, out, size);
 	else
@@ -39,8 +47,11 @@ void pdb_compare_interval_text(const struct pdb_compare_row *r, char *out, size_
 
 	if (r->band && strcmp(r->band, "samples") != 0 && !isnan(r->band_pct))
 		snprintf(out, size, "±%.1f%% %s", r->band_pct, r->band);
-	else if (!isnan(r->ci_low_pct))
-		snprintf(out, size, "[%+.1f%%, %+.1f%%]", r->ci_low_pct, r->ci_high_pct);
+	else if (!isnan(r->ci_low_pct)) {
+		pct_text(r->ci_low_pct, lo, sizeof lo);
+		pct_text(r->ci_high_pct, hi, sizeof hi);
+		snprintf(out, size, "[%s, %s]", lo, hi);
+	}
 	else if (!isnan(r->ci_low_abs)) {
 		signed_value(r->ci_low_abs, r->unit, lo, sizeof lo);
 		signed_value(r->ci_high_abs, r->unit, hi, sizeof hi);

@@ -76,11 +76,11 @@ static void table_begin(struct table *t, int html, struct pdb_buf *b, const char
 
 static const char *verdict_mark(const char *verdict)
 {
-	if (strncmp(verdict, "regression", 10) == 0)
+	if (strncmp(verdict, "failed", 6) == 0 || strncmp(verdict, "regression", 10) == 0)
 		return "🔴";
 	if (strncmp(verdict, "improvement", 11) == 0)
 		return "🟢";
-	if (strncmp(verdict, "noisy", 5) == 0)
+	if (strncmp(verdict, "inconclusive", 12) == 0)
 		return "🟠";
 	if (strncmp(verdict, "unchanged", 9) == 0)
 		return "⚪";
@@ -239,7 +239,7 @@ static void geomean_table(const struct pdb_compare *c, int html, struct pdb_buf 
 static void compare_table(const struct pdb_compare *c, int html, struct pdb_buf *b)
 {
 	static const char *head[] = { "benchmark", "dims", "metric", "n", "baseline", "candidate",
-				      "change", "interval", "p", "verdict" };
+				      "change (HL)", "interval", "p", "verdict" };
 	struct table t;
 
 	if (c->nrows == 0) {
@@ -250,21 +250,28 @@ static void compare_table(const struct pdb_compare *c, int html, struct pdb_buf 
 	t.verdict_col = 9;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pdb_compare_row *r = &c->rows[i];
-		char n[48], mb[64], mc[64], ch[64], iv[160], p[32], v[64], cls[32];
+		char n[48], mb[64], mc[64], ch[64], iv[160], p[32], v[600], cls[32];
 		const char *row[10] = { r->benchmark, *r->dims ? r->dims : "-", r->metric, n, mb, mc,
 					ch, iv, p, v };
 
+		if (r->hidden)
+			continue;
 		snprintf(n, sizeof n, "%zu/%zu", r->n_base, r->n_cand);
 		pdb_compare_value_text(r->median_base, r->unit, mb, sizeof mb);
 		pdb_compare_value_text(r->median_cand, r->unit, mc, sizeof mc);
 		pdb_compare_change_text(r, ch, sizeof ch);
 		pdb_compare_interval_text(r, iv, sizeof iv);
 		pdb_compare_p_text(r->p_value, p, sizeof p);
-		snprintf(v, sizeof v, "%s%s", pdb_verdict_name(r->verdict), r->warn ? " (warn)" : "");
+		snprintf(v, sizeof v, "%s%s%s%s", pdb_verdict_name(r->verdict), r->warn ? " (warn)" : "",
+			 r->reason ? ": " : "", r->reason ? r->reason : "");
 		snprintf(cls, sizeof cls, "v-%s", pdb_verdict_name(r->verdict));
-		table_row(&t, cls, row, r->verdict == PDB_VERDICT_REGRESSION ? 1u << 6 : 0);
+		table_row(&t, cls, row, r->verdict == PDB_VERDICT_REGRESSION ||
+			  r->verdict == PDB_VERDICT_FAILED ? 1u << 6 : 0);
 	}
 	table_end(&t);
+	if (c->nhidden)
+		pdb_buf_printf(b, "\n%zu series not shown: constant on both sides, not gated and "
+			       "unmoved, or bookkeeping (iterations).\n", c->nhidden);
 }
 
 static void chart(const struct report_chart *c, int html, struct pdb_buf *b)

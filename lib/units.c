@@ -186,7 +186,25 @@ int pdb_direction_parse(const char *name, int *direction)
 	return 0;
 }
 
-void pdb_unit_format(double value, const char *unit, char *out, unsigned long size)
+/* Binary steps for an amount of bytes: memory and sizes read as KiB, MiB, GiB. */
+static int format_bytes(double value, const char *digits, char *out, unsigned long size)
+{
+	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double a = value < 0 ? -value : value;
+	size_t i = 0;
+
+	while (i + 1 < sizeof names / sizeof names[0] && a >= 1024 * 0.9995) {
+		a /= 1024;
+		value /= 1024;
+		i++;
+	}
+	if (i == 0 && value == (double)(long long)value) /* whole bytes stay whole */
+		return snprintf(out, size, "%.0f B", value);
+	return snprintf(out, size, digits, value, names[i]);
+}
+
+/* digits: "%.4g" (shortest) or "%#.4g" (four significant digits, zeros kept). */
+static void format_unit(double value, const char *unit, int fixed, char *out, unsigned long size)
 {
 	static const struct { double scale; const char *time, *si; } steps[] = {
 		{ 1e12, NULL, "T" }, { 1e9, NULL, "G" }, { 1e6, NULL, "M" }, { 1e3, NULL, "k" },
@@ -194,10 +212,15 @@ void pdb_unit_format(double value, const char *unit, char *out, unsigned long si
 	};
 	int is_time = strcmp(unit, "s") == 0, is_bytes = unit[0] == 'B';
 	double a = value < 0 ? -value : value;
-	size_t i;
+	char num[64];
+	size_t i, len;
 
 	if (!(a == a) || a == 1.0 / 0.0) {
 		snprintf(out, size, "%g %s", value, unit);
+		return;
+	}
+	if (strcmp(unit, "B") == 0) {
+		format_bytes(value, fixed ? "%#.4g %s" : "%.4g %s", out, size);
 		return;
 	}
 	for (i = 0; i < sizeof steps / sizeof steps[0] - 1; i++) {
@@ -212,14 +235,31 @@ void pdb_unit_format(double value, const char *unit, char *out, unsigned long si
 		i = 4;
 	if (!is_time && steps[i].scale < 1)
 		i = 4; /* no milli-ops: small rates stay plain */
-	if (strcmp(unit, "count") == 0) /* a plain number needs no unit */
-		snprintf(out, size, "%.4g%s", value / steps[i].scale, steps[i].si);
-	else if (is_time)
-		snprintf(out, size, "%.4g %s", value / steps[i].scale, steps[i].time);
-	else if (is_bytes || !*steps[i].si)
-		snprintf(out, size, "%.4g %s%s", value / steps[i].scale, steps[i].si, unit);
+	if (fixed && !(strcmp(unit, "count") == 0 && i == 4 && value == (double)(long long)value))
+		snprintf(num, sizeof num, "%#.4g", value / steps[i].scale);
 	else
-		snprintf(out, size, "%.4g%s %s", value / steps[i].scale, steps[i].si, unit);
+		snprintf(num, sizeof num, "%.4g", value / steps[i].scale);
+	len = strlen(num);
+	if (len && num[len - 1] == '.') /* "%#.4g" of 1234 */
+		num[len - 1] = '\0';
+	if (strcmp(unit, "count") == 0) /* a plain number needs no unit */
+		snprintf(out, size, "%s%s", num, steps[i].si);
+	else if (is_time)
+		snprintf(out, size, "%s %s", num, steps[i].time);
+	else if (is_bytes || !*steps[i].si)
+		snprintf(out, size, "%s %s%s", num, steps[i].si, unit);
+	else
+		snprintf(out, size, "%s%s %s", num, steps[i].si, unit);
+}
+
+void pdb_unit_format(double value, const char *unit, char *out, unsigned long size)
+{
+	format_unit(value, unit, 0, out, size);
+}
+
+void pdb_unit_format_fixed(double value, const char *unit, char *out, unsigned long size)
+{
+	format_unit(value, unit, 1, out, size);
 }
 
 int pdb_stat_has_unit(const char *name)

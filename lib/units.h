@@ -27,8 +27,11 @@ int pdb_direction_parse(const char *name, int *direction);
 
 
 /* A value of a canonical unit for people: "250 µs", "1.5 s", "12.5k docs/s",
- * "3.2 MB/s", 4 significant digits. */
+ * "3.2 MB/s", "1.5 MiB" (bytes in binary steps), 4 significant digits. */
 void pdb_unit_format(double value, const char *unit, char *out, unsigned long size);
+/* The same with four significant digits always ("7.930 ms", "12.00k"), so the
+ * two sides of a row read alike; whole counts stay whole. */
+void pdb_unit_format_fixed(double value, const char *unit, char *out, unsigned long size);
 /* Whether a statistic named name is in its series' unit (mean, p99, stddev)
  * or a plain number (cv, skewness, kurtosis, n, rounds, variance). */
 int pdb_stat_has_unit(const char *name);
