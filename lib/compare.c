@@ -894,6 +894,7 @@ size_t pdb_compare_in_common(const struct pdb_compare *cmp)
 	size_t n = 0;
 
 	for (size_t i = 0; i < cmp->nrows; i++)
-		n += cmp->rows[i].n_base > 0 && cmp->rows[i].n_cand > 0;
+		n += cmp->rows[i].n_base > 0 &&
+		     (cmp->rows[i].n_cand > 0 || cmp->rows[i].verdict == PDB_VERDICT_FAILED);
 	return n;
 }

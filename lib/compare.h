@@ -126,7 +126,8 @@ void pdb_compare_release(struct pdb_compare *cmp);
 int pdb_compare_failed(const struct pdb_compare *cmp, unsigned fail_on);
 /* Whether row's verdict is one fail_on makes fail. */
 int pdb_compare_row_fails(const struct pdb_compare_row *row, unsigned fail_on);
-/* The rows compared on both sides (not new, missing or failed without values). */
+/* The rows on both sides: values on both, or values in the baseline and a
+ * failure in the candidate. */
 size_t pdb_compare_in_common(const struct pdb_compare *cmp);
 
 #endif
