@@ -127,8 +127,8 @@ def check(fmt, path, show):
         problems.append("extra series %s" % name(k))
     for k in sorted(set(want) & set(got)):
         compare_series(want[k], got[k], problems, name(k))
-    wf = sorted((f["benchmark"], dims_key(f.get("dims"))) for f in facts.get("failures", []))
-    gf = sorted((f["benchmark"], dims_key(f.get("dims"))) for f in show.get("failures", []) or [])
+    wf = sorted(set((f["benchmark"], dims_key(f.get("dims"))) for f in facts.get("failures", [])))
+    gf = sorted(set((f["benchmark"], dims_key(f.get("dims"))) for f in show.get("failures", []) or []))
     for f in wf:
         if f in gf:
             gf.remove(f)
