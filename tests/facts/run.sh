@@ -3,12 +3,14 @@
 # (tests/facts/readers/FORMAT.py, Python standard library + PyYAML) and checked
 # series by series against `perfdb show RUN --format json` (tests/facts/check.py).
 # Cases are tests/facts/cases.txt: "FORMAT PATH-OR-GLOB" relative to the project
-# root; "corpus/..." is ../shared/corpus, skipped when that folder is absent.
+# root; "corpus/..." is ../shared/corpus (or $FACTS_CORPUS), skipped when that
+# folder is absent.
 # Usage: run.sh BUILD_DIR [FORMAT...]; ends with "facts: N passed, N failed, N skipped".
 build=$(cd "${1:?usage: run.sh BUILD_DIR [FORMAT...]}" && pwd) || exit 2
 shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 py=/usr/bin/python3
+corpus=${FACTS_CORPUS:-../shared/corpus}   # relative to the project root (the cd below)
 pass=0 fail=0 skip=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -21,10 +23,10 @@ while read -r fmt pattern; do
   fi
   case $pattern in
     corpus/*)
-      if [ ! -d "$root/../shared/corpus" ]; then
-        echo "skip $fmt $pattern (no ../shared/corpus)"; skip=$((skip + 1)); continue
+      if [ ! -d "$corpus" ]; then
+        echo "skip $fmt $pattern (no $corpus)"; skip=$((skip + 1)); continue
       fi
-      pattern="../shared/$pattern";;
+      pattern="$corpus/${pattern#corpus/}";;
   esac
   found=0
   for path in $pattern; do
