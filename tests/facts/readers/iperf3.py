@@ -3,7 +3,10 @@ blksize, reverse.  intervals[].sum: throughput (bits_per_second / 8, B/s),
 bytes, retransmits (TCP), packets (UDP), each a sample at t = start.
 end.sum_sent / sum_received / sum (UDP totals) -> sent_ / received_ / total_:
 throughput, bytes, duration (seconds), retransmits, jitter (jitter_ms -> s),
-lost_packets, packets, lost_percent; end.cpu_utilization_percent -> cpu_*."""
+lost_packets, packets, lost_percent; end.cpu_utilization_percent -> cpu_*.
+TCP round-trip time (a latency the tool measured): with one stream, rtt (µs ->
+s) per interval from intervals[].streams[0].rtt, stats mean/min/max from
+end.streams[0].sender mean_rtt/min_rtt/max_rtt."""
 import json
 from _facts import series, result
 
@@ -42,6 +45,14 @@ def read(path):
         for f, metric, unit, direction, k in FIELDS:
             if f in s:
                 out.append(series("iperf3", prefix + metric, unit, direction, [float(s[f]) * k], {}, dims))
+    ivs = doc.get("intervals") or []
+    if ts.get("protocol") == "TCP" and ts.get("num_streams") == 1:
+        rtt = [{"value": iv["streams"][0]["rtt"] * 1e-6, "t": float(iv["sum"]["start"])}
+               for iv in ivs if iv.get("streams") and "rtt" in iv["streams"][0]]
+        snd = ((end.get("streams") or [{}])[0]).get("sender") or {}
+        st = {k: snd[f] * 1e-6 for k, f in (("mean", "mean_rtt"), ("min", "min_rtt"), ("max", "max_rtt")) if f in snd}
+        if rtt or st:
+            out.append(series("iperf3", "rtt", "s", "lower", rtt, st, dims))
     for k, v in (end.get("cpu_utilization_percent") or {}).items():
         out.append(series("iperf3", "cpu_" + k, "%", "none", [float(v)], {}, dims))
     return result(out)
