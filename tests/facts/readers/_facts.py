@@ -10,8 +10,17 @@ SI = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 BIN = {"": 1.0, "k": 1024.0, "K": 1024.0, "M": 1024.0 ** 2, "G": 1024.0 ** 3, "T": 1024.0 ** 4}
 
 
+def text(v):
+    """A dimension value as text, JSON-like for what is not a string."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    return str(v)
+
+
 def series(benchmark, metric, unit, direction, samples=None, stats=None, dims=None):
-    return {"benchmark": benchmark, "dims": {str(k): str(v) for k, v in (dims or {}).items()},
+    return {"benchmark": benchmark, "dims": {str(k): text(v) for k, v in (dims or {}).items()},
             "metric": metric, "unit": unit, "direction": direction,
             "samples": list(samples or []), "stats": dict(stats or {})}
 

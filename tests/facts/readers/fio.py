@@ -7,7 +7,7 @@ lat/clat/slat (ns -> s; min/max/mean/stddev and the percentile map as pNN) when
 their N > 0, io_bytes, total_ios, short_ios, drop_ios, runtime (ms -> s).  The
 job's own usr_cpu/sys_cpu (%), ctx/majf/minf and job_runtime (ms) have no dir."""
 import json
-from _facts import series, result, pct_name
+from _facts import series, result, text, pct_name
 
 FILE_OPTS = {"name", "directory", "filename"}
 
@@ -18,7 +18,7 @@ def read(path):
     out = []
     for job in doc["jobs"]:
         name = job["jobname"]
-        base = {k: str(v) for k, v in (job.get("job options") or {}).items() if k not in FILE_OPTS}
+        base = {k: text(v) for k, v in (job.get("job options") or {}).items() if k not in FILE_OPTS}
         for d in ("read", "write", "trim", "sync"):
             io = job.get(d)
             if not isinstance(io, dict) or not io.get("total_ios"):

@@ -2,7 +2,7 @@
 summary statistics (seconds) and parameters.  A command with a non-zero exit code
 failed; an exit code is a status, not a metric (no exit_code series)."""
 import json
-from _facts import series, result
+from _facts import series, result, text
 
 
 def read(path):
@@ -10,7 +10,7 @@ def read(path):
         doc = json.load(f)
     out, failures = [], []
     for r in doc["results"]:
-        dims = {k: str(v) for k, v in (r.get("parameters") or {}).items()}
+        dims = {k: text(v) for k, v in (r.get("parameters") or {}).items()}
         stats = {k: float(r[k]) for k in ("mean", "stddev", "median", "min", "max", "user", "system")
                  if r.get(k) is not None}
         out.append(series(r["command"], "time", "s", "lower",

@@ -8,7 +8,7 @@ count] pairs are weighted samples.  scoreUnit: ops/TIME, TIME/op."""
 import json
 import math
 import re
-from _facts import series, result, TIME, pct_name
+from _facts import series, result, text, TIME, pct_name
 
 MODES = {"thrpt": "throughput", "avgt": "avg_time", "sample": "sample_time", "ss": "single_shot_time"}
 
@@ -54,7 +54,7 @@ def read(path):
         doc = json.load(f)
     out = []
     for b in doc:
-        dims = {k: str(v) for k, v in (b.get("params") or {}).items()}
+        dims = {k: text(v) for k, v in (b.get("params") or {}).items()}
         out.append(metric(b["benchmark"], MODES[b["mode"]], b["primaryMetric"], dims))
         for name, m in (b.get("secondaryMetrics") or {}).items():
             out.append(metric(b["benchmark"], name, m, dims))

@@ -4,7 +4,7 @@ data = every round (per iteration) as samples (an
 edited file may hold a note string among them: not a value), min/max/mean/stddev/median/iqr/
 q1/q3/ld15iqr/hd15iqr/total as stats; ops (1/s) its own metric, stat mean."""
 import json
-from _facts import series, result
+from _facts import series, result, text
 
 TIME_STATS = ("min", "max", "mean", "stddev", "median", "iqr", "q1", "q3", "ld15iqr", "hd15iqr", "total")
 
@@ -18,7 +18,7 @@ def read(path):
         name = b["name"]
         if params and name.endswith("]") and "[" in name:
             name = name[:name.index("[")]
-        dims = {k: str(v) for k, v in params.items()}
+        dims = {k: text(v) for k, v in params.items()}
         st = b["stats"]
         stats = {k: float(st[k]) for k in TIME_STATS if st.get(k) is not None}
         out.append(series(name, "time", "s", "lower", [float(x) for x in st.get("data") or [] if isinstance(x, (int, float))], stats, dims))
