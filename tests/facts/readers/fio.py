@@ -5,7 +5,9 @@ direction (read, write, trim; sync for fsync).  Every direction that did I/O
 iops_min/max/mean/stddev), bw (bw_bytes B/s; bw_min/max/mean/dev are KiB/s),
 lat/clat/slat (ns -> s; min/max/mean/stddev and the percentile map as pNN) when
 their N > 0, io_bytes, total_ios, short_ios, drop_ios, runtime (ms -> s).  The
-job's own usr_cpu/sys_cpu (%), ctx/majf/minf and job_runtime (ms) have no dir."""
+job's own usr_cpu/sys_cpu (%), ctx/majf/minf and job_runtime (ms) have no dir.
+--output-format=json+ adds "bins" {ns: count} to a latency: weighted samples, in
+the file's (ascending) order."""
 import json
 from _facts import series, result, text, pct_name
 
@@ -39,7 +41,8 @@ def read(path):
                 st = {s: float(lat[s]) * 1e-9 for s in ("min", "max", "mean", "stddev") if s in lat}
                 for p, v in (lat.get("percentile") or {}).items():
                     st[pct_name(p)] = float(v) * 1e-9
-                out.append(series(name, metric, "s", "lower", [], st, dims))
+                bins = [{"value": float(ns) * 1e-9, "weight": float(c)} for ns, c in (lat.get("bins") or {}).items()]
+                out.append(series(name, metric, "s", "lower", bins, st, dims))
             for key, unit, scale in (("io_bytes", "B", 1), ("total_ios", "count", 1), ("short_ios", "count", 1),
                                      ("drop_ios", "count", 1), ("runtime", "s", 1e-3)):
                 if key in io:
