@@ -1,5 +1,5 @@
-"""sysbench 1.x "run" text.  benchmark cpu (a "CPU speed:" section) or
-sysbench; dim threads ("Number of threads: N").  throughput (events/s): the
+"""sysbench 1.x "run" text.  benchmark cpu (a "CPU speed:" section), the
+test of "Running TEST speed test" (memory), or sysbench; dim threads ("Number of threads: N").  throughput (events/s): the
 "[ Ns ] thds: T eps: X lat (ms,P%): L" interval reports (or the report_json
 hook's [{"time", "threads", "tps", "qps": {total, reads, writes, other},
 "latency", "errors", "reconnects"}] array) as samples at t = N, the final
@@ -8,7 +8,10 @@ one sample.  latency_pP: the interval percentile (ms -> s).  The JSON hook's
 qps (queries/s: total, reads, writes, other), errors and reconnects per second
 are per-interval series too.  General statistics: total time, total number of
 events.  Latency (ms): min/avg/max/Nth percentile/sum -> stats.  Threads
-fairness: events and execution time avg/stddev -> thread_events, thread_time."""
+fairness: events and execution time avg/stddev -> thread_events, thread_time.
+memory: "Total operations: N (X per second)" -> throughput X (events/s: an
+operation is an event), "S MiB transferred (R MiB/sec)" -> transferred (B) and
+transfer (B/s), MiB = 2^20 bytes."""
 import json
 import re
 from _facts import series, result
@@ -17,7 +20,8 @@ from _facts import series, result
 def read(path):
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    bench = "cpu" if "CPU speed:" in text else "sysbench"
+    m = re.search(r"^Running (\w+) speed test", text, re.M)
+    bench = "cpu" if "CPU speed:" in text else m.group(1) if m else "sysbench"
     m = re.search(r"Number of threads: (\d+)", text)
     dims = {"threads": m.group(1)} if m else {}
     out = []
@@ -46,13 +50,18 @@ def read(path):
             for key, unit in (("errors", "errors/s"), ("reconnects", "reconnects/s")):
                 if key in rep:
                     extra.setdefault(key, (unit, "lower", []))[2].append({"value": float(rep[key]), "t": t})
-    eps = re.search(r"events per second:\s+([0-9.]+)", text)
+    eps = re.search(r"events per second:\s+([0-9.]+)", text) or \
+        re.search(r"Total operations: \d+ \(([0-9.]+) per second\)", text)
     if tput:
         out.append(series(bench, "throughput", "events/s", "higher", tput,
                           {"mean": float(eps.group(1))} if eps else {}, dims))
         out.append(series(bench, "latency_p" + pct, "s", "lower", lat, {}, dims))
     elif eps:
         out.append(series(bench, "throughput", "events/s", "higher", [float(eps.group(1))], {}, dims))
+    m = re.search(r"([0-9.]+) MiB transferred \(([0-9.]+) MiB/sec\)", text)
+    if m:
+        out.append(series(bench, "transferred", "B", "none", [float(m.group(1)) * 1048576], {}, dims))
+        out.append(series(bench, "transfer", "B/s", "higher", [float(m.group(2)) * 1048576], {}, dims))
     for metric, (unit, direction, s) in extra.items():
         out.append(series(bench, metric, unit, direction, s, {}, dims))
     m = re.search(r"total number of events:\s+(\d+)", text)
