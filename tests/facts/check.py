@@ -73,12 +73,12 @@ def fmtv(v):
 def compare_series(want, got, problems, label):
     for field in ("unit", "direction"):
         if want.get(field) != got.get(field):
-            problems.append("%s: %s is %s, the file says %s" % (
+            problems.append("%s: %s is %s, the facts say %s" % (
                 label, field, fmtv(got.get(field)), fmtv(want.get(field))))
     ws = [sample(s) for s in want.get("samples", [])]
     gs = [sample(s) for s in got.get("samples", [])]
     if len(ws) != len(gs):
-        problems.append("%s: %d samples, the file has %d" % (label, len(gs), len(ws)))
+        problems.append("%s: %d samples, the facts have %d" % (label, len(gs), len(ws)))
     else:
         bad = []
         for i, (w, g) in enumerate(zip(ws, gs)):
@@ -102,7 +102,7 @@ def compare_series(want, got, problems, label):
             "%s=%s" % (m, fmtv(gst[m])) for m in extra)))
     for st in sorted(set(wst) & set(gst)):
         if not close(wst[st], gst[st]):
-            problems.append("%s: stat %s is %s, the file says %s" % (
+            problems.append("%s: stat %s is %s, the facts say %s" % (
                 label, st, fmtv(gst[st]), fmtv(wst[st])))
 
 
