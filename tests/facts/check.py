@@ -83,10 +83,10 @@ def compare_series(want, got, problems, label):
         bad = []
         for i, (w, g) in enumerate(zip(ws, gs)):
             if not close(w[0], g[0]):
-                bad.append("value[%d] %s != %s" % (i, fmtv(g[0]), fmtv(w[0])))
+                bad.append("value[%d] %s, facts %s" % (i, fmtv(g[0]), fmtv(w[0])))
             for j, what in ((1, "t"), (2, "weight")):
                 if (w[j] is None) != (g[j] is None) or (w[j] is not None and not close(w[j], g[j])):
-                    bad.append("%s[%d] %s != %s" % (what, i, fmtv(g[j]), fmtv(w[j])))
+                    bad.append("%s[%d] %s, facts %s" % (what, i, fmtv(g[j]), fmtv(w[j])))
         if bad:
             more = " (+%d more)" % (len(bad) - 5) if len(bad) > 5 else ""
             problems.append("%s: samples differ: %s%s" % (label, "; ".join(bad[:5]), more))
