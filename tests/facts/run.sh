@@ -46,7 +46,12 @@ while read -r fmt pattern; do
       fail=$((fail + 1))
     fi
   done
-  if [ $found = 0 ]; then echo "FAIL $fmt $pattern: no such file"; fail=$((fail + 1)); fi
+  if [ $found = 0 ]; then
+    case $pattern in
+      *[*?[]*) echo "skip $fmt $pattern (no match yet)"; skip=$((skip + 1));;
+      *) echo "FAIL $fmt $pattern: no such file"; fail=$((fail + 1));;
+    esac
+  fi
 done <"$root/tests/facts/cases.txt"
 echo "facts: $pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]
