@@ -1,6 +1,7 @@
 #!/bin/sh
 # The whole suite for each build directory given: cmocka unit tests, golden
-# CLI cases, and shell tests (tests/sh/*.sh: exit 0 pass, 77 skip, else fail).
+# CLI cases, facts tests (tests/facts: every fixture checked series by series
+# against an independent reader), and shell tests (tests/sh/*.sh: exit 0 pass, 77 skip, else fail).
 # Ends with the line "N passed, N failed".
 root=$(cd "$(dirname "$0")/.." && pwd)
 pass=0 fail=0 skip=0
@@ -28,6 +29,9 @@ for build in "$@"; do
     if [ $rc != 0 ]; then cat "$log"; echo "FAIL $(basename "$t")"; else echo "ok   $(basename "$t") (${p:-0} passed${s:+, $s skipped})"; fi
   done
   sh "$root/tests/run-cases.sh" "$build" >"$log" 2>&1
+  grep -v '^ok ' "$log"
+  add
+  sh "$root/tests/facts/run.sh" "$build" >"$log" 2>&1
   grep -v '^ok ' "$log"
   add
   for t in "$root"/tests/sh/*.sh; do
