@@ -165,6 +165,7 @@ struct group {
 
 struct dir_walk {
 	struct ingest *in;
+	const struct pdb_format *forced; /* --format (or --map): every file, or NULL */
 	struct group *groups;
 	size_t ngroups, cap;
 	size_t skipped;
@@ -259,7 +260,9 @@ static int walk_entry(struct dir_walk *w, const char *path, const char *name, st
 		return 0; /* dangling links, sockets, fifos: not result files */
 	if (input_open(&x, w->in, path, name, err) < 0)
 		goto out;
-	f = pdb_format_detect(&x.src);
+	f = w->forced ? w->forced : pdb_format_detect(&x.src);
+	if (w->forced && x.src.is_dir && f->detect(&x.src) == 0)
+		f = NULL; /* a folder the named adapter does not read as a whole: its files */
 	if (!f) {
 		if (x.src.is_dir)
 			ret = walk_dir(w, path, name, err);
@@ -293,10 +296,10 @@ static size_t weight_of(const struct pdb_run *run)
 	return w;
 }
 
-static int ingest_dir_files(struct ingest *in, const char *path, const char *name,
-			    struct pdb_err *err)
+static int ingest_dir_files(struct ingest *in, const struct pdb_format *forced,
+			    const char *path, const char *name, struct pdb_err *err)
 {
-	struct dir_walk w = { .in = in };
+	struct dir_walk w = { .in = in, .forced = forced };
 	size_t used = 0;
 	int ret = walk_dir(&w, path, name, err);
 
@@ -354,7 +357,11 @@ static int ingest_path(struct ingest *in, const char *path, const char *name,
 	f = choose_format(in, &x.src, err);
 	if (!f) {
 		if (x.src.is_dir && !in->opts->format)
-			ret = ingest_dir_files(in, path, name, err);
+			ret = ingest_dir_files(in, NULL, path, name, err);
+		goto out;
+	}
+	if (x.src.is_dir && f->detect(&x.src) == 0) { /* knox --format knox DIR: its files */
+		ret = ingest_dir_files(in, f, path, name, err);
 		goto out;
 	}
 	if (f->parse(&x.src, in->run, err) < 0)

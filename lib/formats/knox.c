@@ -266,7 +266,11 @@ static void bean_values(struct ctx *c, const char *bench, const char *prefix, co
 		if (json_is_object(v) && !prefix) {
 			bean_values(c, bench, name, v);
 		} else if (number(v, &x) == 1) {
-			struct pdb_result *r = series(c, bench, name, NULL);
+			/* GatewayCredentialsFileSize: Files.size of the keystore, in bytes */
+			size_t len = strlen(name);
+			int bytes = len >= 8 && strcmp(name + len - 8, "FileSize") == 0;
+			struct pdb_result *r = series(c, bench, name, bytes ? "B" : NULL);
+			r->direction = PDB_DIR_NONE;
 			pdb_result_add_raw(r, x);
 		} else {
 			keep(c, name, bench, v);

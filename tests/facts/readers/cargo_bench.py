@@ -1,8 +1,9 @@
 """cargo bench (libtest) text: "test NAME ... bench: VALUE UNIT (+/- DEV)",
 with thousands separators.  ns/iter -> time (s), stat deviation (same unit);
 X/iter -> metric X, unit X/iter, lower (a cost per iteration); any other unit
-(a custom rate such as MS/s) is the metric's name and unit, a per-second rate
-being higher is better."""
+(a custom rate such as MS/s) is the metric's name and unit. "MS/s" reads as
+milliseconds per second as much as mega-samples per second, so its direction is
+not guessed: none (perfdb keeps units it cannot tell with direction none)."""
 import re
 from _facts import series, result
 
@@ -23,6 +24,6 @@ def read(path):
             elif unit.endswith("/iter"):
                 out.append(series(name, unit[:-5], unit, "lower", [v], {"deviation": dev}))
             else:
-                out.append(series(name, unit, unit, "higher" if unit.endswith("/s") else "none",
+                out.append(series(name, unit, unit, "none",
                                   [v], {"deviation": dev}))
     return result(out)
