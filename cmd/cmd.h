@@ -31,13 +31,22 @@ extern const struct command *const commands[];
 #define CMD_COMMON_OPTIONS { "db", required_argument, 0, CMD_OPT_DB }, \
 	{ "help", no_argument, 0, 'h' }
 
-/* Handles --db, -h and bad options. Returns -1 to go on, or an exit status
- * (0 after help, 2 after a usage error). */
+/* getopt_long for cmd, which says what is wrong itself: an unknown option
+ * ("unknown option '--tresh' (did you mean --threshold?)", the candidates
+ * being longopts), a missing value ("option '--format' needs a value"), an
+ * ambiguous abbreviation or a value given to a flag is a usage error on
+ * stderr, and returns '?' (which cmd_common_option turns into status 2). */
+int cmd_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts, const struct command *cmd);
+
+/* Handles --db, -h and the '?' of cmd_getopt. Returns -1 to go on, or an
+ * exit status (0 after help, 2 after a usage error). */
 int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c);
 
 /* "perfdb: NAME: message" on stderr; returns err->code. */
 int cmd_fail(const char *name, const struct pdb_err *err);
-/* Usage error: message and usage on stderr; returns 2. */
+/* Usage error: "perfdb: NAME: message (see perfdb NAME -h)", one line on
+ * stderr; returns 2. */
 int cmd_usage_error(const struct command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void cmd_print_usage(const struct command *cmd, FILE *out);

@@ -9,6 +9,91 @@
 #include "compare_config.h"
 #include "util.h"
 
+/* The long option name is (exactly, else a prefix that getopt_long took
+ * for an abbreviation) and whose val is val (any when val is 0). */
+static const struct option *find_long(const struct option *longopts, const char *name,
+				      size_t len, int val)
+{
+	const struct option *prefix = NULL;
+
+	for (const struct option *o = longopts; o->name; o++) {
+		if (val && o->val != val)
+			continue;
+		if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
+			return o;
+		if (!prefix && strncmp(o->name, name, len) == 0)
+			prefix = o;
+	}
+	return prefix;
+}
+
+/* "unknown option '--NAME' (did you mean --X?)" or "option '--NAME' is
+ * ambiguous (--A, --B)" for argument arg ("--NAME" or "--NAME=VALUE"). */
+static void bad_long(const struct command *cmd, const struct option *longopts, const char *arg)
+{
+	const char *name = arg + 2, *near;
+	size_t len = strcspn(name, "="), n = 0;
+	const char **names;
+	char *word = pdb_xstrndup(name, len);
+	struct pdb_buf matches;
+
+	for (const struct option *o = longopts; o->name; o++)
+		n++;
+	names = pdb_xcalloc(n ? n : 1, sizeof *names);
+	pdb_buf_init(&matches);
+	n = 0;
+	for (const struct option *o = longopts; o->name; o++) {
+		names[n++] = o->name;
+		if (len && strncmp(o->name, word, len) == 0)
+			pdb_buf_printf(&matches, "%s--%s", matches.len ? ", " : "", o->name);
+	}
+	if (len && strchr(matches.data ? matches.data : "", ','))
+		cmd_usage_error(cmd, "option '--%s' is ambiguous (%s)", word, matches.data);
+	else if ((near = pdb_closest_abbrev(word, names, n)))
+		cmd_usage_error(cmd, "unknown option '--%s' (did you mean --%s?)", word, near);
+	else
+		cmd_usage_error(cmd, "unknown option '--%s'", word);
+	pdb_buf_release(&matches);
+	free(names);
+	free(word);
+}
+
+int cmd_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts, const struct command *cmd)
+{
+	char optstring[128];
+	const char *arg;
+	const struct option *o;
+	int c;
+
+	/* a leading ':' tells a missing value (':') from an unknown option ('?') */
+	snprintf(optstring, sizeof optstring, "%s%s", shortopts[0] == ':' ? "" : ":", shortopts);
+	opterr = 0;
+	c = getopt_long(argc, argv, optstring, longopts, NULL);
+	if (c != '?' && c != ':')
+		return c;
+	/* a long option and a short one at the end of its word have moved optind on */
+	arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+	if (c == ':') {
+		if (strncmp(arg, "--", 2) == 0 &&
+		    (o = find_long(longopts, arg + 2, strcspn(arg + 2, "="), optopt)))
+			cmd_usage_error(cmd, "option '--%s' needs a value", o->name);
+		else
+			cmd_usage_error(cmd, "option '-%c' needs a value", optopt);
+	} else if (optopt == 0 && strncmp(arg, "--", 2) == 0) {
+		bad_long(cmd, longopts, arg);
+	} else if (optopt && strncmp(arg, "--", 2) == 0 && strchr(arg, '=') &&
+		   (o = find_long(longopts, arg + 2, strcspn(arg + 2, "="), optopt)) &&
+		   o->has_arg == no_argument) {
+		cmd_usage_error(cmd, "option '--%s' takes no value", o->name);
+	} else if (optopt > 0 && optopt < 128) {
+		cmd_usage_error(cmd, "unknown option '-%c'", optopt);
+	} else {
+		cmd_usage_error(cmd, "unknown option '%s'", arg);
+	}
+	return '?';
+}
+
 int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c)
 {
 	switch (c) {
@@ -18,9 +103,10 @@ int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c)
 	case 'h':
 		cmd_print_usage(cmd, stdout);
 		return PDB_EXIT_OK;
-	default: /* getopt printed what was wrong */
-		cmd_print_usage(cmd, stderr);
+	case '?': /* cmd_getopt said what was wrong */
 		return PDB_EXIT_USAGE;
+	default: /* an option of the command's that it forgot to handle */
+		return cmd_usage_error(cmd, "option %d is not handled (a bug)", c);
 	}
 }
 
@@ -46,8 +132,7 @@ int cmd_usage_error(const struct command *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	cmd_print_usage(cmd, stderr);
+	fprintf(stderr, " (see perfdb %s -h)\n", cmd->name);
 	return PDB_EXIT_USAGE;
 }
 

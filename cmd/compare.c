@@ -103,7 +103,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct comp
 	int c, status;
 	int64_t n;
 
-	while ((c = getopt_long(argc, argv, "F:t:a:c:m:b:n:h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "F:t:a:c:m:b:n:h", longopts, &cmd_compare)) != -1) {
 		switch (c) {
 		case 'F':
 			if ((o->format = cmd_parse_format(optarg, formats)) < 0)

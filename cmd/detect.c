@@ -332,7 +332,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
 	int64_t v;
 	double d;
 
-	while ((c = getopt_long(argc, argv, "b:m:w:p:F:h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "b:m:w:p:F:h", longopts, &cmd_detect)) != -1) {
 		switch (c) {
 		case 'b': cli->bench = optarg; break;
 		case 'm': cli->metric = optarg; break;

@@ -187,7 +187,7 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 	const char *to_kafka = NULL, *from_target = NULL, *group = NULL;
 	int c, force = 0, verbose = 0, follow = 0, status = PDB_EXIT_OK;
 
-	while ((c = getopt_long(argc, argv, "f:n:a:d:m:vh", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "f:n:a:d:m:vh", longopts, &cmd_ingest)) != -1) {
 		switch (c) {
 		case 'f': opts.format = optarg; break;
 		case 'n': opts.name = optarg; break;

@@ -70,7 +70,7 @@ static int mock_kafka_main(int argc, char **argv, struct cmd_ctx *ctx)
 	int64_t brokers = 3;
 	int c, status = PDB_EXIT_OK;
 
-	while ((c = getopt_long(argc, argv, "b:t:h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "b:t:h", longopts, &cmd_mock_kafka)) != -1) {
 		switch (c) {
 		case 'b':
 			if (pdb_parse_int64(optarg, 1, 64, &brokers) < 0) {

@@ -1,8 +1,10 @@
 /* perfdb: main, global options and the command table. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "util.h"
 
 extern const struct command cmd_help, cmd_ingest, cmd_runs, cmd_show, cmd_rm, cmd_compare, cmd_run, cmd_detect, cmd_plot, cmd_mock_kafka, cmd_report;
 
@@ -29,6 +31,29 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/* The command name is a misspelling of, or NULL. */
+static const char *near_command(const char *name)
+{
+	const char *names[32];
+	size_t n = 0;
+
+	for (size_t i = 0; commands[i] && n < sizeof names / sizeof names[0]; i++)
+		names[n++] = commands[i]->name;
+	return pdb_closest(name, names, n);
+}
+
+/* "unknown command 'comapre' (did you mean compare?)" after prefix; 2. */
+static int unknown_command(const char *prefix, const char *name)
+{
+	const char *near = near_command(name);
+
+	if (near)
+		fprintf(stderr, "%sunknown command '%s' (did you mean %s?)\n", prefix, name, near);
+	else
+		fprintf(stderr, "%sunknown command '%s' (perfdb help lists them)\n", prefix, name);
+	return PDB_EXIT_USAGE;
+}
+
 static void print_overview(FILE *out)
 {
 	fputs("usage: perfdb [--db FILE] COMMAND [OPTIONS] [ARGS]\n\n"
@@ -42,29 +67,36 @@ static void print_overview(FILE *out)
 
 static int help_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
+	static const struct option longopts[] = { CMD_COMMON_OPTIONS, { 0, 0, 0, 0 } };
 	const struct command *cmd;
+	int c, status;
 
-	(void)ctx;
-	if (argc < 2) {
+	while ((c = cmd_getopt(argc, argv, "h", longopts, &cmd_help)) != -1)
+		if ((status = cmd_common_option(&cmd_help, ctx, c)) >= 0)
+			return status;
+	if (optind >= argc) {
 		print_overview(stdout);
 		return PDB_EXIT_OK;
 	}
-	if (!(cmd = find_command(argv[1]))) {
-		fprintf(stderr, "perfdb: help: unknown command '%s'\n", argv[1]);
-		return PDB_EXIT_USAGE;
-	}
+	if (optind + 1 < argc)
+		return cmd_usage_error(&cmd_help, "expected one COMMAND, got %d", argc - optind);
+	if (!(cmd = find_command(argv[optind])))
+		return unknown_command("perfdb: help: ", argv[optind]);
 	cmd_print_usage(cmd, stdout);
 	return PDB_EXIT_OK;
 }
 
 const struct command cmd_help = {
-	"help", help_main, "perfdb help [COMMAND]\n", "list the commands, or show one's options",
+	"help", help_main,
+	"perfdb help [COMMAND]\n"
+	"With no COMMAND, lists the commands; with one, shows its options (as\n"
+	"'perfdb COMMAND -h' does).\n",
+	"list the commands, or show one's options",
 };
 
 int main(int argc, char **argv)
 {
 	struct cmd_ctx ctx = { 0 };
-	char prefixed[64];
 	const struct command *cmd;
 	int i = 1;
 
@@ -81,9 +113,21 @@ int main(int argc, char **argv)
 		} else if (strncmp(argv[i], "--db=", 5) == 0) {
 			ctx.db_path = argv[i] + 5;
 			i++;
+		} else if (strcmp(argv[i], "--db") == 0) {
+			fputs("perfdb: option '--db' needs a value (see perfdb -h)\n", stderr);
+			return PDB_EXIT_USAGE;
 		} else {
-			fprintf(stderr, "perfdb: unknown option '%s'\n", argv[i]);
-			print_overview(stderr);
+			static const char *const globals[] = { "db", "help", "version" };
+			size_t len = strcspn(argv[i], "=");
+			char *word = pdb_xstrndup(argv[i], len);
+			const char *near = strncmp(word, "--", 2) == 0
+				? pdb_closest(word + 2, globals, 3) : NULL;
+			if (near)
+				fprintf(stderr, "perfdb: unknown option '%s' (did you mean --%s?) (see perfdb -h)\n",
+					word, near);
+			else
+				fprintf(stderr, "perfdb: unknown option '%s' (see perfdb -h)\n", word);
+			free(word);
 			return PDB_EXIT_USAGE;
 		}
 	}
@@ -91,13 +135,10 @@ int main(int argc, char **argv)
 		print_overview(stderr);
 		return PDB_EXIT_USAGE;
 	}
-	if (!(cmd = find_command(argv[i]))) {
-		fprintf(stderr, "perfdb: unknown command '%s' (perfdb help lists them)\n", argv[i]);
-		return PDB_EXIT_USAGE;
-	}
-	/* getopt's own messages then read "perfdb: show: unrecognized option" */
-	argv[i] = prefixed;
-	snprintf(prefixed, sizeof prefixed, "perfdb: %s", cmd->name);
+	if (!(cmd = find_command(argv[i])))
+		return unknown_command("perfdb: ", argv[i]);
+	/* the commands' options go through cmd_getopt, which says what is
+	 * wrong itself: getopt_long must not (opterr = 0 there) */
 	optind = 1;
 	return cmd->run(argc - i, argv + i, &ctx);
 }

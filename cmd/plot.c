@@ -147,7 +147,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 	static const char *const themes[] = { "light", "dark", NULL };
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "o:b:m:t:W:H:F:h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "o:b:m:t:W:H:F:h", longopts, &cmd_plot)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'b': o->chart.bench_glob = optarg; break;

@@ -52,7 +52,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct repo
 	static const char *const formats[] = { "markdown", "html", "both", NULL };
 	int c, status, f;
 
-	while ((c = getopt_long(argc, argv, "o:b:t:F:c:h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "o:b:t:F:c:h", longopts, &cmd_report)) != -1) {
 		switch (c) {
 		case 'o': o->opts.outdir = optarg; break;
 		case 'b': o->baseline = optarg; break;

@@ -21,7 +21,7 @@ static int rm_main(int argc, char **argv, struct cmd_ctx *ctx)
 	int64_t *ids = NULL;
 	int c, status = PDB_EXIT_OK;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1)
+	while ((c = cmd_getopt(argc, argv, "h", longopts, &cmd_rm)) != -1)
 		if ((status = cmd_common_option(&cmd_rm, ctx, c)) >= 0)
 			goto out;
 	status = PDB_EXIT_OK;

@@ -162,7 +162,7 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	int c, dry_run = 0, status = PDB_EXIT_OK;
 	int64_t repeat = 0;
 
-	while ((c = getopt_long(argc, argv, "n:a:o:r:h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "n:a:o:r:h", longopts, &cmd_run)) != -1) {
 		char *k, *v;
 		switch (c) {
 		case 'n': name = optarg; break;

@@ -112,7 +112,7 @@ static int runs_main(int argc, char **argv, struct cmd_ctx *ctx)
 	int c, format = 0, status = PDB_EXIT_OK;
 	int64_t limit;
 
-	while ((c = getopt_long(argc, argv, "F:l:w:h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "F:l:w:h", longopts, &cmd_runs)) != -1) {
 		switch (c) {
 		case 'F':
 			if ((format = cmd_parse_format(optarg, formats)) < 0) {

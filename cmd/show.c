@@ -101,7 +101,7 @@ static int show_main(int argc, char **argv, struct cmd_ctx *ctx)
 	int c, format = 0, status = PDB_EXIT_OK;
 	int64_t id;
 
-	while ((c = getopt_long(argc, argv, "F:h", longopts, NULL)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "F:h", longopts, &cmd_show)) != -1) {
 		if (c == 'F') {
 			if ((format = cmd_parse_format(optarg, formats)) < 0) {
 				status = cmd_usage_error(&cmd_show, "unknown format '%s'", optarg);

@@ -99,9 +99,16 @@ static int read_rule(const struct pdb_yaml_doc *doc, const json_t *obj, int igno
 						    "ignore: expected true or false");
 			r->ignore = json_is_true(v);
 		} else {
+			static const char *const keys[] = {
+				"benchmark", "metric", "threshold", "warn", "direction", "ignore",
+			};
+			char hint[80];
+			/* an ignore entry takes only the first two */
 			return pdb_yaml_bad(doc, v, PDB_EXIT_USAGE, err,
-					    "unknown key '%s' in a compare %s entry", key,
-					    ignore_list ? "ignore" : "rule");
+					    "unknown key '%s' in a compare %s entry%s", key,
+					    ignore_list ? "ignore" : "rule",
+					    pdb_did_you_mean(key, keys, ignore_list ? 2 : 6,
+							     hint, sizeof hint));
 		}
 	}
 	if (!r->benchmark && !r->metric)
@@ -157,8 +164,10 @@ static int read_section(const struct pdb_yaml_doc *doc, const json_t *sec,
 			if (read_rules(doc, v, 1, cfg, &cap, err) < 0)
 				return -1;
 		} else {
-			return pdb_yaml_bad(doc, v, PDB_EXIT_USAGE, err,
-					    "unknown key '%s' in compare", key);
+			static const char *const keys[] = { "alpha", "threshold", "warn", "rules", "ignore" };
+			char hint[80];
+			return pdb_yaml_bad(doc, v, PDB_EXIT_USAGE, err, "unknown key '%s' in compare%s",
+					    key, pdb_did_you_mean(key, keys, 5, hint, sizeof hint));
 		}
 	}
 	return 0;

@@ -1,4 +1,4 @@
-/* Small helpers: allocation, bounded number parsing, growable buffers, ids, time. */
+/* Small helpers: allocation, bounded number parsing, growable buffers, ids, time, "did you mean". */
 #include "util.h"
 
 #include <errno.h>
@@ -215,4 +215,93 @@ void pdb_fmt_double(double v, char out[32])
 int pdb_glob_match(const char *pattern, const char *s)
 {
 	return !pattern || fnmatch(pattern, s, 0) == 0;
+}
+
+size_t pdb_edit_distance(const char *a, const char *b)
+{
+	size_t m = strlen(a), n = strlen(b), d;
+	/* three rows of the table: i-2, i-1, i */
+	size_t *block = pdb_xcalloc(3 * (n + 1), sizeof *block);
+	size_t *prev2 = block, *prev = block + n + 1, *cur = prev + n + 1, *t;
+
+	for (size_t j = 0; j <= n; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= m; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= n; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t best = prev[j - 1] + cost;
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
+		}
+		t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	d = prev[n];
+	free(block);
+	return d;
+}
+
+const char *pdb_closest(const char *word, const char *const *candidates, size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = 3, len = strlen(word);
+
+	for (size_t i = 0; i < n; i++) {
+		size_t d, clen = strlen(candidates[i]);
+		if (clen > len + 2 || len > clen + 2)
+			continue; /* the lengths alone are more than 2 apart */
+		d = pdb_edit_distance(word, candidates[i]);
+		if (d == 0)
+			return NULL;
+		if (d < best_d && d < len) {
+			best = candidates[i];
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+const char *pdb_closest_abbrev(const char *word, const char *const *candidates, size_t n)
+{
+	const char *best = pdb_closest(word, candidates, n);
+	size_t len = strlen(word);
+
+	if (best || len < 4)
+		return best;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(word, candidates[i]) == 0)
+			return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t clen = strlen(candidates[i]);
+		/* a prefix one longer or shorter than word allows one insert or delete */
+		for (size_t k = len - 1; k <= len + 1 && k <= clen; k++) {
+			char *prefix = pdb_xstrndup(candidates[i], k);
+			size_t d = pdb_edit_distance(word, prefix);
+			free(prefix);
+			if (d <= 1)
+				return candidates[i];
+		}
+	}
+	return NULL;
+}
+
+const char *pdb_did_you_mean(const char *word, const char *const *candidates, size_t n,
+			     char *buf, size_t size)
+{
+	const char *near = pdb_closest(word, candidates, n);
+
+	if (size)
+		buf[0] = 0;
+	if (near && size)
+		snprintf(buf, size, " (did you mean %s?)", near);
+	return buf;
 }

@@ -46,4 +46,20 @@ void pdb_fmt_double(double v, char out[32]);
 /* fnmatch-style glob; NULL pattern matches everything. */
 int pdb_glob_match(const char *pattern, const char *s);
 
+/* "Did you mean": Damerau-Levenshtein distance (optimal string alignment:
+ * insert, delete, substitute, swap two neighbours; each costs 1). */
+size_t pdb_edit_distance(const char *a, const char *b);
+/* The candidate closest to word within distance 2 (and less than word's
+ * length, so "x" suggests nothing), the first on a tie; NULL when none is
+ * close or word is one of them. Returns one of candidates. */
+const char *pdb_closest(const char *word, const char *const *candidates, size_t n);
+/* Like pdb_closest, and when no candidate is close, one that word misspells
+ * an abbreviation of (within distance 1 of a prefix, word of 4 or more
+ * characters): for options getopt_long takes abbreviated, "tresh" -> "threshold". */
+const char *pdb_closest_abbrev(const char *word, const char *const *candidates, size_t n);
+/* " (did you mean KEY?)" for pdb_closest's answer, or "" when none: into
+ * buf, which is returned. */
+const char *pdb_did_you_mean(const char *word, const char *const *candidates, size_t n,
+			     char *buf, size_t size);
+
 #endif

@@ -25,7 +25,7 @@ static int bad(struct reader *r, const json_t *v, const char *fmt, const char *a
 static int check_keys(struct reader *r, json_t *o, const char *const *allowed,
 		      const char *where)
 {
-	const char *key;
+	const char *key, *near;
 	json_t *v;
 	char msg[256];
 
@@ -35,6 +35,9 @@ static int check_keys(struct reader *r, json_t *o, const char *const *allowed,
 			;
 		if (allowed[i])
 			continue;
+		if ((near = pdb_closest(key, allowed, i)))
+			return pdb_yaml_bad(&r->doc, v, PDB_EXIT_INPUT, r->err,
+					    "unknown key '%.60s' in %s (did you mean %s?)", key, where, near);
 		snprintf(msg, sizeof msg, "unknown key '%.60s' in %s (expected:", key, where);
 		for (i = 0; allowed[i]; i++)
 			snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%s %s",

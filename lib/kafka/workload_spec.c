@@ -90,8 +90,12 @@ static int read_var(struct reader *r, const char *name, const json_t *v, struct 
 	if (!json_is_object(v) || !json_is_string(csv))
 		return bad(r, v, "vars: %s: expected {csv: FILE, column: N, hot: \"10%%:80%%\"}", name);
 	json_object_foreach((json_t *)v, k, x)
-		if (strcmp(k, "csv") && strcmp(k, "column") && strcmp(k, "hot") && strcmp(k, "header"))
-			return bad(r, x, "vars: unknown key '%s'", k);
+		if (strcmp(k, "csv") && strcmp(k, "column") && strcmp(k, "hot") && strcmp(k, "header")) {
+			static const char *const keys[] = { "csv", "column", "hot", "header" };
+			char hint[80];
+			return pdb_yaml_bad(r->doc, x, PDB_EXIT_INPUT, r->err, "vars: unknown key '%s'%s", k,
+					    pdb_did_you_mean(k, keys, 4, hint, sizeof hint));
+		}
 	var->csv = path_of(r, json_string_value(csv));
 	var->column = 1;
 	if (col && (!json_is_integer(col) || json_integer_value(col) < 1 || json_integer_value(col) > 100000))
@@ -193,7 +197,17 @@ static int read_key_value(struct reader *r, const char *key, const json_t *v, st
 		ks->produce_only = !json_is_true(v);
 		return 0;
 	}
-	return bad(r, v, "unknown key '%s' in kafka", key);
+	{
+		static const char *const keys[] = {
+			"brokers", "topic", "output_topic", "template", "producer", "consumer", "vars",
+			"key", "rate", "size", "partitions", "count", "duration", "warmup", "drain",
+			"consume",
+		};
+		char hint[80];
+		return pdb_yaml_bad(r->doc, v, PDB_EXIT_INPUT, r->err, "unknown key '%s' in kafka%s", key,
+				    pdb_did_you_mean(key, keys, sizeof keys / sizeof keys[0],
+						     hint, sizeof hint));
+	}
 }
 
 struct pdb_kafka_spec *pdb_kafka_spec_read(const struct pdb_yaml_doc *doc, const json_t *v,

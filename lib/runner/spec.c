@@ -157,7 +157,15 @@ static int read_bench(struct reader *r, const json_t *o, struct pdb_bench_spec *
 			if (!(b->kafka = pdb_kafka_spec_read(&r->doc, v, r->doc.file, r->err)))
 				rc = -1;
 		} else {
-			rc = bad(r, v, "unknown key '%s' in a benchmark", key);
+			static const char *const keys[] = {
+				"name", "command", "setup", "teardown", "cwd", "timeout", "warmup",
+				"repeat", "allow_failure", "env", "parse", "metrics", "kafka",
+			};
+			char hint[80];
+			rc = pdb_yaml_bad(&r->doc, v, PDB_EXIT_INPUT, r->err,
+					  "unknown key '%s' in a benchmark%s", key,
+					  pdb_did_you_mean(key, keys, sizeof keys / sizeof keys[0],
+							   hint, sizeof hint));
 		}
 		if (rc < 0)
 			return -1;
@@ -215,7 +223,13 @@ static int read_top_key(struct reader *r, const char *key, const json_t *v,
 		return read_matrix(r, v, spec);
 	if (strcmp(key, "benchmarks") == 0)
 		return 0; /* read after the defaults above */
-	return bad(r, v, "unknown key '%s'", key);
+	{
+		static const char *const keys[] = { "warmup", "repeat", "interleave", "matrix", "benchmarks" };
+		char hint[80];
+		return pdb_yaml_bad(&r->doc, v, PDB_EXIT_INPUT, r->err, "unknown key '%s'%s", key,
+				    pdb_did_you_mean(key, keys, sizeof keys / sizeof keys[0],
+						     hint, sizeof hint));
+	}
 }
 
 int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
