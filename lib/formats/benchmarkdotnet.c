@@ -8,7 +8,7 @@
 #include "util.h"
 
 /* Statistics in nanoseconds per operation, by the name perfdb gives them.
- * N, Skewness and Kurtosis are not times and follow from the samples. */
+ * N follows from the samples; Skewness and Kurtosis are kept unscaled. */
 static const struct {
 	const char *key, *stat;
 } time_stats[] = {
@@ -158,6 +158,10 @@ static int add_statistics(const struct pdb_source *src, json_t *st, const char *
 	}
 	if (pdb_json_num(json_object_get(st, "Variance"), &d) == 0)
 		pdb_result_set_stat(r, "variance", d * r->scale * r->scale);
+	if (pdb_json_num(json_object_get(st, "Skewness"), &d) == 0) /* shapes: no unit */
+		pdb_result_set_stat(r, "skewness", d);
+	if (pdb_json_num(json_object_get(st, "Kurtosis"), &d) == 0)
+		pdb_result_set_stat(r, "kurtosis", d);
 	ci = json_object_get(st, "ConfidenceInterval");
 	if (pdb_json_num(json_object_get(ci, "Lower"), &d) == 0)
 		pdb_result_set_stat_raw(r, "mean_ci_low", d);

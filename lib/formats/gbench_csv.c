@@ -198,6 +198,25 @@ static int complexity(struct state *st, struct pdb_csv *csv, char **fields,
 	return 0;
 }
 
+/* A user-defined statistic (ComputeStatistics("max", ...)): NAME_STAT where NAME
+ * is a benchmark whose repetitions came before (the CSV says no more than that).
+ * The statistic's name, or NULL; *len is NAME's length. */
+static const char *user_statistic(const struct pdb_run *run, const char *name, size_t *len)
+{
+	const char *us = strrchr(name, '_');
+
+	if (!us || us == name || !us[1] || strchr(us, '/'))
+		return NULL;
+	for (size_t i = run->nresults; i-- > 0;) {
+		const char *b = run->results[i].benchmark;
+		if (strlen(b) == (size_t)(us - name) && strncmp(b, name, (size_t)(us - name)) == 0) {
+			*len = (size_t)(us - name);
+			return us + 1;
+		}
+	}
+	return NULL;
+}
+
 static int data_row(struct state *st, struct pdb_csv *csv, char **fields,
 		    struct pdb_err *err)
 {
@@ -215,6 +234,8 @@ static int data_row(struct state *st, struct pdb_csv *csv, char **fields,
 		return ret;
 	}
 	stat = suffix(name, aggregates, &len);
+	if (!stat)
+		stat = user_statistic(st->run, name, &len);
 	bench = pdb_xstrndup(name, len);
 	if (fields[7][0])
 		pdb_attr_set_bench(st->run, "label", bench, fields[7]);

@@ -1,4 +1,4 @@
-/* Format: iperf3 -J (throughput per interval, totals sent and received, retransmits, UDP loss). */
+/* Format: iperf3 -J (throughput per interval, totals sent and received, retransmits, TCP rtt, UDP loss). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +74,21 @@ static void take_dims(struct ctx *c, const json_t *test_start)
 	}
 }
 
+/* The round-trip time TCP measured (µs) in the one stream of an interval or of
+ * end.streams[0].sender: a latency, lower is better. With several streams each
+ * has its own; they stay in the attributes. */
+static struct pdb_result *rtt_result(struct ctx *c)
+{
+	return result(c, "rtt", "us", PDB_DIR_LOWER);
+}
+
+static const json_t *only_stream(const json_t *obj)
+{
+	const json_t *streams = json_object_get(obj, "streams");
+	return json_is_array(streams) && json_array_size(streams) == 1
+	       ? json_array_get(streams, 0) : NULL;
+}
+
 /* intervals[i].sum: throughput and retransmits with the interval start as time offset. */
 static int intervals(struct ctx *c, const json_t *arr, struct pdb_err *err)
 {
@@ -109,6 +124,12 @@ static int intervals(struct ctx *c, const json_t *arr, struct pdb_err *err)
 			}
 			r = result(c, totals[k].metric, totals[k].unit, totals[k].direction);
 			s.value = pdb_result_canonical(r, x);
+			pdb_result_add_sample(r, &s);
+		}
+		if (pdb_json_num(json_object_get(only_stream(iv), "rtt"), &x) == 0) {
+			struct pdb_result *r = rtt_result(c);
+			struct pdb_sample s = PDB_SAMPLE(pdb_result_canonical(r, x));
+			s.t = t;
 			pdb_result_add_sample(r, &s);
 		}
 	}
@@ -157,6 +178,16 @@ static int end(struct ctx *c, const json_t *e, struct pdb_err *err)
 	    end_sum(c, json_object_get(e, "sum_received"), "sum_received", "received", err) < 0 ||
 	    end_sum(c, json_object_get(e, "sum"), "sum", "total", err) < 0)
 		return -1;
+	{
+		static const char *const rtt_stats[][2] = {
+			{ "mean_rtt", "mean" }, { "min_rtt", "min" }, { "max_rtt", "max" },
+		};
+		const json_t *sender = json_object_get(only_stream(e), "sender");
+		double x;
+		for (size_t k = 0; k < N(rtt_stats); k++)
+			if (pdb_json_num(json_object_get(sender, rtt_stats[k][0]), &x) == 0)
+				pdb_result_set_stat_raw(rtt_result(c), rtt_stats[k][1], x);
+	}
 	cpu = json_object_get(e, "cpu_utilization_percent");
 	json_object_foreach((json_t *)cpu, key, v) {
 		char metric[96], path[160];
@@ -223,7 +254,7 @@ out:
 
 const struct pdb_format pdb_format_iperf3 = {
 	.name = "iperf3",
-	.summary = "iperf3 -J: throughput per interval, totals, retransmits, UDP jitter and loss",
+	.summary = "iperf3 -J: throughput per interval, totals, retransmits, TCP rtt, UDP jitter and loss",
 	.detect = detect,
 	.parse = parse,
 };
