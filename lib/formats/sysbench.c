@@ -47,6 +47,8 @@ struct sb {
 	struct pdb_buf json;      /* a report_json block being read */
 	long json_line;           /* its first line, 0 outside one */
 	int hist;                 /* 1: histogram header next, 2: in its rows */
+	double checkpoint_t;      /* inside the --report-checkpoints report at t, else NaN */
+	int checkpoints;          /* how many were read */
 	struct pdb_sample *hv;    /* histogram rows: value (ms) with weight (count) */
 	size_t nhv, caphv;
 	double total_time, events, lat_min, lat_avg, lat_max, lat_pval, lat_sum;
@@ -137,12 +139,16 @@ static void iv_add(struct sb *s, const char *name, const char *unit, int dir, do
 	m->iv[m->niv++] = smp;
 }
 
-/* A value of the summary. */
+/* A value of the summary; inside a checkpoint report, a sample at its t. */
 static void sum_set(struct sb *s, const char *name, const char *unit, int dir, double v)
 {
-	struct metric *m = metric(s, name, unit, dir);
+	struct metric *m;
 
-	if (m)
+	if (!isnan(s->checkpoint_t)) {
+		iv_add(s, name, unit, dir, s->checkpoint_t, v);
+		return;
+	}
+	if ((m = metric(s, name, unit, dir)))
 		m->summary = v;
 }
 
@@ -297,8 +303,13 @@ static int interval_line(struct sb *s, const char *line)
 		iv_add(s, "concurrency", "count", DIR_UNIT, t, v);
 		return 0;
 	}
-	if (starts(rest, "Checkpoint report:"))
-		return 0; /* --report-checkpoints: a cumulative report follows */
+	if (strcmp(rest, "Checkpoint report:") == 0) {
+		/* --report-checkpoints: a cumulative report of the time since the
+		 * last checkpoint follows (sysbench then resets its counters) */
+		s->checkpoint_t = t;
+		s->checkpoints++;
+		return 0;
+	}
 	if (isdigit((unsigned char)*rest)) {
 		if (number_at(s, line, &col, 0, &v, "expected the MiB/sec of the report") < 0)
 			return -1;
@@ -383,8 +394,10 @@ static int value_line(struct sb *s, const char *line, const char *key, size_t co
 	if (strcmp(sec, "Threads fairness") == 0) {
 		if (strcmp(key, "events (avg/stddev)") == 0)
 			return pair_at(s, line, col, &s->ev_avg, &s->ev_sd);
-		if (strcmp(key, "execution time (avg/stddev)") == 0)
+		if (strcmp(key, "execution time (avg/stddev)") == 0) {
+			s->checkpoint_t = NAN; /* the last line of a report */
 			return pair_at(s, line, col, &s->time_avg, &s->time_sd);
+		}
 		return 0;
 	}
 	if (strcmp(sec, "General statistics") == 0 && strcmp(key, "total time") == 0) {
@@ -770,7 +783,12 @@ static void emit_metric(struct sb *s, const struct metric *m)
 		smp.t = m->iv[i].t;
 		pdb_result_add_sample(r, &smp);
 	}
-	if (m->niv == 0 && !isnan(m->summary))
+	if (s->checkpoints > 0 && !isnan(m->summary)) {
+		/* after checkpoints the summary covers the time since the last one */
+		struct pdb_sample smp = PDB_SAMPLE(pdb_result_canonical(r, m->summary));
+		smp.t = s->total_time;
+		pdb_result_add_sample(r, &smp);
+	} else if (m->niv == 0 && !isnan(m->summary))
 		pdb_result_add_raw(r, m->summary);
 	else if (!isnan(m->summary))
 		pdb_result_set_stat_raw(r, "mean", m->summary);
@@ -843,7 +861,7 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 	struct sb s = { .src = src, .run = run, .err = err, .total_time = NAN,
 			.events = NAN, .lat_min = NAN, .lat_avg = NAN, .lat_max = NAN,
 			.lat_pval = NAN, .lat_sum = NAN, .ev_avg = NAN, .ev_sd = NAN,
-			.time_avg = NAN, .time_sd = NAN };
+			.time_avg = NAN, .time_sd = NAN, .checkpoint_t = NAN };
 	FILE *f = fopen(src->path, "rb");
 	char *line = NULL, version[32];
 	size_t cap = 0;
