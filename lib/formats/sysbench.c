@@ -618,6 +618,8 @@ static int margin_line(struct sb *s, const char *line, size_t len)
 		col = 1;
 		if (number_at(s, line, &col, 0, &v, "expected a number") < 0)
 			return -1;
+		if (line + col - 1 != p)
+			return bad(s, col, "expected ' MiB transferred ('");
 		col += 18;
 		if (number_at(s, line, &col, 0, &rate, "expected '(RATE MiB/sec)'") < 0)
 			return -1;
