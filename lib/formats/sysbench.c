@@ -241,10 +241,10 @@ static int interval_line(struct sb *s, const char *line)
 	if (starts(rest, "thds: ") && strstr(rest, " tps: ")) {
 		if (need(s, line, " tps: ", 0, &v, "expected the transactions per second") < 0)
 			return -1;
-		iv_add(s, "throughput", "tps", DIR_UNIT, t, v);
+		iv_add(s, "throughput", "events/s", DIR_UNIT, t, v); /* an event is a transaction */
 		if (need(s, line, " qps: ", 0, &v, "expected the queries per second") < 0)
 			return -1;
-		iv_add(s, "query_throughput", "qps", DIR_UNIT, t, v);
+		iv_add(s, "qps", "qps", DIR_UNIT, t, v);
 		if (!(rest = strstr(line, "(r/w/o: ")))
 			return bad(s, 1, "expected 'r/w/o: R/W/O'");
 		col = (size_t)(rest - line) + 9;
@@ -260,20 +260,20 @@ static int interval_line(struct sb *s, const char *line)
 		col++;
 		if (number_at(s, line, &col, ')', &o, "expected 'r/w/o: R/W/O'") < 0)
 			return -1;
-		iv_add(s, "read_qps", "qps", DIR_UNIT, t, r);
-		iv_add(s, "write_qps", "qps", DIR_UNIT, t, w);
-		iv_add(s, "other_qps", "qps", DIR_UNIT, t, o);
+		iv_add(s, "qps_reads", "qps", DIR_UNIT, t, r);
+		iv_add(s, "qps_writes", "qps", DIR_UNIT, t, w);
+		iv_add(s, "qps_other", "qps", DIR_UNIT, t, o);
 		if (lat_field(s, line, " lat (ms,", t) < 0)
 			return -1;
 		if ((ret = field(s, line, " err/s: ", 0, &v, "expected the errors per second")) < 0)
 			return -1;
 		if (ret == 0)
-			iv_add(s, "error_rate", "errors/s", PDB_DIR_LOWER, t, v);
+			iv_add(s, "errors", "errors/s", PDB_DIR_LOWER, t, v);
 		if ((ret = field(s, line, " reconn/s: ", 0, &v,
 				 "expected the reconnects per second")) < 0)
 			return -1;
 		if (ret == 0)
-			iv_add(s, "reconnect_rate", "reconnects/s", PDB_DIR_LOWER, t, v);
+			iv_add(s, "reconnects", "reconnects/s", PDB_DIR_LOWER, t, v);
 		return 0;
 	}
 	if (starts(rest, "thds: ")) {
@@ -321,6 +321,39 @@ static int interval_line(struct sb *s, const char *line)
 	return bad(s, col, "expected an intermediate report ('thds:', 'reads:' or 'N MiB/sec')");
 }
 
+/* The optional rates of one report_json entry: "qps": {total, reads, writes,
+ * other} in queries/s, "errors" and "reconnects" per second. */
+static int json_rates(struct sb *s, json_t *o, size_t i, double t)
+{
+	static const char *const qkey[][2] = {
+		{ "total", "qps" }, { "reads", "qps_reads" }, { "writes", "qps_writes" },
+		{ "other", "qps_other" },
+	};
+	static const char *const key[][2] = {
+		{ "errors", "errors/s" }, { "reconnects", "reconnects/s" },
+	};
+	json_t *q = json_object_get(o, "qps"), *x;
+	double v;
+
+	for (size_t k = 0; q && k < 4; k++) {
+		if (!(x = json_object_get(q, qkey[k][0])))
+			continue;
+		if (pdb_json_num(x, &v) < 0 || v < 0)
+			return pdb_err_at(s->err, PDB_EXIT_INPUT, s->src->name, (int)s->json_line, 0,
+					  "$[%zu].qps.%s: expected a number", i, qkey[k][0]);
+		iv_add(s, qkey[k][1], "qps", DIR_UNIT, t, v);
+	}
+	for (size_t k = 0; k < 2; k++) {
+		if (!(x = json_object_get(o, key[k][0])))
+			continue;
+		if (pdb_json_num(x, &v) < 0 || v < 0)
+			return pdb_err_at(s->err, PDB_EXIT_INPUT, s->src->name, (int)s->json_line, 0,
+					  "$[%zu].%s: expected a number", i, key[k][0]);
+		iv_add(s, key[k][0], key[k][1], PDB_DIR_LOWER, t, v);
+	}
+	return 0;
+}
+
 /* The report_json block "[ {time, tps, latency, ...} ]" (latency in ms, at
  * the --percentile of the summary). */
 static int json_block(struct sb *s)
@@ -350,6 +383,8 @@ static int json_block(struct sb *s)
 			}
 		iv_add(s, "throughput", "events/s", DIR_UNIT, v[0], v[1]);
 		iv_add(s, LAT_IV, "ms", DIR_UNIT, v[0], v[2]);
+		if (json_rates(s, o, i, v[0]) < 0)
+			goto out;
 	}
 	ret = 0;
 out:
@@ -422,13 +457,14 @@ static int value_line(struct sb *s, const char *line, const char *key, size_t co
 		return 0;
 	}
 	if (strcmp(sec, "SQL statistics") == 0) {
+		/* the line, its count (none: transactions are the events), its rate */
 		static const char *const sql[][3] = {
-			{ "transactions", "transactions", "throughput" },
-			{ "queries", "queries", "query_throughput" },
-			{ "ignored errors", "errors", "error_rate" },
-			{ "reconnects", "reconnects", "reconnect_rate" },
+			{ "transactions", NULL, "throughput" },
+			{ "queries", "queries", "qps" },
+			{ "ignored errors", "errors_count", "errors" },
+			{ "reconnects", "reconnects_count", "reconnects" },
 		};
-		static const char *const rate_unit[] = { "tps", "qps", "errors/s", "reconnects/s" };
+		static const char *const rate_unit[] = { "events/s", "qps", "errors/s", "reconnects/s" };
 		if (strcmp(key, "queries performed") == 0 && !line[col - 1]) {
 			s->queries_performed = 1;
 			return 0;
@@ -440,7 +476,8 @@ static int value_line(struct sb *s, const char *line, const char *key, size_t co
 			s->queries_performed = 0;
 			if (count_rate(s, line, col, &v, &rate) < 0)
 				return -1;
-			sum_set(s, sql[i][1], "count", i < 2 ? PDB_DIR_NONE : PDB_DIR_LOWER, v);
+			if (sql[i][1])
+				sum_set(s, sql[i][1], "count", i < 2 ? PDB_DIR_NONE : PDB_DIR_LOWER, v);
 			sum_set(s, sql[i][2], rate_unit[i], dir, rate);
 			return 0;
 		}
