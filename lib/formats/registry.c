@@ -34,7 +34,9 @@ extern const struct pdb_format pdb_format_sysbench;
 extern const struct pdb_format pdb_format_cargo_bench;
 extern const struct pdb_format pdb_format_criterion_stdout;
 extern const struct pdb_format pdb_format_catch2;
+extern const struct pdb_format pdb_format_catch2_xml;
 extern const struct pdb_format pdb_format_julia_benchmarktools;
+extern const struct pdb_format pdb_format_perf_stat;
 
 const struct pdb_format *const pdb_formats[] = {
 	&pdb_format_canonical,
@@ -68,7 +70,9 @@ const struct pdb_format *const pdb_formats[] = {
 	&pdb_format_cargo_bench,
 	&pdb_format_criterion_stdout,
 	&pdb_format_catch2,
+	&pdb_format_catch2_xml,
 	&pdb_format_julia_benchmarktools,
+	&pdb_format_perf_stat,
 	NULL,
 };
 
