@@ -42,6 +42,8 @@ extern const struct pdb_format pdb_format_ab;
 extern const struct pdb_format pdb_format_ab_csv;
 extern const struct pdb_format pdb_format_ab_tsv;
 extern const struct pdb_format pdb_format_hey;
+extern const struct pdb_format pdb_format_siege;
+extern const struct pdb_format pdb_format_siege_log;
 
 const struct pdb_format *const pdb_formats[] = {
 	&pdb_format_canonical,
@@ -83,6 +85,8 @@ const struct pdb_format *const pdb_formats[] = {
 	&pdb_format_ab_csv,
 	&pdb_format_ab_tsv,
 	&pdb_format_hey,
+	&pdb_format_siege,
+	&pdb_format_siege_log,
 	NULL,
 };
 
