@@ -178,7 +178,8 @@ static int row(struct reader *rd, char *line)
 		return bad(rd, f[i].col, "expected a count, <not supported> or <not counted>");
 	dim.key = "cpu";
 	dim.value = (char *)cpu;
-	r = pdb_run_result_with_dims(rd->run, BENCH, &dim, cpu ? 1 : 0, event, f[i + 1].text);
+	r = pdb_run_result_with_dims(rd->run, BENCH, &dim, cpu ? 1 : 0, event,
+				     *f[i + 1].text ? f[i + 1].text : "count");
 	s = PDB_SAMPLE(pdb_result_canonical(r, v));
 	s.t = t;
 	pdb_result_add_sample(r, &s);
@@ -186,7 +187,7 @@ static int row(struct reader *rd, char *line)
 		return 0; /* per interval: the run time and share would differ per sample */
 	if (has_noise)
 		pdb_result_set_stat(r, "variance", noise);
-	pdb_result_set_stat(r, "runtime", runtime * 1e-9);
+	pdb_result_set_stat(r, "runtime", runtime / 1e9);
 	pdb_result_set_stat(r, "measured_pct", pct);
 	if (n > i + 6 + (size_t)has_noise && *f[i + 5 + has_noise].text) {
 		char *m = pdb_xasprintf("%s %s", f[i + 5 + has_noise].text, f[i + 6 + has_noise].text);
