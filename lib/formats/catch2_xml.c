@@ -253,18 +253,33 @@ static int detect(const struct pdb_source *src)
 	return pdb_head_has(src, "<TestCase") || pdb_head_has(src, "<OverallResults") ? 60 : 0;
 }
 
+/* libxml2 reports some I/O errors through its generic handler, which prints:
+ * the library never prints, so that handler is silenced while reading. */
+static void quiet(void *ctx, const char *fmt, ...)
+{
+	(void)ctx;
+	(void)fmt;
+}
+
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
 	struct reader rd = { .src = src, .run = run, .err = err };
-	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+	xmlGenericErrorFunc saved = xmlGenericError;
+	void *saved_ctx = xmlGenericErrorContext;
+	xmlParserCtxtPtr ctxt;
 	xmlDocPtr doc = NULL;
 	const xmlNode *root;
 	int ret = -1;
 
-	if (!ctxt)
+	if (src->is_dir)
+		return pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0,
+				  "a directory: give the Catch2 XML file");
+	if (!(ctxt = xmlNewParserCtxt()))
 		return pdb_err_set(err, PDB_EXIT_RUNTIME, "out of memory");
+	xmlSetGenericErrorFunc(NULL, quiet);
 	doc = xmlCtxtReadFile(ctxt, src->path, NULL,
 			      XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	xmlSetGenericErrorFunc(saved_ctx, saved);
 	if (!doc) {
 		const xmlError *e = xmlCtxtGetLastError(ctxt);
 		char msg[256];
