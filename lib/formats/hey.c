@@ -259,13 +259,11 @@ static int bracket_line(struct hey *h, const char *line, const char *text, int e
 	while (*p == ' ' || *p == '\t')
 		p++;
 	if (errors) {
-		char *key;
 		if (pdb_parse_int64(num, 0, INT64_MAX, &count) < 0)
 			return bad(h, line, text + 1, "expected a number of errors");
 		h->errors += (double)count;
-		key = pdb_xasprintf("error.%ld", ++h->nerrors);
+		snprintf(key, sizeof key, "error.%ld", ++h->nerrors);
 		pdb_run_set_attr(h->run, key, text);
-		free(key);
 		return 0;
 	}
 	if (pdb_parse_int64(num, 100, 999, &code) < 0)

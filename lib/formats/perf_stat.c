@@ -137,7 +137,7 @@ static int row(struct reader *rd, char *line)
 	int has_noise = 0;
 
 	if (n > MAXF)
-		return bad(rd, f[MAXF].col, "too many fields for a perf stat -x, row");
+		return bad(rd, f[MAXF - 1].col, "too many fields for a perf stat -x, row");
 	if (n > 0 && isspace((unsigned char)f[0].text[0]) && pdb_parse_double(f[0].text, &t) == 0)
 		i++;
 	if (rd->interval < 0)

@@ -298,7 +298,7 @@ static int log_line(void *ctx, char *line, size_t len)
 	}
 	n = log_split(line, f, col, LOGMAX);
 	if (n > LOGMAX)
-		return bad(lg->err, lg->src, lg->line, line, line + col[LOGMAX] - 1,
+		return bad(lg->err, lg->src, lg->line, line, line + col[LOGMAX - 1] - 1,
 			   "too many fields for a siege log row");
 	if (!lg->have_header)
 		return log_header(lg, f, n, col, line);
