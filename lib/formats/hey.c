@@ -472,8 +472,8 @@ static int parse_csv(const struct pdb_source *src, struct pdb_run *run, struct p
 
 const struct pdb_format pdb_format_hey = {
 	.name = "hey",
-	.summary = "hey text summary: latency stats, percentiles and histogram (weighted samples), "
-		   "phases, throughput, non-2xx and errors",
+	.summary = "hey text summary: latency stats and percentiles, the histogram as weighted "
+		   "samples of latency_histogram, phases, throughput, non-2xx and errors",
 	.detect = detect_text,
 	.parse = parse_text,
 };
