@@ -2,11 +2,11 @@
 PREFIX  ?= /usr/local
 BUILD   ?= build
 CC      ?= cc
-PKGS     = sqlite3 jansson yaml-0.1 cairo freetype2 rdkafka zlib libzstd liblzma libcrypto
+PKGS     = sqlite3 jansson yaml-0.1 cairo freetype2 rdkafka zlib libzstd liblzma libcrypto libxml-2.0
 TESTPKGS = cmocka
 # Debian packages that provide the above (pkg-config name -> package below)
 DEBS     = pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libyaml-dev libcairo2-dev libfreetype-dev zlib1g-dev libzstd-dev liblzma-dev libssl-dev \
-           librdkafka-dev libcsv-dev libcmocka-dev fonts-dejavu-core sqlite3 \
+           librdkafka-dev libcsv-dev libxml2-dev libcmocka-dev fonts-dejavu-core sqlite3 \
            procps kcat python3-yaml
 
 OPT     ?= -O2 -g
