@@ -161,7 +161,7 @@ static int benchmark(struct reader *rd, const xmlNode *n, const char *test_case,
 			goto out;
 		if (is(c, "failed")) {
 			char *msg = attr(c, "message");
-			pdb_attr_set_bench(rd->run, "failed", name, msg ? msg : "benchmark failed");
+			pdb_run_add_failure(rd->run, name, NULL, 0, msg ? msg : "benchmark failed");
 			xmlFree(msg);
 			*failed = 1;
 		}
@@ -220,7 +220,7 @@ static int test_case(struct reader *rd, const xmlNode *n)
 		msg = pdb_xasprintf("test case '%s' failed", name ? name : "");
 		for (size_t i = 0; i < nnames; i++)
 			if (names[i])
-				pdb_attr_set_bench(rd->run, "failed", names[i], msg);
+				pdb_run_add_failure(rd->run, names[i], NULL, 0, msg);
 	}
 	ret = 0;
 out:
