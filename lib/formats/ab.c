@@ -8,6 +8,7 @@
 
 #include "formats/csv_util.h"
 #include "formats/format.h"
+#include "formats/load_util.h"
 #include "formats/json_util.h"
 #include "formats/text_util.h"
 #include "util.h"
@@ -285,6 +286,7 @@ static int parse_text(const struct pdb_source *src, struct pdb_run *run, struct 
 		if (!a.have_non_2xx) /* ab prints the line only when there are some */
 			pdb_result_add_raw(result(&a, "non_2xx", "count", PDB_DIR_LOWER), 0);
 		pdb_set_str(&run->tool, "ab");
+		pdb_load_mark_failures(run);
 	}
 	free(a.host);
 	free(a.port);

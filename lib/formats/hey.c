@@ -7,6 +7,7 @@
 
 #include "formats/csv_util.h"
 #include "formats/format.h"
+#include "formats/load_util.h"
 #include "formats/json_util.h"
 #include "formats/text_util.h"
 #include "util.h"
@@ -361,6 +362,7 @@ static int parse_text(const struct pdb_source *src, struct pdb_run *run, struct 
 		counts(run, h.responses, h.non_2xx);
 		pdb_result_add_raw(result(run, "errors", "count", PDB_DIR_LOWER), h.errors);
 		pdb_set_str(&run->tool, "hey");
+		pdb_load_mark_failures(run);
 	}
 	free(h.pend);
 	return ret;

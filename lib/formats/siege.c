@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "formats/format.h"
+#include "formats/load_util.h"
 #include "formats/json_util.h"
 #include "formats/text_util.h"
 #include "util.h"
@@ -197,8 +198,10 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 	else if ((ret = pdb_text_read(src, text_line, &t, &t.line, err)) == 0 && t.seen == 0)
 		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0,
 				 "not a siege summary: no 'Transactions:' or 'Transaction rate:' line");
-	if (ret == 0)
+	if (ret == 0) {
 		pdb_set_str(&run->tool, "siege");
+		pdb_load_mark_failures(run);
+	}
 	return ret;
 }
 

@@ -8,6 +8,7 @@ rate N [Kbytes/sec] received), the "Connection Times (ms)" table (min mean[+/-sd
 median max) and "Percentage of the requests served within a certain time (ms)".
 """
 import re
+from _facts import load_failures
 
 VALUES = [
     ("Time taken for tests", "seconds", "elapsed", "s", 1.0, "none"),
@@ -82,4 +83,4 @@ def read(path):
     for metric, st in stats.items():
         series.append({"benchmark": bench, "dims": dims, "metric": metric, "unit": "s",
                        "direction": "lower", "samples": [], "stats": st})
-    return {"series": series, "failures": []}
+    return {"series": series, "failures": load_failures(series)}

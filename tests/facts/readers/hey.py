@@ -9,6 +9,7 @@ for fastest/slowest, when no response arrived: those measure nothing.
 """
 import math
 import re
+from _facts import load_failures
 
 BENCH = "hey"
 PHASES = {"DNS+dialup": "dns_dialup", "DNS-lookup": "dns_lookup", "req write": "request_write",
@@ -81,4 +82,4 @@ def read(path):
     _series(out, "requests", "count", "none")["samples"].append(float(responses))
     _series(out, "non_2xx", "count", "lower")["samples"].append(float(non_2xx))
     _series(out, "errors", "count", "lower")["samples"].append(float(errors))
-    return {"series": list(out.values()), "failures": []}
+    return {"series": list(out.values()), "failures": load_failures(list(out.values()))}

@@ -4,6 +4,7 @@ default; siege may print its "LOG FILE:" notice after the object) or text
 transaction at all its response times are 0.00 and measure nothing.
 """
 import json
+from _facts import load_failures
 
 MIB = 1048576.0
 # JSON key, text label, metric, stat (None: a sample), unit, scale, direction
@@ -52,4 +53,4 @@ def read(path):
             s["stats"][stat] = values[key] * scale
         else:
             s["samples"].append(values[key] * scale)
-    return {"series": list(out.values()), "failures": []}
+    return {"series": list(out.values()), "failures": load_failures(list(out.values()))}
