@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "formats/format.h"
+#include "formats/text_util.h"
 #include "formats/json_util.h"
 #include "util.h"
 
@@ -912,6 +913,8 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 	pdb_buf_init(&s.json);
 	while (ret == 0 && (n = getline(&line, &cap, f)) > 0) {
 		s.line++;
+		if ((ret = pdb_text_check_utf8(src, line, (size_t)n, s.line, err)) < 0)
+			break;
 		if (s.line == 1 && (sscanf(line, "sysbench %31s", version) != 1 ||
 				    !starts(version, "1."))) {
 			ret = bad(&s, 1, "expected 'sysbench 1.VERSION' first");
