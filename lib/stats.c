@@ -31,12 +31,28 @@ static void sort_doubles(double *v, size_t n)
 	}
 }
 
-static double *sorted_copy(const double *v, size_t n)
+/* Memory kept from one call to the next: a compare of many series would
+ * otherwise allocate and free the same few small blocks for each. */
+struct scratch {
+	void *p;
+	size_t cap;
+};
+
+static void *scratch_get(struct scratch *s, size_t n, size_t size)
 {
-	double *s = pdb_xmalloc(n * sizeof *s);
-	memcpy(s, v, n * sizeof *s);
-	sort_doubles(s, n);
-	return s;
+	pdb_grow(&s->p, &s->cap, n ? n : 1, size);
+	return s->p;
+}
+
+static struct scratch sorted_x, sorted_y;
+
+/* A sorted copy of v in the scratch block s. */
+static double *sorted_copy(struct scratch *s, const double *v, size_t n)
+{
+	double *d = scratch_get(s, n, sizeof *d);
+	memcpy(d, v, n * sizeof *d);
+	sort_doubles(d, n);
+	return d;
 }
 
 static int has_nan(const double *v, size_t n)
@@ -139,6 +155,23 @@ static double choose(size_t n, size_t k)
 	return ways;
 }
 
+/* choose(n, k) for n <= PDB_STATS_EXACT_MAX, the same doubles, each computed
+ * once: the exact test with ties asks for many. */
+static double choose_small(size_t n, size_t k)
+{
+	static double table[PDB_STATS_EXACT_MAX + 1][PDB_STATS_EXACT_MAX + 1];
+	static unsigned char known[PDB_STATS_EXACT_MAX + 1];
+
+	if (n > PDB_STATS_EXACT_MAX)
+		return choose(n, k);
+	if (!known[n]) {
+		for (size_t j = 0; j <= n; j++)
+			table[n][j] = choose(n, j);
+		known[n] = 1;
+	}
+	return table[n][k];
+}
+
 /* Exact two-sided p with ties: the null distribution of S = 2U over every
  * way of choosing which m of the N values are x, by dynamic programming
  * over the tie groups (sizes t, in value order). Taking j of a group when
@@ -177,26 +210,48 @@ static void widen_row(double *row, struct tie_row *r, size_t lo, size_t hi)
 	}
 }
 
-/* out[s] += w * in[s]: the inner loop of the table, on distinct rows. */
+/* out[s] += w * in[s]: the inner loop of the table, on distinct rows, two
+ * at a time (the same products and sums as one at a time); w == 1 (a value
+ * without ties) needs no product. */
+typedef double pair_of_doubles __attribute__((vector_size(16)));
+
 static void add_scaled(double *restrict out, const double *restrict in, double w, size_t n)
 {
-	for (size_t s = 0; s < n; s++)
+	size_t s = 0;
+
+	if (w == 1) {
+		for (; s + 2 <= n; s += 2) {
+			pair_of_doubles a, b;
+			memcpy(&a, out + s, sizeof a);
+			memcpy(&b, in + s, sizeof b);
+			a += b;
+			memcpy(out + s, &a, sizeof a);
+		}
+		if (s < n)
+			out[s] += in[s];
+		return;
+	}
+	for (; s + 2 <= n; s += 2) {
+		pair_of_doubles a, b;
+		memcpy(&a, out + s, sizeof a);
+		memcpy(&b, in + s, sizeof b);
+		a += w * b;
+		memcpy(out + s, &a, sizeof a);
+	}
+	if (s < n)
 		out[s] += w * in[s];
 }
 
 /* The table's memory, kept from one call to the next: a compare of many
  * series would otherwise allocate and free a large block for each. */
-static struct {
-	double *tab;
-	size_t cap;
-} tie_scratch;
+static struct scratch tie_tab, tie_rows, tie_binom, tie_groups;
 
 static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 			   size_t s_obs)
 {
 	size_t width, seen = 0, N = m + n;
 	struct tie_row *rows;
-	double *tab, *binom, strictly_below = 0, eq = 0, total = choose(N, m), p;
+	double *tab, *binom, strictly_below = 0, eq = 0, total = choose_small(N, m), p;
 
 	if (s_obs > m * n) {
 		for (size_t g = 0; g < ngroups / 2; g++) {
@@ -207,10 +262,10 @@ static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 		s_obs = 2 * m * n - s_obs;
 	}
 	width = s_obs + 1;
-	pdb_grow((void **)&tie_scratch.tab, &tie_scratch.cap, (m + 1) * width, sizeof *tab);
-	tab = tie_scratch.tab;
-	rows = pdb_xcalloc(m + 1, sizeof *rows);
-	binom = pdb_xmalloc((m + 1) * sizeof *binom);
+	tab = scratch_get(&tie_tab, (m + 1) * width, sizeof *tab);
+	rows = scratch_get(&tie_rows, m + 1, sizeof *rows);
+	memset(rows, 0, (m + 1) * sizeof *rows);
+	binom = scratch_get(&tie_binom, m + 1, sizeof *binom);
 	tab[0] = 1;
 	rows[0].hi = 1;
 	for (size_t g = 0; g < ngroups; g++) {
@@ -248,7 +303,7 @@ static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 				double sum = 0;
 				for (size_t s = r->lo; s < end; s++)
 					sum += dst[s];
-				strictly_below += sum * choose(N - after, m - to);
+				strictly_below += sum * choose_small(N - after, m - to);
 				r->lo = end;
 			}
 		}
@@ -257,15 +312,13 @@ static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 	if (rows[m].lo <= s_obs && s_obs < rows[m].hi)
 		eq = tab[m * width + s_obs];
 	p = fmin(1.0, 2.0 * fmin(strictly_below + eq, total - strictly_below) / total);
-	free(rows);
-	free(binom);
 	return p;
 }
 
 double pdb_stats_mwu_min_p(size_t nx, size_t ny)
 {
 	/* one arrangement is the most extreme in each tail */
-	return fmin(1.0, 2.0 / choose(nx + ny, nx));
+	return fmin(1.0, 2.0 / choose_small(nx + ny, nx));
 }
 
 int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
@@ -276,8 +329,8 @@ int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t n
 
 	if (nx == 0 || ny == 0 || has_nan(x, nx) || has_nan(y, ny))
 		return -1;
-	sx = sorted_copy(x, nx);
-	sy = sorted_copy(y, ny);
+	sx = sorted_copy(&sorted_x, x, nx);
+	sy = sorted_copy(&sorted_y, y, ny);
 	/* 2U = sum over x of 2 * (y below) + (y equal), in integers */
 	for (i = 0, j = 0; i < nx; i++) {
 		while (j < ny && sy[j] < sx[i])
@@ -287,7 +340,7 @@ int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t n
 		s2 += 2 * j + (k - j);
 	}
 	/* tie groups of the pooled values, in value order */
-	groups = pdb_xmalloc(N * sizeof *groups);
+	groups = scratch_get(&tie_groups, N, sizeof *groups);
 	for (i = 0, j = 0; i < nx || j < ny;) {
 		double v = (j >= ny || (i < nx && sx[i] <= sy[j])) ? sx[i] : sy[j];
 		size_t t = 0;
@@ -322,9 +375,6 @@ int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t n
 		out->p = var <= 0 ? 1.0
 			: fmin(1.0, 2 * pdb_stats_norm_sf((fabs(out->u - mu) - 0.5) / sqrt(var)));
 	}
-	free(groups);
-	free(sx);
-	free(sy);
 	return 0;
 }
 
@@ -365,7 +415,8 @@ static double from_key(uint64_t k)
 
 /* Pairs with sy[j] - sx[i] <= d (both sorted): the differences fall as
  * sx[i] rises, so one pointer into sy moves forward only. */
-static size_t count_le(const double *sx, size_t nx, const double *sy, size_t ny, double d)
+static size_t count_le_bisect(const double *sx, size_t nx, const double *sy, size_t ny,
+			      double d)
 {
 	size_t count = 0, j = 0;
 
@@ -386,7 +437,7 @@ static double kth_difference(const double *sx, size_t nx, const double *sy, size
 
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		if (count_le(sx, nx, sy, ny, from_key(mid)) >= k)
+		if (count_le_bisect(sx, nx, sy, ny, from_key(mid)) >= k)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -454,23 +505,126 @@ static void hl_by_selection(double *d, size_t n, size_t k, double *est, double *
 	*hi = n - k == mid ? lower : select_kth(d + mid + 1, n - mid - 1, n - k - mid - 1);
 }
 
+/* Pairs with sy[j] - sx[i] < d (strict) or <= d, both samples sorted and
+ * finite and sy[ny] = +inf: a merge of the two samples without branches on
+ * the data (the differences fall as sx[i] rises, so j only moves forward). */
+static size_t count_lt(const double *sx, size_t nx, const double *sy, double d)
+{
+	size_t i = 0, j = 0, count = 0;
+
+	while (i < nx) {
+		size_t adv = sy[j] - sx[i] < d;
+		j += adv;
+		count += (adv ^ 1) * j;
+		i += adv ^ 1;
+	}
+	return count;
+}
+
+static size_t count_le(const double *sx, size_t nx, const double *sy, double d)
+{
+	size_t i = 0, j = 0, count = 0;
+
+	while (i < nx) {
+		size_t adv = sy[j] - sx[i] <= d;
+		j += adv;
+		count += (adv ^ 1) * j;
+		i += adv ^ 1;
+	}
+	return count;
+}
+
+/* Once the bracket holds this many differences they are listed and selected
+ * from; after this many narrowing steps, however many it holds. */
+#define HL_GATHER_MAX 48
+#define HL_NARROW_MAX 8
+
+static struct scratch hl_gather;
+
+/* The r-th smallest (1-based) difference sy[j] - sx[i] over the sorted,
+ * finite samples (sy[ny] = +inf), in O((nx + ny) log) without listing the
+ * nx * ny differences: an open bracket (a, b) of values holds the answer,
+ * with na differences <= a and nb < b (na < r <= nb). Each step counts the
+ * differences below a pivot interpolated between the bracket's ends at the
+ * rank sought (regula falsi on the counting function) and keeps the side
+ * that holds rank r; when the bracket holds few differences (or after a few
+ * steps) they are listed, row by row, and rank r - na is selected among
+ * them. The value returned is one of the differences, as computed, so it is
+ * the very double a sort of all of them would give at rank r. */
+static double kth_pairwise(const double *sx, size_t nx, const double *sy, size_t ny, size_t r)
+{
+	double a = -INFINITY, b = INFINITY, *d;
+	double av = sy[0] - sx[nx - 1], bv = sy[ny - 1] - sx[0]; /* the ends, as values */
+	size_t na = 0, nb = nx * ny, n = 0;
+
+	for (int step = 0; step < HL_NARROW_MAX && nb - na > HL_GATHER_MAX; step++) {
+		double f = ((double)(r - na) - 0.5) / (double)(nb - na);
+		double v = av + (bv - av) * f;
+		size_t lt, le;
+
+		if (!(v > a && v < b)) /* the ends are next to each other */
+			break;
+		if ((lt = count_lt(sx, nx, sy, v)) >= r) {
+			b = bv = v;
+			nb = lt;
+		} else if ((le = count_le(sx, nx, sy, v)) >= r) {
+			return v; /* lt < r <= le: v is a difference, of rank r */
+		} else {
+			a = av = v;
+			na = le;
+		}
+	}
+	d = scratch_get(&hl_gather, nb - na, sizeof *d);
+	for (size_t i = 0, ja = 0, jb = 0; i < nx; i++) {
+		while (ja < ny && !(sy[ja] - sx[i] > a))
+			ja++;
+		while (jb < ny && sy[jb] - sx[i] < b)
+			jb++;
+		for (size_t j = ja; j < jb; j++)
+			d[n++] = sy[j] - sx[i];
+	}
+	return select_kth(d, n, r - na - 1);
+}
+
+static int all_finite(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return 0;
+	return 1;
+}
+
 int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, size_t ny,
 				size_t k, double *est, double *lo, double *hi)
 {
 	size_t pairs = nx * ny;
-	double *sx, *sy, *diffs = NULL;
+	double *sx, *sy, *diffs;
 
 	if (nx == 0 || ny == 0 || has_nan(x, nx) || has_nan(y, ny))
 		return -1;
-	sx = sorted_copy(x, nx);
-	sy = sorted_copy(y, ny);
-	if (pairs <= HL_SELECT_MAX) {
-		diffs = pdb_xmalloc(pairs * sizeof *diffs);
+	sx = sorted_copy(&sorted_x, x, nx);
+	/* sy[ny] = +inf: the sentinel of the counting merges */
+	sy = scratch_get(&sorted_y, ny + 1, sizeof *sy);
+	memcpy(sy, y, ny * sizeof *sy);
+	sort_doubles(sy, ny);
+	sy[ny] = INFINITY;
+	if (pairs <= HL_SELECT_MAX && all_finite(sx, nx) && all_finite(sy, ny)) {
+		*est = pairs % 2 ? kth_pairwise(sx, nx, sy, ny, pairs / 2 + 1)
+			: (kth_pairwise(sx, nx, sy, ny, pairs / 2) +
+			   kth_pairwise(sx, nx, sy, ny, pairs / 2 + 1)) / 2;
+		if (k == 0 || 2 * k > pairs + 1) {
+			*lo = *hi = NAN;
+		} else {
+			*lo = kth_pairwise(sx, nx, sy, ny, k);
+			*hi = kth_pairwise(sx, nx, sy, ny, pairs + 1 - k);
+		}
+	} else if (pairs <= HL_SELECT_MAX) {
+		/* infinities: every difference listed, as IEEE arithmetic gives it */
+		diffs = scratch_get(&hl_gather, pairs, sizeof *diffs);
 		for (size_t i = 0; i < nx; i++)
 			for (size_t j = 0; j < ny; j++)
 				diffs[i * ny + j] = sy[j] - sx[i];
 		hl_by_selection(diffs, pairs, k, est, lo, hi);
-		free(diffs);
 	} else {
 		*est = pairs % 2 ? kth_difference(sx, nx, sy, ny, pairs / 2 + 1)
 			: (kth_difference(sx, nx, sy, ny, pairs / 2) +
@@ -482,8 +636,6 @@ int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, siz
 			*hi = kth_difference(sx, nx, sy, ny, pairs + 1 - k);
 		}
 	}
-	free(sx);
-	free(sy);
 	return 0;
 }
 
