@@ -210,40 +210,49 @@ static void widen_row(double *row, struct tie_row *r, size_t lo, size_t hi)
 	}
 }
 
-/* out[s] += w * in[s]: the inner loop of the table, on distinct rows, two
- * at a time (the same products and sums as one at a time); w == 1 (a value
- * without ties) needs no product. */
-typedef double pair_of_doubles __attribute__((vector_size(16)));
+/* out[s] += w * in[s]: the inner loop of the table, on distinct rows, four
+ * at a time (the same products and sums as one at a time: no fused
+ * multiply-add); w == 1 (a value without ties) needs no product. On x86-64
+ * a copy for AVX2 is chosen at load time where the processor has it. */
+typedef double four_doubles __attribute__((vector_size(32)));
 
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define PDB_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef PDB_CLONES
+#define PDB_CLONES
+#endif
+
+PDB_CLONES
 static void add_scaled(double *restrict out, const double *restrict in, double w, size_t n)
 {
 	size_t s = 0;
 
 	if (w == 1) {
-		for (; s + 2 <= n; s += 2) {
-			pair_of_doubles a, b;
+		for (; s + 4 <= n; s += 4) {
+			four_doubles a, b;
 			memcpy(&a, out + s, sizeof a);
 			memcpy(&b, in + s, sizeof b);
 			a += b;
 			memcpy(out + s, &a, sizeof a);
 		}
-		if (s < n)
+		for (; s < n; s++)
 			out[s] += in[s];
 		return;
 	}
-	for (; s + 2 <= n; s += 2) {
-		pair_of_doubles a, b;
+	for (; s + 4 <= n; s += 4) {
+		four_doubles a, b;
 		memcpy(&a, out + s, sizeof a);
 		memcpy(&b, in + s, sizeof b);
 		a += w * b;
 		memcpy(out + s, &a, sizeof a);
 	}
-	if (s < n)
+	for (; s < n; s++)
 		out[s] += w * in[s];
 }
 
-/* The table's memory, kept from one call to the next: a compare of many
- * series would otherwise allocate and free a large block for each. */
 static struct scratch tie_tab, tie_rows, tie_binom, tie_groups;
 
 static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
@@ -505,84 +514,113 @@ static void hl_by_selection(double *d, size_t n, size_t k, double *est, double *
 	*hi = n - k == mid ? lower : select_kth(d + mid + 1, n - mid - 1, n - k - mid - 1);
 }
 
-/* Pairs with sy[j] - sx[i] < d (strict) or <= d, both samples sorted and
- * finite and sy[ny] = +inf: a merge of the two samples without branches on
- * the data (the differences fall as sx[i] rises, so j only moves forward). */
-static size_t count_lt(const double *sx, size_t nx, const double *sy, double d)
+/* Pairs with sy[j] - sx[i] < d, both samples sorted and finite and
+ * sy[ny] = +inf, and in pos[i] how many of them row i holds: a merge of
+ * the two samples without branches on the data (the differences fall as
+ * sx[i] rises, so j only moves forward). */
+static size_t count_lt(const double *sx, size_t nx, const double *sy, double d, size_t *pos)
 {
 	size_t i = 0, j = 0, count = 0;
 
 	while (i < nx) {
 		size_t adv = sy[j] - sx[i] < d;
+		pos[i] = j;
 		j += adv;
-		count += (adv ^ 1) * j;
 		i += adv ^ 1;
 	}
+	for (i = 0; i < nx; i++)
+		count += pos[i];
 	return count;
 }
 
-static size_t count_le(const double *sx, size_t nx, const double *sy, double d)
-{
-	size_t i = 0, j = 0, count = 0;
-
-	while (i < nx) {
-		size_t adv = sy[j] - sx[i] <= d;
-		j += adv;
-		count += (adv ^ 1) * j;
-		i += adv ^ 1;
-	}
-	return count;
-}
-
-/* Once the bracket holds this many differences they are listed and selected
+/* Once a bracket holds this many differences they are listed and selected
  * from; after this many narrowing steps, however many it holds. */
 #define HL_GATHER_MAX 48
-#define HL_NARROW_MAX 8
+#define HL_NARROW_MAX 10
+#define HL_PROBES_MAX 32
 
-static struct scratch hl_gather;
+static struct scratch hl_gather, hl_pos;
+
+/* The counts already made for one pair of samples: the ranks asked of the
+ * same samples start from the tightest bracket they give. Probe p's row
+ * counts are pos[p * nx ...]; the last two rows of nx are those of -inf and
+ * +inf (0 and ny). */
+struct hl_probes {
+	size_t n;
+	double v[HL_PROBES_MAX];
+	size_t lt[HL_PROBES_MAX]; /* differences < v */
+	size_t *pos;              /* (HL_PROBES_MAX + 2) * nx */
+};
 
 /* The r-th smallest (1-based) difference sy[j] - sx[i] over the sorted,
  * finite samples (sy[ny] = +inf), in O((nx + ny) log) without listing the
- * nx * ny differences: an open bracket (a, b) of values holds the answer,
- * with na differences <= a and nb < b (na < r <= nb). Each step counts the
- * differences below a pivot interpolated between the bracket's ends at the
- * rank sought (regula falsi on the counting function) and keeps the side
- * that holds rank r; when the bracket holds few differences (or after a few
- * steps) they are listed, row by row, and rank r - na is selected among
- * them. The value returned is one of the differences, as computed, so it is
- * the very double a sort of all of them would give at rank r. */
-static double kth_pairwise(const double *sx, size_t nx, const double *sy, size_t ny, size_t r)
+ * nx * ny differences. A bracket [a, b) of values holds the answer, with na
+ * differences below a and nb below b (na < r <= nb). Each step counts the
+ * differences below a pivot and keeps the part that holds rank r: the first
+ * pivot of a pair of samples is the difference of their medians, the
+ * others interpolate between the bracket's ends at the rank sought (regula
+ * falsi on the counting function, with the Illinois step when one end
+ * stays). When the bracket holds few differences (or after a few steps)
+ * they are listed, row by row, and rank r - na is selected among them. The
+ * value returned is one of the differences as computed, so it is the very
+ * double a sort of all of them would give at rank r. */
+static double kth_pairwise(const double *sx, size_t nx, const double *sy, size_t ny, size_t r,
+			   struct hl_probes *pr)
 {
 	double a = -INFINITY, b = INFINITY, *d;
 	double av = sy[0] - sx[nx - 1], bv = sy[ny - 1] - sx[0]; /* the ends, as values */
 	size_t na = 0, nb = nx * ny, n = 0;
+	const size_t *pa = pr->pos + HL_PROBES_MAX * nx, *pb = pa + nx;
+	double ga, gb; /* the counting function less r - 1/2 at av and bv */
+	int last = 0;  /* the end moved last: -1 a, 1 b */
 
-	for (int step = 0; step < HL_NARROW_MAX && nb - na > HL_GATHER_MAX; step++) {
-		double f = ((double)(r - na) - 0.5) / (double)(nb - na);
-		double v = av + (bv - av) * f;
-		size_t lt, le;
+	for (size_t p = 0; p < pr->n; p++) {
+		if (pr->lt[p] < r && pr->v[p] >= a) {
+			a = av = pr->v[p];
+			na = pr->lt[p];
+			pa = pr->pos + p * nx;
+		} else if (pr->lt[p] >= r && pr->v[p] < b) {
+			b = bv = pr->v[p];
+			nb = pr->lt[p];
+			pb = pr->pos + p * nx;
+		}
+	}
+	ga = (double)na - ((double)r - 0.5);
+	gb = (double)nb - ((double)r - 0.5);
+	for (int step = 0; step < HL_NARROW_MAX && nb - na > HL_GATHER_MAX &&
+		     pr->n < HL_PROBES_MAX; step++) {
+		double v = pr->n == 0 ? sy[(ny - 1) / 2] / 2 + sy[ny / 2] / 2 -
+			(sx[(nx - 1) / 2] / 2 + sx[nx / 2] / 2)
+			: av + (bv - av) * (-ga / (gb - ga));
+		size_t lt, *pos = pr->pos + pr->n * nx;
 
 		if (!(v > a && v < b)) /* the ends are next to each other */
 			break;
-		if ((lt = count_lt(sx, nx, sy, v)) >= r) {
+		lt = count_lt(sx, nx, sy, v, pos);
+		pr->v[pr->n] = v;
+		pr->lt[pr->n++] = lt;
+		if (lt >= r) {
 			b = bv = v;
 			nb = lt;
-		} else if ((le = count_le(sx, nx, sy, v)) >= r) {
-			return v; /* lt < r <= le: v is a difference, of rank r */
+			pb = pos;
+			gb = (double)nb - ((double)r - 0.5);
+			if (last == 1)
+				ga /= 2;
+			last = 1;
 		} else {
 			a = av = v;
-			na = le;
+			na = lt;
+			pa = pos;
+			ga = (double)na - ((double)r - 0.5);
+			if (last == -1)
+				gb /= 2;
+			last = -1;
 		}
 	}
 	d = scratch_get(&hl_gather, nb - na, sizeof *d);
-	for (size_t i = 0, ja = 0, jb = 0; i < nx; i++) {
-		while (ja < ny && !(sy[ja] - sx[i] > a))
-			ja++;
-		while (jb < ny && sy[jb] - sx[i] < b)
-			jb++;
-		for (size_t j = ja; j < jb; j++)
+	for (size_t i = 0; i < nx; i++)
+		for (size_t j = pa[i]; j < pb[i]; j++)
 			d[n++] = sy[j] - sx[i];
-	}
 	return select_kth(d, n, r - na - 1);
 }
 
@@ -609,14 +647,20 @@ int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, siz
 	sort_doubles(sy, ny);
 	sy[ny] = INFINITY;
 	if (pairs <= HL_SELECT_MAX && all_finite(sx, nx) && all_finite(sy, ny)) {
-		*est = pairs % 2 ? kth_pairwise(sx, nx, sy, ny, pairs / 2 + 1)
-			: (kth_pairwise(sx, nx, sy, ny, pairs / 2) +
-			   kth_pairwise(sx, nx, sy, ny, pairs / 2 + 1)) / 2;
+		struct hl_probes pr = { 0 };
+		pr.pos = scratch_get(&hl_pos, (HL_PROBES_MAX + 2) * nx, sizeof *pr.pos);
+		for (size_t i = 0; i < nx; i++) {
+			pr.pos[HL_PROBES_MAX * nx + i] = 0;
+			pr.pos[(HL_PROBES_MAX + 1) * nx + i] = ny;
+		}
+		*est = pairs % 2 ? kth_pairwise(sx, nx, sy, ny, pairs / 2 + 1, &pr)
+			: (kth_pairwise(sx, nx, sy, ny, pairs / 2, &pr) +
+			   kth_pairwise(sx, nx, sy, ny, pairs / 2 + 1, &pr)) / 2;
 		if (k == 0 || 2 * k > pairs + 1) {
 			*lo = *hi = NAN;
 		} else {
-			*lo = kth_pairwise(sx, nx, sy, ny, k);
-			*hi = kth_pairwise(sx, nx, sy, ny, pairs + 1 - k);
+			*lo = kth_pairwise(sx, nx, sy, ny, k, &pr);
+			*hi = kth_pairwise(sx, nx, sy, ny, pairs + 1 - k, &pr);
 		}
 	} else if (pairs <= HL_SELECT_MAX) {
 		/* infinities: every difference listed, as IEEE arithmetic gives it */
