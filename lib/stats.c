@@ -258,7 +258,7 @@ static struct scratch tie_tab, tie_rows, tie_binom, tie_groups;
 static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 			   size_t s_obs)
 {
-	size_t width, seen = 0, N = m + n;
+	size_t width, seen = 0, dead = 0, N = m + n;
 	struct tie_row *rows;
 	double *tab, *binom, strictly_below = 0, eq = 0, total = choose_small(N, m), p;
 
@@ -279,11 +279,18 @@ static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 	rows[0].hi = 1;
 	for (size_t g = 0; g < ngroups; g++) {
 		size_t t = groups[g], after = seen + t, top = after < m ? after : m;
+		size_t was_dead = dead;
 
 		binom[0] = 1;
 		for (size_t j = 1; j <= m && j <= t; j++)
 			binom[j] = binom[j - 1] * (double)(t - j + 1) / (double)j;
-		for (size_t to = top + 1; to-- > 0;) {
+		/* rows below `dead` can no longer end at or below s_obs (too many
+		 * y below their x still to come, or too few x left for the y):
+		 * rising with each group, so they are passed over; those dying
+		 * now are emptied after this group, as they are read by it */
+		while (dead <= top && (after - dead > n || (m - dead) * 2 * (after - dead) > s_obs))
+			dead++;
+		for (size_t to = top + 1; to-- > dead;) {
 			size_t ys = after - to, least = (m - to) * 2 * ys, most = (m - to) * 2 * n;
 			size_t room, cut;
 			double *dst = tab + to * width;
@@ -316,6 +323,8 @@ static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 				r->lo = end;
 			}
 		}
+		for (size_t to = was_dead; to < dead; to++)
+			rows[to].lo = rows[to].hi = 0;
 		seen = after;
 	}
 	if (rows[m].lo <= s_obs && s_obs < rows[m].hi)
