@@ -544,7 +544,7 @@ static size_t count_lt(const double *sx, size_t nx, const double *sy, double d, 
 
 /* Once a bracket holds this many differences they are listed and selected
  * from; after this many narrowing steps, however many it holds. */
-#define HL_GATHER_MAX 48
+#define HL_GATHER_MAX 16
 #define HL_NARROW_MAX 10
 #define HL_PROBES_MAX 32
 
