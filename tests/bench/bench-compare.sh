@@ -75,7 +75,9 @@ tp=$(med "$cache/perfdb.times" 1) mp=$(med "$cache/perfdb.times" 2)
 ts=$(med "$cache/scipy.times" 1) ms=$(med "$cache/scipy.times" 2)
 echo "$tp $mp $ts $ms" | awk '{
 	printf "compare 10000 series x 30 samples: perfdb %.3f s %.1f MiB, numpy/scipy %.3f s %.1f MiB\n", $1, $2 / 1024, $3, $4 / 1024
-	printf "  ratio: time %.3f (target <= 0.1), memory %.3f (target <= 0.25)\n", $1 / $3, $2 / $4 }'
+	printf "  ratio: time %.3f (target <= 0.1), memory %.3f (target <= 0.25)\n", $1 / $3, $2 / $4
+	exit ($1 / $3 > 0.1 || $2 / $4 > 0.25) }'
+status=$?
 
 # both outputs, series by series: scipy's exact test ignores ties, so only
 # the p-values of series without ties can agree
@@ -101,3 +103,4 @@ for kind in (False, True):
           " interval (1e-9 %%) %d; verdict %d"
           % ("with ties" if kind else "without ties", len(rows), same_p, worst, same_hl, same_v))
 PY
+exit $status
