@@ -524,20 +524,38 @@ static void hl_by_selection(double *d, size_t n, size_t k, double *est, double *
 }
 
 /* Pairs with sy[j] - sx[i] < d, both samples sorted and finite and
- * sy[ny] = +inf, and in pos[i] how many of them row i holds: a merge of
- * the two samples without branches on the data (the differences fall as
- * sx[i] rises, so j only moves forward). */
-static size_t count_lt(const double *sx, size_t nx, const double *sy, double d, size_t *pos)
+ * sy[ny] = +inf, and in pos[i] how many of them row i holds, given from
+ * (row counts no greater, e.g. those of a smaller d): merges of the two
+ * samples without branches on the data (the differences fall as sx[i]
+ * rises, so j only moves forward), one for each half of the rows, side by
+ * side, each from its first row's count in from. */
+static size_t count_lt(const double *sx, size_t nx, const double *sy, double d,
+		       const size_t *from, size_t *pos)
 {
-	size_t i = 0, j = 0, count = 0;
+	size_t h = nx / 2, i1 = 0, j1 = from[0], i2 = h, j2 = from[h], count = 0;
 
-	while (i < nx) {
-		size_t adv = sy[j] - sx[i] < d;
-		pos[i] = j;
-		j += adv;
-		i += adv ^ 1;
+	while (i1 < h && i2 < nx) {
+		size_t a1 = sy[j1] - sx[i1] < d, a2 = sy[j2] - sx[i2] < d;
+		pos[i1] = j1;
+		pos[i2] = j2;
+		j1 += a1;
+		j2 += a2;
+		i1 += a1 ^ 1;
+		i2 += a2 ^ 1;
 	}
-	for (i = 0; i < nx; i++)
+	while (i1 < h) {
+		size_t a1 = sy[j1] - sx[i1] < d;
+		pos[i1] = j1;
+		j1 += a1;
+		i1 += a1 ^ 1;
+	}
+	while (i2 < nx) {
+		size_t a2 = sy[j2] - sx[i2] < d;
+		pos[i2] = j2;
+		j2 += a2;
+		i2 += a2 ^ 1;
+	}
+	for (size_t i = 0; i < nx; i++)
 		count += pos[i];
 	return count;
 }
@@ -605,7 +623,7 @@ static double kth_pairwise(const double *sx, size_t nx, const double *sy, size_t
 
 		if (!(v > a && v < b)) /* the ends are next to each other */
 			break;
-		lt = count_lt(sx, nx, sy, v, pos);
+		lt = count_lt(sx, nx, sy, v, pa, pos);
 		pr->v[pr->n] = v;
 		pr->lt[pr->n++] = lt;
 		if (lt >= r) {
