@@ -465,13 +465,18 @@ static void write_value(struct writer *w, const json_t *v, int indent, int depth
 	}
 }
 
-void pdb_json_write(FILE *out, const json_t *v, int indent)
+void pdb_json_write_at(FILE *out, const json_t *v, int indent, int depth)
 {
 	struct writer *w = pdb_xmalloc(sizeof *w);
 
 	w->out = out;
 	w->len = 0;
-	write_value(w, v, indent, 0);
+	write_value(w, v, indent, depth);
 	flush(w);
 	free(w);
+}
+
+void pdb_json_write(FILE *out, const json_t *v, int indent)
+{
+	pdb_json_write_at(out, v, indent, 0);
 }
