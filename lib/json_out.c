@@ -8,12 +8,13 @@
 
 #include "util.h"
 
-/* Output gathered in a block and written with one fwrite when full: a
- * compare of many series writes hundreds of thousands of small pieces. */
+/* Output gathered in a block (on the stack) and written with one fwrite
+ * when full: a compare of many series writes hundreds of thousands of
+ * small pieces. */
 struct writer {
 	FILE *out;
 	size_t len;
-	char buf[65536];
+	char buf[16384];
 };
 
 static void flush(struct writer *w)
@@ -467,13 +468,12 @@ static void write_value(struct writer *w, const json_t *v, int indent, int depth
 
 void pdb_json_write_at(FILE *out, const json_t *v, int indent, int depth)
 {
-	struct writer *w = pdb_xmalloc(sizeof *w);
+	struct writer w;
 
-	w->out = out;
-	w->len = 0;
-	write_value(w, v, indent, depth);
-	flush(w);
-	free(w);
+	w.out = out;
+	w.len = 0;
+	write_value(&w, v, indent, depth);
+	flush(&w);
 }
 
 void pdb_json_write(FILE *out, const json_t *v, int indent)
