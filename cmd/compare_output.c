@@ -372,22 +372,40 @@ static json_t *row_json(const struct pdb_compare_row *r, const struct compare_vi
 	return o;
 }
 
+/* One member of the top-level object: its value written, then released. */
+static void json_member(FILE *out, const char *key, json_t *v, int first)
+{
+	fprintf(out, "%s\n  \"%s\": ", first ? "" : ",", key);
+	pdb_json_write_at(out, v, 2, 1);
+	json_decref(v);
+}
+
+/* Streamed a row at a time: 10,000 rows never sit in memory as one tree. */
 void compare_print_json(const struct pdb_compare *c, const struct compare_view *v, FILE *out)
 {
-	json_t *doc = json_object(), *results = json_array(), *summary = json_object();
-	json_t *geo = json_object(), *env = json_array(), *fail_on = json_array();
+	json_t *summary = json_object(), *geo = json_object(), *env = json_array();
+	json_t *fail_on = json_array();
 
-	json_object_set_new(doc, "gate", json_string(v->failed ? "fail" : "pass"));
 	for (int k = 0; k < PDB_VERDICT_COUNT; k++)
 		if (v->fail_on & (1u << k))
 			json_array_append_new(fail_on, json_string(pdb_verdict_name(k)));
-	json_object_set_new(doc, "fail_on", fail_on);
-	json_object_set_new(doc, "baseline", side_json(c->base, c->nbase));
-	json_object_set_new(doc, "candidate", side_json(c->cand, c->ncand));
-	json_object_set_new(doc, "alpha", json_real(c->alpha));
-	for (size_t i = 0; i < c->nrows; i++)
-		json_array_append_new(results, row_json(&c->rows[i], v));
-	json_object_set_new(doc, "results", results);
+	fputc('{', out);
+	json_member(out, "gate", json_string(v->failed ? "fail" : "pass"), 1);
+	json_member(out, "fail_on", fail_on, 0);
+	json_member(out, "baseline", side_json(c->base, c->nbase), 0);
+	json_member(out, "candidate", side_json(c->cand, c->ncand), 0);
+	json_member(out, "alpha", json_real(c->alpha), 0);
+	fputs(",\n  \"results\": ", out);
+	if (c->nrows == 0)
+		fputs("[]", out);
+	for (size_t i = 0; i < c->nrows; i++) {
+		json_t *row = row_json(&c->rows[i], v);
+		fputs(i ? ",\n    " : "[\n    ", out);
+		pdb_json_write_at(out, row, 2, 2);
+		json_decref(row);
+	}
+	if (c->nrows)
+		fputs("\n  ]", out);
 	for (int k = 0; k < PDB_VERDICT_COUNT; k++)
 		json_object_set_new(summary, pdb_verdict_name(k),
 				    json_integer((json_int_t)c->counts[k]));
@@ -395,7 +413,7 @@ void compare_print_json(const struct pdb_compare *c, const struct compare_view *
 	for (size_t i = 0; i < c->ngeomean; i++)
 		json_object_set_new(geo, c->geomean[i].metric, num(c->geomean[i].ratio));
 	json_object_set_new(summary, "geomean", geo);
-	json_object_set_new(doc, "summary", summary);
+	json_member(out, "summary", summary, 0);
 	for (size_t i = 0; i < c->nenv; i++) {
 		json_t *e = json_object();
 		json_object_set_new(e, "key", json_string(c->env[i].key));
@@ -403,10 +421,8 @@ void compare_print_json(const struct pdb_compare *c, const struct compare_view *
 		json_object_set_new(e, "candidate", json_string(c->env[i].cand));
 		json_array_append_new(env, e);
 	}
-	json_object_set_new(doc, "environment_differs", env);
-	pdb_json_write(out, doc, 2);
-	fputc('\n', out);
-	json_decref(doc);
+	json_member(out, "environment_differs", env, 0);
+	fputs("\n}\n", out);
 }
 
 /* ---- junit ---- */

@@ -69,6 +69,8 @@ struct ctx {
 	int series_loaded;
 	size_t hl_nx, hl_ny, hl_k;     /* the interval rank of the last sizes */
 	size_t cap;
+	double *scratch;               /* logs and copies of one series, reused */
+	size_t scratch_cap;
 };
 
 static char *series_key(const char *bench, const char *dims_json, const char *metric)
@@ -148,25 +150,24 @@ static int has_weights(const struct pdb_result *r)
  * value each. NaN values are left out. */
 static double *side_values(const struct entry *e, size_t ne, size_t nruns, size_t *n)
 {
-	double *v = NULL;
-	size_t cap = 0;
+	double *v;
+	size_t most = 0;
 
+	/* at most every sample of every entry: one block, no regrowing */
+	for (size_t i = 0; i < ne; i++)
+		most += e[i].r->nsamples ? e[i].r->nsamples : 1;
+	v = pdb_xmalloc((most ? most : 1) * sizeof *v);
 	*n = 0;
 	for (size_t i = 0; i < ne; i++) {
 		const struct pdb_result *r = e[i].r;
 		if (nruns == 1 && r->nsamples > 0 && !has_weights(r)) {
-			for (size_t k = 0; k < r->nsamples; k++) {
-				if (isnan(r->samples[k].value))
-					continue;
-				pdb_grow((void **)&v, &cap, *n + 1, sizeof *v);
-				v[(*n)++] = r->samples[k].value;
-			}
+			for (size_t k = 0; k < r->nsamples; k++)
+				if (!isnan(r->samples[k].value))
+					v[(*n)++] = r->samples[k].value;
 		} else {
 			double x = result_value(r);
-			if (isnan(x))
-				continue;
-			pdb_grow((void **)&v, &cap, *n + 1, sizeof *v);
-			v[(*n)++] = x;
+			if (!isnan(x))
+				v[(*n)++] = x;
 		}
 	}
 	return v;
@@ -180,15 +181,13 @@ static int all_positive(const double *v, size_t n)
 	return 1;
 }
 
-static void describe(const double *v, size_t n, double *median, double *mean)
+/* The median and mean of v; copy (room for n) is scratch space. */
+static void describe(const double *v, size_t n, double *copy, double *median, double *mean)
 {
-	double *copy = pdb_xmalloc((n ? n : 1) * sizeof *copy);
-
 	if (n > 0)
 		memcpy(copy, v, n * sizeof *copy);
 	*median = pdb_stats_median(copy, n);
 	*mean = pdb_stats_mean(v, n);
-	free(copy);
 }
 
 /* The built-in fail level: 10 % for p95 and beyond (a "pNN" part of the
@@ -327,7 +326,7 @@ static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const do
 {
 	struct pdb_mwu mwu;
 	double est, lo, hi;
-	double *lb = NULL, *la = NULL;
+	double *lb, *la;
 
 	row->band = "samples";
 	if (c->hl_nx != row->n_base || c->hl_ny != row->n_cand) {
@@ -338,8 +337,10 @@ static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const do
 	pdb_stats_mann_whitney(a, row->n_cand, b, row->n_base, &mwu);
 	row->p_value = mwu.p;
 	if (positive) {
-		lb = pdb_xmalloc(row->n_base * sizeof *lb);
-		la = pdb_xmalloc(row->n_cand * sizeof *la);
+		pdb_grow((void **)&c->scratch, &c->scratch_cap, row->n_base + row->n_cand,
+			 sizeof *c->scratch);
+		lb = c->scratch;
+		la = c->scratch + row->n_base;
 		for (size_t i = 0; i < row->n_base; i++)
 			lb[i] = log(b[i]);
 		for (size_t i = 0; i < row->n_cand; i++)
@@ -354,8 +355,6 @@ static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const do
 					    &row->change_abs, &row->ci_low_abs,
 					    &row->ci_high_abs);
 	}
-	free(lb);
-	free(la);
 }
 
 /* One value (or an aggregate) a side: the band from history or static. */
@@ -520,8 +519,10 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 	row->warn_pct = warn;
 	b = side_values(be, nb, c->out->nbase, &row->n_base);
 	a = side_values(ce, nc, c->out->ncand, &row->n_cand);
-	describe(b, row->n_base, &row->median_base, &row->mean_base);
-	describe(a, row->n_cand, &row->median_cand, &row->mean_cand);
+	pdb_grow((void **)&c->scratch, &c->scratch_cap, row->n_base + row->n_cand + 1,
+		 sizeof *c->scratch);
+	describe(b, row->n_base, c->scratch, &row->median_base, &row->mean_base);
+	describe(a, row->n_cand, c->scratch, &row->median_cand, &row->mean_cand);
 	if (row->n_base == 0 || row->n_cand == 0) {
 		/* on both sides but with no value to compare: insufficient */
 		row->verdict = nb && nc ? PDB_VERDICT_INSUFFICIENT
@@ -831,6 +832,7 @@ out:
 	for (size_t i = 0; i < c.nseries; i++)
 		free(c.series[i].key);
 	free(c.series);
+	free(c.scratch);
 	return ret;
 }
 
