@@ -83,7 +83,7 @@ def main():
     verdict = np.select(
         [np.isnan(wlo), gated & sig & (wlo > 0) & (w >= thr), gated & sig & (whi < 0) & (-w >= thr),
          (wlo >= -thr) & (whi <= thr)],
-        ["insufficient", "regression", "improvement", "unchanged"], "noisy")
+        ["insufficient", "regression", "improvement", "unchanged"], "inconclusive")
 
     names = {1: "lower", -1: "higher", 0: "none"}
     cols = [a.tolist() for a in (data["benchmark"], data["dims"], data["metric"], data["unit"],
