@@ -10,14 +10,16 @@
 
 #include "util.h"
 
-/* Stand-ins of the same length, so that error columns stay true. */
+/* Stand-ins of the same length, so that error columns stay true. They start
+ * with DEL (0x7f), which no tool writes into a string, so a real "n" or
+ * "Infini" in a file stays a string, never a number. */
 static const struct {
 	const char *token, *standin;
 	double value;
 } nonfinite[] = {
-	{ "-Infinity", "\"-Infini\"", -INFINITY },
-	{ "Infinity", "\"Infini\"", INFINITY },
-	{ "NaN", "\"n\"", NAN },
+	{ "-Infinity", "\"\x7f-Infin\"", -INFINITY },
+	{ "Infinity", "\"\x7fInfin\"", INFINITY },
+	{ "NaN", "\"\x7f\"", NAN },
 };
 
 /* Replace bare non-finite tokens outside strings, in place. */
