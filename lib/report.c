@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "atomic_file.h"
 #include "store_report.h"
 
 void pdb_report_files_release(struct pdb_report_files *f)
@@ -92,16 +93,24 @@ static char *load_template(const char *dir, const char *name, char **source,
 	return b.data;
 }
 
+/* path written whole or not at all (a symlink there is replaced, not followed). */
 static int write_text(const char *path, const struct pdb_buf *text, struct pdb_err *err)
 {
-	FILE *f = fopen(path, "wb");
+	char tmp[4096];
+	FILE *f;
+	int ok;
 
-	if (!f)
-		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno));
-	fwrite(text->data, 1, text->len, f);
-	if (fclose(f) != 0)
-		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno));
-	return 0;
+	if (pdb_atomic_begin(path, tmp, sizeof tmp, err) < 0)
+		return -1;
+	if (!(f = fopen(tmp, "wb"))) {
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno));
+		return pdb_atomic_end(tmp, path, 0, err);
+	}
+	ok = fwrite(text->data, 1, text->len, f) == text->len;
+	ok = fclose(f) == 0 && ok;
+	if (!ok)
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno ? errno : EIO));
+	return pdb_atomic_end(tmp, path, ok, err);
 }
 
 /* Fill the template of one format and write DIR/index.EXT. */

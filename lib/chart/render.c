@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "atomic_file.h"
 #include "chart/png_write.h"
 #include "util.h"
 
@@ -428,7 +429,24 @@ static void faces_use(cairo_t *cr, struct faces *f)
 	cairo_set_user_data(cr, &faces_key, f, NULL);
 }
 
+static int render_to(const struct pdb_chart *c, const struct pdb_chart_layout *L,
+		     const char *path, int format, struct pdb_err *err);
+
+/* The chart written whole to path or not at all: drawn into a temporary file
+ * beside it, renamed over it (a symlink there is replaced, never followed). */
 int pdb_chart_render(const struct pdb_chart *c, const struct pdb_chart_layout *L,
+		     const char *path, int format, struct pdb_err *err)
+{
+	char tmp[4096];
+	int ok;
+
+	if (pdb_atomic_begin(path, tmp, sizeof tmp, err) < 0)
+		return -1;
+	ok = render_to(c, L, tmp, format, err) == 0;
+	return pdb_atomic_end(tmp, path, ok, err);
+}
+
+static int render_to(const struct pdb_chart *c, const struct pdb_chart_layout *L,
 		     const char *path, int format, struct pdb_err *err)
 {
 	cairo_surface_t *surface;

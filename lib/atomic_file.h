@@ -1,0 +1,14 @@
+/* Atomic files: write beside the final name, then rename over it (a symlink there is replaced, never followed). */
+#ifndef PDB_ATOMIC_FILE_H
+#define PDB_ATOMIC_FILE_H
+
+#include <stddef.h>
+
+#include "err.h"
+
+/* A new empty temporary file in path's directory, its name into tmp. 0, or -1 with err. */
+int pdb_atomic_begin(const char *path, char *tmp, size_t size, struct pdb_err *err);
+/* ok: rename tmp over path (0, or -1 with err); else remove tmp and return -1. */
+int pdb_atomic_end(const char *tmp, const char *path, int ok, struct pdb_err *err);
+
+#endif
