@@ -7,7 +7,7 @@ TESTPKGS = cmocka
 # Debian packages that provide the above (pkg-config name -> package below)
 DEBS     = pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libyaml-dev libcairo2-dev libfreetype-dev zlib1g-dev libzstd-dev liblzma-dev libssl-dev \
            librdkafka-dev libcsv-dev libcmocka-dev fonts-dejavu-core sqlite3 \
-           procps kcat python3-yaml
+           procps kcat python3-yaml rsyslog iproute2
 
 OPT     ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror
