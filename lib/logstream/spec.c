@@ -1,11 +1,14 @@
 /* Log stream workload specs: the `stream:` section of a benchmark in a run spec. */
 #include "logstream/spec.h"
 
+#include <errno.h>
 #include <math.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kafka/template.h"
 #include "util.h"
 
 #define DEFAULT_DURATION 10.0
@@ -13,6 +16,7 @@
 #define DEFAULT_EVERY 1.0
 #define DEFAULT_BATCH 1000
 #define DEFAULT_MATCH "seq=([0-9]+)"
+#define DEFAULT_TEMPLATE "perfdb seq=$SEQ ts=$TS"
 
 struct reader {
 	const struct pdb_yaml_doc *doc;
@@ -306,6 +310,19 @@ struct pdb_logstream_spec *pdb_logstream_spec_read(const struct pdb_yaml_doc *do
 		bad(&r, json_object_get(v, "vars"), "%s: variables need a template", "vars");
 		goto fail;
 	}
+	if (ls->template_path) { /* a template that does not compile fails before anything runs */
+		struct pdb_kafka_template *tpl;
+		FILE *f = fopen(ls->template_path, "rb");
+		if (!f) {
+			pdb_yaml_bad(doc, json_object_get(v, "template"), PDB_EXIT_INPUT, err, "template: %s: %s",
+				     ls->template_path, strerror(errno));
+			goto fail;
+		}
+		fclose(f);
+		if (!(tpl = pdb_logstream_template_new(ls, 0, err)))
+			goto fail;
+		pdb_kafka_template_free(tpl);
+	}
 	if (ls->has_probe && ls->probe.file && !ls->probe.match && !ls->template_path)
 		ls->probe.match = pdb_xstrdup(DEFAULT_MATCH); /* the default template's */
 	if (!ls->content_type)
@@ -339,6 +356,34 @@ void pdb_logstream_spec_free(struct pdb_logstream_spec *ls)
 	free(ls->probe.command);
 	free(ls->probe.value);
 	free(ls);
+}
+
+struct pdb_kafka_template *pdb_logstream_template_new(const struct pdb_logstream_spec *ls, uint64_t seed,
+						     struct pdb_err *err)
+{
+	struct pdb_kafka_template *tpl;
+	struct pdb_buf text;
+	char chunk[4096];
+	size_t n;
+	FILE *f;
+
+	if (!ls->template_path)
+		return pdb_kafka_template_new(DEFAULT_TEMPLATE, "template", NULL, 0, NULL, seed, err);
+	if (!(f = fopen(ls->template_path, "rb"))) {
+		pdb_err_at(err, PDB_EXIT_INPUT, ls->template_path, 0, 0, "cannot read the template: %s", strerror(errno));
+		return NULL;
+	}
+	pdb_buf_init(&text);
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		pdb_buf_add(&text, chunk, n);
+	fclose(f);
+	/* a template file's final newline is not part of the line */
+	if (text.len && text.data[text.len - 1] == '\n')
+		text.data[--text.len] = '\0';
+	tpl = pdb_kafka_template_new(text.data ? text.data : "", ls->template_path, ls->vars, ls->nvars,
+				     NULL, seed, err);
+	pdb_buf_release(&text);
+	return tpl;
 }
 
 int pdb_logstream_parse_rate(const char *text, double *rate, struct pdb_err *err)

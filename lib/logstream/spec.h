@@ -3,6 +3,7 @@
 #define PDB_LOGSTREAM_SPEC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "err.h"
 #include "kafka/workload_spec.h"
@@ -53,6 +54,15 @@ struct pdb_logstream_spec {
 struct pdb_logstream_spec *pdb_logstream_spec_read(const struct pdb_yaml_doc *doc, const json_t *v,
 						   const char *spec_path, struct pdb_err *err);
 void pdb_logstream_spec_free(struct pdb_logstream_spec *ls); /* NULL-safe */
+
+struct pdb_kafka_template;
+
+/* The spec's template (its file, or the default "perfdb seq=$SEQ ts=$TS")
+ * compiled with its variables, picks seeded by seed. NULL with err
+ * (TEMPLATE:LINE:COL) when it does not compile. Caller frees with
+ * pdb_kafka_template_free. */
+struct pdb_kafka_template *pdb_logstream_template_new(const struct pdb_logstream_spec *ls, uint64_t seed,
+						     struct pdb_err *err);
 
 /* The rate after matrix expansion: lines/s, positive; -1 with err. */
 int pdb_logstream_parse_rate(const char *text, double *rate, struct pdb_err *err);

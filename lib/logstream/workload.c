@@ -13,7 +13,6 @@
 #include "util.h"
 
 #define NS 1000000000LL
-#define DEFAULT_TEMPLATE "perfdb seq=$SEQ ts=$TS"
 #define FLUSH_MAX 4096               /* lines per write when catching up */
 #define HTTP_LINGER (NS / 10)        /* an http batch waits at most this for more lines */
 #define NAP_MAX (20 * 1000000LL)     /* sleep at most this between looks at stop */
@@ -28,34 +27,6 @@ static int64_t now_ns(void)
 static int stopped(const struct pdb_logstream_opts *o)
 {
 	return o->stop && *o->stop;
-}
-
-static struct pdb_kafka_template *load_template(const struct pdb_logstream_spec *ls, uint64_t seed,
-						struct pdb_err *err)
-{
-	struct pdb_kafka_template *tpl;
-	struct pdb_buf text;
-	char chunk[4096];
-	size_t n;
-	FILE *f;
-
-	if (!ls->template_path)
-		return pdb_kafka_template_new(DEFAULT_TEMPLATE, "template", NULL, 0, NULL, seed, err);
-	if (!(f = fopen(ls->template_path, "rb"))) {
-		pdb_err_at(err, PDB_EXIT_INPUT, ls->template_path, 0, 0, "cannot read the template");
-		return NULL;
-	}
-	pdb_buf_init(&text);
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		pdb_buf_add(&text, chunk, n);
-	fclose(f);
-	/* a template file's final newline is not part of the line */
-	if (text.len && text.data[text.len - 1] == '\n')
-		text.data[--text.len] = '\0';
-	tpl = pdb_kafka_template_new(text.data ? text.data : "", ls->template_path, ls->vars, ls->nvars,
-				     NULL, seed, err);
-	pdb_buf_release(&text);
-	return tpl;
 }
 
 static int64_t due_of(const struct pdb_logstream_tally *t, uint64_t seq)
@@ -156,7 +127,7 @@ int pdb_logstream_run(const struct pdb_logstream_opts *opts, struct pdb_logstrea
 	res->tally.rate = opts->rate;
 	res->nsent_sec = (size_t)ceil(ls->duration);
 	res->sent_per_sec = pdb_xcalloc(res->nsent_sec + 1, sizeof *res->sent_per_sec);
-	if (!(tpl = load_template(ls, opts->seed, err)) || !(s = pdb_logstream_sender_open(ls, err)))
+	if (!(tpl = pdb_logstream_template_new(ls, opts->seed, err)) || !(s = pdb_logstream_sender_open(ls, err)))
 		goto out;
 	if (ls->has_probe && !(pr = pdb_logstream_probe_open(&ls->probe, &res->tally, err)))
 		goto out;
