@@ -16,6 +16,7 @@
 #define FLUSH_MAX 4096               /* lines per write when catching up */
 #define HTTP_LINGER (NS / 10)        /* an http batch waits at most this for more lines */
 #define NAP_MAX (20 * 1000000LL)     /* sleep at most this between looks at stop */
+#define NAP_MIN 100000LL             /* and at least this */
 
 static int64_t now_ns(void)
 {
@@ -81,8 +82,8 @@ static void send_all(const struct pdb_logstream_opts *o, struct pdb_logstream_se
 				first = seq;
 				continue;
 			}
-			if (due - now > 1000) /* the timer's slack is 1 µs */
-				nanosleep(&(struct timespec){ 0, due - now > NAP_MAX ? NAP_MAX : due - now }, NULL);
+			/* at high rates, wake once per NAP_MIN and send what fell due together */
+			nanosleep(&(struct timespec){ 0, due - now > NAP_MAX ? NAP_MAX : due - now < NAP_MIN ? NAP_MIN : due - now }, NULL);
 			continue;
 		}
 		for (; seq < total && due_of(t, seq) <= now && pending < (http ? (size_t)ls->batch : FLUSH_MAX); pending++) {
