@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,8 +103,12 @@ static int reconnect(struct pdb_logstream_sender *s)
 		return 0;
 	s->error[0] = '\0';
 	switch (t->kind) {
-	case PDB_LOGSTREAM_TCP:
-	case PDB_LOGSTREAM_HTTP: s->fd = connect_inet(s, SOCK_STREAM); break;
+	case PDB_LOGSTREAM_TCP: s->fd = connect_inet(s, SOCK_STREAM); break;
+	case PDB_LOGSTREAM_HTTP:
+		/* a request's head and body go out at once, not after a delayed ack */
+		if ((s->fd = connect_inet(s, SOCK_STREAM)) >= 0)
+			setsockopt(s->fd, IPPROTO_TCP, TCP_NODELAY, &(int){ 1 }, sizeof(int));
+		break;
 	case PDB_LOGSTREAM_UDP: s->fd = connect_inet(s, SOCK_DGRAM); break;
 	case PDB_LOGSTREAM_UNIX: s->fd = connect_unix(s); break;
 	case PDB_LOGSTREAM_FILE:
