@@ -28,6 +28,7 @@ struct pdb_logstream_sender {
 	size_t *ends;               /* datagrams: where each message ends in out */
 	size_t nends, capends, pending;
 	char host[256];
+	long pid;
 	time_t stamp_sec;           /* the second stamp holds */
 	char stamp[32];             /* "2026-12-01T14:42:24" */
 	char error[256];
@@ -128,6 +129,7 @@ struct pdb_logstream_sender *pdb_logstream_sender_open(const struct pdb_logstrea
 	s->fd = -1;
 	s->dgram = ls->target.kind == PDB_LOGSTREAM_UDP;
 	s->stamp_sec = -1;
+	s->pid = (long)getpid();
 	pdb_buf_init(&s->out);
 	if (gethostname(s->host, sizeof s->host - 1) < 0 || !s->host[0])
 		strcpy(s->host, "-");
@@ -163,8 +165,7 @@ static void syslog_header(struct pdb_logstream_sender *s, struct pdb_buf *b)
 		strftime(s->stamp, sizeof s->stamp, "%Y-%m-%dT%H:%M:%S", &tm);
 		s->stamp_sec = wall.tv_sec;
 	}
-	pdb_buf_printf(b, PRI "1 %s.%06ldZ %s perfdb %ld - - ", s->stamp, wall.tv_nsec / 1000, s->host,
-		       (long)getpid());
+	pdb_buf_printf(b, PRI "1 %s.%06ldZ %s perfdb %ld - - ", s->stamp, wall.tv_nsec / 1000, s->host, s->pid);
 }
 
 void pdb_logstream_sender_add(struct pdb_logstream_sender *s, const char *msg, size_t len)
