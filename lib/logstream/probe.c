@@ -283,6 +283,7 @@ struct pdb_logstream_prober *pdb_logstream_probe_open(const struct pdb_logstream
 	pr->fd = -1;
 	pr->window_sec = -1;
 	tally->matched = p->file && p->match;
+	tally->command = p->command != NULL;
 	if (re) {
 		if (regcomp(&pr->re, re, REG_EXTENDED) != 0) {
 			pdb_err_set(err, PDB_EXIT_INPUT, "probe: '%s' is not a valid regular expression", re);

@@ -19,7 +19,10 @@ struct pdb_logstream_tally {
 	atomic_ullong sent;         /* lines handed out: sequences below it are ours */
 	atomic_ullong received;     /* distinct sequences seen, or the count (counts only) */
 	int matched;                /* sequences are matched: delays and duplicates known */
-	uint64_t lines, duplicated, foreign, probe_errors;
+	int command;                /* a command probe (counts only) */
+	uint64_t lines;             /* read by a file probe */
+	uint64_t duplicated, foreign; /* sequences seen again, sequences not sent */
+	uint64_t probe_errors;      /* command runs that gave no count */
 	struct pdb_hist *delay;     /* arrival seen by the probe minus due */
 	uint64_t *arrived;          /* received per second after t0 */
 	double *delay_p99;          /* per second after t0 (s); 0: nothing arrived */

@@ -117,7 +117,13 @@ void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct 
 		if (t->delay->n)
 			total(run, bench, dims, ndims, "delivery_delay_mean", "s", PDB_DIR_LOWER, pdb_hist_mean(t->delay) / 1e9);
 		total(run, bench, dims, ndims, "duplicated", "count", PDB_DIR_LOWER, (double)t->duplicated);
+		/* lines of another run (a sequence not sent), lines the regex did not match */
+		total(run, bench, dims, ndims, "foreign", "count", PDB_DIR_NONE, (double)t->foreign);
+		total(run, bench, dims, ndims, "unmatched", "count", PDB_DIR_NONE,
+		      (double)(t->lines - received - t->duplicated - t->foreign));
 	} else if (received > 0) {
 		total(run, bench, dims, ndims, "delivery_time", "s", PDB_DIR_LOWER, last);
 	}
+	if (t->command) /* runs of the command that gave no count */
+		total(run, bench, dims, ndims, "probe_errors", "count", PDB_DIR_LOWER, (double)t->probe_errors);
 }

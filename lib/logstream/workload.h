@@ -44,8 +44,9 @@ void pdb_logstream_result_release(struct pdb_logstream_result *res);
  * receive_rate, delivery_delay_p99; delivery_delay and send_delay
  * histograms as weighted samples with percentile stats (over every
  * repetition); per repetition sent, received, missing, missing_pct,
- * duplicated, errors, delivery_delay_mean, and for a counts-only probe
- * delivery_time (s until the final count). */
+ * errors, and with a matching probe duplicated, foreign, unmatched,
+ * delivery_delay_mean, for a counts-only probe delivery_time (s until the
+ * final count), for a command probe probe_errors. */
 void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct pdb_run *run,
 				 const char *bench, const struct pdb_attr *dims, size_t ndims);
 
