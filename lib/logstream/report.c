@@ -93,8 +93,9 @@ void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct 
 	total(run, bench, dims, ndims, "errors", "count", PDB_DIR_LOWER, (double)res->errors);
 	if (!res->probed)
 		return;
-	/* arrivals over the seconds they came in, the drain included */
-	for (size_t i = 0; i < t->nsec; i++) {
+	/* arrivals over the whole seconds watched, the drain included */
+	whole = t->nsec < (size_t)res->watched ? t->nsec : (size_t)res->watched;
+	for (size_t i = 0; i < whole; i++) {
 		add_at(series(run, bench, dims, ndims, "receive_rate", "lines/s", PDB_DIR_HIGHER), (double)i,
 		       (double)t->arrived[i]);
 		if (t->delay_p99[i] > 0)
@@ -102,8 +103,8 @@ void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct 
 			       t->delay_p99[i]);
 	}
 	r = series(run, bench, dims, ndims, "receive_rate", "lines/s", PDB_DIR_HIGHER);
-	if (t->nsec == 0)
-		pdb_result_add_raw(r, 0);
+	if (whole == 0)
+		pdb_result_add_raw(r, (double)received / res->watched);
 	pdb_result_set_stat(r, "mean", (double)received / (last > res->elapsed ? last : res->elapsed));
 	total(run, bench, dims, ndims, "received", "count", PDB_DIR_NONE, (double)received);
 	if (!res->interrupted) {

@@ -141,8 +141,10 @@ int pdb_logstream_run(const struct pdb_logstream_opts *opts, struct pdb_logstrea
 	if (slack > 0)
 		prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0);
 	res->interrupted = stopped(opts);
-	if (pr)
+	if (pr) {
 		drain(opts, res);
+		res->watched = (double)(now_ns() - res->tally.t0) / 1e9;
+	}
 	ret = 0;
 out:
 	pdb_logstream_probe_close(pr);

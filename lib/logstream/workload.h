@@ -26,6 +26,7 @@ struct pdb_logstream_result {
 	size_t nsent_sec;
 	struct pdb_hist *send_delay; /* due -> handed to the target (pacing error) */
 	int probed;                  /* a probe counted deliveries */
+	double watched;              /* s from line 0's due time until the probe stopped */
 	struct pdb_logstream_tally tally;
 	int interrupted;
 	char error[256];             /* the last send failure, or "" */
