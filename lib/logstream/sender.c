@@ -1,6 +1,7 @@
 /* Log stream senders: framed lines to tcp, udp, unix sockets, a file or an http endpoint. */
 #include "logstream/sender.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -173,7 +174,7 @@ void pdb_logstream_sender_add(struct pdb_logstream_sender *s, const char *msg, s
 	int octets = !s->dgram && s->ls->framing == PDB_LOGSTREAM_SYSLOG &&
 		     (s->ls->target.kind == PDB_LOGSTREAM_TCP || s->ls->target.kind == PDB_LOGSTREAM_UNIX);
 
-	if (s->ls->framing == PDB_LOGSTREAM_SYSLOG && octets) {
+	if (octets) {
 		/* octet counting: "LEN SP MSG" */
 		struct pdb_buf m;
 		pdb_buf_init(&m);
@@ -271,8 +272,12 @@ static int http_response(struct pdb_logstream_sender *s, int64_t deadline_ns)
 		buf[have] = '\0';
 		if (!body && (body = strstr(buf, "\r\n\r\n"))) {
 			body += 4;
-			if (sscanf(buf, "HTTP/1.%*d %d", &status) != 1)
+			/* "HTTP/1.1 200 OK": three digits after the version */
+			if (strncmp(buf, "HTTP/1.", 7) || !isdigit((unsigned char)buf[7]) || buf[8] != ' ' ||
+			    !isdigit((unsigned char)buf[9]) || !isdigit((unsigned char)buf[10]) ||
+			    !isdigit((unsigned char)buf[11]))
 				break;
+			status = (buf[9] - '0') * 100 + (buf[10] - '0') * 10 + (buf[11] - '0');
 			keep = !((v = header(buf, body, "connection:", &len)) && len == 5 && !strncasecmp(v, "close", 5));
 			chunked = (v = header(buf, body, "transfer-encoding:", &len)) && len == 7 && !strncasecmp(v, "chunked", 7);
 			if ((v = header(buf, body, "content-length:", &len)) && len < sizeof num) {
