@@ -26,7 +26,7 @@ static void add_at(struct pdb_result *r, double t, double v)
 /* h as weighted samples of metric (s), then its percentiles over every
  * repetition so far: the samples are put back into a histogram. */
 static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,
-		     const char *metric, const struct pdb_hist *h)
+		     const char *metric, int direction, const struct pdb_hist *h)
 {
 	static const struct { const char *name; double p; } ps[] = {
 		{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99.9", 99.9 }, { "p99.99", 99.99 },
@@ -37,7 +37,7 @@ static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_at
 
 	if (h->n == 0)
 		return;
-	r = series(run, bench, dims, ndims, metric, "s", PDB_DIR_LOWER);
+	r = series(run, bench, dims, ndims, metric, "s", direction);
 	for (size_t i = 0; i < PDB_HIST_BUCKETS; i++)
 		if (h->counts[i]) {
 			struct pdb_sample s = PDB_SAMPLE(pdb_hist_bucket_value(i) / 1e9);
@@ -88,7 +88,8 @@ void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct 
 	if (whole == 0)
 		pdb_result_add_raw(r, (double)res->sent / res->elapsed);
 	pdb_result_set_stat(r, "mean", (double)res->sent / res->elapsed);
-	add_hist(run, bench, dims, ndims, "send_delay", res->send_delay);
+	/* perfdb's own pacing, not the pipeline's: reported, never gated */
+	add_hist(run, bench, dims, ndims, "send_delay", PDB_DIR_NONE, res->send_delay);
 	total(run, bench, dims, ndims, "sent", "count", PDB_DIR_NONE, (double)res->sent);
 	total(run, bench, dims, ndims, "errors", "count", PDB_DIR_LOWER, (double)res->errors);
 	if (!res->probed)
@@ -114,7 +115,7 @@ void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct 
 		      res->sent ? 100 * missing / (double)res->sent : 0);
 	}
 	if (t->matched) {
-		add_hist(run, bench, dims, ndims, "delivery_delay", t->delay);
+		add_hist(run, bench, dims, ndims, "delivery_delay", PDB_DIR_LOWER, t->delay);
 		if (t->delay->n)
 			total(run, bench, dims, ndims, "delivery_delay_mean", "s", PDB_DIR_LOWER, pdb_hist_mean(t->delay) / 1e9);
 		total(run, bench, dims, ndims, "duplicated", "count", PDB_DIR_LOWER, (double)t->duplicated);
