@@ -40,7 +40,7 @@ for _ in $(seq 50); do [ -s "$dir/count" ] && break; sleep 0.1; done
 cat > "$dir/null.yaml" <<YAML
 repeat: 1
 benchmarks:
-  - name: null
+  - name: devnull
     stream: {target: "file:/dev/null", framing: syslog, rate: 50000, duration: 5}
 YAML
 PERFDB_FINGERPRINT=off "$PERFDB" --db "$dir/db" run "$dir/null.yaml" >/dev/null 2>"$dir/err" || { cat "$dir/err"; exit 1; }
@@ -49,7 +49,7 @@ stat() { # BENCH METRIC STAT
     JOIN series s ON s.id = r.series_id WHERE s.benchmark = '$1' AND s.metric = '$2' AND st.name = '$3'"
 }
 ok=0
-for b in paced null; do
+for b in paced devnull; do
   awk -v b=$b -v rate="$(stat $b send_rate mean)" -v p999="$(stat $b send_delay p99.9)" -v p99="$(stat $b send_delay p99)" \
       -v got="$(cat "$dir/count" 2>/dev/null)" 'BEGIN {
     off = (rate > 50000 ? rate - 50000 : 50000 - rate) / 500
