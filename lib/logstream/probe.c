@@ -81,15 +81,16 @@ static void window_flush(struct pdb_logstream_prober *pr)
 	pdb_hist_reset(pr->window);
 }
 
-/* Sequence seq seen at arrival time at. */
-static void seen_seq(struct pdb_logstream_prober *pr, uint64_t seq, int64_t at)
+/* $SEQ value seen at arrival time at: line value - base of this run. */
+static void seen_seq(struct pdb_logstream_prober *pr, uint64_t value, int64_t at)
 {
 	struct pdb_logstream_tally *t = pr->t;
+	uint64_t seq = value - t->base;
 	int64_t due = t->t0 + (int64_t)((double)seq * 1e9 / t->rate);
 	long sec = second_of(t, at);
 	size_t byte = (size_t)(seq / 8);
 
-	if (seq >= atomic_load(&t->sent)) {
+	if (value < t->base || seq >= atomic_load(&t->sent)) {
 		t->foreign++;
 		return;
 	}

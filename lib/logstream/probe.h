@@ -16,7 +16,8 @@
 struct pdb_logstream_tally {
 	int64_t t0;                 /* CLOCK_MONOTONIC ns when line 0 was due */
 	double rate;                /* line seq was due at t0 + seq / rate */
-	atomic_ullong sent;         /* lines handed out: sequences below it are ours */
+	uint64_t base;              /* line seq carries $SEQ = base + seq */
+	atomic_ullong sent;         /* lines handed out: base .. base + sent - 1 are ours */
 	atomic_ullong received;     /* distinct sequences seen, or the count (counts only) */
 	int matched;                /* sequences are matched: delays and duplicates known */
 	int command;                /* a command probe (counts only) */

@@ -30,6 +30,18 @@ static int stopped(const struct pdb_logstream_opts *o)
 	return o->stop && *o->stop;
 }
 
+/* Where this run's $SEQ starts: its start in ms since the epoch x 10^6, so
+ * that a line of an earlier run (a straggler of the repetition before) is
+ * never taken for one of this run: runs start at least their duration
+ * apart, more than rate x duration / 10^6 ms at any rate allowed. */
+static uint64_t seq_base(void)
+{
+	struct timespec wall;
+
+	clock_gettime(CLOCK_REALTIME, &wall);
+	return ((uint64_t)wall.tv_sec * 1000 + (uint64_t)wall.tv_nsec / 1000000) * 1000000;
+}
+
 static int64_t due_of(const struct pdb_logstream_tally *t, uint64_t seq)
 {
 	return t->t0 + (int64_t)((double)seq * 1e9 / t->rate);
@@ -89,7 +101,7 @@ static void send_all(const struct pdb_logstream_opts *o, struct pdb_logstream_se
 		for (; seq < total && due_of(t, seq) <= now && pending < (http ? (size_t)ls->batch : FLUSH_MAX); pending++) {
 			struct timespec wall;
 			clock_gettime(CLOCK_REALTIME, &wall);
-			pdb_kafka_template_render(tpl, seq, (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000, &line);
+			pdb_kafka_template_render(tpl, t->base + seq, (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000, &line);
 			pdb_logstream_sender_add(s, line.data, line.len);
 			atomic_store(&t->sent, ++seq);
 		}
@@ -126,6 +138,7 @@ int pdb_logstream_run(const struct pdb_logstream_opts *opts, struct pdb_logstrea
 	res->send_delay = pdb_xcalloc(1, sizeof *res->send_delay);
 	res->tally.delay = pdb_xcalloc(1, sizeof *res->tally.delay);
 	res->tally.rate = opts->rate;
+	res->tally.base = seq_base();
 	res->nsent_sec = (size_t)ceil(ls->duration);
 	res->sent_per_sec = pdb_xcalloc(res->nsent_sec + 1, sizeof *res->sent_per_sec);
 	if (!(tpl = pdb_logstream_template_new(ls, opts->seed, err)) || !(s = pdb_logstream_sender_open(ls, err)))

@@ -251,25 +251,27 @@ static void test_file_probe(void **state)
 
 	(void)state;
 	tally_init(&t);
-	write_file(path, "w", "seq=0 before\nseq=1 before\n");
+	t.base = 100;                                   /* this run's $SEQ: 100, 101, ... */
+	write_file(path, "w", "seq=100 before\nseq=101 before\n");
 	assert_non_null(pr = pdb_logstream_probe_open(&p, &t, &err));
 	assert_int_equal(t.matched, 1);
 	atomic_store(&t.sent, 6);
 	assert_int_equal(pdb_logstream_probe_start(pr, &err), 0);
-	write_file(path, "a", "a seq=0\nb seq=1\nc seq=2\nseq=1 again\nseq=99 not ours\nno number\npartial seq=");
+	write_file(path, "a", "a seq=100\nb seq=101\nc seq=102\nseq=101 again\nseq=106 not sent\n"
+		   "seq=5 an earlier run\nno number\npartial seq=");
 	wait_received(&t, 3);
-	write_file(path, "a", "3 end\n");
+	write_file(path, "a", "103 end\n");
 	wait_received(&t, 4);
-	write_file(path, "w", "seq=4\n");             /* truncated */
+	write_file(path, "w", "seq=104\n");           /* truncated */
 	wait_received(&t, 5);
 	assert_int_equal(rename(path, old), 0);         /* rotated */
-	write_file(path, "w", "seq=5\nseq=2\n");
+	write_file(path, "w", "seq=105\nseq=102\n");
 	wait_received(&t, 6);
 	nap_ms(100);
 	pdb_logstream_probe_close(pr);
-	assert_int_equal(t.lines, 10);
+	assert_int_equal(t.lines, 11);
 	assert_int_equal(t.duplicated, 2);
-	assert_int_equal(t.foreign, 1);
+	assert_int_equal(t.foreign, 2);
 	assert_int_equal(t.delay->n, 6);
 	assert_true(t.last_change > t.t0);
 	tally_release(&t);
