@@ -2,12 +2,14 @@
 PREFIX  ?= /usr/local
 BUILD   ?= build
 CC      ?= cc
-PKGS     = sqlite3 jansson yaml-0.1 cairo freetype2 rdkafka zlib libzstd liblzma libcrypto
+PKGS     = sqlite3 jansson yaml-0.1 cairo freetype2 rdkafka zlib libzstd liblzma libcrypto libxml-2.0
 TESTPKGS = cmocka
 # Debian packages that provide the above (pkg-config name -> package below)
 DEBS     = pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libyaml-dev libcairo2-dev libfreetype-dev zlib1g-dev libzstd-dev liblzma-dev libssl-dev \
-           librdkafka-dev libcsv-dev libcmocka-dev fonts-dejavu-core sqlite3 \
+           librdkafka-dev libcsv-dev libxml2-dev libcmocka-dev fonts-dejavu-core sqlite3 \
            procps kcat python3-yaml rsyslog iproute2
+# What the tests need beside (make check installs them, so no test skips on a new machine)
+TEST_DEBS = chromium python3-scipy
 
 OPT     ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror
@@ -26,7 +28,7 @@ CMD_OBJ  = $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all build deps check test demo bench regen fuzz install clean examples units
+.PHONY: all build deps test-deps check test demo bench regen fuzz install clean examples units
 
 # Public targets first install what is missing, then run make again so that
 # pkg-config's answers are read after the install.
@@ -41,6 +43,9 @@ build: $(BUILD)/perfdb
 # Install the Debian packages that are missing (apt-get, via sudo when not root).
 deps:
 	@sh tests/deps.sh $(DEBS)
+
+test-deps:
+	@sh tests/deps.sh $(DEBS) $(TEST_DEBS)
 
 $(BUILD)/perfdb: $(CMD_OBJ) $(BUILD)/libperfdb.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libperfdb.a $(LIBS)
@@ -75,7 +80,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfdb.a
 units: $(UNIT_BIN)
 
 # The whole suite: once on the optimised build, once under ASan + UBSan.
-check: deps
+check: test-deps
 	@$(SUBMAKE) build units
 	@$(SUBMAKE) BUILD=build-asan \
 	  OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \

@@ -53,6 +53,8 @@ void cmd_print_usage(const struct command *cmd, FILE *out);
 
 /* Open the database chosen by --db, $PERFDB_DB or ./perfdb.db. */
 struct pdb_store *cmd_open_store(struct cmd_ctx *ctx, struct pdb_err *err);
+/* The same for commands that only read: a missing file is exit 3, not created. */
+struct pdb_store *cmd_open_existing_store(struct cmd_ctx *ctx, struct pdb_err *err);
 
 /* compare's and report's configuration: path, else ./perfdb.yaml when it
  * exists, loaded into cfg and pointed to by *use; none leaves *use alone.

@@ -141,6 +141,18 @@ struct pdb_store *cmd_open_store(struct cmd_ctx *ctx, struct pdb_err *err)
 	return pdb_store_open(pdb_store_default_path(ctx->db_path), err);
 }
 
+struct pdb_store *cmd_open_existing_store(struct cmd_ctx *ctx, struct pdb_err *err)
+{
+	const char *path = pdb_store_default_path(ctx->db_path);
+
+	if (access(path, F_OK) != 0) {
+		pdb_err_set(err, PDB_EXIT_INPUT, "no database at %s (perfdb ingest or perfdb run "
+			    "creates one; --db or PERFDB_DB names another)", path);
+		return NULL;
+	}
+	return pdb_store_open(path, err);
+}
+
 int cmd_parse_format(const char *name, const char *const *allowed)
 {
 	for (int i = 0; allowed[i]; i++)

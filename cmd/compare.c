@@ -213,7 +213,7 @@ static int compare_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_fail("compare", &err);
 		goto out;
 	}
-	if (!(store = cmd_open_store(ctx, &err)) ||
+	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    pdb_store_resolve_group(store, argv[optind], o.last, &base, &nbase, &err) < 0 ||
 	    pdb_store_resolve_group(store, argv[optind + 1], o.cand_last, &cand, &ncand,
 				    &err) < 0 ||

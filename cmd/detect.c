@@ -403,7 +403,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	if ((status = parse_options(argc, argv, ctx, &cli)) >= 0)
 		goto out;
 	status = PDB_EXIT_OK;
-	if (!(store = cmd_open_store(ctx, &err)) ||
+	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    (cli.since && pdb_store_resolve(store, cli.since, &since_id, &err) < 0) ||
 	    pdb_store_list_series(store, cli.bench, cli.metric, &series, &nseries, &err) < 0) {
 		status = cmd_fail("detect", &err);

@@ -77,6 +77,10 @@ static void on_stream_run(void *ctx, const struct pdb_run *run, int duplicate)
 			run->uuid, (long long)run->id);
 	else
 		printf("run%lld\n", (long long)run->id);
+	if (!duplicate && pdb_run_get_attr(run, "kafka.renamed_from"))
+		fprintf(stderr, "perfdb: ingest: warning: a run named '%s' exists already: run%lld "
+			"stored as '%s'\n", pdb_run_get_attr(run, "kafka.renamed_from"),
+			(long long)run->id, run->name);
 	fflush(stdout);
 }
 

@@ -1,4 +1,5 @@
 /* perfdb: main, global options and the command table. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +99,7 @@ int main(int argc, char **argv)
 {
 	struct cmd_ctx ctx = { 0 };
 	const struct command *cmd;
-	int i = 1;
+	int i = 1, status;
 
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "--version") == 0) {
@@ -140,5 +141,12 @@ int main(int argc, char **argv)
 	/* the commands' options go through cmd_getopt, which says what is
 	 * wrong itself: getopt_long must not (opterr = 0 there) */
 	optind = 1;
-	return cmd->run(argc - i, argv + i, &ctx);
+	status = cmd->run(argc - i, argv + i, &ctx);
+	/* a full disk or a closed pipe must not pass for success */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "perfdb: %s: cannot write the output: %s\n", cmd->name,
+			strerror(errno ? errno : EIO));
+		status = PDB_EXIT_RUNTIME;
+	}
+	return status;
 }

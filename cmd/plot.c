@@ -254,7 +254,7 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	status = PDB_EXIT_OK;
 	pdb_err_clear(&err);
-	if (!(store = cmd_open_store(ctx, &err))) {
+	if (!(store = cmd_open_existing_store(ctx, &err))) {
 		status = cmd_fail("plot", &err);
 		goto out;
 	}

@@ -96,7 +96,7 @@ static int report_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_fail("report", &err);
 		goto out;
 	}
-	if (!(store = cmd_open_store(ctx, &err)) ||
+	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    pdb_store_resolve(store, argv[optind], &cand, &err) < 0 ||
 	    (o.baseline ? pdb_store_resolve(store, o.baseline, &base, &err)
 			: pdb_report_default_baseline(store, cand, &base, &err)) < 0 ||

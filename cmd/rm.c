@@ -29,7 +29,7 @@ static int rm_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_usage_error(&cmd_rm, "expected at least one RUN");
 		goto out;
 	}
-	if (!(store = cmd_open_store(ctx, &err))) {
+	if (!(store = cmd_open_existing_store(ctx, &err))) {
 		status = cmd_fail("rm", &err);
 		goto out;
 	}

@@ -222,6 +222,7 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL); /* a closed terminal or ssh session: stop as for TERM */
 	if (pdb_runner_execute(&spec, &plan, &ro, run, &err) < 0) {
 		status = cmd_fail("run", &err);
 		goto out;

@@ -148,7 +148,7 @@ static int runs_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_usage_error(&cmd_runs, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
-	if (!(store = cmd_open_store(ctx, &err)) ||
+	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    pdb_store_list_runs(store, &filter, &rows, &nrows, &err) < 0) {
 		status = cmd_fail("runs", &err);
 		goto out;

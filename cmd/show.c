@@ -117,7 +117,7 @@ static int show_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_usage_error(&cmd_show, "expected one RUN");
 		goto out;
 	}
-	if (!(store = cmd_open_store(ctx, &err)) ||
+	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    pdb_store_resolve(store, argv[optind], &id, &err) < 0 ||
 	    !(run = pdb_store_load_run(store, id, &err))) {
 		status = cmd_fail("show", &err);

@@ -16,6 +16,16 @@ json_t *pdb_json_number(double v)
 	return json_real(v);
 }
 
+/* A canonical value: a number, null for NaN (absent), and the strings
+ * "Infinity" and "-Infinity", which JSON has no number for, so that every value
+ * perfdb accepts comes back the same. */
+static json_t *value_json(double v)
+{
+	if (isinf(v))
+		return json_string(v > 0 ? "Infinity" : "-Infinity");
+	return pdb_json_number(v);
+}
+
 static json_t *opt_string(const char *s)
 {
 	return s ? json_string(s) : json_null();
@@ -26,13 +36,13 @@ static json_t *sample_json(const struct pdb_sample *s)
 	json_t *o;
 
 	if (!pdb_sample_has_t(s) && !pdb_sample_has_weight(s))
-		return pdb_json_number(s->value);
+		return value_json(s->value);
 	o = json_object();
-	json_object_set_new(o, "value", pdb_json_number(s->value));
+	json_object_set_new(o, "value", value_json(s->value));
 	if (pdb_sample_has_t(s))
-		json_object_set_new(o, "t", pdb_json_number(s->t));
+		json_object_set_new(o, "t", value_json(s->t));
 	if (pdb_sample_has_weight(s))
-		json_object_set_new(o, "weight", pdb_json_number(s->weight));
+		json_object_set_new(o, "weight", value_json(s->weight));
 	return o;
 }
 
@@ -56,7 +66,7 @@ static json_t *result_json(const struct pdb_result *r)
 		json_array_append_new(samples, sample_json(&r->samples[i]));
 	json_object_set_new(o, "samples", samples);
 	for (size_t i = 0; i < r->nstats; i++)
-		json_object_set_new(stats, r->stats[i].name, pdb_json_number(r->stats[i].value));
+		json_object_set_new(stats, r->stats[i].name, value_json(r->stats[i].value));
 	json_object_set_new(o, "stats", stats);
 	return o;
 }
@@ -132,6 +142,10 @@ static int number_of(json_t *v, double *out)
 		*out = json_number_value(v);
 	else if (json_is_null(v))
 		*out = NAN;
+	else if (json_is_string(v) && strcmp(json_string_value(v), "Infinity") == 0)
+		*out = INFINITY;
+	else if (json_is_string(v) && strcmp(json_string_value(v), "-Infinity") == 0)
+		*out = -INFINITY;
 	else
 		return -1;
 	return 0;

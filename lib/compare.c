@@ -103,7 +103,8 @@ static struct entry *side_entries(struct pdb_run **runs, size_t nruns,
 			e[*n].r = r;
 			(*n)++;
 		}
-	qsort(e, *n, sizeof *e, cmp_entry);
+	if (*n) /* qsort of no array is undefined */
+		qsort(e, *n, sizeof *e, cmp_entry);
 	return e;
 }
 
@@ -558,9 +559,12 @@ static void mark_failures(struct ctx *c, struct pdb_run **cand, size_t ncand)
 	for (size_t i = 0; i < ncand; i++)
 		for (size_t k = 0; k < cand[i]->nfailures; k++) {
 			const struct pdb_failure *f = &cand[i]->failures[k];
-			char *dims_json = pdb_dims_text(f->dims, f->ndims);
+			char *dims_json;
 			struct pdb_compare_row *row;
 			int matched = 0;
+			if (!pdb_glob_match(c->opts->bench_glob, f->benchmark))
+				continue; /* --bench left it out */
+			dims_json = pdb_dims_text(f->dims, f->ndims);
 			for (size_t r = 0; r < out->nrows; r++) {
 				row = &out->rows[r];
 				if (strcmp(row->benchmark, f->benchmark) != 0 ||

@@ -1,4 +1,4 @@
-/* Decompress: gzip, zstd and xz result files, recognised by their magic bytes, to a temporary file. */
+/* Decompress: gzip, zstd and xz result files (and a UTF-8 byte order mark), recognised by their first bytes, to a temporary file. */
 #include "decompress.h"
 
 #include <errno.h>
@@ -12,7 +12,7 @@
 
 #define CHUNK 65536
 
-enum kind { NONE, GZIP, ZSTD, XZ };
+enum kind { NONE, GZIP, ZSTD, XZ, BOM };
 
 static enum kind kind_of(const unsigned char *head, size_t len)
 {
@@ -22,12 +22,14 @@ static enum kind kind_of(const unsigned char *head, size_t len)
 		return ZSTD;
 	if (len >= 6 && memcmp(head, "\xfd" "7zXZ\0", 6) == 0)
 		return XZ;
+	if (len >= 3 && memcmp(head, "\xef\xbb\xbf", 3) == 0)
+		return BOM;
 	return NONE;
 }
 
 const char *pdb_compression_of(const unsigned char *head, size_t len)
 {
-	static const char *const names[] = { NULL, "gzip", "zstd", "xz" };
+	static const char *const names[] = { NULL, "gzip", "zstd", "xz", NULL };
 	return names[kind_of(head, len)];
 }
 
@@ -146,6 +148,25 @@ out:
 	return ret;
 }
 
+/* A text file that starts with a byte order mark (Windows tools write one): the
+ * rest of it, which every parser reads as plain UTF-8. */
+static int drop_bom(FILE *in, FILE *out, const char **why)
+{
+	char buf[CHUNK];
+	size_t n;
+
+	if (fread(buf, 1, 3, in) != 3) {
+		*why = "cannot read the byte order mark";
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		if (fwrite(buf, 1, n, out) != n) {
+			*why = strerror(errno);
+			return -1;
+		}
+	return 0;
+}
+
 int pdb_decompress_to_temp(const char *path, const char *name, const unsigned char *head,
 			   size_t head_len, char *out_path, size_t size, struct pdb_err *err)
 {
@@ -172,7 +193,7 @@ int pdb_decompress_to_temp(const char *path, const char *name, const unsigned ch
 		goto out;
 	}
 	rc = kind == GZIP ? gunzip(in, out, &why) : kind == ZSTD ? unzstd(in, out, &why)
-							 : unxz(in, out, &why);
+	   : kind == XZ ? unxz(in, out, &why) : drop_bom(in, out, &why);
 	if (fclose(out) != 0 && rc == 0) {
 		why = strerror(errno);
 		rc = -1;

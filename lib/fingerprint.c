@@ -77,7 +77,10 @@ static void capture_git(struct pdb_run *run)
 	set_default(run, "commit", buf);
 	command_line("git rev-parse --abbrev-ref HEAD 2>/dev/null", buf, sizeof buf);
 	set_default(run, "branch", buf);
-	command_line("git status --porcelain --untracked-files=no 2>/dev/null | head -1 | wc -l",
+	/* no program the repository configures may run: an untrusted checkout's
+	 * fsmonitor hook or diff drivers must not execute on ingest */
+	command_line("git -c core.fsmonitor= -c core.untrackedCache=false --no-optional-locks "
+		     "status --porcelain --untracked-files=no --no-renames 2>/dev/null | head -1 | wc -l",
 		     buf, sizeof buf);
 	set_default(run, "dirty", strcmp(buf, "0") == 0 ? "false" : "true");
 }

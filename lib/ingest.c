@@ -66,7 +66,7 @@ static size_t read_head(const char *path, unsigned char *head)
 struct input {
 	struct pdb_source src;
 	unsigned char *head;
-	char unpacked[4096];
+	char unpacked[2][4096]; /* decompressed, then its byte order mark dropped */
 };
 
 static int input_open(struct input *x, const struct ingest *in, const char *path,
@@ -84,21 +84,24 @@ static int input_open(struct input *x, const struct ingest *in, const char *path
 	x->head = pdb_xmalloc(HEAD_SIZE + 1);
 	x->src.head = x->head;
 	x->src.head_len = read_head(path, x->head);
-	switch (pdb_decompress_to_temp(path, name, x->head, x->src.head_len, x->unpacked,
-				       sizeof x->unpacked, err)) {
-	case -1:
-		return -1;
-	case 1:
-		x->src.path = x->unpacked;
-		x->src.head_len = read_head(x->unpacked, x->head);
+	for (int i = 0; i < 2; i++) {
+		int rc = pdb_decompress_to_temp(x->src.path, name, x->head, x->src.head_len,
+						x->unpacked[i], sizeof x->unpacked[i], err);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			break;
+		x->src.path = x->unpacked[i];
+		x->src.head_len = read_head(x->unpacked[i], x->head);
 	}
 	return 0;
 }
 
 static void input_close(struct input *x)
 {
-	if (x->unpacked[0])
-		unlink(x->unpacked);
+	for (int i = 0; i < 2; i++)
+		if (x->unpacked[i][0])
+			unlink(x->unpacked[i]);
 	free(x->head);
 }
 

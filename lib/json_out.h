@@ -9,5 +9,8 @@
  * object keys in insertion order, reals as the shortest text that reads
  * back exactly (0.1, not 0.10000000000000001). */
 void pdb_json_write(FILE *out, const json_t *v, int indent);
+/* The same for a value nested depth levels deep in a document written
+ * piece by piece: its lines are indented as they would be in the whole. */
+void pdb_json_write_at(FILE *out, const json_t *v, int indent, int depth);
 
 #endif

@@ -443,6 +443,21 @@ void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out)
 		free(v);
 }
 
+void pdb_result_add_values(struct pdb_result *dst, const struct pdb_result *src)
+{
+	pdb_set_str(&dst->unit, src->unit);
+	dst->scale = src->scale;
+	dst->direction = src->direction;
+	if (src->raw_unit)
+		pdb_set_str(&dst->raw_unit, src->raw_unit);
+	if (src->raw_name)
+		pdb_set_str(&dst->raw_name, src->raw_name);
+	for (size_t k = 0; k < src->nsamples; k++)
+		pdb_result_add_sample(dst, &src->samples[k]);
+	for (size_t k = 0; k < src->nstats; k++)
+		pdb_result_set_stat(dst, src->stats[k].name, src->stats[k].value);
+}
+
 size_t pdb_run_shared_series(const struct pdb_run *a, const struct pdb_run *b)
 {
 	const struct pdb_run_private *pb = (const struct pdb_run_private *)b;
@@ -463,19 +478,8 @@ void pdb_run_merge(struct pdb_run *dst, const struct pdb_run *src)
 {
 	for (size_t i = 0; i < src->nresults; i++) {
 		const struct pdb_result *r = &src->results[i];
-		struct pdb_result *d = pdb_run_result_with_dims(dst, r->benchmark, r->dims, r->ndims,
-								r->metric, r->unit);
-		pdb_set_str(&d->unit, r->unit);
-		d->scale = r->scale;
-		d->direction = r->direction;
-		if (r->raw_unit)
-			pdb_set_str(&d->raw_unit, r->raw_unit);
-		if (r->raw_name)
-			pdb_set_str(&d->raw_name, r->raw_name);
-		for (size_t k = 0; k < r->nsamples; k++)
-			pdb_result_add_sample(d, &r->samples[k]);
-		for (size_t k = 0; k < r->nstats; k++)
-			pdb_result_set_stat(d, r->stats[k].name, r->stats[k].value);
+		pdb_result_add_values(pdb_run_result_with_dims(dst, r->benchmark, r->dims, r->ndims,
+							       r->metric, r->unit), r);
 	}
 	for (size_t i = 0; i < src->nattrs; i++)
 		pdb_run_set_attr(dst, src->attrs[i].key, src->attrs[i].value);

@@ -118,6 +118,9 @@ void pdb_run_add_failure(struct pdb_run *run, const char *benchmark,
 const struct pdb_failure *pdb_run_find_failure(const struct pdb_run *run,
 					       const char *benchmark, const char *dims_text);
 
+/* src's unit, scale, direction, raw unit and name into dst; its samples
+ * appended and its stats set. */
+void pdb_result_add_values(struct pdb_result *dst, const struct pdb_result *src);
 /* How many series of a are series of b too (same benchmark, dims, metric). */
 size_t pdb_run_shared_series(const struct pdb_run *a, const struct pdb_run *b);
 /* Copy src's results (samples appended, stats set), attributes, failures, and

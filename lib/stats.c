@@ -31,12 +31,28 @@ static void sort_doubles(double *v, size_t n)
 	}
 }
 
-static double *sorted_copy(const double *v, size_t n)
+/* Memory kept from one call to the next: a compare of many series would
+ * otherwise allocate and free the same few small blocks for each. */
+struct scratch {
+	void *p;
+	size_t cap;
+};
+
+static void *scratch_get(struct scratch *s, size_t n, size_t size)
 {
-	double *s = pdb_xmalloc(n * sizeof *s);
-	memcpy(s, v, n * sizeof *s);
-	sort_doubles(s, n);
-	return s;
+	pdb_grow(&s->p, &s->cap, n ? n : 1, size);
+	return s->p;
+}
+
+static struct scratch sorted_x, sorted_y;
+
+/* A sorted copy of v in the scratch block s. */
+static double *sorted_copy(struct scratch *s, const double *v, size_t n)
+{
+	double *d = scratch_get(s, n, sizeof *d);
+	memcpy(d, v, n * sizeof *d);
+	sort_doubles(d, n);
+	return d;
 }
 
 static int has_nan(const double *v, size_t n)
@@ -139,6 +155,23 @@ static double choose(size_t n, size_t k)
 	return ways;
 }
 
+/* choose(n, k) for n <= PDB_STATS_EXACT_MAX, the same doubles, each computed
+ * once: the exact test with ties asks for many. */
+static double choose_small(size_t n, size_t k)
+{
+	static double table[PDB_STATS_EXACT_MAX + 1][PDB_STATS_EXACT_MAX + 1];
+	static unsigned char known[PDB_STATS_EXACT_MAX + 1];
+
+	if (n > PDB_STATS_EXACT_MAX)
+		return choose(n, k);
+	if (!known[n]) {
+		for (size_t j = 0; j <= n; j++)
+			table[n][j] = choose(n, j);
+		known[n] = 1;
+	}
+	return table[n][k];
+}
+
 /* Exact two-sided p with ties: the null distribution of S = 2U over every
  * way of choosing which m of the N values are x, by dynamic programming
  * over the tie groups (sizes t, in value order). Taking j of a group when
@@ -177,26 +210,57 @@ static void widen_row(double *row, struct tie_row *r, size_t lo, size_t hi)
 	}
 }
 
-/* out[s] += w * in[s]: the inner loop of the table, on distinct rows. */
+/* out[s] += w * in[s]: the inner loop of the table, on distinct rows, four
+ * at a time (the same products and sums as one at a time: no fused
+ * multiply-add); w == 1 (a value without ties) needs no product. On x86-64
+ * a copy for AVX2 is chosen at load time where the processor has it. */
+typedef double four_doubles __attribute__((vector_size(32)));
+
+#if defined(__x86_64__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define PDB_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef PDB_CLONES
+#define PDB_CLONES
+#endif
+
+PDB_CLONES
 static void add_scaled(double *restrict out, const double *restrict in, double w, size_t n)
 {
-	for (size_t s = 0; s < n; s++)
+	size_t s = 0;
+
+	if (w == 1) {
+		for (; s + 4 <= n; s += 4) {
+			four_doubles a, b;
+			memcpy(&a, out + s, sizeof a);
+			memcpy(&b, in + s, sizeof b);
+			a += b;
+			memcpy(out + s, &a, sizeof a);
+		}
+		for (; s < n; s++)
+			out[s] += in[s];
+		return;
+	}
+	for (; s + 4 <= n; s += 4) {
+		four_doubles a, b;
+		memcpy(&a, out + s, sizeof a);
+		memcpy(&b, in + s, sizeof b);
+		a += w * b;
+		memcpy(out + s, &a, sizeof a);
+	}
+	for (; s < n; s++)
 		out[s] += w * in[s];
 }
 
-/* The table's memory, kept from one call to the next: a compare of many
- * series would otherwise allocate and free a large block for each. */
-static struct {
-	double *tab;
-	size_t cap;
-} tie_scratch;
+static struct scratch tie_tab, tie_rows, tie_binom, tie_groups;
 
 static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 			   size_t s_obs)
 {
-	size_t width, seen = 0, N = m + n;
+	size_t width, seen = 0, dead = 0, N = m + n;
 	struct tie_row *rows;
-	double *tab, *binom, strictly_below = 0, eq = 0, total = choose(N, m), p;
+	double *tab, *binom, strictly_below = 0, eq = 0, total = choose_small(N, m), p;
 
 	if (s_obs > m * n) {
 		for (size_t g = 0; g < ngroups / 2; g++) {
@@ -207,19 +271,26 @@ static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 		s_obs = 2 * m * n - s_obs;
 	}
 	width = s_obs + 1;
-	pdb_grow((void **)&tie_scratch.tab, &tie_scratch.cap, (m + 1) * width, sizeof *tab);
-	tab = tie_scratch.tab;
-	rows = pdb_xcalloc(m + 1, sizeof *rows);
-	binom = pdb_xmalloc((m + 1) * sizeof *binom);
+	tab = scratch_get(&tie_tab, (m + 1) * width, sizeof *tab);
+	rows = scratch_get(&tie_rows, m + 1, sizeof *rows);
+	memset(rows, 0, (m + 1) * sizeof *rows);
+	binom = scratch_get(&tie_binom, m + 1, sizeof *binom);
 	tab[0] = 1;
 	rows[0].hi = 1;
 	for (size_t g = 0; g < ngroups; g++) {
 		size_t t = groups[g], after = seen + t, top = after < m ? after : m;
+		size_t was_dead = dead;
 
 		binom[0] = 1;
 		for (size_t j = 1; j <= m && j <= t; j++)
 			binom[j] = binom[j - 1] * (double)(t - j + 1) / (double)j;
-		for (size_t to = top + 1; to-- > 0;) {
+		/* rows below `dead` can no longer end at or below s_obs (too many
+		 * y below their x still to come, or too few x left for the y):
+		 * rising with each group, so they are passed over; those dying
+		 * now are emptied after this group, as they are read by it */
+		while (dead <= top && (after - dead > n || (m - dead) * 2 * (after - dead) > s_obs))
+			dead++;
+		for (size_t to = top + 1; to-- > dead;) {
 			size_t ys = after - to, least = (m - to) * 2 * ys, most = (m - to) * 2 * n;
 			size_t room, cut;
 			double *dst = tab + to * width;
@@ -248,24 +319,24 @@ static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 				double sum = 0;
 				for (size_t s = r->lo; s < end; s++)
 					sum += dst[s];
-				strictly_below += sum * choose(N - after, m - to);
+				strictly_below += sum * choose_small(N - after, m - to);
 				r->lo = end;
 			}
 		}
+		for (size_t to = was_dead; to < dead; to++)
+			rows[to].lo = rows[to].hi = 0;
 		seen = after;
 	}
 	if (rows[m].lo <= s_obs && s_obs < rows[m].hi)
 		eq = tab[m * width + s_obs];
 	p = fmin(1.0, 2.0 * fmin(strictly_below + eq, total - strictly_below) / total);
-	free(rows);
-	free(binom);
 	return p;
 }
 
 double pdb_stats_mwu_min_p(size_t nx, size_t ny)
 {
 	/* one arrangement is the most extreme in each tail */
-	return fmin(1.0, 2.0 / choose(nx + ny, nx));
+	return fmin(1.0, 2.0 / choose_small(nx + ny, nx));
 }
 
 int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
@@ -276,8 +347,8 @@ int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t n
 
 	if (nx == 0 || ny == 0 || has_nan(x, nx) || has_nan(y, ny))
 		return -1;
-	sx = sorted_copy(x, nx);
-	sy = sorted_copy(y, ny);
+	sx = sorted_copy(&sorted_x, x, nx);
+	sy = sorted_copy(&sorted_y, y, ny);
 	/* 2U = sum over x of 2 * (y below) + (y equal), in integers */
 	for (i = 0, j = 0; i < nx; i++) {
 		while (j < ny && sy[j] < sx[i])
@@ -287,7 +358,7 @@ int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t n
 		s2 += 2 * j + (k - j);
 	}
 	/* tie groups of the pooled values, in value order */
-	groups = pdb_xmalloc(N * sizeof *groups);
+	groups = scratch_get(&tie_groups, N, sizeof *groups);
 	for (i = 0, j = 0; i < nx || j < ny;) {
 		double v = (j >= ny || (i < nx && sx[i] <= sy[j])) ? sx[i] : sy[j];
 		size_t t = 0;
@@ -322,9 +393,6 @@ int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t n
 		out->p = var <= 0 ? 1.0
 			: fmin(1.0, 2 * pdb_stats_norm_sf((fabs(out->u - mu) - 0.5) / sqrt(var)));
 	}
-	free(groups);
-	free(sx);
-	free(sy);
 	return 0;
 }
 
@@ -365,7 +433,8 @@ static double from_key(uint64_t k)
 
 /* Pairs with sy[j] - sx[i] <= d (both sorted): the differences fall as
  * sx[i] rises, so one pointer into sy moves forward only. */
-static size_t count_le(const double *sx, size_t nx, const double *sy, size_t ny, double d)
+static size_t count_le_bisect(const double *sx, size_t nx, const double *sy, size_t ny,
+			      double d)
 {
 	size_t count = 0, j = 0;
 
@@ -386,7 +455,7 @@ static double kth_difference(const double *sx, size_t nx, const double *sy, size
 
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		if (count_le(sx, nx, sy, ny, from_key(mid)) >= k)
+		if (count_le_bisect(sx, nx, sy, ny, from_key(mid)) >= k)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -454,23 +523,179 @@ static void hl_by_selection(double *d, size_t n, size_t k, double *est, double *
 	*hi = n - k == mid ? lower : select_kth(d + mid + 1, n - mid - 1, n - k - mid - 1);
 }
 
+/* Pairs with sy[j] - sx[i] < d, both samples sorted and finite and
+ * sy[ny] = +inf, and in pos[i] how many of them row i holds, given from
+ * (row counts no greater, e.g. those of a smaller d): merges of the two
+ * samples without branches on the data (the differences fall as sx[i]
+ * rises, so j only moves forward), one for each half of the rows, side by
+ * side, each from its first row's count in from. */
+static size_t count_lt(const double *sx, size_t nx, const double *sy, double d,
+		       const size_t *from, size_t *pos)
+{
+	size_t h = nx / 2, i1 = 0, j1 = from[0], i2 = h, j2 = from[h], count = 0;
+
+	while (i1 < h && i2 < nx) {
+		size_t a1 = sy[j1] - sx[i1] < d, a2 = sy[j2] - sx[i2] < d;
+		pos[i1] = j1;
+		pos[i2] = j2;
+		j1 += a1;
+		j2 += a2;
+		i1 += a1 ^ 1;
+		i2 += a2 ^ 1;
+	}
+	while (i1 < h) {
+		size_t a1 = sy[j1] - sx[i1] < d;
+		pos[i1] = j1;
+		j1 += a1;
+		i1 += a1 ^ 1;
+	}
+	while (i2 < nx) {
+		size_t a2 = sy[j2] - sx[i2] < d;
+		pos[i2] = j2;
+		j2 += a2;
+		i2 += a2 ^ 1;
+	}
+	for (size_t i = 0; i < nx; i++)
+		count += pos[i];
+	return count;
+}
+
+/* Once a bracket holds this many differences they are listed and selected
+ * from; after this many narrowing steps, however many it holds. */
+#define HL_GATHER_MAX 16
+#define HL_NARROW_MAX 10
+#define HL_PROBES_MAX 32
+
+static struct scratch hl_gather, hl_pos;
+
+/* The counts already made for one pair of samples: the ranks asked of the
+ * same samples start from the tightest bracket they give. Probe p's row
+ * counts are pos[p * nx ...]; the last two rows of nx are those of -inf and
+ * +inf (0 and ny). */
+struct hl_probes {
+	size_t n;
+	double v[HL_PROBES_MAX];
+	size_t lt[HL_PROBES_MAX]; /* differences < v */
+	size_t *pos;              /* (HL_PROBES_MAX + 2) * nx */
+};
+
+/* The r-th smallest (1-based) difference sy[j] - sx[i] over the sorted,
+ * finite samples (sy[ny] = +inf), in O((nx + ny) log) without listing the
+ * nx * ny differences. A bracket [a, b) of values holds the answer, with na
+ * differences below a and nb below b (na < r <= nb). Each step counts the
+ * differences below a pivot and keeps the part that holds rank r: the first
+ * pivot of a pair of samples is the difference of their medians, the
+ * others interpolate between the bracket's ends at the rank sought (regula
+ * falsi on the counting function, with the Illinois step when one end
+ * stays). When the bracket holds few differences (or after a few steps)
+ * they are listed, row by row, and rank r - na is selected among them. The
+ * value returned is one of the differences as computed, so it is the very
+ * double a sort of all of them would give at rank r. */
+static double kth_pairwise(const double *sx, size_t nx, const double *sy, size_t ny, size_t r,
+			   struct hl_probes *pr)
+{
+	double a = -INFINITY, b = INFINITY, *d;
+	double av = sy[0] - sx[nx - 1], bv = sy[ny - 1] - sx[0]; /* the ends, as values */
+	size_t na = 0, nb = nx * ny, n = 0;
+	const size_t *pa = pr->pos + HL_PROBES_MAX * nx, *pb = pa + nx;
+	double ga, gb; /* the counting function less r - 1/2 at av and bv */
+	int last = 0;  /* the end moved last: -1 a, 1 b */
+
+	for (size_t p = 0; p < pr->n; p++) {
+		if (pr->lt[p] < r && pr->v[p] >= a) {
+			a = av = pr->v[p];
+			na = pr->lt[p];
+			pa = pr->pos + p * nx;
+		} else if (pr->lt[p] >= r && pr->v[p] < b) {
+			b = bv = pr->v[p];
+			nb = pr->lt[p];
+			pb = pr->pos + p * nx;
+		}
+	}
+	ga = (double)na - ((double)r - 0.5);
+	gb = (double)nb - ((double)r - 0.5);
+	for (int step = 0; step < HL_NARROW_MAX && nb - na > HL_GATHER_MAX &&
+		     pr->n < HL_PROBES_MAX; step++) {
+		double v = pr->n == 0 ? sy[(ny - 1) / 2] / 2 + sy[ny / 2] / 2 -
+			(sx[(nx - 1) / 2] / 2 + sx[nx / 2] / 2)
+			: av + (bv - av) * (-ga / (gb - ga));
+		size_t lt, *pos = pr->pos + pr->n * nx;
+
+		if (!(v > a && v < b)) /* the ends are next to each other */
+			break;
+		lt = count_lt(sx, nx, sy, v, pa, pos);
+		pr->v[pr->n] = v;
+		pr->lt[pr->n++] = lt;
+		if (lt >= r) {
+			b = bv = v;
+			nb = lt;
+			pb = pos;
+			gb = (double)nb - ((double)r - 0.5);
+			if (last == 1)
+				ga /= 2;
+			last = 1;
+		} else {
+			a = av = v;
+			na = lt;
+			pa = pos;
+			ga = (double)na - ((double)r - 0.5);
+			if (last == -1)
+				gb /= 2;
+			last = -1;
+		}
+	}
+	d = scratch_get(&hl_gather, nb - na, sizeof *d);
+	for (size_t i = 0; i < nx; i++)
+		for (size_t j = pa[i]; j < pb[i]; j++)
+			d[n++] = sy[j] - sx[i];
+	return select_kth(d, n, r - na - 1);
+}
+
+static int all_finite(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return 0;
+	return 1;
+}
+
 int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, size_t ny,
 				size_t k, double *est, double *lo, double *hi)
 {
 	size_t pairs = nx * ny;
-	double *sx, *sy, *diffs = NULL;
+	double *sx, *sy, *diffs;
 
 	if (nx == 0 || ny == 0 || has_nan(x, nx) || has_nan(y, ny))
 		return -1;
-	sx = sorted_copy(x, nx);
-	sy = sorted_copy(y, ny);
-	if (pairs <= HL_SELECT_MAX) {
-		diffs = pdb_xmalloc(pairs * sizeof *diffs);
+	sx = sorted_copy(&sorted_x, x, nx);
+	/* sy[ny] = +inf: the sentinel of the counting merges */
+	sy = scratch_get(&sorted_y, ny + 1, sizeof *sy);
+	memcpy(sy, y, ny * sizeof *sy);
+	sort_doubles(sy, ny);
+	sy[ny] = INFINITY;
+	if (pairs <= HL_SELECT_MAX && all_finite(sx, nx) && all_finite(sy, ny)) {
+		struct hl_probes pr = { 0 };
+		pr.pos = scratch_get(&hl_pos, (HL_PROBES_MAX + 2) * nx, sizeof *pr.pos);
+		for (size_t i = 0; i < nx; i++) {
+			pr.pos[HL_PROBES_MAX * nx + i] = 0;
+			pr.pos[(HL_PROBES_MAX + 1) * nx + i] = ny;
+		}
+		*est = pairs % 2 ? kth_pairwise(sx, nx, sy, ny, pairs / 2 + 1, &pr)
+			: (kth_pairwise(sx, nx, sy, ny, pairs / 2, &pr) +
+			   kth_pairwise(sx, nx, sy, ny, pairs / 2 + 1, &pr)) / 2;
+		if (k == 0 || 2 * k > pairs + 1) {
+			*lo = *hi = NAN;
+		} else {
+			*lo = kth_pairwise(sx, nx, sy, ny, k, &pr);
+			*hi = kth_pairwise(sx, nx, sy, ny, pairs + 1 - k, &pr);
+		}
+	} else if (pairs <= HL_SELECT_MAX) {
+		/* infinities: every difference listed, as IEEE arithmetic gives it */
+		diffs = scratch_get(&hl_gather, pairs, sizeof *diffs);
 		for (size_t i = 0; i < nx; i++)
 			for (size_t j = 0; j < ny; j++)
 				diffs[i * ny + j] = sy[j] - sx[i];
 		hl_by_selection(diffs, pairs, k, est, lo, hi);
-		free(diffs);
 	} else {
 		*est = pairs % 2 ? kth_difference(sx, nx, sy, ny, pairs / 2 + 1)
 			: (kth_difference(sx, nx, sy, ny, pairs / 2) +
@@ -482,8 +707,6 @@ int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, siz
 			*hi = kth_difference(sx, nx, sy, ny, pairs + 1 - k);
 		}
 	}
-	free(sx);
-	free(sy);
 	return 0;
 }
 

@@ -4,6 +4,10 @@
 
 #include <stddef.h>
 
+/* The functions keep caches and scratch memory from one call to the next
+ * (null distributions, binomials, sorted copies, tables): a compare of many
+ * series allocates nothing per series. Not for use from several threads. */
+
 /* At most this many values in both samples together use the exact null
  * distribution of U (with ties); above it the normal approximation. */
 #define PDB_STATS_EXACT_MAX 100

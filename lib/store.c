@@ -70,7 +70,12 @@ static int user_version(struct pdb_store *store, int *version, struct pdb_err *e
 	rc = sqlite3_step(st);
 	*version = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : pdb_store_fail(store, err, "read schema version");
+	if (rc != SQLITE_ROW)
+		return pdb_store_fail(store, err, "read schema version");
+	if (*version < 0) /* no perfdb writes one: another program's file, or damage */
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: unknown schema version %d",
+				   store->path, *version);
+	return 0;
 }
 
 /* Apply the migrations this database has not seen, each in its own

@@ -331,6 +331,34 @@ static int load_stats(struct pdb_store *store, struct pdb_run *run, const int64_
 	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "load stats");
 }
 
+/* What a results row read back must hold before it is trusted: dims an object
+ * of strings, n within 0 and the value blob's count, the other blobs absent or
+ * of n values (columns as load_results selects them). */
+static int dims_ok(const json_t *dims)
+{
+	const char *k;
+	json_t *v;
+
+	if (!json_is_object(dims))
+		return 0;
+	json_object_foreach((json_t *)dims, k, v)
+		if (!json_is_string(v))
+			return 0;
+	return 1;
+}
+
+static int counts_ok(sqlite3_stmt *st)
+{
+	sqlite3_int64 n = sqlite3_column_int64(st, 8);
+
+	if (n < 0 || sqlite3_column_bytes(st, 9) != n * 8)
+		return 0;
+	for (int col = 10; col <= 11; col++)
+		if (sqlite3_column_bytes(st, col) != 0 && sqlite3_column_bytes(st, col) != n * 8)
+			return 0;
+	return 1;
+}
+
 static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb_err *err)
 {
 	sqlite3_stmt *st = pdb_store_prepare(store,
@@ -340,7 +368,7 @@ static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb
 		" WHERE r.run_id = ? ORDER BY r.id", err);
 	int64_t *rids = NULL;
 	size_t cap = 0;
-	int rc;
+	int rc, corrupt = 0;
 
 	if (!st)
 		return -1;
@@ -354,6 +382,15 @@ static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb
 
 		/* found with its dims: series that differ only by dims stay apart */
 		dims = json_loads((const char *)sqlite3_column_text(st, 2), 0, NULL);
+		if (!dims_ok(dims) || !counts_ok(st)) {
+			pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: database is corrupt: results row %lld: %s",
+				    store->path, (long long)sqlite3_column_int64(st, 0),
+				    !dims_ok(dims) ? "series.dims is not an object of strings"
+				    : "results.n does not match its sample blobs");
+			json_decref(dims);
+			corrupt = 1;
+			break;
+		}
 		d = pdb_xcalloc(json_object_size(dims) + 1, sizeof *d);
 		json_object_foreach(dims, k, v) {
 			d[nd].key = (char *)k;
@@ -381,7 +418,9 @@ static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb
 		rids[run->nresults - 1] = sqlite3_column_int64(st, 0);
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	if (corrupt)
+		rc = -1;
+	else if (rc != SQLITE_DONE)
 		rc = pdb_store_fail(store, err, "load results");
 	else
 		rc = load_stats(store, run, rids, err);

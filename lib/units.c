@@ -265,7 +265,7 @@ void pdb_unit_format_fixed(double value, const char *unit, char *out, unsigned l
 int pdb_stat_has_unit(const char *name)
 {
 	static const char *const plain[] = { "cv", "skewness", "kurtosis", "n", "count",
-		"rounds", "iterations", "outliers", "variance", NULL };
+		"rounds", "iterations", "outliers", "variance", "measured_pct", NULL };
 
 	for (size_t i = 0; plain[i]; i++)
 		if (strcmp(name, plain[i]) == 0)

@@ -305,3 +305,30 @@ const char *pdb_did_you_mean(const char *word, const char *const *candidates, si
 		snprintf(buf, size, " (did you mean %s?)", near);
 	return buf;
 }
+
+size_t pdb_utf8_valid_len(const char *text, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned c = s[i];
+		size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+			   : (c & 0xf8) == 0xf0 ? 4 : 0;
+		unsigned cp;
+
+		if (len == 0 || i + len > n)
+			return i;
+		cp = len == 1 ? c : c & (0xff >> (len + 1));
+		for (size_t k = 1; k < len; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return i;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return i;
+		i += len;
+	}
+	return n;
+}

@@ -16,6 +16,10 @@ char *pdb_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Grow *items (of item size) so that it holds at least need items. */
 void pdb_grow(void **items, size_t *cap, size_t need, size_t size);
 
+/* The length of the longest prefix of s[0..n) that is valid UTF-8 (n when
+ * all of it is): no overlong forms, surrogates or code points past U+10FFFF. */
+size_t pdb_utf8_valid_len(const char *s, size_t n);
+
 /* Bounded parsing: the whole string must be a number in range. 0 or -1. */
 int pdb_parse_double(const char *s, double *out);
 int pdb_parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);

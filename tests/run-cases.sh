@@ -2,7 +2,8 @@
 # Golden CLI cases: tests/cases/NAME/{cmd,expected,stderr,status}.
 # cmd is a shell script run in a fresh directory with a fixed environment;
 # its stdout must equal expected, its exit status status, and its stderr
-# stderr when that file exists. REGEN=1 rewrites the files for review.
+# stderr when that file exists (paths inside the fresh directory made
+# relative). REGEN=1 rewrites the files for review.
 # Usage: run-cases.sh BUILD_DIR [NAME...]; prints "cases: N passed, N failed".
 build=$(cd "$1" && pwd) || exit 2
 shift
@@ -24,6 +25,8 @@ for name in $cases; do
       FIXTURES="$root/fixtures" CORPUS="$root/../shared/corpus" ROOT="$root" \
       sh "$dir/cmd" >"$work/.stdout" 2>"$work/.stderr"
     echo $? >"$work/.status" )
+  # the case's fresh directory is random: paths inside it print relative
+  sed -i "s|$work/||g" "$work/.stdout" "$work/.stderr"
   if [ -n "$REGEN" ]; then
     cp "$work/.stdout" "$dir/expected"
     cp "$work/.status" "$dir/status"

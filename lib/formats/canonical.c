@@ -5,11 +5,18 @@
 #include "formats/format.h"
 #include "formats/json_util.h"
 
+/* What show prints first (uuid, created_at, status before the attributes) or,
+ * for a hand-written file, the results' own keys: a run with many attributes
+ * has its results past the window detection reads. */
 static int detect(const struct pdb_source *src)
 {
-	return pdb_head_first(src) == '{' && pdb_head_has(src, "\"results\"") &&
-	       pdb_head_has(src, "\"benchmark\"") && pdb_head_has(src, "\"metric\"") &&
-	       pdb_head_has(src, "\"direction\"") ? 90 : 0;
+	if (pdb_head_first(src) != '{')
+		return 0;
+	if (pdb_head_has(src, "\"uuid\"") && pdb_head_has(src, "\"created_at\"") &&
+	    pdb_head_has(src, "\"status\"") && pdb_head_has(src, "\"attrs\""))
+		return 90;
+	return pdb_head_has(src, "\"results\"") && pdb_head_has(src, "\"benchmark\"") &&
+	       pdb_head_has(src, "\"metric\"") && pdb_head_has(src, "\"direction\"") ? 90 : 0;
 }
 
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)

@@ -1,5 +1,6 @@
 /* CSV reading for adapters: libcsv, streamed row by row, with file:line:col errors. */
 #include "formats/csv_util.h"
+#include "formats/text_util.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -130,6 +131,8 @@ int pdb_csv_read(const struct pdb_source *src, char delim, pdb_csv_row_fn fn,
 				   (int)strlen(csv.text) + 1, "binary data (NUL byte) in a CSV file");
 			goto out;
 		}
+		if (pdb_text_check_utf8(src, csv.text, (size_t)n, (long)csv.line, err) < 0)
+			goto out;
 		if (csv_parse(&parser, csv.text, (size_t)n, on_field, on_row, &csv) != (size_t)n) {
 			pdb_err_at(err, PDB_EXIT_INPUT, src->name, (int)csv.line, 1, "%s",
 				   csv_strerror(csv_error(&parser)));

@@ -36,6 +36,7 @@ struct ctx {
 	struct pdb_attr dims[N(dim_keys)];
 	char values[N(dim_keys)][64];
 	size_t ndims;
+	int one_stream;         /* test_start.num_streams is 1 */
 };
 
 static int detect(const struct pdb_source *src)
@@ -66,6 +67,8 @@ static void take_dims(struct ctx *c, const json_t *test_start)
 		if (!v || json_is_null(v))
 			continue;
 		text = pdb_json_text(v);
+		if (strcmp(dim_keys[i], "num_streams") == 0)
+			c->one_stream = strcmp(text, "1") == 0;
 		snprintf(c->values[c->ndims], sizeof c->values[0], "%s", text);
 		free(text);
 		c->dims[c->ndims].key = (char *)dim_keys[i];
@@ -82,11 +85,11 @@ static struct pdb_result *rtt_result(struct ctx *c)
 	return result(c, "rtt", "us", PDB_DIR_LOWER);
 }
 
-static const json_t *only_stream(const json_t *obj)
+/* With one stream (num_streams 1), its object in obj (an interval or end):
+ * the first of streams (with --bidir the forward one). */
+static const json_t *only_stream(const struct ctx *c, const json_t *obj)
 {
-	const json_t *streams = json_object_get(obj, "streams");
-	return json_is_array(streams) && json_array_size(streams) == 1
-	       ? json_array_get(streams, 0) : NULL;
+	return c->one_stream ? json_array_get(json_object_get(obj, "streams"), 0) : NULL;
 }
 
 /* intervals[i].sum: throughput and retransmits with the interval start as time offset. */
@@ -126,7 +129,7 @@ static int intervals(struct ctx *c, const json_t *arr, struct pdb_err *err)
 			s.value = pdb_result_canonical(r, x);
 			pdb_result_add_sample(r, &s);
 		}
-		if (pdb_json_num(json_object_get(only_stream(iv), "rtt"), &x) == 0) {
+		if (pdb_json_num(json_object_get(only_stream(c, iv), "rtt"), &x) == 0) {
 			struct pdb_result *r = rtt_result(c);
 			struct pdb_sample s = PDB_SAMPLE(pdb_result_canonical(r, x));
 			s.t = t;
@@ -182,7 +185,7 @@ static int end(struct ctx *c, const json_t *e, struct pdb_err *err)
 		static const char *const rtt_stats[][2] = {
 			{ "mean_rtt", "mean" }, { "min_rtt", "min" }, { "max_rtt", "max" },
 		};
-		const json_t *sender = json_object_get(only_stream(e), "sender");
+		const json_t *sender = json_object_get(only_stream(c, e), "sender");
 		double x;
 		for (size_t k = 0; k < N(rtt_stats); k++)
 			if (pdb_json_num(json_object_get(sender, rtt_stats[k][0]), &x) == 0)

@@ -34,7 +34,16 @@ extern const struct pdb_format pdb_format_sysbench;
 extern const struct pdb_format pdb_format_cargo_bench;
 extern const struct pdb_format pdb_format_criterion_stdout;
 extern const struct pdb_format pdb_format_catch2;
+extern const struct pdb_format pdb_format_catch2_xml;
 extern const struct pdb_format pdb_format_julia_benchmarktools;
+extern const struct pdb_format pdb_format_perf_stat;
+extern const struct pdb_format pdb_format_hey;
+extern const struct pdb_format pdb_format_hey_csv;
+extern const struct pdb_format pdb_format_ab;
+extern const struct pdb_format pdb_format_ab_csv;
+extern const struct pdb_format pdb_format_ab_tsv;
+extern const struct pdb_format pdb_format_siege;
+extern const struct pdb_format pdb_format_siege_log;
 
 const struct pdb_format *const pdb_formats[] = {
 	&pdb_format_canonical,
@@ -68,7 +77,16 @@ const struct pdb_format *const pdb_formats[] = {
 	&pdb_format_cargo_bench,
 	&pdb_format_criterion_stdout,
 	&pdb_format_catch2,
+	&pdb_format_catch2_xml,
 	&pdb_format_julia_benchmarktools,
+	&pdb_format_perf_stat,
+	&pdb_format_hey,
+	&pdb_format_hey_csv,
+	&pdb_format_ab,
+	&pdb_format_ab_csv,
+	&pdb_format_ab_tsv,
+	&pdb_format_siege,
+	&pdb_format_siege_log,
 	NULL,
 };
 

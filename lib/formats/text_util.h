@@ -11,7 +11,12 @@
  * was advanced to it. Return 0 to go on, -1 to stop (err filled). */
 typedef int (*pdb_text_line_fn)(void *ctx, char *line, size_t len);
 
-/* Read src line by line. 0, or -1 with err: unreadable file, an empty file
+/* Text enters perfdb as UTF-8 only (JSON and YAML parsers refuse anything
+ * else too): 0, or -1 with err at FILE:LINE:COL of the first invalid byte. */
+int pdb_text_check_utf8(const struct pdb_source *src, const char *line, size_t n,
+			long lineno, struct pdb_err *err);
+
+/* Read src line by line (each checked with pdb_text_check_utf8). 0, or -1 with err: unreadable file, an empty file
  * (FILE:1:1), or what fn reported. */
 int pdb_text_read(const struct pdb_source *src, pdb_text_line_fn fn, void *ctx,
 		  long *lineno, struct pdb_err *err);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "formats/format.h"
+#include "formats/load_util.h"
 #include "formats/text_util.h"
 #include "formats/json_util.h"
 #include "util.h"
@@ -449,8 +450,10 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 	if (ret == 0 && !w.have_rps)
 		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, (int)w.line, 0,
 				 "truncated: no 'Requests/sec:' line");
-	if (ret == 0)
+	if (ret == 0) {
 		pdb_set_str(&run->tool, "wrk");
+		pdb_load_mark_failures(run);
+	}
 	for (size_t i = 0; i < 2; i++) {
 		free(w.dims[i].key);
 		free(w.dims[i].value);

@@ -331,14 +331,7 @@ static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
 		dst = pdb_run_result_with_dims(run, name, dims, nd, r->metric, r->unit);
 		free(name);
 		/* already canonical: keep the tool's unit, sense and values as parsed */
-		pdb_set_str(&dst->unit, r->unit);
-		dst->direction = r->direction;
-		if (r->raw_unit)
-			pdb_set_str(&dst->raw_unit, r->raw_unit);
-		for (size_t k = 0; k < r->nsamples; k++)
-			pdb_result_add_sample(dst, &r->samples[k]);
-		for (size_t k = 0; k < r->nstats; k++)
-			pdb_result_set_stat(dst, r->stats[k].name, r->stats[k].value);
+		pdb_result_add_values(dst, r);
 	}
 	ret = 0;
 out:

@@ -1,15 +1,24 @@
 #!/bin/sh
 # perfdb compare: two runs of 10,000 series x 30 samples (json output)
-# against sqlite3 selecting the same samples from the same database; the
-# target is a ratio of at most 2. The database is built by ingesting two
-# generated canonical JSON runs and kept in $BENCH_CACHE between runs.
+# against its peer, compare-scipy.py (numpy + scipy: Mann-Whitney U over
+# axis 1, a vectorised Hodges-Lehmann with its interval, the same JSON
+# fields), on the same samples: compare-export.py copies them out of the same
+# database into a .npz before any timing. Targets: wall time <= 0.1 and peak
+# RSS <= 0.25 of the peer's. Wall time and peak RSS (/usr/bin/time -f %M)
+# are the medians of 5 alternating runs of each; single runs vary by +-25 %
+# here. Then the p-values of both outputs are compared series by series.
+# The database is built by ingesting two generated canonical JSON runs and
+# kept in $BENCH_CACHE between runs.
 PERFDB=${PERFDB:?} ROOT=${ROOT:?}
 cache=${BENCH_CACHE:-${TMPDIR:-/tmp}/perfdb-bench-compare}
 db="$cache/compare.db"
 mkdir -p "$cache" || exit 1
 export PERFDB_FINGERPRINT=off
-command -v sqlite3 >/dev/null || apt-get install -y sqlite3 >/dev/null 2>&1 || {
-	echo "skip: sqlite3 not installed"; exit 0; }
+py=/usr/bin/python3 # Debian's, with python3-numpy and python3-scipy
+"$py" -c 'import numpy, scipy.stats' 2>/dev/null || {
+	echo "skip: $py with numpy and scipy not installed (apt-get install python3-scipy)"; exit 0; }
+[ -x /usr/bin/time ] || { echo "skip: /usr/bin/time not installed"; exit 0; }
+here="$ROOT/tests/bench"
 
 # gen SEED FACTOR FILE: 10,000 series of 30 lognormal samples (3 % noise)
 gen() {
@@ -40,45 +49,58 @@ if [ ! -f "$db" ]; then
 	mv "$tmp/db" "$db" && rm -rf "$tmp"
 fi
 
-# best of 5 wall-clock seconds of a command
-best() {
-	b=
-	for i in 1 2 3 4 5; do
-		s=$(date +%s.%N)
-		"$@" >/dev/null || return 1
-		e=$(date +%s.%N)
-		b=$(echo "$s $e ${b:-}" | awk '{ t = $2 - $1; if ($3 == "" || t < $3) t = t; else t = $3; print t }')
-	done
-	echo "$b"
-}
-
-sql="SELECT s.benchmark, s.dims, s.metric, r.run_id, r.samples FROM results r
-     JOIN series s ON s.id = r.series_id WHERE r.run_id IN (1, 2) ORDER BY s.id, r.run_id"
-t_perfdb=$(best "$PERFDB" --db "$db" compare run1 run2 --format json --fail-on never) || exit 1
-t_sqlite=$(best sqlite3 "$db" "$sql") || exit 1
-
-# For scale: perfdb stores a series' samples as one blob of doubles, so the
-# select above copies 20,000 blobs. The same 600,000 samples stored one per
-# row (a copy of the database with such a table) take sqlite3 this long.
-rows="$cache/compare-rows.db"
-if [ ! -f "$rows" ] && command -v python3 >/dev/null; then
-	cp "$db" "$rows.tmp" && python3 - "$rows.tmp" <<'PY' && mv "$rows.tmp" "$rows"
-import sqlite3, struct, sys
-db = sqlite3.connect(sys.argv[1])
-db.execute("CREATE TABLE sample_rows(series_id INTEGER, run_id INTEGER, i INTEGER, value REAL)")
-for sid, rid, blob in db.execute("SELECT series_id, run_id, samples FROM results").fetchall():
-    db.executemany("INSERT INTO sample_rows VALUES (?, ?, ?, ?)",
-                   [(sid, rid, i, v) for i, v in enumerate(struct.unpack("<%dd" % (len(blob) // 8), blob))])
-db.execute("CREATE INDEX sample_rows_run ON sample_rows(run_id, series_id)")
-db.commit()
-PY
+npz="$cache/compare-samples.npz"
+if [ ! -f "$npz" ] || [ "$npz" -ot "$db" ]; then
+	"$py" "$here/compare-export.py" "$db" 1 2 "$npz.tmp.npz" && mv "$npz.tmp.npz" "$npz" || exit 1
 fi
-t_rows=0
-[ -f "$rows" ] && t_rows=$(best sqlite3 "$rows" "SELECT s.benchmark, s.dims, s.metric, r.run_id, r.value
-	FROM sample_rows r JOIN series s ON s.id = r.series_id WHERE r.run_id IN (1, 2)
-	ORDER BY s.id, r.run_id, r.i")
-echo "$t_perfdb $t_sqlite $t_rows" | awk '{
-	printf "compare 10000 series x 30 samples: perfdb %.3f s, sqlite3 select %.3f s, ratio %.2f (target <= 2)\n", $1, $2, $1 / $2
-	if ($3 > 0)
-		printf "  for scale: sqlite3 selecting the same samples stored one per row %.3f s, ratio %.2f\n", $3, $1 / $3
-	exit ($1 / $2 > 2) }'
+
+# one NAME CMD...: a run's wall seconds and peak RSS in KiB, appended to
+# $cache/NAME.times; the output goes to $cache/NAME.out
+one() {
+	name=$1
+	shift
+	s=$(date +%s.%N)
+	/usr/bin/time -f %M -o "$cache/$name.rss" "$@" >"$cache/$name.out" || return 1
+	e=$(date +%s.%N)
+	echo "$s $e $(tail -n 1 "$cache/$name.rss")" | awk '{ printf "%.4f %d\n", $2 - $1, $3 }' \
+		>>"$cache/$name.times"
+}
+rm -f "$cache/perfdb.times" "$cache/scipy.times"
+for i in 1 2 3 4 5; do
+	one perfdb "$PERFDB" --db "$db" compare run1 run2 --format json --fail-on never || exit 1
+	one scipy "$py" "$here/compare-scipy.py" "$npz" /dev/stdout || exit 1
+done
+med() { sort -n -k "$2" "$1" | awk -v k="$2" '{ v[NR] = $k } END { print v[int((NR + 1) / 2)] }'; }
+tp=$(med "$cache/perfdb.times" 1) mp=$(med "$cache/perfdb.times" 2)
+ts=$(med "$cache/scipy.times" 1) ms=$(med "$cache/scipy.times" 2)
+echo "$tp $mp $ts $ms" | awk '{
+	printf "compare 10000 series x 30 samples: perfdb %.3f s %.1f MiB, numpy/scipy %.3f s %.1f MiB\n", $1, $2 / 1024, $3, $4 / 1024
+	printf "  ratio: time %.3f (target <= 0.1), memory %.3f (target <= 0.25)\n", $1 / $3, $2 / $4
+	exit ($1 / $3 > 0.1 || $2 / $4 > 0.25) }'
+status=$?
+
+# both outputs, series by series: scipy's exact test ignores ties, so only
+# the p-values of series without ties can agree
+"$py" - "$cache/perfdb.out" "$cache/scipy.out" "$npz" <<'PY'
+import json, sys
+import numpy as np
+ours = {r["benchmark"]: r for r in json.load(open(sys.argv[1]))["results"]}
+peer = json.load(open(sys.argv[2]))["results"]
+d = np.load(sys.argv[3])
+tied = {b: len(np.unique(np.concatenate([x, y]))) < x.size + y.size
+        for b, x, y in zip(d["benchmark"].tolist(), d["base"], d["cand"])}
+def rel(a, b):
+    return abs(a - b) / max(abs(a), abs(b), 1e-300)
+for kind in (False, True):
+    rows = [r for r in peer if tied[r["benchmark"]] == kind]
+    same_p = sum(rel(r["p_value"], ours[r["benchmark"]]["p_value"]) <= 1e-12 for r in rows)
+    # numpy's log and libm's may differ in the last bit: percentages to 1e-9
+    same_hl = sum(all(abs(r[f] - ours[r["benchmark"]][f]) <= 1e-9
+                      for f in ("change_pct", "ci_low_pct", "ci_high_pct")) for r in rows)
+    same_v = sum(r["verdict"] == ours[r["benchmark"]]["verdict"] for r in rows)
+    worst = max((rel(r["p_value"], ours[r["benchmark"]]["p_value"]) for r in rows), default=0)
+    print("  %s: %d series; the same p (1e-12 relative) %d, worst %.2g; HL estimate and"
+          " interval (1e-9 %%) %d; verdict %d"
+          % ("with ties" if kind else "without ties", len(rows), same_p, worst, same_hl, same_v))
+PY
+exit $status

@@ -44,7 +44,8 @@ for t in $targets; do
     { echo "fuzz: cannot build fuzz_$t"; exit 2; }
   case $t in
     json) seed json '*.json' ;;
-    csv) seed csv '*.csv' '*.txt' ;;
+    csv) seed csv '*.csv' '*.txt' '*.tsv' '*.log' ;;
+    xml) seed xml '*.xml' ;;
     yaml) seed yaml '*.yaml' '*.yml' ;;
     canonical) seed canonical '*.json' ;;
     *) seed "$t" '*' ;;

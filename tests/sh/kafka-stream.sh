@@ -56,4 +56,16 @@ fi
 "$PERFDB" --db "$db" ingest --from-kafka "$target" >"$work/third" 2>"$work/err3" || { cat "$work/err3"; exit 1; }
 [ ! -s "$work/third" ] || { echo "third pass stored again:"; cat "$work/third"; exit 1; }
 grep -q '0 runs stored, 0 duplicates and 0 malformed skipped' "$work/err3" || { cat "$work/err3"; exit 1; }
-echo "3 runs exactly once across a crash between the database and the offset commit (malformed skipped: $bad)"
+# a run whose name is taken by another stored run does not block the ones behind
+# it: it is stored as NAME~2 with a warning, and the next run arrives too
+"$PERFDB" --db "$db" ingest --name clash "$fx/export-both/sleep.json" >/dev/null 2>&1 || { echo "local ingest failed"; exit 1; }
+"$PERFDB" ingest --to-kafka "$target" --name clash "$fx/params.csv" >/dev/null 2>&1 &&
+  "$PERFDB" ingest --to-kafka "$target" --name after "$fx/export-both/sleep.csv" >/dev/null 2>&1 ||
+  { echo "--to-kafka of the clashing runs failed"; exit 1; }
+"$PERFDB" --db "$db" ingest --from-kafka "$target" >"$work/fourth" 2>"$work/err4" ||
+  { echo "a name clash stopped the consumer"; cat "$work/err4"; exit 1; }
+grep -q "a run named 'clash' exists already: run[0-9]* stored as 'clash~2'" "$work/err4" ||
+  { echo "no rename warning"; cat "$work/err4"; exit 1; }
+n=$(sqlite3 "$db" "SELECT count(*) FROM runs WHERE name IN ('clash~2', 'after')")
+[ "$n" = 2 ] || { echo "clash~2 and after: $n stored, expected 2"; cat "$work/err4"; exit 1; }
+echo "3 runs exactly once across a crash between the database and the offset commit (malformed skipped: $bad); a name clash stored as clash~2"

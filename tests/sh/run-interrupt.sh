@@ -1,5 +1,5 @@
 #!/bin/sh
-# SIGINT (Ctrl-C) or SIGTERM during `perfdb run`: the running child and its
+# SIGINT (Ctrl-C), SIGTERM or SIGHUP (a closed terminal) during `perfdb run`: the running child and its
 # process group are stopped, what finished is stored with status interrupted,
 # the exit status is 130, and no process is left behind.
 set -u
@@ -12,7 +12,7 @@ benchmarks:
   - name: nap
     command: "sh -c 'sleep 30; : $marker' & sleep 0.3; kill \$! 2>/dev/null; wait"
 YAML
-for sig in INT TERM; do
+for sig in INT TERM HUP; do
   "$PERFDB" run "$work/spec.yaml" >"$work/out" 2>"$work/err" &
   pid=$!
   sleep 1.5

@@ -200,6 +200,72 @@ static void test_hodges_lehmann(void **state)
 	assert_close(est, 0, 0);
 }
 
+/* A random sample for the selection test: heavy ties (a few integer
+ * levels), light ties (values rounded as tools print them, in log space, as
+ * compare uses them), negative and zero values, or one value repeated. */
+static void random_sample(double *v, size_t n, int kind, unsigned *seed)
+{
+	double base = 1 + (double)(rand_r(seed) % 1000);
+	for (size_t i = 0; i < n; i++) {
+		double u = (double)rand_r(seed) / RAND_MAX;
+		switch (kind) {
+		case 0: v[i] = rand_r(seed) % 4; break;
+		case 1: v[i] = rand_r(seed) % 40 - 20; break;
+		case 2: v[i] = log(round(base * (1 + 0.03 * (u - 0.5)) * 1e3) / 1e6); break;
+		case 3: v[i] = u * 1e-3 - 5e-4; break;
+		case 4: v[i] = 0.25; break;
+		default: v[i] = round(u * 1e4) / 100 * (rand_r(seed) % 2 ? 1 : -1); break;
+		}
+	}
+}
+
+/* The selection of ranks among the nx * ny differences, against all of them
+ * sorted: every rank of small cases, and the median, the ends and random
+ * ranks of the others, on many random inputs with ties; bit for bit. */
+static void test_hl_selection_brute(void **state)
+{
+	static double x[300], y[300], diffs[300 * 200];
+	unsigned seed = 2024;
+	(void)state;
+	for (int c = 0; c < 3000; c++) {
+		int big = c % 100 == 99;
+		size_t nx = 1 + (size_t)rand_r(&seed) % (big ? 300 : 40);
+		size_t ny = 1 + (size_t)rand_r(&seed) % (big ? 200 : 40), pairs = nx * ny;
+		int kx = rand_r(&seed) % 6, ky = rand_r(&seed) % 3 ? kx : rand_r(&seed) % 6;
+		double shift = (rand_r(&seed) % 3) * 0.01, est, lo, hi;
+
+		random_sample(x, nx, kx, &seed);
+		random_sample(y, ny, ky, &seed);
+		for (size_t j = 0; j < ny; j++)
+			y[j] += kx == ky && kx >= 2 ? shift : 0;
+		for (size_t i = 0; i < nx; i++)
+			for (size_t j = 0; j < ny; j++)
+				diffs[i * ny + j] = y[j] - x[i];
+		qsort(diffs, pairs, sizeof *diffs, cmp_double);
+		double want_est = pairs % 2 ? diffs[pairs / 2]
+			: (diffs[pairs / 2 - 1] + diffs[pairs / 2]) / 2;
+		size_t half = (pairs + 1) / 2, tries = pairs <= 200 ? half : 12;
+		for (size_t t = 0; t <= tries; t++) {
+			/* k = 0 (no interval), then every k, or the ends and random ones */
+			size_t k = pairs <= 200 ? t : t == 0 ? 0 : t == 1 ? 1 : t == 2 ? half
+				: 1 + (size_t)rand_r(&seed) % half;
+			assert_int_equal(pdb_stats_hodges_lehmann_at(x, nx, y, ny, k, &est, &lo, &hi), 0);
+			if (memcmp(&est, &want_est, sizeof est) != 0)
+				fail_msg("case %d (%zu x %zu, kinds %d %d): estimate %.17g, sorted %.17g",
+					 c, nx, ny, kx, ky, est, want_est);
+			if (k == 0) {
+				assert_true(isnan(lo) && isnan(hi));
+				continue;
+			}
+			if (memcmp(&lo, &diffs[k - 1], sizeof lo) != 0 ||
+			    memcmp(&hi, &diffs[pairs - k], sizeof hi) != 0)
+				fail_msg("case %d (%zu x %zu, kinds %d %d), k %zu: [%.17g, %.17g], "
+					 "sorted [%.17g, %.17g]", c, nx, ny, kx, ky, k, lo, hi,
+					 diffs[k - 1], diffs[pairs - k]);
+		}
+	}
+}
+
 static void test_quantiles(void **state)
 {
 	static const double s[] = { 1, 2, 3, 4 };
@@ -312,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_min_p),
 		cmocka_unit_test(test_hl_rank),
 		cmocka_unit_test(test_hodges_lehmann),
+		cmocka_unit_test(test_hl_selection_brute),
 		cmocka_unit_test(test_quantiles),
 		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_norm),

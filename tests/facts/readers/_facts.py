@@ -49,3 +49,25 @@ def pct_name(p):
 
 def dims_str(dims):
     return ",".join("%s=%s" % kv for kv in sorted(dims.items()))
+
+
+def load_failures(series_list):
+    """Load tools: a benchmark whose requests all failed (non-2xx responses and
+    errors reach the request count, or errors without any response; for siege,
+    no successful transaction but errors) is a failure of the run."""
+    by = {}
+    for s in series_list:
+        key = (s["benchmark"], dims_str(s["dims"]))
+        if s["samples"]:
+            v = s["samples"][-1]
+            by.setdefault(key, {})[s["metric"]] = v["value"] if isinstance(v, dict) else v
+    out = []
+    for (bench, _), m in by.items():
+        bad = m.get("non_2xx", 0) + m.get("non_2xx_3xx", 0) + m.get("errors", 0)
+        dims = next(s["dims"] for s in series_list if s["benchmark"] == bench and dims_str(s["dims"]) == _)
+        if "requests" in m:
+            if (m["requests"] > 0 and bad >= m["requests"]) or (m["requests"] == 0 and m.get("errors", 0) > 0):
+                out.append({"benchmark": bench, "dims": dims})
+        elif "successful" in m and m["successful"] == 0 and m.get("errors", 0) > 0:
+            out.append({"benchmark": bench, "dims": dims})
+    return out

@@ -18,9 +18,14 @@ def read(path):
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
     out = []
+    names = [job["jobname"] for job in doc["jobs"]]
+    seen = {}
     for job in doc["jobs"]:
         name = job["jobname"]
         base = {k: text(v) for k, v in (job.get("job options") or {}).items() if k not in FILE_OPTS}
+        if names.count(name) > 1:  # numjobs > 1 without group_reporting: one entry per clone
+            base["clone"] = str(seen.get(name, 0))
+            seen[name] = seen.get(name, 0) + 1
         for d in ("read", "write", "trim", "sync"):
             io = job.get(d)
             if not isinstance(io, dict) or not io.get("total_ios"):

@@ -30,7 +30,7 @@ def read(path):
     order = []
     for iv in doc.get("intervals") or []:
         s = iv["sum"]
-        for key, metric, unit, direction, k in (FIELDS[0], FIELDS[1], FIELDS[3], FIELDS[6]):
+        for key, metric, unit, direction, k in (f for f in FIELDS if f[0] != "seconds"):
             if key in s:
                 if metric not in per:
                     per[metric] = series("iperf3", metric, unit, direction, [], {}, dims)

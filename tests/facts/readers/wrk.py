@@ -11,7 +11,7 @@ by the row (rows adding none are no observation).  "N requests in Ts, XKB read"
 Socket errors connect/read/write/timeout; Non-2xx or 3xx responses;
 Requests/sec -> throughput; Transfer/sec -> transfer (B/s, binary units)."""
 import re
-from _facts import series, result, TIME, SI, BIN, pct_name
+from _facts import series, result, TIME, SI, BIN, pct_name, load_failures
 
 
 def tval(s):
@@ -77,4 +77,4 @@ def read(path):
         add("non_2xx_3xx", "count", "lower", [float(m.group(1))])
     add("throughput", "req/s", "higher", [float(re.search(r"Requests/sec:\s+([0-9.]+)", text).group(1))])
     add("transfer", "B/s", "higher", [binval(re.search(r"Transfer/sec:\s+(\S+)", text).group(1))])
-    return result(out)
+    return result(out, load_failures(out))
