@@ -26,6 +26,7 @@ struct pdb_logstream_sender {
 	int fd;
 	int dgram;                  /* one datagram per message */
 	struct pdb_buf out;         /* framed messages (http: the body) */
+	struct pdb_buf msg;         /* one message being framed */
 	size_t *ends;               /* datagrams: where each message ends in out */
 	size_t nends, capends, pending;
 	char host[256];
@@ -132,6 +133,7 @@ struct pdb_logstream_sender *pdb_logstream_sender_open(const struct pdb_logstrea
 	s->stamp_sec = -1;
 	s->pid = (long)getpid();
 	pdb_buf_init(&s->out);
+	pdb_buf_init(&s->msg);
 	if (gethostname(s->host, sizeof s->host - 1) < 0 || !s->host[0])
 		strcpy(s->host, "-");
 	s->host[strcspn(s->host, " ")] = '\0';
@@ -150,6 +152,7 @@ void pdb_logstream_sender_close(struct pdb_logstream_sender *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	pdb_buf_release(&s->out);
+	pdb_buf_release(&s->msg);
 	free(s->ends);
 	free(s);
 }
@@ -176,13 +179,11 @@ void pdb_logstream_sender_add(struct pdb_logstream_sender *s, const char *msg, s
 
 	if (octets) {
 		/* octet counting: "LEN SP MSG" */
-		struct pdb_buf m;
-		pdb_buf_init(&m);
-		syslog_header(s, &m);
-		pdb_buf_add(&m, msg, len);
-		pdb_buf_printf(&s->out, "%zu ", m.len);
-		pdb_buf_add(&s->out, m.data, m.len);
-		pdb_buf_release(&m);
+		s->msg.len = 0;
+		syslog_header(s, &s->msg);
+		pdb_buf_add(&s->msg, msg, len);
+		pdb_buf_printf(&s->out, "%zu ", s->msg.len);
+		pdb_buf_add(&s->out, s->msg.data, s->msg.len);
 	} else {
 		if (s->ls->framing == PDB_LOGSTREAM_SYSLOG)
 			syslog_header(s, &s->out);
