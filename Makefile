@@ -7,7 +7,7 @@ TESTPKGS = cmocka
 # Debian packages that provide the above (pkg-config name -> package below)
 DEBS     = pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libyaml-dev libcairo2-dev libfreetype-dev zlib1g-dev libzstd-dev liblzma-dev libssl-dev \
            librdkafka-dev libcsv-dev libxml2-dev libcmocka-dev fonts-dejavu-core sqlite3 \
-           procps kcat python3-yaml
+           procps kcat python3-yaml rsyslog iproute2
 # What the tests need beside (make check installs them, so no test skips on a new machine)
 TEST_DEBS = chromium python3-scipy
 

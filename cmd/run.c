@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "fingerprint.h"
 #include "kafka/workload_spec.h"
+#include "logstream/spec.h"
 #include "runner/runner.h"
 #include "util.h"
 
@@ -102,6 +103,17 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 			printf(", %g s", k->duration);
 		if (k->warmup > 0)
 			printf(" after %g s warm-up", k->warmup);
+		free(text);
+		return;
+	}
+	if (b->stream && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
+		const struct pdb_logstream_spec *ls = b->stream;
+		text = pdb_plan_expand(spec, s->point, ls->rate);
+		printf("stream to %s (%s), template %s, %s lines/s, %g s", ls->target.text,
+		       ls->framing == PDB_LOGSTREAM_SYSLOG ? "syslog" : "lines",
+		       ls->template_path ? ls->template_path : "perfdb seq=$SEQ ts=$TS", text, ls->duration);
+		if (ls->has_probe)
+			printf(", probe %s", ls->probe.file ? ls->probe.file : ls->probe.command);
 		free(text);
 		return;
 	}

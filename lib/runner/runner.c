@@ -11,6 +11,7 @@
 
 #include "formats/format.h"
 #include "kafka/workload.h"
+#include "logstream/workload.h"
 #include "units.h"
 #include "util.h"
 
@@ -48,6 +49,20 @@ int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
 			}
 		}
 	}
+	for (size_t b = 0; b < spec->nbenches; b++) {
+		const struct pdb_logstream_spec *ls = spec->benches[b].stream;
+		for (size_t p = 0; ls && p < plan->npoints; p++) {
+			char *rate = pdb_plan_expand(spec, p, ls->rate);
+			double r;
+			int bad = pdb_logstream_parse_rate(rate, &r, err);
+			free(rate);
+			if (bad < 0) {
+				char msg[sizeof err->msg];
+				snprintf(msg, sizeof msg, "%s", err->msg);
+				return pdb_err_set(err, PDB_EXIT_USAGE, "benchmark '%s': %s", spec->benches[b].name, msg);
+			}
+		}
+	}
 	return 0;
 }
 
@@ -68,7 +83,7 @@ static void expand_command(const struct pdb_spec *spec, size_t point,
 	}
 	size_t n = 0;
 	if (!c->argv)
-		return; /* a Kafka benchmark's measured steps have no command */
+		return; /* a Kafka or stream benchmark's measured steps have no command */
 	while (c->argv[n])
 		n++;
 	x->argv = pdb_xcalloc(n + 1, sizeof *x->argv);
@@ -172,6 +187,41 @@ static void run_kafka(struct pdb_run *run, const struct pdb_spec *spec, const st
 	if (s->kind == PDB_STEP_MEASURE && !kr.interrupted)
 		pdb_kafka_result_to_run(&kr, run, b->name, dims, n);
 	pdb_kafka_result_release(&kr);
+	free(rate);
+}
+
+/* A warm-up or measured step of a log stream benchmark, like run_kafka. A
+ * run whose every line failed to send is a failed repetition too. */
+static void run_stream(struct pdb_run *run, const struct pdb_spec *spec, const struct pdb_step *s,
+		       size_t index, const struct pdb_runner_opts *opts, struct pdb_exec_result *res)
+{
+	const struct pdb_bench_spec *b = &spec->benches[s->bench];
+	struct pdb_logstream_opts lo = { .spec = b->stream, .stop = opts->stop, .seed = index + 1 };
+	struct pdb_logstream_result lr;
+	struct pdb_attr dims[32];
+	struct pdb_err err;
+	char *rate = pdb_plan_expand(spec, s->point, b->stream->rate);
+	double t0 = now();
+	size_t n;
+
+	memset(res, 0, sizeof *res);
+	if (pdb_logstream_parse_rate(rate, &lo.rate, &err) < 0 || pdb_logstream_run(&lo, &lr, &err) < 0) {
+		pdb_err_format(&err, res->stderr_tail, sizeof res->stderr_tail);
+		res->status = 1;
+		res->wall = now() - t0;
+		free(rate);
+		return;
+	}
+	res->wall = now() - t0;
+	res->interrupted = lr.interrupted;
+	if (lr.sent == 0 && lr.errors > 0 && !lr.interrupted) {
+		snprintf(res->stderr_tail, sizeof res->stderr_tail, "stream: nothing sent: %.400s", lr.error);
+		res->status = 1;
+	}
+	n = point_dims(spec, s->point, dims);
+	if (s->kind == PDB_STEP_MEASURE && !lr.interrupted && res->status == 0)
+		pdb_logstream_result_to_run(&lr, run, b->name, dims, n);
+	pdb_logstream_result_release(&lr);
 	free(rate);
 }
 
@@ -387,8 +437,11 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		p.eta = i ? p.elapsed / (double)i * (double)(plan->nsteps - i) : 0;
 		if (opts->progress)
 			opts->progress(opts->ctx, &p);
-		if (b->kafka && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
-			run_kafka(run, spec, s, i, opts, &res);
+		if ((b->kafka || b->stream) && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
+			if (b->kafka)
+				run_kafka(run, spec, s, i, opts, &res);
+			else
+				run_stream(run, spec, s, i, opts, &res);
 			if (res.status != 0)
 				record_failure(run, spec, s, &res, res.stderr_tail);
 			failed |= res.status != 0 && !b->allow_failure;

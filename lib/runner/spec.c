@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kafka/workload_spec.h"
+#include "logstream/spec.h"
 #include "util.h"
 #include "yaml_doc.h"
 
@@ -156,10 +157,13 @@ static int read_bench(struct reader *r, const json_t *o, struct pdb_bench_spec *
 		} else if (strcmp(key, "kafka") == 0) {
 			if (!(b->kafka = pdb_kafka_spec_read(&r->doc, v, r->doc.file, r->err)))
 				rc = -1;
+		} else if (strcmp(key, "stream") == 0) {
+			if (!(b->stream = pdb_logstream_spec_read(&r->doc, v, r->doc.file, r->err)))
+				rc = -1;
 		} else {
 			static const char *const keys[] = {
 				"name", "command", "setup", "teardown", "cwd", "timeout", "warmup",
-				"repeat", "allow_failure", "env", "parse", "metrics", "kafka",
+				"repeat", "allow_failure", "env", "parse", "metrics", "kafka", "stream",
 			};
 			char hint[80];
 			rc = pdb_yaml_bad(&r->doc, v, PDB_EXIT_INPUT, r->err,
@@ -172,10 +176,10 @@ static int read_bench(struct reader *r, const json_t *o, struct pdb_bench_spec *
 	}
 	if (!b->name)
 		return bad(r, o, "%s: a benchmark needs a name", "benchmarks");
-	if (!b->command.argv && !b->command.shell && !b->kafka)
-		return bad(r, o, "benchmark '%s' needs a command (or kafka)", b->name);
-	if ((b->command.argv || b->command.shell) && b->kafka)
-		return bad(r, o, "benchmark '%s' has both a command and kafka", b->name);
+	if (!b->command.argv && !b->command.shell && !b->kafka && !b->stream)
+		return bad(r, o, "benchmark '%s' needs a command (or kafka, or stream)", b->name);
+	if ((b->command.argv || b->command.shell) + !!b->kafka + !!b->stream > 1)
+		return bad(r, o, "benchmark '%s' has more than one of command, kafka and stream", b->name);
 	return 0;
 }
 
@@ -306,6 +310,7 @@ void pdb_spec_release(struct pdb_spec *spec)
 		}
 		free(b->metrics);
 		pdb_kafka_spec_free(b->kafka);
+		pdb_logstream_spec_free(b->stream);
 	}
 	free(spec->benches);
 	for (size_t i = 0; i < spec->nmatrix; i++) {

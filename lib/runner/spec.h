@@ -20,11 +20,13 @@ struct pdb_regex_metric {
 };
 
 struct pdb_kafka_spec;
+struct pdb_logstream_spec;
 
 struct pdb_bench_spec {
 	char *name;
 	struct pdb_command command, setup, teardown;
 	struct pdb_kafka_spec *kafka; /* a Kafka load workload instead of command, or NULL */
+	struct pdb_logstream_spec *stream; /* a log stream workload instead of command, or NULL */
 	struct pdb_attr *env;
 	size_t nenv;
 	char *cwd;          /* NULL: the current directory */

@@ -1,0 +1,131 @@
+/* Log stream results as series of a run: rates per second, delay histograms, delivery totals. */
+#include "logstream/workload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static struct pdb_result *series(struct pdb_run *run, const char *bench, const struct pdb_attr *dims,
+				 size_t ndims, const char *metric, const char *unit, int direction)
+{
+	struct pdb_result *r = pdb_run_result_with_dims(run, bench, dims, ndims, metric, unit);
+
+	r->direction = direction;
+	return r;
+}
+
+static void add_at(struct pdb_result *r, double t, double v)
+{
+	struct pdb_sample s = PDB_SAMPLE(v);
+
+	s.t = t;
+	pdb_result_add_sample(r, &s);
+}
+
+/* h as weighted samples of metric (s), then its percentiles over every
+ * repetition so far: the samples are put back into a histogram. */
+static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,
+		     const char *metric, int direction, const struct pdb_hist *h)
+{
+	static const struct { const char *name; double p; } ps[] = {
+		{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99.9", 99.9 }, { "p99.99", 99.99 },
+	};
+	struct pdb_hist *all;
+	struct pdb_result *r;
+	double max;
+
+	if (h->n == 0)
+		return;
+	r = series(run, bench, dims, ndims, metric, "s", direction);
+	for (size_t i = 0; i < PDB_HIST_BUCKETS; i++)
+		if (h->counts[i]) {
+			struct pdb_sample s = PDB_SAMPLE(pdb_hist_bucket_value(i) / 1e9);
+			s.weight = (double)h->counts[i];
+			pdb_result_add_sample(r, &s);
+		}
+	all = pdb_xcalloc(1, sizeof *all);
+	for (size_t i = 0; i < r->nsamples; i++) {
+		uint64_t ns = (uint64_t)(r->samples[i].value * 1e9 + 0.5);
+		size_t b = pdb_hist_bucket(ns);
+		all->counts[b] += (uint64_t)r->samples[i].weight;
+		all->n += (uint64_t)r->samples[i].weight;
+		all->sum += r->samples[i].weight * r->samples[i].value * 1e9;
+		if (all->n == (uint64_t)r->samples[i].weight || ns < all->min)
+			all->min = ns;
+		if (ns > all->max)
+			all->max = ns;
+	}
+	for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++)
+		pdb_result_set_stat(r, ps[k].name, pdb_hist_percentile(all, ps[k].p) / 1e9);
+	pdb_result_set_stat(r, "mean", pdb_hist_mean(all) / 1e9);
+	if (pdb_result_get_stat(r, "max", &max) < 0 || (double)h->max / 1e9 > max)
+		pdb_result_set_stat(r, "max", (double)h->max / 1e9);
+	free(all);
+}
+
+static void total(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,
+		  const char *metric, const char *unit, int direction, double v)
+{
+	pdb_result_add_raw(series(run, bench, dims, ndims, metric, unit, direction), v);
+}
+
+void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct pdb_run *run,
+				 const char *bench, const struct pdb_attr *dims, size_t ndims)
+{
+	const struct pdb_logstream_tally *t = &res->tally;
+	uint64_t received = atomic_load(&t->received);
+	double last = t->last_change ? (double)(t->last_change - t->t0) / 1e9 : 0;
+	size_t whole = (size_t)res->elapsed;
+	struct pdb_result *r;
+
+	if (whole > res->nsent_sec)
+		whole = res->nsent_sec;
+	for (size_t i = 0; i < whole; i++)
+		add_at(series(run, bench, dims, ndims, "send_rate", "lines/s", PDB_DIR_HIGHER), (double)i,
+		       (double)res->sent_per_sec[i]);
+	r = series(run, bench, dims, ndims, "send_rate", "lines/s", PDB_DIR_HIGHER);
+	if (whole == 0)
+		pdb_result_add_raw(r, (double)res->sent / res->elapsed);
+	pdb_result_set_stat(r, "mean", (double)res->sent / res->elapsed);
+	/* perfdb's own pacing, not the pipeline's: reported, never gated */
+	add_hist(run, bench, dims, ndims, "send_delay", PDB_DIR_NONE, res->send_delay);
+	total(run, bench, dims, ndims, "sent", "count", PDB_DIR_NONE, (double)res->sent);
+	total(run, bench, dims, ndims, "errors", "count", PDB_DIR_LOWER, (double)res->errors);
+	if (!res->probed)
+		return;
+	/* arrivals over the whole seconds watched, the drain included */
+	whole = t->nsec < (size_t)res->watched ? t->nsec : (size_t)res->watched;
+	for (size_t i = 0; i < whole; i++) {
+		add_at(series(run, bench, dims, ndims, "receive_rate", "lines/s", PDB_DIR_HIGHER), (double)i,
+		       (double)t->arrived[i]);
+		if (t->delay_p99[i] > 0)
+			add_at(series(run, bench, dims, ndims, "delivery_delay_p99", "s", PDB_DIR_LOWER), (double)i,
+			       t->delay_p99[i]);
+	}
+	r = series(run, bench, dims, ndims, "receive_rate", "lines/s", PDB_DIR_HIGHER);
+	if (whole == 0)
+		pdb_result_add_raw(r, (double)received / res->watched);
+	pdb_result_set_stat(r, "mean", (double)received / (last > res->elapsed ? last : res->elapsed));
+	total(run, bench, dims, ndims, "received", "count", PDB_DIR_NONE, (double)received);
+	if (!res->interrupted) {
+		double missing = received < res->sent ? (double)(res->sent - received) : 0;
+		total(run, bench, dims, ndims, "missing", "count", PDB_DIR_LOWER, missing);
+		total(run, bench, dims, ndims, "missing_pct", "%", PDB_DIR_LOWER,
+		      res->sent ? 100 * missing / (double)res->sent : 0);
+	}
+	if (t->matched) {
+		add_hist(run, bench, dims, ndims, "delivery_delay", PDB_DIR_LOWER, t->delay);
+		if (t->delay->n)
+			total(run, bench, dims, ndims, "delivery_delay_mean", "s", PDB_DIR_LOWER, pdb_hist_mean(t->delay) / 1e9);
+		total(run, bench, dims, ndims, "duplicated", "count", PDB_DIR_LOWER, (double)t->duplicated);
+		/* lines of another run (a sequence not sent), lines the regex did not match */
+		total(run, bench, dims, ndims, "foreign", "count", PDB_DIR_NONE, (double)t->foreign);
+		total(run, bench, dims, ndims, "unmatched", "count", PDB_DIR_NONE,
+		      (double)(t->lines - received - t->duplicated - t->foreign));
+	} else if (received > 0) {
+		total(run, bench, dims, ndims, "delivery_time", "s", PDB_DIR_LOWER, last);
+	}
+	if (t->command) /* runs of the command that gave no count */
+		total(run, bench, dims, ndims, "probe_errors", "count", PDB_DIR_LOWER, (double)t->probe_errors);
+}

@@ -1,0 +1,54 @@
+/* Log stream workloads: templated lines paced by intended send time, counted by a probe. */
+#ifndef PDB_LOGSTREAM_WORKLOAD_H
+#define PDB_LOGSTREAM_WORKLOAD_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "kafka/histogram.h"
+#include "logstream/probe.h"
+#include "logstream/spec.h"
+#include "model.h"
+
+struct pdb_logstream_opts {
+	const struct pdb_logstream_spec *spec;
+	double rate;                 /* lines/s after matrix expansion */
+	volatile sig_atomic_t *stop; /* set on SIGINT/SIGTERM: stop sending, report */
+	uint64_t seed;               /* template picks */
+};
+
+struct pdb_logstream_result {
+	double elapsed;              /* s from line 0's due time to the last line sent, at least duration */
+	uint64_t sent, errors;       /* lines the target took; lines that failed */
+	uint64_t *sent_per_sec;      /* by the second each line was due */
+	size_t nsent_sec;
+	struct pdb_hist *send_delay; /* due -> handed to the target (pacing error) */
+	int probed;                  /* a probe counted deliveries */
+	double watched;              /* s from line 0's due time until the probe stopped */
+	struct pdb_logstream_tally tally;
+	int interrupted;
+	char error[256];             /* the last send failure, or "" */
+};
+
+/* Run the workload of opts->spec: send rate x duration lines, each when
+ * it is due, to the target; count them with the probe until all arrived
+ * or the drain time passed. 0 with res filled (release with
+ * pdb_logstream_result_release), or -1 with err (target unreachable,
+ * template, probe). */
+int pdb_logstream_run(const struct pdb_logstream_opts *opts, struct pdb_logstream_result *res,
+		      struct pdb_err *err);
+void pdb_logstream_result_release(struct pdb_logstream_result *res);
+
+/* Add res to run as the series of bench with dims: per-second send_rate,
+ * receive_rate, delivery_delay_p99; delivery_delay and send_delay
+ * histograms as weighted samples with percentile stats (over every
+ * repetition); per repetition sent, received, missing, missing_pct,
+ * errors, and with a matching probe duplicated, foreign, unmatched,
+ * delivery_delay_mean, for a counts-only probe delivery_time (s until the
+ * final count), for a command probe probe_errors. */
+void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct pdb_run *run,
+				 const char *bench, const struct pdb_attr *dims, size_t ndims);
+
+#endif
