@@ -5,6 +5,7 @@
 #include <cairo-ft.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -441,7 +442,8 @@ int pdb_chart_render(const struct pdb_chart *c, const struct pdb_chart_layout *L
 	int ok;
 
 	if (pdb_atomic_begin(path, tmp, sizeof tmp, err) < 0)
-		return -1;
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: cannot write the chart: %s", path,
+				   strerror(errno));
 	ok = render_to(c, L, tmp, format, err) == 0;
 	return pdb_atomic_end(tmp, path, ok, err);
 }
