@@ -82,7 +82,7 @@ static void test_template_render(void **state)
 
 	(void)state;
 	t = pdb_kafka_template_new("{\"seq\":$SEQ,\"ts\":${TS},\"id\":\"$GUID\",\"dst\":\"$DST\",\"again\":\"$DST\",\"usd\":\"$$5\"}",
-				   "t.json", &var, 1, "DST", 7, &err);
+				   "t.json", &var, 1, "DST", 7, 99, &err);
 	assert_non_null(t);
 	pdb_buf_init(&out);
 	pdb_kafka_template_render(t, 42, 1700000000123LL, &out);
@@ -107,11 +107,11 @@ static void test_template_errors(void **state)
 	struct pdb_err err;
 
 	(void)state;
-	assert_null(pdb_kafka_template_new("a\nb $NOPE", "t.txt", NULL, 0, NULL, 1, &err));
+	assert_null(pdb_kafka_template_new("a\nb $NOPE", "t.txt", NULL, 0, NULL, 1, 99, &err));
 	assert_string_equal(err.source, "t.txt");
 	assert_int_equal(err.line, 2);
 	assert_int_equal(err.col, 3);
-	assert_null(pdb_kafka_template_new("x ${SEQ", "t.txt", NULL, 0, NULL, 1, &err));
+	assert_null(pdb_kafka_template_new("x ${SEQ", "t.txt", NULL, 0, NULL, 1, 99, &err));
 	assert_int_equal(err.col, 3);
 }
 
