@@ -831,6 +831,11 @@ out:
 		window_flush(&st.cons);
 		merge_seconds(&st, res);
 		count_lost(&st, res);
+		for (size_t g = 0; g < res->nlags && !res->warning[0] && !res->interrupted; g++)
+			if (res->lags[g].n == 0)
+				snprintf(res->warning, sizeof res->warning,
+					 "consumer group %s committed no offset on %s: its lag is unknown",
+					 res->lags[g].group, ks->topic);
 	}
 	if (ready && opts->on_drained)
 		opts->on_drained(opts->ctx);

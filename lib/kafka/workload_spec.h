@@ -50,7 +50,7 @@ struct pdb_kafka_spec {
 	char *match_text;           /* the path or regex as written */
 	struct pdb_map_step *match_steps; /* PDB_KAFKA_MATCH_PATH: "$.seq" */
 	size_t nmatch_steps;
-	regex_t match_re;           /* PDB_KAFKA_MATCH_REGEX: group 1 is the value */
+	regex_t match_re;           /* PDB_KAFKA_MATCH_REGEX: its first group (else the whole match) is the value */
 	char **lag_groups;          /* consumer groups whose lag on topic is recorded */
 	size_t nlag_groups;
 };
