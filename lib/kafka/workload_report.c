@@ -30,8 +30,9 @@ static int by_value(const void *a, const void *b)
 	return (x->value > y->value) - (x->value < y->value);
 }
 
-/* Percentiles over every weighted sample of r (all repetitions so far). */
-static void weighted_stats(struct pdb_result *r)
+/* Percentiles over every weighted sample of r (all repetitions so far),
+ * no higher than max: a bucket's value may lie above the largest value in it. */
+static void weighted_stats(struct pdb_result *r, double max)
 {
 	static const struct { const char *name; double p; } ps[] = {
 		{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99.9", 99.9 }, { "p99.99", 99.99 },
@@ -50,7 +51,7 @@ static void weighted_stats(struct pdb_result *r)
 		for (size_t i = 0; i < r->nsamples; i++) {
 			seen += s[i].weight;
 			if (seen >= rank) {
-				pdb_result_set_stat(r, ps[k].name, s[i].value);
+				pdb_result_set_stat(r, ps[k].name, s[i].value < max ? s[i].value : max);
 				break;
 			}
 		}
@@ -75,9 +76,10 @@ static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_at
 			s.weight = (double)h->counts[i];
 			pdb_result_add_sample(r, &s);
 		}
-	weighted_stats(r);
 	if (pdb_result_get_stat(r, "max", &max) < 0 || (double)h->max / 1e9 > max)
-		pdb_result_set_stat(r, "max", (double)h->max / 1e9);
+		max = (double)h->max / 1e9;
+	pdb_result_set_stat(r, "max", max);
+	weighted_stats(r, max);
 }
 
 /* consumer_lag of each group: samples at their time offsets, max and final. */
