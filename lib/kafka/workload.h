@@ -78,8 +78,9 @@ void pdb_kafka_result_release(struct pdb_kafka_result *res);
  * (produce_rate, produce_throughput, consume_rate, consume_throughput,
  * backlog, errors, delivery_latency_p99, e2e_latency_p99, consumer_lag
  * with dim group and stats max and final), latency histograms as weighted
- * samples with percentile stats, and totals (sent, received; lost and
- * duplicated when output is tied to input). Repetitions accumulate. */
+ * samples with percentile stats, and totals (sent, received; lost,
+ * duplicated and unmatched when output is tied to input). Repetitions
+ * accumulate. */
 void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run *run,
 			     const char *bench, const struct pdb_attr *dims, size_t ndims);
 

@@ -160,5 +160,6 @@ void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run 
 	if (res->matchable && !res->interrupted) {
 		pdb_result_add_raw(series(run, bench, dims, ndims, "lost", "count", PDB_DIR_LOWER), (double)res->lost);
 		pdb_result_add_raw(series(run, bench, dims, ndims, "duplicated", "count", PDB_DIR_LOWER), (double)res->duplicated);
+		pdb_result_add_raw(series(run, bench, dims, ndims, "unmatched", "count", PDB_DIR_LOWER), (double)res->unmatched);
 	}
 }

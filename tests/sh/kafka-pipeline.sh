@@ -86,6 +86,7 @@ sent = value(one("sent")["samples"][0])
 received = value(one("received")["samples"][0])
 lost = value(one("lost")["samples"][0])
 dup = value(one("duplicated")["samples"][0])
+unmatched = value(one("unmatched")["samples"][0])
 produce = one("produce_rate")["stats"]["mean"]
 consume = [value(s) for s in one("consume_rate")["samples"]]
 e2e = one("e2e_latency")["stats"]
@@ -97,7 +98,7 @@ print(f"sent {sent:.0f} received {received:.0f} lost {lost:.0f} duplicated {dup:
       f"e2e p50 {e2e['p50']:.2f} s p99 {e2e['p99']:.2f} s "
       f"lag max {lag['stats']['max']:.0f} at {points[peak][0]:.1f} s final {lag['stats']['final']:.0f}")
 assert sent == 6000, sent                      # 4 s at 1,500 msg/s, warm-up included
-assert received == sent and lost == 0 and dup == 0
+assert received == sent and lost == 0 and dup == 0 and unmatched == 0
 assert abs(produce - 1500) < 15, produce
 assert 100 < max(consume) < 1000, consume      # the throttle, not the producer
 assert 0 < e2e["p50"] <= e2e["p99"] <= e2e["p99.9"] <= e2e["max"], e2e
