@@ -369,9 +369,9 @@ fail:
 	return NULL;
 }
 
-/* The lag of the group of rk on the input topic, -1 while it has
- * committed no offset there. */
-static int64_t group_lag(struct state *st, rd_kafka_t *rk)
+/* The lag of the group of rk on the input topic, whose partitions end at
+ * end[] (-1: unknown), or -1 while the group has committed no offset there. */
+static int64_t group_lag(struct state *st, rd_kafka_t *rk, const int64_t *end)
 {
 	const char *topic = st->opts->spec->topic;
 	rd_kafka_topic_partition_list_t *parts = rd_kafka_topic_partition_list_new(st->lag_parts);
@@ -382,9 +382,8 @@ static int64_t group_lag(struct state *st, rd_kafka_t *rk)
 	if (rd_kafka_committed(rk, parts, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR)
 		for (int i = 0; i < parts->cnt; i++) {
 			const rd_kafka_topic_partition_t *tp = &parts->elems[i];
-			int64_t lo, hi;
-			if (tp->err || tp->offset < 0 ||
-			    rd_kafka_query_watermark_offsets(rk, topic, tp->partition, &lo, &hi, 5000))
+			int64_t hi = end[tp->partition];
+			if (tp->err || tp->offset < 0 || hi < 0)
 				continue;
 			lag = (lag < 0 ? 0 : lag) + (hi > tp->offset ? hi - tp->offset : 0);
 		}
@@ -392,13 +391,19 @@ static int64_t group_lag(struct state *st, rd_kafka_t *rk)
 	return lag;
 }
 
+/* One sample of every group: the end offsets first, then each group's
+ * committed offsets. */
 static void lag_sample(struct state *st)
 {
-	int64_t t = now_ns(), total = 0;
+	int64_t t = now_ns(), total = 0, lo;
+	int64_t *end = pdb_xcalloc((size_t)st->lag_parts, sizeof *end);
 
+	for (int p = 0; p < st->lag_parts; p++)
+		if (rd_kafka_query_watermark_offsets(st->lag_rk[0], st->opts->spec->topic, p, &lo, &end[p], 5000))
+			end[p] = -1;
 	for (size_t g = 0; g < st->opts->spec->nlag_groups; g++) {
 		struct pdb_kafka_lag *l = &st->lags[g];
-		int64_t lag = group_lag(st, st->lag_rk[g]);
+		int64_t lag = group_lag(st, st->lag_rk[g], end);
 		size_t cap = l->cap;
 		if (lag < 0)
 			continue;
@@ -409,6 +414,7 @@ static void lag_sample(struct state *st)
 		l->lag[l->n++] = (double)lag;
 		total += lag;
 	}
+	free(end);
 	atomic_store(&st->lag_now, total);
 	atomic_store(&st->lag_at, t);
 }
