@@ -171,7 +171,7 @@ static int parse_ref(struct pdb_kafka_template *t, const char *source, const str
 
 struct pdb_kafka_template *pdb_kafka_template_new(const char *text, const char *source,
 						  const struct pdb_kafka_var *vars, size_t nvars,
-						  const char *key_var, uint64_t seed, uint64_t guid_key,
+						  const char *key_var, uint64_t seed,
 						  struct pdb_err *err)
 {
 	struct pdb_kafka_template *t = pdb_xcalloc(1, sizeof *t);
@@ -179,7 +179,7 @@ struct pdb_kafka_template *pdb_kafka_template_new(const char *text, const char *
 
 	t->text = pdb_xstrdup(text);
 	t->rng = seed;
-	t->guid_key = guid_key;
+	t->guid_key = seed;
 	t->key_var = -1;
 	t->vals = pdb_xcalloc(nvars + 1, sizeof *t->vals);
 	t->picked = pdb_xcalloc(nvars + 1, sizeof *t->picked);
@@ -211,6 +211,11 @@ struct pdb_kafka_template *pdb_kafka_template_new(const char *text, const char *
 fail:
 	pdb_kafka_template_free(t);
 	return NULL;
+}
+
+void pdb_kafka_template_guid_key(struct pdb_kafka_template *t, uint64_t key)
+{
+	t->guid_key = key;
 }
 
 void pdb_kafka_template_free(struct pdb_kafka_template *t)

@@ -39,15 +39,18 @@ void pdb_kafka_guid(uint64_t key, uint64_t seq, char out[36]);
 int pdb_kafka_guid_seq(uint64_t key, const char *text, size_t len, uint64_t *seq);
 
 /* Compile text (source names it in errors): literal text with $SEQ,
- * $TS (ms since the epoch), $GUID (pdb_kafka_guid under guid_key) and
- * $NAME of vars (also ${NAME}); $$ is a dollar. key_var (or NULL) names
- * the variable whose value is each message's key; seed drives the picks.
- * Values are loaded now. Caller frees. */
+ * $TS (ms since the epoch), $GUID (pdb_kafka_guid under seed, or the key
+ * given to pdb_kafka_template_guid_key) and $NAME of vars (also ${NAME});
+ * $$ is a dollar. key_var (or NULL) names the variable whose value is each
+ * message's key; seed drives the picks. Values are loaded now. Caller
+ * frees. */
 struct pdb_kafka_template *pdb_kafka_template_new(const char *text, const char *source,
 						  const struct pdb_kafka_var *vars, size_t nvars,
-						  const char *key_var, uint64_t seed, uint64_t guid_key,
+						  const char *key_var, uint64_t seed,
 						  struct pdb_err *err);
 void pdb_kafka_template_free(struct pdb_kafka_template *t); /* NULL-safe */
+/* Make the $GUIDs under key (a run's own, so no other run's match). */
+void pdb_kafka_template_guid_key(struct pdb_kafka_template *t, uint64_t key);
 
 /* Render message seq sent at ts_ms into out (emptied first); each variable
  * is picked once per message. The key (when key_var was given) is then

@@ -499,10 +499,11 @@ static int open_producer(struct state *st, struct producer *p, const char *boots
 			text.data[--text.len] = '\0';
 		p->tpl = pdb_kafka_template_new(text.data ? text.data : "", ks->template_path, ks->vars,
 						ks->nvars, ks->key == PDB_KAFKA_KEY_VAR ? ks->key_var : NULL,
-						st->opts->seed, st->token, err);
+						st->opts->seed, err);
 		pdb_buf_release(&text);
 		if (!p->tpl)
 			return -1;
+		pdb_kafka_template_guid_key(p->tpl, st->token);
 	} else {
 		p->pool = pdb_xmalloc(PAYLOAD_POOL + (size_t)ks->size);
 		for (size_t i = 0; i < PAYLOAD_POOL + (size_t)ks->size; i++)

@@ -83,7 +83,7 @@ static void test_template_render(void **state)
 
 	(void)state;
 	t = pdb_kafka_template_new("{\"seq\":$SEQ,\"ts\":${TS},\"id\":\"$GUID\",\"dst\":\"$DST\",\"again\":\"$DST\",\"usd\":\"$$5\"}",
-				   "t.json", &var, 1, "DST", 7, 99, &err);
+				   "t.json", &var, 1, "DST", 7, &err);
 	assert_non_null(t);
 	pdb_buf_init(&out);
 	pdb_kafka_template_render(t, 42, 1700000000123LL, &out);
@@ -93,6 +93,11 @@ static void test_template_render(void **state)
 					guid, dst, again), 3);
 		assert_int_equal(strlen(guid), 36);
 		assert_int_equal(guid[14], '4');
+		{
+			uint64_t seq;
+			assert_int_equal(pdb_kafka_guid_seq(7, guid, 36, &seq), 0); /* under the seed */
+			assert_true(seq == 42);
+		}
 		assert_true(strcmp(dst, "10.0.0.1") == 0 || strcmp(dst, "10.0.0.2") == 0);
 		assert_string_equal(dst, again);
 		assert_string_equal(pdb_kafka_template_key(t), dst);
@@ -108,11 +113,11 @@ static void test_template_errors(void **state)
 	struct pdb_err err;
 
 	(void)state;
-	assert_null(pdb_kafka_template_new("a\nb $NOPE", "t.txt", NULL, 0, NULL, 1, 99, &err));
+	assert_null(pdb_kafka_template_new("a\nb $NOPE", "t.txt", NULL, 0, NULL, 1, &err));
 	assert_string_equal(err.source, "t.txt");
 	assert_int_equal(err.line, 2);
 	assert_int_equal(err.col, 3);
-	assert_null(pdb_kafka_template_new("x ${SEQ", "t.txt", NULL, 0, NULL, 1, 99, &err));
+	assert_null(pdb_kafka_template_new("x ${SEQ", "t.txt", NULL, 0, NULL, 1, &err));
 	assert_int_equal(err.col, 3);
 }
 
