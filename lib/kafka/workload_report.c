@@ -88,7 +88,8 @@ static void add_lags(const struct pdb_kafka_result *res, struct pdb_run *run, co
 {
 	struct pdb_attr *d = pdb_xcalloc(ndims + 1, sizeof *d);
 
-	memcpy(d, dims, ndims * sizeof *d);
+	if (ndims)
+		memcpy(d, dims, ndims * sizeof *d);
 	for (size_t g = 0; g < res->nlags; g++) {
 		const struct pdb_kafka_lag *l = &res->lags[g];
 		struct pdb_result *r;
