@@ -103,6 +103,10 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 			printf(", %g s", k->duration);
 		if (k->warmup > 0)
 			printf(" after %g s warm-up", k->warmup);
+		if (k->match)
+			printf(", matched by %s", k->match_text);
+		for (size_t g = 0; g < k->nlag_groups; g++)
+			printf("%s%s", g ? ", " : ", lag of ", k->lag_groups[g]);
 		free(text);
 		return;
 	}

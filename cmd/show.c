@@ -28,8 +28,56 @@ static void value_cell(double v, const char *unit, char *out, size_t size)
 		pdb_unit_format(v, unit, out, size);
 }
 
+/* The headline of a Kafka benchmark (one with produce_rate): input rate
+ * against output rate, the groups' lag and the e2e percentiles. */
+static const char *const headline[] = { "produce_rate", "consume_rate", "consumer_lag", "e2e_latency" };
+#define NHEADLINE (sizeof headline / sizeof headline[0])
+
+struct row_order {
+	size_t anchor, rank, index;
+};
+
+static int by_order(const void *a, const void *b)
+{
+	const struct row_order *x = a, *y = b;
+
+	if (x->anchor != y->anchor)
+		return x->anchor < y->anchor ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Row order: a Kafka benchmark's headline metrics move up to its first
+ * row, in headline order; everything else keeps its place. Caller frees. */
+static struct row_order *row_order(const struct pdb_run *run)
+{
+	struct row_order *o = pdb_xcalloc(run->nresults + 1, sizeof *o);
+
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *r = &run->results[i];
+		size_t first = i, k;
+		int kafka = 0;
+		o[i] = (struct row_order){ .anchor = i, .rank = NHEADLINE, .index = i };
+		for (k = 0; k < NHEADLINE && strcmp(r->metric, headline[k]); k++)
+			;
+		if (k == NHEADLINE)
+			continue;
+		for (size_t j = 0; j < run->nresults; j++)
+			if (strcmp(run->results[j].benchmark, r->benchmark) == 0) {
+				first = j < first ? j : first;
+				kafka |= strcmp(run->results[j].metric, "produce_rate") == 0;
+			}
+		if (kafka)
+			o[i] = (struct row_order){ .anchor = first, .rank = k, .index = i };
+	}
+	qsort(o, run->nresults, sizeof *o, by_order);
+	return o;
+}
+
 static void print_text(const struct pdb_run *run)
 {
+	struct row_order *order = row_order(run);
 	struct cmd_table t;
 	static const char *header[] = { "benchmark", "dims", "metric", "n", "median",
 					"mean", "min", "max", "stats" };
@@ -55,7 +103,7 @@ static void print_text(const struct pdb_run *run)
 	cmd_table_init(&t, 9, "lllrrrrrl");
 	cmd_table_add(&t, header);
 	for (size_t i = 0; i < run->nresults; i++) {
-		const struct pdb_result *r = &run->results[i];
+		const struct pdb_result *r = &run->results[order[i].index];
 		struct pdb_summary s;
 		struct pdb_buf stats;
 		char n[32], med[48], mean[48], min[48], max[48], *dims, metric[256];
@@ -85,6 +133,7 @@ static void print_text(const struct pdb_run *run)
 	}
 	cmd_table_print(&t, stdout);
 	cmd_table_release(&t);
+	free(order);
 }
 
 static int show_main(int argc, char **argv, struct cmd_ctx *ctx)

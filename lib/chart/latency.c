@@ -280,11 +280,13 @@ static void percentiles_over_time(struct pdb_chart *c, const struct pick *pk, si
 		auto_log(p, 50);
 }
 
-/* Throughput over time of the runs: rates whose samples carry time offsets. */
+/* Throughput over time of the runs: rates whose samples carry time
+ * offsets, in the unit of the first (msg/s and B/s share no axis). */
 static void throughput_panel(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
 			     const struct pdb_plot_opts *opts, int by_run)
 {
 	struct pdb_chart_panel *p = NULL;
+	const char *unit = NULL;
 	int color = 0;
 
 	for (size_t k = 0; k < nruns; k++)
@@ -292,9 +294,11 @@ static void throughput_panel(struct pdb_chart *c, struct pdb_run **runs, size_t 
 			const struct pdb_result *r = &runs[k]->results[i];
 			double *x, *y;
 			size_t n;
-			if (r->direction != PDB_DIR_HIGHER || !pdb_glob_match(opts->bench_glob, r->benchmark))
+			if (r->direction != PDB_DIR_HIGHER || !pdb_glob_match(opts->bench_glob, r->benchmark) ||
+			    (unit && strcmp(r->unit, unit) != 0))
 				continue;
 			if ((n = over_time(r, &x, &y)) > 0) {
+				unit = r->unit;
 				char *run = pdb_chart_run_label(runs[k]);
 				char *label = by_run ? pdb_xasprintf("%s %s", run, r->metric) : pdb_xstrdup(r->metric);
 				if (!p) {

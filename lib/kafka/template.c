@@ -102,7 +102,7 @@ struct pdb_kafka_template {
 	size_t nvals;
 	size_t *picked;     /* per variable for the message being rendered */
 	long key_var;       /* index, or -1 */
-	uint64_t rng;
+	uint64_t rng, guid_key;
 };
 
 static void add_part(struct pdb_kafka_template *t, int kind, size_t off, size_t len, size_t var)
@@ -179,6 +179,7 @@ struct pdb_kafka_template *pdb_kafka_template_new(const char *text, const char *
 
 	t->text = pdb_xstrdup(text);
 	t->rng = seed;
+	t->guid_key = seed;
 	t->key_var = -1;
 	t->vals = pdb_xcalloc(nvars + 1, sizeof *t->vals);
 	t->picked = pdb_xcalloc(nvars + 1, sizeof *t->picked);
@@ -212,6 +213,11 @@ fail:
 	return NULL;
 }
 
+void pdb_kafka_template_guid_key(struct pdb_kafka_template *t, uint64_t key)
+{
+	t->guid_key = key;
+}
+
 void pdb_kafka_template_free(struct pdb_kafka_template *t)
 {
 	if (!t)
@@ -235,22 +241,86 @@ static void add_uint(struct pdb_buf *out, uint64_t v)
 	pdb_buf_add(out, p, (size_t)(buf + sizeof buf - p));
 }
 
-static void add_guid(struct pdb_buf *out, uint64_t *rng)
+#define M60 ((1ULL << 60) - 1)
+#define C1 0x9e3779b97f4a7c15ULL
+#define C2 0xbf58476d1ce4e5b9ULL
+
+/* An invertible mix of 60 bits: odd multipliers and a self-inverse xorshift. */
+static uint64_t mix60(uint64_t x)
+{
+	x = (x * C1) & M60;
+	x ^= x >> 30;
+	x = (x * C2) & M60;
+	return x ^ (x >> 30);
+}
+
+static uint64_t inverse_odd(uint64_t c)
+{
+	uint64_t inv = c;
+
+	for (int i = 0; i < 6; i++) /* Newton: each step doubles the correct bits */
+		inv *= 2 - c * inv;
+	return inv;
+}
+
+static uint64_t unmix60(uint64_t x)
+{
+	x ^= x >> 30;
+	x = (x * inverse_odd(C2)) & M60;
+	x ^= x >> 30;
+	return (x * inverse_odd(C1)) & M60;
+}
+
+/* The 64 bits after the version: a check that ties the GUID to key. */
+static uint64_t guid_check(uint64_t key, uint64_t a60)
+{
+	uint64_t state = key ^ a60;
+
+	return (pdb_kafka_rand(&state) & 0x3fffffffffffffffULL) | 0x8000000000000000ULL; /* variant 10 */
+}
+
+void pdb_kafka_guid(uint64_t key, uint64_t seq, char out[36])
 {
 	static const char hex[] = "0123456789abcdef";
-	uint64_t a = pdb_kafka_rand(rng), b = pdb_kafka_rand(rng);
-	char g[36];
+	uint64_t a60 = mix60((seq ^ key) & M60), b = guid_check(key, a60);
+	uint64_t a = (a60 >> 12) << 16 | 0x4000ULL | (a60 & 0xfff); /* version 4 */
 	int k = 0;
 
-	a = (a & ~0xf000ULL) | 0x4000ULL;                          /* version 4 */
-	b = (b & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;   /* variant 10 */
 	for (int i = 0; i < 32; i++) {
 		uint64_t w = i < 16 ? a : b;
 		if (i == 8 || i == 12 || i == 16 || i == 20)
-			g[k++] = '-';
-		g[k++] = hex[(w >> (60 - 4 * (i % 16))) & 0xf];
+			out[k++] = '-';
+		out[k++] = hex[(w >> (60 - 4 * (i % 16))) & 0xf];
 	}
-	pdb_buf_add(out, g, sizeof g);
+}
+
+int pdb_kafka_guid_seq(uint64_t key, const char *text, size_t len, uint64_t *seq)
+{
+	uint64_t w[2] = { 0, 0 }, a60;
+	int digits = 0;
+
+	if (len != 36)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		int c = tolower((unsigned char)text[i]), d;
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (c != '-')
+				return -1;
+			continue;
+		}
+		if (!isxdigit(c))
+			return -1;
+		d = isdigit(c) ? c - '0' : c - 'a' + 10;
+		w[digits / 16] = w[digits / 16] << 4 | (uint64_t)d;
+		digits++;
+	}
+	if ((w[0] >> 12 & 0xf) != 4)
+		return -1;
+	a60 = (w[0] >> 16) << 12 | (w[0] & 0xfff);
+	if (guid_check(key, a60) != w[1])
+		return -1;
+	*seq = (unmix60(a60) ^ key) & M60;
+	return 0;
 }
 
 void pdb_kafka_template_render(struct pdb_kafka_template *t, uint64_t seq, int64_t ts_ms,
@@ -265,7 +335,12 @@ void pdb_kafka_template_render(struct pdb_kafka_template *t, uint64_t seq, int64
 		case PART_TEXT: pdb_buf_add(out, t->text + p->off, p->len); break;
 		case PART_SEQ: add_uint(out, seq); break;
 		case PART_TS: add_uint(out, (uint64_t)ts_ms); break;
-		case PART_GUID: add_guid(out, &t->rng); break;
+		case PART_GUID: {
+			char g[36];
+			pdb_kafka_guid(t->guid_key, seq, g);
+			pdb_buf_add(out, g, sizeof g);
+			break;
+		}
 		case PART_VAR: pdb_buf_puts(out, t->vals[p->var].values[t->picked[p->var]]); break;
 		}
 	}

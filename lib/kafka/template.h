@@ -30,15 +30,27 @@ size_t pdb_kafka_values_pick(const struct pdb_kafka_values *v, uint64_t *rng);
 
 struct pdb_kafka_template;
 
+/* The $GUID of message seq under key: a version-4 UUID that encodes seq
+ * (below 2^60), so that a pipeline keeping it ties an output message to
+ * its input. */
+void pdb_kafka_guid(uint64_t key, uint64_t seq, char out[36]);
+/* The seq of text, a GUID made under key: 0, or -1 when it is not one
+ * (another run's, or no GUID at all). */
+int pdb_kafka_guid_seq(uint64_t key, const char *text, size_t len, uint64_t *seq);
+
 /* Compile text (source names it in errors): literal text with $SEQ,
- * $TS (ms since the epoch), $GUID and $NAME of vars (also ${NAME});
+ * $TS (ms since the epoch), $GUID (pdb_kafka_guid under seed, or the key
+ * given to pdb_kafka_template_guid_key) and $NAME of vars (also ${NAME});
  * $$ is a dollar. key_var (or NULL) names the variable whose value is each
- * message's key. Values are loaded now. Caller frees. */
+ * message's key; seed drives the picks. Values are loaded now. Caller
+ * frees. */
 struct pdb_kafka_template *pdb_kafka_template_new(const char *text, const char *source,
 						  const struct pdb_kafka_var *vars, size_t nvars,
 						  const char *key_var, uint64_t seed,
 						  struct pdb_err *err);
 void pdb_kafka_template_free(struct pdb_kafka_template *t); /* NULL-safe */
+/* Make the $GUIDs under key (a run's own, so no other run's match). */
+void pdb_kafka_template_guid_key(struct pdb_kafka_template *t, uint64_t key);
 
 /* Render message seq sent at ts_ms into out (emptied first); each variable
  * is picked once per message. The key (when key_var was given) is then

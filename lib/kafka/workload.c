@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kafka/match.h"
 #include "kafka/template.h"
 #include "util.h"
 
@@ -16,6 +17,8 @@
 #define HEADER_LEN 24
 #define PAYLOAD_POOL 65536
 #define NS 1000000000LL
+#define DUE_CHUNK 65536        /* due times of matched sequences, chunk by chunk */
+#define DUE_CHUNKS 65536
 
 /* Per-thread accounting of the measured seconds. */
 struct side {
@@ -41,11 +44,21 @@ struct state {
 	size_t scap;
 	struct pdb_hist *e2e;
 	struct side cons;
-	uint64_t duplicated, foreign, consume_errors;
-	atomic_ullong received;     /* distinct sequences */
+	uint64_t duplicated, unmatched, consume_errors, warm_received;
+	atomic_ullong received;     /* every message read */
+	atomic_ullong matched;      /* distinct sequences */
 	atomic_ullong produced;     /* sequences handed out so far */
 	atomic_int consumer_stop;
 	rd_kafka_t *consumer;
+	int tie;                    /* output tied to input by construction (match:, or the input topic) */
+	int64_t **due;              /* with match: the due time of each sequence (DUE_CHUNKS chunks) */
+	/* lag thread */
+	rd_kafka_t **lag_rk;        /* one per group */
+	struct pdb_kafka_lag *lags;
+	int lag_parts;
+	atomic_llong lag_now;       /* total over the groups at the last sample */
+	atomic_llong lag_at;        /* when the last sample started (monotonic ns), 0: none yet */
+	atomic_int lag_stop;
 };
 
 static int64_t now_ns(void)
@@ -156,6 +169,33 @@ static void on_delivery(struct state *st, const rd_kafka_message_t *m, int64_t t
 	}
 }
 
+/* Producer side: record when seq was due, before seq is handed out. */
+static void due_set(struct state *st, uint64_t seq, int64_t due)
+{
+	uint64_t c = seq / DUE_CHUNK;
+
+	if (!st->due || c >= DUE_CHUNKS)
+		return;
+	if (!st->due[c])
+		st->due[c] = pdb_xmalloc(DUE_CHUNK * sizeof **st->due);
+	st->due[c][seq % DUE_CHUNK] = due;
+}
+
+/* The sequence and due time of output message m: by our header, else by
+ * the spec's match. 0, or -1 when m is tied to nothing this run sent. */
+static int tie_message(struct state *st, const rd_kafka_message_t *m, uint64_t *seq, int64_t *due)
+{
+	uint64_t produced = atomic_load(&st->produced);
+
+	if (read_header(st, m, seq, due) == 0)
+		return *seq < produced ? 0 : -1;
+	if (!st->due || pdb_kafka_match_seq(st->opts->spec, st->token, m->payload, m->len, seq) < 0 ||
+	    *seq >= produced || *seq / DUE_CHUNK >= DUE_CHUNKS)
+		return -1;
+	*due = st->due[*seq / DUE_CHUNK][*seq % DUE_CHUNK];
+	return 0;
+}
+
 static void consume_one(struct state *st, const rd_kafka_message_t *m)
 {
 	int64_t t = now_ns(), due;
@@ -167,8 +207,16 @@ static void consume_one(struct state *st, const rd_kafka_message_t *m)
 			st->consume_errors++;
 		return;
 	}
-	if (read_header(st, m, &seq, &due) < 0 || seq >= atomic_load(&st->produced)) {
-		st->foreign++;
+	atomic_fetch_add(&st->received, 1);
+	if (sec >= 0) {
+		struct pdb_kafka_second *s = second_at(&st->cons, sec);
+		s->consumed++;
+		s->consumed_bytes += m->len;
+	} else {
+		st->warm_received++;
+	}
+	if (tie_message(st, m, &seq, &due) < 0) {
+		st->unmatched++;
 		return;
 	}
 	if (get_bit(st->seen, st->scap, seq)) {
@@ -176,9 +224,8 @@ static void consume_one(struct state *st, const rd_kafka_message_t *m)
 		return;
 	}
 	set_bit(&st->seen, &st->scap, seq);
-	atomic_fetch_add(&st->received, 1);
+	atomic_fetch_add(&st->matched, 1);
 	if (due >= st->warm_end && sec >= 0) {
-		second_at(&st->cons, sec)->consumed++;
 		pdb_hist_record(st->e2e, (uint64_t)(t - due));
 		window_record(&st->cons, sec, (uint64_t)(t - due));
 	}
@@ -226,25 +273,19 @@ fail:
 	return NULL;
 }
 
-/* A consumer of topic positioned at its end (every partition's high
- * watermark), in a fresh group, before anything is produced. */
-static rd_kafka_t *open_consumer(struct state *st, const char *bootstraps, const char *topic,
-				 struct pdb_err *err)
+/* A client of group (never subscribed: perfdb assigns its partitions, and a
+ * lag probe only reads the group's offsets) with the spec's consumer
+ * properties. */
+static rd_kafka_t *new_consumer(struct state *st, const char *bootstraps, const char *group,
+				struct pdb_err *err)
 {
 	const struct pdb_kafka_spec *ks = st->opts->spec;
 	rd_kafka_conf_t *conf = make_conf(bootstraps, NULL, 0, "consumer", err);
-	const struct rd_kafka_metadata *md = NULL;
-	rd_kafka_topic_partition_list_t *parts = NULL;
-	rd_kafka_topic_t *rkt = NULL;
-	rd_kafka_t *rk = NULL;
-	char errstr[512], group[64], uuid[37];
-	int nparts = 0;
+	rd_kafka_t *rk;
+	char errstr[512];
 
 	if (!conf)
 		return NULL;
-	pdb_uuid4(uuid);
-	snprintf(group, sizeof group, "perfdb-%s", uuid);
-	rd_kafka_conf_set(conf, "group.id", group, NULL, 0);
 	rd_kafka_conf_set(conf, "enable.auto.commit", "false", NULL, 0);
 	rd_kafka_conf_set(conf, "fetch.wait.max.ms", "10", NULL, 0);
 	for (size_t i = 0; i < ks->nconsumer; i++)
@@ -253,13 +294,23 @@ static rd_kafka_t *open_consumer(struct state *st, const char *bootstraps, const
 			pdb_err_set(err, PDB_EXIT_INPUT, "kafka consumer: %s", errstr);
 			return NULL;
 		}
+	rd_kafka_conf_set(conf, "group.id", group, NULL, 0);
 	if (!(rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr))) {
 		rd_kafka_conf_destroy(conf);
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka consumer: %s", errstr);
 		return NULL;
 	}
-	rd_kafka_poll_set_consumer(rk);
-	rkt = rd_kafka_topic_new(rk, topic, NULL);
+	return rk;
+}
+
+/* The number of partitions of topic, waiting for it to appear. 0 with err. */
+static int partition_count(struct state *st, rd_kafka_t *rk, const char *bootstraps, const char *topic,
+			   struct pdb_err *err)
+{
+	const struct rd_kafka_metadata *md = NULL;
+	rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, topic, NULL);
+	int nparts = 0;
+
 	for (int tries = 0; tries < 50 && nparts == 0; tries++) {
 		rd_kafka_resp_err_t e = rd_kafka_metadata(rk, 0, rkt, &md, 2000);
 		if (e == RD_KAFKA_RESP_ERR_NO_ERROR && md->topic_cnt == 1 && !md->topics[0].err)
@@ -272,10 +323,29 @@ static rd_kafka_t *open_consumer(struct state *st, const char *bootstraps, const
 		if (nparts == 0)
 			nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
 	}
-	if (nparts == 0) {
+	rd_kafka_topic_destroy(rkt);
+	if (nparts == 0)
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka: topic %s: no partitions found on %s", topic, bootstraps);
+	return nparts;
+}
+
+/* A consumer of topic positioned at its end (every partition's high
+ * watermark), in a fresh group, before anything is produced. */
+static rd_kafka_t *open_consumer(struct state *st, const char *bootstraps, const char *topic,
+				 struct pdb_err *err)
+{
+	rd_kafka_topic_partition_list_t *parts = NULL;
+	rd_kafka_t *rk;
+	char group[64], uuid[37];
+	int nparts;
+
+	pdb_uuid4(uuid);
+	snprintf(group, sizeof group, "perfdb-%s", uuid);
+	if (!(rk = new_consumer(st, bootstraps, group, err)))
+		return NULL;
+	rd_kafka_poll_set_consumer(rk);
+	if (!(nparts = partition_count(st, rk, bootstraps, topic, err)))
 		goto fail;
-	}
 	parts = rd_kafka_topic_partition_list_new(nparts);
 	for (int p = 0; p < nparts; p++) {
 		int64_t lo, hi;
@@ -291,14 +361,98 @@ static rd_kafka_t *open_consumer(struct state *st, const char *bootstraps, const
 		goto fail;
 	}
 	rd_kafka_topic_partition_list_destroy(parts);
-	rd_kafka_topic_destroy(rkt);
 	return rk;
 fail:
 	if (parts)
 		rd_kafka_topic_partition_list_destroy(parts);
-	rd_kafka_topic_destroy(rkt);
 	rd_kafka_destroy(rk);
 	return NULL;
+}
+
+/* The lag of the group of rk on the input topic, whose partitions end at
+ * end[] (-1: unknown), or -1 while the group has committed no offset there. */
+static int64_t group_lag(struct state *st, rd_kafka_t *rk, const int64_t *end)
+{
+	const char *topic = st->opts->spec->topic;
+	rd_kafka_topic_partition_list_t *parts = rd_kafka_topic_partition_list_new(st->lag_parts);
+	int64_t lag = -1;
+
+	for (int p = 0; p < st->lag_parts; p++)
+		rd_kafka_topic_partition_list_add(parts, topic, p);
+	if (rd_kafka_committed(rk, parts, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR)
+		for (int i = 0; i < parts->cnt; i++) {
+			const rd_kafka_topic_partition_t *tp = &parts->elems[i];
+			int64_t hi = end[tp->partition];
+			if (tp->err || tp->offset < 0 || hi < 0)
+				continue;
+			lag = (lag < 0 ? 0 : lag) + (hi > tp->offset ? hi - tp->offset : 0);
+		}
+	rd_kafka_topic_partition_list_destroy(parts);
+	return lag;
+}
+
+/* One sample of every group: the end offsets first, then each group's
+ * committed offsets. */
+static void lag_sample(struct state *st)
+{
+	int64_t t = now_ns(), total = 0, lo;
+	int64_t *end = pdb_xcalloc((size_t)st->lag_parts, sizeof *end);
+
+	for (int p = 0; p < st->lag_parts; p++)
+		if (rd_kafka_query_watermark_offsets(st->lag_rk[0], st->opts->spec->topic, p, &lo, &end[p], 5000))
+			end[p] = -1;
+	for (size_t g = 0; g < st->opts->spec->nlag_groups; g++) {
+		struct pdb_kafka_lag *l = &st->lags[g];
+		int64_t lag = group_lag(st, st->lag_rk[g], end);
+		size_t cap = l->cap;
+		if (lag < 0)
+			continue;
+		pdb_grow((void **)&l->t, &l->cap, l->n + 1, sizeof *l->t);
+		if (l->cap != cap)
+			l->lag = pdb_xrealloc(l->lag, l->cap * sizeof *l->lag);
+		l->t[l->n] = (double)(t - st->warm_end) / 1e9;
+		l->lag[l->n++] = (double)lag;
+		total += lag;
+	}
+	free(end);
+	atomic_store(&st->lag_now, total);
+	atomic_store(&st->lag_at, t);
+}
+
+/* Sample every second of the measured period and the drain, and once more
+ * when stopped. */
+static void *lag_main(void *arg)
+{
+	struct state *st = arg;
+	int64_t next = st->warm_end;
+
+	while (!atomic_load(&st->lag_stop)) {
+		int64_t t = now_ns();
+		if (t < next) {
+			nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+			continue;
+		}
+		lag_sample(st);
+		while (next <= now_ns())
+			next += NS;
+	}
+	if (now_ns() >= st->warm_end)
+		lag_sample(st);
+	return NULL;
+}
+
+/* The lag probes: one client per group, not a member of it. */
+static int open_lag(struct state *st, const char *bootstraps, struct pdb_err *err)
+{
+	const struct pdb_kafka_spec *ks = st->opts->spec;
+
+	st->lag_rk = pdb_xcalloc(ks->nlag_groups + 1, sizeof *st->lag_rk);
+	for (size_t g = 0; g < ks->nlag_groups; g++) {
+		st->lags[g].group = ks->lag_groups[g];
+		if (!(st->lag_rk[g] = new_consumer(st, bootstraps, ks->lag_groups[g], err)))
+			return -1;
+	}
+	return (st->lag_parts = partition_count(st, st->lag_rk[0], bootstraps, ks->topic, err)) ? 0 : -1;
 }
 
 /* What the producer loop works with. */
@@ -349,6 +503,7 @@ static int open_producer(struct state *st, struct producer *p, const char *boots
 		pdb_buf_release(&text);
 		if (!p->tpl)
 			return -1;
+		pdb_kafka_template_guid_key(p->tpl, st->token);
 	} else {
 		p->pool = pdb_xmalloc(PAYLOAD_POOL + (size_t)ks->size);
 		for (size_t i = 0; i < PAYLOAD_POOL + (size_t)ks->size; i++)
@@ -478,12 +633,15 @@ static int64_t produce_all(struct state *st, struct producer *p, int64_t t0, str
 			serve_reports(st, p, 0);
 		if (stopped(st))
 			break;
+		due_set(st, seq, due);
 		atomic_store(&st->produced, seq + 1);
 		if (produce_one(st, p, seq, due, &bytes) < 0)
 			continue;
 		res->produced++;
-		if (due < st->warm_end)
+		if (due < st->warm_end) {
+			res->warm_sent++;
 			continue;
+		}
 		sec = second_of(st, due);
 		measured++;
 		res->sent++;
@@ -503,18 +661,32 @@ static int64_t produce_all(struct state *st, struct producer *p, int64_t t0, str
 	return ks->count > 0 || stopped(st) ? last : end;
 }
 
-/* Wait for the consumer to see every delivered message, up to the drain time. */
+/* Every delivered message came back (tied to its input when it can be,
+ * else counted) and the groups' lag, sampled since `since`, is 0. */
+static int drained(struct state *st, int64_t since)
+{
+	const struct pdb_kafka_spec *ks = st->opts->spec;
+
+	if (!ks->produce_only) {
+		uint64_t matched = atomic_load(&st->matched);
+		if ((st->tie || matched ? matched : atomic_load(&st->received)) < st->delivered)
+			return 0;
+	}
+	return ks->nlag_groups == 0 || (atomic_load(&st->lag_at) >= since && atomic_load(&st->lag_now) == 0);
+}
+
+/* Wait for the output and the groups to catch up, up to the drain time. */
 static void drain(struct state *st, struct producer *p)
 {
 	const struct pdb_kafka_spec *ks = st->opts->spec;
-	int64_t until = now_ns() + (stopped(st) ? NS : (int64_t)(ks->drain * NS) + NS);
+	int64_t until = now_ns() + (stopped(st) ? NS : (int64_t)(ks->drain * NS) + NS), since;
 
 	/* rd_kafka_flush does not serve reports that arrive as events */
 	while (rd_kafka_outq_len(p->rk) > 0 && now_ns() < until)
 		serve_reports(st, p, 10);
-	until = now_ns() + (int64_t)(ks->drain * NS);
-	while (!ks->produce_only && !stopped(st) && atomic_load(&st->received) < st->delivered &&
-	       now_ns() < until)
+	since = now_ns();
+	until = since + (int64_t)(ks->drain * NS);
+	while (!stopped(st) && !drained(st, since) && now_ns() < until)
 		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
 }
 
@@ -532,22 +704,46 @@ static void merge_seconds(struct state *st, struct pdb_kafka_result *res)
 			*s = st->prod.sec[i];
 		if (i < st->cons.nsec) {
 			s->consumed = st->cons.sec[i].consumed;
+			s->consumed_bytes = st->cons.sec[i].consumed_bytes;
 			s->e2e_p99 = st->cons.sec[i].e2e_p99;
 		}
 	}
 }
 
+/* Totals, loss when output is tied to input, and the warning of a run
+ * whose output cannot tell latency or loss. */
 static void count_lost(struct state *st, struct pdb_kafka_result *res)
 {
+	const struct pdb_kafka_spec *ks = st->opts->spec;
+	const char *out = ks->output_topic ? ks->output_topic : ks->topic;
 	uint64_t produced = atomic_load(&st->produced);
 
 	res->delivered = st->delivered;
 	res->errors = st->errors + st->consume_errors;
 	res->received = atomic_load(&st->received);
+	res->matched = atomic_load(&st->matched);
 	res->duplicated = st->duplicated;
-	res->foreign = st->foreign;
-	res->consumed = !st->opts->spec->produce_only;
-	if (res->interrupted || !res->consumed)
+	res->unmatched = st->unmatched;
+	res->warm_received = st->warm_received;
+	res->consumed = !ks->produce_only;
+	res->matchable = res->consumed && (st->tie || res->matched > 0);
+	if (!res->consumed || res->interrupted)
+		return;
+	if (res->received == 0 && res->delivered > 0)
+		snprintf(res->warning, sizeof res->warning,
+			 "nothing came back on topic %s (%" PRIu64 " delivered to %s)%s", out, res->delivered,
+			 ks->topic, res->matchable ? "" : ": latency and loss unknown");
+	else if (res->received > 0 && res->matched == 0 && ks->match)
+		snprintf(res->warning, sizeof res->warning,
+			 "none of the %" PRIu64 " messages read from %s matched '%s': latency and loss unknown",
+			 res->received, out, ks->match_text);
+	else if (!res->matchable)
+		snprintf(res->warning, sizeof res->warning,
+			 "the messages read from %s carry no perfdb header: latency and loss unknown (match: ties them by $SEQ or $GUID)",
+			 out);
+	if (res->received > 0 && res->matched == 0)
+		res->matchable = 0;
+	if (!res->matchable)
 		return;
 	for (uint64_t i = 0; i < produced; i++)
 		if (get_bit(st->delivered_ok, st->dcap, i) && !get_bit(st->seen, st->scap, i))
@@ -562,8 +758,8 @@ int pdb_kafka_workload_run(const struct pdb_kafka_workload_opts *opts,
 	struct producer p = { 0 };
 	struct pdb_kafka_mock *mock = NULL;
 	const char *bootstraps = ks->brokers;
-	pthread_t consumer_thread;
-	int nmock = pdb_kafka_mock_parse(ks->brokers), started = 0, ready = 0, ret = -1;
+	pthread_t consumer_thread, lag_thread;
+	int nmock = pdb_kafka_mock_parse(ks->brokers), started = 0, lagging = 0, ready = 0, ret = -1;
 	int64_t t0, last;
 	uint64_t seed = opts->seed;
 
@@ -579,6 +775,11 @@ int pdb_kafka_workload_run(const struct pdb_kafka_workload_opts *opts,
 	st.prod.window_sec = st.cons.window_sec = -1;
 	st.cons.e2e = 1;
 	st.token = pdb_kafka_rand(&seed) ^ (uint64_t)now_ns();
+	st.tie = ks->match || !ks->output_topic;
+	if (ks->match)
+		st.due = pdb_xcalloc(DUE_CHUNKS, sizeof *st.due);
+	res->lags = st.lags = pdb_xcalloc(ks->nlag_groups + 1, sizeof *res->lags);
+	res->nlags = ks->nlag_groups;
 	if (nmock < 0) {
 		pdb_err_set(err, PDB_EXIT_INPUT, "kafka: brokers '%s': expected mock:N with N from 1 to 64", ks->brokers);
 		goto out;
@@ -605,8 +806,17 @@ int pdb_kafka_workload_run(const struct pdb_kafka_workload_opts *opts,
 		}
 		started = 1;
 	}
+	if (ks->nlag_groups && open_lag(&st, bootstraps, err) < 0)
+		goto out;
 	t0 = now_ns();
 	st.warm_end = t0 + (int64_t)(ks->warmup * NS);
+	if (ks->nlag_groups) {
+		if (pthread_create(&lag_thread, NULL, lag_main, &st) != 0) {
+			pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka: cannot start the lag thread");
+			goto out;
+		}
+		lagging = 1;
+	}
 	last = produce_all(&st, &p, t0, res);
 	res->interrupted = stopped(&st);
 	res->elapsed = (double)(last - st.warm_end) / 1e9;
@@ -619,11 +829,20 @@ out:
 		atomic_store(&st.consumer_stop, 1);
 		pthread_join(consumer_thread, NULL);
 	}
+	if (lagging) {
+		atomic_store(&st.lag_stop, 1);
+		pthread_join(lag_thread, NULL);
+	}
 	if (ret == 0) {
 		window_flush(&st.prod);
 		window_flush(&st.cons);
 		merge_seconds(&st, res);
 		count_lost(&st, res);
+		for (size_t g = 0; g < res->nlags && !res->warning[0] && !res->interrupted; g++)
+			if (res->lags[g].n == 0)
+				snprintf(res->warning, sizeof res->warning,
+					 "consumer group %s committed no offset on %s: its lag is unknown",
+					 res->lags[g].group, ks->topic);
 	}
 	if (ready && opts->on_drained)
 		opts->on_drained(opts->ctx);
@@ -631,6 +850,13 @@ out:
 		rd_kafka_consumer_close(st.consumer);
 		rd_kafka_destroy(st.consumer);
 	}
+	for (size_t g = 0; st.lag_rk && g < ks->nlag_groups; g++)
+		if (st.lag_rk[g])
+			rd_kafka_destroy(st.lag_rk[g]);
+	free(st.lag_rk);
+	for (size_t c = 0; st.due && c < DUE_CHUNKS; c++)
+		free(st.due[c]);
+	free(st.due);
 	close_producer(&p);
 	pdb_kafka_mock_stop(mock);
 	free(st.prod.sec);
@@ -650,5 +876,10 @@ void pdb_kafka_result_release(struct pdb_kafka_result *res)
 	free(res->e2e);
 	free(res->send_delay);
 	free(res->seconds);
+	for (size_t g = 0; g < res->nlags; g++) {
+		free(res->lags[g].t);
+		free(res->lags[g].lag);
+	}
+	free(res->lags);
 	memset(res, 0, sizeof *res);
 }

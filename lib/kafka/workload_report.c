@@ -30,8 +30,9 @@ static int by_value(const void *a, const void *b)
 	return (x->value > y->value) - (x->value < y->value);
 }
 
-/* Percentiles over every weighted sample of r (all repetitions so far). */
-static void weighted_stats(struct pdb_result *r)
+/* Percentiles over every weighted sample of r (all repetitions so far),
+ * no higher than max: a bucket's value may lie above the largest value in it. */
+static void weighted_stats(struct pdb_result *r, double max)
 {
 	static const struct { const char *name; double p; } ps[] = {
 		{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99.9", 99.9 }, { "p99.99", 99.99 },
@@ -50,7 +51,7 @@ static void weighted_stats(struct pdb_result *r)
 		for (size_t i = 0; i < r->nsamples; i++) {
 			seen += s[i].weight;
 			if (seen >= rank) {
-				pdb_result_set_stat(r, ps[k].name, s[i].value);
+				pdb_result_set_stat(r, ps[k].name, s[i].value < max ? s[i].value : max);
 				break;
 			}
 		}
@@ -75,16 +76,46 @@ static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_at
 			s.weight = (double)h->counts[i];
 			pdb_result_add_sample(r, &s);
 		}
-	weighted_stats(r);
 	if (pdb_result_get_stat(r, "max", &max) < 0 || (double)h->max / 1e9 > max)
-		pdb_result_set_stat(r, "max", (double)h->max / 1e9);
+		max = (double)h->max / 1e9;
+	pdb_result_set_stat(r, "max", max);
+	weighted_stats(r, max);
+}
+
+/* consumer_lag of each group: samples at their time offsets, max and final. */
+static void add_lags(const struct pdb_kafka_result *res, struct pdb_run *run, const char *bench,
+		     const struct pdb_attr *dims, size_t ndims)
+{
+	struct pdb_attr *d = pdb_xcalloc(ndims + 1, sizeof *d);
+
+	if (ndims)
+		memcpy(d, dims, ndims * sizeof *d);
+	for (size_t g = 0; g < res->nlags; g++) {
+		const struct pdb_kafka_lag *l = &res->lags[g];
+		struct pdb_result *r;
+		double max = 0;
+		if (l->n == 0)
+			continue;
+		d[ndims] = (struct pdb_attr){ .key = "group", .value = (char *)l->group };
+		r = series(run, bench, d, ndims + 1, "consumer_lag", "count", PDB_DIR_LOWER);
+		if (pdb_result_get_stat(r, "max", &max) < 0)
+			max = 0;
+		for (size_t i = 0; i < l->n; i++) {
+			add_at(r, l->t[i], l->lag[i]);
+			if (l->lag[i] > max)
+				max = l->lag[i];
+		}
+		pdb_result_set_stat(r, "max", max);
+		pdb_result_set_stat(r, "final", l->lag[l->n - 1]);
+	}
+	free(d);
 }
 
 void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run *run,
 			     const char *bench, const struct pdb_attr *dims, size_t ndims)
 {
 	struct pdb_result *r;
-	double cum_sent = 0, cum_consumed = 0;
+	double cum_sent = (double)res->warm_sent, cum_consumed = (double)res->warm_received;
 	size_t whole = (size_t)res->elapsed;
 
 	if (whole > res->nseconds)
@@ -99,6 +130,7 @@ void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run 
 		add_at(series(run, bench, dims, ndims, "produce_throughput", "B/s", PDB_DIR_HIGHER), t, (double)s->bytes);
 		if (res->consumed) {
 			add_at(series(run, bench, dims, ndims, "consume_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->consumed);
+			add_at(series(run, bench, dims, ndims, "consume_throughput", "B/s", PDB_DIR_HIGHER), t, (double)s->consumed_bytes);
 			add_at(series(run, bench, dims, ndims, "backlog", "count", PDB_DIR_LOWER), t, cum_sent - cum_consumed);
 		}
 		add_at(series(run, bench, dims, ndims, "errors_per_second", "count", PDB_DIR_LOWER), t, (double)s->errors);
@@ -117,16 +149,18 @@ void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run 
 			pdb_result_add_raw(r, (double)res->bytes / res->elapsed);
 		pdb_result_set_stat(r, "mean", (double)res->bytes / res->elapsed);
 	}
+	add_lags(res, run, bench, dims, ndims);
 	add_hist(run, bench, dims, ndims, "delivery_latency", res->delivery);
-	if (res->consumed)
+	if (res->matchable)
 		add_hist(run, bench, dims, ndims, "e2e_latency", res->e2e);
 	add_hist(run, bench, dims, ndims, "send_delay", res->send_delay);
 	pdb_result_add_raw(series(run, bench, dims, ndims, "sent", "count", PDB_DIR_NONE), (double)res->produced);
 	if (res->consumed)
 		pdb_result_add_raw(series(run, bench, dims, ndims, "received", "count", PDB_DIR_NONE), (double)res->received);
 	pdb_result_add_raw(series(run, bench, dims, ndims, "errors", "count", PDB_DIR_LOWER), (double)res->errors);
-	if (res->consumed && !res->interrupted) {
+	if (res->matchable && !res->interrupted) {
 		pdb_result_add_raw(series(run, bench, dims, ndims, "lost", "count", PDB_DIR_LOWER), (double)res->lost);
 		pdb_result_add_raw(series(run, bench, dims, ndims, "duplicated", "count", PDB_DIR_LOWER), (double)res->duplicated);
+		pdb_result_add_raw(series(run, bench, dims, ndims, "unmatched", "count", PDB_DIR_LOWER), (double)res->unmatched);
 	}
 }

@@ -146,6 +146,50 @@ static int read_key(struct reader *r, const json_t *v, struct pdb_kafka_spec *ks
 	return 0;
 }
 
+/* match: "$.PATH" or {regex: RE} (group 1, or the whole match, is the value). */
+static int read_match(struct reader *r, const json_t *v, struct pdb_kafka_spec *ks)
+{
+	const json_t *re = json_object_get(v, "regex");
+	const char *what;
+
+	if (json_is_string(v) && json_string_value(v)[0] == '$') {
+		ks->match_text = pdb_xstrdup(json_string_value(v));
+		if (pdb_map_path_parse(ks->match_text, &ks->match_steps, &ks->nmatch_steps, &what) < 0)
+			return pdb_yaml_bad(r->doc, v, PDB_EXIT_INPUT, r->err, "match: %s", what);
+		for (size_t i = 0; i < ks->nmatch_steps; i++)
+			if (!ks->match_steps[i].key && ks->match_steps[i].index < 0)
+				return bad(r, v, "%s: [*] picks many values; the path must name one", "match");
+		ks->match = PDB_KAFKA_MATCH_PATH;
+		return 0;
+	}
+	if (!json_is_object(v) || json_object_size(v) != 1 || !json_is_string(re))
+		return bad(r, v, "%s: expected a JSON path such as \"$.seq\" or {regex: 'seq=([0-9]+)'}", "match");
+	ks->match_text = pdb_xstrdup(json_string_value(re));
+	if (regcomp(&ks->match_re, ks->match_text, REG_EXTENDED) != 0) {
+		free(ks->match_text);
+		ks->match_text = NULL;
+		return bad(r, re, "%s: not an extended regular expression", "match");
+	}
+	ks->match = PDB_KAFKA_MATCH_REGEX;
+	return 0;
+}
+
+static int read_groups(struct reader *r, const json_t *v, struct pdb_kafka_spec *ks)
+{
+	size_t i;
+	json_t *g;
+
+	if (!json_is_array(v) || json_array_size(v) == 0)
+		return bad(r, v, "%s: expected a list of consumer group names", "lag_groups");
+	ks->lag_groups = pdb_xcalloc(json_array_size(v) + 1, sizeof *ks->lag_groups);
+	json_array_foreach(v, i, g) {
+		if (!json_is_string(g) || !*json_string_value(g))
+			return bad(r, g, "%s: expected a consumer group name", "lag_groups");
+		ks->lag_groups[ks->nlag_groups++] = pdb_xstrdup(json_string_value(g));
+	}
+	return 0;
+}
+
 static int read_key_value(struct reader *r, const char *key, const json_t *v, struct pdb_kafka_spec *ks)
 {
 	if (!strcmp(key, "brokers") || !strcmp(key, "topic") || !strcmp(key, "output_topic") ||
@@ -166,6 +210,10 @@ static int read_key_value(struct reader *r, const char *key, const json_t *v, st
 		return read_vars(r, v, ks);
 	if (!strcmp(key, "key"))
 		return read_key(r, v, ks);
+	if (!strcmp(key, "match"))
+		return read_match(r, v, ks);
+	if (!strcmp(key, "lag_groups"))
+		return read_groups(r, v, ks);
 	if (!strcmp(key, "rate")) {
 		double rate;
 		struct pdb_err ignored;
@@ -201,7 +249,7 @@ static int read_key_value(struct reader *r, const char *key, const json_t *v, st
 		static const char *const keys[] = {
 			"brokers", "topic", "output_topic", "template", "producer", "consumer", "vars",
 			"key", "rate", "size", "partitions", "count", "duration", "warmup", "drain",
-			"consume",
+			"consume", "match", "lag_groups",
 		};
 		char hint[80];
 		return pdb_yaml_bad(r->doc, v, PDB_EXIT_INPUT, r->err, "unknown key '%s' in kafka%s", key,
@@ -242,6 +290,14 @@ struct pdb_kafka_spec *pdb_kafka_spec_read(const struct pdb_yaml_doc *doc, const
 		ks->duration = DEFAULT_DURATION;
 	if (ks->produce_only && ks->output_topic) {
 		bad(&r, json_object_get(v, "output_topic"), "%s: consume: false has no output topic to read", "output_topic");
+		goto fail;
+	}
+	if (ks->match && ks->produce_only) {
+		bad(&r, json_object_get(v, "match"), "%s: consume: false reads no output to match", "match");
+		goto fail;
+	}
+	if (ks->match && !ks->template_path) {
+		bad(&r, json_object_get(v, "match"), "%s: needs a template whose $SEQ or $GUID the pipeline keeps", "match");
 		goto fail;
 	}
 	if (json_object_get(v, "size") && ks->template_path) {
@@ -297,6 +353,13 @@ void pdb_kafka_spec_free(struct pdb_kafka_spec *ks)
 	free(ks->vars);
 	free(ks->key_var);
 	free(ks->rate);
+	if (ks->match == PDB_KAFKA_MATCH_REGEX)
+		regfree(&ks->match_re);
+	free(ks->match_text);
+	pdb_map_steps_free(ks->match_steps, ks->nmatch_steps);
+	for (size_t i = 0; i < ks->nlag_groups; i++)
+		free(ks->lag_groups[i]);
+	free(ks->lag_groups);
 	free(ks);
 }
 

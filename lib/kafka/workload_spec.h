@@ -2,9 +2,11 @@
 #ifndef PDB_KAFKA_WORKLOAD_SPEC_H
 #define PDB_KAFKA_WORKLOAD_SPEC_H
 
+#include <regex.h>
 #include <stddef.h>
 
 #include "err.h"
+#include "formats/map_spec.h"
 #include "model.h"
 #include "yaml_doc.h"
 
@@ -19,6 +21,10 @@ struct pdb_kafka_var {
 };
 
 enum pdb_kafka_key { PDB_KAFKA_KEY_NONE, PDB_KAFKA_KEY_SEQ, PDB_KAFKA_KEY_VAR };
+
+/* How an output message without perfdb's header is tied to its input: a
+ * value the pipeline keeps in the payload, the $SEQ or $GUID of the input. */
+enum pdb_kafka_match { PDB_KAFKA_MATCH_HEADER, PDB_KAFKA_MATCH_PATH, PDB_KAFKA_MATCH_REGEX };
 
 struct pdb_kafka_spec {
 	char *brokers;              /* "host:port,..." or "mock:N" */
@@ -40,6 +46,13 @@ struct pdb_kafka_spec {
 	double warmup;              /* seconds produced before measuring */
 	double drain;               /* seconds to wait for stragglers */
 	int produce_only;           /* consume: false: no consumer, no header */
+	int match;                  /* enum pdb_kafka_match */
+	char *match_text;           /* the path or regex as written */
+	struct pdb_map_step *match_steps; /* PDB_KAFKA_MATCH_PATH: "$.seq" */
+	size_t nmatch_steps;
+	regex_t match_re;           /* PDB_KAFKA_MATCH_REGEX: its first group (else the whole match) is the value */
+	char **lag_groups;          /* consumer groups whose lag on topic is recorded */
+	size_t nlag_groups;
 };
 
 /* Read the `kafka:` mapping v of doc (spec_path names the spec, for

@@ -183,6 +183,12 @@ static void run_kafka(struct pdb_run *run, const struct pdb_spec *spec, const st
 	}
 	res->wall = now() - t0;
 	res->interrupted = kr.interrupted;
+	if (kr.warning[0] && opts->progress) {
+		char msg[400];
+		struct pdb_progress p = { .event = PDB_PROGRESS_WARNING, .message = msg };
+		snprintf(msg, sizeof msg, "%s: %s", b->name, kr.warning);
+		opts->progress(opts->ctx, &p);
+	}
 	n = point_dims(spec, s->point, dims);
 	if (s->kind == PDB_STEP_MEASURE && !kr.interrupted)
 		pdb_kafka_result_to_run(&kr, run, b->name, dims, n);

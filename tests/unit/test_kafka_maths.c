@@ -1,4 +1,4 @@
-/* Kafka maths: histogram error bounds and percentiles, template rendering, hot-set skew. */
+/* Kafka maths: histogram error bounds and percentiles, template rendering, hot-set skew, GUIDs and payload matches. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "kafka/histogram.h"
+#include "kafka/match.h"
 #include "kafka/template.h"
 
 /* Every value from 1 µs to 1 h, sampled geometrically: its bucket's value
@@ -92,6 +93,11 @@ static void test_template_render(void **state)
 					guid, dst, again), 3);
 		assert_int_equal(strlen(guid), 36);
 		assert_int_equal(guid[14], '4');
+		{
+			uint64_t seq;
+			assert_int_equal(pdb_kafka_guid_seq(7, guid, 36, &seq), 0); /* under the seed */
+			assert_true(seq == 42);
+		}
 		assert_true(strcmp(dst, "10.0.0.1") == 0 || strcmp(dst, "10.0.0.2") == 0);
 		assert_string_equal(dst, again);
 		assert_string_equal(pdb_kafka_template_key(t), dst);
@@ -151,6 +157,66 @@ static void test_hot_set_skew(void **state)
 	free(csv);
 }
 
+/* A $GUID is a version-4, variant-10 UUID that gives its sequence back
+ * under its key only. */
+static void test_guid_roundtrip(void **state)
+{
+	static const uint64_t seqs[] = { 0, 1, 2, 41, 65535, 65536, 123456789, (1ULL << 60) - 1 };
+	char prev[36] = "", g[36];
+	uint64_t seq;
+
+	(void)state;
+	for (uint64_t key = 1; key < 1ULL << 62; key = key * 977 + 13)
+		for (size_t i = 0; i < sizeof seqs / sizeof seqs[0]; i++) {
+			pdb_kafka_guid(key, seqs[i], g);
+			assert_true(g[8] == '-' && g[13] == '-' && g[18] == '-' && g[23] == '-');
+			assert_int_equal(g[14], '4');
+			assert_non_null(strchr("89ab", g[19]));
+			assert_int_equal(pdb_kafka_guid_seq(key, g, 36, &seq), 0);
+			assert_true(seq == seqs[i]);
+			assert_int_equal(pdb_kafka_guid_seq(key + 1, g, 36, &seq), -1);
+			assert_true(memcmp(g, prev, 36) != 0);
+			memcpy(prev, g, 36);
+		}
+	assert_int_equal(pdb_kafka_guid_seq(1, "not-a-guid", 10, &seq), -1);
+	assert_int_equal(pdb_kafka_guid_seq(1, "0123456789abcdef0123456789abcdef0123", 36, &seq), -1);
+}
+
+static void test_match_seq(void **state)
+{
+	struct pdb_kafka_spec ks = { .match = PDB_KAFKA_MATCH_PATH };
+	const char *what;
+	char g[36], doc[128];
+	uint64_t seq = 0;
+
+	(void)state;
+	assert_int_equal(pdb_map_path_parse("$.seq", &ks.match_steps, &ks.nmatch_steps, &what), 0);
+	assert_int_equal(pdb_kafka_match_seq(&ks, 7, "{\"seq\":42,\"x\":1}  ", 18, &seq), 0);
+	assert_true(seq == 42);
+	assert_int_equal(pdb_kafka_match_seq(&ks, 7, "{\"seq\":\"43\"}", 12, &seq), 0);
+	assert_true(seq == 43);
+	assert_int_equal(pdb_kafka_match_seq(&ks, 7, "{\"seq\":-1}", 10, &seq), -1);
+	assert_int_equal(pdb_kafka_match_seq(&ks, 7, "{\"other\":1}", 11, &seq), -1);
+	assert_int_equal(pdb_kafka_match_seq(&ks, 7, "seq=5", 5, &seq), -1);
+	assert_int_equal(pdb_kafka_match_seq(&ks, 7, NULL, 0, &seq), -1);
+	pdb_map_steps_free(ks.match_steps, ks.nmatch_steps);
+	/* a GUID in a nested object */
+	assert_int_equal(pdb_map_path_parse("$.a[1].id", &ks.match_steps, &ks.nmatch_steps, &what), 0);
+	pdb_kafka_guid(7, 99, g);
+	snprintf(doc, sizeof doc, "{\"a\":[0,{\"id\":\"%.36s\"}]}", g);
+	assert_int_equal(pdb_kafka_match_seq(&ks, 7, doc, strlen(doc), &seq), 0);
+	assert_true(seq == 99);
+	assert_int_equal(pdb_kafka_match_seq(&ks, 8, doc, strlen(doc), &seq), -1); /* another run's */
+	pdb_map_steps_free(ks.match_steps, ks.nmatch_steps);
+	/* a regex: its first group, in a payload that is not terminated */
+	ks.match = PDB_KAFKA_MATCH_REGEX;
+	assert_int_equal(regcomp(&ks.match_re, "seq=([0-9]+)", REG_EXTENDED), 0);
+	assert_int_equal(pdb_kafka_match_seq(&ks, 7, "host=a seq=1234 seq=9", 15, &seq), 0);
+	assert_true(seq == 1234);
+	assert_int_equal(pdb_kafka_match_seq(&ks, 7, "host=a seq=1234", 9, &seq), -1);
+	regfree(&ks.match_re);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +225,8 @@ int main(void)
 		cmocka_unit_test(test_template_render),
 		cmocka_unit_test(test_template_errors),
 		cmocka_unit_test(test_hot_set_skew),
+		cmocka_unit_test(test_guid_roundtrip),
+		cmocka_unit_test(test_match_seq),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,14 @@
-/* Kafka workloads end to end on mock:3: a relay copies input to output; rates, loss, latency, errors. */
+/* Kafka workloads end to end on mock:3: a relay copies input to output; rates, loss, latency, errors, payload matches, consumer lag. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "kafka/workload.h"
@@ -19,6 +22,8 @@ struct relay {
 	int started;
 	long copied;
 	int push_errors;   /* inject produce errors through the mock cluster */
+	int strip;         /* forward no headers, as real pipelines do */
+	int commit;        /* commit offsets as group "relay" */
 };
 
 static rd_kafka_t *client(rd_kafka_type_t type, const char *bootstraps)
@@ -56,12 +61,15 @@ static void *relay_main(void *arg)
 		if (!m)
 			goto serve;
 		if (!m->err) {
-			rd_kafka_message_detach_headers(m, &h);
+			if (!r->strip)
+				rd_kafka_message_detach_headers(m, &h);
 			while (rd_kafka_producev(out, RD_KAFKA_V_TOPIC("out"), RD_KAFKA_V_VALUE(m->payload, m->len),
 						 RD_KAFKA_V_KEY(m->key, m->key_len), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
 						 RD_KAFKA_V_HEADERS(h), RD_KAFKA_V_END) == RD_KAFKA_RESP_ERR__QUEUE_FULL)
 				rd_kafka_poll(out, 10);
 			r->copied++;
+			if (r->commit)
+				rd_kafka_commit_message(in, m, 1);
 		}
 		rd_kafka_message_destroy(m);
 serve:
@@ -215,6 +223,91 @@ static void test_produce_only(void **state)
 	pdb_run_free(run);
 }
 
+static char *write_temp(const char *text)
+{
+	char *path = strdup("/tmp/perfdb-kafka-XXXXXX");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+/* Headers stripped: every message counts, tied to its input by the
+ * $GUID it kept; the relay's group lag is sampled and ends at 0. */
+static void test_payload_match_and_lag(void **state)
+{
+	static char lag_group[] = "relay", *groups[] = { lag_group };
+	struct pdb_kafka_spec ks = pipeline_spec();
+	struct relay r = { .strip = 1, .commit = 1 };
+	struct pdb_kafka_workload_opts o = { .spec = &ks, .rate = 5000, .seed = 5,
+					     .on_ready = on_ready, .on_drained = on_drained, .ctx = &r };
+	struct pdb_kafka_result res;
+	struct pdb_err err;
+	struct pdb_run *run = pdb_run_new();
+	struct pdb_attr dim = { "group", "relay" };
+	double max;
+	const char *what;
+
+	(void)state;
+	ks.template_path = write_temp("{\"id\":\"$GUID\",\"seq\":$SEQ}\n");
+	ks.duration = 1;
+	ks.match = PDB_KAFKA_MATCH_PATH;
+	assert_int_equal(pdb_map_path_parse("$.id", &ks.match_steps, &ks.nmatch_steps, &what), 0);
+	ks.lag_groups = groups;
+	ks.nlag_groups = 1;
+	assert_int_equal(pdb_kafka_workload_run(&o, &res, &err), 0);
+	assert_int_equal(res.received, res.produced);
+	assert_int_equal(res.matched, res.produced);
+	assert_int_equal(res.unmatched, 0);
+	assert_int_equal(res.lost, 0);
+	assert_true(res.matchable);
+	assert_string_equal(res.warning, "");
+	assert_int_equal(res.e2e->n, res.sent);
+	assert_int_equal(res.nlags, 1);
+	assert_true(res.lags[0].n >= 1);
+	assert_true(res.lags[0].lag[res.lags[0].n - 1] == 0);
+	pdb_kafka_result_to_run(&res, run, "m", NULL, 0);
+	assert_int_equal(pdb_result_get_stat(pdb_run_result_with_dims(run, "m", &dim, 1, "consumer_lag", "count"),
+					     "max", &max), 0);
+	assert_true(max >= 0);
+	assert_true(pdb_run_add_result(run, "m", "consume_throughput", "B/s")->nsamples == 1);
+	pdb_kafka_result_release(&res);
+	pdb_run_free(run);
+	pdb_map_steps_free(ks.match_steps, ks.nmatch_steps);
+	unlink(ks.template_path);
+	free(ks.template_path);
+}
+
+/* Headers stripped and no match: counted, but latency and loss unknown
+ * (never "all lost"), with a warning. */
+static void test_no_match_is_unknown(void **state)
+{
+	struct pdb_kafka_spec ks = pipeline_spec();
+	struct relay r = { .strip = 1 };
+	struct pdb_kafka_workload_opts o = { .spec = &ks, .rate = 5000, .seed = 6,
+					     .on_ready = on_ready, .on_drained = on_drained, .ctx = &r };
+	struct pdb_kafka_result res;
+	struct pdb_err err;
+	struct pdb_run *run = pdb_run_new();
+
+	(void)state;
+	ks.duration = 1;
+	assert_int_equal(pdb_kafka_workload_run(&o, &res, &err), 0);
+	assert_int_equal(res.received, res.produced);
+	assert_int_equal(res.matched, 0);
+	assert_false(res.matchable);
+	assert_non_null(strstr(res.warning, "no perfdb header"));
+	pdb_kafka_result_to_run(&res, run, "u", NULL, 0);
+	assert_true(pdb_run_add_result(run, "u", "consume_rate", "msg/s")->nsamples == 1);
+	assert_true(pdb_run_add_result(run, "u", "received", "count")->samples[0].value == (double)res.produced);
+	assert_int_equal(pdb_run_add_result(run, "u", "lost", "count")->nsamples, 0);
+	assert_int_equal(pdb_run_add_result(run, "u", "e2e_latency", "s")->nsamples, 0);
+	pdb_kafka_result_release(&res);
+	pdb_run_free(run);
+}
+
 static void test_bad_brokers(void **state)
 {
 	static char brokers[] = "mock:0", in[] = "in", rate[] = "0";
@@ -236,6 +329,8 @@ int main(void)
 		cmocka_unit_test(test_broker_errors_counted_not_lost),
 		cmocka_unit_test(test_input_topic_flat_out_count),
 		cmocka_unit_test(test_produce_only),
+		cmocka_unit_test(test_payload_match_and_lag),
+		cmocka_unit_test(test_no_match_is_unknown),
 		cmocka_unit_test(test_bad_brokers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
