@@ -43,7 +43,10 @@ int cmd_getopt(int argc, char **argv, const char *shortopts,
  * exit status (0 after help, 2 after a usage error). */
 int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c);
 
-/* "perfdb: NAME: message" on stderr; returns err->code. */
+/* s with control characters (C0, DEL) as \\n, \\r, \\t or \\xNN, for text that may
+ * quote a result file. Caller frees. */
+char *cmd_escape_controls(const char *s);
+/* "perfdb: NAME: message" on stderr (control characters escaped); returns err->code. */
 int cmd_fail(const char *name, const struct pdb_err *err);
 /* Usage error: "perfdb: NAME: message (see perfdb NAME -h)", one line on
  * stderr; returns 2. */
@@ -74,10 +77,15 @@ int cmd_split_kv(const char *text, char **key, char **value);
 struct cmd_table {
 	size_t ncols, nrows, cap;
 	char **cells;         /* nrows * ncols */
+	const char **styles;  /* per row: an SGR colour for the last cell, or NULL */
 	const char *align;    /* per column: 'l' or 'r' */
 };
 void cmd_table_init(struct cmd_table *t, size_t ncols, const char *align);
+/* Cells are copied with control characters escaped (\n, \x1b, ...): bytes from
+ * a result file never reach a terminal raw. */
 void cmd_table_add(struct cmd_table *t, const char *const *row);
+/* The same, the last cell drawn in colour (a static "\033[31m"-style code). */
+void cmd_table_add_styled(struct cmd_table *t, const char *const *row, const char *style);
 void cmd_table_print(const struct cmd_table *t, FILE *out);
 void cmd_table_release(struct cmd_table *t);
 

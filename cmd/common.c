@@ -112,10 +112,12 @@ int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c)
 
 int cmd_fail(const char *name, const struct pdb_err *err)
 {
-	char msg[1200];
+	char msg[1200], *safe;
 
 	pdb_err_format(err, msg, sizeof msg);
-	fprintf(stderr, "perfdb: %s: %s\n", name, msg);
+	safe = cmd_escape_controls(msg); /* an error may quote the input */
+	fprintf(stderr, "perfdb: %s: %s\n", name, safe);
+	free(safe);
 	return err->code ? err->code : PDB_EXIT_RUNTIME;
 }
 
@@ -185,12 +187,45 @@ void cmd_table_init(struct cmd_table *t, size_t ncols, const char *align)
 	t->align = align;
 }
 
+/* s with control characters (C0, DEL) as \n, \r, \t or \xNN. Caller frees. */
+char *cmd_escape_controls(const char *s)
+{
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\n')
+			pdb_buf_puts(&b, "\\n");
+		else if (c == '\r')
+			pdb_buf_puts(&b, "\\r");
+		else if (c == '\t')
+			pdb_buf_puts(&b, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			pdb_buf_printf(&b, "\\x%02x", c);
+		else
+			pdb_buf_add(&b, s, 1);
+	}
+	return b.data;
+}
+
+void cmd_table_add_styled(struct cmd_table *t, const char *const *row, const char *style)
+{
+	size_t cap = t->cap;
+
+	pdb_grow((void **)&t->cells, &t->cap, (t->nrows + 1) * t->ncols, sizeof *t->cells);
+	if (t->cap != cap || !t->styles)
+		t->styles = pdb_xrealloc(t->styles, (t->cap / t->ncols + 1) * sizeof *t->styles);
+	for (size_t c = 0; c < t->ncols; c++)
+		t->cells[t->nrows * t->ncols + c] = cmd_escape_controls(row[c] ? row[c] : "");
+	t->styles[t->nrows] = style;
+	t->nrows++;
+}
+
 void cmd_table_add(struct cmd_table *t, const char *const *row)
 {
-	pdb_grow((void **)&t->cells, &t->cap, (t->nrows + 1) * t->ncols, sizeof *t->cells);
-	for (size_t c = 0; c < t->ncols; c++)
-		t->cells[t->nrows * t->ncols + c] = pdb_xstrdup(row[c] ? row[c] : "");
-	t->nrows++;
+	cmd_table_add_styled(t, row, NULL);
 }
 
 /* Display width: count UTF-8 lead bytes, not bytes. */
@@ -217,8 +252,11 @@ void cmd_table_print(const struct cmd_table *t, FILE *out)
 			const char *cell = t->cells[r * t->ncols + c];
 			int pad = (int)(w[c] - width(cell));
 			int last = c + 1 == t->ncols;
+			const char *style = last ? t->styles[r] : NULL;
 			if (t->align[c] == 'r')
 				fprintf(out, "%*s%s", pad, "", cell);
+			else if (style) /* the last column: colour codes cannot upset widths */
+				fprintf(out, "%s%s\033[0m", style, cell);
 			else
 				fprintf(out, "%s%*s", cell, last ? 0 : pad, "");
 			if (!last)
@@ -234,6 +272,7 @@ void cmd_table_release(struct cmd_table *t)
 	for (size_t i = 0; i < t->nrows * t->ncols; i++)
 		free(t->cells[i]);
 	free(t->cells);
+	free(t->styles);
 	memset(t, 0, sizeof *t);
 }
 

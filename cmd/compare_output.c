@@ -148,18 +148,15 @@ void compare_print_text(const struct pdb_compare *c, const struct compare_view *
 		const struct pdb_compare_row *r = &c->rows[i];
 		const char *col = color ? verdict_color(r->verdict) : NULL;
 		const char *row[10];
-		char vc[600];
 		struct cells x;
 
 		if (!shown(r, v))
 			continue;
 		row_cells(r, &x);
-		/* the verdict is the last column: colour codes cannot upset widths */
-		snprintf(vc, sizeof vc, "%s%s%s", col ? col : "", x.verdict, col ? "\033[0m" : "");
 		row[0] = r->benchmark; row[1] = *r->dims ? r->dims : "-"; row[2] = x.metric;
 		row[3] = x.n; row[4] = x.base; row[5] = x.cand; row[6] = x.change;
-		row[7] = x.interval; row[8] = x.p; row[9] = vc;
-		cmd_table_add(&t, row);
+		row[7] = x.interval; row[8] = x.p; row[9] = x.verdict;
+		cmd_table_add_styled(&t, row, col);
 	}
 	cmd_table_print(&t, out);
 	cmd_table_release(&t);

@@ -156,8 +156,12 @@ static void warn(const struct pdb_run *run)
 	for (size_t i = 0; i < run->nfailures; i++) {
 		const struct pdb_failure *f = &run->failures[i];
 		char *dims = pdb_dims_display(f->dims, f->ndims);
-		fprintf(stderr, "perfdb: ingest: warning: %s%s%s%s failed: %s\n", f->benchmark,
-			*dims ? " [" : "", dims, *dims ? "]" : "", f->reason);
+		char *line = pdb_xasprintf("%s%s%s%s failed: %s", f->benchmark, *dims ? " [" : "",
+					   dims, *dims ? "]" : "", f->reason);
+		char *safe = cmd_escape_controls(line);
+		fprintf(stderr, "perfdb: ingest: warning: %s\n", safe);
+		free(safe);
+		free(line);
 		free(dims);
 	}
 }

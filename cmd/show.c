@@ -94,8 +94,12 @@ static void print_text(const struct pdb_run *run)
 	for (size_t i = 0; i < run->nfailures; i++) {
 		const struct pdb_failure *f = &run->failures[i];
 		char *dims = pdb_dims_display(f->dims, f->ndims);
-		printf("FAILED   %s%s%s%s: %s\n", f->benchmark, *dims ? " [" : "", dims,
-		       *dims ? "]" : "", f->reason);
+		char *line = pdb_xasprintf("%s%s%s%s: %s", f->benchmark, *dims ? " [" : "", dims,
+					   *dims ? "]" : "", f->reason);
+		char *safe = cmd_escape_controls(line);
+		printf("FAILED   %s\n", safe);
+		free(safe);
+		free(line);
 		free(dims);
 	}
 	if (run->nfailures)
