@@ -426,7 +426,9 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		entries[i].series_id = series[i].id;
 		entries[i].state = &fs[i].state;
 	}
-	if (pdb_store_detect_cache_put(store, params, entries, nseries, &err) < 0) {
+	if (pdb_store_readonly(store))
+		fprintf(stderr, "perfdb: detect: the database is read-only: its cache is not updated\n");
+	else if (pdb_store_detect_cache_put(store, params, entries, nseries, &err) < 0) {
 		status = cmd_fail("detect", &err);
 		goto out;
 	}

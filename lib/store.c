@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -94,6 +95,9 @@ static int migrate(struct pdb_store *store, struct pdb_err *err)
 				   store->path, have, known);
 	if (have == known)
 		return 0;
+	if (store->readonly)
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: read-only, and its schema %d needs "
+				   "migrating to %d by a perfdb that can write it", store->path, have, known);
 	if (pdb_store_begin(store, err) < 0)
 		return -1;
 	/* another process may have migrated while we waited for the lock */
@@ -113,6 +117,24 @@ fail:
 	return -1;
 }
 
+/* Whether path can be written: the file when it exists, else its folder (SQLite
+ * also needs the folder for WAL's -wal and -shm files). */
+static int writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? pdb_xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+			  : pdb_xstrdup(".");
+	int ok = access(dir, W_OK) == 0 && (access(path, F_OK) != 0 || access(path, W_OK) == 0);
+
+	free(dir);
+	return ok;
+}
+
+int pdb_store_readonly(const struct pdb_store *store)
+{
+	return store->readonly;
+}
+
 const char *pdb_store_default_path(const char *explicit_path)
 {
 	const char *env = getenv("PERFDB_DB");
@@ -129,14 +151,26 @@ struct pdb_store *pdb_store_open(const char *path, struct pdb_err *err)
 	struct pdb_store *store = pdb_xcalloc(1, sizeof *store);
 
 	store->path = pdb_xstrdup(path);
-	if (sqlite3_open_v2(path, &store->db,
-			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	store->readonly = !writable(path);
+	if (store->readonly) {
+		/* a read-only file, folder or filesystem: WAL's -shm cannot be made,
+		 * so read it as the immutable file it is */
+		char *uri = sqlite3_mprintf("file:%s?immutable=1", path);
+		int rc = sqlite3_open_v2(uri, &store->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+		sqlite3_free(uri);
+		if (rc != SQLITE_OK) {
+			pdb_store_fail(store, err, "open");
+			goto fail;
+		}
+	} else if (sqlite3_open_v2(path, &store->db,
+				   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		pdb_store_fail(store, err, "open");
 		goto fail;
 	}
 	sqlite3_busy_timeout(store->db, BUSY_TIMEOUT_MS);
-	if (pdb_store_exec(store, "PRAGMA journal_mode = WAL", err) < 0 ||
-	    pdb_store_exec(store, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", err) < 0)
+	if (!store->readonly &&
+	    (pdb_store_exec(store, "PRAGMA journal_mode = WAL", err) < 0 ||
+	     pdb_store_exec(store, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", err) < 0))
 		goto fail;
 	if (migrate(store, err) < 0)
 		goto fail;

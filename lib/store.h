@@ -12,6 +12,8 @@ struct pdb_store;
 /* Open or create the database at path (migrating it to this perfdb's
  * schema). NULL on failure with err filled. Close with pdb_store_close. */
 struct pdb_store *pdb_store_open(const char *path, struct pdb_err *err);
+/* Whether the store was opened read-only (a file or folder it cannot write). */
+int pdb_store_readonly(const struct pdb_store *store);
 void pdb_store_close(struct pdb_store *store); /* NULL-safe */
 /* The database path to use: explicit, else $PERFDB_DB, else ./perfdb.db. */
 const char *pdb_store_default_path(const char *explicit_path);

@@ -16,6 +16,7 @@ extern const struct pdb_migration pdb_migrations[]; /* generated, NULL-ended */
 struct pdb_store {
 	sqlite3 *db;
 	char *path;
+	int readonly;      /* the file (or its folder) cannot be written: opened immutable */
 };
 
 /* Fill err from the database's last error; returns -1. */
