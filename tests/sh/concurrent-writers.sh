@@ -5,7 +5,8 @@ set -u
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 export PERFDB_DB="$work/perfdb.db" PERFDB_FINGERPRINT=off
 writers=8 per=6 pids=""
-"$PERFDB" runs >/dev/null || exit 1
+# the database made (and migrated) first: one run stored, then removed
+"$PERFDB" ingest "$ROOT/fixtures/canonical/demo.json" >/dev/null && "$PERFDB" rm run1 >/dev/null || exit 1
 for w in $(seq 1 $writers); do
   (
     for i in $(seq 1 $per); do
