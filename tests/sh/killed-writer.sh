@@ -10,9 +10,14 @@ awk -v n=$series 'BEGIN {
   for (s = 0; s < n; s++)
     printf "%s{\"benchmark\":\"b%d\",\"metric\":\"time\",\"unit\":\"s\",\"direction\":\"lower\",\"samples\":[1,2,3],\"stats\":{\"mean\":2}}", (s ? "," : ""), s
   printf "]}\n" }' > "$work/big.json"
-"$PERFDB" runs >/dev/null || exit 1
+# the database made (and migrated) first: one run stored, then removed
+"$PERFDB" ingest "$ROOT/fixtures/canonical/demo.json" >/dev/null && "$PERFDB" rm run1 >/dev/null || exit 1
+# kill points spread over one ingest's own duration on this machine (ms)
+t0=$(date +%s%N); "$PERFDB" ingest --force "$work/big.json" >/dev/null || exit 1
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 killed=0
-for delay in 0.05 0.1 0.15 0.2 0.3 0.4 0.5 0.7; do
+for tenth in 1 2 3 4 5 6 7 8; do
+  delay=$(awk -v ms="$ms" -v k="$tenth" 'BEGIN { printf "%.3f", ms * k / 10 / 1000 }')
   "$PERFDB" ingest --force "$work/big.json" >/dev/null 2>&1 &
   pid=$!
   sleep $delay
