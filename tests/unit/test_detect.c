@@ -32,7 +32,7 @@ static void test_best_split(void **state)
 	size_t tau, btau = 0;
 
 	(void)state;
-	tau = pdb_detect_best_split(a, 4, &q);
+	tau = pdb_detect_best_split(a, 4, &q, NULL);
 	assert_int_equal(tau, 2);
 	assert_float_equal(q, 2.0, 1e-12);
 	for (size_t t = 1; t < 12; t++) {
@@ -45,7 +45,7 @@ static void test_best_split(void **state)
 			}
 		}
 	}
-	tau = pdb_detect_best_split(c, 12, &q);
+	tau = pdb_detect_best_split(c, 12, &q, NULL);
 	assert_int_equal(tau, btau);
 	assert_float_equal(q, best, 1e-9);
 }
