@@ -479,14 +479,32 @@ double pdb_detect_noise(const double *x, size_t n)
 /* ---- merge ---- */
 
 /* What a change point must pass to stay: p < pvalue, magnitude > magnitude,
- * effect > effect and z >= zmin (the last two 0 in Otava's mode). sigma is
- * the series' noise for the z of compare_sides; buf is scratch for
- * robust_sd, room for the whole series. */
+ * effect > effect and z >= zmin (the last two 0 in Otava's mode). sigma
+ * and relative are the series' noise for the z of stats_at; buf is
+ * scratch for diff_sd, room for the whole series. */
 struct merge_rule {
-	double pvalue, magnitude, effect, zmin, sigma;
+	double pvalue, magnitude, effect, zmin;
+	double sigma;      /* pdb_detect_noise of the series */
+	double relative;   /* its noise relative to the level (series_noise) */
 	int otava;
 	double *buf;
 };
+
+/* The series' noise into r: sigma, and when every value is positive,
+ * relative, the diff_sd of |x[i+1] - x[i]| / ((x[i+1] + x[i]) / 2). */
+static void series_noise(const double *x, size_t n, struct merge_rule *r)
+{
+	size_t m = 0;
+
+	r->sigma = robust_sd(x, n, r->buf);
+	r->relative = 0.0;
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return;
+	for (size_t i = 0; i + 1 < n; i++)
+		r->buf[m++] = fabs(x[i + 1] - x[i]) / ((x[i + 1] + x[i]) / 2.0);
+	r->relative = diff_sd(r->buf, m);
+}
 
 /* Sample variance of a side of n points from its population sd, at least
  * floor². */
@@ -500,10 +518,12 @@ static double side_var(double sd, size_t n, double floor)
 /*
  * The stats of change point i against its neighbours. Its z is
  * |mean2 - mean1| / sqrt(v1/n1 + v2/n2), each side's sample variance v
- * at least the square of the larger of the series' noise and the local
- * noise (of the NOISE_SPAN points on either side, within the sides): a
- * short or quiet side cannot make a small change look strong, nor can a
- * series whose noise grows with its level.
+ * at least the square of the larger of the local noise (of the NOISE_SPAN
+ * points on either side, within the sides) and the series' noise, taken
+ * relative to the lower side's mean when the series is positive: a short
+ * or quiet side cannot make a small change look strong, and a series
+ * whose noise grows with its level (the usual case) keeps its small
+ * changes at a low level.
  */
 static void stats_at(const double *x, size_t len, const size_t *idx, size_t n,
 		     size_t i, const struct merge_rule *r, struct side_stats *st)
@@ -519,7 +539,9 @@ static void stats_at(const double *x, size_t len, const size_t *idx, size_t n,
 		  n1 > NOISE_SPAN ? NOISE_SPAN : n1, r->buf, &m);
 	add_diffs(x + idx[i], n2 > NOISE_SPAN ? NOISE_SPAN : n2, r->buf, &m);
 	st->noise = diff_sd(r->buf, m);
-	floor = r->sigma > st->noise ? r->sigma : st->noise;
+	floor = r->relative > 0 ?
+		r->relative * fmin(st->mean1, st->mean2) : r->sigma;
+	floor = floor > st->noise ? floor : st->noise;
 	se = sqrt(side_var(st->sd1, n1, floor) / (double)n1 +
 		  side_var(st->sd2, n2, floor) / (double)n2);
 	st->z = se > 0 ? fabs(st->mean2 - st->mean1) / se :
@@ -596,8 +618,9 @@ int pdb_detect_merge(const double *x, size_t len, size_t *idx, size_t *n,
 		     double pvalue, double magnitude_min, int otava)
 {
 	struct side_stats *st = pdb_xcalloc(*n + 1, sizeof *st);
-	struct merge_rule r = { pvalue, magnitude_min, otava ? 0 : MIN_EFFECT,
-				0, 0, otava, pdb_xcalloc(len + 1, sizeof *r.buf) };
+	struct merge_rule r = { .pvalue = pvalue, .magnitude = magnitude_min,
+				.effect = otava ? 0 : MIN_EFFECT, .otava = otava,
+				.buf = pdb_xcalloc(len + 1, sizeof *r.buf) };
 
 	merge_with_stats(x, len, idx, n, st, &r);
 	free(r.buf);
@@ -824,7 +847,7 @@ static int detect_pass(const double *y, size_t ny, const size_t *orig,
 	r->effect = otava ? 0 : MIN_EFFECT;
 	r->zmin = otava ? 0 : *zcrit;
 	r->otava = otava;
-	r->sigma = robust_sd(y, ny, r->buf);
+	series_noise(y, ny, r);
 	split(y, ny, o->window, first_pass_pvalue(o->pvalue), !otava, st, weak, nweak);
 	st->checksum = pdb_detect_checksum(y, st->covered);
 	*stats = pdb_xcalloc(*nweak + 1, sizeof **stats);
