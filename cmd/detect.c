@@ -413,9 +413,10 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_fail("detect", &err);
 		goto out;
 	}
-	/* what the cached split depends on */
+	/* what the cached split depends on; split=2: the split of report
+	 * mode also tests plateaus (caches of the first split are not reused) */
 	pdb_fmt_double(cli.opts.pvalue, pfirst);
-	params = pdb_xasprintf("window=%zu;pvalue=%s;outliers=%s;since=%lld;where=%s",
+	params = pdb_xasprintf("split=2;window=%zu;pvalue=%s;outliers=%s;since=%lld;where=%s",
 			       cli.opts.window, pfirst,
 			       cli.opts.outliers == PDB_OUTLIERS_KEEP ? "keep" : "report",
 			       (long long)since_id, cli.where ? cli.where : "");

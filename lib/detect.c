@@ -13,7 +13,7 @@
 #define SPIKE_CONTEXT 8
 #define SPIKE_NEXT 3
 /* Outside Otava's mode a change point must also move the mean by more
- * than this many standard deviations (of the noisier side). */
+ * than this many standard deviations of the local noise (stats_at). */
 #define MIN_EFFECT 1.5
 #define SPIKE_SIGMAS 8.0
 /* The local noise of a change point: from at most this many points on
@@ -22,8 +22,6 @@
 /* The merged change points move to the best least-squares split within
  * this many points (outside Otava's mode). */
 #define REFINE 5
-/* The false-alarm probability allowed per series is this many times P. */
-#define SERIES_ALPHA 1.0
 
 void pdb_detect_opts_init(struct pdb_detect_opts *o)
 {
@@ -836,12 +834,10 @@ static int detect_pass(const double *y, size_t ny, const size_t *orig,
 		       size_t **weak, size_t *nweak, struct side_stats **stats,
 		       size_t *nfinal, struct merge_rule *r, double *zcrit, char *flag)
 {
-	int again = 0;
+	int otava = o->outliers == PDB_OUTLIERS_KEEP, again = 0;
 
-	int otava = o->outliers == PDB_OUTLIERS_KEEP;
-	double alpha = SERIES_ALPHA * o->pvalue;
-
-	*zcrit = pdb_detect_z_threshold(alpha < 1 ? alpha : 1, ny > 1 ? ny - 1 : 1);
+	/* P is also the chance of a false change point in the whole series */
+	*zcrit = pdb_detect_z_threshold(o->pvalue, ny > 1 ? ny - 1 : 1);
 	r->pvalue = o->pvalue;
 	r->magnitude = o->magnitude;
 	r->effect = otava ? 0 : MIN_EFFECT;

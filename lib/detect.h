@@ -12,8 +12,8 @@ enum pdb_outlier_mode {
 				  * 1-5 runs) set apart; the merge also drops
 				  * changes of 1.5 standard deviations or less
 				  * and those that noise alone gives with a
-				  * chance of 10·P or more in a series this
-				  * long (see pdb_detect_confidence) */
+				  * chance of P or more in a series this long
+				  * (see pdb_detect_confidence) */
 	PDB_OUTLIERS_KEEP = 1,   /* every point counts (Apache Otava's behaviour) */
 };
 
@@ -41,7 +41,7 @@ struct pdb_change_point {
 	int tentative;         /* 1: PDB_DETECT_MAX_EXCURSION points or fewer from
 				* index on (it may still turn out an excursion) */
 	int confirmed;         /* 1: not tentative, and confidence at least
-				* -log10(10·P) (always so in PDB_OUTLIERS_REPORT mode
+				* -log10 P (always so in PDB_OUTLIERS_REPORT mode
 				* once not tentative) */
 };
 #define PDB_DETECT_MAX_CONFIDENCE 1000.0
