@@ -19,6 +19,9 @@
 /* The local noise of a change point: from at most this many points on
  * either side. */
 #define NOISE_SPAN 30
+/* The plateau test of the split (divisive) asks for a p this many times
+ * smaller: its kappa is chosen to make the two sides differ. */
+#define PLATEAU_STRICTER 10.0
 /* The merged change points move to the best least-squares split within
  * this many points (outside Otava's mode). */
 #define REFINE 5
@@ -308,8 +311,10 @@ static size_t divisive(const double *w, size_t n, double pmax, int plateaus,
 		a = best == 0 ? 0 : cps[best - 1];
 		b = best == ncps ? n : cps[best];
 		compare_sides(w, a, ctau[best], b, &st);
-		if (!(st.p <= pmax) && plateaus && ckappa[best] < b)
+		if (!(st.p <= pmax) && plateaus && ckappa[best] < b) {
 			compare_sides(w, a, ctau[best], ckappa[best], &st);
+			st.p *= PLATEAU_STRICTER;
+		}
 		if (!(st.p <= pmax))
 			break;
 		/* interval best becomes [a, tau) and [tau, b) */
