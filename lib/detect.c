@@ -434,10 +434,13 @@ static double kth(double *d, size_t m, size_t k)
 }
 
 /* 1.4826 · median of d[0..m) / sqrt 2 (d, absolute successive
- * differences, is reordered); 0 when m is 0. */
+ * differences, is reordered), the standard deviation of gaussian noise;
+ * when more than half of d is 0 (values on a coarse grid), the mean of d
+ * · sqrt(pi) / 2, its gaussian equivalent, which is 0 only for a constant
+ * series; 0 when m is 0. */
 static double diff_sd(double *d, size_t m)
 {
-	double med;
+	double med, sum = 0;
 
 	if (m == 0)
 		return 0.0;
@@ -451,7 +454,11 @@ static double diff_sd(double *d, size_t m)
 				lower = d[i];
 		med = (med + lower) / 2.0;
 	}
-	return 1.4826 * med / sqrt(2.0);
+	if (med > 0)
+		return 1.4826 * med / sqrt(2.0);
+	for (size_t i = 0; i < m; i++)
+		sum += d[i];
+	return sum / (double)m * sqrt(M_PI) / 2.0;
 }
 
 /* Appends |x[i+1] - x[i]| over x[0..n) to d at *m. */
@@ -810,16 +817,20 @@ static void refine(const double *x, size_t len, size_t *idx, size_t n)
 	free(sum);
 }
 
-/* A regime of 1 to PDB_DETECT_MAX_EXCURSION runs between two change points is an
- * excursion: flag its runs as outliers. Returns 1 when there was one. */
+/* A regime of 1 to PDB_DETECT_MAX_EXCURSION runs between two change points,
+ * or before the first (the first runs of a history, whose level before is
+ * unknown), is an excursion: flag its runs as outliers. Returns 1 when there
+ * was one. */
 static int flag_excursions(const size_t *weak, size_t nfinal, const size_t *orig,
 			   char *flag)
 {
 	int any = 0;
 
-	for (size_t k = 0; k + 1 < nfinal; k++) {
-		if (weak[k + 1] - weak[k] <= PDB_DETECT_MAX_EXCURSION) {
-			for (size_t i = weak[k]; i < weak[k + 1]; i++)
+	for (size_t k = 0; k < nfinal; k++) {
+		size_t a = k == 0 ? 0 : weak[k - 1];
+
+		if (weak[k] - a <= PDB_DETECT_MAX_EXCURSION) {
+			for (size_t i = a; i < weak[k]; i++)
 				flag[orig[i]] = 1;
 			any = 1;
 		}

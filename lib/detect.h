@@ -106,7 +106,8 @@ double pdb_detect_ttest(double mean1, double sd1, size_t n1,
 /* Regularised incomplete beta I_x(a, b). */
 double pdb_detect_betai(double a, double b, double x);
 /* Noise of x[0..n): 1.4826 · median |x[i+1] - x[i]| / sqrt 2, the
- * standard deviation of gaussian noise, which steps barely move; 0 when
+ * standard deviation of gaussian noise, which steps barely move (when more
+ * than half of the differences are 0: sqrt(pi) / 2 · their mean); 0 when
  * n < 2. */
 double pdb_detect_noise(const double *x, size_t n);
 /* -log10(min(1, m · P(|Z| >= z))), Z standard normal: the Bonferroni

@@ -229,26 +229,30 @@ static void test_tigerbeetle_outlier(void **state)
 	json_decref(doc);
 }
 
-/* Noise from successive differences: 1.4826 · median |diff| / sqrt 2. */
+/* Noise from successive differences: 1.4826 · median |diff| / sqrt 2, or
+ * when more than half of them are 0, sqrt(pi) / 2 · mean |diff|. */
 static void test_noise(void **state)
 {
+	const double mad = 1.4826 / sqrt(2.0), mean = sqrt(M_PI) / 2.0;
 	static const struct {
 		double x[8];
 		size_t n;
-		double median_diff;
+		double median_diff, mean_diff; /* one of them counts */
 	} cases[] = {
-		{ { 5 }, 1, 0 },                          /* no difference */
-		{ { 1, 3 }, 2, 2 },                       /* one */
-		{ { 1, 2, 4, 7 }, 4, 2 },                 /* 1, 2, 3: odd count */
-		{ { 0, 1, 3, 6, 10 }, 5, 2.5 },           /* 1, 2, 3, 4: even */
-		{ { 10, 10, 10, 30, 30, 30, 30 }, 7, 0 }, /* a step moves one diff only */
-		{ { 4, 1, 4, 1, 4, 1, 4, 1 }, 8, 3 },     /* alternating, descending diffs too */
+		{ { 5 }, 1, 0, 0 },                          /* no difference */
+		{ { 1, 3 }, 2, 2, 0 },                       /* one */
+		{ { 1, 2, 4, 7 }, 4, 2, 0 },                 /* 1, 2, 3: odd count */
+		{ { 0, 1, 3, 6, 10 }, 5, 2.5, 0 },           /* 1, 2, 3, 4: even */
+		{ { 4, 1, 4, 1, 4, 1, 4, 1 }, 8, 3, 0 },     /* alternating */
+		{ { 10, 10, 10, 30, 30, 30, 30 }, 7, 0, 20.0 / 6 }, /* mostly equal */
+		{ { 7, 7, 7, 7 }, 4, 0, 0 },                 /* constant */
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		assert_float_equal(pdb_detect_noise(cases[i].x, cases[i].n),
-				   1.4826 * cases[i].median_diff / sqrt(2.0), 1e-12);
+				   mad * cases[i].median_diff + mean * cases[i].mean_diff,
+				   1e-12);
 }
 
 /* confidence = -log10(min(1, m · P(|Z| >= z))); the threshold inverts it. */
