@@ -29,7 +29,8 @@ const struct command cmd_detect = {
 	"                          hold for the whole series; keep: every run counts\n"
 	"                          (Apache Otava)\n"
 	"  -F, --format FMT        text (default), json or markdown\n"
-	"      --fail-recent N     exit 1 when a confirmed regression lies in the newest N runs\n"
+	"      --fail-recent N     exit 1 when a confirmed regression (6 runs on) lies in\n"
+	"                          the newest N runs\n"
 	"      --no-cache          recompute every split (the cache is still written)\n"
 	"      --db FILE           the database\n",
 	"find change points (regressions, improvements) in series history",
@@ -389,6 +390,10 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
 	}
 	if (optind != argc)
 		return cmd_usage_error(&cmd_detect, "unexpected argument '%s'", argv[optind]);
+	if (cli->fail_recent > 0 && cli->fail_recent <= PDB_DETECT_MAX_EXCURSION)
+		fprintf(stderr, "perfdb: detect: warning: --fail-recent %lld never fails: a "
+			"regression is confirmed once %d runs follow it\n",
+			(long long)cli->fail_recent, PDB_DETECT_MAX_EXCURSION + 1);
 	return -1;
 }
 
