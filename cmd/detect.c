@@ -21,12 +21,16 @@ const struct command cmd_detect = {
 	"  -w, --where K=V[,K=V]   only runs with these attributes\n"
 	"      --since RUN         only runs from RUN on\n"
 	"      --window N          split window, in runs (default 50)\n"
-	"  -p, --pvalue P          significance of a change point (default 0.001)\n"
+	"  -p, --pvalue P          significance of a change point, per split and per\n"
+	"                          series (default 0.001)\n"
 	"      --magnitude PCT     smallest change that counts, % (default 0)\n"
-	"      --outliers MODE     report (default): a one-run spike is an outlier;\n"
-	"                          keep: it counts like any run (Apache Otava)\n"
+	"      --outliers MODE     report (default): a one-run spike or an excursion of\n"
+	"                          up to 5 runs is an outlier, and a change point must\n"
+	"                          hold for the whole series; keep: every run counts\n"
+	"                          (Apache Otava)\n"
 	"  -F, --format FMT        text (default), json or markdown\n"
-	"      --fail-recent N     exit 1 when a regression lies in the newest N runs\n"
+	"      --fail-recent N     exit 1 when a confirmed regression (6 runs on) lies in\n"
+	"                          the newest N runs\n"
 	"      --no-cache          recompute every split (the cache is still written)\n"
 	"      --db FILE           the database\n",
 	"find change points (regressions, improvements) in series history",
@@ -125,8 +129,10 @@ static json_t *series_json(const struct found *f)
 		json_object_set_new(c, "stddev_after", json_real(cp->stddev_after));
 		json_object_set_new(c, "change_pct", json_real(cp->change_pct));
 		json_object_set_new(c, "p_value", json_real(cp->p_value));
+		json_object_set_new(c, "confidence", json_real(cp->confidence));
 		json_object_set_new(c, "verdict", json_string(verdict(cp)));
 		json_object_set_new(c, "tentative", json_boolean(cp->tentative));
+		json_object_set_new(c, "confirmed", json_boolean(cp->confirmed));
 		json_array_append_new(cps, c);
 	}
 	for (size_t i = 0; i < f->res.noutliers; i++) {
@@ -210,7 +216,8 @@ static void print_tables(const struct found *fs, size_t n, int md)
 			snprintf(ch, sizeof ch, "%+.1f%%", cp->change_pct);
 			snprintf(p, sizeof p, "%.2g", cp->p_value);
 			snprintf(v, sizeof v, "%s%s", verdict(cp),
-				 cp->tentative ? " (tentative)" : "");
+				 cp->tentative ? " (tentative)" :
+				 !cp->confirmed ? " (unconfirmed)" : "");
 			nreg += cp->regression;
 			row[0] = f->series->benchmark; row[1] = dims; row[2] = f->series->metric;
 			row[3] = idx; row[4] = rb; row[5] = ra; row[6] = mb; row[7] = ma;
@@ -225,7 +232,8 @@ static void print_tables(const struct found *fs, size_t n, int md)
 		cmd_table_print(&t, stdout);
 	cmd_table_release(&t);
 	if (nout > 0) {
-		printf("%soutliers (one-run spikes, not change points):\n\n", ncp ? "\n" : "");
+		printf("%soutliers (one-run spikes and excursions of up to %d runs, not change points):\n\n",
+		       ncp ? "\n" : "", PDB_DETECT_MAX_EXCURSION);
 		cmd_table_init(&t, 6, "lllrlr");
 		if (md) {
 			md_row(out_head, 6);
@@ -382,6 +390,10 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
 	}
 	if (optind != argc)
 		return cmd_usage_error(&cmd_detect, "unexpected argument '%s'", argv[optind]);
+	if (cli->fail_recent > 0 && cli->fail_recent <= PDB_DETECT_MAX_EXCURSION)
+		fprintf(stderr, "perfdb: detect: warning: --fail-recent %lld never fails: a "
+			"regression is confirmed once %d runs follow it\n",
+			(long long)cli->fail_recent, PDB_DETECT_MAX_EXCURSION + 1);
 	return -1;
 }
 
@@ -409,9 +421,10 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_fail("detect", &err);
 		goto out;
 	}
-	/* what the cached split depends on */
+	/* what the cached split depends on; split=2: the split of report
+	 * mode also tests plateaus (caches of the first split are not reused) */
 	pdb_fmt_double(cli.opts.pvalue, pfirst);
-	params = pdb_xasprintf("window=%zu;pvalue=%s;outliers=%s;since=%lld;where=%s",
+	params = pdb_xasprintf("split=2;window=%zu;pvalue=%s;outliers=%s;since=%lld;where=%s",
 			       cli.opts.window, pfirst,
 			       cli.opts.outliers == PDB_OUTLIERS_KEEP ? "keep" : "report",
 			       (long long)since_id, cli.where ? cli.where : "");
@@ -438,7 +451,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		print_tables(fs, nseries, cli.format == FMT_MARKDOWN);
 	for (size_t i = 0; cli.fail_recent > 0 && i < nseries; i++)
 		for (size_t k = 0; k < fs[i].res.ncps; k++)
-			if (fs[i].res.cps[k].regression &&
+			if (fs[i].res.cps[k].regression && fs[i].res.cps[k].confirmed &&
 			    fs[i].n - fs[i].res.cps[k].index <= (uint64_t)cli.fail_recent)
 				status = PDB_EXIT_REGRESSION;
 out:

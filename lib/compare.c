@@ -821,7 +821,8 @@ int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t 
 		out->counts[r->verdict]++;
 		out->nhidden += r->hidden != PDB_SHOWN;
 	}
-	qsort(out->rows, out->nrows, sizeof *out->rows, cmp_row);
+	if (out->nrows)
+		qsort(out->rows, out->nrows, sizeof *out->rows, cmp_row);
 	geomeans(out);
 	ret = 0;
 out:

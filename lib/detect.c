@@ -13,9 +13,18 @@
 #define SPIKE_CONTEXT 8
 #define SPIKE_NEXT 3
 /* Outside Otava's mode a change point must also move the mean by more
- * than this many standard deviations (of the noisier side). */
+ * than this many standard deviations of the local noise (stats_at). */
 #define MIN_EFFECT 1.5
 #define SPIKE_SIGMAS 8.0
+/* The local noise of a change point: from at most this many points on
+ * either side. */
+#define NOISE_SPAN 30
+/* The plateau test of the split (divisive) asks for a p this many times
+ * smaller: its kappa is chosen to make the two sides differ. */
+#define PLATEAU_STRICTER 10.0
+/* The merged change points move to the best least-squares split within
+ * this many points (outside Otava's mode). */
+#define REFINE 5
 
 void pdb_detect_opts_init(struct pdb_detect_opts *o)
 {
@@ -99,7 +108,7 @@ double pdb_detect_energy(const double *x, size_t tau, size_t kappa)
  * to double conversions looked up in dbl (the same operations in the same
  * order, so the same bits).
  */
-size_t pdb_detect_best_split(const double *x, size_t n, double *q)
+size_t pdb_detect_best_split(const double *x, size_t n, double *q, size_t *kappa)
 {
 	double *w0 = pdb_xcalloc(4 * n + 3, sizeof *w0);
 	double *col = w0 + n + 1, *two_over = col + n, *dbl = two_over + n + 1;
@@ -144,6 +153,8 @@ size_t pdb_detect_best_split(const double *x, size_t n, double *q)
 	free(w0);
 	if (q)
 		*q = best;
+	if (kappa)
+		*kappa = bkappa;
 	return btau;
 }
 
@@ -220,6 +231,10 @@ double pdb_detect_ttest(double mean1, double sd1, size_t n1,
 
 struct side_stats {
 	double mean1, mean2, sd1, sd2, p;
+	/* in the merge only (stats_at): the local noise (diff_sd of the
+	 * successive differences next to the change, without the one across
+	 * it) and |mean2 - mean1| in standard errors */
+	double noise, z;
 };
 
 static void mean_sd(const double *x, size_t n, double *mean, double *sd)
@@ -255,27 +270,35 @@ static double magnitude(const struct side_stats *st)
 
 /* ---- split ---- */
 
-/* Best candidate of the interval w[a..b): tau (0 when b - a < 2) and q. */
-static void candidate(const double *w, size_t a, size_t b, size_t *tau, double *q)
+/* Best candidate of the interval w[a..b): tau and kappa (0 when b - a < 2)
+ * and q. */
+static void candidate(const double *w, size_t a, size_t b, size_t *tau,
+		      size_t *kappa, double *q)
 {
-	*tau = 0;
+	*tau = *kappa = 0;
 	*q = -INFINITY;
-	if (b - a >= 2)
-		*tau = a + pdb_detect_best_split(w + a, b - a, q);
+	if (b - a >= 2) {
+		*tau = a + pdb_detect_best_split(w + a, b - a, q, kappa);
+		*kappa += a;
+	}
 }
 
 /* E-divisive over the window w[0..n): repeatedly split the interval whose
  * best candidate has the largest Q (the first such interval), while the
- * t-test of the candidate against its interval gives p <= pmax. cps (room
- * for n) gets the change points, ascending. Candidates are kept per
- * interval; a split recomputes only its two halves. */
-static size_t divisive(const double *w, size_t n, double pmax, size_t *cps)
+ * t-test of the candidate against its interval gives p <= pmax; with
+ * plateaus set, also while the t-test of w[a..tau) against w[tau..kappa)
+ * does (a regime that ends inside the interval, which the first test
+ * dilutes with what follows it). cps (room for n) gets the change points,
+ * ascending. Candidates are kept per interval; a split recomputes only
+ * its two halves. */
+static size_t divisive(const double *w, size_t n, double pmax, int plateaus,
+		       size_t *cps)
 {
 	size_t ncps = 0;
-	size_t *ctau = pdb_xcalloc(n + 1, sizeof *ctau);
+	size_t *ctau = pdb_xcalloc(2 * (n + 1), sizeof *ctau), *ckappa = ctau + n + 1;
 	double *cq = pdb_xcalloc(n + 1, sizeof *cq);
 
-	candidate(w, 0, n, &ctau[0], &cq[0]);
+	candidate(w, 0, n, &ctau[0], &ckappa[0], &cq[0]);
 	for (;;) {
 		size_t best = 0, a, b;
 		struct side_stats st;
@@ -288,16 +311,21 @@ static size_t divisive(const double *w, size_t n, double pmax, size_t *cps)
 		a = best == 0 ? 0 : cps[best - 1];
 		b = best == ncps ? n : cps[best];
 		compare_sides(w, a, ctau[best], b, &st);
+		if (!(st.p <= pmax) && plateaus && ckappa[best] < b) {
+			compare_sides(w, a, ctau[best], ckappa[best], &st);
+			st.p *= PLATEAU_STRICTER;
+		}
 		if (!(st.p <= pmax))
 			break;
 		/* interval best becomes [a, tau) and [tau, b) */
 		memmove(cps + best + 1, cps + best, (ncps - best) * sizeof *cps);
 		memmove(ctau + best + 1, ctau + best, (ncps + 1 - best) * sizeof *ctau);
+		memmove(ckappa + best + 1, ckappa + best, (ncps + 1 - best) * sizeof *ckappa);
 		memmove(cq + best + 1, cq + best, (ncps + 1 - best) * sizeof *cq);
 		cps[best] = ctau[best];
 		ncps++;
-		candidate(w, a, cps[best], &ctau[best], &cq[best]);
-		candidate(w, cps[best], b, &ctau[best + 1], &cq[best + 1]);
+		candidate(w, a, cps[best], &ctau[best], &ckappa[best], &cq[best]);
+		candidate(w, cps[best], b, &ctau[best + 1], &ckappa[best + 1], &cq[best + 1]);
 	}
 	free(ctau);
 	free(cq);
@@ -316,7 +344,8 @@ static int contains(const size_t *a, size_t n, size_t v)
  * adding weak change points to state; the state is then advanced to the
  * first window that reaches past the end. */
 static void split(const double *x, size_t n, size_t window, double pmax,
-		  struct pdb_detect_state *state, size_t **weak, size_t *nweak)
+		  int plateaus, struct pdb_detect_state *state, size_t **weak,
+		  size_t *nweak)
 {
 	size_t step = window / 2, cap = state->nweak + 16;
 	size_t *found = pdb_xcalloc(window, sizeof *found);
@@ -341,7 +370,7 @@ static void split(const double *x, size_t n, size_t window, double pmax,
 			state->resume = start;
 			saved = 1;
 		}
-		nf = divisive(x + start, end - start, pmax, found);
+		nf = divisive(x + start, end - start, pmax, plateaus, found);
 		for (size_t i = 0; i < nf; i++) {
 			size_t idx = found[i] + start;
 
@@ -369,63 +398,229 @@ static void split(const double *x, size_t n, size_t window, double pmax,
 	}
 }
 
+/* The k-th smallest of d[0..m) (k < m), d reordered: Hoare's selection. */
+static double kth(double *d, size_t m, size_t k)
+{
+	size_t lo = 0, hi = m - 1;
+
+	while (lo < hi) {
+		double pivot = d[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (d[i] < pivot)
+				i++;
+			while (d[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = d[i];
+
+				d[i] = d[j];
+				d[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return d[k];
+}
+
+/* 1.4826 · median of d[0..m) / sqrt 2 (d, absolute successive
+ * differences, is reordered), the standard deviation of gaussian noise;
+ * when more than half of d is 0 (values on a coarse grid), the mean of d
+ * · sqrt(pi) / 2, its gaussian equivalent, which is 0 only for a constant
+ * series; 0 when m is 0. */
+static double diff_sd(double *d, size_t m)
+{
+	double med, sum = 0;
+
+	if (m == 0)
+		return 0.0;
+	med = kth(d, m, m / 2);
+	if (m % 2 == 0) {
+		/* the lower middle: the largest of d[0..m/2) */
+		double lower = d[0];
+
+		for (size_t i = 1; i < m / 2; i++)
+			if (d[i] > lower)
+				lower = d[i];
+		med = (med + lower) / 2.0;
+	}
+	if (med > 0)
+		return 1.4826 * med / sqrt(2.0);
+	for (size_t i = 0; i < m; i++)
+		sum += d[i];
+	return sum / (double)m * sqrt(M_PI) / 2.0;
+}
+
+/* Appends |x[i+1] - x[i]| over x[0..n) to d at *m. */
+static void add_diffs(const double *x, size_t n, double *d, size_t *m)
+{
+	for (size_t i = 0; i + 1 < n; i++)
+		d[(*m)++] = fabs(x[i + 1] - x[i]);
+}
+
+/* pdb_detect_noise with buf (room for n) as scratch. */
+static double robust_sd(const double *x, size_t n, double *buf)
+{
+	size_t m = 0;
+
+	add_diffs(x, n, buf, &m);
+	return diff_sd(buf, m);
+}
+
+double pdb_detect_noise(const double *x, size_t n)
+{
+	double *buf = pdb_xcalloc(n + 1, sizeof *buf), s;
+
+	s = robust_sd(x, n, buf);
+	free(buf);
+	return s;
+}
+
 /* ---- merge ---- */
 
+/* What a change point must pass to stay: p < pvalue, magnitude > magnitude,
+ * effect > effect and z >= zmin (the last two 0 in Otava's mode). sigma
+ * and relative are the series' noise for the z of stats_at; buf is
+ * scratch for diff_sd, room for the whole series. */
+struct merge_rule {
+	double pvalue, magnitude, effect, zmin;
+	double sigma;      /* pdb_detect_noise of the series */
+	double relative;   /* its noise relative to the level (series_noise) */
+	int otava;
+	double *buf;
+};
+
+/* The series' noise into r: sigma, and when every value is positive,
+ * relative, the diff_sd of |x[i+1] - x[i]| / ((x[i+1] + x[i]) / 2). */
+static void series_noise(const double *x, size_t n, struct merge_rule *r)
+{
+	size_t m = 0;
+
+	r->sigma = robust_sd(x, n, r->buf);
+	r->relative = 0.0;
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return;
+	for (size_t i = 0; i + 1 < n; i++)
+		r->buf[m++] = fabs(x[i + 1] - x[i]) / ((x[i + 1] + x[i]) / 2.0);
+	r->relative = diff_sd(r->buf, m);
+}
+
+/* Sample variance of a side of n points from its population sd, at least
+ * floor². */
+static double side_var(double sd, size_t n, double floor)
+{
+	double v = n >= 2 ? sd * sd * (double)n / (double)(n - 1) : 0.0;
+
+	return v > floor * floor ? v : floor * floor;
+}
+
+/*
+ * The stats of change point i against its neighbours. Its z is
+ * |mean2 - mean1| / sqrt(v1/n1 + v2/n2), each side's sample variance v
+ * at least the square of the larger of the local noise (of the NOISE_SPAN
+ * points on either side, within the sides) and the series' noise, taken
+ * relative to the lower side's mean when the series is positive: a short
+ * or quiet side cannot make a small change look strong, and a series
+ * whose noise grows with its level (the usual case) keeps its small
+ * changes at a low level.
+ */
 static void stats_at(const double *x, size_t len, const size_t *idx, size_t n,
-		     size_t i, struct side_stats *st)
+		     size_t i, const struct merge_rule *r, struct side_stats *st)
 {
 	size_t a = i == 0 ? 0 : idx[i - 1];
 	size_t b = i + 1 == n ? len : idx[i + 1];
+	size_t n1 = idx[i] - a, n2 = b - idx[i];
+	double floor, se;
+	size_t m = 0;
 
 	compare_sides(x, a, idx[i], b, st);
+	add_diffs(x + (n1 > NOISE_SPAN ? idx[i] - NOISE_SPAN : a),
+		  n1 > NOISE_SPAN ? NOISE_SPAN : n1, r->buf, &m);
+	add_diffs(x + idx[i], n2 > NOISE_SPAN ? NOISE_SPAN : n2, r->buf, &m);
+	st->noise = diff_sd(r->buf, m);
+	floor = r->relative > 0 ?
+		r->relative * fmin(st->mean1, st->mean2) : r->sigma;
+	floor = floor > st->noise ? floor : st->noise;
+	se = sqrt(side_var(st->sd1, n1, floor) / (double)n1 +
+		  side_var(st->sd2, n2, floor) / (double)n2);
+	st->z = se > 0 ? fabs(st->mean2 - st->mean1) / se :
+		st->mean2 == st->mean1 ? 0.0 : INFINITY;
 }
 
-/* |mean2 - mean1| in noise standard deviations (the larger side's). */
+/* |mean2 - mean1| in noise standard deviations: the sides' noise, which
+ * a spike, an excursion or a step left inside a side barely moves. */
 static double effect(const struct side_stats *st)
 {
-	double sd = st->sd1 > st->sd2 ? st->sd1 : st->sd2;
+	return st->noise > 0 ? fabs(st->mean2 - st->mean1) / st->noise : INFINITY;
+}
 
-	return sd > 0 ? fabs(st->mean2 - st->mean1) / sd : INFINITY;
+/* The change point i of st[0..n) that fails the rule first, or n: the
+ * largest p when it is >= pvalue, else the smallest magnitude when it is
+ * <= magnitude, else the smallest effect when <= effect, else the
+ * smallest z when < zmin (the first of equals each time). */
+static size_t weakest(const struct side_stats *st, size_t n,
+		      const struct merge_rule *r)
+{
+	size_t w = 0;
+
+	for (size_t i = 1; i < n; i++)
+		if (st[i].p > st[w].p)
+			w = i;
+	if (st[w].p >= r->pvalue)
+		return w;
+	w = 0;
+	for (size_t i = 1; i < n; i++)
+		if (magnitude(&st[i]) < magnitude(&st[w]))
+			w = i;
+	if (magnitude(&st[w]) <= r->magnitude)
+		return w;
+	w = 0;
+	for (size_t i = 1; i < n; i++)
+		if (effect(&st[i]) < effect(&st[w]))
+			w = i;
+	if (effect(&st[w]) <= r->effect)
+		return w;
+	w = 0;
+	for (size_t i = 1; i < n; i++)
+		if (st[i].z < st[w].z)
+			w = i;
+	return st[w].z < r->zmin ? w : n;
 }
 
 /* The merge. After removing point j, Otava recomputes the stats of the
  * points now at j and j + 1, leaving j - 1 (whose right side grew) stale;
  * with otava set this does the same, else it recomputes j - 1 and j. */
 static void merge_with_stats(const double *x, size_t len, size_t *idx,
-			     size_t *n, struct side_stats *st, double pvalue,
-			     double min_mag, double min_effect, int otava)
+			     size_t *n, struct side_stats *st,
+			     const struct merge_rule *r)
 {
 	for (size_t i = 0; i < *n; i++)
-		stats_at(x, len, idx, *n, i, &st[i]);
+		stats_at(x, len, idx, *n, i, r, &st[i]);
 	while (*n > 0) {
-		size_t w = 0;
+		size_t w = weakest(st, *n, r);
 
-		for (size_t i = 1; i < *n; i++)
-			if (st[i].p > st[w].p)
-				w = i;
-		if (st[w].p < pvalue) {
-			w = 0;
-			for (size_t i = 1; i < *n; i++)
-				if (magnitude(&st[i]) < magnitude(&st[w]))
-					w = i;
-			if (magnitude(&st[w]) > min_mag) {
-				w = 0;
-				for (size_t i = 1; i < *n; i++)
-					if (effect(&st[i]) < effect(&st[w]))
-						w = i;
-				if (effect(&st[w]) > min_effect)
-					return;
-			}
-		}
+		if (w == *n)
+			return;
 		memmove(idx + w, idx + w + 1, (*n - w - 1) * sizeof *idx);
 		memmove(st + w, st + w + 1, (*n - w - 1) * sizeof *st);
 		(*n)--;
-		if (!otava && w > 0)
-			stats_at(x, len, idx, *n, w - 1, &st[w - 1]);
+		if (!r->otava && w > 0)
+			stats_at(x, len, idx, *n, w - 1, r, &st[w - 1]);
 		if (w < *n)
-			stats_at(x, len, idx, *n, w, &st[w]);
-		if (otava && w + 1 < *n)
-			stats_at(x, len, idx, *n, w + 1, &st[w + 1]);
+			stats_at(x, len, idx, *n, w, r, &st[w]);
+		if (r->otava && w + 1 < *n)
+			stats_at(x, len, idx, *n, w + 1, r, &st[w + 1]);
 	}
 }
 
@@ -433,11 +628,51 @@ int pdb_detect_merge(const double *x, size_t len, size_t *idx, size_t *n,
 		     double pvalue, double magnitude_min, int otava)
 {
 	struct side_stats *st = pdb_xcalloc(*n + 1, sizeof *st);
+	struct merge_rule r = { .pvalue = pvalue, .magnitude = magnitude_min,
+				.effect = otava ? 0 : MIN_EFFECT, .otava = otava,
+				.buf = pdb_xcalloc(len + 1, sizeof *r.buf) };
 
-	merge_with_stats(x, len, idx, n, st, pvalue, magnitude_min,
-			 otava ? 0 : MIN_EFFECT, otava);
+	merge_with_stats(x, len, idx, n, st, &r);
+	free(r.buf);
 	free(st);
 	return 0;
+}
+
+/* ---- the series' own noise and the false-alarm control ---- */
+
+/* log10 of the two-sided normal tail P(|Z| >= z), also far out where erfc
+ * underflows (asymptotic series). */
+static double log10_tail(double z)
+{
+	double t = z / sqrt(2.0);
+
+	if (t < 25.0)
+		return log10(erfc(t));
+	return (-t * t - log(t * sqrt(M_PI)) + log1p(-0.5 / (t * t))) / M_LN10;
+}
+
+double pdb_detect_confidence(double z, size_t m)
+{
+	double c = -(log10((double)(m > 0 ? m : 1)) + log10_tail(z));
+
+	return c > 0 ? c : 0.0;
+}
+
+double pdb_detect_z_threshold(double alpha, size_t m)
+{
+	double lo = 0.0, hi = 60.0, goal = -log10(alpha);
+
+	if (pdb_detect_confidence(0.0, m) >= goal)
+		return 0.0;
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2.0;
+
+		if (pdb_detect_confidence(mid, m) >= goal)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
 }
 
 /* ---- one-run spikes ---- */
@@ -520,7 +755,7 @@ static int state_matches(const struct pdb_detect_state *s, const double *x,
 }
 
 static void fill_change_point(const size_t *orig, size_t norig, const size_t *idx, size_t k,
-			      const struct side_stats *st,
+			      const struct side_stats *st, size_t m, double zcrit,
 			      const struct pdb_detect_opts *o,
 			      struct pdb_change_point *cp)
 {
@@ -535,46 +770,109 @@ static void fill_change_point(const size_t *orig, size_t norig, const size_t *id
 	cp->stddev_after = st->sd2;
 	cp->change_pct = st->mean1 == 0 ? 0 : (st->mean2 / st->mean1 - 1.0) * 100.0;
 	cp->p_value = st->p;
+	cp->confidence = pdb_detect_confidence(st->z, m);
+	if (cp->confidence > PDB_DETECT_MAX_CONFIDENCE)
+		cp->confidence = PDB_DETECT_MAX_CONFIDENCE;
 	worse = o->direction == PDB_DIR_LOWER ? st->mean2 > st->mean1 :
 		o->direction == PDB_DIR_HIGHER ? st->mean2 < st->mean1 : -1;
 	cp->regression = worse == 1 && mag > o->magnitude;
 	cp->improvement = worse == 0 && mag > o->magnitude && st->mean2 != st->mean1;
-	cp->tentative = norig - cp->index < 3;
+	cp->tentative = norig - cp->index <= PDB_DETECT_MAX_EXCURSION;
+	cp->confirmed = !cp->tentative && st->z >= zcrit;
 }
 
-/* One split and merge over y[0..ny) (x without the flagged points); the
- * surviving change points go to weak[0..*nfinal) with their stats. */
-static void detect_pass(const double *y, size_t ny, const struct pdb_detect_opts *o,
-			struct pdb_detect_state *st, size_t **weak, size_t *nweak,
-			struct side_stats **stats, size_t *nfinal)
+/*
+ * E-divisive's energy places a change point well when the step is large
+ * and up to a few points off when it is small against the noise (the
+ * absolute differences weigh a few noisy points next to it like the
+ * step). Move each change point idx[k] to the split of x[a..b), its
+ * neighbours' span, with the largest between-sides sum of squares
+ * n1·n2/(n1+n2)·(mean1 - mean2)², the least-squares position of one step,
+ * looking within REFINE points; left to right, each against the
+ * positions already refined.
+ */
+static void refine(const double *x, size_t len, size_t *idx, size_t n)
 {
-	int otava = o->outliers == PDB_OUTLIERS_KEEP;
+	double *sum = pdb_xcalloc(len + 1, sizeof *sum);
 
-	split(y, ny, o->window, first_pass_pvalue(o->pvalue), st, weak, nweak);
-	st->checksum = pdb_detect_checksum(y, st->covered);
-	*stats = pdb_xcalloc(*nweak + 1, sizeof **stats);
-	*nfinal = *nweak;
-	merge_with_stats(y, ny, *weak, nfinal, *stats, o->pvalue, o->magnitude,
-			 otava ? 0 : MIN_EFFECT, otava);
-	/* report each change point against its final neighbours */
-	for (size_t k = 0; k < *nfinal; k++)
-		stats_at(y, ny, *weak, *nfinal, k, &(*stats)[k]);
+	for (size_t i = 0; i < len; i++)
+		sum[i + 1] = sum[i] + x[i];
+	for (size_t k = 0; k < n; k++) {
+		size_t a = k == 0 ? 0 : idx[k - 1], b = k + 1 == n ? len : idx[k + 1];
+		size_t lo = idx[k] > a + REFINE ? idx[k] - REFINE : a + 1;
+		size_t hi = idx[k] + REFINE < b - 1 ? idx[k] + REFINE : b - 1;
+		double best = -1;
+
+		for (size_t t = lo; t <= hi; t++) {
+			double n1 = (double)(t - a), n2 = (double)(b - t);
+			double d = (sum[t] - sum[a]) / n1 - (sum[b] - sum[t]) / n2;
+			double v = n1 * n2 / (n1 + n2) * d * d;
+
+			if (v > best) {
+				best = v;
+				idx[k] = t;
+			}
+		}
+	}
+	free(sum);
 }
 
-/* A regime of a single run between two change points is a spike too: flag
- * it and say so (only in PDB_OUTLIERS_REPORT mode). */
-static int flag_single_runs(const size_t *weak, size_t nfinal, const size_t *orig,
-			    char *flag)
+/* A regime of 1 to PDB_DETECT_MAX_EXCURSION runs between two change points,
+ * or before the first (the first runs of a history, whose level before is
+ * unknown), is an excursion: flag its runs as outliers. Returns 1 when there
+ * was one. */
+static int flag_excursions(const size_t *weak, size_t nfinal, const size_t *orig,
+			   char *flag)
 {
 	int any = 0;
 
-	for (size_t k = 0; k + 1 < nfinal; k++) {
-		if (weak[k + 1] == weak[k] + 1) {
-			flag[orig[weak[k]]] = 1;
+	for (size_t k = 0; k < nfinal; k++) {
+		size_t a = k == 0 ? 0 : weak[k - 1];
+
+		if (weak[k] - a <= PDB_DETECT_MAX_EXCURSION) {
+			for (size_t i = a; i < weak[k]; i++)
+				flag[orig[i]] = 1;
 			any = 1;
 		}
 	}
 	return any;
+}
+
+/* One split and merge over y[0..ny) (x without the flagged points, orig
+ * their positions in x); the surviving change points go to
+ * weak[0..*nfinal) with their stats, each against its final neighbours.
+ * r (its buf set) gets the rule of the merge. In PDB_OUTLIERS_REPORT mode
+ * the change points are refined, and the runs of an excursion (as the
+ * merge or as refine places its ends) are flagged: returns 1 when any
+ * were, for another pass. */
+static int detect_pass(const double *y, size_t ny, const size_t *orig,
+		       const struct pdb_detect_opts *o, struct pdb_detect_state *st,
+		       size_t **weak, size_t *nweak, struct side_stats **stats,
+		       size_t *nfinal, struct merge_rule *r, double *zcrit, char *flag)
+{
+	int otava = o->outliers == PDB_OUTLIERS_KEEP, again = 0;
+
+	/* P is also the chance of a false change point in the whole series */
+	*zcrit = pdb_detect_z_threshold(o->pvalue, ny > 1 ? ny - 1 : 1);
+	r->pvalue = o->pvalue;
+	r->magnitude = o->magnitude;
+	r->effect = otava ? 0 : MIN_EFFECT;
+	r->zmin = otava ? 0 : *zcrit;
+	r->otava = otava;
+	series_noise(y, ny, r);
+	split(y, ny, o->window, first_pass_pvalue(o->pvalue), !otava, st, weak, nweak);
+	st->checksum = pdb_detect_checksum(y, st->covered);
+	*stats = pdb_xcalloc(*nweak + 1, sizeof **stats);
+	*nfinal = *nweak;
+	merge_with_stats(y, ny, *weak, nfinal, *stats, r);
+	if (o->outliers == PDB_OUTLIERS_REPORT) {
+		again = flag_excursions(*weak, *nfinal, orig, flag);
+		refine(y, ny, *weak, *nfinal);
+		again |= flag_excursions(*weak, *nfinal, orig, flag);
+	}
+	for (size_t k = 0; k < *nfinal; k++)
+		stats_at(y, ny, *weak, *nfinal, k, r, &(*stats)[k]);
+	return again;
 }
 
 int pdb_detect(const double *x, size_t n, const struct pdb_detect_opts *o,
@@ -585,8 +883,10 @@ int pdb_detect(const double *x, size_t n, const struct pdb_detect_opts *o,
 	double *y = NULL, *buf = NULL;
 	size_t *orig = NULL, *weak = NULL, ny, nweak = 0, nfinal = 0, ocap = 0;
 	struct side_stats *stats = NULL;
+	struct merge_rule rule = { 0 };
+	double zcrit = 0;
 	char *flag = NULL;
-	int rc = -1, pass = 0;
+	int rc = -1, pass = 0, again;
 
 	memset(res, 0, sizeof *res);
 	if (o->window < 2) {
@@ -607,10 +907,11 @@ int pdb_detect(const double *x, size_t n, const struct pdb_detect_opts *o,
 	orig = pdb_xcalloc(n + 1, sizeof *orig);
 	flag = pdb_xcalloc(n + 1, 1);
 	buf = pdb_xcalloc(2 * SPIKE_CONTEXT + 1, sizeof *buf);
+	rule.buf = pdb_xcalloc(n + 1, sizeof *rule.buf);
 	for (size_t i = 0; o->outliers == PDB_OUTLIERS_REPORT && i < n; i++)
 		flag[i] = (char)is_spike(x, n, i, buf);
 	/* The first pass (x without its spikes) is the one the state caches;
-	 * a later pass, after single-run regimes were flagged, starts afresh. */
+	 * a later pass, after excursions were flagged, starts afresh. */
 	for (;; pass++) {
 		struct pdb_detect_state *s = pass == 0 ? &st : &later;
 
@@ -632,11 +933,11 @@ int pdb_detect(const double *x, size_t n, const struct pdb_detect_opts *o,
 		pdb_detect_state_release(&later);
 		free(weak);
 		free(stats);
-		detect_pass(y, ny, o, s, &weak, &nweak, &stats, &nfinal);
+		again = detect_pass(y, ny, orig, o, s, &weak, &nweak, &stats,
+				    &nfinal, &rule, &zcrit, flag);
 		if (pass == 0)
 			res->nweak = nweak;
-		if (o->outliers != PDB_OUTLIERS_REPORT ||
-		    !flag_single_runs(weak, nfinal, orig, flag))
+		if (!again)
 			break;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -649,7 +950,8 @@ int pdb_detect(const double *x, size_t n, const struct pdb_detect_opts *o,
 	}
 	res->cps = pdb_xcalloc(nfinal + 1, sizeof *res->cps);
 	for (size_t k = 0; k < nfinal; k++)
-		fill_change_point(orig, n, weak, k, &stats[k], o, &res->cps[k]);
+		fill_change_point(orig, n, weak, k, &stats[k], ny > 1 ? ny - 1 : 1,
+				  zcrit, o, &res->cps[k]);
 	res->ncps = nfinal;
 	if (next) {
 		*next = st;
@@ -663,6 +965,7 @@ out:
 	free(orig);
 	free(flag);
 	free(buf);
+	free(rule.buf);
 	free(weak);
 	free(stats);
 	if (rc < 0)

@@ -8,9 +8,12 @@
 #include "err.h"
 
 enum pdb_outlier_mode {
-	PDB_OUTLIERS_REPORT = 0, /* one-run spikes (and single-run regimes) set
-				  * apart; the merge also drops changes of 1.5
-				  * standard deviations or less */
+	PDB_OUTLIERS_REPORT = 0, /* one-run spikes and excursions (regimes of
+				  * 1-5 runs) set apart; the merge also drops
+				  * changes of 1.5 standard deviations or less
+				  * and those that noise alone gives with a
+				  * chance of P or more in a series this long
+				  * (see pdb_detect_confidence) */
 	PDB_OUTLIERS_KEEP = 1,   /* every point counts (Apache Otava's behaviour) */
 };
 
@@ -30,10 +33,22 @@ struct pdb_change_point {
 	double mean_before, mean_after, stddev_before, stddev_after; /* population sd */
 	double change_pct;     /* (mean_after / mean_before - 1) * 100; 0 when before is 0 */
 	double p_value;        /* two-sided Student t-test between the two regimes */
+	double confidence;     /* -log10 of the chance that noise alone gives a change
+				* this strong anywhere in the series (pdb_detect_confidence),
+				* at most PDB_DETECT_MAX_CONFIDENCE: 2 is 1 in 100 */
 	int regression;        /* 1: the change points the worse way and exceeds M */
 	int improvement;       /* 1: the better way and exceeds M (both 0: direction none) */
-	int tentative;         /* 1: fewer than 3 points from index on */
+	int tentative;         /* 1: PDB_DETECT_MAX_EXCURSION points or fewer from
+				* index on (it may still turn out an excursion) */
+	int confirmed;         /* 1: not tentative, and confidence at least
+				* -log10 P (always so in PDB_OUTLIERS_REPORT mode
+				* once not tentative) */
 };
+#define PDB_DETECT_MAX_CONFIDENCE 1000.0
+/* A regime of at most this many runs between two change points is an
+ * excursion (PDB_OUTLIERS_REPORT): its runs are outliers, not two change
+ * points. 2-4 runs, and one more for an end placed one run off. */
+#define PDB_DETECT_MAX_EXCURSION 5
 
 struct pdb_outlier {
 	size_t index;          /* position in the series */
@@ -80,8 +95,9 @@ int pdb_detect(const double *x, size_t n, const struct pdb_detect_opts *o,
  * where a within-sum with a single element counts 0. Direct O(kappa²). */
 double pdb_detect_energy(const double *x, size_t tau, size_t kappa);
 /* Best split of x[0..n) (n >= 2): the tau maximising Q over all
- * 0 < tau < kappa <= n, first in (tau, kappa) order; *q gets the maximum. */
-size_t pdb_detect_best_split(const double *x, size_t n, double *q);
+ * 0 < tau < kappa <= n, first in (tau, kappa) order; *q gets the maximum
+ * and *kappa its kappa (either may be NULL). */
+size_t pdb_detect_best_split(const double *x, size_t n, double *q, size_t *kappa);
 /* Two-sided p of Student's t-test with pooled variance from population
  * standard deviations (as scipy's ttest_ind_from_stats is called by Otava);
  * 1 when n1 + n2 <= 2. */
@@ -89,6 +105,18 @@ double pdb_detect_ttest(double mean1, double sd1, size_t n1,
 			double mean2, double sd2, size_t n2);
 /* Regularised incomplete beta I_x(a, b). */
 double pdb_detect_betai(double a, double b, double x);
+/* Noise of x[0..n): 1.4826 · median |x[i+1] - x[i]| / sqrt 2, the
+ * standard deviation of gaussian noise, which steps barely move (when more
+ * than half of the differences are 0: sqrt(pi) / 2 · their mean); 0 when
+ * n < 2. */
+double pdb_detect_noise(const double *x, size_t n);
+/* -log10(min(1, m · P(|Z| >= z))), Z standard normal: the Bonferroni
+ * chance that noise alone gives a z this large at one of m positions. A
+ * change point's z is |mean after - mean before| / sqrt(v1/n1 + v2/n2),
+ * each side's sample variance v at least noise². */
+double pdb_detect_confidence(double z, size_t m);
+/* The z at which pdb_detect_confidence(z, m) reaches -log10(alpha). */
+double pdb_detect_z_threshold(double alpha, size_t m);
 /* Merge step: from the weak change points idx[0..*n) (ascending) of x,
  * remove the weakest while its p >= pvalue, else while the smallest
  * magnitude <= magnitude; after each removal the neighbours' statistics

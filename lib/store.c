@@ -170,7 +170,8 @@ struct pdb_store *pdb_store_open(const char *path, struct pdb_err *err)
 	sqlite3_busy_timeout(store->db, BUSY_TIMEOUT_MS);
 	if (!store->readonly &&
 	    (pdb_store_exec(store, "PRAGMA journal_mode = WAL", err) < 0 ||
-	     pdb_store_exec(store, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", err) < 0))
+	     pdb_store_exec(store, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;"
+			    " PRAGMA mmap_size = 1073741824", err) < 0))
 		goto fail;
 	if (migrate(store, err) < 0)
 		goto fail;

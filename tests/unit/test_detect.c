@@ -1,4 +1,4 @@
-/* Unit tests: energy statistic, t-test p-values, merge step, agreement with Apache Otava. */
+/* Unit tests: energy statistic, t-test p-values, merge step, noise and confidence, excursions, agreement with Apache Otava. */
 #include <jansson.h>
 #include <math.h>
 #include <setjmp.h>
@@ -32,7 +32,7 @@ static void test_best_split(void **state)
 	size_t tau, btau = 0;
 
 	(void)state;
-	tau = pdb_detect_best_split(a, 4, &q);
+	tau = pdb_detect_best_split(a, 4, &q, NULL);
 	assert_int_equal(tau, 2);
 	assert_float_equal(q, 2.0, 1e-12);
 	for (size_t t = 1; t < 12; t++) {
@@ -45,7 +45,7 @@ static void test_best_split(void **state)
 			}
 		}
 	}
-	tau = pdb_detect_best_split(c, 12, &q);
+	tau = pdb_detect_best_split(c, 12, &q, NULL);
 	assert_int_equal(tau, btau);
 	assert_float_equal(q, best, 1e-9);
 }
@@ -229,6 +229,98 @@ static void test_tigerbeetle_outlier(void **state)
 	json_decref(doc);
 }
 
+/* Noise from successive differences: 1.4826 · median |diff| / sqrt 2, or
+ * when more than half of them are 0, sqrt(pi) / 2 · mean |diff|. */
+static void test_noise(void **state)
+{
+	const double mad = 1.4826 / sqrt(2.0), mean = sqrt(M_PI) / 2.0;
+	static const struct {
+		double x[8];
+		size_t n;
+		double median_diff, mean_diff; /* one of them counts */
+	} cases[] = {
+		{ { 5 }, 1, 0, 0 },                          /* no difference */
+		{ { 1, 3 }, 2, 2, 0 },                       /* one */
+		{ { 1, 2, 4, 7 }, 4, 2, 0 },                 /* 1, 2, 3: odd count */
+		{ { 0, 1, 3, 6, 10 }, 5, 2.5, 0 },           /* 1, 2, 3, 4: even */
+		{ { 4, 1, 4, 1, 4, 1, 4, 1 }, 8, 3, 0 },     /* alternating */
+		{ { 10, 10, 10, 30, 30, 30, 30 }, 7, 0, 20.0 / 6 }, /* mostly equal */
+		{ { 7, 7, 7, 7 }, 4, 0, 0 },                 /* constant */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		assert_float_equal(pdb_detect_noise(cases[i].x, cases[i].n),
+				   mad * cases[i].median_diff + mean * cases[i].mean_diff,
+				   1e-12);
+}
+
+/* confidence = -log10(min(1, m · P(|Z| >= z))); the threshold inverts it. */
+static void test_confidence(void **state)
+{
+	(void)state;
+	/* P(|Z| >= 1.959964) = 0.05 */
+	assert_float_equal(pdb_detect_confidence(1.959964, 1), -log10(0.05), 1e-5);
+	assert_float_equal(pdb_detect_confidence(1.959964, 10), -log10(0.5), 1e-5);
+	assert_float_equal(pdb_detect_confidence(1.959964, 40), 0.0, 0);
+	/* P(|Z| >= 3.290527) = 0.001, times 1000 positions: 1 */
+	assert_float_equal(pdb_detect_confidence(3.290527, 1000), 0.0, 1e-5);
+	assert_float_equal(pdb_detect_confidence(3.290527, 10), 2.0, 1e-5);
+	/* far out the asymptotic series continues erfc smoothly */
+	assert_float_equal(pdb_detect_confidence(35.35, 1), -log10(erfc(35.35 / sqrt(2.0))), 1e-6);
+	assert_true(pdb_detect_confidence(36, 1) > pdb_detect_confidence(35, 1));
+	assert_true(isfinite(pdb_detect_confidence(1e6, 1)));
+	/* P(|Z| >= 3.890592) = 1e-4 */
+	assert_float_equal(pdb_detect_z_threshold(0.001, 10), 3.890592, 1e-5);
+	assert_float_equal(pdb_detect_confidence(pdb_detect_z_threshold(0.01, 999), 999),
+			   2.0, 1e-9);
+	assert_float_equal(pdb_detect_z_threshold(1, 1), 0.0, 0);
+}
+
+/* Excursions of 2-5 runs are outliers, not change points; a regime of 12
+ * runs is two change points; a step with 5 runs after it is tentative and
+ * unconfirmed, with 6 confirmed. */
+static void test_excursion(void **state)
+{
+	double x[120];
+	struct pdb_detect_opts o;
+	struct pdb_detect_result r;
+	struct pdb_err err;
+
+	(void)state;
+	for (size_t len = 2; len <= 5; len++) {
+		for (int i = 0; i < 120; i++)
+			x[i] = 100 + ((i * 7) % 5) - 2 + (i >= 60 && i < 60 + (int)len ? 20 : 0);
+		pdb_detect_opts_init(&o);
+		assert_int_equal(pdb_detect(x, 120, &o, NULL, NULL, &r, &err), 0);
+		assert_int_equal(r.ncps, 0);
+		assert_int_equal(r.noutliers, len);
+		assert_int_equal(r.outliers[0].index, 60);
+		pdb_detect_result_release(&r);
+	}
+	for (int i = 0; i < 120; i++)
+		x[i] = 100 + ((i * 7) % 5) - 2 + (i >= 60 && i < 72 ? 20 : 0);
+	assert_int_equal(pdb_detect(x, 120, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r.ncps, 2);
+	assert_int_equal(r.cps[0].index, 60);
+	assert_int_equal(r.cps[1].index, 72);
+	assert_true(r.cps[0].confirmed && r.cps[1].confirmed);
+	assert_true(r.cps[0].confidence > 2);
+	pdb_detect_result_release(&r);
+	for (int i = 0; i < 66; i++)
+		x[i] = 100 + ((i * 7) % 5) - 2 + (i >= 60 ? 20 : 0);
+	assert_int_equal(pdb_detect(x, 65, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r.ncps, 1);
+	assert_true(r.cps[0].tentative);
+	assert_false(r.cps[0].confirmed);
+	pdb_detect_result_release(&r);
+	assert_int_equal(pdb_detect(x, 66, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r.ncps, 1);
+	assert_false(r.cps[0].tentative);
+	assert_true(r.cps[0].confirmed);
+	pdb_detect_result_release(&r);
+}
+
 static void test_bad_options(void **state)
 {
 	static const double x[] = { 1, 2, NAN };
@@ -259,6 +351,9 @@ int main(void)
 		cmocka_unit_test(test_spike),
 		cmocka_unit_test(test_otava_tigerbeetle),
 		cmocka_unit_test(test_tigerbeetle_outlier),
+		cmocka_unit_test(test_noise),
+		cmocka_unit_test(test_confidence),
+		cmocka_unit_test(test_excursion),
 		cmocka_unit_test(test_bad_options),
 	};
 
