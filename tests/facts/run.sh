@@ -4,7 +4,8 @@
 # series by series against `perfdb show RUN --format json` (tests/facts/check.py).
 # Cases are tests/facts/cases.txt: "FORMAT PATH-OR-GLOB" relative to the project
 # root; "corpus/..." is ../shared/corpus (or $FACTS_CORPUS), skipped when that
-# folder is absent.
+# folder is absent. "map DATA MAP.yaml" ingests DATA with --map MAP.yaml (the
+# reader gets the MAP in $FACTS_MAP).
 # Usage: run.sh BUILD_DIR [FORMAT...]; ends with "facts: N passed, N failed, N skipped".
 build=$(cd "${1:?usage: run.sh BUILD_DIR [FORMAT...]}" && pwd) || exit 2
 shift
@@ -15,7 +16,7 @@ pass=0 fail=0 skip=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$root" || exit 2
-while read -r fmt pattern; do
+while read -r fmt pattern map; do
   case $fmt in ''|'#'*) continue;; esac
   if [ $# -gt 0 ]; then
     want=0; for f in "$@"; do [ "$f" = "$fmt" ] && want=1; done
@@ -34,13 +35,15 @@ while read -r fmt pattern; do
     found=1
     db="$work/perfdb.db"
     rm -f "$db" "$db-wal" "$db-shm"
-    if ! run=$(PERFDB_FINGERPRINT=off TZ=UTC LC_ALL=C.UTF-8 "$build/perfdb" --db "$db" ingest --format "$fmt" "$path" 2>"$work/err"); then
+    how="--format $fmt"
+    [ -n "$map" ] && how="--map $map"
+    if ! run=$(PERFDB_FINGERPRINT=off TZ=UTC LC_ALL=C.UTF-8 "$build/perfdb" --db "$db" ingest $how "$path" 2>"$work/err"); then
       echo "FAIL $fmt $path"; echo "  perfdb ingest failed: $(head -3 "$work/err")"; fail=$((fail + 1)); continue
     fi
     if ! "$build/perfdb" --db "$db" show "$run" --format json >"$work/show.json" 2>"$work/err"; then
       echo "FAIL $fmt $path"; echo "  perfdb show failed: $(head -3 "$work/err")"; fail=$((fail + 1)); continue
     fi
-    if "$py" "$root/tests/facts/check.py" "$fmt" "$path" "$work/show.json"; then
+    if FACTS_MAP="$map" "$py" "$root/tests/facts/check.py" "$fmt" "$path" "$work/show.json"; then
       pass=$((pass + 1))
     else
       fail=$((fail + 1))
