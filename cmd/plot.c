@@ -265,6 +265,8 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 			status = cmd_fail("plot", &err);
 		goto out;
 	}
+	for (size_t i = 0; i < chart->nskipped; i++)
+		fprintf(stderr, "perfdb: plot: left out %s\n", chart->skipped[i]);
 	layout = pdb_chart_layout(chart);
 	if (o.layout) {
 		struct pdb_buf text;

@@ -65,6 +65,7 @@ void pdb_chart_free(struct pdb_chart *c)
 			free(se->y);
 			free(se->lo);
 			free(se->hi);
+			free(se->source);
 		}
 		free(pn->series);
 		free(pn->title);
@@ -74,6 +75,9 @@ void pdb_chart_free(struct pdb_chart *c)
 		axis_release(&pn->y);
 	}
 	free(c->panels);
+	for (size_t i = 0; i < c->nskipped; i++)
+		free(c->skipped[i]);
+	free(c->skipped);
 	free(c->kind);
 	free(c->title);
 	free(c);
@@ -112,7 +116,42 @@ struct pdb_chart_series *pdb_chart_add_series(struct pdb_chart_panel *p,
 	s->lo = copy(lo, n);
 	s->hi = copy(hi, n);
 	s->n = n;
+	s->source = NULL;
 	return s;
+}
+
+void pdb_chart_series_source(struct pdb_chart_series *s, const char *source)
+{
+	free(s->source);
+	s->source = pdb_xstrdup(source);
+}
+
+void pdb_chart_select(struct pdb_chart *c)
+{
+	c->nselected++;
+}
+
+void pdb_chart_skip(struct pdb_chart *c, const char *what, const char *why)
+{
+	c->skipped = pdb_xrealloc(c->skipped, (c->nskipped + 1) * sizeof *c->skipped);
+	c->skipped[c->nskipped++] = pdb_xasprintf("%s: %s", what, why);
+}
+
+size_t pdb_chart_drawn(const struct pdb_chart *c)
+{
+	size_t n = 0;
+
+	for (size_t p = 0; p < c->npanels; p++)
+		for (size_t s = 0; s < c->panels[p].nseries; s++) {
+			const char *src = c->panels[p].series[s].source;
+			int seen = !src;
+			for (size_t q = 0; q <= p && !seen; q++)
+				for (size_t t = 0; t < (q < p ? c->panels[q].nseries : s) && !seen; t++)
+					seen = c->panels[q].series[t].source &&
+					       strcmp(c->panels[q].series[t].source, src) == 0;
+			n += !seen;
+		}
+	return n;
 }
 
 void pdb_chart_add_vmark(struct pdb_chart_panel *p, double x)

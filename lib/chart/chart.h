@@ -35,6 +35,8 @@ struct pdb_chart_series {
 	double *x, *y;    /* n points; lines are drawn in the given order */
 	double *lo, *hi;  /* band (y) or interval (x for HBAR), or NULL */
 	size_t n;
+	char *source;     /* the selected data series this draws, or NULL for a
+			   * reference line (ideal, fit); several may share one */
 };
 
 struct pdb_chart_axis {
@@ -71,6 +73,9 @@ struct pdb_chart {
 	int theme;
 	struct pdb_chart_panel *panels; /* stacked top to bottom */
 	size_t npanels;
+	size_t nselected;   /* data series the selection named */
+	char **skipped;     /* "what: why" of each selected series not drawn */
+	size_t nskipped;
 };
 
 /* A new chart with no panels. Free with pdb_chart_free (NULL-safe). */
@@ -87,6 +92,14 @@ struct pdb_chart_series *pdb_chart_add_series(struct pdb_chart_panel *panel,
 					      const char *label, int marks, int color,
 					      const double *x, const double *y,
 					      const double *lo, const double *hi, size_t n);
+/* Name the selected data series that s draws (copied). */
+void pdb_chart_series_source(struct pdb_chart_series *s, const char *source);
+/* Count a selected series, drawn or not. */
+void pdb_chart_select(struct pdb_chart *chart);
+/* Record a selected series left out of the chart, and why (copied). */
+void pdb_chart_skip(struct pdb_chart *chart, const char *what, const char *why);
+/* How many distinct selected series the panels draw. */
+size_t pdb_chart_drawn(const struct pdb_chart *chart);
 void pdb_chart_add_vmark(struct pdb_chart_panel *panel, double x);
 void pdb_chart_add_hmark(struct pdb_chart_panel *panel, double y);
 /* Name the categories of a CATEGORY axis (copied). */

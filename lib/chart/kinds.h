@@ -68,6 +68,19 @@ size_t pdb_compare_chart_rows(const struct pdb_compare *cmp, size_t *rows, size_
 void pdb_compare_chart_bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
 			    const size_t *rows, size_t nrows);
 
+/* A result of a run, as the kinds select them. */
+struct pdb_chart_item {
+	const struct pdb_run *run;
+	const struct pdb_result *r;
+};
+/* Legend labels of n items (chart/label.c): the run, benchmark, dims and
+ * metric, each only when the items differ in it (the metric when nothing
+ * differs). Free with pdb_chart_labels_free. */
+char **pdb_chart_item_labels(const struct pdb_chart_item *items, size_t n);
+void pdb_chart_labels_free(char **labels, size_t n);
+/* "run42 bench [k=v] metric": the series an item draws. Caller frees. */
+char *pdb_chart_item_key(const struct pdb_chart_item *item);
+
 /* Helpers shared by the kinds (chart/gather.c). */
 /* Load the runs named by selectors; *out malloc'ed, free with pdb_chart_runs_free. */
 int pdb_chart_load_runs(struct pdb_store *store, const char *const *sel, size_t n,

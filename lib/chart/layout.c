@@ -805,6 +805,10 @@ void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_lay
 {
 	pdb_buf_printf(out, "chart %s %dx%d %s \"%s\"\n", c->kind, L->width, L->height,
 		       c->theme == PDB_THEME_DARK ? "dark" : "light", c->title ? c->title : "");
+	pdb_buf_printf(out, "selected %zu: drawn %zu, left out %zu\n", c->nselected,
+		       pdb_chart_drawn(c), c->nskipped);
+	for (size_t i = 0; i < c->nskipped; i++)
+		pdb_buf_printf(out, "left out %s\n", c->skipped[i]);
 	for (size_t i = 0; i < L->npanels; i++) {
 		const struct pdb_chart_panel *p = &c->panels[i];
 		const struct pdb_panel_layout *pl = &L->panels[i];
