@@ -59,59 +59,81 @@ static void scaling_text(const struct pdb_scaling *s)
 {
 	static const char *header[] = { "vCPUs", "throughput", "per vCPU", "speed-up",
 					"efficiency", "added per vCPU" };
-	struct cmd_table t;
 
-	printf("%s (%s%s)\n", s->benchmark, s->metric, s->from_time ? ", as runs per second" : "");
-	cmd_table_init(&t, 6, "rrrrrr");
-	cmd_table_add(&t, header);
-	for (size_t i = 0; i < s->n; i++) {
-		const struct pdb_scaling_row *r = &s->rows[i];
-		char c[6][48];
-		const char *row[6] = { c[0], c[1], c[2], c[3], c[4], c[5] };
-		snprintf(c[0], sizeof c[0], "%g", r->vcpus);
-		cell(c[1], sizeof c[1], r->throughput, s->unit);
-		cell(c[2], sizeof c[2], r->per_vcpu, s->unit);
-		snprintf(c[3], sizeof c[3], "%.2fx", r->speedup);
-		snprintf(c[4], sizeof c[4], "%.1f%%", r->efficiency);
-		cell(c[5], sizeof c[5], r->increase, s->unit);
-		cmd_table_add(&t, row);
+	printf("%s (%s: %s)%s%s\n", s->benchmark, s->metric, s->why, *s->held ? ", held fixed: " : "",
+	       s->held);
+	for (size_t l = 0; l < s->nlines; l++) {
+		const struct pdb_scaling_line *ln = &s->lines[l];
+		struct cmd_table t;
+		if (*ln->label)
+			printf("%s%s\n", l ? "\n" : "", ln->label);
+		cmd_table_init(&t, 6, "rrrrrr");
+		cmd_table_add(&t, header);
+		for (size_t i = 0; i < ln->n; i++) {
+			const struct pdb_scaling_row *r = &ln->rows[i];
+			char c[6][48];
+			const char *row[6] = { c[0], c[1], c[2], c[3], c[4], c[5] };
+			snprintf(c[0], sizeof c[0], "%g", r->vcpus);
+			cell(c[1], sizeof c[1], r->throughput, s->unit);
+			cell(c[2], sizeof c[2], r->per_vcpu, s->unit);
+			snprintf(c[3], sizeof c[3], "%.2fx", r->speedup);
+			snprintf(c[4], sizeof c[4], "%.1f%%", r->efficiency);
+			cell(c[5], sizeof c[5], r->increase, s->unit);
+			cmd_table_add(&t, row);
+		}
+		cmd_table_print(&t, stdout);
+		cmd_table_release(&t);
+		if (ln->has_usl)
+			printf("USL: lambda %.6g, sigma %.4g, kappa %.4g, peak N* %.4g, R² %.4f\n",
+			       ln->usl.lambda, ln->usl.sigma, ln->usl.kappa, ln->usl.peak_n, ln->usl.r2);
 	}
-	cmd_table_print(&t, stdout);
-	cmd_table_release(&t);
-	if (s->has_usl)
-		printf("USL: lambda %.6g, sigma %.4g, kappa %.4g, peak N* %.4g, R² %.4f\n",
-		       s->usl.lambda, s->usl.sigma, s->usl.kappa, s->usl.peak_n, s->usl.r2);
+}
+
+static json_t *scaling_line_json(const struct pdb_scaling_line *ln)
+{
+	json_t *o = json_object(), *rows = json_array();
+
+	json_object_set_new(o, "dims", json_string(ln->label));
+	for (size_t i = 0; i < ln->n; i++) {
+		const struct pdb_scaling_row *r = &ln->rows[i];
+		json_t *row = json_object();
+		json_object_set_new(row, "vcpus", pdb_json_number(r->vcpus));
+		json_object_set_new(row, "throughput", pdb_json_number(r->throughput));
+		json_object_set_new(row, "per_vcpu", pdb_json_number(r->per_vcpu));
+		json_object_set_new(row, "speedup", pdb_json_number(r->speedup));
+		json_object_set_new(row, "efficiency_pct", pdb_json_number(r->efficiency));
+		json_object_set_new(row, "added_per_vcpu", pdb_json_number(r->increase));
+		json_array_append_new(rows, row);
+	}
+	json_object_set_new(o, "rows", rows);
+	if (ln->has_usl) {
+		json_t *u = json_object();
+		json_object_set_new(u, "lambda", pdb_json_number(ln->usl.lambda));
+		json_object_set_new(u, "sigma", pdb_json_number(ln->usl.sigma));
+		json_object_set_new(u, "kappa", pdb_json_number(ln->usl.kappa));
+		json_object_set_new(u, "peak_n", pdb_json_number(ln->usl.peak_n));
+		json_object_set_new(u, "r2", pdb_json_number(ln->usl.r2));
+		json_object_set_new(o, "usl", u);
+	}
+	return o;
 }
 
 static void scaling_json(const struct pdb_scaling *s)
 {
-	json_t *doc = json_object(), *rows = json_array();
+	json_t *doc = json_object(), *lines = json_array(), *skipped = json_array();
 
 	json_object_set_new(doc, "benchmark", json_string(s->benchmark));
 	json_object_set_new(doc, "metric", json_string(s->metric));
+	json_object_set_new(doc, "why", json_string(s->why));
 	json_object_set_new(doc, "unit", json_string(s->unit));
 	json_object_set_new(doc, "from_time", json_boolean(s->from_time));
-	for (size_t i = 0; i < s->n; i++) {
-		const struct pdb_scaling_row *r = &s->rows[i];
-		json_t *o = json_object();
-		json_object_set_new(o, "vcpus", pdb_json_number(r->vcpus));
-		json_object_set_new(o, "throughput", pdb_json_number(r->throughput));
-		json_object_set_new(o, "per_vcpu", pdb_json_number(r->per_vcpu));
-		json_object_set_new(o, "speedup", pdb_json_number(r->speedup));
-		json_object_set_new(o, "efficiency_pct", pdb_json_number(r->efficiency));
-		json_object_set_new(o, "added_per_vcpu", pdb_json_number(r->increase));
-		json_array_append_new(rows, o);
-	}
-	json_object_set_new(doc, "rows", rows);
-	if (s->has_usl) {
-		json_t *u = json_object();
-		json_object_set_new(u, "lambda", pdb_json_number(s->usl.lambda));
-		json_object_set_new(u, "sigma", pdb_json_number(s->usl.sigma));
-		json_object_set_new(u, "kappa", pdb_json_number(s->usl.kappa));
-		json_object_set_new(u, "peak_n", pdb_json_number(s->usl.peak_n));
-		json_object_set_new(u, "r2", pdb_json_number(s->usl.r2));
-		json_object_set_new(doc, "usl", u);
-	}
+	json_object_set_new(doc, "held_fixed", json_string(s->held));
+	for (size_t l = 0; l < s->nlines; l++)
+		json_array_append_new(lines, scaling_line_json(&s->lines[l]));
+	json_object_set_new(doc, "lines", lines);
+	for (size_t i = 0; i < s->nskipped; i++)
+		json_array_append_new(skipped, json_string(s->skipped[i]));
+	json_object_set_new(doc, "left_out", skipped);
 	pdb_json_write(stdout, doc, 2);
 	putchar('\n');
 	json_decref(doc);
@@ -220,6 +242,8 @@ static struct pdb_chart *build(struct pdb_store *store, const char *kind, const 
 		return pdb_compare_chart(store, runs[0], runs[1], &o->chart, err);
 	if (pdb_scaling_gather(store, runs, nruns, &o->chart, &s, err) < 0)
 		return NULL;
+	for (size_t i = 0; o->format >= 0 && i < s.nskipped; i++)
+		fprintf(stderr, "perfdb: plot: left out %s\n", s.skipped[i]);
 	if (o->format == 0)
 		scaling_text(&s);
 	else if (o->format == 1)

@@ -2,6 +2,7 @@
 #include "chart/chart.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,10 +132,14 @@ void pdb_chart_select(struct pdb_chart *c)
 	c->nselected++;
 }
 
-void pdb_chart_skip(struct pdb_chart *c, const char *what, const char *why)
+void pdb_chart_skip(struct pdb_chart *c, const char *fmt, ...)
 {
+	va_list ap;
+
+	va_start(ap, fmt);
 	c->skipped = pdb_xrealloc(c->skipped, (c->nskipped + 1) * sizeof *c->skipped);
-	c->skipped[c->nskipped++] = pdb_xasprintf("%s: %s", what, why);
+	c->skipped[c->nskipped++] = pdb_xvasprintf(fmt, ap);
+	va_end(ap);
 }
 
 size_t pdb_chart_drawn(const struct pdb_chart *c)

@@ -9,6 +9,7 @@ enum pdb_axis_kind {
 	PDB_AXIS_LOG,      /* base 10 */
 	PDB_AXIS_NINES,    /* percentiles: 50, 90, 99, 99.9 ... and 100 = max */
 	PDB_AXIS_CATEGORY, /* integer positions 0..n-1 named by categories */
+	PDB_AXIS_LOG2,     /* base 2, ticks at powers of two (vCPU counts) */
 };
 
 /* Marks of a series; combine with |. */
@@ -18,6 +19,8 @@ enum pdb_mark {
 	PDB_MARK_BAND = 4,     /* filled area between lo and hi along x */
 	PDB_MARK_HBAR = 8,     /* horizontal bar from 0 to x at row y, interval lo..hi */
 	PDB_MARK_DASHED = 16,  /* the line is dashed */
+	PDB_MARK_CLIP = 32,    /* a reference line: does not widen the axes, clipped at the plot's edges */
+	PDB_MARK_VALUES = 64,  /* each point (bar) carries its value, where it fits */
 };
 
 /* Colours: palette indices 0..7 (Okabe–Ito), or these theme colours. */
@@ -96,8 +99,9 @@ struct pdb_chart_series *pdb_chart_add_series(struct pdb_chart_panel *panel,
 void pdb_chart_series_source(struct pdb_chart_series *s, const char *source);
 /* Count a selected series, drawn or not. */
 void pdb_chart_select(struct pdb_chart *chart);
-/* Record a selected series left out of the chart, and why (copied). */
-void pdb_chart_skip(struct pdb_chart *chart, const char *what, const char *why);
+/* Record a selected series left out of the chart: "what: why", printf-like. */
+void pdb_chart_skip(struct pdb_chart *chart, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* How many distinct selected series the panels draw. */
 size_t pdb_chart_drawn(const struct pdb_chart *chart);
 void pdb_chart_add_vmark(struct pdb_chart_panel *panel, double x);

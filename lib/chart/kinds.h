@@ -21,23 +21,37 @@ struct pdb_scaling_row {
 	double vcpus, throughput, per_vcpu, speedup, efficiency; /* efficiency in % */
 	double increase;  /* throughput added per added vCPU since the row before (NAN first) */
 };
-struct pdb_scaling {
-	char *benchmark, *metric, *unit; /* unit of throughput (1/time when from times) */
-	int from_time;                   /* throughput is 1 / the measured time */
+/* One line: the points that share the values of the other dims. */
+struct pdb_scaling_line {
+	char *label;                     /* those values, "batch=1000"; "" for a lone line */
 	struct pdb_scaling_row *rows;    /* by vCPUs */
 	size_t n;
 	int has_usl;
 	struct pdb_usl usl;
 };
-/* The scaling of the first series (benchmark, other dims, metric) of the
- * runs that has a vcpus dimension or a vcpus attribute at two or more
- * counts; throughput-like metrics are preferred, times are inverted.
- * Fills out (release with pdb_scaling_release); -1 with err (code
- * PDB_EXIT_INPUT) when nothing fits. */
+struct pdb_scaling {
+	char *benchmark, *metric, *unit; /* unit of throughput (1/time when from times) */
+	char *why;                       /* why this metric: "the metric named throughput" */
+	char *held;                      /* dims with one value in every line, "clients=8", or "" */
+	int from_time;                   /* throughput is 1 / the measured time */
+	struct pdb_scaling_line *lines;  /* sorted by their dims, numbers as numbers */
+	size_t nlines;
+	char **skipped;                  /* "what: why" of each series left out */
+	size_t nskipped;
+};
+/* The scaling of one benchmark and metric of the runs, measured at two or
+ * more vCPU counts (a vcpus dimension or attribute): one line per value of
+ * the other dims. The metric is --metric's, else the one named throughput,
+ * else an ops/s-like rate, another rate, or a time (inverted). Fills out
+ * (release with pdb_scaling_release); -1 with err (code PDB_EXIT_INPUT)
+ * when nothing fits. */
 int pdb_scaling_gather(struct pdb_store *store, const char *const *runs, size_t nruns,
 		       const struct pdb_plot_opts *opts, struct pdb_scaling *out,
 		       struct pdb_err *err);
 void pdb_scaling_release(struct pdb_scaling *s);
+/* The chart of s (chart/scaling_chart.c): one line with the ideal line, a
+ * USL fit and the efficiency panel; up to 6 lines in one panel with their
+ * efficiencies; more as one panel per value of the first varying dim. */
 struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pdb_plot_opts *opts);
 
 /* Latency: percentile spectrum of each run's latency series, and latency

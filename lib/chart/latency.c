@@ -240,8 +240,8 @@ static size_t pick_results(struct pdb_run **runs, size_t nruns, const struct pdb
 				struct pdb_chart_item it = { runs[k], r };
 				char *key = pdb_chart_item_key(&it);
 				pdb_chart_select(c);
-				pdb_chart_skip(c, key, "no samples and fewer than two percentiles: "
-					       "no spectrum to draw");
+				pdb_chart_skip(c, "%s: no samples and fewer than two percentiles: "
+					       "no spectrum to draw", key);
 				free(key);
 			}
 		}
@@ -356,8 +356,8 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 			if (i < MAX_LINES)
 				add_line(p, labels[i], key, (int)i, x, y, np);
 			else
-				pdb_chart_skip(c, key, "more than 8 lines in its throughput panel: "
-					       "narrow them with --bench");
+				pdb_chart_skip(c, "%s: more than %d lines in its throughput panel: "
+					       "narrow them with --bench", key, MAX_LINES);
 			free(key);
 			free(x);
 			free(y);

@@ -201,6 +201,8 @@ static struct range data_range(const struct pdb_chart_panel *p, int is_x, int po
 	for (size_t s = 0; s < p->nseries; s++) {
 		const struct pdb_chart_series *se = &p->series[s];
 		int hbar = se->marks & PDB_MARK_HBAR;
+		if (se->marks & PDB_MARK_CLIP)
+			continue;
 		if (is_x) {
 			range_of_values(se->x, se->n, &r, pos);
 			if (hbar) {
@@ -224,6 +226,8 @@ static double to_axis(const struct pdb_axis_layout *a, double v)
 	switch (a->kind) {
 	case PDB_AXIS_LOG:
 		return v > 0 ? log10(v) : NAN;
+	case PDB_AXIS_LOG2:
+		return v > 0 ? log2(v) : NAN;
 	case PDB_AXIS_NINES:
 		return v >= 100 ? a->max_at : pdb_chart_nines(v);
 	default:
@@ -327,7 +331,7 @@ static void axis_compute(const struct pdb_chart_panel *p, int is_x, double len,
 	a->kind = def->kind;
 	a->present = 1;
 	axis_title(a->title, sizeof a->title, def->title, def->unit);
-	r = data_range(p, is_x, def->kind == PDB_AXIS_LOG);
+	r = data_range(p, is_x, def->kind == PDB_AXIS_LOG || def->kind == PDB_AXIS_LOG2);
 	if (!r.any) {
 		r.lo = def->kind == PDB_AXIS_LOG ? 1 : 0;
 		r.hi = def->kind == PDB_AXIS_LOG ? 10 : 1;
@@ -343,6 +347,16 @@ static void axis_compute(const struct pdb_chart_panel *p, int is_x, double len,
 		if (a->hi <= a->lo)
 			a->hi = a->lo + 1;
 		log_ticks(a, def->unit);
+		break;
+	case PDB_AXIS_LOG2:
+		/* a quarter of a doubling of room either side */
+		a->lo = log2(r.lo) - 0.25;
+		a->hi = log2(r.hi) + 0.25;
+		for (double e = ceil(a->lo); e <= a->hi; e++) {
+			char label[32];
+			snprintf(label, sizeof label, "%g", pow(2, e));
+			add_tick(a, pow(2, e), label);
+		}
 		break;
 	case PDB_AXIS_NINES: {
 		double tmax = 0, tmin = r.any ? pdb_chart_nines(r.lo < 100 ? r.lo : 50) : 0;
@@ -527,6 +541,7 @@ static void place_series(const struct pdb_chart_series *se, const struct pdb_axi
 
 static void series_release(struct pdb_series_layout *l)
 {
+	free(l->values);
 	free(l->px);
 	free(l->py);
 	free(l->bx);
@@ -727,6 +742,7 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 		pl->series = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *pl->series);
 		for (size_t s = 0; s < p->nseries; s++)
 			place_series(&p->series[s], &pl->x, &pl->y, pl->right - pl->left, &pl->series[s]);
+		pdb_chart_place_values(p, pl);
 		pl->vmark_px = pdb_xcalloc(p->nvmarks + 1, sizeof *pl->vmark_px);
 		for (size_t k = 0; k < p->nvmarks; k++)
 			pl->vmark_px[k] = to_px(&pl->x, p->vmarks[k]);
@@ -773,17 +789,18 @@ void pdb_chart_layout_free(struct pdb_chart_layout *L)
 
 static const char *kind_name(int kind)
 {
-	static const char *const names[] = { "linear", "log", "nines", "category" };
-	return kind >= 0 && kind <= PDB_AXIS_CATEGORY ? names[kind] : "?";
+	static const char *const names[] = { "linear", "log", "nines", "category", "log2" };
+	return kind >= 0 && kind <= PDB_AXIS_LOG2 ? names[kind] : "?";
 }
 
 static void marks_text(int marks, char *out, size_t size)
 {
-	static const char *const names[] = { "line", "points", "band", "hbar", "dashed" };
+	static const char *const names[] = { "line", "points", "band", "hbar", "dashed", "clip",
+					     "values" };
 	size_t len = 0;
 
 	out[0] = 0;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 7; i++)
 		if (marks & (1 << i))
 			len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "+" : "", names[i]);
 }
@@ -828,6 +845,13 @@ void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_lay
 				pdb_buf_printf(out, " from %.1f,%.1f to %.1f,%.1f", l->px[0], l->py[0],
 					       l->px[l->n - 1], l->py[l->n - 1]);
 			pdb_buf_puts(out, "\n");
+			if (se->marks & PDB_MARK_VALUES) {
+				pdb_buf_printf(out, "    values %zu of %zu:", l->nvalues, l->n);
+				for (size_t k = 0; k < l->nvalues; k++)
+					pdb_buf_printf(out, " \"%s\"@%.1f,%.1f", l->values[k].text,
+						       l->values[k].x, l->values[k].y);
+				pdb_buf_puts(out, "\n");
+			}
 		}
 		for (size_t k = 0; k < p->nvmarks; k++)
 			pdb_buf_printf(out, "  vmark %.4g @%.1f\n", p->vmarks[k], pl->vmark_px[k]);

@@ -13,6 +13,7 @@
 #define PDB_FONT_AXIS 12.0
 #define PDB_FONT_TICK 11.0
 #define PDB_FONT_LEGEND 11.5
+#define PDB_FONT_VALUE 10.0
 /* Estimated width of text in DejaVu Sans (UTF-8 aware), in pixels. */
 double pdb_chart_text_width(const char *s, double font_size);
 
@@ -34,6 +35,12 @@ struct pdb_axis_layout {
 	char title[256];   /* with the unit when the tick labels do not carry it */
 };
 
+/* A text placed on the canvas: its box in pixels (x, y top-left). */
+struct pdb_text_box {
+	double x, y, w, h;
+	char text[64];
+};
+
 /* A series placed on the panel, reduced to what the pixels can show. */
 struct pdb_series_layout {
 	size_t n_in;       /* points in the data */
@@ -42,6 +49,8 @@ struct pdb_series_layout {
 	double *plo, *phi; /* band / interval in pixels (NULL when none) */
 	size_t nband;      /* band points (may differ from n when reduced) */
 	double *bx;        /* band x pixels */
+	struct pdb_text_box *values; /* PDB_MARK_VALUES: the labels that fit */
+	size_t nvalues;
 };
 
 struct pdb_legend_layout {
@@ -84,6 +93,13 @@ void pdb_chart_tick_labels(struct pdb_tick *ticks, size_t n, const char *unit,
 			   int per_tick, double step);
 /* The nines transform: -log10(1 - p/100) (50 -> 0.301, 99 -> 2). */
 double pdb_chart_nines(double percent);
+
+/* Value labels of the panel's PDB_MARK_VALUES series (chart/values.c):
+ * above each point (beside each bar's end), in the axis unit, left out
+ * where one would leave the plot or cover another. */
+void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl);
+/* Whether two boxes overlap. */
+int pdb_chart_boxes_overlap(const struct pdb_text_box *a, const struct pdb_text_box *b);
 
 /* Reduce a line of n points sorted by px to at most four per pixel column
  * (first, min, max, last, in their order). Writes to ox, oy (room for n);

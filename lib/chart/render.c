@@ -284,6 +284,14 @@ static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_la
 			marker(cr, t, c, l->px[i], l->py[i]);
 }
 
+static void values(cairo_t *cr, const struct theme *t, const struct pdb_series_layout *l)
+{
+	set_rgb(cr, t->muted, 1);
+	for (size_t i = 0; i < l->nvalues; i++)
+		text(cr, l->values[i].text, PDB_FONT_VALUE, 0, l->values[i].x,
+		     l->values[i].y + l->values[i].h / 2, 0, 1);
+}
+
 static void marks(cairo_t *cr, const struct theme *t, const struct pdb_chart_panel *p,
 		  const struct pdb_panel_layout *pl)
 {
@@ -369,9 +377,21 @@ static void draw(cairo_t *cr, const struct pdb_chart *c, const struct pdb_chart_
 				pl->bottom - pl->top + 10);
 		cairo_clip(cr);
 		marks(cr, t, p, pl);
-		for (size_t s = 0; s < pl->nseries; s++)
+		for (size_t s = 0; s < pl->nseries; s++) {
+			int clip = p->series[s].marks & PDB_MARK_CLIP;
+			if (clip) { /* a reference line ends at the plot's edges */
+				cairo_save(cr);
+				cairo_rectangle(cr, pl->left, pl->top, pl->right - pl->left,
+						pl->bottom - pl->top);
+				cairo_clip(cr);
+			}
 			series(cr, t, pl, &p->series[s], &pl->series[s]);
+			if (clip)
+				cairo_restore(cr);
+		}
 		cairo_restore(cr);
+		for (size_t s = 0; s < pl->nseries; s++)
+			values(cr, t, &pl->series[s]);
 		legend(cr, t, p, &pl->legend);
 	}
 }
