@@ -80,6 +80,7 @@ struct pdb_history_point {
 	char *commit;       /* the run's commit attribute, or NULL */
 	size_t n;           /* samples */
 	double value, mean, min, max;
+	double p5, q1, q3, p95; /* of the samples (NAN without) */
 };
 /* The points of a series in run order (ascending id), over runs with
  * since_id <= id <= until_id (0: no bound) whose attributes match where

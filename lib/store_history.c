@@ -106,6 +106,7 @@ static void point_values(sqlite3_stmt *st, struct pdb_history_point *p)
 	size_t n = (size_t)sqlite3_column_bytes(st, 3) / 8;
 
 	p->value = p->mean = p->min = p->max = NAN;
+	p->p5 = p->q1 = p->q3 = p->p95 = NAN;
 	p->n = n;
 	if (blob && n > 0) {
 		/* most points have a single sample: no allocation for those */
@@ -123,6 +124,10 @@ static void point_values(sqlite3_stmt *st, struct pdb_history_point *p)
 		p->mean = sum.mean;
 		p->min = sum.min;
 		p->max = sum.max;
+		p->p5 = sum.p5;
+		p->q1 = sum.q1;
+		p->q3 = sum.q3;
+		p->p95 = sum.p95;
 	}
 }
 

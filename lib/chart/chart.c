@@ -159,10 +159,13 @@ size_t pdb_chart_drawn(const struct pdb_chart *c)
 	return n;
 }
 
-void pdb_chart_add_vmark(struct pdb_chart_panel *p, double x)
+void pdb_chart_add_vmark(struct pdb_chart_panel *p, double x, int color, int dashed)
 {
 	p->vmarks = pdb_xrealloc(p->vmarks, (p->nvmarks + 1) * sizeof *p->vmarks);
-	p->vmarks[p->nvmarks++] = x;
+	p->vmarks[p->nvmarks].x = x;
+	p->vmarks[p->nvmarks].color = color;
+	p->vmarks[p->nvmarks].dashed = dashed;
+	p->nvmarks++;
 }
 
 void pdb_chart_add_hmark(struct pdb_chart_panel *p, double y)

@@ -21,6 +21,7 @@ enum pdb_mark {
 	PDB_MARK_DASHED = 16,  /* the line is dashed */
 	PDB_MARK_CLIP = 32,    /* a reference line: does not widen the axes, clipped at the plot's edges */
 	PDB_MARK_VALUES = 64,  /* each point (bar) carries its value, where it fits */
+	PDB_MARK_LIGHT = 128,  /* the band is lighter (an outer band behind an inner one) */
 };
 
 /* Colours: palette indices 0..7 (Okabe–Ito), or these theme colours. */
@@ -55,13 +56,19 @@ struct pdb_chart_axis {
 	char *title2, *unit2;
 };
 
+struct pdb_chart_vmark {
+	double x;
+	int color;          /* enum pdb_chart_color */
+	int dashed;
+};
+
 struct pdb_chart_panel {
 	char *title;        /* a heading above the panel, or NULL */
 	double weight;      /* share of the height (default 1) */
 	struct pdb_chart_axis x, y;
 	struct pdb_chart_series *series;
 	size_t nseries;
-	double *vmarks;     /* vertical lines at these x values (change points) */
+	struct pdb_chart_vmark *vmarks; /* vertical lines (change points, zero, thresholds) */
 	size_t nvmarks;
 	double *hmarks;     /* horizontal reference lines at these y values */
 	size_t nhmarks;
@@ -104,7 +111,7 @@ void pdb_chart_skip(struct pdb_chart *chart, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* How many distinct selected series the panels draw. */
 size_t pdb_chart_drawn(const struct pdb_chart *chart);
-void pdb_chart_add_vmark(struct pdb_chart_panel *panel, double x);
+void pdb_chart_add_vmark(struct pdb_chart_panel *panel, double x, int color, int dashed);
 void pdb_chart_add_hmark(struct pdb_chart_panel *panel, double y);
 /* Name the categories of a CATEGORY axis (copied). */
 void pdb_chart_axis_categories(struct pdb_chart_axis *axis, const char *const *names,

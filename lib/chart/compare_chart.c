@@ -60,7 +60,7 @@ static void verdict_series(struct pdb_chart_panel *p, const struct pdb_compare *
 void pdb_compare_chart_bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
 			    const size_t *rows, size_t nrows)
 {
-	pdb_chart_add_vmark(p, 0);
+	pdb_chart_add_vmark(p, 0, PDB_COLOR_FOREGROUND, 0);
 	for (size_t v = 0; v < sizeof verdict_colors / sizeof verdict_colors[0]; v++)
 		verdict_series(p, cmp, rows, nrows, verdict_colors[v].verdict, verdict_colors[v].color);
 }

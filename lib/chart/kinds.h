@@ -92,6 +92,8 @@ struct pdb_chart_item {
  * differs). Free with pdb_chart_labels_free. */
 char **pdb_chart_item_labels(const struct pdb_chart_item *items, size_t n);
 void pdb_chart_labels_free(char **labels, size_t n);
+/* Order of dims texts "k=v,k=v": field by field, numbers as numbers. */
+int pdb_chart_cmp_dims(const char *a, const char *b);
 /* "run42 bench [k=v] metric": the series an item draws. Caller frees. */
 char *pdb_chart_item_key(const struct pdb_chart_item *item);
 

@@ -1,6 +1,7 @@
 /* Chart kinds: legend labels of results that name only what tells them apart. */
 #include "chart/kinds.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,4 +72,25 @@ void pdb_chart_labels_free(char **labels, size_t n)
 	for (size_t i = 0; labels && i < n; i++)
 		free(labels[i]);
 	free(labels);
+}
+
+int pdb_chart_cmp_dims(const char *a, const char *b)
+{
+	while (*a && *b) {
+		size_t la = strcspn(a, "=,"), lb = strcspn(b, "=,");
+		char fa[128], fb[128];
+		double x, y;
+		int c;
+		snprintf(fa, sizeof fa, "%.*s", (int)la, a);
+		snprintf(fb, sizeof fb, "%.*s", (int)lb, b);
+		if (pdb_parse_double(fa, &x) == 0 && pdb_parse_double(fb, &y) == 0)
+			c = x < y ? -1 : x > y;
+		else
+			c = strcmp(fa, fb);
+		if (c)
+			return c;
+		a += la + (a[la] != 0);
+		b += lb + (b[lb] != 0);
+	}
+	return (*a != 0) - (*b != 0);
 }

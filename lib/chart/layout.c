@@ -217,7 +217,11 @@ static struct range data_range(const struct pdb_chart_panel *p, int is_x, int po
 			}
 		}
 	}
-	range_of_values(is_x ? p->vmarks : p->hmarks, is_x ? p->nvmarks : p->nhmarks, &r, pos);
+	if (is_x)
+		for (size_t k = 0; k < p->nvmarks; k++)
+			range_add(&r, p->vmarks[k].x, pos);
+	else
+		range_of_values(p->hmarks, p->nhmarks, &r, pos);
 	return r;
 }
 
@@ -745,7 +749,7 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 		pdb_chart_place_values(p, pl);
 		pl->vmark_px = pdb_xcalloc(p->nvmarks + 1, sizeof *pl->vmark_px);
 		for (size_t k = 0; k < p->nvmarks; k++)
-			pl->vmark_px[k] = to_px(&pl->x, p->vmarks[k]);
+			pl->vmark_px[k] = to_px(&pl->x, p->vmarks[k].x);
 		pl->hmark_px = pdb_xcalloc(p->nhmarks + 1, sizeof *pl->hmark_px);
 		for (size_t k = 0; k < p->nhmarks; k++)
 			pl->hmark_px[k] = to_px(&pl->y, p->hmarks[k]);
@@ -796,11 +800,11 @@ static const char *kind_name(int kind)
 static void marks_text(int marks, char *out, size_t size)
 {
 	static const char *const names[] = { "line", "points", "band", "hbar", "dashed", "clip",
-					     "values" };
+					     "values", "light" };
 	size_t len = 0;
 
 	out[0] = 0;
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 8; i++)
 		if (marks & (1 << i))
 			len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "+" : "", names[i]);
 }
@@ -854,7 +858,9 @@ void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_lay
 			}
 		}
 		for (size_t k = 0; k < p->nvmarks; k++)
-			pdb_buf_printf(out, "  vmark %.4g @%.1f\n", p->vmarks[k], pl->vmark_px[k]);
+			pdb_buf_printf(out, "  vmark %.4g @%.1f%s colour %d\n", p->vmarks[k].x,
+				       pl->vmark_px[k], p->vmarks[k].dashed ? " dashed" : "",
+				       p->vmarks[k].color);
 		for (size_t k = 0; k < p->nhmarks; k++)
 			pdb_buf_printf(out, "  hmark %.4g @%.1f\n", p->hmarks[k], pl->hmark_px[k]);
 		if (pl->legend.n > 0) {

@@ -240,7 +240,7 @@ static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_la
 		for (size_t i = l->nband; i-- > 0;)
 			cairo_line_to(cr, l->bx[i], l->plo[i]);
 		cairo_close_path(cr);
-		set_rgb(cr, c, 0.22);
+		set_rgb(cr, c, se->marks & PDB_MARK_LIGHT ? 0.11 : 0.22);
 		cairo_fill(cr);
 	}
 	if (se->marks & PDB_MARK_HBAR) {
@@ -306,12 +306,13 @@ static void marks(cairo_t *cr, const struct theme *t, const struct pdb_chart_pan
 	}
 	cairo_stroke(cr);
 	for (size_t i = 0; i < p->nvmarks; i++) {
+		const struct pdb_chart_vmark *m = &p->vmarks[i];
+		set_rgb(cr, color_of(t, m->color), m->color == PDB_COLOR_FOREGROUND ? 0.55 : 0.9);
+		cairo_set_dash(cr, dash, m->dashed ? 2 : 0, 0);
 		cairo_move_to(cr, pl->vmark_px[i], pl->top);
 		cairo_line_to(cr, pl->vmark_px[i], pl->bottom);
+		cairo_stroke(cr);
 	}
-	if (p->nvmarks && p->y.kind == PDB_AXIS_CATEGORY) /* a zero line: solid */
-		cairo_set_dash(cr, NULL, 0, 0);
-	cairo_stroke(cr);
 	cairo_set_dash(cr, NULL, 0, 0);
 }
 
@@ -332,7 +333,7 @@ static void legend(cairo_t *cr, const struct theme *t, const struct pdb_chart_pa
 		double y = lg->y + 4 + 17.0 * (double)k + 8.5, x = lg->x + 8;
 		if (se->marks & (PDB_MARK_HBAR | PDB_MARK_BAND) && !(se->marks & PDB_MARK_LINE)) {
 			cairo_rectangle(cr, x, y - 5, 24, 10);
-			set_rgb(cr, c, se->marks & PDB_MARK_HBAR ? 0.85 : 0.3);
+			set_rgb(cr, c, se->marks & PDB_MARK_HBAR ? 0.85 : se->marks & PDB_MARK_LIGHT ? 0.15 : 0.3);
 			cairo_fill(cr);
 		}
 		if (se->marks & PDB_MARK_LINE) {

@@ -179,28 +179,9 @@ static void name_lines(struct point *pts, size_t n, const struct pdb_result *can
 	}
 }
 
-/* Order of line labels: field by field, numbers as numbers. */
-static int cmp_label(const void *pa, const void *pb)
+static int cmp_label(const void *a, const void *b)
 {
-	const char *a = *(char *const *)pa, *b = *(char *const *)pb;
-
-	while (*a && *b) {
-		size_t la = strcspn(a, "=,"), lb = strcspn(b, "=,");
-		char fa[128], fb[128];
-		double x, y;
-		int c;
-		snprintf(fa, sizeof fa, "%.*s", (int)la, a);
-		snprintf(fb, sizeof fb, "%.*s", (int)lb, b);
-		if (pdb_parse_double(fa, &x) == 0 && pdb_parse_double(fb, &y) == 0)
-			c = x < y ? -1 : x > y;
-		else
-			c = strcmp(fa, fb);
-		if (c)
-			return c;
-		a += la + (a[la] != 0);
-		b += lb + (b[lb] != 0);
-	}
-	return (*a != 0) - (*b != 0);
+	return pdb_chart_cmp_dims(*(char *const *)a, *(char *const *)b);
 }
 
 /* The lines of the candidate, sorted; those at one count only are left out. */
