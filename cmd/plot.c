@@ -32,6 +32,8 @@ const struct command cmd_plot = {
 	"  -H, --height PX       height in pixels (default 700)\n"
 	"      --theme NAME      light (default) or dark\n"
 	"      --layout          print the computed layout (axes, ticks, legend) as text\n"
+	"  -n, --last N          compare: BASE is the last N runs matching its selector\n"
+	"      --cand-last N     compare: CAND is the last N runs matching its selector\n"
 	"  -F, --format FMT      scaling without -o: print the table as text or json\n"
 	"      --db FILE         the database\n"
 	"RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE; BASE and CAND may\n"
@@ -39,7 +41,7 @@ const struct command cmd_plot = {
 	"draw scaling, latency, history and compare charts (PNG, SVG, PDF)",
 };
 
-enum { OPT_THEME = 0x2000, OPT_LAYOUT };
+enum { OPT_THEME = 0x2000, OPT_LAYOUT, OPT_CAND_LAST };
 
 struct plot_opts {
 	struct pdb_plot_opts chart;
@@ -162,14 +164,17 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 		{ "format", required_argument, 0, 'F' },
 		{ "theme", required_argument, 0, OPT_THEME },
 		{ "layout", no_argument, 0, OPT_LAYOUT },
+		{ "last", required_argument, 0, 'n' },
+		{ "cand-last", required_argument, 0, OPT_CAND_LAST },
 		CMD_COMMON_OPTIONS,
 		{ 0, 0, 0, 0 },
 	};
 	static const char *const formats[] = { "text", "json", NULL };
 	static const char *const themes[] = { "light", "dark", NULL };
+	int64_t n;
 	int c, status;
 
-	while ((c = cmd_getopt(argc, argv, "o:b:m:t:W:H:F:h", longopts, &cmd_plot)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "o:b:m:t:W:H:F:n:h", longopts, &cmd_plot)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'b': o->chart.bench_glob = optarg; break;
@@ -192,6 +197,13 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 				return cmd_usage_error(&cmd_plot, "unknown theme '%s' (light or dark)", optarg);
 			break;
 		case OPT_LAYOUT: o->layout = 1; break;
+		case 'n':
+		case OPT_CAND_LAST:
+			if (pdb_parse_int64(optarg, 1, 100000, &n) < 0)
+				return cmd_usage_error(&cmd_plot, "--%s: expected a count, not '%s'",
+						       c == 'n' ? "last" : "cand-last", optarg);
+			*(c == 'n' ? &o->chart.last : &o->chart.cand_last) = (int)n;
+			break;
 		default:
 			if ((status = cmd_common_option(&cmd_plot, ctx, c)) >= 0)
 				return status;
@@ -217,6 +229,8 @@ static int check_args(const char *kind, int nruns, const struct plot_opts *o)
 		return cmd_usage_error(&cmd_plot, "%s takes %s", kind,
 				       min == 0 ? "at most two runs: FROM [TO]" :
 				       min == 2 ? "two runs: BASE CAND" : "one or more runs");
+	if ((o->chart.last || o->chart.cand_last) && strcmp(kind, "compare") != 0)
+		return cmd_usage_error(&cmd_plot, "--last and --cand-last go with 'plot compare'");
 	if (o->format >= 0 && (strcmp(kind, "scaling") != 0 || o->output))
 		return cmd_usage_error(&cmd_plot, "--format prints the scaling table: use it with "
 				       "'plot scaling' and without -o");

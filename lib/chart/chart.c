@@ -81,6 +81,7 @@ void pdb_chart_free(struct pdb_chart *c)
 	free(c->skipped);
 	free(c->kind);
 	free(c->title);
+	free(c->subtitle);
 	free(c);
 }
 
@@ -150,6 +151,10 @@ size_t pdb_chart_drawn(const struct pdb_chart *c)
 		for (size_t s = 0; s < c->panels[p].nseries; s++) {
 			const char *src = c->panels[p].series[s].source;
 			int seen = !src;
+			if (src && (c->panels[p].series[s].marks & PDB_MARK_HBAR)) {
+				n += c->panels[p].series[s].n;
+				continue;
+			}
 			for (size_t q = 0; q <= p && !seen; q++)
 				for (size_t t = 0; t < (q < p ? c->panels[q].nseries : s) && !seen; t++)
 					seen = c->panels[q].series[t].source &&

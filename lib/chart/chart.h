@@ -40,7 +40,8 @@ struct pdb_chart_series {
 	double *lo, *hi;  /* band (y) or interval (x for HBAR), or NULL */
 	size_t n;
 	char *source;     /* the selected data series this draws, or NULL for a
-			   * reference line (ideal, fit); several may share one */
+			   * reference line (ideal, fit); several may share one;
+			   * each bar of an HBAR series draws one of its own */
 };
 
 struct pdb_chart_axis {
@@ -79,6 +80,7 @@ enum pdb_chart_theme { PDB_THEME_LIGHT, PDB_THEME_DARK };
 struct pdb_chart {
 	char *kind;         /* "scaling", "latency", "history", "compare" */
 	char *title;
+	char *subtitle;     /* a smaller line below the title, or NULL */
 	int width, height;  /* pixels (points for PDF) */
 	int theme;
 	struct pdb_chart_panel *panels; /* stacked top to bottom */

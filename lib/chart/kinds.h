@@ -14,6 +14,7 @@ struct pdb_plot_opts {
 	const char *metric_glob; /* NULL: the kind's choice */
 	const char *title;       /* NULL: a title from the data */
 	int width, height, theme;
+	int last, cand_last;     /* compare: BASE (CAND) is the last N runs its selector matches */
 };
 
 /* Scaling: throughput against vCPUs. */

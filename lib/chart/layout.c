@@ -435,6 +435,44 @@ static void axis_place(struct pdb_axis_layout *a, double px_lo, double px_hi)
 		a->ticks[i].px = to_px(a, a->scale > 0 ? a->ticks[i].value / a->scale : a->ticks[i].value);
 }
 
+/* Whether ticks i and k would have their labels touch. */
+static int ticks_crowd(const struct pdb_axis_layout *a, size_t i, size_t k, int is_x)
+{
+	double d = fabs(a->ticks[k].px - a->ticks[i].px);
+
+	if (!is_x)
+		return d < PDB_FONT_TICK * 1.3;
+	return d < (pdb_chart_text_width(a->ticks[i].label, PDB_FONT_TICK) +
+		    pdb_chart_text_width(a->ticks[k].label, PDB_FONT_TICK)) / 2 + 6;
+}
+
+/* The in-between percentiles of a nines axis (min, 25, 75, 95 %) give way first. */
+static int minor_tick(const struct pdb_axis_layout *a, size_t i)
+{
+	double v = a->ticks[i].value;
+
+	return a->kind == PDB_AXIS_NINES && (v == 0 || v == 25 || v == 75 || v == 95);
+}
+
+static void drop_tick(struct pdb_axis_layout *a, size_t i)
+{
+	memmove(a->ticks + i, a->ticks + i + 1, (a->nticks - i - 1) * sizeof *a->ticks);
+	a->nticks--;
+}
+
+/* Ticks whose labels would touch: the minor ones go, then every later one
+ * that crowds the last kept. */
+static void thin_ticks(struct pdb_axis_layout *a, int is_x)
+{
+	for (size_t i = 0; i < a->nticks; i++)
+		if (minor_tick(a, i) && ((i > 0 && ticks_crowd(a, i - 1, i, is_x)) ||
+					 (i + 1 < a->nticks && ticks_crowd(a, i, i + 1, is_x))))
+			drop_tick(a, i--);
+	for (size_t i = 1; i < a->nticks; i++)
+		if (ticks_crowd(a, i - 1, i, is_x))
+			drop_tick(a, i--);
+}
+
 static double widest_label(const struct pdb_axis_layout *a)
 {
 	double w = 0;
@@ -616,7 +654,8 @@ static size_t legend_cover(const struct pdb_chart_panel *p, const struct pdb_pan
 	return hits;
 }
 
-static double legend_width(const struct pdb_chart_panel *p)
+/* The legend's width: its widest label and the swatch, at most max. */
+static double legend_width(const struct pdb_chart_panel *p, double max)
 {
 	double w = 0;
 
@@ -625,7 +664,24 @@ static double legend_width(const struct pdb_chart_panel *p)
 		if (t > w)
 			w = t;
 	}
-	return w > 0 ? w + 48 : 0;
+	w = w > 0 ? w + 48 : 0;
+	return w > max ? max : w;
+}
+
+/* The entries of the legend of width w: the labelled series, their labels cut to fit. */
+static void legend_entries(const struct pdb_chart_panel *p, struct pdb_legend_layout *lg, double w)
+{
+	lg->series = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *lg->series);
+	lg->labels = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *lg->labels);
+	for (size_t s = 0; s < p->nseries; s++)
+		if (p->series[s].label) {
+			char fitted[512];
+			pdb_chart_fit(fitted, sizeof fitted, p->series[s].label, PDB_FONT_LEGEND, w - 40);
+			lg->labels[lg->n] = pdb_xstrdup(fitted);
+			lg->series[lg->n++] = s;
+		}
+	lg->w = w;
+	lg->h = 8 + LEGEND_ROW * (double)lg->n;
 }
 
 /* Put the legend in the corner where it covers least; 1 when every corner
@@ -636,14 +692,9 @@ static int legend_place(const struct pdb_chart_panel *p, struct pdb_panel_layout
 	struct pdb_legend_layout *lg = &pl->legend;
 	size_t best = (size_t)-1;
 
-	lg->series = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *lg->series);
-	for (size_t s = 0; s < p->nseries; s++)
-		if (p->series[s].label)
-			lg->series[lg->n++] = s;
+	legend_entries(p, lg, legend_width(p, pl->right - pl->left - 2 * LEGEND_INSET));
 	if (lg->n == 0)
 		return 0;
-	lg->w = legend_width(p);
-	lg->h = 8 + LEGEND_ROW * (double)lg->n;
 	for (int c = 0; c < 4; c++) {
 		double x = c % 2 == 0 ? pl->right - LEGEND_INSET - lg->w : pl->left + LEGEND_INSET;
 		double y = c < 2 ? pl->top + LEGEND_INSET : pl->bottom - LEGEND_INSET - lg->h;
@@ -684,21 +735,43 @@ static void layout_release_panels(struct pdb_chart_layout *L)
 		free(pl->vmark_px);
 		free(pl->hmark_px);
 		free(pl->legend.series);
+		for (size_t k = 0; k < pl->legend.n; k++)
+			free(pl->legend.labels[k]);
+		free(pl->legend.labels);
 	}
 	free(L->panels);
 	L->panels = NULL;
+}
+
+/* Tick labels of the y axis cut to the left margin, axis titles to their sides. */
+static void fit_axis_texts(struct pdb_panel_layout *pl)
+{
+	double room = pl->left - (30 + PDB_FONT_AXIS) + 0.5;
+
+	for (size_t i = 0; i < pl->y.nticks; i++)
+		pdb_chart_fit(pl->y.ticks[i].label, sizeof pl->y.ticks[i].label, pl->y.ticks[i].label,
+			      PDB_FONT_TICK, room);
+	pdb_chart_fit(pl->x.title, sizeof pl->x.title, pl->x.title, PDB_FONT_AXIS, pl->right - pl->left);
+	pdb_chart_fit(pl->y.title, sizeof pl->y.title, pl->y.title, PDB_FONT_AXIS, pl->bottom - pl->top);
+	pdb_chart_fit(pl->y2.title, sizeof pl->y2.title, pl->y2.title, PDB_FONT_AXIS,
+		      pl->bottom - pl->top);
 }
 
 /* One pass; legend_outside reserves room on the right for the legends.
  * Returns 1 when some legend would cover data. */
 static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, int legend_outside)
 {
-	double top = 10 + (c->title && *c->title ? PDB_FONT_TITLE + 14 : 0);
-	double avail = c->height - top - 6, weights = 0, left = 0, right_extra = 0, y;
+	double top = 10 + (c->title && *c->title ? PDB_FONT_TITLE + 14 : 0) +
+		     (c->subtitle && *c->subtitle ? PDB_FONT_SUBTITLE + 6 : 0);
+	double avail = c->height - top - 6, weights = 0, left = 0, right_extra = 0, y2w = 0, y;
+	double legend_max = c->width * 0.4;
 	int collide = 0;
 
 	L->width = c->width;
 	L->height = c->height;
+	pdb_chart_fit(L->title, sizeof L->title, c->title ? c->title : "", PDB_FONT_TITLE, c->width - 20);
+	pdb_chart_fit(L->subtitle, sizeof L->subtitle, c->subtitle ? c->subtitle : "",
+		      PDB_FONT_SUBTITLE, c->width - 20);
 	L->npanels = c->npanels;
 	L->panels = pdb_xcalloc(c->npanels ? c->npanels : 1, sizeof *L->panels);
 	for (size_t i = 0; i < c->npanels; i++) {
@@ -717,11 +790,16 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 			left = w;
 		if (pl->y2.present) {
 			w = 8 + widest_label(&pl->y2) + 8 + PDB_FONT_AXIS + 14;
-			if (w > right_extra)
-				right_extra = w;
+			if (w > y2w)
+				y2w = w;
 		}
-		if (legend_outside && legend_width(p) + 16 > right_extra)
-			right_extra = legend_width(p) + 16;
+	}
+	right_extra = y2w;
+	for (size_t i = 0; legend_outside && i < c->npanels; i++) {
+		double w = legend_width(&c->panels[i], legend_max);
+		/* beside the right-hand axis, not on it */
+		if ((L->panels[i].y2.present ? y2w : 8) + w + 16 > right_extra)
+			right_extra = (L->panels[i].y2.present ? y2w : 8) + w + 16;
 	}
 	if (left > c->width * 0.45)
 		left = c->width * 0.45;
@@ -734,6 +812,8 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 
 		pl->left = left;
 		pl->right = c->width - 18 - right_extra;
+		pdb_chart_fit(pl->title, sizeof pl->title, p->title ? p->title : "", PDB_FONT_PANEL,
+			      c->width - pl->left - 10);
 		pl->top = y + panel_top_extra(p);
 		pl->bottom = pl->top + h;
 		y = pl->bottom + panel_bottom_extra(p);
@@ -742,11 +822,13 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 		axis_place(&pl->y, ycat ? pl->top : pl->bottom, ycat ? pl->bottom : pl->top);
 		if (pl->y2.present)
 			axis_place(&pl->y2, pl->bottom, pl->top);
+		thin_ticks(&pl->x, 1);
+		thin_ticks(&pl->y, 0);
+		thin_ticks(&pl->y2, 0);
 		pl->nseries = p->nseries;
 		pl->series = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *pl->series);
 		for (size_t s = 0; s < p->nseries; s++)
 			place_series(&p->series[s], &pl->x, &pl->y, pl->right - pl->left, &pl->series[s]);
-		pdb_chart_place_values(p, pl);
 		pl->vmark_px = pdb_xcalloc(p->nvmarks + 1, sizeof *pl->vmark_px);
 		for (size_t k = 0; k < p->nvmarks; k++)
 			pl->vmark_px[k] = to_px(&pl->x, p->vmarks[k].x);
@@ -754,18 +836,15 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 		for (size_t k = 0; k < p->nhmarks; k++)
 			pl->hmark_px[k] = to_px(&pl->y, p->hmarks[k]);
 		if (legend_outside) {
-			pl->legend.series = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *pl->legend.series);
-			for (size_t s = 0; s < p->nseries; s++)
-				if (p->series[s].label)
-					pl->legend.series[pl->legend.n++] = s;
-			pl->legend.w = legend_width(p);
-			pl->legend.h = 8 + LEGEND_ROW * (double)pl->legend.n;
-			pl->legend.x = pl->right + (pl->y2.present ? right_extra - pl->legend.w - 4 : 16);
+			legend_entries(p, &pl->legend, legend_width(p, legend_max));
+			pl->legend.x = pl->right + (pl->y2.present ? y2w : 24); /* clear of the last x label */
 			pl->legend.y = pl->top;
 			pl->legend.where = "outside";
 		} else if (legend_place(p, pl)) {
 			collide = 1;
 		}
+		fit_axis_texts(pl);
+		pdb_chart_place_values(p, pl);
 	}
 	return collide;
 }
@@ -821,11 +900,36 @@ static void axis_text(struct pdb_buf *out, const char *name, const struct pdb_ax
 	pdb_buf_puts(out, "\n");
 }
 
+/* How many texts there are, and each one that overlaps another or leaves the canvas. */
+static void texts_text(struct pdb_buf *out, const struct pdb_chart_layout *L)
+{
+	struct pdb_text_box *b;
+	size_t n = pdb_chart_text_boxes(L, &b), bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int off = b[i].x < 0 || b[i].y < 0 || b[i].x + b[i].w > L->width || b[i].y + b[i].h > L->height;
+		size_t k = 0;
+		while (k < n && (k == i || !pdb_chart_boxes_overlap(&b[i], &b[k])))
+			k++;
+		if (off || k < n) {
+			pdb_buf_printf(out, "text \"%s\" %s%s%s%s\n", b[i].text, off ? "leaves the canvas" : "",
+				       off && k < n ? ", " : "", k < n ? "overlaps " : "",
+				       k < n ? b[k].text : "");
+			bad++;
+		}
+	}
+	pdb_buf_printf(out, "texts %zu: %zu overlapping or off the canvas\n", n, bad);
+	free(b);
+}
+
 void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_layout *L,
 			   struct pdb_buf *out)
 {
 	pdb_buf_printf(out, "chart %s %dx%d %s \"%s\"\n", c->kind, L->width, L->height,
-		       c->theme == PDB_THEME_DARK ? "dark" : "light", c->title ? c->title : "");
+		       c->theme == PDB_THEME_DARK ? "dark" : "light", L->title);
+	if (*L->subtitle)
+		pdb_buf_printf(out, "subtitle \"%s\"\n", L->subtitle);
+	texts_text(out, L);
 	pdb_buf_printf(out, "selected %zu: drawn %zu, left out %zu\n", c->nselected,
 		       pdb_chart_drawn(c), c->nskipped);
 	for (size_t i = 0; i < c->nskipped; i++)
@@ -834,7 +938,7 @@ void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_lay
 		const struct pdb_chart_panel *p = &c->panels[i];
 		const struct pdb_panel_layout *pl = &L->panels[i];
 		pdb_buf_printf(out, "panel %zu \"%s\" plot %.1f,%.1f %.1f,%.1f\n", i + 1,
-			       p->title ? p->title : "", pl->left, pl->top, pl->right, pl->bottom);
+			       pl->title, pl->left, pl->top, pl->right, pl->bottom);
 		axis_text(out, "x", &pl->x);
 		axis_text(out, "y", &pl->y);
 		axis_text(out, "y2", &pl->y2);
@@ -867,7 +971,7 @@ void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_lay
 			pdb_buf_printf(out, "  legend %s %.1f,%.1f %.1fx%.1f:", pl->legend.where,
 				       pl->legend.x, pl->legend.y, pl->legend.w, pl->legend.h);
 			for (size_t k = 0; k < pl->legend.n; k++)
-				pdb_buf_printf(out, " \"%s\"", p->series[pl->legend.series[k]].label);
+				pdb_buf_printf(out, " \"%s\"", pl->legend.labels[k]);
 			pdb_buf_puts(out, "\n");
 		}
 	}

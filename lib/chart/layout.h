@@ -9,6 +9,7 @@
 
 /* Font sizes (pixels) the layout reserves room for and render draws with. */
 #define PDB_FONT_TITLE 17.0
+#define PDB_FONT_SUBTITLE 12.0
 #define PDB_FONT_PANEL 13.0
 #define PDB_FONT_AXIS 12.0
 #define PDB_FONT_TICK 11.0
@@ -56,11 +57,13 @@ struct pdb_series_layout {
 struct pdb_legend_layout {
 	size_t n;          /* entries (series with a label) */
 	size_t *series;    /* their series indices */
+	char **labels;     /* their labels, cut with an ellipsis to the box */
 	double x, y, w, h; /* box in pixels */
 	const char *where; /* "top-right", "top-left", "bottom-right", "bottom-left", "outside" */
 };
 
 struct pdb_panel_layout {
+	char title[512];   /* the panel's title cut to the canvas, "" when none */
 	double left, top, right, bottom; /* the plot area in pixels */
 	struct pdb_axis_layout x, y, y2;
 	struct pdb_series_layout *series;
@@ -71,6 +74,7 @@ struct pdb_panel_layout {
 
 struct pdb_chart_layout {
 	int width, height;
+	char title[512], subtitle[512]; /* cut with an ellipsis to the canvas */
 	struct pdb_panel_layout *panels;
 	size_t npanels;
 };
@@ -98,6 +102,13 @@ double pdb_chart_nines(double percent);
  * above each point (beside each bar's end), in the axis unit, left out
  * where one would leave the plot or cover another. */
 void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl);
+/* s cut to width pixels at font size, ending in an ellipsis when cut (textbox.c). */
+void pdb_chart_fit(char *out, size_t size, const char *s, double font, double width);
+/* The box of every text the chart draws (titles, tick labels, axis titles,
+ * legends as a whole, values), as render places them. *out malloc'ed. */
+size_t pdb_chart_text_boxes(const struct pdb_chart_layout *layout, struct pdb_text_box **out);
+/* The height of the bars of an HBAR series on the panel's category rows. */
+double pdb_chart_bar_height(const struct pdb_panel_layout *pl);
 /* Whether two boxes overlap. */
 int pdb_chart_boxes_overlap(const struct pdb_text_box *a, const struct pdb_text_box *b);
 

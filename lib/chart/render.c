@@ -245,8 +245,7 @@ static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_la
 	}
 	if (se->marks & PDB_MARK_HBAR) {
 		double zero = pl->x.px_lo + (0 - pl->x.lo) / (pl->x.hi - pl->x.lo) * (pl->x.px_hi - pl->x.px_lo);
-		double row = fabs(pl->y.px_hi - pl->y.px_lo) / (pl->y.hi - pl->y.lo);
-		double h = row * 0.62 < 26 ? row * 0.62 : 26;
+		double h = pdb_chart_bar_height(pl);
 		for (size_t i = 0; i < l->n; i++) {
 			cairo_rectangle(cr, l->px[i] < zero ? l->px[i] : zero, l->py[i] - h / 2,
 					fabs(l->px[i] - zero), h);
@@ -352,7 +351,7 @@ static void legend(cairo_t *cr, const struct theme *t, const struct pdb_chart_pa
 		if (se->marks & PDB_MARK_POINTS)
 			marker(cr, t, c, x + 12, y);
 		set_rgb(cr, t->fg, 1);
-		text(cr, se->label, PDB_FONT_LEGEND, 0, x + 32, y, 0, 1);
+		text(cr, lg->labels[k], PDB_FONT_LEGEND, 0, x + 32, y, 0, 1);
 	}
 }
 
@@ -363,14 +362,19 @@ static void draw(cairo_t *cr, const struct pdb_chart *c, const struct pdb_chart_
 	set_rgb(cr, t->bg, 1);
 	cairo_paint(cr);
 	set_rgb(cr, t->fg, 1);
-	if (c->title && *c->title)
-		text(cr, c->title, PDB_FONT_TITLE, 1, L->width / 2.0, 10 + PDB_FONT_TITLE, 0.5, 0);
+	if (*L->title)
+		text(cr, L->title, PDB_FONT_TITLE, 1, L->width / 2.0, 10 + PDB_FONT_TITLE, 0.5, 0);
+	if (*L->subtitle) {
+		set_rgb(cr, t->muted, 1);
+		text(cr, L->subtitle, PDB_FONT_SUBTITLE, 0, L->width / 2.0,
+		     10 + PDB_FONT_TITLE + 6 + PDB_FONT_SUBTITLE, 0.5, 0);
+	}
 	for (size_t i = 0; i < L->npanels; i++) {
 		const struct pdb_chart_panel *p = &c->panels[i];
 		const struct pdb_panel_layout *pl = &L->panels[i];
-		if (p->title) {
+		if (*pl->title) {
 			set_rgb(cr, t->fg, 1);
-			text(cr, p->title, PDB_FONT_PANEL, 1, pl->left, pl->top - 8, 0, 0);
+			text(cr, pl->title, PDB_FONT_PANEL, 1, pl->left, pl->top - 8, 0, 0);
 		}
 		axes(cr, t, pl);
 		cairo_save(cr);

@@ -9,16 +9,26 @@
 #define VALUE_GAP 5.0
 #define MAX_VALUES 40
 
+double pdb_chart_bar_height(const struct pdb_panel_layout *pl)
+{
+	double row = fabs(pl->y.px_hi - pl->y.px_lo) / (pl->y.hi - pl->y.lo);
+
+	return row * 0.62 < 26 ? row * 0.62 : 26;
+}
+
 int pdb_chart_boxes_overlap(const struct pdb_text_box *a, const struct pdb_text_box *b)
 {
 	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
 }
 
-/* Inside the plot, clear of the other labels and of every point's marker. */
+/* Inside the plot, clear of the legend, the other labels and every point's marker. */
 static int fits(const struct pdb_chart_panel *p, const struct pdb_panel_layout *pl,
 		const struct pdb_text_box *b)
 {
-	if (b->x < pl->left || b->x + b->w > pl->right || b->y < pl->top || b->y + b->h > pl->bottom)
+	struct pdb_text_box legend = { pl->legend.x, pl->legend.y, pl->legend.w, pl->legend.h, "" };
+
+	if (b->x < pl->left || b->x + b->w > pl->right || b->y < pl->top || b->y + b->h > pl->bottom ||
+	    (pl->legend.n > 0 && pdb_chart_boxes_overlap(b, &legend)))
 		return 0;
 	for (size_t s = 0; s < pl->nseries; s++)
 		for (size_t i = 0; (p->series[s].marks & PDB_MARK_POINTS) && i < pl->series[s].n; i++) {
@@ -62,14 +72,13 @@ void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_la
 			b->w = pdb_chart_text_width(b->text, PDB_FONT_VALUE);
 			b->h = PDB_FONT_VALUE + 2;
 			if (se->marks & PDB_MARK_HBAR) {
-				/* beyond the bar and its interval */
-				double lo = l->px[i], hi = l->px[i];
-				if (l->nband == l->n) {
-					lo = l->plo[i] < lo ? l->plo[i] : lo;
-					hi = l->phi[i] > hi ? l->phi[i] : hi;
-				}
-				b->x = se->x[i] < 0 ? lo - VALUE_GAP - b->w : hi + VALUE_GAP;
-				b->y = l->py[i] - b->h / 2;
+				/* above the bar's end, clear of the interval across its middle */
+				double bar = pdb_chart_bar_height(pl);
+				b->x = l->px[i] - b->w / 2;
+				b->x = b->x < pl->left ? pl->left : b->x + b->w > pl->right ? pl->right - b->w : b->x;
+				b->y = l->py[i] - bar / 2 - 1 - b->h;
+				if (!fits(p, pl, b)) /* under the legend, say: below the bar */
+					b->y = l->py[i] + bar / 2 + 1;
 			} else {
 				b->x = l->px[i] - b->w / 2;
 				b->y = l->py[i] - VALUE_GAP - b->h;
