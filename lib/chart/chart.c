@@ -53,28 +53,31 @@ static double *copy(const double *v, size_t n)
 	return out;
 }
 
+static void panel_release(struct pdb_chart_panel *pn)
+{
+	for (size_t s = 0; s < pn->nseries; s++) {
+		struct pdb_chart_series *se = &pn->series[s];
+		free(se->label);
+		free(se->x);
+		free(se->y);
+		free(se->lo);
+		free(se->hi);
+		free(se->source);
+	}
+	free(pn->series);
+	free(pn->title);
+	free(pn->vmarks);
+	free(pn->hmarks);
+	axis_release(&pn->x);
+	axis_release(&pn->y);
+}
+
 void pdb_chart_free(struct pdb_chart *c)
 {
 	if (!c)
 		return;
-	for (size_t p = 0; p < c->npanels; p++) {
-		struct pdb_chart_panel *pn = &c->panels[p];
-		for (size_t s = 0; s < pn->nseries; s++) {
-			struct pdb_chart_series *se = &pn->series[s];
-			free(se->label);
-			free(se->x);
-			free(se->y);
-			free(se->lo);
-			free(se->hi);
-			free(se->source);
-		}
-		free(pn->series);
-		free(pn->title);
-		free(pn->vmarks);
-		free(pn->hmarks);
-		axis_release(&pn->x);
-		axis_release(&pn->y);
-	}
+	for (size_t p = 0; p < c->npanels; p++)
+		panel_release(&c->panels[p]);
 	free(c->panels);
 	for (size_t i = 0; i < c->nskipped; i++)
 		free(c->skipped[i]);
@@ -83,6 +86,12 @@ void pdb_chart_free(struct pdb_chart *c)
 	free(c->title);
 	free(c->subtitle);
 	free(c);
+}
+
+void pdb_chart_pop_panel(struct pdb_chart *c)
+{
+	if (c->npanels > 0)
+		panel_release(&c->panels[--c->npanels]);
 }
 
 struct pdb_chart_panel *pdb_chart_add_panel(struct pdb_chart *c, const char *title,

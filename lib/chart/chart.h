@@ -99,6 +99,8 @@ void pdb_chart_free(struct pdb_chart *chart);
 struct pdb_chart_panel *pdb_chart_add_panel(struct pdb_chart *chart, const char *title,
 					    const char *xtitle, const char *xunit,
 					    const char *ytitle, const char *yunit);
+/* Remove the last panel. */
+void pdb_chart_pop_panel(struct pdb_chart *chart);
 /* Add a series of n points (x, y copied; lo, hi copied when not NULL). */
 struct pdb_chart_series *pdb_chart_add_series(struct pdb_chart_panel *panel,
 					      const char *label, int marks, int color,

@@ -82,10 +82,10 @@ void pdb_compare_chart_bars(struct pdb_chart_panel *p, const struct pdb_compare 
 		verdict_series(p, cmp, rows, nrows, verdict_colors[v].verdict, verdict_colors[v].color);
 	free(p->x.title);
 	p->x.title = nt == 0 ? pdb_xstrdup("change of the candidate, with its interval") :
-		     nt == 1 ? pdb_xasprintf("change of the candidate, with its interval; dashed: "
-					     "the ±%g%% threshold", thresholds[0]) :
-		     pdb_xasprintf("change of the candidate, with its interval; dashed: the ±%g%% "
-				   "and ±%g%% thresholds", thresholds[0], thresholds[1]);
+		     nt == 1 ? pdb_xasprintf("change, with its interval (dashed: ±%g%% threshold)",
+					     thresholds[0]) :
+		     pdb_xasprintf("change, with its interval (dashed: ±%g%% and ±%g%% thresholds)",
+				   thresholds[0], thresholds[1]);
 }
 
 size_t pdb_compare_chart_rows(const struct pdb_compare *cmp, size_t *rows, size_t max,

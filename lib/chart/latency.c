@@ -346,7 +346,7 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 			if (strcmp(it[i].r->unit, units[u]) == 0)
 				sub[m++] = it[i];
 		labels = pdb_chart_item_labels(sub, m);
-		p = pdb_chart_add_panel(c, title, "time", "s", "throughput", units[u]);
+		p = pdb_chart_add_panel(c, title, "time", "s", units[u], ""); /* the title says what */
 		p->y.include_zero = 1;
 		for (size_t i = 0; i < m; i++) {
 			char *key = pdb_chart_item_key(&sub[i]);
@@ -367,6 +367,32 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 	}
 	free(sub);
 	free(it);
+}
+
+/* A panel takes about PANEL_ROOM pixels of height (titles, ticks and a
+ * plot): the time panels past what the chart's height holds are left out,
+ * the last first, and the series only they drew are named. */
+#define PANEL_ROOM 140
+static void fit_panels(struct pdb_chart *c)
+{
+	size_t room = c->height > 41 + PANEL_ROOM ? (size_t)(c->height - 41) / PANEL_ROOM : 1;
+
+	while (c->npanels > room) {
+		const struct pdb_chart_panel *p = &c->panels[c->npanels - 1];
+		for (size_t s = 0; s < p->nseries; s++) {
+			const char *src = p->series[s].source;
+			int elsewhere = 0;
+			for (size_t q = 0; q + 1 < c->npanels && src && !elsewhere; q++)
+				for (size_t t = 0; t < c->panels[q].nseries && !elsewhere; t++)
+					elsewhere = c->panels[q].series[t].source &&
+						    strcmp(c->panels[q].series[t].source, src) == 0;
+			if (src && !elsewhere)
+				pdb_chart_skip(c, "%s: no room for its panel \"%s\" at %dx%d (make the "
+					       "chart taller, or narrow it with --bench)", src,
+					       p->title, c->width, c->height);
+		}
+		pdb_chart_pop_panel(c);
+	}
 }
 
 /* The panels from first on share one time axis, from 0 to the end of the
@@ -443,6 +469,7 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 	auto_log(p, 20);
 	latency_over_time(c, it, labels, keys, n);
 	throughput_panels(c, runs, nsel, opts);
+	fit_panels(c);
 	whole_duration(c, 1);
 out:
 	pdb_chart_labels_free(labels, n);

@@ -853,9 +853,15 @@ struct pdb_chart_layout *pdb_chart_layout(const struct pdb_chart *c)
 {
 	struct pdb_chart_layout *L = pdb_xcalloc(1, sizeof *L);
 
+	/* legends that would cover data go outside, unless that leaves the
+	 * plots less than 55 % of the width (then the least covered corner) */
 	if (layout_pass(c, L, 0)) {
 		layout_release_panels(L);
 		layout_pass(c, L, 1);
+		if (L->npanels > 0 && L->panels[0].right - L->panels[0].left < 0.55 * c->width) {
+			layout_release_panels(L);
+			layout_pass(c, L, 0);
+		}
 	}
 	return L;
 }

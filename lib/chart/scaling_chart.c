@@ -125,9 +125,9 @@ static void one_line(struct pdb_chart *c, const struct pdb_scaling *s, const cha
 		usl_curve(p, ln, logx);
 	line_series(p, s, ln, "measured", PDB_MARK_LINE | PDB_MARK_POINTS | PDB_MARK_VALUES,
 		    PDB_COLOR_BLUE, n, x);
-	p = pdb_chart_add_panel(c, NULL, "vCPUs", "", "parallel efficiency", "%");
+	p = pdb_chart_add_panel(c, NULL, "vCPUs", "", "efficiency", "%");
 	p->y.include_zero = 1;
-	pdb_chart_axis_second(&p->y, ln->rows[0].per_vcpu / 100, "throughput per vCPU", s->unit);
+	pdb_chart_axis_second(&p->y, ln->rows[0].per_vcpu / 100, "per vCPU", s->unit);
 	pdb_chart_add_hmark(p, 100);
 	line_series(p, s, ln, "parallel efficiency (left axis)",
 		    PDB_MARK_LINE | PDB_MARK_POINTS | PDB_MARK_VALUES, PDB_COLOR_GREEN, n, eff);
