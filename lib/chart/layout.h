@@ -107,8 +107,6 @@ void pdb_chart_fit(char *out, size_t size, const char *s, double font, double wi
 /* The box of every text the chart draws (titles, tick labels, axis titles,
  * legends as a whole, values), as render places them. *out malloc'ed. */
 size_t pdb_chart_text_boxes(const struct pdb_chart_layout *layout, struct pdb_text_box **out);
-/* The height of the bars of an HBAR series on the panel's category rows. */
-double pdb_chart_bar_height(const struct pdb_panel_layout *pl);
 /* Whether two boxes overlap. */
 int pdb_chart_boxes_overlap(const struct pdb_text_box *a, const struct pdb_text_box *b);
 

@@ -9,13 +9,6 @@
 #define VALUE_GAP 5.0
 #define MAX_VALUES 40
 
-double pdb_chart_bar_height(const struct pdb_panel_layout *pl)
-{
-	double row = fabs(pl->y.px_hi - pl->y.px_lo) / (pl->y.hi - pl->y.lo);
-
-	return row * 0.62 < 26 ? row * 0.62 : 26;
-}
-
 int pdb_chart_boxes_overlap(const struct pdb_text_box *a, const struct pdb_text_box *b)
 {
 	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
@@ -63,6 +56,7 @@ void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_la
 	for (size_t s = 0; s < p->nseries; s++) {
 		const struct pdb_chart_series *se = &p->series[s];
 		struct pdb_series_layout *l = &pl->series[s];
+		double zero = pl->x.px_lo + (0 - pl->x.lo) / (pl->x.hi - pl->x.lo) * (pl->x.px_hi - pl->x.px_lo);
 		if (!(se->marks & PDB_MARK_VALUES) || l->n != se->n || l->n > MAX_VALUES)
 			continue;
 		l->values = pdb_xcalloc(l->n ? l->n : 1, sizeof *l->values);
@@ -72,13 +66,17 @@ void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_la
 			b->w = pdb_chart_text_width(b->text, PDB_FONT_VALUE);
 			b->h = PDB_FONT_VALUE + 2;
 			if (se->marks & PDB_MARK_HBAR) {
-				/* above the bar's end, clear of the interval across its middle */
-				double bar = pdb_chart_bar_height(pl);
-				b->x = l->px[i] - b->w / 2;
-				b->x = b->x < pl->left ? pl->left : b->x + b->w > pl->right ? pl->right - b->w : b->x;
-				b->y = l->py[i] - bar / 2 - 1 - b->h;
-				if (!fits(p, pl, b)) /* under the legend, say: below the bar */
-					b->y = l->py[i] + bar / 2 + 1;
+				/* on the bar's row, beyond its end and interval; else beyond the
+				 * other end (the other side of zero) */
+				double lo = l->px[i] < zero ? l->px[i] : zero, hi = l->px[i] > zero ? l->px[i] : zero;
+				if (l->nband == l->n) {
+					lo = l->plo[i] < lo ? l->plo[i] : lo;
+					hi = l->phi[i] > hi ? l->phi[i] : hi;
+				}
+				b->y = l->py[i] - b->h / 2;
+				b->x = se->x[i] < 0 ? lo - VALUE_GAP - b->w : hi + VALUE_GAP;
+				if (!fits(p, pl, b))
+					b->x = se->x[i] < 0 ? hi + VALUE_GAP : lo - VALUE_GAP - b->w;
 			} else {
 				b->x = l->px[i] - b->w / 2;
 				b->y = l->py[i] - VALUE_GAP - b->h;
