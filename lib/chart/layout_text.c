@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-
 static const char *kind_name(int kind)
 {
 	static const char *const names[] = { "linear", "log", "nines", "category", "log2" };
