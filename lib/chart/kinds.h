@@ -32,7 +32,7 @@ struct pdb_scaling_line {
 };
 struct pdb_scaling {
 	char *benchmark, *metric, *unit; /* unit of throughput (1/time when from times) */
-	char *why;                       /* why this metric: "the metric named throughput" */
+	char *why;                       /* why this metric: "by name", "--metric" */
 	char *held;                      /* dims with one value in every line, "clients=8", or "" */
 	int from_time;                   /* throughput is 1 / the measured time */
 	struct pdb_scaling_line *lines;  /* sorted by their dims, numbers as numbers */

@@ -42,12 +42,12 @@ static int preference(const struct pdb_result *r, const char **why)
 	size_t len = strlen(r->unit);
 
 	if (strcmp(r->metric, "throughput") == 0) {
-		*why = "the one named throughput";
+		*why = "by name";
 		return 4;
 	}
 	if (r->direction == PDB_DIR_HIGHER && len > 2 && strcmp(r->unit + len - 2, "/s") == 0 &&
 	    strcmp(r->unit, "B/s") != 0 && strcmp(r->unit, "bit/s") != 0) {
-		*why = "an operations-per-second rate";
+		*why = "an ops/s-like rate";
 		return 3;
 	}
 	if (r->direction == PDB_DIR_HIGHER) {
@@ -55,10 +55,10 @@ static int preference(const struct pdb_result *r, const char **why)
 		return 2;
 	}
 	if (strcmp(r->unit, "s") == 0) {
-		*why = "a time, as runs per second";
+		*why = "as runs per second";
 		return 1;
 	}
-	*why = "no rate or time measured at several vCPU counts";
+	*why = "no rate or time at several vCPU counts";
 	return 0;
 }
 

@@ -148,7 +148,7 @@ static void few_lines(struct pdb_chart *c, const struct pdb_scaling *s, const ch
 	p->y.include_zero = 1;
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
-			p = pdb_chart_add_panel(c, NULL, "vCPUs", "", "parallel efficiency", "%");
+			p = pdb_chart_add_panel(c, NULL, "vCPUs", "", "efficiency", "%");
 			p->y.include_zero = 1;
 			pdb_chart_add_hmark(p, 100);
 		}
@@ -238,7 +238,7 @@ struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pd
 {
 	char *title = opts->title ? pdb_xstrdup(opts->title) :
 		      pdb_xasprintf("Scaling: %s %s", s->benchmark, s->metric);
-	char *panel = pdb_xasprintf("metric %s (%s)%s%s", s->metric, s->why,
+	char *panel = pdb_xasprintf("%s (%s)%s%s", s->metric, s->why,
 				    *s->held ? " · held fixed: " : "", s->held);
 	struct pdb_chart *c = pdb_chart_new("scaling", title, opts->width, opts->height, opts->theme);
 	int logx = powers_of_two(s);
