@@ -82,8 +82,8 @@ static size_t change_points(const struct pdb_history_point *pts, size_t n, int d
 			oy[k] = res.outliers[k].value;
 		}
 		if (res.noutliers > 0)
-			pdb_chart_add_series(p, outlier_label, PDB_MARK_POINTS, PDB_COLOR_FOREGROUND, ox, oy,
-					     NULL, NULL, res.noutliers);
+			pdb_chart_add_series(p, outlier_label, PDB_MARK_RING, color, ox, oy, NULL, NULL,
+					     res.noutliers);
 		*noutliers = res.noutliers;
 		free(ox);
 		free(oy);

@@ -180,6 +180,15 @@ static void line_style(cairo_t *cr, int marks)
 	cairo_set_dash(cr, dash, marks & PDB_MARK_DASHED ? 2 : 0, 0);
 }
 
+static void ring(cairo_t *cr, struct rgb c, double x, double y)
+{
+	cairo_new_sub_path(cr);
+	cairo_arc(cr, x, y, 7, 0, 2 * M_PI);
+	set_rgb(cr, c, 1);
+	cairo_set_line_width(cr, 2);
+	cairo_stroke(cr);
+}
+
 static void marker(cairo_t *cr, const struct theme *t, struct rgb c, double x, double y)
 {
 	cairo_new_sub_path(cr);
@@ -282,6 +291,9 @@ static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_la
 	if (se->marks & PDB_MARK_POINTS)
 		for (size_t i = 0; i < l->n; i++)
 			marker(cr, t, c, l->px[i], l->py[i]);
+	if (se->marks & PDB_MARK_RING)
+		for (size_t i = 0; i < l->n; i++)
+			ring(cr, c, l->px[i], l->py[i]);
 }
 
 static void values(cairo_t *cr, const struct theme *t, const struct pdb_series_layout *l)
@@ -351,6 +363,8 @@ static void legend(cairo_t *cr, const struct theme *t, const struct pdb_chart_pa
 		}
 		if (se->marks & PDB_MARK_POINTS)
 			marker(cr, t, c, x + 12, y);
+		if (se->marks & PDB_MARK_RING)
+			ring(cr, c, x + 12, y);
 		set_rgb(cr, t->fg, 1);
 		text(cr, lg->labels[k], PDB_FONT_LEGEND, 0, x + 32, y, 0, 1);
 	}
