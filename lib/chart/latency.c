@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart/layout.h"
 #include "chart/sort.h"
 #include "util.h"
 
@@ -369,13 +370,11 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 	free(it);
 }
 
-/* A panel takes about PANEL_ROOM pixels of height (titles, ticks and a
- * plot): the time panels past what the chart's height holds are left out,
- * the last first, and the series only they drew are named. */
-#define PANEL_ROOM 140
+/* The time panels past what the chart's height holds are left out, the
+ * last first, and the series only they drew are named. */
 static void fit_panels(struct pdb_chart *c)
 {
-	size_t room = c->height > 41 + PANEL_ROOM ? (size_t)(c->height - 41) / PANEL_ROOM : 1;
+	size_t room = pdb_chart_panels_room(c->height);
 
 	while (c->npanels > room) {
 		const struct pdb_chart_panel *p = &c->panels[c->npanels - 1];

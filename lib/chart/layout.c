@@ -9,6 +9,12 @@
 #define LEGEND_ROW 17.0
 #define LEGEND_INSET 8.0
 
+size_t pdb_chart_panels_room(int height)
+{
+	/* the chart's title and margins take about 41 px */
+	return height > 41 + PDB_PANEL_ROOM ? (size_t)(height - 41) / PDB_PANEL_ROOM : 1;
+}
+
 /* ---- ranges ---- */
 
 struct range {
@@ -524,8 +530,11 @@ static void legend_entries(const struct pdb_chart_panel *p, struct pdb_legend_la
 	lg->h = 8 + LEGEND_ROW * (double)lg->n;
 }
 
-/* Put the legend in the corner where it covers least; 1 when every corner
- * covers data (the caller then moves it outside). */
+/* Put the legend in the corner where it covers least: LEGEND_COVERS when
+ * every corner covers data, LEGEND_TOO_BIG when it does not fit the plot
+ * (the caller then moves it outside), else 0. */
+enum { LEGEND_COVERS = 1, LEGEND_TOO_BIG = 2 };
+
 static int legend_place(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl)
 {
 	static const char *const names[] = { "top-right", "top-left", "bottom-right", "bottom-left" };
@@ -546,8 +555,10 @@ static int legend_place(const struct pdb_chart_panel *p, struct pdb_panel_layout
 			lg->where = names[c];
 		}
 	}
-	return best > 0 || lg->h + 2 * LEGEND_INSET > pl->bottom - pl->top ||
-	       lg->w + 2 * LEGEND_INSET > pl->right - pl->left;
+	if (lg->h + 2 * LEGEND_INSET > pl->bottom - pl->top ||
+	    lg->w + 2 * LEGEND_INSET > pl->right - pl->left)
+		return LEGEND_TOO_BIG;
+	return best > 0 ? LEGEND_COVERS : 0;
 }
 
 /* ---- the whole chart ---- */
@@ -598,7 +609,7 @@ static void fit_axis_texts(struct pdb_panel_layout *pl)
 }
 
 /* One pass; legend_outside reserves room on the right for the legends.
- * Returns 1 when some legend would cover data. */
+ * Returns what legend_place said of the legends inside (or'ed). */
 static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, int legend_outside)
 {
 	double top = 10 + (c->title && *c->title ? PDB_FONT_TITLE + 14 : 0) +
@@ -680,8 +691,8 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 			pl->legend.x = pl->right + (pl->y2.present ? y2w : 24); /* clear of the last x label */
 			pl->legend.y = pl->top;
 			pl->legend.where = "outside";
-		} else if (legend_place(p, pl)) {
-			collide = 1;
+		} else {
+			collide |= legend_place(p, pl);
 		}
 		fit_axis_texts(pl);
 		pdb_chart_place_values(p, pl);
@@ -694,11 +705,15 @@ struct pdb_chart_layout *pdb_chart_layout(const struct pdb_chart *c)
 	struct pdb_chart_layout *L = pdb_xcalloc(1, sizeof *L);
 
 	/* legends that would cover data go outside, unless that leaves the
-	 * plots less than 55 % of the width (then the least covered corner) */
-	if (layout_pass(c, L, 0)) {
+	 * plots less than 55 % of the width (then the least covered corner);
+	 * legends too big for their plot go outside */
+	int inside = layout_pass(c, L, 0);
+
+	if (inside) {
 		layout_release_panels(L);
 		layout_pass(c, L, 1);
-		if (L->npanels > 0 && L->panels[0].right - L->panels[0].left < 0.55 * c->width) {
+		if (!(inside & LEGEND_TOO_BIG) && L->npanels > 0 &&
+		    L->panels[0].right - L->panels[0].left < 0.55 * c->width) {
 			layout_release_panels(L);
 			layout_pass(c, L, 0);
 		}

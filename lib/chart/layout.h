@@ -15,6 +15,10 @@
 #define PDB_FONT_TICK 11.0
 #define PDB_FONT_LEGEND 11.5
 #define PDB_FONT_VALUE 10.0
+/* The height a stacked panel needs (its title, tick labels, axis title and a
+ * plot worth reading), and how many a chart of height holds (at least 1). */
+#define PDB_PANEL_ROOM 140
+size_t pdb_chart_panels_room(int height);
 /* Estimated width of text in DejaVu Sans (UTF-8 aware), in pixels. */
 double pdb_chart_text_width(const char *s, double font_size);
 

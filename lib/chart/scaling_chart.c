@@ -168,19 +168,30 @@ static void few_lines(struct pdb_chart *c, const struct pdb_scaling *s, const ch
 }
 
 /* More lines: small multiples, one panel per value of the first varying dim
- * (or per MAX_PANEL_LINES lines when only one dim varies), one y range. */
+ * (or MAX_PANEL_LINES lines a panel when only one dim varies, or when the
+ * chart's height holds fewer panels: then as many as it holds), one y range. */
 static void small_multiples(struct pdb_chart *c, const struct pdb_scaling *s, const char *why)
 {
+	size_t room = pdb_chart_panels_room(c->height), groups = 1, per;
 	int by_dim = strchr(s->lines[0].label, ',') != NULL;
 	double top = 0, lo = 0;
 	size_t l = 0;
+
+	for (size_t k = 1; k < s->nlines; k++) {
+		size_t glen = strcspn(s->lines[k].label, ",");
+		groups += strncmp(s->lines[k].label, s->lines[k - 1].label, glen + 1) != 0;
+	}
+	if (by_dim && groups > room)
+		by_dim = 0;
+	per = (s->nlines + room - 1) / room;
+	per = per > MAX_PANEL_LINES ? per : MAX_PANEL_LINES;
 
 	while (l < s->nlines) {
 		size_t glen = by_dim ? strcspn(s->lines[l].label, ",") : 0, first = l, end = l;
 		struct pdb_chart_panel *p;
 		char *title;
 		while (end < s->nlines && (by_dim ? strncmp(s->lines[end].label, s->lines[first].label, glen + 1) == 0
-						  : end - first < MAX_PANEL_LINES))
+						  : end - first < per))
 			end++;
 		title = by_dim ? pdb_xasprintf("%.*s%s%s", (int)glen, s->lines[first].label,
 					       c->npanels == 0 ? " · " : "", c->npanels == 0 ? why : "") :
@@ -195,7 +206,7 @@ static void small_multiples(struct pdb_chart *c, const struct pdb_scaling *s, co
 			for (size_t i = 0; i < ln->n; i++)
 				top = x[i] > top ? x[i] : top;
 			line_series(p, s, ln, by_dim ? ln->label + glen + 1 : ln->label,
-				    PDB_MARK_LINE | PDB_MARK_POINTS, (int)(k - first), n, x);
+				    PDB_MARK_LINE | PDB_MARK_POINTS, (int)((k - first) % 8), n, x);
 			free(n);
 			free(x);
 			free(eff);
