@@ -184,22 +184,33 @@ static const char *x_title(const struct pdb_history_point *const *pts, const siz
 	return commits ? "commit" : names ? "run name" : ids ? "run" : "run (commit, name or id)";
 }
 
-/* The band of a series: the interquartile range with a lighter p5 to p95
- * band when most runs have 8 samples or more, else min to max (alone on
- * the chart: several min-max bands hide each other and the medians);
- * none when all runs have one value. */
-enum band { BAND_NONE, BAND_IQR, BAND_RANGE };
+/* The band of a series: the tool's lower to upper bounds (Bencher) where
+ * it gave them; else the interquartile range with a lighter p5 to p95 band
+ * when most runs have 8 samples or more; else min to max (alone on the
+ * chart: several min-max bands hide each other and the medians); none
+ * when all runs have one value. */
+enum band { BAND_NONE, BAND_BOUNDS, BAND_IQR, BAND_RANGE };
 
 static enum band band_of(const struct pdb_history_point *pts, size_t n, int alone)
 {
-	size_t many = 0, spread = 0;
+	size_t many = 0, spread = 0, bounds = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		many += pts[i].n >= 8;
 		spread += isfinite(pts[i].min) && isfinite(pts[i].max) && pts[i].min != pts[i].max;
+		bounds += isfinite(pts[i].lower) && isfinite(pts[i].upper);
 	}
+	if (bounds > 0)
+		return BAND_BOUNDS;
 	return spread == 0 ? BAND_NONE : 2 * many >= n ? BAND_IQR : alone ? BAND_RANGE : BAND_NONE;
 }
+
+static const char *const band_labels[] = {
+	[BAND_NONE] = NULL,
+	[BAND_BOUNDS] = "value, band: the tool's lower to upper bound",
+	[BAND_IQR] = "median, band: interquartile range",
+	[BAND_RANGE] = "median, band: min to max",
+};
 
 static void add_history_series(struct pdb_chart_panel *p, const struct pdb_history_point *pts,
 			       size_t n, const struct runs_axis *axis, const char *label,
@@ -223,13 +234,12 @@ static void add_history_series(struct pdb_chart_panel *p, const struct pdb_histo
 				     PDB_MARK_BAND | PDB_MARK_LIGHT, color, x, y, lo, hi, n);
 	}
 	for (size_t i = 0; i < n; i++) {
-		double a = band == BAND_IQR ? pts[i].q1 : pts[i].min;
-		double b = band == BAND_IQR ? pts[i].q3 : pts[i].max;
+		double a = band == BAND_BOUNDS ? pts[i].lower : band == BAND_IQR ? pts[i].q1 : pts[i].min;
+		double b = band == BAND_BOUNDS ? pts[i].upper : band == BAND_IQR ? pts[i].q3 : pts[i].max;
 		lo[i] = isfinite(a) ? a : y[i];
 		hi[i] = isfinite(b) ? b : y[i];
 	}
-	se = pdb_chart_add_series(p, label ? label : band == BAND_IQR ? "median, band: interquartile range" :
-				  band == BAND_RANGE ? "median, band: min to max" : NULL,
+	se = pdb_chart_add_series(p, label ? label : band_labels[band],
 				  PDB_MARK_LINE | PDB_MARK_POINTS | (band ? PDB_MARK_BAND : 0), color,
 				  x, y, band ? lo : NULL, band ? hi : NULL, n);
 	pdb_chart_series_source(se, source);
@@ -323,7 +333,8 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 	npts = pdb_xcalloc(nseries, sizeof *npts);
 	for (size_t s = 0; s < nseries; s++) {
 		if (pdb_store_series_history(store, series[s].id, NULL, since, until, &pts[s],
-					     &npts[s], err) < 0)
+					     &npts[s], err) < 0 ||
+		    pdb_store_series_bounds(store, series[s].id, pts[s], npts[s], err) < 0)
 			goto out;
 		for (size_t i = 0; i < npts[s]; i++)
 			axis_add(&axis, &pts[s][i]);
