@@ -262,7 +262,7 @@ static struct pdb_chart *build(struct pdb_store *store, const char *kind, const 
 		scaling_text(&s);
 	else if (o->format == 1)
 		scaling_json(&s);
-	chart = o->format >= 0 ? NULL : pdb_scaling_chart(&s, &o->chart);
+	chart = o->format >= 0 ? NULL : pdb_scaling_chart(&s, NULL, &o->chart);
 	pdb_scaling_release(&s);
 	return chart;
 }

@@ -52,8 +52,11 @@ int pdb_scaling_gather(struct pdb_store *store, const char *const *runs, size_t 
 void pdb_scaling_release(struct pdb_scaling *s);
 /* The chart of s (chart/scaling_chart.c): one line with the ideal line, a
  * USL fit and the efficiency panel; up to 6 lines in one panel with their
- * efficiencies; more as one panel per value of the first varying dim. */
-struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pdb_plot_opts *opts);
+ * efficiencies; more as one panel per value of the first varying dim.
+ * base (or NULL): a baseline's scaling of the same metric, its lines drawn
+ * dashed beside the candidate's of the same dims. */
+struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pdb_scaling *base,
+				    const struct pdb_plot_opts *opts);
 
 /* Latency: percentile spectrum of each run's latency series, and latency
  * (and throughput) over time where samples carry time offsets. */

@@ -100,8 +100,44 @@ static struct pdb_chart_series *line_series(struct pdb_chart_panel *p, const str
 	return se;
 }
 
-/* One line: ideal, fit, measured; efficiency with throughput per vCPU. */
-static void one_line(struct pdb_chart *c, const struct pdb_scaling *s, const char *title, int logx)
+/* The baseline's line with the dims of ln, or NULL. */
+static const struct pdb_scaling_line *base_line(const struct pdb_scaling *base,
+						const struct pdb_scaling_line *ln)
+{
+	for (size_t i = 0; base && i < base->nlines; i++)
+		if (strcmp(base->lines[i].label, ln->label) == 0)
+			return &base->lines[i];
+	return NULL;
+}
+
+/* The baseline's line beside ln: dashed, its throughput or its efficiency. */
+static void add_baseline(struct pdb_chart_panel *p, const struct pdb_scaling *base,
+			 const struct pdb_scaling_line *ln, const char *label, int color, int efficiency)
+{
+	const struct pdb_scaling_line *b = base_line(base, ln);
+	double *n, *x, *eff;
+	char *key;
+
+	if (!b)
+		return;
+	n = pdb_xmalloc(b->n * sizeof *n);
+	x = pdb_xmalloc(b->n * sizeof *x);
+	eff = pdb_xmalloc(b->n * sizeof *eff);
+	rows_xy(b, n, x, eff);
+	key = line_key(base, b);
+	pdb_chart_series_source(pdb_chart_add_series(p, label, PDB_MARK_LINE | PDB_MARK_POINTS |
+							    PDB_MARK_DASHED, color, n,
+						     efficiency ? eff : x, NULL, NULL, b->n),
+				key);
+	free(key);
+	free(n);
+	free(x);
+	free(eff);
+}
+
+/* One line: ideal, fit, measured (and the baseline's); efficiency with throughput per vCPU. */
+static void one_line(struct pdb_chart *c, const struct pdb_scaling *s, const struct pdb_scaling *base,
+		     const char *title, int logx)
 {
 	const struct pdb_scaling_line *ln = &s->lines[0];
 	double *n = pdb_xmalloc(ln->n * sizeof *n), *x = pdb_xmalloc(ln->n * sizeof *x);
@@ -125,12 +161,14 @@ static void one_line(struct pdb_chart *c, const struct pdb_scaling *s, const cha
 		usl_curve(p, ln, logx);
 	line_series(p, s, ln, "measured", PDB_MARK_LINE | PDB_MARK_POINTS | PDB_MARK_VALUES,
 		    PDB_COLOR_BLUE, n, x);
+	add_baseline(p, base, ln, "baseline", PDB_COLOR_PURPLE, 0);
 	p = pdb_chart_add_panel(c, NULL, "vCPUs", "", "efficiency", "%");
 	p->y.include_zero = 1;
 	pdb_chart_axis_second(&p->y, ln->rows[0].per_vcpu / 100, "per vCPU", s->unit);
 	pdb_chart_add_hmark(p, 100);
 	line_series(p, s, ln, "parallel efficiency (left axis)",
 		    PDB_MARK_LINE | PDB_MARK_POINTS | PDB_MARK_VALUES, PDB_COLOR_GREEN, n, eff);
+	add_baseline(p, base, ln, NULL, PDB_COLOR_PURPLE, 1);
 	/* the same line read on the right: a legend entry of its own */
 	pdb_chart_add_series(p, "throughput per vCPU (right axis)", PDB_MARK_LINE | PDB_MARK_POINTS,
 			     PDB_COLOR_GREEN, NULL, NULL, NULL, NULL, 0);
@@ -139,8 +177,10 @@ static void one_line(struct pdb_chart *c, const struct pdb_scaling *s, const cha
 	free(eff);
 }
 
-/* Up to MAX_PANEL_LINES lines: throughput, and their efficiencies below. */
-static void few_lines(struct pdb_chart *c, const struct pdb_scaling *s, const char *title)
+/* Up to MAX_PANEL_LINES lines: throughput, and their efficiencies below;
+ * the baseline's lines dashed beside them. */
+static void few_lines(struct pdb_chart *c, const struct pdb_scaling *s, const struct pdb_scaling *base,
+		      const char *title)
 {
 	struct pdb_chart_panel *p = pdb_chart_add_panel(c, title, "vCPUs", "", "throughput", s->unit);
 
@@ -160,10 +200,14 @@ static void few_lines(struct pdb_chart *c, const struct pdb_scaling *s, const ch
 			line_series(p, s, ln, pass == 0 ? ln->label : NULL,
 				    PDB_MARK_LINE | PDB_MARK_POINTS | (pass == 0 ? PDB_MARK_VALUES : 0),
 				    (int)l, n, pass == 0 ? x : eff);
+			add_baseline(p, base, ln, NULL, (int)l, pass == 1);
 			free(n);
 			free(x);
 			free(eff);
 		}
+		if (pass == 0 && base)
+			pdb_chart_add_series(p, "dashed: the baseline", PDB_MARK_LINE | PDB_MARK_DASHED,
+					     PDB_COLOR_GREY, NULL, NULL, NULL, NULL, 0);
 	}
 }
 
@@ -245,7 +289,26 @@ static void x_axes(struct pdb_chart *c, int logx)
 	}
 }
 
-struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pdb_plot_opts *opts)
+/* The baseline's lines that the chart cannot set beside the candidate's: left out, named. */
+static void base_left_out(struct pdb_chart *c, const struct pdb_scaling *s, const struct pdb_scaling *base)
+{
+	for (size_t i = 0; base && i < base->nlines; i++) {
+		const struct pdb_scaling_line *b = &base->lines[i];
+		int beside = 0;
+		char *key = line_key(base, b);
+		for (size_t l = 0; l < s->nlines && s->nlines <= MAX_PANEL_LINES; l++)
+			beside |= strcmp(s->lines[l].label, b->label) == 0;
+		pdb_chart_select(c);
+		if (!beside)
+			pdb_chart_skip(c, "baseline %s: %s", key, s->nlines > MAX_PANEL_LINES ?
+				       "small multiples draw the candidate only" :
+				       "the candidate has no line with these dims");
+		free(key);
+	}
+}
+
+struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pdb_scaling *base,
+				    const struct pdb_plot_opts *opts)
 {
 	char *title = opts->title ? pdb_xstrdup(opts->title) :
 		      pdb_xasprintf("Scaling: %s %s", s->benchmark, s->metric);
@@ -257,10 +320,11 @@ struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pd
 	c->nselected = s->nlines + s->nskipped;
 	for (size_t i = 0; i < s->nskipped; i++)
 		pdb_chart_skip(c, "%s", s->skipped[i]);
+	base_left_out(c, s, base);
 	if (s->nlines == 1)
-		one_line(c, s, panel, logx);
+		one_line(c, s, base, panel, logx);
 	else if (s->nlines <= MAX_PANEL_LINES)
-		few_lines(c, s, panel);
+		few_lines(c, s, base, panel);
 	else
 		small_multiples(c, s, panel);
 	x_axes(c, logx);
