@@ -58,19 +58,24 @@ void pdb_scaling_release(struct pdb_scaling *s);
 struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pdb_scaling *base,
 				    const struct pdb_plot_opts *opts);
 
-/* Latency: percentile spectrum of each run's latency series, and latency
- * (and throughput) over time where samples carry time offsets. */
+/* Latency: percentile spectrum of every time series with samples or
+ * percentiles in the runs (whatever its name), and latency and throughput
+ * (a panel per unit) over time where samples carry time offsets. The chart
+ * counts what it selected and names what it left out (chart->skipped).
+ * Caller frees; NULL with err when nothing fits. */
 struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *runs,
 				    size_t nruns, const struct pdb_plot_opts *opts,
 				    struct pdb_err *err);
 
-/* History: the matching series across runs (runs: none, FROM, or FROM TO). */
+/* History: the matching series across runs (runs: none, FROM, or FROM TO),
+ * with their bands, change points and outliers. Caller frees; NULL with err. */
 struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *runs,
 				    size_t nruns, const struct pdb_plot_opts *opts,
 				    struct pdb_err *err);
 
 /* Compare: per-series change with its interval, coloured by verdict, worst
- * first; base and cand are run selectors or comma-separated lists. */
+ * first; base and cand are run selectors or comma-separated lists (or the
+ * last opts->last / cand_last runs they match). Caller frees; NULL with err. */
 struct pdb_chart *pdb_compare_chart(struct pdb_store *store, const char *base,
 				    const char *cand, const struct pdb_plot_opts *opts,
 				    struct pdb_err *err);
@@ -81,8 +86,9 @@ struct pdb_compare;
  * sorted) into rows; *shown counts all such rows. Returns how many went in. */
 size_t pdb_compare_chart_rows(const struct pdb_compare *cmp, size_t *rows, size_t max,
 			      size_t *shown);
-/* The zero line and one series of bars with their intervals per verdict,
- * coloured by verdict; rows[k] is drawn on category k. */
+/* The zero line, the ±threshold lines, and one series of bars with their
+ * intervals and values per verdict, coloured by verdict; rows[k] is drawn
+ * on category k. */
 void pdb_compare_chart_bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
 			    const size_t *rows, size_t nrows);
 
