@@ -317,8 +317,8 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 			      const struct pdb_plot_opts *opts)
 {
 	struct pdb_chart_item *it = NULL, *sub = NULL;
-	size_t n = 0, cap = 0, nunits = 0;
-	const char *units[16];
+	size_t n = 0, cap = 0, nunits = 0, ucap = 0;
+	const char **units = NULL;
 
 	for (size_t k = 0; k < nruns; k++)
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
@@ -333,8 +333,10 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 			n++;
 			while (u < nunits && strcmp(units[u], r->unit) != 0)
 				u++;
-			if (u == nunits && nunits < sizeof units / sizeof units[0])
+			if (u == nunits) {
+				pdb_grow((void **)&units, &ucap, nunits + 1, sizeof *units);
 				units[nunits++] = r->unit;
+			}
 		}
 	sub = pdb_xmalloc((n ? n : 1) * sizeof *sub);
 	for (size_t u = 0; u < nunits; u++) {
@@ -368,6 +370,7 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 	}
 	free(sub);
 	free(it);
+	free(units);
 }
 
 /* The time panels past what the chart's height holds are left out, the
