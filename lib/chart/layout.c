@@ -522,7 +522,7 @@ static void legend_entries(const struct pdb_chart_panel *p, struct pdb_legend_la
 	for (size_t s = 0; s < p->nseries; s++)
 		if (p->series[s].label) {
 			char fitted[512];
-			pdb_chart_fit(fitted, sizeof fitted, p->series[s].label, PDB_FONT_LEGEND, w - 40);
+			pdb_chart_fit(fitted, sizeof fitted, p->series[s].label, PDB_FONT_LEGEND, 0, w - 40);
 			lg->labels[lg->n] = pdb_xstrdup(fitted);
 			lg->series[lg->n++] = s;
 		}
@@ -601,10 +601,10 @@ static void fit_axis_texts(struct pdb_panel_layout *pl)
 
 	for (size_t i = 0; i < pl->y.nticks; i++)
 		pdb_chart_fit(pl->y.ticks[i].label, sizeof pl->y.ticks[i].label, pl->y.ticks[i].label,
-			      PDB_FONT_TICK, room);
-	pdb_chart_fit(pl->x.title, sizeof pl->x.title, pl->x.title, PDB_FONT_AXIS, pl->right - pl->left);
-	pdb_chart_fit(pl->y.title, sizeof pl->y.title, pl->y.title, PDB_FONT_AXIS, pl->bottom - pl->top);
-	pdb_chart_fit(pl->y2.title, sizeof pl->y2.title, pl->y2.title, PDB_FONT_AXIS,
+			      PDB_FONT_TICK, 0, room);
+	pdb_chart_fit(pl->x.title, sizeof pl->x.title, pl->x.title, PDB_FONT_AXIS, 0, pl->right - pl->left);
+	pdb_chart_fit(pl->y.title, sizeof pl->y.title, pl->y.title, PDB_FONT_AXIS, 0, pl->bottom - pl->top);
+	pdb_chart_fit(pl->y2.title, sizeof pl->y2.title, pl->y2.title, PDB_FONT_AXIS, 0,
 		      pl->bottom - pl->top);
 }
 
@@ -620,9 +620,10 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 
 	L->width = c->width;
 	L->height = c->height;
-	pdb_chart_fit(L->title, sizeof L->title, c->title ? c->title : "", PDB_FONT_TITLE, c->width - 20);
+	pdb_chart_fit(L->title, sizeof L->title, c->title ? c->title : "", PDB_FONT_TITLE, 1,
+		      c->width - 20);
 	pdb_chart_fit(L->subtitle, sizeof L->subtitle, c->subtitle ? c->subtitle : "",
-		      PDB_FONT_SUBTITLE, c->width - 20);
+		      PDB_FONT_SUBTITLE, 0, c->width - 20);
 	L->npanels = c->npanels;
 	L->panels = pdb_xcalloc(c->npanels ? c->npanels : 1, sizeof *L->panels);
 	for (size_t i = 0; i < c->npanels; i++) {
@@ -663,7 +664,7 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 
 		pl->left = left;
 		pl->right = c->width - 18 - right_extra;
-		pdb_chart_fit(pl->title, sizeof pl->title, p->title ? p->title : "", PDB_FONT_PANEL,
+		pdb_chart_fit(pl->title, sizeof pl->title, p->title ? p->title : "", PDB_FONT_PANEL, 1,
 			      c->width - pl->left - 10);
 		pl->top = y + panel_top_extra(p);
 		pl->bottom = pl->top + h;

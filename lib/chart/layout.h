@@ -19,8 +19,9 @@
  * plot worth reading), and how many a chart of height holds (at least 1). */
 #define PDB_PANEL_ROOM 140
 size_t pdb_chart_panels_room(int height);
-/* Estimated width of text in DejaVu Sans (UTF-8 aware), in pixels. */
+/* Width of text in DejaVu Sans (Bold), UTF-8 aware, in pixels. */
 double pdb_chart_text_width(const char *s, double font_size);
+double pdb_chart_text_width_bold(const char *s, double font_size);
 
 struct pdb_tick {
 	double value;      /* in data units (percent for NINES, index for CATEGORY) */
@@ -106,8 +107,9 @@ double pdb_chart_nines(double percent);
  * above each point (beside each bar's end), in the axis unit, left out
  * where one would leave the plot or cover another. */
 void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl);
-/* s cut to width pixels at font size, ending in an ellipsis when cut (textbox.c). */
-void pdb_chart_fit(char *out, size_t size, const char *s, double font, double width);
+/* s cut to width pixels at font size (bold or not), ending in an ellipsis
+ * when cut (textbox.c); out may be s. */
+void pdb_chart_fit(char *out, size_t size, const char *s, double font, int bold, double width);
 /* The box of every text the chart draws (titles, tick labels, axis titles,
  * legends as a whole, values), as render places them. *out malloc'ed. */
 size_t pdb_chart_text_boxes(const struct pdb_chart_layout *layout, struct pdb_text_box **out);

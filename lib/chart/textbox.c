@@ -9,13 +9,18 @@
 #define ASCENT 0.93
 #define DESCENT 0.24
 
-void pdb_chart_fit(char *out, size_t size, const char *s, double font, double width)
+static double text_width(const char *s, double font, int bold)
+{
+	return bold ? pdb_chart_text_width_bold(s, font) : pdb_chart_text_width(s, font);
+}
+
+void pdb_chart_fit(char *out, size_t size, const char *s, double font, int bold, double width)
 {
 	static const char ellipsis[] = "…";
 	size_t len = strlen(s), keep;
 	char *copy = pdb_xstrdup(s);
 
-	if (pdb_chart_text_width(copy, font) <= width || len == 0) {
+	if (text_width(copy, font, bold) <= width || len == 0) {
 		snprintf(out, size, "%s", copy);
 		free(copy);
 		return;
@@ -25,7 +30,7 @@ void pdb_chart_fit(char *out, size_t size, const char *s, double font, double wi
 		if (((unsigned char)copy[keep] & 0xc0) == 0x80)
 			continue;
 		copy[keep] = 0;
-		if (pdb_chart_text_width(copy, font) + pdb_chart_text_width(ellipsis, font) <= width)
+		if (text_width(copy, font, bold) + text_width(ellipsis, font, bold) <= width)
 			break;
 	}
 	while (keep > 0 && copy[keep - 1] == ' ')
@@ -56,10 +61,10 @@ static void add(struct boxes *bs, const char *text, double x, double y, double w
 
 /* A text of font size anchored at x (ax: 0 left, 0.5 centre, 1 right) on
  * its baseline y, or on its middle when mid (as render's text() does). */
-static void add_text(struct boxes *bs, const char *text, double font, double x, double y, double ax,
-		     int mid)
+static void add_text(struct boxes *bs, const char *text, double font, int bold, double x, double y,
+		     double ax, int mid)
 {
-	double w = pdb_chart_text_width(text, font), base = mid ? y + font * 0.36 : y;
+	double w = text_width(text, font, bold), base = mid ? y + font * 0.36 : y;
 
 	add(bs, text, x - ax * w, base - ASCENT * font, w, (ASCENT + DESCENT) * font);
 }
@@ -87,20 +92,20 @@ size_t pdb_chart_text_boxes(const struct pdb_chart_layout *L, struct pdb_text_bo
 {
 	struct boxes bs = { 0 };
 
-	add_text(&bs, L->title, PDB_FONT_TITLE, L->width / 2.0, 10 + PDB_FONT_TITLE, 0.5, 0);
-	add_text(&bs, L->subtitle, PDB_FONT_SUBTITLE, L->width / 2.0,
+	add_text(&bs, L->title, PDB_FONT_TITLE, 1, L->width / 2.0, 10 + PDB_FONT_TITLE, 0.5, 0);
+	add_text(&bs, L->subtitle, PDB_FONT_SUBTITLE, 0, L->width / 2.0,
 		 10 + PDB_FONT_TITLE + 6 + PDB_FONT_SUBTITLE, 0.5, 0);
 	for (size_t i = 0; i < L->npanels; i++) {
 		const struct pdb_panel_layout *pl = &L->panels[i];
-		add_text(&bs, pl->title, PDB_FONT_PANEL, pl->left, pl->top - 8, 0, 0);
+		add_text(&bs, pl->title, PDB_FONT_PANEL, 1, pl->left, pl->top - 8, 0, 0);
 		for (size_t k = 0; k < pl->y.nticks; k++)
-			add_text(&bs, pl->y.ticks[k].label, PDB_FONT_TICK, pl->left - 7, pl->y.ticks[k].px, 1, 1);
+			add_text(&bs, pl->y.ticks[k].label, PDB_FONT_TICK, 0, pl->left - 7, pl->y.ticks[k].px, 1, 1);
 		for (size_t k = 0; k < pl->y2.nticks; k++)
-			add_text(&bs, pl->y2.ticks[k].label, PDB_FONT_TICK, pl->right + 7, pl->y2.ticks[k].px, 0, 1);
+			add_text(&bs, pl->y2.ticks[k].label, PDB_FONT_TICK, 0, pl->right + 7, pl->y2.ticks[k].px, 0, 1);
 		for (size_t k = 0; k < pl->x.nticks; k++)
-			add_text(&bs, pl->x.ticks[k].label, PDB_FONT_TICK, pl->x.ticks[k].px,
+			add_text(&bs, pl->x.ticks[k].label, PDB_FONT_TICK, 0, pl->x.ticks[k].px,
 				 pl->bottom + 8 + PDB_FONT_TICK, 0.5, 0);
-		add_text(&bs, pl->x.title, PDB_FONT_AXIS, (pl->left + pl->right) / 2,
+		add_text(&bs, pl->x.title, PDB_FONT_AXIS, 0, (pl->left + pl->right) / 2,
 			 pl->bottom + 8 + PDB_FONT_TICK + 8 + PDB_FONT_AXIS, 0.5, 0);
 		add_vertical(&bs, pl->y.title, PDB_FONT_AXIS, 12 + PDB_FONT_AXIS * 0.8,
 			     (pl->top + pl->bottom) / 2, 1);

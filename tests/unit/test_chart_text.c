@@ -20,9 +20,9 @@ static void test_fit(void **state)
 		double width;
 		const char *out;
 	} cases[] = {
-		{ "throughput", 100, "throughput" },         /* 10 x 6.6 = 66 px: fits */
-		{ "throughput (docs/s)", 70, "throughpu…" },  /* 9 chars and … = 66 px */
-		{ "σ=0.0338 κ=0.0009", 50, "σ=0.03…" },      /* UTF-8: whole characters */
+		{ "throughput", 100, "throughput" },         /* 61.7 px: fits */
+		{ "throughput (docs/s)", 70, "throughpu…" },  /* 68.4 px with the … */
+		{ "σ=0.0338 κ=0.0009", 50, "σ=0.0…" },       /* UTF-8: whole characters */
 		{ "a b c d", 30, "a b…" },                   /* no space before the ellipsis */
 		{ "", 10, "" },
 	};
@@ -30,14 +30,17 @@ static void test_fit(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		pdb_chart_fit(out, sizeof out, cases[i].in, 11, cases[i].width);
+		pdb_chart_fit(out, sizeof out, cases[i].in, 11, 0, cases[i].width);
 		assert_string_equal(out, cases[i].out);
 		assert_true(pdb_chart_text_width(out, 11) <= cases[i].width || !*cases[i].in);
 	}
-	/* in place, as the layout cuts its own labels */
+	/* in place, as the layout cuts its own labels; bold is wider */
 	snprintf(out, sizeof out, "%s", "parallel efficiency");
-	pdb_chart_fit(out, sizeof out, out, 12, 60);
-	assert_string_equal(out, "paralle…");
+	pdb_chart_fit(out, sizeof out, out, 12, 0, 60);
+	assert_string_equal(out, "parallel…");
+	assert_true(pdb_chart_text_width_bold("History", 17) > pdb_chart_text_width("History", 17));
+	/* DejaVu Sans' digits are 0.636 em */
+	assert_float_equal(pdb_chart_text_width("100", 10), 3 * 6.36, 1e-9);
 }
 
 static void test_cmp_dims(void **state)
