@@ -37,7 +37,8 @@ const struct command cmd_plot = {
 	"  -F, --format FMT      scaling without -o: print the table as text or json\n"
 	"      --db FILE         the database\n"
 	"RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE; BASE and CAND may\n"
-	"be comma-separated lists of runs.\n",
+	"be comma-separated lists of runs. Every series selected is drawn, or named on\n"
+	"stderr with the reason it was left out.\n",
 	"draw scaling, latency, history and compare charts (PNG, SVG, PDF)",
 };
 
