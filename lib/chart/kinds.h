@@ -96,6 +96,9 @@ void pdb_compare_chart_bars(struct pdb_chart_panel *p, const struct pdb_compare 
 struct pdb_chart_item {
 	const struct pdb_run *run;
 	const struct pdb_result *r;
+	size_t family;  /* > 0: the item is the per-period series METRIC_p50,
+			 * METRIC_p99 ... of r's run named by r->metric's first
+			 * family bytes (r is one of them); 0: r itself */
 };
 /* Legend labels of n items (chart/label.c): the run, benchmark, dims and
  * metric, each only when the items differ in it (the metric when nothing

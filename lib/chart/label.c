@@ -22,11 +22,24 @@ static int dim_differs(const struct pdb_chart_item *it, size_t n, size_t i, cons
 	return 0;
 }
 
+/* The item's metric name: r's, or its family's. */
+static int metric_len(const struct pdb_chart_item *it)
+{
+	return (int)(it->family ? it->family : strlen(it->r->metric));
+}
+
+static int same_metric(const struct pdb_chart_item *a, const struct pdb_chart_item *b)
+{
+	return metric_len(a) == metric_len(b) &&
+	       strncmp(a->r->metric, b->r->metric, (size_t)metric_len(a)) == 0;
+}
+
 char *pdb_chart_item_key(const struct pdb_chart_item *it)
 {
 	char *dims = pdb_dims_display(it->r->dims, it->r->ndims);
-	char *key = pdb_xasprintf("run%lld %s%s%s%s %s", (long long)it->run->id, it->r->benchmark,
-				  *dims ? " [" : "", dims, *dims ? "]" : "", it->r->metric);
+	char *key = pdb_xasprintf("run%lld %s%s%s%s %.*s", (long long)it->run->id, it->r->benchmark,
+				  *dims ? " [" : "", dims, *dims ? "]" : "", metric_len(it),
+				  it->r->metric);
 
 	free(dims);
 	return key;
@@ -40,7 +53,7 @@ char **pdb_chart_item_labels(const struct pdb_chart_item *it, size_t n)
 	for (size_t i = 1; i < n; i++) {
 		by_run |= it[i].run != it[0].run;
 		by_bench |= strcmp(it[i].r->benchmark, it[0].r->benchmark) != 0;
-		by_metric |= strcmp(it[i].r->metric, it[0].r->metric) != 0;
+		by_metric |= !same_metric(&it[i], &it[0]);
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct pdb_buf b;
@@ -61,7 +74,7 @@ char **pdb_chart_item_labels(const struct pdb_chart_item *it, size_t n)
 				dims = 1;
 			}
 		if (by_metric || b.len == 0)
-			pdb_buf_printf(&b, "%s%s", b.len ? " " : "", it[i].r->metric);
+			pdb_buf_printf(&b, "%s%.*s", b.len ? " " : "", metric_len(&it[i]), it[i].r->metric);
 		labels[i] = b.data;
 	}
 	return labels;

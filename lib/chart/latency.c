@@ -12,7 +12,7 @@
 
 #define MAX_LINES 8
 
-/* The percentile of a stat name: p50, p99.9, median, max; -1 otherwise. */
+/* The percentile of a stat name: p50, p99.9, median, max (p100); -1 otherwise. */
 static double stat_percent(const char *name)
 {
 	double p;
@@ -21,7 +21,7 @@ static double stat_percent(const char *name)
 		return 50;
 	if (strcmp(name, "max") == 0)
 		return 100;
-	if (name[0] == 'p' && pdb_parse_double(name + 1, &p) == 0 && p > 0 && p < 100)
+	if (name[0] == 'p' && pdb_parse_double(name + 1, &p) == 0 && p > 0 && p <= 100)
 		return p;
 	return -1;
 }
@@ -152,7 +152,7 @@ static void auto_log(struct pdb_chart_panel *p, double limit)
 }
 
 /* Per-period percentiles that tools report as series of their own. */
-static const char *const suffixes[] = { "_p50", "_p99", "_p99.9", "_max" };
+static const char *const suffixes[] = { "_p50", "_p99", "_p99.9", "_max", "_p100" };
 #define NSUFFIXES (sizeof suffixes / sizeof suffixes[0])
 
 /* A latency series the chart can draw: a time with samples or percentiles. */
@@ -181,12 +181,17 @@ static int same_dims(const struct pdb_result *a, const struct pdb_result *b)
 	return same;
 }
 
-/* The per-period percentile series of parent with suffix k in its run, or NULL. */
-static const struct pdb_result *sibling(const struct pdb_run *run, const struct pdb_result *parent,
-					size_t k)
+/* The length of the metric name of the item (its family's, or its own). */
+static size_t name_len(const struct pdb_chart_item *it)
 {
-	size_t len = strlen(parent->metric);
+	return it->family ? it->family : strlen(it->r->metric);
+}
 
+/* The per-period percentile series with suffix k of the series that
+ * parent's first len bytes name (its benchmark and dims), or NULL. */
+static const struct pdb_result *sibling(const struct pdb_run *run, const struct pdb_result *parent,
+					size_t len, size_t k)
+{
 	for (size_t i = 0; i < run->nresults; i++) {
 		const struct pdb_result *r = &run->results[i];
 		if (strncmp(r->metric, parent->metric, len) == 0 &&
@@ -197,15 +202,32 @@ static const struct pdb_result *sibling(const struct pdb_run *run, const struct 
 	return NULL;
 }
 
+/* The length of METRIC in a per-period statistic METRIC_p75, METRIC_mean ...; 0 else. */
+static size_t stat_prefix(const struct pdb_result *r)
+{
+	const char *us = strrchr(r->metric, '_');
+
+	if (!us || us == r->metric ||
+	    (stat_percent(us + 1) < 0 && strcmp(us + 1, "mean") != 0 && strcmp(us + 1, "min") != 0))
+		return 0;
+	return (size_t)(us - r->metric);
+}
+
+/* Whether a and b are per-period statistics of one series (same benchmark, dims, METRIC). */
+static int same_family(const struct pdb_result *a, const struct pdb_result *b, size_t len)
+{
+	return stat_prefix(b) == len && strncmp(a->metric, b->metric, len) == 0 &&
+	       strcmp(a->benchmark, b->benchmark) == 0 && same_dims(a, b);
+}
+
 /* Whether r is a per-period statistic (METRIC_p75, METRIC_mean ...) of a
  * drawable series of its run: then it is that series, drawn over time
  * with it (p50, p99, p99.9, max), not a series of its own. */
 static int is_sibling(const struct pdb_run *run, const struct pdb_result *r)
 {
-	const char *us = strrchr(r->metric, '_');
-	size_t len = us ? (size_t)(us - r->metric) : 0;
+	size_t len = stat_prefix(r);
 
-	if (!us || (stat_percent(us + 1) < 0 && strcmp(us + 1, "mean") != 0 && strcmp(us + 1, "min") != 0))
+	if (len == 0)
 		return 0;
 	for (size_t i = 0; i < run->nresults; i++) {
 		const struct pdb_result *p = &run->results[i];
@@ -214,6 +236,45 @@ static int is_sibling(const struct pdb_run *run, const struct pdb_result *r)
 			return 1;
 	}
 	return 0;
+}
+
+/* How many per-period percentile series (over time) r's family has. */
+static size_t family_size(const struct pdb_run *run, const struct pdb_result *r, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *m = &run->results[i];
+		n += same_family(r, m, len) && stat_percent(m->metric + len + 1) >= 0 &&
+		     m->nsamples >= 2;
+	}
+	return n;
+}
+
+/* The spectrum of a family: at each percentile of its series, their median over the periods. */
+static void spectrum_from_family(const struct pdb_chart_item *it, double **x, double **y, size_t *n)
+{
+	const struct pdb_run *run = it->run;
+
+	*x = pdb_xmalloc((run->nresults + 1) * sizeof **x);
+	*y = pdb_xmalloc((run->nresults + 1) * sizeof **y);
+	*n = 0;
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *m = &run->results[i];
+		double p, v;
+		size_t k;
+		if (!same_family(it->r, m, it->family) ||
+		    (p = stat_percent(m->metric + it->family + 1)) < 0 ||
+		    !isfinite(v = pdb_chart_result_value(m)))
+			continue;
+		for (k = *n; k > 0 && (*x)[k - 1] > p; k--) {
+			(*x)[k] = (*x)[k - 1];
+			(*y)[k] = (*y)[k - 1];
+		}
+		(*x)[k] = p;
+		(*y)[k] = v;
+		(*n)++;
+	}
 }
 
 /* The latency series of the runs: every time with samples or percentiles
@@ -228,17 +289,32 @@ static size_t pick_results(struct pdb_run **runs, size_t nruns, const struct pdb
 	for (size_t k = 0; k < nruns; k++)
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
+			size_t fam = stat_prefix(r), seen = 0;
 			if (strcmp(r->unit, "s") != 0 || !pdb_glob_match(opts->bench_glob, r->benchmark) ||
 			    !pdb_glob_match(opts->metric_glob, r->metric) || is_sibling(runs[k], r))
 				continue;
-			if (drawable(r)) {
+			/* per-period percentiles with no series of their own: one series */
+			for (size_t j = 0; fam && j < n && !seen; j++)
+				seen = (*out)[j].run == runs[k] && (*out)[j].family == fam &&
+				       same_family((*out)[j].r, r, fam);
+			if (seen)
+				continue;
+			if (fam && family_size(runs[k], r, fam) >= 2) {
 				pdb_grow((void **)out, &cap, n + 1, sizeof **out);
 				(*out)[n].run = runs[k];
 				(*out)[n].r = r;
+				(*out)[n].family = fam;
+				n++;
+				pdb_chart_select(c);
+			} else if (drawable(r)) {
+				pdb_grow((void **)out, &cap, n + 1, sizeof **out);
+				(*out)[n].run = runs[k];
+				(*out)[n].r = r;
+				(*out)[n].family = 0;
 				n++;
 				pdb_chart_select(c);
 			} else if (opts->metric_glob || looks_latency(r)) {
-				struct pdb_chart_item it = { runs[k], r };
+				struct pdb_chart_item it = { runs[k], r, 0 };
 				char *key = pdb_chart_item_key(&it);
 				pdb_chart_select(c);
 				pdb_chart_skip(c, "%s: no samples and fewer than two percentiles: "
@@ -267,8 +343,9 @@ static void latency_over_time(struct pdb_chart *c, const struct pdb_chart_item *
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pdb_result *own = it[i].r;
-		for (size_t k = 0; k < NSUFFIXES + 1; k++) {
-			const struct pdb_result *r = k == 0 ? own : sibling(it[i].run, own, k - 1);
+		/* a family has no samples of its own: its series are the lines */
+		for (size_t k = it[i].family ? 1 : 0; k < NSUFFIXES + 1; k++) {
+			const struct pdb_result *r = k == 0 ? own : sibling(it[i].run, own, name_len(&it[i]), k - 1);
 			double *x, *y;
 			size_t m;
 			if (!r)
@@ -330,6 +407,7 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 			pdb_grow((void **)&it, &cap, n + 1, sizeof *it);
 			it[n].run = runs[k];
 			it[n].r = r;
+			it[n].family = 0;
 			n++;
 			while (u < nunits && strcmp(units[u], r->unit) != 0)
 				u++;
@@ -458,7 +536,9 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 		struct pdb_chart_series *s;
 		double *x, *y;
 		size_t m;
-		if (count_percentiles(it[i].r) >= 3 || it[i].r->nsamples < 2)
+		if (it[i].family)
+			spectrum_from_family(&it[i], &x, &y, &m);
+		else if (count_percentiles(it[i].r) >= 3 || it[i].r->nsamples < 2)
 			spectrum_from_stats(it[i].r, &x, &y, &m);
 		else
 			spectrum_from_samples(it[i].r, &x, &y, &m);
