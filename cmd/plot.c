@@ -32,14 +32,17 @@ const struct command cmd_plot = {
 	"  -H, --height PX       height in pixels (default 700)\n"
 	"      --theme NAME      light (default) or dark\n"
 	"      --layout          print the computed layout (axes, ticks, legend) as text\n"
+	"  -n, --last N          compare: BASE is the last N runs matching its selector\n"
+	"      --cand-last N     compare: CAND is the last N runs matching its selector\n"
 	"  -F, --format FMT      scaling without -o: print the table as text or json\n"
 	"      --db FILE         the database\n"
 	"RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE; BASE and CAND may\n"
-	"be comma-separated lists of runs.\n",
+	"be comma-separated lists of runs. Every series selected is drawn, or named on\n"
+	"stderr with the reason it was left out.\n",
 	"draw scaling, latency, history and compare charts (PNG, SVG, PDF)",
 };
 
-enum { OPT_THEME = 0x2000, OPT_LAYOUT };
+enum { OPT_THEME = 0x2000, OPT_LAYOUT, OPT_CAND_LAST };
 
 struct plot_opts {
 	struct pdb_plot_opts chart;
@@ -59,59 +62,81 @@ static void scaling_text(const struct pdb_scaling *s)
 {
 	static const char *header[] = { "vCPUs", "throughput", "per vCPU", "speed-up",
 					"efficiency", "added per vCPU" };
-	struct cmd_table t;
 
-	printf("%s (%s%s)\n", s->benchmark, s->metric, s->from_time ? ", as runs per second" : "");
-	cmd_table_init(&t, 6, "rrrrrr");
-	cmd_table_add(&t, header);
-	for (size_t i = 0; i < s->n; i++) {
-		const struct pdb_scaling_row *r = &s->rows[i];
-		char c[6][48];
-		const char *row[6] = { c[0], c[1], c[2], c[3], c[4], c[5] };
-		snprintf(c[0], sizeof c[0], "%g", r->vcpus);
-		cell(c[1], sizeof c[1], r->throughput, s->unit);
-		cell(c[2], sizeof c[2], r->per_vcpu, s->unit);
-		snprintf(c[3], sizeof c[3], "%.2fx", r->speedup);
-		snprintf(c[4], sizeof c[4], "%.1f%%", r->efficiency);
-		cell(c[5], sizeof c[5], r->increase, s->unit);
-		cmd_table_add(&t, row);
+	printf("%s (%s: %s)%s%s\n", s->benchmark, s->metric, s->why, *s->held ? ", held fixed: " : "",
+	       s->held);
+	for (size_t l = 0; l < s->nlines; l++) {
+		const struct pdb_scaling_line *ln = &s->lines[l];
+		struct cmd_table t;
+		if (*ln->label)
+			printf("%s%s\n", l ? "\n" : "", ln->label);
+		cmd_table_init(&t, 6, "rrrrrr");
+		cmd_table_add(&t, header);
+		for (size_t i = 0; i < ln->n; i++) {
+			const struct pdb_scaling_row *r = &ln->rows[i];
+			char c[6][48];
+			const char *row[6] = { c[0], c[1], c[2], c[3], c[4], c[5] };
+			snprintf(c[0], sizeof c[0], "%g", r->vcpus);
+			cell(c[1], sizeof c[1], r->throughput, s->unit);
+			cell(c[2], sizeof c[2], r->per_vcpu, s->unit);
+			snprintf(c[3], sizeof c[3], "%.2fx", r->speedup);
+			snprintf(c[4], sizeof c[4], "%.1f%%", r->efficiency);
+			cell(c[5], sizeof c[5], r->increase, s->unit);
+			cmd_table_add(&t, row);
+		}
+		cmd_table_print(&t, stdout);
+		cmd_table_release(&t);
+		if (ln->has_usl)
+			printf("USL: lambda %.6g, sigma %.4g, kappa %.4g, peak N* %.4g, R² %.4f\n",
+			       ln->usl.lambda, ln->usl.sigma, ln->usl.kappa, ln->usl.peak_n, ln->usl.r2);
 	}
-	cmd_table_print(&t, stdout);
-	cmd_table_release(&t);
-	if (s->has_usl)
-		printf("USL: lambda %.6g, sigma %.4g, kappa %.4g, peak N* %.4g, R² %.4f\n",
-		       s->usl.lambda, s->usl.sigma, s->usl.kappa, s->usl.peak_n, s->usl.r2);
+}
+
+static json_t *scaling_line_json(const struct pdb_scaling_line *ln)
+{
+	json_t *o = json_object(), *rows = json_array();
+
+	json_object_set_new(o, "dims", json_string(ln->label));
+	for (size_t i = 0; i < ln->n; i++) {
+		const struct pdb_scaling_row *r = &ln->rows[i];
+		json_t *row = json_object();
+		json_object_set_new(row, "vcpus", pdb_json_number(r->vcpus));
+		json_object_set_new(row, "throughput", pdb_json_number(r->throughput));
+		json_object_set_new(row, "per_vcpu", pdb_json_number(r->per_vcpu));
+		json_object_set_new(row, "speedup", pdb_json_number(r->speedup));
+		json_object_set_new(row, "efficiency_pct", pdb_json_number(r->efficiency));
+		json_object_set_new(row, "added_per_vcpu", pdb_json_number(r->increase));
+		json_array_append_new(rows, row);
+	}
+	json_object_set_new(o, "rows", rows);
+	if (ln->has_usl) {
+		json_t *u = json_object();
+		json_object_set_new(u, "lambda", pdb_json_number(ln->usl.lambda));
+		json_object_set_new(u, "sigma", pdb_json_number(ln->usl.sigma));
+		json_object_set_new(u, "kappa", pdb_json_number(ln->usl.kappa));
+		json_object_set_new(u, "peak_n", pdb_json_number(ln->usl.peak_n));
+		json_object_set_new(u, "r2", pdb_json_number(ln->usl.r2));
+		json_object_set_new(o, "usl", u);
+	}
+	return o;
 }
 
 static void scaling_json(const struct pdb_scaling *s)
 {
-	json_t *doc = json_object(), *rows = json_array();
+	json_t *doc = json_object(), *lines = json_array(), *skipped = json_array();
 
 	json_object_set_new(doc, "benchmark", json_string(s->benchmark));
 	json_object_set_new(doc, "metric", json_string(s->metric));
+	json_object_set_new(doc, "why", json_string(s->why));
 	json_object_set_new(doc, "unit", json_string(s->unit));
 	json_object_set_new(doc, "from_time", json_boolean(s->from_time));
-	for (size_t i = 0; i < s->n; i++) {
-		const struct pdb_scaling_row *r = &s->rows[i];
-		json_t *o = json_object();
-		json_object_set_new(o, "vcpus", pdb_json_number(r->vcpus));
-		json_object_set_new(o, "throughput", pdb_json_number(r->throughput));
-		json_object_set_new(o, "per_vcpu", pdb_json_number(r->per_vcpu));
-		json_object_set_new(o, "speedup", pdb_json_number(r->speedup));
-		json_object_set_new(o, "efficiency_pct", pdb_json_number(r->efficiency));
-		json_object_set_new(o, "added_per_vcpu", pdb_json_number(r->increase));
-		json_array_append_new(rows, o);
-	}
-	json_object_set_new(doc, "rows", rows);
-	if (s->has_usl) {
-		json_t *u = json_object();
-		json_object_set_new(u, "lambda", pdb_json_number(s->usl.lambda));
-		json_object_set_new(u, "sigma", pdb_json_number(s->usl.sigma));
-		json_object_set_new(u, "kappa", pdb_json_number(s->usl.kappa));
-		json_object_set_new(u, "peak_n", pdb_json_number(s->usl.peak_n));
-		json_object_set_new(u, "r2", pdb_json_number(s->usl.r2));
-		json_object_set_new(doc, "usl", u);
-	}
+	json_object_set_new(doc, "held_fixed", json_string(s->held));
+	for (size_t l = 0; l < s->nlines; l++)
+		json_array_append_new(lines, scaling_line_json(&s->lines[l]));
+	json_object_set_new(doc, "lines", lines);
+	for (size_t i = 0; i < s->nskipped; i++)
+		json_array_append_new(skipped, json_string(s->skipped[i]));
+	json_object_set_new(doc, "left_out", skipped);
 	pdb_json_write(stdout, doc, 2);
 	putchar('\n');
 	json_decref(doc);
@@ -140,14 +165,17 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 		{ "format", required_argument, 0, 'F' },
 		{ "theme", required_argument, 0, OPT_THEME },
 		{ "layout", no_argument, 0, OPT_LAYOUT },
+		{ "last", required_argument, 0, 'n' },
+		{ "cand-last", required_argument, 0, OPT_CAND_LAST },
 		CMD_COMMON_OPTIONS,
 		{ 0, 0, 0, 0 },
 	};
 	static const char *const formats[] = { "text", "json", NULL };
 	static const char *const themes[] = { "light", "dark", NULL };
+	int64_t n;
 	int c, status;
 
-	while ((c = cmd_getopt(argc, argv, "o:b:m:t:W:H:F:h", longopts, &cmd_plot)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "o:b:m:t:W:H:F:n:h", longopts, &cmd_plot)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'b': o->chart.bench_glob = optarg; break;
@@ -170,6 +198,13 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 				return cmd_usage_error(&cmd_plot, "unknown theme '%s' (light or dark)", optarg);
 			break;
 		case OPT_LAYOUT: o->layout = 1; break;
+		case 'n':
+		case OPT_CAND_LAST:
+			if (pdb_parse_int64(optarg, 1, 100000, &n) < 0)
+				return cmd_usage_error(&cmd_plot, "--%s: expected a count, not '%s'",
+						       c == 'n' ? "last" : "cand-last", optarg);
+			*(c == 'n' ? &o->chart.last : &o->chart.cand_last) = (int)n;
+			break;
 		default:
 			if ((status = cmd_common_option(&cmd_plot, ctx, c)) >= 0)
 				return status;
@@ -195,6 +230,8 @@ static int check_args(const char *kind, int nruns, const struct plot_opts *o)
 		return cmd_usage_error(&cmd_plot, "%s takes %s", kind,
 				       min == 0 ? "at most two runs: FROM [TO]" :
 				       min == 2 ? "two runs: BASE CAND" : "one or more runs");
+	if ((o->chart.last || o->chart.cand_last) && strcmp(kind, "compare") != 0)
+		return cmd_usage_error(&cmd_plot, "--last and --cand-last go with 'plot compare'");
 	if (o->format >= 0 && (strcmp(kind, "scaling") != 0 || o->output))
 		return cmd_usage_error(&cmd_plot, "--format prints the scaling table: use it with "
 				       "'plot scaling' and without -o");
@@ -220,11 +257,13 @@ static struct pdb_chart *build(struct pdb_store *store, const char *kind, const 
 		return pdb_compare_chart(store, runs[0], runs[1], &o->chart, err);
 	if (pdb_scaling_gather(store, runs, nruns, &o->chart, &s, err) < 0)
 		return NULL;
+	for (size_t i = 0; o->format >= 0 && i < s.nskipped; i++)
+		fprintf(stderr, "perfdb: plot: left out %s\n", s.skipped[i]);
 	if (o->format == 0)
 		scaling_text(&s);
 	else if (o->format == 1)
 		scaling_json(&s);
-	chart = o->format >= 0 ? NULL : pdb_scaling_chart(&s, &o->chart);
+	chart = o->format >= 0 ? NULL : pdb_scaling_chart(&s, NULL, &o->chart);
 	pdb_scaling_release(&s);
 	return chart;
 }
@@ -265,6 +304,8 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 			status = cmd_fail("plot", &err);
 		goto out;
 	}
+	for (size_t i = 0; i < chart->nskipped; i++)
+		fprintf(stderr, "perfdb: plot: left out %s\n", chart->skipped[i]);
 	layout = pdb_chart_layout(chart);
 	if (o.layout) {
 		struct pdb_buf text;

@@ -404,6 +404,19 @@ static int cmp_sample(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The first of the sorted v whose cumulative weight reaches q of wsum. */
+static double weighted_quantile(const struct pdb_sample *v, size_t n, double wsum, double q)
+{
+	double acc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		acc += v[i].weight;
+		if (acc >= q * wsum)
+			return v[i].value;
+	}
+	return v[n - 1].value;
+}
+
 void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out)
 {
 	struct pdb_sample *v, one;
@@ -412,6 +425,7 @@ void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out)
 
 	out->n = n;
 	out->mean = out->median = out->min = out->max = out->stddev = NAN;
+	out->p5 = out->q1 = out->q3 = out->p95 = NAN;
 	if (n == 0)
 		return;
 	/* a single sample (the common case) needs no heap copy and no sort */
@@ -439,6 +453,10 @@ void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out)
 	for (i = 0; i < n; i++)
 		var += v[i].weight * (v[i].value - out->mean) * (v[i].value - out->mean);
 	out->stddev = wsum > 1 ? sqrt(var / (wsum - 1)) : NAN;
+	out->p5 = weighted_quantile(v, n, wsum, 0.05);
+	out->q1 = weighted_quantile(v, n, wsum, 0.25);
+	out->q3 = weighted_quantile(v, n, wsum, 0.75);
+	out->p95 = weighted_quantile(v, n, wsum, 0.95);
 	if (v != &one)
 		free(v);
 }

@@ -152,6 +152,7 @@ char *pdb_dims_display(const struct pdb_attr *dims, size_t ndims);
 struct pdb_summary {
 	size_t n;
 	double mean, median, min, max, stddev;
+	double p5, q1, q3, p95;  /* the first value whose cumulative weight reaches 5, 25, 75, 95 % */
 };
 void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out);
 

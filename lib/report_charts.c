@@ -181,23 +181,58 @@ static int absent(struct pdb_err *err)
 	return 0;
 }
 
+/* A glob that matches exactly s. Caller frees. */
+static char *glob_quote(const char *s)
+{
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	for (; *s; s++) {
+		if (strchr("*?[]\\", *s))
+			pdb_buf_puts(&b, "\\");
+		pdb_buf_add(&b, s, 1);
+	}
+	return b.data;
+}
+
+/* The candidate's scaling, and the baseline's of the same benchmark and
+ * metric drawn beside it when it has one. */
 static int scaling_chart(struct pdb_store *store, struct report *r, const char *dir,
 			 struct pdb_report_files *files, struct pdb_err *err)
 {
 	struct pdb_plot_opts o = { .width = WIDTH, .height = 620, .theme = PDB_THEME_LIGHT };
-	char *sel = pdb_xasprintf("run%lld", (long long)r->cand->id), *alt;
-	const char *runs[1] = { sel };
-	int rc;
+	char *sel = pdb_xasprintf("run%lld", (long long)r->cand->id), *alt, *bench, *metric;
+	char *bsel = pdb_xasprintf("run%lld", (long long)r->base->id);
+	const char *runs[1] = { sel }, *bruns[1] = { bsel };
+	struct pdb_scaling base = { 0 };
+	struct pdb_plot_opts bo = o;
+	int rc, has_base;
 
 	rc = pdb_scaling_gather(store, runs, 1, &o, &r->scaling, err);
 	free(sel);
-	if (rc < 0)
+	if (rc < 0) {
+		free(bsel);
 		return absent(err);
+	}
 	r->has_scaling = 1;
+	bench = glob_quote(r->scaling.benchmark);
+	metric = glob_quote(r->scaling.metric);
+	bo.bench_glob = bench;
+	bo.metric_glob = metric;
+	has_base = pdb_scaling_gather(store, bruns, 1, &bo, &base, err) == 0;
+	free(bsel);
+	free(bench);
+	free(metric);
+	if (!has_base && absent(err) < 0)
+		return -1;
 	alt = pdb_xasprintf("Scaling of %s (%s) with vCPUs: throughput, ideal line and "
-			    "parallel efficiency", r->scaling.benchmark, r->scaling.metric);
-	rc = render(pdb_scaling_chart(&r->scaling, &o), dir, "scaling", alt, &r->scaling_chart,
-		    files, err);
+			    "parallel efficiency%s", r->scaling.benchmark, r->scaling.metric,
+			    has_base ? ", the baseline's dashed" : "");
+	rc = render(pdb_scaling_chart(&r->scaling, has_base ? &base : NULL, &o), dir, "scaling",
+		    alt, &r->scaling_chart, files, err);
+	if (has_base)
+		pdb_scaling_release(&base);
 	free(alt);
 	return rc;
 }
@@ -222,21 +257,6 @@ static int has_latency(const struct pdb_run *run)
 			return 1;
 	}
 	return 0;
-}
-
-/* A glob that matches exactly s. Caller frees. */
-static char *glob_quote(const char *s)
-{
-	struct pdb_buf b;
-
-	pdb_buf_init(&b);
-	pdb_buf_puts(&b, "");
-	for (; *s; s++) {
-		if (strchr("*?[]\\", *s))
-			pdb_buf_puts(&b, "\\");
-		pdb_buf_add(&b, s, 1);
-	}
-	return b.data;
 }
 
 static int latency_chart(struct pdb_store *store, struct report *r, const char *dir,

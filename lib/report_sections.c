@@ -296,28 +296,31 @@ static void chart(const struct report_chart *c, int html, struct pdb_buf *b)
 
 static void scaling_table(const struct pdb_scaling *s, int html, struct pdb_buf *b)
 {
-	static const char *head[] = { "vCPUs", "throughput", "per vCPU", "speed-up",
+	static const char *head[] = { "dims", "vCPUs", "throughput", "per vCPU", "speed-up",
 				      "efficiency" };
+	int dims = s->nlines > 1;
 	struct table t;
 
-	table_begin(&t, html, b, "scaling", "rrrrr", head);
-	for (size_t i = 0; i < s->n; i++) {
-		const struct pdb_scaling_row *r = &s->rows[i];
-		char c[5][48];
-		const char *row[5] = { c[0], c[1], c[2], c[3], c[4] };
+	table_begin(&t, html, b, "scaling", dims ? "lrrrrr" : "rrrrr", head + !dims);
+	for (size_t l = 0; l < s->nlines; l++)
+		for (size_t i = 0; i < s->lines[l].n; i++) {
+			const struct pdb_scaling_row *r = &s->lines[l].rows[i];
+			char c[5][48];
+			const char *row[6] = { s->lines[l].label, c[0], c[1], c[2], c[3], c[4] };
 
-		snprintf(c[0], sizeof c[0], "%g", r->vcpus);
-		pdb_compare_value_text(r->throughput, s->unit, c[1], sizeof c[1]);
-		pdb_compare_value_text(r->per_vcpu, s->unit, c[2], sizeof c[2]);
-		snprintf(c[3], sizeof c[3], "%.2fx", r->speedup);
-		snprintf(c[4], sizeof c[4], "%.1f%%", r->efficiency);
-		table_row(&t, NULL, row, 0);
-	}
+			snprintf(c[0], sizeof c[0], "%g", r->vcpus);
+			pdb_compare_value_text(r->throughput, s->unit, c[1], sizeof c[1]);
+			pdb_compare_value_text(r->per_vcpu, s->unit, c[2], sizeof c[2]);
+			snprintf(c[3], sizeof c[3], "%.2fx", r->speedup);
+			snprintf(c[4], sizeof c[4], "%.1f%%", r->efficiency);
+			table_row(&t, NULL, row + !dims, 0);
+		}
 	table_end(&t);
 }
 
 static void scaling_text(const struct pdb_scaling *s, int html, struct pdb_buf *b)
 {
+	const struct pdb_scaling_line *ln = &s->lines[0];
 	struct table t = { .html = html, .b = b };
 
 	pdb_buf_puts(b, html ? "<b>" : "**");
@@ -325,14 +328,20 @@ static void scaling_text(const struct pdb_scaling *s, int html, struct pdb_buf *
 	pdb_buf_puts(b, html ? "</b>, " : "**, ");
 	text(&t, s->metric);
 	pdb_buf_puts(b, s->from_time ? " (as runs per second)" : "");
-	if (s->has_usl) {
+	if (*s->held) {
+		pdb_buf_puts(b, ", held fixed: ");
+		text(&t, s->held);
+	}
+	if (s->nlines > 1) {
+		pdb_buf_printf(b, ", %zu lines by their other dims", s->nlines);
+	} else if (ln->has_usl) {
 		pdb_buf_printf(b, ". Universal Scalability Law fit: contention σ = %.4g, coherency "
-			       "κ = %.4g, ", s->usl.sigma, s->usl.kappa);
-		if (isfinite(s->usl.peak_n))
-			pdb_buf_printf(b, "peak at N* = %.1f vCPUs", s->usl.peak_n);
+			       "κ = %.4g, ", ln->usl.sigma, ln->usl.kappa);
+		if (isfinite(ln->usl.peak_n))
+			pdb_buf_printf(b, "peak at N* = %.1f vCPUs", ln->usl.peak_n);
 		else
 			pdb_buf_puts(b, "no peak");
-		pdb_buf_printf(b, " (R² = %.3f)", s->usl.r2);
+		pdb_buf_printf(b, " (R² = %.3f)", ln->usl.r2);
 	}
 	pdb_buf_puts(b, ".");
 }

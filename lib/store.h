@@ -82,6 +82,9 @@ struct pdb_history_point {
 	char *commit;       /* the run's commit attribute, or NULL */
 	size_t n;           /* samples */
 	double value, mean, min, max;
+	double p5, q1, q3, p95; /* of the samples (NAN without) */
+	double lower, upper;    /* the tool's bounds (Bencher lower_value, upper_value):
+				 * NAN unless pdb_store_series_bounds read them */
 };
 /* The points of a series in run order (ascending id), over runs with
  * since_id <= id <= until_id (0: no bound) whose attributes match where
@@ -91,6 +94,11 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 			     struct pdb_history_point **pts, size_t *n,
 			     struct pdb_err *err);
 void pdb_history_free(struct pdb_history_point *pts, size_t n);
+/* Fill the lower and upper bounds of the points (as pdb_store_series_history
+ * gave them, in run order) from their results' stats: one query for the
+ * series, for the charts that draw them. */
+int pdb_store_series_bounds(struct pdb_store *store, int64_t series_id,
+			    struct pdb_history_point *pts, size_t n, struct pdb_err *err);
 
 /* Delete a run and everything it holds. */
 int pdb_store_delete_run(struct pdb_store *store, int64_t id, struct pdb_err *err);

@@ -106,6 +106,7 @@ static void point_values(sqlite3_stmt *st, struct pdb_history_point *p)
 	size_t n = (size_t)sqlite3_column_bytes(st, 3) / 8;
 
 	p->value = p->mean = p->min = p->max = NAN;
+	p->p5 = p->q1 = p->q3 = p->p95 = p->lower = p->upper = NAN;
 	p->n = n;
 	if (blob && n > 0) {
 		/* most points have a single sample: no allocation for those */
@@ -123,6 +124,10 @@ static void point_values(sqlite3_stmt *st, struct pdb_history_point *p)
 		p->mean = sum.mean;
 		p->min = sum.min;
 		p->max = sum.max;
+		p->p5 = sum.p5;
+		p->q1 = sum.q1;
+		p->q3 = sum.q3;
+		p->p95 = sum.p95;
 	}
 }
 
@@ -216,6 +221,39 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 		return rc == SQLITE_ERROR ? -1 : pdb_store_fail(store, err, "series history");
 	}
 	return 0;
+}
+
+int pdb_store_series_bounds(struct pdb_store *store, int64_t series_id,
+			    struct pdb_history_point *pts, size_t n, struct pdb_err *err)
+{
+	sqlite3_stmt *st;
+	size_t k = 0;
+	int rc;
+
+	if (n == 0)
+		return 0;
+	st = pdb_store_prepare(store,
+		"SELECT res.run_id, s.name, s.value FROM results res"
+		" JOIN stats s ON s.result_id = res.id AND s.name IN ('lower_value', 'upper_value')"
+		" WHERE res.series_id = ?1 AND res.run_id >= ?2 AND res.run_id <= ?3"
+		" ORDER BY res.run_id", err);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, series_id);
+	sqlite3_bind_int64(st, 2, pts[0].run_id);
+	sqlite3_bind_int64(st, 3, pts[n - 1].run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		double v = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
+
+		while (k < n && pts[k].run_id < id)
+			k++;
+		if (k < n && pts[k].run_id == id)
+			*(strcmp(name, "lower_value") == 0 ? &pts[k].lower : &pts[k].upper) = v;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "series bounds");
 }
 
 void pdb_history_free(struct pdb_history_point *pts, size_t n)

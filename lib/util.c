@@ -55,17 +55,23 @@ char *pdb_xstrndup(const char *s, size_t n)
 	return p;
 }
 
+char *pdb_xvasprintf(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory();
+	return s;
+}
+
 char *pdb_xasprintf(const char *fmt, ...)
 {
 	va_list ap;
-	char *s = NULL;
-	int n;
+	char *s;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = pdb_xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		out_of_memory();
 	return s;
 }
 

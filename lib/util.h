@@ -2,6 +2,7 @@
 #ifndef PDB_UTIL_H
 #define PDB_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,6 +13,7 @@ void *pdb_xrealloc(void *p, size_t n);
 char *pdb_xstrdup(const char *s);           /* NULL -> NULL */
 char *pdb_xstrndup(const char *s, size_t n);
 char *pdb_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *pdb_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Grow *items (of item size) so that it holds at least need items. */
 void pdb_grow(void **items, size_t *cap, size_t need, size_t size);

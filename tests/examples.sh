@@ -12,6 +12,9 @@ export PERFDB_DB="$work/examples.db" SOURCE_DATE_EPOCH=1764000000 PERFDB_FINGERP
 mkdir -p "$out"
 
 "$perfdb" ingest "$fx/scaling/synthetic-usl.json" >/dev/null
+"$perfdb" ingest "$fx/scaling/synthetic-matrix.json" >/dev/null
+"$perfdb" ingest "$root/fixtures/fio/fio-3.33-randread-psync.json" -n fio >/dev/null
+"$perfdb" ingest "$root/fixtures/wrk/latency.txt" -n wrk >/dev/null
 "$perfdb" ingest "$fx/scaling/hyperfine-vcpus1.json" --dim vcpus=1 -n sha-1 >/dev/null
 "$perfdb" ingest "$fx/scaling/hyperfine-vcpus2.json" --dim vcpus=2 -n sha-2 >/dev/null
 for f in "$fx"/history/h*.json; do
@@ -22,6 +25,9 @@ done
 
 "$perfdb" plot scaling usl-synthetic -o "$out/scaling-usl.svg" \
   --title 'Scaling with a USL fit (synthetic data)'
+"$perfdb" plot scaling matrix-synthetic -o "$out/scaling-matrix.svg" \
+  --title 'index/bulk: vCPUs x batch size (synthetic data)'
+"$perfdb" plot latency fio wrk -o "$out/latency-fio-wrk.svg" 2>/dev/null
 "$perfdb" plot scaling sha-1 sha-2 -o "$out/scaling-hyperfine.svg" --theme dark \
   --title 'sha256 of 8 x 16 MB pinned to 1 and 2 vCPUs (hyperfine)'
 "$perfdb" plot history --metric time -o "$out/history.svg" \

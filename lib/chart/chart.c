@@ -2,6 +2,7 @@
 #include "chart/chart.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,31 +53,45 @@ static double *copy(const double *v, size_t n)
 	return out;
 }
 
+static void panel_release(struct pdb_chart_panel *pn)
+{
+	for (size_t s = 0; s < pn->nseries; s++) {
+		struct pdb_chart_series *se = &pn->series[s];
+		free(se->label);
+		free(se->x);
+		free(se->y);
+		free(se->lo);
+		free(se->hi);
+		free(se->source);
+	}
+	free(pn->series);
+	free(pn->title);
+	free(pn->vmarks);
+	free(pn->hmarks);
+	axis_release(&pn->x);
+	axis_release(&pn->y);
+}
+
 void pdb_chart_free(struct pdb_chart *c)
 {
 	if (!c)
 		return;
-	for (size_t p = 0; p < c->npanels; p++) {
-		struct pdb_chart_panel *pn = &c->panels[p];
-		for (size_t s = 0; s < pn->nseries; s++) {
-			struct pdb_chart_series *se = &pn->series[s];
-			free(se->label);
-			free(se->x);
-			free(se->y);
-			free(se->lo);
-			free(se->hi);
-		}
-		free(pn->series);
-		free(pn->title);
-		free(pn->vmarks);
-		free(pn->hmarks);
-		axis_release(&pn->x);
-		axis_release(&pn->y);
-	}
+	for (size_t p = 0; p < c->npanels; p++)
+		panel_release(&c->panels[p]);
 	free(c->panels);
+	for (size_t i = 0; i < c->nskipped; i++)
+		free(c->skipped[i]);
+	free(c->skipped);
 	free(c->kind);
 	free(c->title);
+	free(c->subtitle);
 	free(c);
+}
+
+void pdb_chart_pop_panel(struct pdb_chart *c)
+{
+	if (c->npanels > 0)
+		panel_release(&c->panels[--c->npanels]);
 }
 
 struct pdb_chart_panel *pdb_chart_add_panel(struct pdb_chart *c, const char *title,
@@ -112,13 +127,59 @@ struct pdb_chart_series *pdb_chart_add_series(struct pdb_chart_panel *p,
 	s->lo = copy(lo, n);
 	s->hi = copy(hi, n);
 	s->n = n;
+	s->source = NULL;
 	return s;
 }
 
-void pdb_chart_add_vmark(struct pdb_chart_panel *p, double x)
+void pdb_chart_series_source(struct pdb_chart_series *s, const char *source)
+{
+	free(s->source);
+	s->source = pdb_xstrdup(source);
+}
+
+void pdb_chart_select(struct pdb_chart *c)
+{
+	c->nselected++;
+}
+
+void pdb_chart_skip(struct pdb_chart *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	c->skipped = pdb_xrealloc(c->skipped, (c->nskipped + 1) * sizeof *c->skipped);
+	c->skipped[c->nskipped++] = pdb_xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+size_t pdb_chart_drawn(const struct pdb_chart *c)
+{
+	size_t n = 0;
+
+	for (size_t p = 0; p < c->npanels; p++)
+		for (size_t s = 0; s < c->panels[p].nseries; s++) {
+			const char *src = c->panels[p].series[s].source;
+			int seen = !src;
+			if (src && (c->panels[p].series[s].marks & PDB_MARK_HBAR)) {
+				n += c->panels[p].series[s].n;
+				continue;
+			}
+			for (size_t q = 0; q <= p && !seen; q++)
+				for (size_t t = 0; t < (q < p ? c->panels[q].nseries : s) && !seen; t++)
+					seen = c->panels[q].series[t].source &&
+					       strcmp(c->panels[q].series[t].source, src) == 0;
+			n += !seen;
+		}
+	return n;
+}
+
+void pdb_chart_add_vmark(struct pdb_chart_panel *p, double x, int color, int dashed)
 {
 	p->vmarks = pdb_xrealloc(p->vmarks, (p->nvmarks + 1) * sizeof *p->vmarks);
-	p->vmarks[p->nvmarks++] = x;
+	p->vmarks[p->nvmarks].x = x;
+	p->vmarks[p->nvmarks].color = color;
+	p->vmarks[p->nvmarks].dashed = dashed;
+	p->nvmarks++;
 }
 
 void pdb_chart_add_hmark(struct pdb_chart_panel *p, double y)

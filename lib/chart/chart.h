@@ -9,6 +9,7 @@ enum pdb_axis_kind {
 	PDB_AXIS_LOG,      /* base 10 */
 	PDB_AXIS_NINES,    /* percentiles: 50, 90, 99, 99.9 ... and 100 = max */
 	PDB_AXIS_CATEGORY, /* integer positions 0..n-1 named by categories */
+	PDB_AXIS_LOG2,     /* base 2, ticks at powers of two (vCPU counts) */
 };
 
 /* Marks of a series; combine with |. */
@@ -18,6 +19,10 @@ enum pdb_mark {
 	PDB_MARK_BAND = 4,     /* filled area between lo and hi along x */
 	PDB_MARK_HBAR = 8,     /* horizontal bar from 0 to x at row y, interval lo..hi */
 	PDB_MARK_DASHED = 16,  /* the line is dashed */
+	PDB_MARK_CLIP = 32,    /* a reference line: does not widen the axes, clipped at the plot's edges */
+	PDB_MARK_VALUES = 64,  /* each point (bar) carries its value, where it fits */
+	PDB_MARK_LIGHT = 128,  /* the band is lighter (an outer band behind an inner one) */
+	PDB_MARK_RING = 256,   /* each point circled (outliers) */
 };
 
 /* Colours: palette indices 0..7 (Okabe–Ito), or these theme colours. */
@@ -35,6 +40,9 @@ struct pdb_chart_series {
 	double *x, *y;    /* n points; lines are drawn in the given order */
 	double *lo, *hi;  /* band (y) or interval (x for HBAR), or NULL */
 	size_t n;
+	char *source;     /* the selected data series this draws, or NULL for a
+			   * reference line (ideal, fit); several may share one;
+			   * each bar of an HBAR series draws one of its own */
 };
 
 struct pdb_chart_axis {
@@ -50,13 +58,19 @@ struct pdb_chart_axis {
 	char *title2, *unit2;
 };
 
+struct pdb_chart_vmark {
+	double x;
+	int color;          /* enum pdb_chart_color */
+	int dashed;
+};
+
 struct pdb_chart_panel {
 	char *title;        /* a heading above the panel, or NULL */
 	double weight;      /* share of the height (default 1) */
 	struct pdb_chart_axis x, y;
 	struct pdb_chart_series *series;
 	size_t nseries;
-	double *vmarks;     /* vertical lines at these x values (change points) */
+	struct pdb_chart_vmark *vmarks; /* vertical lines (change points, zero, thresholds) */
 	size_t nvmarks;
 	double *hmarks;     /* horizontal reference lines at these y values */
 	size_t nhmarks;
@@ -67,10 +81,14 @@ enum pdb_chart_theme { PDB_THEME_LIGHT, PDB_THEME_DARK };
 struct pdb_chart {
 	char *kind;         /* "scaling", "latency", "history", "compare" */
 	char *title;
+	char *subtitle;     /* a smaller line below the title, or NULL */
 	int width, height;  /* pixels (points for PDF) */
 	int theme;
 	struct pdb_chart_panel *panels; /* stacked top to bottom */
 	size_t npanels;
+	size_t nselected;   /* data series the selection named */
+	char **skipped;     /* "what: why" of each selected series not drawn */
+	size_t nskipped;
 };
 
 /* A new chart with no panels. Free with pdb_chart_free (NULL-safe). */
@@ -82,12 +100,23 @@ void pdb_chart_free(struct pdb_chart *chart);
 struct pdb_chart_panel *pdb_chart_add_panel(struct pdb_chart *chart, const char *title,
 					    const char *xtitle, const char *xunit,
 					    const char *ytitle, const char *yunit);
+/* Remove the last panel. */
+void pdb_chart_pop_panel(struct pdb_chart *chart);
 /* Add a series of n points (x, y copied; lo, hi copied when not NULL). */
 struct pdb_chart_series *pdb_chart_add_series(struct pdb_chart_panel *panel,
 					      const char *label, int marks, int color,
 					      const double *x, const double *y,
 					      const double *lo, const double *hi, size_t n);
-void pdb_chart_add_vmark(struct pdb_chart_panel *panel, double x);
+/* Name the selected data series that s draws (copied). */
+void pdb_chart_series_source(struct pdb_chart_series *s, const char *source);
+/* Count a selected series, drawn or not. */
+void pdb_chart_select(struct pdb_chart *chart);
+/* Record a selected series left out of the chart: "what: why", printf-like. */
+void pdb_chart_skip(struct pdb_chart *chart, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* How many distinct selected series the panels draw. */
+size_t pdb_chart_drawn(const struct pdb_chart *chart);
+void pdb_chart_add_vmark(struct pdb_chart_panel *panel, double x, int color, int dashed);
 void pdb_chart_add_hmark(struct pdb_chart_panel *panel, double y);
 /* Name the categories of a CATEGORY axis (copied). */
 void pdb_chart_axis_categories(struct pdb_chart_axis *axis, const char *const *names,

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "detect.h"
 #include "util.h"
 
@@ -48,14 +50,16 @@ static double position(const struct runs_axis *a, int64_t id)
 	return NAN;
 }
 
-/* Change points of one series, drawn between the runs on either side. */
+/* Change points of one series, drawn between the runs on either side in
+ * the series' colour, and the outliers detect set apart, marked. */
 static size_t change_points(const struct pdb_history_point *pts, size_t n, int direction,
-			    const struct runs_axis *axis, struct pdb_chart_panel *p)
+			    int color, const struct runs_axis *axis, struct pdb_chart_panel *p,
+			    const char *outlier_label, size_t *noutliers)
 {
 	struct pdb_detect_opts o;
 	struct pdb_detect_result res = { 0 };
 	struct pdb_err err;
-	double *x = pdb_xmalloc((n ? n : 1) * sizeof *x);
+	double *x = pdb_xmalloc((n ? n : 1) * sizeof *x), *ox, *oy;
 	size_t m = 0, found = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -63,22 +67,69 @@ static size_t change_points(const struct pdb_history_point *pts, size_t n, int d
 			x[m++] = pts[i].value;
 	pdb_detect_opts_init(&o);
 	o.direction = direction;
+	*noutliers = 0;
 	if (m == n && m >= 4 && pdb_detect(x, m, &o, NULL, NULL, &res, &err) == 0) {
 		for (size_t k = 0; k < res.ncps; k++) {
 			size_t i = res.cps[k].index;
 			pdb_chart_add_vmark(p, (position(axis, pts[i - 1].run_id) +
-						position(axis, pts[i].run_id)) / 2);
+						position(axis, pts[i].run_id)) / 2, color, 1);
 		}
 		found = res.ncps;
+		ox = pdb_xmalloc((res.noutliers ? res.noutliers : 1) * sizeof *ox);
+		oy = pdb_xmalloc((res.noutliers ? res.noutliers : 1) * sizeof *oy);
+		for (size_t k = 0; k < res.noutliers; k++) {
+			ox[k] = position(axis, pts[res.outliers[k].index].run_id);
+			oy[k] = res.outliers[k].value;
+		}
+		if (res.noutliers > 0)
+			pdb_chart_add_series(p, outlier_label, PDB_MARK_RING, color, ox, oy, NULL, NULL,
+					     res.noutliers);
+		*noutliers = res.noutliers;
+		free(ox);
+		free(oy);
 	}
 	pdb_detect_result_release(&res);
 	free(x);
 	return found;
 }
 
+/* "vcpus=16,batch=100" from dims JSON text ("" for "{}"). Caller frees. */
+static char *dims_display(const char *json)
+{
+	json_t *o = json_loads(json, 0, NULL), *v;
+	const char *k;
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	json_object_foreach(o, k, v)
+		pdb_buf_printf(&b, "%s%s=%s", b.len ? "," : "", k,
+			       json_is_string(v) ? json_string_value(v) : "?");
+	json_decref(o);
+	return b.data;
+}
+
+/* A series in the drawing order, with its dims for display. */
+struct drawn {
+	size_t i;
+	const struct pdb_series *s;
+	const char *dims;
+};
+
+/* By benchmark, metric, then dims with numbers as numbers (vcpus=2 before vcpus=16). */
+static int cmp_drawn(const void *pa, const void *pb)
+{
+	const struct drawn *a = pa, *b = pb;
+	int c = strcmp(a->s->benchmark, b->s->benchmark);
+
+	if (!c)
+		c = strcmp(a->s->metric, b->s->metric);
+	return c ? c : pdb_chart_cmp_dims(a->dims, b->dims);
+}
+
 /* Without --metric, leave out what is reported but never gated (exit
- * codes, counts) when something else is there. */
-static void keep_gated(struct pdb_series *s, size_t *n)
+ * codes, counts) when something else is there; each one is named. */
+static void keep_gated(struct pdb_series *s, size_t *n, struct pdb_chart *c)
 {
 	size_t kept = 0;
 
@@ -93,6 +144,13 @@ static void keep_gated(struct pdb_series *s, size_t *n)
 			s[kept++] = s[i];
 			s[i] = t;
 		}
+	}
+	for (size_t i = kept; i < *n; i++) {
+		char *dims = dims_display(s[i].dims);
+		pdb_chart_select(c);
+		pdb_chart_skip(c, "%s%s%s%s %s: reported, never gated: name it with --metric",
+			       s[i].benchmark, *dims ? " [" : "", dims, *dims ? "]" : "", s[i].metric);
+		free(dims);
 	}
 	*n = kept;
 }
@@ -110,25 +168,142 @@ static int series_range(struct pdb_store *store, const char *const *sel, size_t 
 	return 0;
 }
 
+/* What labels the x axis: commits, run names, run ids, or a mix. */
+static const char *x_title(const struct pdb_history_point *const *pts, const size_t *npts,
+			   size_t nseries)
+{
+	int commits = 1, names = 1, ids = 1;
+
+	for (size_t s = 0; s < nseries; s++)
+		for (size_t i = 0; i < npts[s]; i++) {
+			const struct pdb_history_point *p = &pts[s][i];
+			commits &= p->commit != NULL;
+			names &= !p->commit && p->run_name;
+			ids &= !p->commit && !p->run_name;
+		}
+	return commits ? "commit" : names ? "run name" : ids ? "run" : "run (commit, name or id)";
+}
+
+/* The band of a series: the tool's lower to upper bounds (Bencher) where
+ * it gave them; else the interquartile range with a lighter p5 to p95 band
+ * when most runs have 8 samples or more; else min to max (alone on the
+ * chart: several min-max bands hide each other and the medians); none
+ * when all runs have one value. */
+enum band { BAND_NONE, BAND_BOUNDS, BAND_IQR, BAND_RANGE };
+
+static enum band band_of(const struct pdb_history_point *pts, size_t n, int alone)
+{
+	size_t many = 0, spread = 0, bounds = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		many += pts[i].n >= 8;
+		spread += isfinite(pts[i].min) && isfinite(pts[i].max) && pts[i].min != pts[i].max;
+		bounds += isfinite(pts[i].lower) && isfinite(pts[i].upper);
+	}
+	if (bounds > 0)
+		return BAND_BOUNDS;
+	return spread == 0 ? BAND_NONE : 2 * many >= n ? BAND_IQR : alone ? BAND_RANGE : BAND_NONE;
+}
+
+static const char *const band_labels[] = {
+	[BAND_NONE] = NULL,
+	[BAND_BOUNDS] = "value, band: the tool's lower to upper bound",
+	[BAND_IQR] = "median, band: interquartile range",
+	[BAND_RANGE] = "median, band: min to max",
+};
+
+static void add_history_series(struct pdb_chart_panel *p, const struct pdb_history_point *pts,
+			       size_t n, const struct runs_axis *axis, const char *label,
+			       int color, const char *source)
+{
+	double *x = pdb_xmalloc((n ? n : 1) * sizeof *x), *y = pdb_xmalloc((n ? n : 1) * sizeof *y);
+	double *lo = pdb_xmalloc((n ? n : 1) * sizeof *lo), *hi = pdb_xmalloc((n ? n : 1) * sizeof *hi);
+	enum band band = band_of(pts, n, label == NULL);
+	struct pdb_chart_series *se;
+
+	for (size_t i = 0; i < n; i++) {
+		x[i] = position(axis, pts[i].run_id);
+		y[i] = pts[i].value;
+	}
+	if (band == BAND_IQR) {
+		for (size_t i = 0; i < n; i++) {
+			lo[i] = isfinite(pts[i].p5) ? pts[i].p5 : y[i];
+			hi[i] = isfinite(pts[i].p95) ? pts[i].p95 : y[i];
+		}
+		pdb_chart_add_series(p, p->nseries == 0 && label == NULL ? "p5 to p95" : NULL,
+				     PDB_MARK_BAND | PDB_MARK_LIGHT, color, x, y, lo, hi, n);
+	}
+	for (size_t i = 0; i < n; i++) {
+		double a = band == BAND_BOUNDS ? pts[i].lower : band == BAND_IQR ? pts[i].q1 : pts[i].min;
+		double b = band == BAND_BOUNDS ? pts[i].upper : band == BAND_IQR ? pts[i].q3 : pts[i].max;
+		lo[i] = isfinite(a) ? a : y[i];
+		hi[i] = isfinite(b) ? b : y[i];
+	}
+	se = pdb_chart_add_series(p, label ? label : band_labels[band],
+				  PDB_MARK_LINE | PDB_MARK_POINTS | (band ? PDB_MARK_BAND : 0), color,
+				  x, y, band ? lo : NULL, band ? hi : NULL, n);
+	pdb_chart_series_source(se, source);
+	free(x);
+	free(y);
+	free(lo);
+	free(hi);
+}
+
+/* Legend labels of several series: the benchmark, dims and metric where they differ. */
+static char *series_label(const struct pdb_series *s, size_t n, size_t i, char *const *dims)
+{
+	int by_bench = 0, by_metric = 0;
+	struct pdb_buf b;
+
+	for (size_t k = 1; k < n; k++) {
+		by_bench |= strcmp(s[k].benchmark, s[0].benchmark) != 0;
+		by_metric |= strcmp(s[k].metric, s[0].metric) != 0;
+	}
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	if (by_bench)
+		pdb_buf_puts(&b, s[i].benchmark);
+	if (*dims[i])
+		pdb_buf_printf(&b, "%s%s", b.len ? " " : "", dims[i]);
+	if (by_metric || b.len == 0)
+		pdb_buf_printf(&b, "%s%s", b.len ? " " : "", s[i].metric);
+	return b.data;
+}
+
+static char *chart_title(const struct pdb_series *s, size_t n, char *const *dims)
+{
+	int same = 1;
+
+	for (size_t k = 1; k < n; k++)
+		same &= strcmp(s[k].benchmark, s[0].benchmark) == 0 && strcmp(s[k].metric, s[0].metric) == 0;
+	if (n == 1 && *dims[0])
+		return pdb_xasprintf("History: %s %s (%s)", s[0].benchmark, s[0].metric, dims[0]);
+	if (same)
+		return pdb_xasprintf("History: %s %s", s[0].benchmark, s[0].metric);
+	return pdb_xasprintf("History: %zu series", n);
+}
+
 struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *sel,
 				    size_t nsel, const struct pdb_plot_opts *opts,
 				    struct pdb_err *err)
 {
 	struct pdb_series *series = NULL;
 	struct pdb_history_point **pts = NULL;
-	size_t nseries = 0, total = 0, *npts = NULL, ncp = 0;
+	size_t nseries = 0, total = 0, *npts = NULL, ncp = 0, nout = 0;
+	struct drawn *order = NULL;
 	struct runs_axis axis = { 0 };
-	struct pdb_chart *c = NULL;
+	struct pdb_chart *c = pdb_chart_new("history", NULL, opts->width, opts->height, opts->theme);
 	struct pdb_chart_panel *p;
+	char **dims = NULL;
 	int64_t since, until;
-	char *title = NULL, *panel = NULL;
+	int ok = 0;
 
 	if (series_range(store, sel, nsel, &since, &until, err) < 0 ||
 	    pdb_store_list_series(store, opts->bench_glob, opts->metric_glob, &series, &total, err) < 0)
-		return NULL;
+		goto out;
 	nseries = total;
 	if (!opts->metric_glob)
-		keep_gated(series, &nseries);
+		keep_gated(series, &nseries, c);
 	if (nseries == 0) {
 		pdb_err_set(err, PDB_EXIT_INPUT, "no series match%s%s%s%s", opts->bench_glob ? " --bench " : "",
 			    opts->bench_glob ? opts->bench_glob : "", opts->metric_glob ? " --metric " : "",
@@ -147,11 +322,19 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 				    series[0].unit, series[s].unit);
 			goto out;
 		}
+	dims = pdb_xcalloc(nseries, sizeof *dims);
+	order = pdb_xcalloc(nseries, sizeof *order);
+	for (size_t s = 0; s < nseries; s++) {
+		dims[s] = dims_display(series[s].dims);
+		order[s] = (struct drawn){ s, &series[s], dims[s] };
+	}
+	qsort(order, nseries, sizeof *order, cmp_drawn);
 	pts = pdb_xcalloc(nseries, sizeof *pts);
 	npts = pdb_xcalloc(nseries, sizeof *npts);
 	for (size_t s = 0; s < nseries; s++) {
 		if (pdb_store_series_history(store, series[s].id, NULL, since, until, &pts[s],
-					     &npts[s], err) < 0)
+					     &npts[s], err) < 0 ||
+		    pdb_store_series_bounds(store, series[s].id, pts[s], npts[s], err) < 0)
 			goto out;
 		for (size_t i = 0; i < npts[s]; i++)
 			axis_add(&axis, &pts[s][i]);
@@ -160,55 +343,48 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 		pdb_err_set(err, PDB_EXIT_INPUT, "the matching series have no values in the runs given");
 		goto out;
 	}
-	title = opts->title ? pdb_xstrdup(opts->title) :
-		nseries == 1 ? pdb_xasprintf("History: %s%s%s (%s)", series[0].benchmark,
-					     strcmp(series[0].dims, "{}") ? " " : "",
-					     strcmp(series[0].dims, "{}") ? series[0].dims : "",
-					     series[0].metric) :
-		pdb_xasprintf("History: %zu series", nseries);
-	c = pdb_chart_new("history", title, opts->width, opts->height, opts->theme);
-	p = pdb_chart_add_panel(c, NULL, "run (commit, name or id)", "", series[0].metric,
-				series[0].unit);
+	c->title = opts->title ? pdb_xstrdup(opts->title) : chart_title(series, nseries, dims);
+	p = pdb_chart_add_panel(c, NULL, x_title((const struct pdb_history_point *const *)pts, npts,
+						 nseries),
+				"", series[0].metric, series[0].unit);
 	pdb_chart_axis_categories(&p->x, (const char *const *)axis.names, axis.n);
-	for (size_t s = 0; s < nseries; s++) {
-		size_t n = npts[s];
-		double *x = pdb_xmalloc((n ? n : 1) * sizeof *x), *y = pdb_xmalloc((n ? n : 1) * sizeof *y);
-		double *lo = pdb_xmalloc((n ? n : 1) * sizeof *lo), *hi = pdb_xmalloc((n ? n : 1) * sizeof *hi);
-		int band = 0;
-		char *label;
-		for (size_t i = 0; i < n; i++) {
-			x[i] = position(&axis, pts[s][i].run_id);
-			y[i] = pts[s][i].value;
-			lo[i] = isfinite(pts[s][i].min) ? pts[s][i].min : y[i];
-			hi[i] = isfinite(pts[s][i].max) ? pts[s][i].max : y[i];
-			band |= lo[i] != hi[i];
-		}
-		label = nseries == 1 ? pdb_xstrdup(band ? "median, band: min to max" : "value") :
-			pdb_xasprintf("%s %s %s", series[s].benchmark,
-				      strcmp(series[s].dims, "{}") ? series[s].dims : "", series[s].metric);
-		pdb_chart_add_series(p, label, PDB_MARK_LINE | PDB_MARK_POINTS | (band ? PDB_MARK_BAND : 0),
-				     (int)s, x, y, band ? lo : NULL, band ? hi : NULL, n);
-		ncp += change_points(pts[s], n, series[s].direction, &axis, p);
+	for (size_t k = 0; k < nseries; k++) {
+		size_t s = order[k].i, no;
+		char *label = nseries == 1 ? NULL : series_label(series, nseries, s, dims);
+		char *source = pdb_xasprintf("series %lld", (long long)series[s].id);
+		pdb_chart_select(c);
+		if (npts[s] == 0)
+			pdb_chart_skip(c, "%s%s%s%s %s: no values in the runs given", series[s].benchmark,
+				       *dims[s] ? " [" : "", dims[s], *dims[s] ? "]" : "", series[s].metric);
+		else
+			add_history_series(p, pts[s], npts[s], &axis, label, (int)k, source);
+		ncp += change_points(pts[s], npts[s], series[s].direction, (int)k, &axis, p,
+				     nout ? NULL : "outlier (set apart by detect)", &no);
+		nout += no;
 		free(label);
-		free(x);
-		free(y);
-		free(lo);
-		free(hi);
+		free(source);
 	}
-	panel = pdb_xasprintf("%zu runs; %zu change point%s", axis.n, ncp,
-			      ncp == 0 ? "s" : ncp == 1 ? " (dashed line)" : "s (dashed lines)");
 	free(p->title);
-	p->title = panel;
+	p->title = pdb_xasprintf("%zu runs; %zu change point%s", axis.n, ncp,
+				 ncp == 0 ? "s" : ncp == 1 ? " (dashed line)" : "s (dashed lines)");
+	ok = 1;
 out:
+	if (!ok) {
+		pdb_chart_free(c);
+		c = NULL;
+	}
 	for (size_t s = 0; pts && s < nseries; s++)
 		pdb_history_free(pts[s], npts[s]);
 	free(pts);
 	free(npts);
+	for (size_t s = 0; dims && s < nseries; s++)
+		free(dims[s]);
+	free(dims);
+	free(order);
 	for (size_t k = 0; k < axis.n; k++)
 		free(axis.names[k]);
 	free(axis.names);
 	free(axis.ids);
-	free(title);
 	pdb_series_free(series, total);
 	return c;
 }

@@ -14,6 +14,7 @@ struct pdb_plot_opts {
 	const char *metric_glob; /* NULL: the kind's choice */
 	const char *title;       /* NULL: a title from the data */
 	int width, height, theme;
+	int last, cand_last;     /* compare: BASE (CAND) is the last N runs its selector matches */
 };
 
 /* Scaling: throughput against vCPUs. */
@@ -21,38 +22,60 @@ struct pdb_scaling_row {
 	double vcpus, throughput, per_vcpu, speedup, efficiency; /* efficiency in % */
 	double increase;  /* throughput added per added vCPU since the row before (NAN first) */
 };
-struct pdb_scaling {
-	char *benchmark, *metric, *unit; /* unit of throughput (1/time when from times) */
-	int from_time;                   /* throughput is 1 / the measured time */
+/* One line: the points that share the values of the other dims. */
+struct pdb_scaling_line {
+	char *label;                     /* those values, "batch=1000"; "" for a lone line */
 	struct pdb_scaling_row *rows;    /* by vCPUs */
 	size_t n;
 	int has_usl;
 	struct pdb_usl usl;
 };
-/* The scaling of the first series (benchmark, other dims, metric) of the
- * runs that has a vcpus dimension or a vcpus attribute at two or more
- * counts; throughput-like metrics are preferred, times are inverted.
- * Fills out (release with pdb_scaling_release); -1 with err (code
- * PDB_EXIT_INPUT) when nothing fits. */
+struct pdb_scaling {
+	char *benchmark, *metric, *unit; /* unit of throughput (1/time when from times) */
+	char *why;                       /* why this metric: "by name", "--metric" */
+	char *held;                      /* dims with one value in every line, "clients=8", or "" */
+	int from_time;                   /* throughput is 1 / the measured time */
+	struct pdb_scaling_line *lines;  /* sorted by their dims, numbers as numbers */
+	size_t nlines;
+	char **skipped;                  /* "what: why" of each series left out */
+	size_t nskipped;
+};
+/* The scaling of one benchmark and metric of the runs, measured at two or
+ * more vCPU counts (a vcpus dimension or attribute): one line per value of
+ * the other dims. The metric is --metric's, else the one named throughput,
+ * else an ops/s-like rate, another rate, or a time (inverted). Fills out
+ * (release with pdb_scaling_release); -1 with err (code PDB_EXIT_INPUT)
+ * when nothing fits. */
 int pdb_scaling_gather(struct pdb_store *store, const char *const *runs, size_t nruns,
 		       const struct pdb_plot_opts *opts, struct pdb_scaling *out,
 		       struct pdb_err *err);
 void pdb_scaling_release(struct pdb_scaling *s);
-struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pdb_plot_opts *opts);
+/* The chart of s (chart/scaling_chart.c): one line with the ideal line, a
+ * USL fit and the efficiency panel; up to 6 lines in one panel with their
+ * efficiencies; more as one panel per value of the first varying dim.
+ * base (or NULL): a baseline's scaling of the same metric, its lines drawn
+ * dashed beside the candidate's of the same dims. */
+struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pdb_scaling *base,
+				    const struct pdb_plot_opts *opts);
 
-/* Latency: percentile spectrum of each run's latency series, and latency
- * (and throughput) over time where samples carry time offsets. */
+/* Latency: percentile spectrum of every time series with samples or
+ * percentiles in the runs (whatever its name), and latency and throughput
+ * (a panel per unit) over time where samples carry time offsets. The chart
+ * counts what it selected and names what it left out (chart->skipped).
+ * Caller frees; NULL with err when nothing fits. */
 struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *runs,
 				    size_t nruns, const struct pdb_plot_opts *opts,
 				    struct pdb_err *err);
 
-/* History: the matching series across runs (runs: none, FROM, or FROM TO). */
+/* History: the matching series across runs (runs: none, FROM, or FROM TO),
+ * with their bands, change points and outliers. Caller frees; NULL with err. */
 struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *runs,
 				    size_t nruns, const struct pdb_plot_opts *opts,
 				    struct pdb_err *err);
 
 /* Compare: per-series change with its interval, coloured by verdict, worst
- * first; base and cand are run selectors or comma-separated lists. */
+ * first; base and cand are run selectors or comma-separated lists (or the
+ * last opts->last / cand_last runs they match). Caller frees; NULL with err. */
 struct pdb_chart *pdb_compare_chart(struct pdb_store *store, const char *base,
 				    const char *cand, const struct pdb_plot_opts *opts,
 				    struct pdb_err *err);
@@ -63,10 +86,29 @@ struct pdb_compare;
  * sorted) into rows; *shown counts all such rows. Returns how many went in. */
 size_t pdb_compare_chart_rows(const struct pdb_compare *cmp, size_t *rows, size_t max,
 			      size_t *shown);
-/* The zero line and one series of bars with their intervals per verdict,
- * coloured by verdict; rows[k] is drawn on category k. */
+/* The zero line, the ±threshold lines, and one series of bars with their
+ * intervals and values per verdict, coloured by verdict; rows[k] is drawn
+ * on category k. */
 void pdb_compare_chart_bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
 			    const size_t *rows, size_t nrows);
+
+/* A result of a run, as the kinds select them. */
+struct pdb_chart_item {
+	const struct pdb_run *run;
+	const struct pdb_result *r;
+	size_t family;  /* > 0: the item is the per-period series METRIC_p50,
+			 * METRIC_p99 ... of r's run named by r->metric's first
+			 * family bytes (r is one of them); 0: r itself */
+};
+/* Legend labels of n items (chart/label.c): the run, benchmark, dims and
+ * metric, each only when the items differ in it (the metric when nothing
+ * differs). Free with pdb_chart_labels_free. */
+char **pdb_chart_item_labels(const struct pdb_chart_item *items, size_t n);
+void pdb_chart_labels_free(char **labels, size_t n);
+/* Order of dims texts "k=v,k=v": field by field, numbers as numbers. */
+int pdb_chart_cmp_dims(const char *a, const char *b);
+/* "run42 bench [k=v] metric": the series an item draws. Caller frees. */
+char *pdb_chart_item_key(const struct pdb_chart_item *item);
 
 /* Helpers shared by the kinds (chart/gather.c). */
 /* Load the runs named by selectors; *out malloc'ed, free with pdb_chart_runs_free. */

@@ -6,18 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chart/layout.h"
 #include "chart/sort.h"
 #include "util.h"
 
 #define MAX_LINES 8
 
-struct pick {
-	const struct pdb_run *run;
-	const struct pdb_result *r;
-	char *label;
-};
-
-/* The percentile of a stat name: p50, p99.9, median, max; -1 otherwise. */
+/* The percentile of a stat name: p50, p99.9, median, max (p100); -1 otherwise. */
 static double stat_percent(const char *name)
 {
 	double p;
@@ -26,7 +21,7 @@ static double stat_percent(const char *name)
 		return 50;
 	if (strcmp(name, "max") == 0)
 		return 100;
-	if (name[0] == 'p' && pdb_parse_double(name + 1, &p) == 0 && p > 0 && p < 100)
+	if (name[0] == 'p' && pdb_parse_double(name + 1, &p) == 0 && p > 0 && p <= 100)
 		return p;
 	return -1;
 }
@@ -38,11 +33,6 @@ static size_t count_percentiles(const struct pdb_result *r)
 	for (size_t i = 0; i < r->nstats; i++)
 		n += stat_percent(r->stats[i].name) >= 0;
 	return n;
-}
-
-static int is_latency(const struct pdb_result *r)
-{
-	return strcmp(r->unit, "s") == 0 && (r->nsamples >= 2 || count_percentiles(r) >= 2);
 }
 
 /* Spectrum from the tool's percentiles, by percentile. */
@@ -112,7 +102,9 @@ static int cmp_sample_t(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Points (t, value) of samples that carry time offsets; 0 when fewer than 2. */
+/* Points (t, value) of samples that carry time offsets, and the last value
+ * held for one more (mean) period: a sample stands for the period from its
+ * offset on, so the line reaches the end of the run. 0 when fewer than 2. */
 static size_t over_time(const struct pdb_result *r, double **x, double **y)
 {
 	struct pdb_sample *s = pdb_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof *s);
@@ -126,14 +118,18 @@ static size_t over_time(const struct pdb_result *r, double **x, double **y)
 			qsort(s, n, sizeof *s, cmp_sample_t);
 			break;
 		}
-	*x = pdb_xmalloc((n ? n : 1) * sizeof **x);
-	*y = pdb_xmalloc((n ? n : 1) * sizeof **y);
+	*x = pdb_xmalloc((n + 1) * sizeof **x);
+	*y = pdb_xmalloc((n + 1) * sizeof **y);
 	for (size_t i = 0; i < n; i++) {
 		(*x)[i] = s[i].t;
 		(*y)[i] = s[i].value;
 	}
 	free(s);
-	return n >= 2 ? n : 0;
+	if (n < 2)
+		return 0;
+	(*x)[n] = (*x)[n - 1] + ((*x)[n - 1] - (*x)[0]) / (double)(n - 1);
+	(*y)[n] = (*y)[n - 1];
+	return n + 1;
 }
 
 /* Log scale when the values span a factor of limit or more. */
@@ -155,164 +151,346 @@ static void auto_log(struct pdb_chart_panel *p, double limit)
 		p->y.include_zero = 1;
 }
 
-static char *pick_label(const struct pick *pk, int by_run, int by_bench, int by_metric)
-{
-	struct pdb_buf b;
-	char *run = pdb_chart_run_label(pk->run), *dims = pdb_dims_display(pk->r->dims, pk->r->ndims);
+/* Per-period percentiles that tools report as series of their own. */
+static const char *const suffixes[] = { "_p50", "_p99", "_p99.9", "_max", "_p100" };
+#define NSUFFIXES (sizeof suffixes / sizeof suffixes[0])
 
-	pdb_buf_init(&b);
-	pdb_buf_puts(&b, "");
-	if (by_run)
-		pdb_buf_puts(&b, run);
-	if (by_bench)
-		pdb_buf_printf(&b, "%s%s%s%s%s", b.len ? " " : "", pk->r->benchmark,
-			       *dims ? " [" : "", dims, *dims ? "]" : "");
-	if (by_metric || (!by_run && !by_bench))
-		pdb_buf_printf(&b, "%s%s", b.len ? " " : "", pk->r->metric);
-	free(run);
-	free(dims);
-	return b.data;
+/* A latency series the chart can draw: a time with samples or percentiles. */
+static int drawable(const struct pdb_result *r)
+{
+	return strcmp(r->unit, "s") == 0 && (r->nsamples >= 2 || count_percentiles(r) >= 2);
 }
 
-/* The latency results of the runs: those matching the globs, and when no
- * metric was named those whose metric mentions latency if any do, and of
- * those the ones with the tool's percentiles if any have them. */
+/* A time that a reader would take for a latency: named so, or with a percentile. */
+static int looks_latency(const struct pdb_result *r)
+{
+	int pct = 0;
+
+	for (size_t i = 0; i < r->nstats; i++)
+		pct |= stat_percent(r->stats[i].name) > 0 && stat_percent(r->stats[i].name) < 100;
+	return strcmp(r->unit, "s") == 0 && (strstr(r->metric, "lat") || pct);
+}
+
+static int same_dims(const struct pdb_result *a, const struct pdb_result *b)
+{
+	char *x = pdb_dims_text(a->dims, a->ndims), *y = pdb_dims_text(b->dims, b->ndims);
+	int same = strcmp(x, y) == 0;
+
+	free(x);
+	free(y);
+	return same;
+}
+
+/* The length of the metric name of the item (its family's, or its own). */
+static size_t name_len(const struct pdb_chart_item *it)
+{
+	return it->family ? it->family : strlen(it->r->metric);
+}
+
+/* The per-period percentile series with suffix k of the series that
+ * parent's first len bytes name (its benchmark and dims), or NULL. */
+static const struct pdb_result *sibling(const struct pdb_run *run, const struct pdb_result *parent,
+					size_t len, size_t k)
+{
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *r = &run->results[i];
+		if (strncmp(r->metric, parent->metric, len) == 0 &&
+		    strcmp(r->metric + len, suffixes[k]) == 0 &&
+		    strcmp(r->benchmark, parent->benchmark) == 0 && same_dims(r, parent))
+			return r;
+	}
+	return NULL;
+}
+
+/* The length of METRIC in a per-period statistic METRIC_p75, METRIC_mean ...; 0 else. */
+static size_t stat_prefix(const struct pdb_result *r)
+{
+	const char *us = strrchr(r->metric, '_');
+
+	if (!us || us == r->metric ||
+	    (stat_percent(us + 1) < 0 && strcmp(us + 1, "mean") != 0 && strcmp(us + 1, "min") != 0))
+		return 0;
+	return (size_t)(us - r->metric);
+}
+
+/* Whether a and b are per-period statistics of one series (same benchmark, dims, METRIC). */
+static int same_family(const struct pdb_result *a, const struct pdb_result *b, size_t len)
+{
+	return stat_prefix(b) == len && strncmp(a->metric, b->metric, len) == 0 &&
+	       strcmp(a->benchmark, b->benchmark) == 0 && same_dims(a, b);
+}
+
+/* Whether r is a per-period statistic (METRIC_p75, METRIC_mean ...) of a
+ * drawable series of its run: then it is that series, drawn over time
+ * with it (p50, p99, p99.9, max), not a series of its own. */
+static int is_sibling(const struct pdb_run *run, const struct pdb_result *r)
+{
+	size_t len = stat_prefix(r);
+
+	if (len == 0)
+		return 0;
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *p = &run->results[i];
+		if (p != r && strlen(p->metric) == len && strncmp(p->metric, r->metric, len) == 0 &&
+		    strcmp(p->benchmark, r->benchmark) == 0 && drawable(p) && same_dims(p, r))
+			return 1;
+	}
+	return 0;
+}
+
+/* How many per-period percentile series (over time) r's family has. */
+static size_t family_size(const struct pdb_run *run, const struct pdb_result *r, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *m = &run->results[i];
+		n += same_family(r, m, len) && stat_percent(m->metric + len + 1) >= 0 &&
+		     m->nsamples >= 2;
+	}
+	return n;
+}
+
+/* The spectrum of a family: at each percentile of its series, their median over the periods. */
+static void spectrum_from_family(const struct pdb_chart_item *it, double **x, double **y, size_t *n)
+{
+	const struct pdb_run *run = it->run;
+
+	*x = pdb_xmalloc((run->nresults + 1) * sizeof **x);
+	*y = pdb_xmalloc((run->nresults + 1) * sizeof **y);
+	*n = 0;
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *m = &run->results[i];
+		double p, v;
+		size_t k;
+		if (!same_family(it->r, m, it->family) ||
+		    (p = stat_percent(m->metric + it->family + 1)) < 0 ||
+		    !isfinite(v = pdb_chart_result_value(m)))
+			continue;
+		for (k = *n; k > 0 && (*x)[k - 1] > p; k--) {
+			(*x)[k] = (*x)[k - 1];
+			(*y)[k] = (*y)[k - 1];
+		}
+		(*x)[k] = p;
+		(*y)[k] = v;
+		(*n)++;
+	}
+}
+
+/* The latency series of the runs: every time with samples or percentiles
+ * that matches the globs, whatever its name; the latency-like ones that
+ * cannot be drawn are counted and left out with the reason. */
 static size_t pick_results(struct pdb_run **runs, size_t nruns, const struct pdb_plot_opts *opts,
-			   struct pick **out)
+			   struct pdb_chart *c, struct pdb_chart_item **out)
 {
 	size_t n = 0, cap = 0;
-	int named = 0, spectra = 0;
 
-	for (size_t k = 0; k < nruns && !opts->metric_glob; k++)
-		for (size_t i = 0; i < runs[k]->nresults; i++) {
-			const struct pdb_result *r = &runs[k]->results[i];
-			if (!is_latency(r) || !pdb_glob_match(opts->bench_glob, r->benchmark))
-				continue;
-			named |= strstr(r->metric, "latency") != NULL;
-			spectra |= count_percentiles(r) >= 3;
-		}
 	*out = NULL;
 	for (size_t k = 0; k < nruns; k++)
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
-			if (!is_latency(r) || !pdb_glob_match(opts->bench_glob, r->benchmark) ||
-			    !pdb_glob_match(opts->metric_glob, r->metric) ||
-			    (named && !strstr(r->metric, "latency")) ||
-			    (spectra && count_percentiles(r) < 3))
+			size_t fam = stat_prefix(r), seen = 0;
+			if (strcmp(r->unit, "s") != 0 || !pdb_glob_match(opts->bench_glob, r->benchmark) ||
+			    !pdb_glob_match(opts->metric_glob, r->metric) || is_sibling(runs[k], r))
 				continue;
-			pdb_grow((void **)out, &cap, n + 1, sizeof **out);
-			(*out)[n].run = runs[k];
-			(*out)[n].r = r;
-			(*out)[n].label = NULL;
-			n++;
+			/* per-period percentiles with no series of their own: one series */
+			for (size_t j = 0; fam && j < n && !seen; j++)
+				seen = (*out)[j].run == runs[k] && (*out)[j].family == fam &&
+				       same_family((*out)[j].r, r, fam);
+			if (seen)
+				continue;
+			if (fam && family_size(runs[k], r, fam) >= 2) {
+				pdb_grow((void **)out, &cap, n + 1, sizeof **out);
+				(*out)[n].run = runs[k];
+				(*out)[n].r = r;
+				(*out)[n].family = fam;
+				n++;
+				pdb_chart_select(c);
+			} else if (drawable(r)) {
+				pdb_grow((void **)out, &cap, n + 1, sizeof **out);
+				(*out)[n].run = runs[k];
+				(*out)[n].r = r;
+				(*out)[n].family = 0;
+				n++;
+				pdb_chart_select(c);
+			} else if (opts->metric_glob || looks_latency(r)) {
+				struct pdb_chart_item it = { runs[k], r, 0 };
+				char *key = pdb_chart_item_key(&it);
+				pdb_chart_select(c);
+				pdb_chart_skip(c, "%s: no samples and fewer than two percentiles: "
+					       "no spectrum to draw", key);
+				free(key);
+			}
 		}
 	return n;
 }
 
-static void label_picks(struct pick *pk, size_t n)
+static void add_line(struct pdb_chart_panel *p, const char *label, const char *source, int color,
+		     const double *x, const double *y, size_t n)
 {
-	int by_run = 0, by_bench = 0, by_metric = 0;
-
-	for (size_t i = 1; i < n; i++) {
-		char *a = pdb_dims_text(pk[i].r->dims, pk[i].r->ndims);
-		char *b = pdb_dims_text(pk[0].r->dims, pk[0].r->ndims);
-		by_run |= pk[i].run != pk[0].run;
-		by_bench |= strcmp(pk[i].r->benchmark, pk[0].r->benchmark) != 0 || strcmp(a, b) != 0;
-		by_metric |= strcmp(pk[i].r->metric, pk[0].r->metric) != 0;
-		free(a);
-		free(b);
-	}
-	for (size_t i = 0; i < n; i++)
-		pk[i].label = pick_label(&pk[i], by_run, by_bench, by_metric);
+	struct pdb_chart_series *s = pdb_chart_add_series(p, label, PDB_MARK_LINE, color % 8,
+							  x, y, NULL, NULL, n);
+	pdb_chart_series_source(s, source);
 }
 
-/* A tool that reports each period's percentiles as series of their own
- * (METRIC_p50, METRIC_p99, ... with time offsets): those of the first
- * latency series over time. */
-static void sibling_series(struct pdb_chart *c, struct pdb_chart_panel **panel,
-			   const struct pick *pk, int prefix)
+/* Latency over time: each series' own timed samples, else its per-period
+ * percentile series; at most MAX_LINES lines, the panel title says when more. */
+static void latency_over_time(struct pdb_chart *c, const struct pdb_chart_item *it,
+			      char *const *labels, char *const *keys, size_t n)
 {
-	static const char *const suffixes[] = { "_p50", "_p99", "_p99.9", "_max" };
-	struct pdb_chart_panel *p = *panel;
-	size_t len = strlen(pk->r->metric);
+	struct pdb_chart_panel *p = NULL;
+	size_t lines = 0;
 
-	for (size_t k = 0; k < sizeof suffixes / sizeof suffixes[0]; k++)
-		for (size_t i = 0; i < pk->run->nresults; i++) {
-			const struct pdb_result *r = &pk->run->results[i];
-			char *a, *b;
+	for (size_t i = 0; i < n; i++) {
+		const struct pdb_result *own = it[i].r;
+		/* a family has no samples of its own: its series are the lines */
+		for (size_t k = it[i].family ? 1 : 0; k < NSUFFIXES + 1; k++) {
+			const struct pdb_result *r = k == 0 ? own : sibling(it[i].run, own, name_len(&it[i]), k - 1);
 			double *x, *y;
-			size_t n;
-			int same;
-			if (strncmp(r->metric, pk->r->metric, len) != 0 ||
-			    strcmp(r->metric + len, suffixes[k]) != 0 ||
-			    strcmp(r->benchmark, pk->r->benchmark) != 0)
+			size_t m;
+			if (!r)
 				continue;
-			a = pdb_dims_text(r->dims, r->ndims);
-			b = pdb_dims_text(pk->r->dims, pk->r->ndims);
-			same = strcmp(a, b) == 0;
-			free(a);
-			free(b);
-			if (!same)
-				continue;
-			if ((n = over_time(r, &x, &y)) > 0) {
+			if ((m = over_time(r, &x, &y)) > 0) {
 				if (!p)
 					p = pdb_chart_add_panel(c, "Latency over time", "time", "s",
 								"latency", "s");
-				char *label = prefix ? pdb_xasprintf("%s %s", pk->label, suffixes[k] + 1) :
-						       pdb_xstrdup(suffixes[k] + 1);
-				pdb_chart_add_series(p, label, PDB_MARK_LINE,
-						     (int)k, x, y,
-						     NULL, NULL, n);
-				free(label);
+				if (lines < MAX_LINES) {
+					char *label = k == 0 ? pdb_xstrdup(labels[i]) :
+						      n > 1 ? pdb_xasprintf("%s %s", labels[i], suffixes[k - 1] + 1) :
+						      pdb_xstrdup(suffixes[k - 1] + 1);
+					add_line(p, label, keys[i], (int)lines, x, y, m);
+					free(label);
+				}
+				lines++;
 			}
 			free(x);
 			free(y);
+			if (k == 0 && m > 0)
+				break; /* its own samples say it all */
 		}
-	*panel = p;
+	}
+	if (!p)
+		return;
+	auto_log(p, 50);
+	if (lines > MAX_LINES) {
+		free(p->title);
+		p->title = pdb_xasprintf("Latency over time (%d of %zu lines: narrow them with "
+					 "--bench or --metric)", MAX_LINES, lines);
+	}
 }
 
-static void percentiles_over_time(struct pdb_chart *c, const struct pick *pk, size_t npk)
+static int has_times(const struct pdb_result *r)
 {
-	struct pdb_chart_panel *p = NULL;
+	size_t n = 0;
 
-	sibling_series(c, &p, &pk[0], npk > 1);
-	if (p)
-		auto_log(p, 50);
+	for (size_t i = 0; i < r->nsamples && n < 2; i++)
+		n += pdb_sample_has_t(&r->samples[i]);
+	return n >= 2;
 }
 
-/* Throughput over time of the runs: rates whose samples carry time
- * offsets, in the unit of the first (msg/s and B/s share no axis). */
-static void throughput_panel(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
-			     const struct pdb_plot_opts *opts, int by_run)
+/* Throughput over time: rates whose samples carry time offsets, one panel
+ * per unit (msg/s apart from B/s), at most MAX_LINES lines in each. */
+static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
+			      const struct pdb_plot_opts *opts)
 {
-	struct pdb_chart_panel *p = NULL;
-	const char *unit = NULL;
-	int color = 0;
+	struct pdb_chart_item *it = NULL, *sub = NULL;
+	size_t n = 0, cap = 0, nunits = 0, ucap = 0;
+	const char **units = NULL;
 
 	for (size_t k = 0; k < nruns; k++)
-		for (size_t i = 0; i < runs[k]->nresults && color < MAX_LINES; i++) {
+		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
-			double *x, *y;
-			size_t n;
+			size_t u = 0;
 			if (r->direction != PDB_DIR_HIGHER || !pdb_glob_match(opts->bench_glob, r->benchmark) ||
-			    (unit && strcmp(r->unit, unit) != 0))
+			    !has_times(r))
 				continue;
-			if ((n = over_time(r, &x, &y)) > 0) {
-				unit = r->unit;
-				char *run = pdb_chart_run_label(runs[k]);
-				char *label = by_run ? pdb_xasprintf("%s %s", run, r->metric) : pdb_xstrdup(r->metric);
-				if (!p) {
-					p = pdb_chart_add_panel(c, "Throughput over time", "time", "s",
-								"throughput", r->unit);
-					p->y.include_zero = 1;
-				}
-				pdb_chart_add_series(p, label, PDB_MARK_LINE, color++, x, y, NULL, NULL, n);
-				free(run);
-				free(label);
+			pdb_grow((void **)&it, &cap, n + 1, sizeof *it);
+			it[n].run = runs[k];
+			it[n].r = r;
+			it[n].family = 0;
+			n++;
+			while (u < nunits && strcmp(units[u], r->unit) != 0)
+				u++;
+			if (u == nunits) {
+				pdb_grow((void **)&units, &ucap, nunits + 1, sizeof *units);
+				units[nunits++] = r->unit;
 			}
+		}
+	sub = pdb_xmalloc((n ? n : 1) * sizeof *sub);
+	for (size_t u = 0; u < nunits; u++) {
+		struct pdb_chart_panel *p;
+		char *title = nunits > 1 ? pdb_xasprintf("Throughput over time: %s", units[u]) :
+			      pdb_xstrdup("Throughput over time");
+		char **labels;
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(it[i].r->unit, units[u]) == 0)
+				sub[m++] = it[i];
+		labels = pdb_chart_item_labels(sub, m);
+		p = pdb_chart_add_panel(c, title, "time", "s", units[u], ""); /* the title says what */
+		p->y.include_zero = 1;
+		for (size_t i = 0; i < m; i++) {
+			char *key = pdb_chart_item_key(&sub[i]);
+			double *x, *y;
+			size_t np = over_time(sub[i].r, &x, &y);
+			pdb_chart_select(c);
+			if (i < MAX_LINES)
+				add_line(p, labels[i], key, (int)i, x, y, np);
+			else
+				pdb_chart_skip(c, "%s: more than %d lines in its throughput panel: "
+					       "narrow them with --bench", key, MAX_LINES);
+			free(key);
 			free(x);
 			free(y);
 		}
+		pdb_chart_labels_free(labels, m);
+		free(title);
+	}
+	free(sub);
+	free(it);
+	free(units);
+}
+
+/* The time panels past what the chart's height holds are left out, the
+ * last first, and the series only they drew are named. */
+static void fit_panels(struct pdb_chart *c)
+{
+	size_t room = pdb_chart_panels_room(c->height);
+
+	while (c->npanels > room) {
+		const struct pdb_chart_panel *p = &c->panels[c->npanels - 1];
+		for (size_t s = 0; s < p->nseries; s++) {
+			const char *src = p->series[s].source;
+			int elsewhere = 0;
+			for (size_t q = 0; q + 1 < c->npanels && src && !elsewhere; q++)
+				for (size_t t = 0; t < c->panels[q].nseries && !elsewhere; t++)
+					elsewhere = c->panels[q].series[t].source &&
+						    strcmp(c->panels[q].series[t].source, src) == 0;
+			if (src && !elsewhere)
+				pdb_chart_skip(c, "%s: no room for its panel \"%s\" at %dx%d (make the "
+					       "chart taller, or narrow it with --bench)", src,
+					       p->title, c->width, c->height);
+		}
+		pdb_chart_pop_panel(c);
+	}
+}
+
+/* The panels from first on share one time axis, from 0 to the end of the
+ * longest run. */
+static void whole_duration(struct pdb_chart *c, size_t first)
+{
+	double end = 0;
+
+	for (size_t i = first; i < c->npanels; i++)
+		for (size_t s = 0; s < c->panels[i].nseries; s++) {
+			const struct pdb_chart_series *se = &c->panels[i].series[s];
+			if (se->n > 0 && se->x[se->n - 1] > end)
+				end = se->x[se->n - 1];
+		}
+	for (size_t i = first; i < c->npanels && end > 0; i++) {
+		c->panels[i].x.min = 0;
+		c->panels[i].x.max = end;
+	}
 }
 
 struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *sel,
@@ -320,70 +498,65 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 				    struct pdb_err *err)
 {
 	struct pdb_run **runs = NULL;
-	struct pick *pk = NULL;
-	struct pdb_chart *c = NULL;
-	struct pdb_chart_panel *p, *time = NULL;
-	size_t npk = 0;
-	char *title = NULL;
+	struct pdb_chart_item *it = NULL;
+	struct pdb_chart *c;
+	struct pdb_chart_panel *p;
+	char **labels = NULL, **keys = NULL;
+	size_t n = 0;
 	int others = 0;
 
 	if (pdb_chart_load_runs(store, sel, nsel, &runs, err) < 0)
 		return NULL;
-	npk = pick_results(runs, nsel, opts, &pk);
-	if (npk == 0) {
-		pdb_err_set(err, PDB_EXIT_INPUT, "no latency series (a time metric with samples or "
-			    "percentiles) in the runs given%s",
-			    opts->bench_glob || opts->metric_glob ? " (and --bench/--metric)" : "");
+	c = pdb_chart_new("latency", NULL, opts->width, opts->height, opts->theme);
+	n = pick_results(runs, nsel, opts, c, &it);
+	if (n == 0 || n > MAX_LINES) {
+		if (n == 0)
+			pdb_err_set(err, PDB_EXIT_INPUT, "no latency series (a time metric with samples "
+				    "or percentiles) in the runs given%s",
+				    opts->bench_glob || opts->metric_glob ? " (and --bench/--metric)" : "");
+		else
+			pdb_err_set(err, PDB_EXIT_USAGE, "%zu latency series match; narrow them with "
+				    "--bench or --metric (at most %d)", n, MAX_LINES);
+		pdb_chart_free(c);
+		c = NULL;
 		goto out;
 	}
-	if (npk > MAX_LINES) {
-		pdb_err_set(err, PDB_EXIT_USAGE, "%zu latency series match; narrow them with "
-			    "--bench or --metric (at most %d)", npk, MAX_LINES);
-		goto out;
+	labels = pdb_chart_item_labels(it, n);
+	keys = pdb_xcalloc(n, sizeof *keys);
+	for (size_t i = 0; i < n; i++) {
+		keys[i] = pdb_chart_item_key(&it[i]);
+		others |= strcmp(it[i].r->benchmark, it[0].r->benchmark) != 0;
 	}
-	label_picks(pk, npk);
-	for (size_t i = 1; i < npk; i++)
-		others |= strcmp(pk[i].r->benchmark, pk[0].r->benchmark) != 0;
-	title = opts->title ? pdb_xstrdup(opts->title) :
-		pdb_xasprintf("Latency: %s%s", pk[0].r->benchmark, others ? " and others" : "");
-	c = pdb_chart_new("latency", title, opts->width, opts->height, opts->theme);
+	c->title = opts->title ? pdb_xstrdup(opts->title) :
+		   pdb_xasprintf("Latency: %s%s", it[0].r->benchmark, others ? " and others" : "");
 	p = pdb_chart_add_panel(c, "Percentile spectrum", "percentile", "", "latency", "s");
 	p->x.kind = PDB_AXIS_NINES;
 	p->weight = 1.3;
-	for (size_t i = 0; i < npk; i++) {
+	for (size_t i = 0; i < n; i++) {
+		struct pdb_chart_series *s;
 		double *x, *y;
-		size_t n;
-		if (count_percentiles(pk[i].r) >= 3 || pk[i].r->nsamples < 2)
-			spectrum_from_stats(pk[i].r, &x, &y, &n);
+		size_t m;
+		if (it[i].family)
+			spectrum_from_family(&it[i], &x, &y, &m);
+		else if (count_percentiles(it[i].r) >= 3 || it[i].r->nsamples < 2)
+			spectrum_from_stats(it[i].r, &x, &y, &m);
 		else
-			spectrum_from_samples(pk[i].r, &x, &y, &n);
-		pdb_chart_add_series(p, pk[i].label, PDB_MARK_LINE | (n <= 12 ? PDB_MARK_POINTS : 0),
-				     (int)i, x, y, NULL, NULL, n);
+			spectrum_from_samples(it[i].r, &x, &y, &m);
+		s = pdb_chart_add_series(p, labels[i], PDB_MARK_LINE | (m <= 12 ? PDB_MARK_POINTS : 0),
+					 (int)i, x, y, NULL, NULL, m);
+		pdb_chart_series_source(s, keys[i]);
 		free(x);
 		free(y);
 	}
 	auto_log(p, 20);
-	for (size_t i = 0; i < npk; i++) {
-		double *x, *y;
-		size_t n = over_time(pk[i].r, &x, &y);
-		if (n > 0) {
-			if (!time)
-				time = pdb_chart_add_panel(c, "Latency over time", "time", "s", "latency", "s");
-			pdb_chart_add_series(time, pk[i].label, PDB_MARK_LINE, (int)i, x, y, NULL, NULL, n);
-		}
-		free(x);
-		free(y);
-	}
-	if (time)
-		auto_log(time, 50);
-	else
-		percentiles_over_time(c, pk, npk);
-	throughput_panel(c, runs, nsel, opts, nsel > 1);
+	latency_over_time(c, it, labels, keys, n);
+	throughput_panels(c, runs, nsel, opts);
+	fit_panels(c);
+	whole_duration(c, 1);
 out:
-	for (size_t i = 0; i < npk; i++)
-		free(pk[i].label);
-	free(pk);
-	free(title);
+	pdb_chart_labels_free(labels, n);
+	pdb_chart_labels_free(keys, n);
+	free(it);
 	pdb_chart_runs_free(runs, nsel);
 	return c;
 }

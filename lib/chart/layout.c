@@ -1,4 +1,4 @@
-/* Chart layout: ranges, nice ticks, SI labels, margins, legend placement and reduction. */
+/* Chart layout: axis ranges and ticks, margins and panels, series placement, legend placement. */
 #include "chart/layout.h"
 
 #include <math.h>
@@ -9,164 +9,10 @@
 #define LEGEND_ROW 17.0
 #define LEGEND_INSET 8.0
 
-double pdb_chart_text_width(const char *s, double font_size)
+size_t pdb_chart_panels_room(int height)
 {
-	size_t n = 0;
-
-	for (; s && *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return (double)n * font_size * 0.6;
-}
-
-double pdb_chart_nice_step(double span, int target)
-{
-	double raw, mag, f;
-
-	if (!(span > 0) || target < 1)
-		return 1;
-	raw = span / target;
-	mag = pow(10, floor(log10(raw)));
-	f = raw / mag;
-	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
-}
-
-double pdb_chart_nice_range(double *lo, double *hi, int target)
-{
-	double step;
-
-	if (*hi < *lo) {
-		double t = *lo;
-		*lo = *hi;
-		*hi = t;
-	}
-	if (*hi == *lo) {
-		double d = *lo == 0 ? 1 : fabs(*lo) * 0.1;
-		*lo -= d;
-		*hi += d;
-	}
-	step = pdb_chart_nice_step(*hi - *lo, target);
-	*lo = floor(*lo / step + 1e-9) * step;
-	*hi = ceil(*hi / step - 1e-9) * step;
-	return step;
-}
-
-double pdb_chart_nines(double percent)
-{
-	return -log10(1 - percent / 100);
-}
-
-/* SI prefixes; time units use their own names below one second. */
-static const struct {
-	double scale;
-	const char *si, *time;
-} prefixes[] = {
-	{ 1e12, "T", NULL }, { 1e9, "G", NULL }, { 1e6, "M", NULL }, { 1e3, "k", NULL },
-	{ 1, "", "s" }, { 1e-3, "m", "ms" }, { 1e-6, "µ", "µs" }, { 1e-9, "n", "ns" },
-};
-#define NPREFIXES (sizeof prefixes / sizeof prefixes[0])
-
-static size_t prefix_for(double a, int is_time)
-{
-	size_t i;
-
-	if (!(a > 0))
-		return 4;
-	for (i = is_time ? 4 : 0; i < NPREFIXES - 1; i++) {
-		if (!is_time && prefixes[i].scale < 1)
-			break;
-		if (a >= prefixes[i].scale * 0.9995)
-			break;
-	}
-	if (!is_time && prefixes[i].scale < 1)
-		i = 4;
-	return i;
-}
-
-static void format_tick(double v, size_t prefix, int is_time, int is_pct, int decimals,
-			char *out, size_t size)
-{
-	double s = v / prefixes[prefix].scale;
-
-	if (v == 0)
-		snprintf(out, size, "0");
-	else if (decimals < 0)
-		snprintf(out, size, "%.4g", s);
-	else
-		snprintf(out, size, "%.*f", decimals, s);
-	if (strcmp(out, "-0") == 0 || (out[0] == '-' && strspn(out + 1, "0.") == strlen(out + 1)))
-		memmove(out, out + 1, strlen(out));
-	if (is_time && v != 0)
-		snprintf(out + strlen(out), size - strlen(out), " %s", prefixes[prefix].time);
-	else if (is_pct)
-		snprintf(out + strlen(out), size - strlen(out), "%%");
-	else if (v != 0)
-		snprintf(out + strlen(out), size - strlen(out), "%s", prefixes[prefix].si);
-}
-
-void pdb_chart_tick_labels(struct pdb_tick *ticks, size_t n, const char *unit,
-			   int per_tick, double step)
-{
-	int is_time = strcmp(unit, "s") == 0, is_pct = strcmp(unit, "%") == 0;
-	double amax = 0;
-	size_t prefix;
-	int decimals;
-
-	for (size_t i = 0; i < n; i++)
-		if (fabs(ticks[i].value) > amax)
-			amax = fabs(ticks[i].value);
-	prefix = is_pct ? 4 : prefix_for(amax, is_time);
-	/* as many decimals as the step needs to be exact: 2.5k, 0.25 ms */
-	for (decimals = 0; decimals < 6; decimals++) {
-		double s = step / prefixes[prefix].scale * pow(10, decimals);
-		if (fabs(s - round(s)) < 1e-6 * (s > 1 ? s : 1))
-			break;
-	}
-	for (size_t i = 0; i < n; i++) {
-		double v = ticks[i].value;
-		if (per_tick)
-			format_tick(v, is_pct ? 4 : prefix_for(fabs(v), is_time), is_time,
-				    is_pct, -1, ticks[i].label, sizeof ticks[i].label);
-		else
-			format_tick(fabs(v) < step * 1e-9 ? 0 : v, prefix, is_time, is_pct,
-				    decimals, ticks[i].label, sizeof ticks[i].label);
-	}
-}
-
-size_t pdb_chart_reduce(const double *px, const double *py, size_t n, double *ox, double *oy)
-{
-	size_t out = 0, i = 0;
-
-	while (i < n) {
-		double col = floor(px[i]);
-		size_t j = i, imin = i, imax = i, keep[4];
-		int nk = 0;
-
-		while (j < n && floor(px[j]) == col) {
-			if (py[j] < py[imin])
-				imin = j;
-			if (py[j] > py[imax])
-				imax = j;
-			j++;
-		}
-		keep[nk++] = i;
-		if (imin < imax) {
-			keep[nk++] = imin;
-			keep[nk++] = imax;
-		} else {
-			keep[nk++] = imax;
-			keep[nk++] = imin;
-		}
-		keep[nk++] = j - 1;
-		for (int k = 0; k < nk; k++) { /* keep[] is in index order */
-			if (k > 0 && keep[k] == keep[k - 1])
-				continue;
-			ox[out] = px[keep[k]];
-			oy[out] = py[keep[k]];
-			out++;
-		}
-		i = j;
-	}
-	return out;
+	/* the chart's title and margins take about 41 px */
+	return height > 41 + PDB_PANEL_ROOM ? (size_t)(height - 41) / PDB_PANEL_ROOM : 1;
 }
 
 /* ---- ranges ---- */
@@ -201,6 +47,8 @@ static struct range data_range(const struct pdb_chart_panel *p, int is_x, int po
 	for (size_t s = 0; s < p->nseries; s++) {
 		const struct pdb_chart_series *se = &p->series[s];
 		int hbar = se->marks & PDB_MARK_HBAR;
+		if (se->marks & PDB_MARK_CLIP)
+			continue;
 		if (is_x) {
 			range_of_values(se->x, se->n, &r, pos);
 			if (hbar) {
@@ -215,7 +63,11 @@ static struct range data_range(const struct pdb_chart_panel *p, int is_x, int po
 			}
 		}
 	}
-	range_of_values(is_x ? p->vmarks : p->hmarks, is_x ? p->nvmarks : p->nhmarks, &r, pos);
+	if (is_x)
+		for (size_t k = 0; k < p->nvmarks; k++)
+			range_add(&r, p->vmarks[k].x, pos);
+	else
+		range_of_values(p->hmarks, p->nhmarks, &r, pos);
 	return r;
 }
 
@@ -224,6 +76,8 @@ static double to_axis(const struct pdb_axis_layout *a, double v)
 	switch (a->kind) {
 	case PDB_AXIS_LOG:
 		return v > 0 ? log10(v) : NAN;
+	case PDB_AXIS_LOG2:
+		return v > 0 ? log2(v) : NAN;
 	case PDB_AXIS_NINES:
 		return v >= 100 ? a->max_at : pdb_chart_nines(v);
 	default:
@@ -327,7 +181,7 @@ static void axis_compute(const struct pdb_chart_panel *p, int is_x, double len,
 	a->kind = def->kind;
 	a->present = 1;
 	axis_title(a->title, sizeof a->title, def->title, def->unit);
-	r = data_range(p, is_x, def->kind == PDB_AXIS_LOG);
+	r = data_range(p, is_x, def->kind == PDB_AXIS_LOG || def->kind == PDB_AXIS_LOG2);
 	if (!r.any) {
 		r.lo = def->kind == PDB_AXIS_LOG ? 1 : 0;
 		r.hi = def->kind == PDB_AXIS_LOG ? 10 : 1;
@@ -343,6 +197,16 @@ static void axis_compute(const struct pdb_chart_panel *p, int is_x, double len,
 		if (a->hi <= a->lo)
 			a->hi = a->lo + 1;
 		log_ticks(a, def->unit);
+		break;
+	case PDB_AXIS_LOG2:
+		/* a quarter of a doubling of room either side */
+		a->lo = log2(r.lo) - 0.25;
+		a->hi = log2(r.hi) + 0.25;
+		for (double e = ceil(a->lo); e <= a->hi; e++) {
+			char label[32];
+			snprintf(label, sizeof label, "%g", pow(2, e));
+			add_tick(a, pow(2, e), label);
+		}
 		break;
 	case PDB_AXIS_NINES: {
 		double tmax = 0, tmin = r.any ? pdb_chart_nines(r.lo < 100 ? r.lo : 50) : 0;
@@ -415,6 +279,44 @@ static void axis_place(struct pdb_axis_layout *a, double px_lo, double px_hi)
 	a->px_hi = px_hi;
 	for (size_t i = 0; i < a->nticks; i++)
 		a->ticks[i].px = to_px(a, a->scale > 0 ? a->ticks[i].value / a->scale : a->ticks[i].value);
+}
+
+/* Whether ticks i and k would have their labels touch. */
+static int ticks_crowd(const struct pdb_axis_layout *a, size_t i, size_t k, int is_x)
+{
+	double d = fabs(a->ticks[k].px - a->ticks[i].px);
+
+	if (!is_x)
+		return d < PDB_FONT_TICK * 1.3;
+	return d < (pdb_chart_text_width(a->ticks[i].label, PDB_FONT_TICK) +
+		    pdb_chart_text_width(a->ticks[k].label, PDB_FONT_TICK)) / 2 + 6;
+}
+
+/* The in-between percentiles of a nines axis (min, 25, 75, 95 %) give way first. */
+static int minor_tick(const struct pdb_axis_layout *a, size_t i)
+{
+	double v = a->ticks[i].value;
+
+	return a->kind == PDB_AXIS_NINES && (v == 0 || v == 25 || v == 75 || v == 95);
+}
+
+static void drop_tick(struct pdb_axis_layout *a, size_t i)
+{
+	memmove(a->ticks + i, a->ticks + i + 1, (a->nticks - i - 1) * sizeof *a->ticks);
+	a->nticks--;
+}
+
+/* Ticks whose labels would touch: the minor ones go, then every later one
+ * that crowds the last kept. */
+static void thin_ticks(struct pdb_axis_layout *a, int is_x)
+{
+	for (size_t i = 0; i < a->nticks; i++)
+		if (minor_tick(a, i) && ((i > 0 && ticks_crowd(a, i - 1, i, is_x)) ||
+					 (i + 1 < a->nticks && ticks_crowd(a, i, i + 1, is_x))))
+			drop_tick(a, i--);
+	for (size_t i = 1; i < a->nticks; i++)
+		if (ticks_crowd(a, i - 1, i, is_x))
+			drop_tick(a, i--);
 }
 
 static double widest_label(const struct pdb_axis_layout *a)
@@ -527,6 +429,7 @@ static void place_series(const struct pdb_chart_series *se, const struct pdb_axi
 
 static void series_release(struct pdb_series_layout *l)
 {
+	free(l->values);
 	free(l->px);
 	free(l->py);
 	free(l->bx);
@@ -597,7 +500,8 @@ static size_t legend_cover(const struct pdb_chart_panel *p, const struct pdb_pan
 	return hits;
 }
 
-static double legend_width(const struct pdb_chart_panel *p)
+/* The legend's width: its widest label and the swatch, at most max. */
+static double legend_width(const struct pdb_chart_panel *p, double max)
 {
 	double w = 0;
 
@@ -606,25 +510,40 @@ static double legend_width(const struct pdb_chart_panel *p)
 		if (t > w)
 			w = t;
 	}
-	return w > 0 ? w + 48 : 0;
+	w = w > 0 ? w + 48 : 0;
+	return w > max ? max : w;
 }
 
-/* Put the legend in the corner where it covers least; 1 when every corner
- * covers data (the caller then moves it outside). */
+/* The entries of the legend of width w: the labelled series, their labels cut to fit. */
+static void legend_entries(const struct pdb_chart_panel *p, struct pdb_legend_layout *lg, double w)
+{
+	lg->series = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *lg->series);
+	lg->labels = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *lg->labels);
+	for (size_t s = 0; s < p->nseries; s++)
+		if (p->series[s].label) {
+			char fitted[512];
+			pdb_chart_fit(fitted, sizeof fitted, p->series[s].label, PDB_FONT_LEGEND, 0, w - 40);
+			lg->labels[lg->n] = pdb_xstrdup(fitted);
+			lg->series[lg->n++] = s;
+		}
+	lg->w = w;
+	lg->h = 8 + LEGEND_ROW * (double)lg->n;
+}
+
+/* Put the legend in the corner where it covers least: LEGEND_COVERS when
+ * every corner covers data, LEGEND_TOO_BIG when it does not fit the plot
+ * (the caller then moves it outside), else 0. */
+enum { LEGEND_COVERS = 1, LEGEND_TOO_BIG = 2 };
+
 static int legend_place(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl)
 {
 	static const char *const names[] = { "top-right", "top-left", "bottom-right", "bottom-left" };
 	struct pdb_legend_layout *lg = &pl->legend;
 	size_t best = (size_t)-1;
 
-	lg->series = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *lg->series);
-	for (size_t s = 0; s < p->nseries; s++)
-		if (p->series[s].label)
-			lg->series[lg->n++] = s;
+	legend_entries(p, lg, legend_width(p, pl->right - pl->left - 2 * LEGEND_INSET));
 	if (lg->n == 0)
 		return 0;
-	lg->w = legend_width(p);
-	lg->h = 8 + LEGEND_ROW * (double)lg->n;
 	for (int c = 0; c < 4; c++) {
 		double x = c % 2 == 0 ? pl->right - LEGEND_INSET - lg->w : pl->left + LEGEND_INSET;
 		double y = c < 2 ? pl->top + LEGEND_INSET : pl->bottom - LEGEND_INSET - lg->h;
@@ -636,8 +555,10 @@ static int legend_place(const struct pdb_chart_panel *p, struct pdb_panel_layout
 			lg->where = names[c];
 		}
 	}
-	return best > 0 || lg->h + 2 * LEGEND_INSET > pl->bottom - pl->top ||
-	       lg->w + 2 * LEGEND_INSET > pl->right - pl->left;
+	if (lg->h + 2 * LEGEND_INSET > pl->bottom - pl->top ||
+	    lg->w + 2 * LEGEND_INSET > pl->right - pl->left)
+		return LEGEND_TOO_BIG;
+	return best > 0 ? LEGEND_COVERS : 0;
 }
 
 /* ---- the whole chart ---- */
@@ -665,21 +586,44 @@ static void layout_release_panels(struct pdb_chart_layout *L)
 		free(pl->vmark_px);
 		free(pl->hmark_px);
 		free(pl->legend.series);
+		for (size_t k = 0; k < pl->legend.n; k++)
+			free(pl->legend.labels[k]);
+		free(pl->legend.labels);
 	}
 	free(L->panels);
 	L->panels = NULL;
 }
 
+/* Tick labels of the y axis cut to the left margin, axis titles to their sides. */
+static void fit_axis_texts(struct pdb_panel_layout *pl)
+{
+	double room = pl->left - (30 + PDB_FONT_AXIS) + 0.5;
+
+	for (size_t i = 0; i < pl->y.nticks; i++)
+		pdb_chart_fit(pl->y.ticks[i].label, sizeof pl->y.ticks[i].label, pl->y.ticks[i].label,
+			      PDB_FONT_TICK, 0, room);
+	pdb_chart_fit(pl->x.title, sizeof pl->x.title, pl->x.title, PDB_FONT_AXIS, 0, pl->right - pl->left);
+	pdb_chart_fit(pl->y.title, sizeof pl->y.title, pl->y.title, PDB_FONT_AXIS, 0, pl->bottom - pl->top);
+	pdb_chart_fit(pl->y2.title, sizeof pl->y2.title, pl->y2.title, PDB_FONT_AXIS, 0,
+		      pl->bottom - pl->top);
+}
+
 /* One pass; legend_outside reserves room on the right for the legends.
- * Returns 1 when some legend would cover data. */
+ * Returns what legend_place said of the legends inside (or'ed). */
 static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, int legend_outside)
 {
-	double top = 10 + (c->title && *c->title ? PDB_FONT_TITLE + 14 : 0);
-	double avail = c->height - top - 6, weights = 0, left = 0, right_extra = 0, y;
+	double top = 10 + (c->title && *c->title ? PDB_FONT_TITLE + 14 : 0) +
+		     (c->subtitle && *c->subtitle ? PDB_FONT_SUBTITLE + 6 : 0);
+	double avail = c->height - top - 6, weights = 0, left = 0, right_extra = 0, y2w = 0, y;
+	double legend_max = c->width * 0.4;
 	int collide = 0;
 
 	L->width = c->width;
 	L->height = c->height;
+	pdb_chart_fit(L->title, sizeof L->title, c->title ? c->title : "", PDB_FONT_TITLE, 1,
+		      c->width - 20);
+	pdb_chart_fit(L->subtitle, sizeof L->subtitle, c->subtitle ? c->subtitle : "",
+		      PDB_FONT_SUBTITLE, 0, c->width - 20);
 	L->npanels = c->npanels;
 	L->panels = pdb_xcalloc(c->npanels ? c->npanels : 1, sizeof *L->panels);
 	for (size_t i = 0; i < c->npanels; i++) {
@@ -698,11 +642,16 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 			left = w;
 		if (pl->y2.present) {
 			w = 8 + widest_label(&pl->y2) + 8 + PDB_FONT_AXIS + 14;
-			if (w > right_extra)
-				right_extra = w;
+			if (w > y2w)
+				y2w = w;
 		}
-		if (legend_outside && legend_width(p) + 16 > right_extra)
-			right_extra = legend_width(p) + 16;
+	}
+	right_extra = y2w;
+	for (size_t i = 0; legend_outside && i < c->npanels; i++) {
+		double w = legend_width(&c->panels[i], legend_max);
+		/* beside the right-hand axis, not on it */
+		if ((L->panels[i].y2.present ? y2w : 8) + w + 16 > right_extra)
+			right_extra = (L->panels[i].y2.present ? y2w : 8) + w + 16;
 	}
 	if (left > c->width * 0.45)
 		left = c->width * 0.45;
@@ -715,6 +664,8 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 
 		pl->left = left;
 		pl->right = c->width - 18 - right_extra;
+		pdb_chart_fit(pl->title, sizeof pl->title, p->title ? p->title : "", PDB_FONT_PANEL, 1,
+			      c->width - pl->left - 10);
 		pl->top = y + panel_top_extra(p);
 		pl->bottom = pl->top + h;
 		y = pl->bottom + panel_bottom_extra(p);
@@ -723,29 +674,29 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 		axis_place(&pl->y, ycat ? pl->top : pl->bottom, ycat ? pl->bottom : pl->top);
 		if (pl->y2.present)
 			axis_place(&pl->y2, pl->bottom, pl->top);
+		thin_ticks(&pl->x, 1);
+		thin_ticks(&pl->y, 0);
+		thin_ticks(&pl->y2, 0);
 		pl->nseries = p->nseries;
 		pl->series = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *pl->series);
 		for (size_t s = 0; s < p->nseries; s++)
 			place_series(&p->series[s], &pl->x, &pl->y, pl->right - pl->left, &pl->series[s]);
 		pl->vmark_px = pdb_xcalloc(p->nvmarks + 1, sizeof *pl->vmark_px);
 		for (size_t k = 0; k < p->nvmarks; k++)
-			pl->vmark_px[k] = to_px(&pl->x, p->vmarks[k]);
+			pl->vmark_px[k] = to_px(&pl->x, p->vmarks[k].x);
 		pl->hmark_px = pdb_xcalloc(p->nhmarks + 1, sizeof *pl->hmark_px);
 		for (size_t k = 0; k < p->nhmarks; k++)
 			pl->hmark_px[k] = to_px(&pl->y, p->hmarks[k]);
 		if (legend_outside) {
-			pl->legend.series = pdb_xcalloc(p->nseries ? p->nseries : 1, sizeof *pl->legend.series);
-			for (size_t s = 0; s < p->nseries; s++)
-				if (p->series[s].label)
-					pl->legend.series[pl->legend.n++] = s;
-			pl->legend.w = legend_width(p);
-			pl->legend.h = 8 + LEGEND_ROW * (double)pl->legend.n;
-			pl->legend.x = pl->right + (pl->y2.present ? right_extra - pl->legend.w - 4 : 16);
+			legend_entries(p, &pl->legend, legend_width(p, legend_max));
+			pl->legend.x = pl->right + (pl->y2.present ? y2w : 24); /* clear of the last x label */
 			pl->legend.y = pl->top;
 			pl->legend.where = "outside";
-		} else if (legend_place(p, pl)) {
-			collide = 1;
+		} else {
+			collide |= legend_place(p, pl);
 		}
+		fit_axis_texts(pl);
+		pdb_chart_place_values(p, pl);
 	}
 	return collide;
 }
@@ -754,9 +705,19 @@ struct pdb_chart_layout *pdb_chart_layout(const struct pdb_chart *c)
 {
 	struct pdb_chart_layout *L = pdb_xcalloc(1, sizeof *L);
 
-	if (layout_pass(c, L, 0)) {
+	/* legends that would cover data go outside, unless that leaves the
+	 * plots less than 55 % of the width (then the least covered corner);
+	 * legends too big for their plot go outside */
+	int inside = layout_pass(c, L, 0);
+
+	if (inside) {
 		layout_release_panels(L);
 		layout_pass(c, L, 1);
+		if (!(inside & LEGEND_TOO_BIG) && L->npanels > 0 &&
+		    L->panels[0].right - L->panels[0].left < 0.55 * c->width) {
+			layout_release_panels(L);
+			layout_pass(c, L, 0);
+		}
 	}
 	return L;
 }
@@ -767,74 +728,4 @@ void pdb_chart_layout_free(struct pdb_chart_layout *L)
 		return;
 	layout_release_panels(L);
 	free(L);
-}
-
-/* ---- text form ---- */
-
-static const char *kind_name(int kind)
-{
-	static const char *const names[] = { "linear", "log", "nines", "category" };
-	return kind >= 0 && kind <= PDB_AXIS_CATEGORY ? names[kind] : "?";
-}
-
-static void marks_text(int marks, char *out, size_t size)
-{
-	static const char *const names[] = { "line", "points", "band", "hbar", "dashed" };
-	size_t len = 0;
-
-	out[0] = 0;
-	for (int i = 0; i < 5; i++)
-		if (marks & (1 << i))
-			len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "+" : "", names[i]);
-}
-
-static void axis_text(struct pdb_buf *out, const char *name, const struct pdb_axis_layout *a)
-{
-	if (!a->present)
-		return;
-	pdb_buf_printf(out, "  %s %s %.4g..%.4g \"%s\" px %.1f..%.1f\n", name, kind_name(a->kind),
-		       a->lo, a->hi, a->title, a->px_lo, a->px_hi);
-	pdb_buf_printf(out, "    ticks");
-	for (size_t i = 0; i < a->nticks; i++)
-		pdb_buf_printf(out, " \"%s\"@%.1f", a->ticks[i].label, a->ticks[i].px);
-	pdb_buf_puts(out, "\n");
-}
-
-void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_layout *L,
-			   struct pdb_buf *out)
-{
-	pdb_buf_printf(out, "chart %s %dx%d %s \"%s\"\n", c->kind, L->width, L->height,
-		       c->theme == PDB_THEME_DARK ? "dark" : "light", c->title ? c->title : "");
-	for (size_t i = 0; i < L->npanels; i++) {
-		const struct pdb_chart_panel *p = &c->panels[i];
-		const struct pdb_panel_layout *pl = &L->panels[i];
-		pdb_buf_printf(out, "panel %zu \"%s\" plot %.1f,%.1f %.1f,%.1f\n", i + 1,
-			       p->title ? p->title : "", pl->left, pl->top, pl->right, pl->bottom);
-		axis_text(out, "x", &pl->x);
-		axis_text(out, "y", &pl->y);
-		axis_text(out, "y2", &pl->y2);
-		for (size_t s = 0; s < pl->nseries; s++) {
-			const struct pdb_chart_series *se = &p->series[s];
-			const struct pdb_series_layout *l = &pl->series[s];
-			char marks[64];
-			marks_text(se->marks, marks, sizeof marks);
-			pdb_buf_printf(out, "  series \"%s\" %s colour %d points %zu drawn %zu",
-				       se->label ? se->label : "", marks, se->color, l->n_in, l->n);
-			if (l->n > 0)
-				pdb_buf_printf(out, " from %.1f,%.1f to %.1f,%.1f", l->px[0], l->py[0],
-					       l->px[l->n - 1], l->py[l->n - 1]);
-			pdb_buf_puts(out, "\n");
-		}
-		for (size_t k = 0; k < p->nvmarks; k++)
-			pdb_buf_printf(out, "  vmark %.4g @%.1f\n", p->vmarks[k], pl->vmark_px[k]);
-		for (size_t k = 0; k < p->nhmarks; k++)
-			pdb_buf_printf(out, "  hmark %.4g @%.1f\n", p->hmarks[k], pl->hmark_px[k]);
-		if (pl->legend.n > 0) {
-			pdb_buf_printf(out, "  legend %s %.1f,%.1f %.1fx%.1f:", pl->legend.where,
-				       pl->legend.x, pl->legend.y, pl->legend.w, pl->legend.h);
-			for (size_t k = 0; k < pl->legend.n; k++)
-				pdb_buf_printf(out, " \"%s\"", p->series[pl->legend.series[k]].label);
-			pdb_buf_puts(out, "\n");
-		}
-	}
 }

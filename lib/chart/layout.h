@@ -9,12 +9,19 @@
 
 /* Font sizes (pixels) the layout reserves room for and render draws with. */
 #define PDB_FONT_TITLE 17.0
+#define PDB_FONT_SUBTITLE 12.0
 #define PDB_FONT_PANEL 13.0
 #define PDB_FONT_AXIS 12.0
 #define PDB_FONT_TICK 11.0
 #define PDB_FONT_LEGEND 11.5
-/* Estimated width of text in DejaVu Sans (UTF-8 aware), in pixels. */
+#define PDB_FONT_VALUE 10.0
+/* The height a stacked panel needs (its title, tick labels, axis title and a
+ * plot worth reading), and how many a chart of height holds (at least 1). */
+#define PDB_PANEL_ROOM 140
+size_t pdb_chart_panels_room(int height);
+/* Width of text in DejaVu Sans (Bold), UTF-8 aware, in pixels. */
 double pdb_chart_text_width(const char *s, double font_size);
+double pdb_chart_text_width_bold(const char *s, double font_size);
 
 struct pdb_tick {
 	double value;      /* in data units (percent for NINES, index for CATEGORY) */
@@ -34,6 +41,12 @@ struct pdb_axis_layout {
 	char title[256];   /* with the unit when the tick labels do not carry it */
 };
 
+/* A text placed on the canvas: its box in pixels (x, y top-left). */
+struct pdb_text_box {
+	double x, y, w, h;
+	char text[64];
+};
+
 /* A series placed on the panel, reduced to what the pixels can show. */
 struct pdb_series_layout {
 	size_t n_in;       /* points in the data */
@@ -42,16 +55,20 @@ struct pdb_series_layout {
 	double *plo, *phi; /* band / interval in pixels (NULL when none) */
 	size_t nband;      /* band points (may differ from n when reduced) */
 	double *bx;        /* band x pixels */
+	struct pdb_text_box *values; /* PDB_MARK_VALUES: the labels that fit */
+	size_t nvalues;
 };
 
 struct pdb_legend_layout {
 	size_t n;          /* entries (series with a label) */
 	size_t *series;    /* their series indices */
+	char **labels;     /* their labels, cut with an ellipsis to the box */
 	double x, y, w, h; /* box in pixels */
 	const char *where; /* "top-right", "top-left", "bottom-right", "bottom-left", "outside" */
 };
 
 struct pdb_panel_layout {
+	char title[512];   /* the panel's title cut to the canvas, "" when none */
 	double left, top, right, bottom; /* the plot area in pixels */
 	struct pdb_axis_layout x, y, y2;
 	struct pdb_series_layout *series;
@@ -62,6 +79,7 @@ struct pdb_panel_layout {
 
 struct pdb_chart_layout {
 	int width, height;
+	char title[512], subtitle[512]; /* cut with an ellipsis to the canvas */
 	struct pdb_panel_layout *panels;
 	size_t npanels;
 };
@@ -84,6 +102,19 @@ void pdb_chart_tick_labels(struct pdb_tick *ticks, size_t n, const char *unit,
 			   int per_tick, double step);
 /* The nines transform: -log10(1 - p/100) (50 -> 0.301, 99 -> 2). */
 double pdb_chart_nines(double percent);
+
+/* Value labels of the panel's PDB_MARK_VALUES series (chart/values.c):
+ * above each point (beside each bar's end), in the axis unit, left out
+ * where one would leave the plot or cover another. */
+void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl);
+/* s cut to width pixels at font size (bold or not), ending in an ellipsis
+ * when cut (textbox.c); out may be s. */
+void pdb_chart_fit(char *out, size_t size, const char *s, double font, int bold, double width);
+/* The box of every text the chart draws (titles, tick labels, axis titles,
+ * legends as a whole, values), as render places them. *out malloc'ed. */
+size_t pdb_chart_text_boxes(const struct pdb_chart_layout *layout, struct pdb_text_box **out);
+/* Whether two boxes overlap. */
+int pdb_chart_boxes_overlap(const struct pdb_text_box *a, const struct pdb_text_box *b);
 
 /* Reduce a line of n points sorted by px to at most four per pixel column
  * (first, min, max, last, in their order). Writes to ox, oy (room for n);

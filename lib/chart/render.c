@@ -182,6 +182,15 @@ static void line_style(cairo_t *cr, int marks)
 	cairo_set_dash(cr, dash, marks & PDB_MARK_DASHED ? 2 : 0, 0);
 }
 
+static void ring(cairo_t *cr, struct rgb c, double x, double y)
+{
+	cairo_new_sub_path(cr);
+	cairo_arc(cr, x, y, 7, 0, 2 * M_PI);
+	set_rgb(cr, c, 1);
+	cairo_set_line_width(cr, 2);
+	cairo_stroke(cr);
+}
+
 static void marker(cairo_t *cr, const struct theme *t, struct rgb c, double x, double y)
 {
 	cairo_new_sub_path(cr);
@@ -242,7 +251,7 @@ static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_la
 		for (size_t i = l->nband; i-- > 0;)
 			cairo_line_to(cr, l->bx[i], l->plo[i]);
 		cairo_close_path(cr);
-		set_rgb(cr, c, 0.22);
+		set_rgb(cr, c, se->marks & PDB_MARK_LIGHT ? 0.11 : 0.22);
 		cairo_fill(cr);
 	}
 	if (se->marks & PDB_MARK_HBAR) {
@@ -284,6 +293,17 @@ static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_la
 	if (se->marks & PDB_MARK_POINTS)
 		for (size_t i = 0; i < l->n; i++)
 			marker(cr, t, c, l->px[i], l->py[i]);
+	if (se->marks & PDB_MARK_RING)
+		for (size_t i = 0; i < l->n; i++)
+			ring(cr, c, l->px[i], l->py[i]);
+}
+
+static void values(cairo_t *cr, const struct theme *t, const struct pdb_series_layout *l)
+{
+	set_rgb(cr, t->muted, 1);
+	for (size_t i = 0; i < l->nvalues; i++)
+		text(cr, l->values[i].text, PDB_FONT_VALUE, 0, l->values[i].x,
+		     l->values[i].y + l->values[i].h / 2, 0, 1);
 }
 
 static void marks(cairo_t *cr, const struct theme *t, const struct pdb_chart_panel *p,
@@ -300,12 +320,13 @@ static void marks(cairo_t *cr, const struct theme *t, const struct pdb_chart_pan
 	}
 	cairo_stroke(cr);
 	for (size_t i = 0; i < p->nvmarks; i++) {
+		const struct pdb_chart_vmark *m = &p->vmarks[i];
+		set_rgb(cr, color_of(t, m->color), m->color == PDB_COLOR_FOREGROUND ? 0.55 : 0.9);
+		cairo_set_dash(cr, dash, m->dashed ? 2 : 0, 0);
 		cairo_move_to(cr, pl->vmark_px[i], pl->top);
 		cairo_line_to(cr, pl->vmark_px[i], pl->bottom);
+		cairo_stroke(cr);
 	}
-	if (p->nvmarks && p->y.kind == PDB_AXIS_CATEGORY) /* a zero line: solid */
-		cairo_set_dash(cr, NULL, 0, 0);
-	cairo_stroke(cr);
 	cairo_set_dash(cr, NULL, 0, 0);
 }
 
@@ -326,7 +347,7 @@ static void legend(cairo_t *cr, const struct theme *t, const struct pdb_chart_pa
 		double y = lg->y + 4 + 17.0 * (double)k + 8.5, x = lg->x + 8;
 		if (se->marks & (PDB_MARK_HBAR | PDB_MARK_BAND) && !(se->marks & PDB_MARK_LINE)) {
 			cairo_rectangle(cr, x, y - 5, 24, 10);
-			set_rgb(cr, c, se->marks & PDB_MARK_HBAR ? 0.85 : 0.3);
+			set_rgb(cr, c, se->marks & PDB_MARK_HBAR ? 0.85 : se->marks & PDB_MARK_LIGHT ? 0.15 : 0.3);
 			cairo_fill(cr);
 		}
 		if (se->marks & PDB_MARK_LINE) {
@@ -344,8 +365,10 @@ static void legend(cairo_t *cr, const struct theme *t, const struct pdb_chart_pa
 		}
 		if (se->marks & PDB_MARK_POINTS)
 			marker(cr, t, c, x + 12, y);
+		if (se->marks & PDB_MARK_RING)
+			ring(cr, c, x + 12, y);
 		set_rgb(cr, t->fg, 1);
-		text(cr, se->label, PDB_FONT_LEGEND, 0, x + 32, y, 0, 1);
+		text(cr, lg->labels[k], PDB_FONT_LEGEND, 0, x + 32, y, 0, 1);
 	}
 }
 
@@ -356,14 +379,19 @@ static void draw(cairo_t *cr, const struct pdb_chart *c, const struct pdb_chart_
 	set_rgb(cr, t->bg, 1);
 	cairo_paint(cr);
 	set_rgb(cr, t->fg, 1);
-	if (c->title && *c->title)
-		text(cr, c->title, PDB_FONT_TITLE, 1, L->width / 2.0, 10 + PDB_FONT_TITLE, 0.5, 0);
+	if (*L->title)
+		text(cr, L->title, PDB_FONT_TITLE, 1, L->width / 2.0, 10 + PDB_FONT_TITLE, 0.5, 0);
+	if (*L->subtitle) {
+		set_rgb(cr, t->muted, 1);
+		text(cr, L->subtitle, PDB_FONT_SUBTITLE, 0, L->width / 2.0,
+		     10 + PDB_FONT_TITLE + 6 + PDB_FONT_SUBTITLE, 0.5, 0);
+	}
 	for (size_t i = 0; i < L->npanels; i++) {
 		const struct pdb_chart_panel *p = &c->panels[i];
 		const struct pdb_panel_layout *pl = &L->panels[i];
-		if (p->title) {
+		if (*pl->title) {
 			set_rgb(cr, t->fg, 1);
-			text(cr, p->title, PDB_FONT_PANEL, 1, pl->left, pl->top - 8, 0, 0);
+			text(cr, pl->title, PDB_FONT_PANEL, 1, pl->left, pl->top - 8, 0, 0);
 		}
 		axes(cr, t, pl);
 		cairo_save(cr);
@@ -371,9 +399,21 @@ static void draw(cairo_t *cr, const struct pdb_chart *c, const struct pdb_chart_
 				pl->bottom - pl->top + 10);
 		cairo_clip(cr);
 		marks(cr, t, p, pl);
-		for (size_t s = 0; s < pl->nseries; s++)
+		for (size_t s = 0; s < pl->nseries; s++) {
+			int clip = p->series[s].marks & PDB_MARK_CLIP;
+			if (clip) { /* a reference line ends at the plot's edges */
+				cairo_save(cr);
+				cairo_rectangle(cr, pl->left, pl->top, pl->right - pl->left,
+						pl->bottom - pl->top);
+				cairo_clip(cr);
+			}
 			series(cr, t, pl, &p->series[s], &pl->series[s]);
+			if (clip)
+				cairo_restore(cr);
+		}
 		cairo_restore(cr);
+		for (size_t s = 0; s < pl->nseries; s++)
+			values(cr, t, &pl->series[s]);
 		legend(cr, t, p, &pl->legend);
 	}
 }

@@ -1,4 +1,4 @@
-/* Chart kinds: scaling — throughput against vCPUs, per vCPU, efficiency and a USL fit. */
+/* Chart kinds: scaling — which benchmark and metric, its lines by the other dims, their rows and USL fits. */
 #include "chart/kinds.h"
 
 #include <math.h>
@@ -6,14 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart/layout.h"
 #include "util.h"
 
-/* One measured value of a candidate series at a vCPU count. */
+/* One measured value at a vCPU count. */
 struct point {
-	char *key;      /* benchmark \t dims without vcpus \t metric */
 	const struct pdb_result *r;
 	double vcpus, value;
+	char *line;     /* the varying other dims, "batch=100" (chosen metric only) */
 };
 
 static int vcpus_of(const struct pdb_run *run, const struct pdb_result *r, double *out)
@@ -25,47 +24,59 @@ static int vcpus_of(const struct pdb_run *run, const struct pdb_result *r, doubl
 	return v && pdb_parse_double(v, out) == 0 && *out > 0 ? 0 : -1;
 }
 
-static char *series_key(const struct pdb_result *r)
-{
-	struct pdb_buf b;
-
-	pdb_buf_init(&b);
-	pdb_buf_printf(&b, "%s\t", r->benchmark);
-	for (size_t i = 0; i < r->ndims; i++)
-		if (strcmp(r->dims[i].key, "vcpus") != 0)
-			pdb_buf_printf(&b, "%s=%s,", r->dims[i].key, r->dims[i].value);
-	pdb_buf_printf(&b, "\t%s", r->metric);
-	return b.data;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
 }
 
-/* How well a group of points suits a scaling chart: distinct counts, and
- * throughput-like metrics first. */
-static int group_score(const struct point *pts, size_t n, const char *key, int *distinct)
+static int same_candidate(const struct pdb_result *a, const struct pdb_result *b)
+{
+	return strcmp(a->benchmark, b->benchmark) == 0 && strcmp(a->metric, b->metric) == 0;
+}
+
+/* How much a metric suits a scaling chart: named throughput, an ops/s-like
+ * rate (docs/s, req/s), another rate (B/s), a time; why says so. */
+static int preference(const struct pdb_result *r, const char **why)
+{
+	size_t len = strlen(r->unit);
+
+	if (strcmp(r->metric, "throughput") == 0) {
+		*why = "by name";
+		return 4;
+	}
+	if (r->direction == PDB_DIR_HIGHER && len > 2 && strcmp(r->unit + len - 2, "/s") == 0 &&
+	    strcmp(r->unit, "B/s") != 0 && strcmp(r->unit, "bit/s") != 0) {
+		*why = "an ops/s-like rate";
+		return 3;
+	}
+	if (r->direction == PDB_DIR_HIGHER) {
+		*why = "a rate";
+		return 2;
+	}
+	if (strcmp(r->unit, "s") == 0) {
+		*why = "as runs per second";
+		return 1;
+	}
+	*why = "no rate or time at several vCPU counts";
+	return 0;
+}
+
+/* Distinct vCPU counts among the points of candidate r (line: of that line only). */
+static size_t distinct_counts(const struct point *pts, size_t n, const struct pdb_result *r,
+			      const char *line)
 {
 	double *v = pdb_xmalloc((n ? n : 1) * sizeof *v);
-	const struct pdb_result *r = NULL;
-	size_t m = 0;
-	int d = 0;
+	size_t m = 0, d = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(pts[i].key, key) == 0) {
+		if (same_candidate(pts[i].r, r) && (!line || strcmp(pts[i].line, line) == 0))
 			v[m++] = pts[i].vcpus;
-			r = pts[i].r;
-		}
 	qsort(v, m, sizeof *v, cmp_double);
 	for (size_t i = 0; i < m; i++)
 		d += i == 0 || v[i] != v[i - 1];
 	free(v);
-	*distinct = d;
-	if (!r)
-		return 0;
-	return d * 4 + (r->direction == PDB_DIR_HIGHER ? 2 : strcmp(r->unit, "s") == 0 ? 1 : 0);
+	return d;
 }
 
 static double median_of(double *v, size_t n)
@@ -74,40 +85,169 @@ static double median_of(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Rows of the chosen group: one per vCPU count (the median when several). */
-static void fill_rows(const struct point *pts, size_t n, const char *key, struct pdb_scaling *s)
+/* Rows of one line: one per vCPU count (the median when several), and its fit. */
+static void fill_line(const struct point *pts, size_t n, const struct pdb_result *cand,
+		      int from_time, struct pdb_scaling_line *ln)
 {
 	double *vals = pdb_xmalloc((n ? n : 1) * sizeof *vals);
 	double *counts = pdb_xmalloc((n ? n : 1) * sizeof *counts);
 	size_t m = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(pts[i].key, key) == 0)
+		if (same_candidate(pts[i].r, cand) && strcmp(pts[i].line, ln->label) == 0)
 			counts[m++] = pts[i].vcpus;
 	qsort(counts, m, sizeof *counts, cmp_double);
-	s->rows = pdb_xcalloc(m ? m : 1, sizeof *s->rows);
+	ln->rows = pdb_xcalloc(m ? m : 1, sizeof *ln->rows);
 	for (size_t c = 0; c < m; c++) {
 		size_t k = 0;
-		struct pdb_scaling_row *row;
 		if (c > 0 && counts[c] == counts[c - 1])
 			continue;
 		for (size_t i = 0; i < n; i++)
-			if (strcmp(pts[i].key, key) == 0 && pts[i].vcpus == counts[c])
-				vals[k++] = s->from_time ? 1 / pts[i].value : pts[i].value;
-		row = &s->rows[s->n++];
-		row->vcpus = counts[c];
-		row->throughput = median_of(vals, k);
+			if (same_candidate(pts[i].r, cand) && strcmp(pts[i].line, ln->label) == 0 &&
+			    pts[i].vcpus == counts[c])
+				vals[k++] = from_time ? 1 / pts[i].value : pts[i].value;
+		ln->rows[ln->n].vcpus = counts[c];
+		ln->rows[ln->n].throughput = median_of(vals, k);
+		ln->n++;
 	}
-	for (size_t i = 0; i < s->n; i++) {
-		struct pdb_scaling_row *row = &s->rows[i], *first = &s->rows[0];
+	for (size_t i = 0; i < ln->n; i++) {
+		struct pdb_scaling_row *row = &ln->rows[i], *first = &ln->rows[0];
 		row->per_vcpu = row->throughput / row->vcpus;
 		row->speedup = row->throughput / first->throughput;
 		row->efficiency = 100 * row->per_vcpu / first->per_vcpu;
-		row->increase = i == 0 ? NAN : (row->throughput - s->rows[i - 1].throughput) /
-						(row->vcpus - s->rows[i - 1].vcpus);
+		row->increase = i == 0 ? NAN : (row->throughput - ln->rows[i - 1].throughput) /
+						(row->vcpus - ln->rows[i - 1].vcpus);
+	}
+	if (ln->n >= 4) {
+		for (size_t i = 0; i < ln->n; i++) {
+			counts[i] = ln->rows[i].vcpus;
+			vals[i] = ln->rows[i].throughput;
+		}
+		ln->has_usl = pdb_usl_fit(counts, vals, ln->n, &ln->usl) == 0;
 	}
 	free(vals);
 	free(counts);
+}
+
+static void skip(struct pdb_scaling *s, char *what, const char *why)
+{
+	s->skipped = pdb_xrealloc(s->skipped, (s->nskipped + 1) * sizeof *s->skipped);
+	s->skipped[s->nskipped++] = pdb_xasprintf("%s: %s", what, why);
+	free(what);
+}
+
+/* Whether dim d (not vcpus) has one value in every point of the candidate. */
+static int held_dim(const struct point *pts, size_t n, const struct pdb_result *cand,
+		    const struct pdb_attr *d)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v;
+		if (!same_candidate(pts[i].r, cand))
+			continue;
+		v = pdb_result_get_dim(pts[i].r, d->key);
+		if (!v || strcmp(v, d->value) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* The held dims of the candidate, and each of its points' line label. */
+static void name_lines(struct point *pts, size_t n, const struct pdb_result *cand,
+		       struct pdb_scaling *s)
+{
+	struct pdb_buf held;
+
+	pdb_buf_init(&held);
+	pdb_buf_puts(&held, "");
+	for (size_t k = 0; k < cand->ndims; k++)
+		if (strcmp(cand->dims[k].key, "vcpus") != 0 && held_dim(pts, n, cand, &cand->dims[k]))
+			pdb_buf_printf(&held, "%s%s=%s", held.len ? "," : "", cand->dims[k].key,
+				       cand->dims[k].value);
+	s->held = held.data;
+	for (size_t i = 0; i < n; i++) {
+		const struct pdb_result *r = pts[i].r;
+		struct pdb_buf b;
+		if (!same_candidate(r, cand))
+			continue;
+		pdb_buf_init(&b);
+		pdb_buf_puts(&b, "");
+		for (size_t k = 0; k < r->ndims; k++)
+			if (strcmp(r->dims[k].key, "vcpus") != 0 && !held_dim(pts, n, cand, &r->dims[k]))
+				pdb_buf_printf(&b, "%s%s=%s", b.len ? "," : "", r->dims[k].key,
+					       r->dims[k].value);
+		pts[i].line = b.data;
+	}
+}
+
+static int cmp_label(const void *a, const void *b)
+{
+	return pdb_chart_cmp_dims(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of the candidate, sorted; those at one count only are left out. */
+static void make_lines(const struct point *pts, size_t n, const struct pdb_result *cand,
+		       struct pdb_scaling *s)
+{
+	char **labels = pdb_xmalloc((n ? n : 1) * sizeof *labels);
+	size_t nl = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		if (!same_candidate(pts[i].r, cand))
+			continue;
+		while (k < nl && strcmp(labels[k], pts[i].line) != 0)
+			k++;
+		if (k == nl)
+			labels[nl++] = pts[i].line;
+	}
+	qsort(labels, nl, sizeof *labels, cmp_label);
+	s->lines = pdb_xcalloc(nl ? nl : 1, sizeof *s->lines);
+	for (size_t k = 0; k < nl; k++) {
+		if (distinct_counts(pts, n, cand, labels[k]) < 2) {
+			skip(s, pdb_xasprintf("%s [%s] %s", cand->benchmark, labels[k], cand->metric),
+			     "measured at one vCPU count only");
+			continue;
+		}
+		s->lines[s->nlines].label = pdb_xstrdup(labels[k]);
+		fill_line(pts, n, cand, s->from_time, &s->lines[s->nlines]);
+		s->nlines++;
+	}
+	free(labels);
+}
+
+/* The best candidate: most preferred metric, then most vCPU counts. */
+static const struct pdb_result *choose(const struct point *pts, size_t n, const char **why)
+{
+	const struct pdb_result *best = NULL;
+	int best_pref = -1;
+	size_t best_d = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *w;
+		int pref = preference(pts[i].r, &w);
+		size_t d = distinct_counts(pts, n, pts[i].r, NULL);
+		if (d >= 2 && (pref > best_pref || (pref == best_pref && d > best_d))) {
+			best = pts[i].r;
+			best_pref = pref;
+			best_d = d;
+			*why = w;
+		}
+	}
+	return best;
+}
+
+/* Other benchmarks that could have been drawn: left out, with the way to draw them. */
+static void other_benchmarks(const struct point *pts, size_t n, const struct pdb_result *cand,
+			     struct pdb_scaling *s)
+{
+	for (size_t i = 0; i < n; i++) {
+		int seen = strcmp(pts[i].r->benchmark, cand->benchmark) == 0;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(pts[k].r->benchmark, pts[i].r->benchmark) == 0;
+		if (!seen && distinct_counts(pts, n, pts[i].r, NULL) >= 2)
+			skip(s, pdb_xstrdup(pts[i].r->benchmark),
+			     "another benchmark (one per chart): draw it with --bench");
+	}
 }
 
 int pdb_scaling_gather(struct pdb_store *store, const char *const *sel, size_t nsel,
@@ -117,9 +257,9 @@ int pdb_scaling_gather(struct pdb_store *store, const char *const *sel, size_t n
 	struct pdb_run **runs = NULL;
 	struct point *pts = NULL;
 	size_t npts = 0, cap = 0;
-	const char *best = NULL;
-	const struct pdb_result *best_r = NULL;
-	int best_score = 0, best_distinct = 0, ret = -1;
+	const struct pdb_result *cand;
+	const char *why = NULL;
+	int ret = -1;
 
 	memset(out, 0, sizeof *out);
 	if (pdb_chart_load_runs(store, sel, nsel, &runs, err) < 0)
@@ -133,46 +273,36 @@ int pdb_scaling_gather(struct pdb_store *store, const char *const *sel, size_t n
 			    vcpus_of(runs[k], r, &vc) < 0 || !(v > 0))
 				continue;
 			pdb_grow((void **)&pts, &cap, npts + 1, sizeof *pts);
-			pts[npts].key = series_key(r);
 			pts[npts].r = r;
 			pts[npts].vcpus = vc;
 			pts[npts].value = v;
+			pts[npts].line = NULL;
 			npts++;
 		}
-	for (size_t i = 0; i < npts; i++) {
-		int distinct, score = group_score(pts, npts, pts[i].key, &distinct);
-		if (score > best_score) {
-			best_score = score;
-			best = pts[i].key;
-			best_r = pts[i].r;
-			best_distinct = distinct;
-		}
-	}
-	if (!best || best_distinct < 2) {
+	if (!(cand = choose(pts, npts, &why))) {
 		pdb_err_set(err, PDB_EXIT_INPUT, "no series with a vcpus dimension or attribute at "
 			    "two or more counts in the runs given%s",
 			    opts->bench_glob || opts->metric_glob ? " (and --bench/--metric)" : "");
 		goto out;
 	}
-	out->benchmark = pdb_xstrdup(best_r->benchmark);
-	out->metric = pdb_xstrdup(best_r->metric);
-	out->from_time = best_r->direction != PDB_DIR_HIGHER && strcmp(best_r->unit, "s") == 0;
-	out->unit = pdb_xstrdup(out->from_time ? "runs/s" : best_r->unit);
-	fill_rows(pts, npts, best, out);
-	if (out->n >= 4) {
-		double *nv = pdb_xmalloc(out->n * sizeof *nv), *xv = pdb_xmalloc(out->n * sizeof *xv);
-		for (size_t i = 0; i < out->n; i++) {
-			nv[i] = out->rows[i].vcpus;
-			xv[i] = out->rows[i].throughput;
-		}
-		out->has_usl = pdb_usl_fit(nv, xv, out->n, &out->usl) == 0;
-		free(nv);
-		free(xv);
+	out->benchmark = pdb_xstrdup(cand->benchmark);
+	out->metric = pdb_xstrdup(cand->metric);
+	out->from_time = cand->direction != PDB_DIR_HIGHER && strcmp(cand->unit, "s") == 0;
+	out->unit = pdb_xstrdup(out->from_time ? "runs/s" : cand->unit);
+	out->why = pdb_xstrdup(opts->metric_glob ? "--metric" : why);
+	name_lines(pts, npts, cand, out);
+	make_lines(pts, npts, cand, out);
+	other_benchmarks(pts, npts, cand, out);
+	if (out->nlines == 0) {
+		pdb_err_set(err, PDB_EXIT_INPUT, "%s %s: no line of the other dims has two or more "
+			    "vCPU counts", out->benchmark, out->metric);
+		pdb_scaling_release(out);
+		goto out;
 	}
 	ret = 0;
 out:
 	for (size_t i = 0; i < npts; i++)
-		free(pts[i].key);
+		free(pts[i].line);
 	free(pts);
 	pdb_chart_runs_free(runs, nsel);
 	return ret;
@@ -183,96 +313,15 @@ void pdb_scaling_release(struct pdb_scaling *s)
 	free(s->benchmark);
 	free(s->metric);
 	free(s->unit);
-	free(s->rows);
+	free(s->why);
+	free(s->held);
+	for (size_t i = 0; i < s->nlines; i++) {
+		free(s->lines[i].label);
+		free(s->lines[i].rows);
+	}
+	free(s->lines);
+	for (size_t i = 0; i < s->nskipped; i++)
+		free(s->skipped[i]);
+	free(s->skipped);
 	memset(s, 0, sizeof *s);
-}
-
-static void usl_curve(const struct pdb_scaling *s, struct pdb_chart_panel *p)
-{
-	double nmax = s->rows[s->n - 1].vcpus, nmin = s->rows[0].vcpus, x[101], y[101];
-	char label[160];
-
-	/* up to the peak when it is near, else a little past the data */
-	if (isfinite(s->usl.peak_n) && s->usl.peak_n > nmax && s->usl.peak_n < 2 * nmax)
-		nmax = s->usl.peak_n * 1.1;
-	else
-		nmax *= 1.15;
-	for (int i = 0; i <= 100; i++) {
-		x[i] = nmin + (nmax - nmin) * i / 100.0;
-		y[i] = pdb_usl_eval(&s->usl, x[i]);
-	}
-	if (isfinite(s->usl.peak_n))
-		snprintf(label, sizeof label, "USL fit: σ=%.3g κ=%.3g, peak at N*=%.3g",
-			 s->usl.sigma, s->usl.kappa, s->usl.peak_n);
-	else
-		snprintf(label, sizeof label, "USL fit: σ=%.3g κ=0, no peak", s->usl.sigma);
-	pdb_chart_add_series(p, label, PDB_MARK_LINE | PDB_MARK_DASHED, PDB_COLOR_VERMILLION,
-			     x, y, NULL, NULL, 101);
-}
-
-/* Both panels share one x range: that of the first (with the USL curve). */
-static void same_x(struct pdb_chart *c)
-{
-	const struct pdb_chart_panel *first = &c->panels[0];
-	double lo = 0, hi = 0;
-
-	for (size_t s = 0; s < first->nseries; s++)
-		for (size_t i = 0; i < first->series[s].n; i++)
-			if (first->series[s].x[i] > hi)
-				hi = first->series[s].x[i];
-	pdb_chart_nice_range(&lo, &hi, 8);
-	for (size_t i = 0; i < c->npanels; i++) {
-		c->panels[i].x.min = lo;
-		c->panels[i].x.max = hi > 1 ? ceil(hi) : hi;
-		c->panels[i].x.integer = 1;
-	}
-}
-
-struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pdb_plot_opts *opts)
-{
-	double *n = pdb_xmalloc(s->n * sizeof *n), *x = pdb_xmalloc(s->n * sizeof *x);
-	double *eff = pdb_xmalloc(s->n * sizeof *eff), ideal_x[2], ideal_y[2], top = 0;
-	char *title = opts->title ? pdb_xstrdup(opts->title) :
-		      pdb_xasprintf("Scaling: %s (%s)", s->benchmark, s->metric);
-	struct pdb_chart *c = pdb_chart_new("scaling", title, opts->width, opts->height, opts->theme);
-	struct pdb_chart_panel *p;
-	char ideal[96], per[96];
-
-	for (size_t i = 0; i < s->n; i++) {
-		n[i] = s->rows[i].vcpus;
-		x[i] = s->rows[i].throughput;
-		eff[i] = s->rows[i].efficiency;
-	}
-	p = pdb_chart_add_panel(c, NULL, "vCPUs", "", "throughput", s->unit);
-	p->weight = 1.7;
-	p->x.include_zero = p->y.include_zero = 1;
-	/* the ideal line stops a little above the highest measurement */
-	ideal_x[0] = n[0];
-	ideal_y[0] = x[0];
-	ideal_x[1] = n[s->n - 1];
-	for (size_t i = 0; i < s->n; i++)
-		top = x[i] > top ? x[i] : top;
-	if (x[0] * ideal_x[1] / n[0] > 1.25 * top)
-		ideal_x[1] = 1.25 * top * n[0] / x[0];
-	ideal_y[1] = x[0] * ideal_x[1] / n[0];
-	snprintf(ideal, sizeof ideal, "ideal linear (from %g vCPU%s)", n[0], n[0] == 1 ? "" : "s");
-	pdb_chart_add_series(p, ideal, PDB_MARK_LINE | PDB_MARK_DASHED, PDB_COLOR_GREY,
-			     ideal_x, ideal_y, NULL, NULL, 2);
-	if (s->has_usl)
-		usl_curve(s, p);
-	pdb_chart_add_series(p, "measured", PDB_MARK_LINE | PDB_MARK_POINTS, PDB_COLOR_BLUE,
-			     n, x, NULL, NULL, s->n);
-	p = pdb_chart_add_panel(c, NULL, "vCPUs", "", "parallel efficiency", "%");
-	p->y.include_zero = 1;
-	same_x(c);
-	snprintf(per, sizeof per, "throughput per vCPU");
-	pdb_chart_axis_second(&p->y, s->rows[0].per_vcpu / 100, per, s->unit);
-	pdb_chart_add_hmark(p, 100);
-	pdb_chart_add_series(p, "efficiency (left) = per vCPU (right)",
-			     PDB_MARK_LINE | PDB_MARK_POINTS, PDB_COLOR_GREEN, n, eff, NULL, NULL, s->n);
-	free(n);
-	free(x);
-	free(eff);
-	free(title);
-	return c;
 }

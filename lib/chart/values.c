@@ -1,0 +1,89 @@
+/* Chart layout: the values that points and bars carry, placed where they fit. */
+#include "chart/layout.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VALUE_GAP 5.0
+#define MAX_VALUES 40
+
+int pdb_chart_boxes_overlap(const struct pdb_text_box *a, const struct pdb_text_box *b)
+{
+	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+/* Inside the plot, clear of the legend, the other labels and every point's marker. */
+static int fits(const struct pdb_chart_panel *p, const struct pdb_panel_layout *pl,
+		const struct pdb_text_box *b)
+{
+	struct pdb_text_box legend = { pl->legend.x, pl->legend.y, pl->legend.w, pl->legend.h, "" };
+
+	if (b->x < pl->left || b->x + b->w > pl->right || b->y < pl->top || b->y + b->h > pl->bottom ||
+	    (pl->legend.n > 0 && pdb_chart_boxes_overlap(b, &legend)))
+		return 0;
+	for (size_t s = 0; s < pl->nseries; s++)
+		for (size_t i = 0; (p->series[s].marks & PDB_MARK_POINTS) && i < pl->series[s].n; i++) {
+			const struct pdb_series_layout *l = &pl->series[s];
+			if (l->px[i] > b->x - 4 && l->px[i] < b->x + b->w + 4 && l->py[i] > b->y - 4 &&
+			    l->py[i] < b->y + b->h + 4)
+				return 0;
+		}
+	for (size_t s = 0; s < pl->nseries; s++)
+		for (size_t k = 0; k < pl->series[s].nvalues; k++)
+			if (pdb_chart_boxes_overlap(b, &pl->series[s].values[k]))
+				return 0;
+	return 1;
+}
+
+static void value_text(const struct pdb_chart_panel *p, const struct pdb_chart_series *se, size_t i,
+		       char *out, size_t size)
+{
+	double v = se->y[i], mag = v != 0 ? pow(10, floor(log10(fabs(v))) - 2) : 1;
+	struct pdb_tick t = { .value = round(v / mag) * mag }; /* three significant digits */
+
+	if (se->marks & PDB_MARK_HBAR) {
+		snprintf(out, size, "%+.1f%%", se->x[i]);
+		return;
+	}
+	pdb_chart_tick_labels(&t, 1, p->y.unit ? p->y.unit : "", 1, 1);
+	snprintf(out, size, "%s", t.label);
+}
+
+void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl)
+{
+	for (size_t s = 0; s < p->nseries; s++) {
+		const struct pdb_chart_series *se = &p->series[s];
+		struct pdb_series_layout *l = &pl->series[s];
+		double zero = pl->x.px_lo + (0 - pl->x.lo) / (pl->x.hi - pl->x.lo) * (pl->x.px_hi - pl->x.px_lo);
+		if (!(se->marks & PDB_MARK_VALUES) || l->n != se->n || l->n > MAX_VALUES)
+			continue;
+		l->values = pdb_xcalloc(l->n ? l->n : 1, sizeof *l->values);
+		for (size_t i = 0; i < l->n; i++) {
+			struct pdb_text_box *b = &l->values[l->nvalues];
+			value_text(p, se, i, b->text, sizeof b->text);
+			b->w = pdb_chart_text_width(b->text, PDB_FONT_VALUE);
+			b->h = PDB_FONT_VALUE + 2;
+			if (se->marks & PDB_MARK_HBAR) {
+				/* on the bar's row, beyond its end and interval; else beyond the
+				 * other end (the other side of zero) */
+				double lo = l->px[i] < zero ? l->px[i] : zero, hi = l->px[i] > zero ? l->px[i] : zero;
+				if (l->nband == l->n) {
+					lo = l->plo[i] < lo ? l->plo[i] : lo;
+					hi = l->phi[i] > hi ? l->phi[i] : hi;
+				}
+				b->y = l->py[i] - b->h / 2;
+				b->x = se->x[i] < 0 ? lo - VALUE_GAP - b->w : hi + VALUE_GAP;
+				if (!fits(p, pl, b))
+					b->x = se->x[i] < 0 ? hi + VALUE_GAP : lo - VALUE_GAP - b->w;
+			} else {
+				b->x = l->px[i] - b->w / 2;
+				b->y = l->py[i] - VALUE_GAP - b->h;
+				if (b->y < pl->top) /* no room above: below */
+					b->y = l->py[i] + VALUE_GAP;
+			}
+			l->nvalues += fits(p, pl, b);
+		}
+	}
+}
