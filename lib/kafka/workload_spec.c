@@ -111,18 +111,20 @@ static int read_var(struct reader *r, const char *name, const json_t *v, struct 
 	return 0;
 }
 
-static int read_vars(struct reader *r, const json_t *v, struct pdb_kafka_spec *ks)
+int pdb_kafka_read_vars(const struct pdb_yaml_doc *doc, const char *dir, const json_t *v,
+			struct pdb_kafka_var **vars, size_t *nvars, struct pdb_err *err)
 {
+	struct reader rd = { .doc = doc, .dir = dir, .err = err }, *r = &rd;
 	const char *k;
 	json_t *x;
 
 	if (!json_is_object(v))
 		return bad(r, v, "%s: expected a mapping NAME: {csv: FILE, column: N}", "vars");
-	ks->vars = pdb_xcalloc(json_object_size(v) + 1, sizeof *ks->vars);
+	*vars = pdb_xcalloc(json_object_size(v) + 1, sizeof **vars);
 	json_object_foreach((json_t *)v, k, x) {
 		if (!strcmp(k, "SEQ") || !strcmp(k, "TS") || !strcmp(k, "GUID"))
 			return bad(r, x, "vars: %s is built in", k);
-		if (read_var(r, k, x, &ks->vars[ks->nvars++]) < 0)
+		if (read_var(r, k, x, &(*vars)[(*nvars)++]) < 0)
 			return -1;
 	}
 	return 0;
@@ -207,7 +209,7 @@ static int read_key_value(struct reader *r, const char *key, const json_t *v, st
 	if (!strcmp(key, "consumer"))
 		return read_props(r, v, &ks->consumer, &ks->nconsumer, key);
 	if (!strcmp(key, "vars"))
-		return read_vars(r, v, ks);
+		return pdb_kafka_read_vars(r->doc, r->dir, v, &ks->vars, &ks->nvars, r->err);
 	if (!strcmp(key, "key"))
 		return read_key(r, v, ks);
 	if (!strcmp(key, "match"))

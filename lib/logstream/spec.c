@@ -139,52 +139,6 @@ static int read_target(struct reader *r, const json_t *v, struct pdb_logstream_t
 	return 0;
 }
 
-static int read_var(struct reader *r, const char *name, const json_t *v, struct pdb_kafka_var *var)
-{
-	static const char *const keys[] = { "csv", "column", "hot", "header" };
-	const json_t *csv = json_object_get(v, "csv"), *col = json_object_get(v, "column");
-	const json_t *hot = json_object_get(v, "hot"), *header = json_object_get(v, "header");
-	const char *k;
-	json_t *x;
-
-	var->name = pdb_xstrdup(name);
-	if (!json_is_object(v) || !json_is_string(csv))
-		return bad(r, v, "vars: %s: expected {csv: FILE, column: N, hot: \"10%%:80%%\"}", name);
-	json_object_foreach((json_t *)v, k, x)
-		if (strcmp(k, "csv") && strcmp(k, "column") && strcmp(k, "hot") && strcmp(k, "header"))
-			return unknown(r, x, k, "vars", keys, 4);
-	var->csv = path_of(r, json_string_value(csv));
-	var->column = 1;
-	if (col && (!json_is_integer(col) || json_integer_value(col) < 1 || json_integer_value(col) > 100000))
-		return bad(r, col, "%s: expected a column number (1 is the first)", "column");
-	if (col)
-		var->column = (long)json_integer_value(col);
-	if (header && !json_is_boolean(header))
-		return bad(r, header, "%s: expected true or false", "header");
-	var->header = json_is_true(header);
-	if (hot && (!json_is_string(hot) ||
-		    pdb_kafka_parse_hot(json_string_value(hot), &var->hot_values, &var->hot_share) < 0))
-		return bad(r, hot, "%s: expected \"VALUES%%:PICKS%%\" such as \"10%%:80%%\"", "hot");
-	return 0;
-}
-
-static int read_vars(struct reader *r, const json_t *v, struct pdb_logstream_spec *ls)
-{
-	const char *k;
-	json_t *x;
-
-	if (!json_is_object(v))
-		return bad(r, v, "%s: expected a mapping NAME: {csv: FILE, column: N}", "vars");
-	ls->vars = pdb_xcalloc(json_object_size(v) + 1, sizeof *ls->vars);
-	json_object_foreach((json_t *)v, k, x) {
-		if (!strcmp(k, "SEQ") || !strcmp(k, "TS") || !strcmp(k, "GUID"))
-			return bad(r, x, "vars: %s is built in", k);
-		if (read_var(r, k, x, &ls->vars[ls->nvars++]) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 static int read_probe(struct reader *r, const json_t *v, struct pdb_logstream_probe *p)
 {
 	static const char *const keys[] = { "file", "match", "command", "every", "value" };
@@ -246,7 +200,7 @@ static int read_key_value(struct reader *r, const char *key, const json_t *v, st
 		return 0;
 	}
 	if (!strcmp(key, "vars"))
-		return read_vars(r, v, ls);
+		return pdb_kafka_read_vars(r->doc, r->dir, v, &ls->vars, &ls->nvars, r->err);
 	if (!strcmp(key, "rate")) {
 		double rate;
 		struct pdb_err ignored;
