@@ -61,6 +61,38 @@ void pdb_store_rollback(struct pdb_store *store)
 		sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+/* PRAGMA application_id of perfdb's files: "pfdb". */
+#define PERFDB_APPLICATION_ID 0x70666462
+
+/* The integer a one-row query gives, into *out. 0, or -1 with err. */
+static int query_int(struct pdb_store *store, const char *sql, int *out, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store, sql, err);
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	*out = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : pdb_store_fail(store, err, "read the database header");
+}
+
+/* A SQLite file another program made is never migrated into a perfdb one:
+ * perfdb's carry its application id (older ones none, but perfdb's schema). */
+static int check_foreign(struct pdb_store *store, int have, struct pdb_err *err)
+{
+	int app, tables;
+
+	if (query_int(store, "PRAGMA application_id", &app, err) < 0 ||
+	    query_int(store, "SELECT count(*) FROM sqlite_master", &tables, err) < 0)
+		return -1;
+	if (app == PERFDB_APPLICATION_ID || (app == 0 && (have > 0 || tables == 0)))
+		return 0;
+	return pdb_err_set(err, PDB_EXIT_INPUT, "%s: not a perfdb database (another program's "
+			   "SQLite file): nothing changed", store->path);
+}
+
 static int user_version(struct pdb_store *store, int *version, struct pdb_err *err)
 {
 	sqlite3_stmt *st = pdb_store_prepare(store, "PRAGMA user_version", err);
@@ -87,7 +119,7 @@ static int migrate(struct pdb_store *store, struct pdb_err *err)
 
 	while (pdb_migrations[known].name)
 		known++;
-	if (user_version(store, &have, err) < 0)
+	if (user_version(store, &have, err) < 0 || check_foreign(store, have, err) < 0)
 		return -1;
 	if (have > known)
 		return pdb_err_set(err, PDB_EXIT_RUNTIME,
@@ -108,6 +140,12 @@ static int migrate(struct pdb_store *store, struct pdb_err *err)
 		if (pdb_store_exec(store, pdb_migrations[i].sql, err) < 0)
 			goto fail;
 		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", i + 1);
+		if (pdb_store_exec(store, pragma, err) < 0)
+			goto fail;
+	}
+	{
+		char pragma[64];
+		snprintf(pragma, sizeof pragma, "PRAGMA application_id = %d", PERFDB_APPLICATION_ID);
 		if (pdb_store_exec(store, pragma, err) < 0)
 			goto fail;
 	}
