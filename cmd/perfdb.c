@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cmd.h"
 #include "util.h"
 
@@ -100,6 +102,9 @@ int main(int argc, char **argv)
 	struct cmd_ctx ctx = { 0 };
 	const struct command *cmd;
 	int i = 1, status;
+
+	/* jansson allocates through perfdb's allocator: out of memory is exit 4 there too */
+	json_set_alloc_funcs(pdb_xmalloc, free);
 
 	while (i < argc && argv[i][0] == '-') {
 		if (strcmp(argv[i], "--version") == 0) {
