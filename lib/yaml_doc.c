@@ -112,6 +112,7 @@ static int read_node(struct loader *l, yaml_event_t *ev, json_t **out, int depth
 	case YAML_MAPPING_START_EVENT:
 		node = json_object();
 		for (;;) {
+			yaml_mark_t key_mark;
 			json_t *value;
 			char *key;
 			if (next(l, &child) < 0)
@@ -128,7 +129,17 @@ static int read_node(struct loader *l, yaml_event_t *ev, json_t **out, int depth
 				goto fail;
 			}
 			key = pdb_xstrdup((const char *)child.data.scalar.value);
+			key_mark = child.start_mark;
 			yaml_event_delete(&child);
+			if (json_object_get(node, key)) { /* a second value would silently win */
+				int line, col;
+				pdb_yaml_where(l->doc, json_object_get(node, key), &line, &col);
+				pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file, (int)key_mark.line + 1,
+					   (int)key_mark.column + 1, "duplicate key '%s' (its first value "
+					   "is at %d:%d)", key, line, col);
+				free(key);
+				goto fail;
+			}
 			if (next(l, &child) < 0 || read_node(l, &child, &value, depth + 1) < 0) {
 				free(key);
 				goto fail;
