@@ -444,8 +444,11 @@ static int tree_text(struct mapper *m, json_t *rec, const char *recpath,
 			       m->spec->file, f->line, f->col);
 	else if (json_is_object(v) || json_is_array(v))
 		ret = tree_bad(m, v, path.data, "expected a text or a number for '%s'", f->name);
-	else if (!(*out = pdb_json_text(v))[0])
+	else if (!(*out = pdb_json_text(v))[0]) {
 		ret = tree_bad(m, v, path.data, "'%s' is empty", f->name);
+		free(*out); /* an error returns no text */
+		*out = NULL;
+	}
 	pdb_buf_release(&path);
 	return ret;
 }
