@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,6 +377,22 @@ out:
 	return ret;
 }
 
+/* A weight counts how often a value was seen: a positive, finite number. */
+static int bad_weight(const struct pdb_run *run, struct pdb_err *err)
+{
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *r = &run->results[i];
+		for (size_t k = 0; k < r->nsamples; k++) {
+			double w = r->samples[k].weight;
+			if (pdb_sample_has_weight(&r->samples[k]) && !(w > 0 && isfinite(w)))
+				return pdb_err_set(err, PDB_EXIT_INPUT, "%s %s: sample %zu has the weight %g: "
+						   "a weight counts values, so it must be above 0",
+						   r->benchmark, r->metric, k + 1, w);
+		}
+	}
+	return 0;
+}
+
 struct pdb_run *pdb_ingest_files(const char *const *paths, size_t npaths,
 				 const struct pdb_ingest_opts *opts,
 				 const char **detected, struct pdb_err *err)
@@ -417,6 +434,8 @@ struct pdb_run *pdb_ingest_files(const char *const *paths, size_t npaths,
 		pdb_set_str(&in.run->name, opts->name);
 	if (opts->fingerprint && !in.own_env)
 		pdb_fingerprint_capture(in.run);
+	if (bad_weight(in.run, err) < 0)
+		goto out;
 	if (in.run->nresults == 0) {
 		pdb_err_set(err, PDB_EXIT_INPUT, "%s: no results found", in.sources.data ? in.sources.data : "input");
 		goto out;
