@@ -12,6 +12,11 @@ struct pdb_store;
 /* Open or create the database at path (migrating it to this perfdb's
  * schema). NULL on failure with err filled. Close with pdb_store_close. */
 struct pdb_store *pdb_store_open(const char *path, struct pdb_err *err);
+/* Open a perfdb database that must exist, as pdb_store_open does (migrating
+ * an older schema, refusing a newer one); a missing file, a file that is not
+ * SQLite and an SQLite file perfdb did not write (schema version 0, or no runs
+ * table) are refused with PDB_EXIT_INPUT, untouched. */
+struct pdb_store *pdb_store_open_existing(const char *path, struct pdb_err *err);
 /* Whether the store was opened read-only (a file or folder it cannot write). */
 int pdb_store_readonly(const struct pdb_store *store);
 void pdb_store_close(struct pdb_store *store); /* NULL-safe */
@@ -23,6 +28,31 @@ const char *pdb_store_default_path(const char *explicit_path);
  * (err code PDB_EXIT_INPUT). */
 int pdb_store_insert_run(struct pdb_store *store, struct pdb_run *run,
 			 int force, struct pdb_err *err);
+
+/* pdb_store_insert_run (with force) of a run whose name another run has
+ * already: the incoming run becomes NAME~2 (~3, ... ~100), its own name kept in
+ * the attribute renamed_attr ("kafka.renamed_from"). One transaction. */
+int pdb_store_insert_renaming(struct pdb_store *store, struct pdb_run *run,
+			      const char *renamed_attr, struct pdb_err *err);
+
+/* Ids of the runs whose attributes match where ("k=v,k=v", or NULL: all),
+ * ascending. *ids is malloc'ed; caller frees. */
+int pdb_store_run_ids(struct pdb_store *store, const char *where, int64_t **ids, size_t *n,
+		      struct pdb_err *err);
+
+/* Copy every run of src into dst in one transaction of dst (rolled back
+ * when dry_run, after doing everything else): uuids, times, names, attributes,
+ * samples, stats and failures kept; a run whose uuid dst has is skipped; a
+ * name dst has already is resolved as pdb_store_insert_renaming does (the
+ * attribute merge.renamed_from), and on_rename (may be NULL) told of it with
+ * the run as stored and its former name. Runs are read one at a time. */
+struct pdb_merge_stats {
+	size_t merged, skipped, renamed;
+};
+typedef void (*pdb_merge_rename_fn)(void *ctx, const struct pdb_run *run, const char *was);
+int pdb_store_merge(struct pdb_store *dst, struct pdb_store *src, int dry_run,
+		    pdb_merge_rename_fn on_rename, void *ctx,
+		    struct pdb_merge_stats *stats, struct pdb_err *err);
 
 /* Resolve a run selector (run42, 42, a name, latest, latest~N,
  * latest:KEY=VALUE[,KEY=VALUE], latest~N:KEY=VALUE) to a run id. */
