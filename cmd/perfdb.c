@@ -16,6 +16,7 @@ const struct command *const commands[] = {
 	&cmd_show,
 	&cmd_rm,
 	&cmd_merge,
+	&cmd_export,
 	&cmd_compare,
 	&cmd_plot,
 	&cmd_detect,

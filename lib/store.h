@@ -103,6 +103,11 @@ int pdb_store_list_series(struct pdb_store *store, const char *bench_glob,
 			  size_t *n, struct pdb_err *err);
 void pdb_series_free(struct pdb_series *s, size_t n);
 
+/* The series a run has results of, in result order. *out is malloc'ed; free
+ * with pdb_series_free. */
+int pdb_store_run_series(struct pdb_store *store, int64_t run_id, struct pdb_series **out,
+			 size_t *n, struct pdb_err *err);
+
 /* One run's value of a series: the median of its samples (weighted), or,
  * for a result with no samples, the tool's median, else its mean. */
 struct pdb_history_point {

@@ -14,6 +14,12 @@ static int bind_text(sqlite3_stmt *st, int i, const char *s)
 	return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
 }
 
+static char *column_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? pdb_xstrdup((const char *)s) : NULL;
+}
+
 static int step_done(struct pdb_store *store, sqlite3_stmt *st, struct pdb_err *err,
 		     const char *what)
 {
@@ -345,6 +351,41 @@ int pdb_store_run_ids(struct pdb_store *store, const char *where, int64_t **ids,
 	return 0;
 }
 
+int pdb_store_run_series(struct pdb_store *store, int64_t run_id, struct pdb_series **out,
+			 size_t *n, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"SELECT s.id, s.benchmark, s.dims, s.metric, s.unit, s.direction"
+		" FROM results r JOIN series s ON s.id = r.series_id WHERE r.run_id = ? ORDER BY r.id", err);
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pdb_series *s;
+		pdb_grow((void **)out, &cap, *n + 1, sizeof **out);
+		s = &(*out)[(*n)++];
+		s->id = sqlite3_column_int64(st, 0);
+		s->benchmark = column_dup(st, 1);
+		s->dims = column_dup(st, 2);
+		s->metric = column_dup(st, 3);
+		s->unit = column_dup(st, 4);
+		s->direction = sqlite3_column_int(st, 5);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		pdb_series_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return pdb_store_fail(store, err, "list a run's series");
+	}
+	return 0;
+}
+
 int pdb_store_merge(struct pdb_store *dst, struct pdb_store *src, int dry_run,
 		    pdb_merge_rename_fn on_rename, void *ctx,
 		    struct pdb_merge_stats *stats, struct pdb_err *err)
@@ -403,12 +444,6 @@ fail:
 out:
 	free(ids);
 	return ret;
-}
-
-static char *column_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *s = sqlite3_column_text(st, i);
-	return s ? pdb_xstrdup((const char *)s) : NULL;
 }
 
 static int load_attrs(struct pdb_store *store, struct pdb_run *run, struct pdb_err *err)
