@@ -135,6 +135,14 @@ void pdb_history_free(struct pdb_history_point *pts, size_t n);
 int pdb_store_series_bounds(struct pdb_store *store, int64_t series_id,
 			    struct pdb_history_point *pts, size_t n, struct pdb_err *err);
 
+/* Delete runs (and everything they hold) in one transaction: all or none. */
+int pdb_store_delete_runs(struct pdb_store *store, const int64_t *ids, size_t n,
+			  struct pdb_err *err);
+/* Give the space of deleted rows back to the filesystem: VACUUM in place (a write
+ * transaction like any other: concurrent perfdb processes wait, the file is never
+ * missing or half written), then a truncating WAL checkpoint. */
+int pdb_store_vacuum(struct pdb_store *store, struct pdb_err *err);
+
 /* Delete a run and everything it holds. */
 int pdb_store_delete_run(struct pdb_store *store, int64_t id, struct pdb_err *err);
 

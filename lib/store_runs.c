@@ -750,3 +750,27 @@ void pdb_run_rows_free(struct pdb_run_row *rows, size_t nrows)
 	}
 	free(rows);
 }
+
+int pdb_store_delete_runs(struct pdb_store *store, const int64_t *ids, size_t n,
+			  struct pdb_err *err)
+{
+	if (pdb_store_begin(store, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (pdb_store_delete_run(store, ids[i], err) < 0) {
+			pdb_store_rollback(store);
+			return -1;
+		}
+	if (pdb_store_commit(store, err) < 0) {
+		pdb_store_rollback(store);
+		return -1;
+	}
+	return 0;
+}
+
+int pdb_store_vacuum(struct pdb_store *store, struct pdb_err *err)
+{
+	if (pdb_store_exec(store, "VACUUM", err) < 0)
+		return -1;
+	return pdb_store_exec(store, "PRAGMA wal_checkpoint(TRUNCATE)", err);
+}
