@@ -466,6 +466,11 @@ static void write_value(struct writer *w, const json_t *v, int indent, int depth
 	}
 }
 
+void pdb_json_fmt_real(double v, char out[32])
+{
+	fmt_real(v, out);
+}
+
 void pdb_json_write_at(FILE *out, const json_t *v, int indent, int depth)
 {
 	struct writer w;

@@ -13,4 +13,8 @@ void pdb_json_write(FILE *out, const json_t *v, int indent);
  * piece by piece: its lines are indented as they would be in the whole. */
 void pdb_json_write_at(FILE *out, const json_t *v, int indent, int depth);
 
+/* v as the shortest text that reads back exactly, as pdb_fmt_double gives it
+ * ("nan", "inf", "-inf" included), faster. */
+void pdb_json_fmt_real(double v, char out[32]);
+
 #endif

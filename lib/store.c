@@ -184,7 +184,37 @@ const char *pdb_store_default_path(const char *explicit_path)
 	return "perfdb.db";
 }
 
-struct pdb_store *pdb_store_open(const char *path, struct pdb_err *err)
+/* Whether the file just opened is perfdb's: a schema version and a runs table.
+ * Asked before anything is written (journal mode, migrations). */
+static int check_perfdb(struct pdb_store *store, struct pdb_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int version = 0, rc, ret = -1;
+
+	if (sqlite3_prepare_v2(store->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK ||
+	    (rc = sqlite3_step(st)) != SQLITE_ROW) {
+		pdb_err_set(err, PDB_EXIT_INPUT, "%s: not a perfdb database (%s)", store->path,
+			    sqlite3_errmsg(store->db));
+		goto out;
+	}
+	version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (version == 0 ||
+	    sqlite3_prepare_v2(store->db, "SELECT 1 FROM sqlite_master WHERE type = 'table'"
+			       " AND name = 'runs'", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		pdb_err_set(err, PDB_EXIT_INPUT, "%s: not a perfdb database (%s)", store->path,
+			    version == 0 ? "no schema version" : "no runs table");
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static struct pdb_store *open_store(const char *path, int existing, struct pdb_err *err)
 {
 	struct pdb_store *store = pdb_xcalloc(1, sizeof *store);
 
@@ -206,6 +236,8 @@ struct pdb_store *pdb_store_open(const char *path, struct pdb_err *err)
 		goto fail;
 	}
 	sqlite3_busy_timeout(store->db, BUSY_TIMEOUT_MS);
+	if (existing && check_perfdb(store, err) < 0)
+		goto fail;
 	if (!store->readonly &&
 	    (pdb_store_exec(store, "PRAGMA journal_mode = WAL", err) < 0 ||
 	     pdb_store_exec(store, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;"
@@ -217,6 +249,18 @@ struct pdb_store *pdb_store_open(const char *path, struct pdb_err *err)
 fail:
 	pdb_store_close(store);
 	return NULL;
+}
+
+struct pdb_store *pdb_store_open(const char *path, struct pdb_err *err)
+{
+	return open_store(path, 0, err);
+}
+
+struct pdb_store *pdb_store_open_existing(const char *path, struct pdb_err *err)
+{
+	if (access(path, F_OK) != 0)
+		return pdb_err_set(err, PDB_EXIT_INPUT, "%s: no such file", path), NULL;
+	return open_store(path, 1, err);
 }
 
 void pdb_store_close(struct pdb_store *store)

@@ -12,6 +12,11 @@ struct pdb_store;
 /* Open or create the database at path (migrating it to this perfdb's
  * schema). NULL on failure with err filled. Close with pdb_store_close. */
 struct pdb_store *pdb_store_open(const char *path, struct pdb_err *err);
+/* Open a perfdb database that must exist, as pdb_store_open does (migrating
+ * an older schema, refusing a newer one); a missing file, a file that is not
+ * SQLite and an SQLite file perfdb did not write (schema version 0, or no runs
+ * table) are refused with PDB_EXIT_INPUT, untouched. */
+struct pdb_store *pdb_store_open_existing(const char *path, struct pdb_err *err);
 /* Whether the store was opened read-only (a file or folder it cannot write). */
 int pdb_store_readonly(const struct pdb_store *store);
 void pdb_store_close(struct pdb_store *store); /* NULL-safe */
@@ -23,6 +28,31 @@ const char *pdb_store_default_path(const char *explicit_path);
  * (err code PDB_EXIT_INPUT). */
 int pdb_store_insert_run(struct pdb_store *store, struct pdb_run *run,
 			 int force, struct pdb_err *err);
+
+/* pdb_store_insert_run (with force) of a run whose name another run has
+ * already: the incoming run becomes NAME~2 (~3, ... ~100), its own name kept in
+ * the attribute renamed_attr ("kafka.renamed_from"). One transaction. */
+int pdb_store_insert_renaming(struct pdb_store *store, struct pdb_run *run,
+			      const char *renamed_attr, struct pdb_err *err);
+
+/* Ids of the runs whose attributes match where ("k=v,k=v", or NULL: all),
+ * ascending. *ids is malloc'ed; caller frees. */
+int pdb_store_run_ids(struct pdb_store *store, const char *where, int64_t **ids, size_t *n,
+		      struct pdb_err *err);
+
+/* Copy every run of src into dst in one transaction of dst (rolled back
+ * when dry_run, after doing everything else): uuids, times, names, attributes,
+ * samples, stats and failures kept; a run whose uuid dst has is skipped; a
+ * name dst has already is resolved as pdb_store_insert_renaming does (the
+ * attribute merge.renamed_from), and on_rename (may be NULL) told of it with
+ * the run as stored and its former name. Runs are read one at a time. */
+struct pdb_merge_stats {
+	size_t merged, skipped, renamed;
+};
+typedef void (*pdb_merge_rename_fn)(void *ctx, const struct pdb_run *run, const char *was);
+int pdb_store_merge(struct pdb_store *dst, struct pdb_store *src, int dry_run,
+		    pdb_merge_rename_fn on_rename, void *ctx,
+		    struct pdb_merge_stats *stats, struct pdb_err *err);
 
 /* Resolve a run selector (run42, 42, a name, latest, latest~N,
  * latest:KEY=VALUE[,KEY=VALUE], latest~N:KEY=VALUE) to a run id. */
@@ -73,6 +103,11 @@ int pdb_store_list_series(struct pdb_store *store, const char *bench_glob,
 			  size_t *n, struct pdb_err *err);
 void pdb_series_free(struct pdb_series *s, size_t n);
 
+/* The series a run has results of, in result order. *out is malloc'ed; free
+ * with pdb_series_free. */
+int pdb_store_run_series(struct pdb_store *store, int64_t run_id, struct pdb_series **out,
+			 size_t *n, struct pdb_err *err);
+
 /* One run's value of a series: the median of its samples (weighted), or,
  * for a result with no samples, the tool's median, else its mean. */
 struct pdb_history_point {
@@ -99,6 +134,14 @@ void pdb_history_free(struct pdb_history_point *pts, size_t n);
  * series, for the charts that draw them. */
 int pdb_store_series_bounds(struct pdb_store *store, int64_t series_id,
 			    struct pdb_history_point *pts, size_t n, struct pdb_err *err);
+
+/* Delete runs (and everything they hold) in one transaction: all or none. */
+int pdb_store_delete_runs(struct pdb_store *store, const int64_t *ids, size_t n,
+			  struct pdb_err *err);
+/* Give the space of deleted rows back to the filesystem: VACUUM in place (a write
+ * transaction like any other: concurrent perfdb processes wait, the file is never
+ * missing or half written), then a truncating WAL checkpoint. */
+int pdb_store_vacuum(struct pdb_store *store, struct pdb_err *err);
 
 /* Delete a run and everything it holds. */
 int pdb_store_delete_run(struct pdb_store *store, int64_t id, struct pdb_err *err);

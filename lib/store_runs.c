@@ -14,6 +14,12 @@ static int bind_text(sqlite3_stmt *st, int i, const char *s)
 	return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
 }
 
+static char *column_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+	return s ? pdb_xstrdup((const char *)s) : NULL;
+}
+
 static int step_done(struct pdb_store *store, sqlite3_stmt *st, struct pdb_err *err,
 		     const char *what)
 {
@@ -175,22 +181,22 @@ static int refuse_duplicates(struct pdb_store *store, const struct pdb_run *run,
 	return 0;
 }
 
-int pdb_store_insert_run(struct pdb_store *store, struct pdb_run *run,
-			 int force, struct pdb_err *err)
+/* Store run inside the caller's transaction; sets run->id. */
+static int insert_run_tx(struct pdb_store *store, struct pdb_run *run, int force,
+			 struct pdb_err *err)
 {
 	struct insert_stmts s = { 0 };
 	sqlite3_stmt *st = NULL;
 	int64_t run_id;
+	int ret = -1;
 
-	if (pdb_store_begin(store, err) < 0)
-		return -1;
 	if (refuse_duplicates(store, run, force, err) < 0)
-		goto fail;
+		goto out;
 	st = pdb_store_prepare(store,
 		"INSERT INTO runs(uuid, name, created_at, tool, format, source, sha256, status)"
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?)", err);
 	if (!st)
-		goto fail;
+		goto out;
 	bind_text(st, 1, run->uuid);
 	bind_text(st, 2, run->name);
 	bind_text(st, 3, run->created_at);
@@ -200,7 +206,7 @@ int pdb_store_insert_run(struct pdb_store *store, struct pdb_run *run,
 	bind_text(st, 7, run->sha256);
 	bind_text(st, 8, run->status ? run->status : "complete");
 	if (step_done(store, st, err, "add run") < 0)
-		goto fail;
+		goto out;
 	run_id = sqlite3_last_insert_rowid(store->db);
 
 	if (!(s.attr = pdb_store_prepare(store, "INSERT INTO run_attrs(run_id, key, value) VALUES (?, ?, ?)", err)) ||
@@ -209,17 +215,17 @@ int pdb_store_insert_run(struct pdb_store *store, struct pdb_run *run,
 	    !(s.result = pdb_store_prepare(store, "INSERT INTO results(run_id, series_id, raw_unit, raw_name, n, samples, offsets, weights) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", err)) ||
 	    !(s.stat = pdb_store_prepare(store, "INSERT INTO stats(result_id, name, value) VALUES (?, ?, ?)", err)) ||
 	    !(s.failure = pdb_store_prepare(store, "INSERT INTO failures(run_id, benchmark, dims, reason) VALUES (?, ?, ?, ?)", err)))
-		goto fail;
+		goto out;
 	for (size_t i = 0; i < run->nattrs; i++) {
 		sqlite3_bind_int64(s.attr, 1, run_id);
 		bind_text(s.attr, 2, run->attrs[i].key);
 		bind_text(s.attr, 3, run->attrs[i].value);
 		if (step_done(store, s.attr, err, "add attribute") < 0)
-			goto fail;
+			goto out;
 	}
 	for (size_t i = 0; i < run->nresults; i++)
 		if (insert_result(store, &s, run_id, &run->results[i], err) < 0)
-			goto fail;
+			goto out;
 	for (size_t i = 0; i < run->nfailures; i++) {
 		const struct pdb_failure *f = &run->failures[i];
 		char *dims = pdb_dims_text(f->dims, f->ndims);
@@ -231,25 +237,213 @@ int pdb_store_insert_run(struct pdb_store *store, struct pdb_run *run,
 		rc = step_done(store, s.failure, err, "add failure");
 		free(dims);
 		if (rc < 0)
-			goto fail;
+			goto out;
 	}
-	if (pdb_store_commit(store, err) < 0)
-		goto fail;
-	insert_stmts_free(&s);
-	sqlite3_finalize(st);
 	run->id = run_id;
-	return 0;
-fail:
+	ret = 0;
+out:
 	insert_stmts_free(&s);
 	sqlite3_finalize(st);
-	pdb_store_rollback(store);
-	return -1;
+	return ret;
 }
 
-static char *column_dup(sqlite3_stmt *st, int i)
+int pdb_store_insert_run(struct pdb_store *store, struct pdb_run *run,
+			 int force, struct pdb_err *err)
 {
-	const unsigned char *s = sqlite3_column_text(st, i);
-	return s ? pdb_xstrdup((const char *)s) : NULL;
+	int64_t id = run->id;
+
+	if (pdb_store_begin(store, err) < 0)
+		return -1;
+	if (insert_run_tx(store, run, force, err) < 0 || pdb_store_commit(store, err) < 0) {
+		run->id = id;
+		pdb_store_rollback(store);
+		return -1;
+	}
+	return 0;
+}
+
+/* A run's name that another run has already becomes NAME~2 (~3, ... ~100),
+ * its own name kept in the attribute renamed_attr. 1 when renamed, 0 when the
+ * name was free, -1 with err. */
+static int free_name(struct pdb_store *store, struct pdb_run *run, const char *renamed_attr,
+		     struct pdb_err *err)
+{
+	char *name = NULL;
+	int failed, ret = 0;
+
+	if (!run->name)
+		return 0;
+	if (!lookup_id(store, "SELECT id FROM runs WHERE name = ?", run->name, err, &failed))
+		return failed ? -1 : 0;
+	name = pdb_xstrdup(run->name);
+	for (int k = 2; ; k++) {
+		char *next;
+		if (k > 100) {
+			ret = pdb_err_set(err, PDB_EXIT_INPUT, "a run named '%s' exists already, "
+					  "and so do '%s~2' to '%s~100'", name, name, name);
+			break;
+		}
+		next = pdb_xasprintf("%s~%d", name, k);
+		if (!lookup_id(store, "SELECT id FROM runs WHERE name = ?", next, err, &failed)) {
+			if (failed) {
+				free(next);
+				ret = -1;
+				break;
+			}
+			pdb_set_str(&run->name, next);
+			pdb_run_set_attr(run, renamed_attr, name);
+			free(next);
+			ret = 1;
+			break;
+		}
+		free(next);
+	}
+	free(name);
+	return ret;
+}
+
+int pdb_store_insert_renaming(struct pdb_store *store, struct pdb_run *run,
+			      const char *renamed_attr, struct pdb_err *err)
+{
+	int64_t id = run->id;
+
+	if (pdb_store_begin(store, err) < 0)
+		return -1;
+	if (free_name(store, run, renamed_attr, err) < 0 || insert_run_tx(store, run, 1, err) < 0 ||
+	    pdb_store_commit(store, err) < 0) {
+		run->id = id;
+		pdb_store_rollback(store);
+		return -1;
+	}
+	return 0;
+}
+
+int pdb_store_run_ids(struct pdb_store *store, const char *where, int64_t **ids, size_t *n,
+		      struct pdb_err *err)
+{
+	struct pdb_buf sql;
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	*ids = NULL;
+	*n = 0;
+	pdb_buf_init(&sql);
+	pdb_buf_puts(&sql, "SELECT r.id FROM runs r WHERE 1");
+	pdb_store_filter_sql(&sql, where, 1);
+	pdb_buf_puts(&sql, " ORDER BY r.id");
+	st = pdb_store_prepare(store, sql.data, err);
+	pdb_buf_release(&sql);
+	if (!st)
+		return -1;
+	pdb_store_filter_bind(st, where, 1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		pdb_grow((void **)ids, &cap, *n + 1, sizeof **ids);
+		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+		return pdb_store_fail(store, err, "list runs");
+	}
+	return 0;
+}
+
+int pdb_store_run_series(struct pdb_store *store, int64_t run_id, struct pdb_series **out,
+			 size_t *n, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"SELECT s.id, s.benchmark, s.dims, s.metric, s.unit, s.direction"
+		" FROM results r JOIN series s ON s.id = r.series_id WHERE r.run_id = ? ORDER BY r.id", err);
+	size_t cap = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pdb_series *s;
+		pdb_grow((void **)out, &cap, *n + 1, sizeof **out);
+		s = &(*out)[(*n)++];
+		s->id = sqlite3_column_int64(st, 0);
+		s->benchmark = column_dup(st, 1);
+		s->dims = column_dup(st, 2);
+		s->metric = column_dup(st, 3);
+		s->unit = column_dup(st, 4);
+		s->direction = sqlite3_column_int(st, 5);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		pdb_series_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return pdb_store_fail(store, err, "list a run's series");
+	}
+	return 0;
+}
+
+int pdb_store_merge(struct pdb_store *dst, struct pdb_store *src, int dry_run,
+		    pdb_merge_rename_fn on_rename, void *ctx,
+		    struct pdb_merge_stats *stats, struct pdb_err *err)
+{
+	int64_t *ids = NULL;
+	size_t n = 0;
+	int ret = -1;
+
+	memset(stats, 0, sizeof *stats);
+	if (pdb_store_run_ids(src, NULL, &ids, &n, err) < 0)
+		return -1;
+	if (pdb_store_begin(dst, err) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		struct pdb_run *run = pdb_store_load_run(src, ids[i], err);
+		char *was;
+		int64_t have;
+		int failed, renamed;
+
+		if (!run)
+			goto fail;
+		have = lookup_id(dst, "SELECT id FROM runs WHERE uuid = ?", run->uuid, err, &failed);
+		if (failed) {
+			pdb_run_free(run);
+			goto fail;
+		}
+		if (have) {
+			stats->skipped++;
+			pdb_run_free(run);
+			continue;
+		}
+		was = pdb_xstrdup(run->name);
+		if ((renamed = free_name(dst, run, "merge.renamed_from", err)) < 0 ||
+		    insert_run_tx(dst, run, 1, err) < 0) {
+			free(was);
+			pdb_run_free(run);
+			goto fail;
+		}
+		if (renamed) {
+			stats->renamed++;
+			if (on_rename)
+				on_rename(ctx, run, was);
+		}
+		stats->merged++;
+		free(was);
+		pdb_run_free(run);
+	}
+	if (dry_run)
+		pdb_store_rollback(dst);
+	else if (pdb_store_commit(dst, err) < 0)
+		goto fail;
+	ret = 0;
+	goto out;
+fail:
+	pdb_store_rollback(dst);
+out:
+	free(ids);
+	return ret;
 }
 
 static int load_attrs(struct pdb_store *store, struct pdb_run *run, struct pdb_err *err)
@@ -555,4 +749,28 @@ void pdb_run_rows_free(struct pdb_run_row *rows, size_t nrows)
 		free(rows[i].attrs);
 	}
 	free(rows);
+}
+
+int pdb_store_delete_runs(struct pdb_store *store, const int64_t *ids, size_t n,
+			  struct pdb_err *err)
+{
+	if (pdb_store_begin(store, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (pdb_store_delete_run(store, ids[i], err) < 0) {
+			pdb_store_rollback(store);
+			return -1;
+		}
+	if (pdb_store_commit(store, err) < 0) {
+		pdb_store_rollback(store);
+		return -1;
+	}
+	return 0;
+}
+
+int pdb_store_vacuum(struct pdb_store *store, struct pdb_err *err)
+{
+	if (pdb_store_exec(store, "VACUUM", err) < 0)
+		return -1;
+	return pdb_store_exec(store, "PRAGMA wal_checkpoint(TRUNCATE)", err);
 }

@@ -97,26 +97,6 @@ out:
 	return ret;
 }
 
-/* Store run; a name another run has already is resolved as merge does: the
- * incoming run becomes NAME~2 (~3, ...), and keeps its own name in the attribute
- * kafka.renamed_from. 0, or -1 with err. */
-static int insert_renaming(struct pdb_store *store, struct pdb_run *run, struct pdb_err *err)
-{
-	char *name = run->name ? pdb_xstrdup(run->name) : NULL;
-	int rc = pdb_store_insert_run(store, run, 1, err);
-
-	for (int k = 2; rc < 0 && name && strncmp(err->msg, "a run named", 11) == 0 && k <= 100;
-	     k++) {
-		char *next = pdb_xasprintf("%s~%d", name, k);
-		pdb_set_str(&run->name, next);
-		pdb_run_set_attr(run, "kafka.renamed_from", name);
-		free(next);
-		rc = pdb_store_insert_run(store, run, 1, err);
-	}
-	free(name);
-	return rc;
-}
-
 /* Per-message handling: store (or skip) the run the message holds. */
 static int take(struct pdb_store *store, const struct pdb_kafka_consume_opts *o, const char *topic,
 		const rd_kafka_message_t *m, struct pdb_kafka_consume_stats *stats, struct pdb_err *err)
@@ -144,7 +124,7 @@ static int take(struct pdb_store *store, const struct pdb_kafka_consume_opts *o,
 		if (o->on_run)
 			o->on_run(o->ctx, run, 1);
 	} else {
-		if (insert_renaming(store, run, &bad) < 0) {
+		if (pdb_store_insert_renaming(store, run, "kafka.renamed_from", &bad) < 0) {
 			if (bad.code != PDB_EXIT_INPUT) { /* the database failed: stop, commit nothing */
 				*err = bad;
 				goto out;
