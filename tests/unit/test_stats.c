@@ -46,6 +46,42 @@ static void test_mwu_vectors(void **state)
 	assert_int_equal(pdb_stats_mann_whitney(a, 0, b, 4, &r), -1);
 }
 
+/* Paired: the signed-rank test (R's wilcox.test(d) p-values) and the
+ * Hodges-Lehmann interval of the Walsh averages: for 10 pairs at 95 % the
+ * 9th and 47th of the 55 (qsignrank(0.025, 10) = 9). */
+static void test_signed_rank(void **state)
+{
+	static const double up[] = { 1, 2, 3, 4, 5, 6, 7, 8 }, mixed[] = { 1, 2, 3, 4, 5, -6 };
+	static const double ones[] = { 1, 1, 1, 1, 1, 1, 1, 1 }, zeros[] = { 0, 0, 0 };
+	static const double ten[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	static const double withzero[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct pdb_mwu r;
+	double est, lo, hi;
+	(void)state;
+	assert_int_equal(pdb_stats_signed_rank(up, 8, &r), 0);
+	assert_close(r.p, 2.0 / 256, 1e-12);                         /* 0.0078 */
+	assert_close(r.u, 36, 0);
+	assert_int_equal(pdb_stats_signed_rank(mixed, 6, &r), 0);
+	assert_close(r.p, 28.0 / 64, 1e-12);                         /* 0.4375 */
+	assert_int_equal(pdb_stats_signed_rank(ones, 8, &r), 0);     /* all tied: still the extreme */
+	assert_close(r.p, 2.0 / 256, 1e-12);
+	assert_int_equal(pdb_stats_signed_rank(withzero, 9, &r), 0); /* the zero is left out */
+	assert_close(r.p, 2.0 / 256, 1e-12);
+	assert_int_equal(pdb_stats_signed_rank(zeros, 3, &r), 0);
+	assert_close(r.p, 1, 0);
+	assert_int_equal(pdb_stats_signed_rank(up, 0, &r), -1);
+	assert_close(pdb_stats_signed_rank_min_p(8), 2.0 / 256, 0);
+	assert_close(pdb_stats_signed_rank_min_p(5), 2.0 / 32, 0);
+	assert_int_equal(pdb_stats_hodges_lehmann_paired(ten, 10, 0.95, &est, &lo, &hi), 0);
+	assert_close(est, 5.5, 1e-12);
+	assert_close(lo, 3, 1e-12);
+	assert_close(hi, 8, 1e-12);
+	/* 5 pairs cannot reach 99 %: no interval */
+	assert_int_equal(pdb_stats_hodges_lehmann_paired(ten, 5, 0.99, &est, &lo, &hi), 0);
+	assert_true(isnan(lo) && isnan(hi));
+	assert_close(est, 3, 1e-12);
+}
+
 /* Hand-counted ties: x = {1, 2}, y = {2, 3}. Of the C(4,2) = 6 ways to
  * pick x from {1, 2, 2, 3} (midranks 1, 2.5, 2.5, 4), U = R - 3 takes the
  * values 0.5, 0.5, 2, 2, 3.5, 3.5. U_obs = 0.5: P(U <= 0.5) = 2/6 and
@@ -382,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_quantiles),
 		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_norm),
+		cmocka_unit_test(test_signed_rank),
 		cmocka_unit_test(test_scipy_fixture),
 		cmocka_unit_test(test_scipy_live),
 	};
