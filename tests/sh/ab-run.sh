@@ -1,7 +1,7 @@
 #!/bin/sh
 # A/B on one machine: two builds of a small C program (the candidate doing
 # 10 % more work) run interleaved ABBA with `perfdb run --variant ...
-# --compare`, which exits 1 with a regression; the same build as both
+# --compare`, which exits 1 with a regression (the pair tested paired); the same build as both
 # variants passes (exit 0) run after run; Ctrl-C stores both partial runs
 # as interrupted (exit 130).
 : "${PERFDB:?}"
@@ -46,6 +46,8 @@ for i in $(seq $tries); do
 		--compare >"$work/out" 2>"$work/err"
 	status=$?
 	if [ $status = 0 ]; then passes=$((passes + 1)); else echo "A/A run $i: exit $status"; cat "$work/out"; fi
+	grep -q 'tested paired, p and interval from the Wilcoxon signed-rank test' "$work/out" ||
+		{ echo "FAIL: A/A run $i does not say it was tested paired"; cat "$work/out"; fail=1; }
 done
 echo "the same build twice: exit 0 in $passes of $tries"
 [ $passes = $tries ] || fail=1
