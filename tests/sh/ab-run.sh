@@ -23,7 +23,7 @@ cc -O1 -DLOOPS=12000000UL -o "$work/base" "$work/spin.c" &&
 cc -O1 -DLOOPS=13200000UL -o "$work/cand" "$work/spin.c" || exit 1
 cat > "$work/spec.yaml" <<'YAML'
 warmup: 1
-repeat: 15
+repeat: 30
 benchmarks:
   - name: spin
     command: ["{bin}"]
@@ -40,7 +40,7 @@ case $status:$verdict in
 *) echo "FAIL: expected exit 1 and a regression"; cat "$work/out" "$work/err"; fail=1 ;;
 esac
 
-passes=0 tries=8
+passes=0 tries=6
 for i in $(seq $tries); do
 	"$PERFDB" run "$work/spec.yaml" --variant base:bin="$work/base" --variant cand:bin="$work/base" \
 		--compare >"$work/out" 2>"$work/err"
