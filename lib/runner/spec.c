@@ -12,7 +12,7 @@
 
 #define DEFAULT_REPEAT 5
 #define MAX_REPEAT 1000000
-#define MAX_NAME 64
+#define MAX_NAME 64 /* the messages below say 64 */
 
 struct reader {
 	struct pdb_yaml_doc doc;
@@ -314,7 +314,7 @@ static int read_variants(struct reader *r, const json_t *v, struct pdb_spec *spe
 	json_object_foreach((json_t *)v, name, vars) {
 		struct pdb_variant *var;
 		if (!valid_name(name, strlen(name)))
-			return bad(r, vars, "variant '%s': a name is letters, digits, '_', '.' and '-'", name);
+			return bad(r, vars, "variant '%s': a name is 1 to 64 letters, digits, '_', '.' and '-'", name);
 		if (!json_is_object(vars) || json_object_size(vars) == 0)
 			return bad(r, vars, "variant '%s': expected a mapping KEY: value", name);
 		var = variant_named(spec, name, strlen(name));
@@ -322,7 +322,7 @@ static int read_variants(struct reader *r, const json_t *v, struct pdb_spec *spe
 			char *text = pdb_yaml_scalar_text(value);
 			if (!valid_name(key, strlen(key))) {
 				free(text);
-				return bad(r, value, "variant key '%s': a key is letters, digits, '_', '.' and '-'", key);
+				return bad(r, value, "variant key '%s': a key is 1 to 64 letters, digits, '_', '.' and '-'", key);
 			}
 			if (!text)
 				return bad(r, value, "variant '%s': expected a plain value", name);
@@ -345,7 +345,7 @@ int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t
 		if (!colon || !eq)
 			return pdb_err_set(err, PDB_EXIT_USAGE, "--variant: expected NAME:KEY=VALUE, got '%s'", args[i]);
 		if (!valid_name(args[i], (size_t)(colon - args[i])) || !valid_name(colon + 1, (size_t)(eq - colon - 1)))
-			return pdb_err_set(err, PDB_EXIT_USAGE, "--variant '%s': a name or key is letters, digits, "
+			return pdb_err_set(err, PDB_EXIT_USAGE, "--variant '%s': a name or key is 1 to 64 letters, digits, "
 					   "'_', '.' and '-'", args[i]);
 		variant_set(variant_named(spec, args[i], (size_t)(colon - args[i])), colon + 1,
 			    (size_t)(eq - colon - 1), eq + 1);
