@@ -19,6 +19,16 @@ static const char change_note[] =
 	"the candidate/baseline ratio (the median of all pairwise ratios), its interval at "
 	"1 - alpha, which can differ from the ratio of the medians";
 
+/* The test behind p and the interval when it is not Mann-Whitney's, or "". */
+static void paired_note(const struct pdb_compare *c, struct pdb_buf *b)
+{
+	if (c->npaired)
+		pdb_buf_printf(b, "an A/B pair (one ab id, repetitions interleaved): %zu series tested paired, "
+			       "p and interval from the Wilcoxon signed-rank test and Hodges-Lehmann "
+			       "estimate of the per-pair candidate/baseline log ratios%s\n", c->npaired,
+			       c->npaired < c->nrows ? "; the others Mann-Whitney" : "");
+}
+
 void compare_fail_on_text(unsigned fail_on, char *out, size_t size)
 {
 	size_t len = 0;
@@ -165,6 +175,7 @@ void compare_print_text(const struct pdb_compare *c, const struct compare_view *
 	pdb_buf_puts(&b, "\n");
 	hidden_line(c, v, &b);
 	pdb_buf_printf(&b, "%s\n", change_note);
+	paired_note(c, &b);
 	if (c->ngeomean) {
 		pdb_buf_puts(&b, "geomean (candidate/baseline, > 1 is worse): ");
 		geomean_line(c, &b);
@@ -271,6 +282,11 @@ void compare_print_markdown(const struct pdb_compare *c, const struct compare_vi
 	pdb_buf_init(&b);
 	hidden_line(c, v, &b);
 	fprintf(out, "\n%s%s.\n", b.data, change_note);
+	pdb_buf_release(&b);
+	pdb_buf_init(&b);
+	paired_note(c, &b);
+	if (c->npaired)
+		fprintf(out, "\n%s", b.data);
 	if (c->ngeomean) {
 		pdb_buf_release(&b);
 		pdb_buf_init(&b);
@@ -357,6 +373,7 @@ static json_t *row_json(const struct pdb_compare_row *r, const struct compare_vi
 		json_object_set_new(o, "ci_high_abs", num(r->ci_high_abs));
 	}
 	json_object_set_new(o, "p_value", num(r->p_value));
+	json_object_set_new(o, "test", r->test ? json_string(r->test) : json_null());
 	json_object_set_new(o, "verdict", json_string(pdb_verdict_name(r->verdict)));
 	json_object_set_new(o, "reason", r->reason ? json_string(r->reason) : json_null());
 	json_object_set_new(o, "fails_gate", json_boolean(pdb_compare_row_fails(r, v->fail_on)));

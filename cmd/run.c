@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "compare_gate.h"
 #include "fingerprint.h"
 #include "kafka/workload_spec.h"
 #include "logstream/spec.h"
@@ -20,9 +21,19 @@ const struct command cmd_run = {
 	"  -a, --attr K=V      set a run attribute (repeatable)\n"
 	"  -o, --only GLOB     run only the benchmarks whose name matches\n"
 	"  -r, --repeat N      repetitions of every benchmark (overrides the spec)\n"
+	"      --variant NAME:KEY=VALUE\n"
+	"                      an A/B variant, its {KEY} in commands (repeatable; the\n"
+	"                      first NAME is the base, the second the candidate;\n"
+	"                      replaces the spec's variants)\n"
+	"      --compare       after an A/B run, compare the candidate with the base\n"
+	"                      and exit with compare's status; takes compare's --format,\n"
+	"                      --threshold, --alpha, --config, --metric, --bench,\n"
+	"                      --fail-on, --all, --holm and --strict-env\n"
 	"      --dry-run       print the expanded plan and run nothing\n"
 	"      --db FILE       the database\n"
-	"Prints the new run's id. Ctrl-C stores what finished (status interrupted), exit 130.\n",
+	"Prints the new run's id; with two variants both (\"run7 base\", \"run8 cand\",\n"
+	"on stderr with --compare), stored as NAME-base and NAME-cand with --name.\n"
+	"Ctrl-C stores what finished (status interrupted), exit 130.\n",
 	"run a benchmark spec and store the measurements as a run",
 };
 
@@ -51,7 +62,7 @@ static int reps_of(const struct pdb_plan *plan, const struct pdb_step *s)
 	int n = 0;
 	for (size_t i = 0; i < plan->nsteps; i++)
 		n += plan->steps[i].kind == s->kind && plan->steps[i].bench == s->bench &&
-		     plan->steps[i].point == s->point;
+		     plan->steps[i].point == s->point && plan->steps[i].variant == s->variant;
 	return n;
 }
 
@@ -64,7 +75,8 @@ static void progress(void *vctx, const struct pdb_progress *p)
 		fprintf(stderr, "%sperfdb: run: warning: %s\n", c->tty ? "\r\033[K" : "", p->message);
 		return;
 	}
-	snprintf(where, sizeof where, "%s%s%s %s %d/%d", p->bench, *p->point ? " " : "", p->point,
+	snprintf(where, sizeof where, "%s%s%s%s%s%s %s %d/%d", p->bench, *p->point ? " " : "", p->point,
+		 p->variant ? " (" : "", p->variant ? p->variant : "", p->variant ? ")" : "",
 		 step_name(p->s->kind), p->s->rep + 1, reps_of(c->plan, p->s));
 	if (c->tty) {
 		int width = 24, done = (int)(width * (p->step + (p->event == PDB_PROGRESS_DONE)) / p->nsteps);
@@ -89,7 +101,7 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 
 	if (b->kafka && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
 		const struct pdb_kafka_spec *k = b->kafka;
-		text = pdb_plan_expand(spec, s->point, k->rate);
+		text = pdb_plan_expand(spec, s->point, s->variant, k->rate);
 		printf("kafka %s %s%s%s, ", k->brokers, k->topic, k->output_topic ? " -> " : "",
 		       k->output_topic ? k->output_topic : "");
 		if (k->template_path)
@@ -112,7 +124,7 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 	}
 	if (b->stream && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
 		const struct pdb_logstream_spec *ls = b->stream;
-		text = pdb_plan_expand(spec, s->point, ls->rate);
+		text = pdb_plan_expand(spec, s->point, s->variant, ls->rate);
 		printf("stream to %s (%s), template %s, %s lines/s, %g s", ls->target.text,
 		       ls->framing == PDB_LOGSTREAM_SYSLOG ? "syslog" : "lines",
 		       ls->template_path ? ls->template_path : "perfdb seq=$SEQ ts=$TS", text, ls->duration);
@@ -122,13 +134,13 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 		return;
 	}
 	if (c->shell) {
-		text = pdb_plan_expand(spec, s->point, c->shell);
+		text = pdb_plan_expand(spec, s->point, s->variant, c->shell);
 		printf("%s", text);
 		free(text);
 		return;
 	}
 	for (size_t i = 0; c->argv[i]; i++) {
-		text = pdb_plan_expand(spec, s->point, c->argv[i]);
+		text = pdb_plan_expand(spec, s->point, s->variant, c->argv[i]);
 		printf(strpbrk(text, " \t'\"$") ? "%s'%s'" : "%s%s", i ? " " : "", text);
 		free(text);
 	}
@@ -142,6 +154,8 @@ static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan)
 		int vcpus = pdb_plan_vcpus(spec, s->point);
 		printf("%-8s %s%s%s", step_name(s->kind), spec->benches[s->bench].name,
 		       *point ? " " : "", point);
+		if (spec->nvariants)
+			printf(" (%s)", spec->variants[s->variant].name);
 		if (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)
 			printf(" %d/%d", s->rep + 1, reps_of(plan, s));
 		if (vcpus)
@@ -154,36 +168,108 @@ static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan)
 	printf("%zu steps, %zu measured\n", plan->nsteps, plan->nmeasure);
 }
 
+/* Finish the runs and store them; print their ids (on stderr when the
+ * comparison has stdout). An exit status, or -1 to go on. */
+static int store_runs(struct pdb_store *store, struct pdb_run *const *runs, const struct pdb_spec *spec,
+		      const char *source, const char *name, int compare)
+{
+	size_t nruns = spec->nvariants ? spec->nvariants : 1;
+	const char *fp = getenv("PERFDB_FINGERPRINT");
+	struct pdb_err err;
+	int interrupted = 0, failed = 0;
+
+	for (size_t v = 0; v < nruns; v++) {
+		pdb_set_str(&runs[v]->tool, "perfdb");
+		pdb_set_str(&runs[v]->format, "run");
+		pdb_set_str(&runs[v]->source, source);
+		if (name && spec->nvariants) {
+			free(runs[v]->name);
+			runs[v]->name = pdb_xasprintf("%s-%s", name, spec->variants[v].name);
+		} else if (name)
+			pdb_set_str(&runs[v]->name, name);
+		if (!(fp && (strcmp(fp, "0") == 0 || strcmp(fp, "off") == 0)))
+			pdb_fingerprint_capture(runs[v]);
+		if (pdb_store_insert_run(store, runs[v], 0, &err) < 0)
+			return cmd_fail("run", &err);
+		interrupted |= strcmp(runs[v]->status, "interrupted") == 0;
+		failed |= strcmp(runs[v]->status, "failed") == 0;
+	}
+	if (!spec->nvariants)
+		printf("run%lld\n", (long long)runs[0]->id);
+	else if (!compare)
+		for (size_t v = 0; v < nruns; v++)
+			printf("run%lld %s\n", (long long)runs[v]->id, spec->variants[v].name);
+	else
+		fprintf(stderr, "perfdb: run: stored run%lld (%s) and run%lld (%s)\n", (long long)runs[0]->id,
+			spec->variants[0].name, (long long)runs[1]->id, spec->variants[1].name);
+	fflush(stdout);
+	if (interrupted) {
+		fprintf(stderr, "perfdb: run: interrupted; what finished is stored as run%lld%s", (long long)runs[0]->id,
+			nruns > 1 ? "" : "\n");
+		if (nruns > 1)
+			fprintf(stderr, " and run%lld\n", (long long)runs[1]->id);
+		return 130;
+	}
+	for (size_t v = 0; v < nruns && failed && !compare; v++)
+		if (strcmp(runs[v]->status, "failed") == 0)
+			fprintf(stderr, "perfdb: run: a benchmark failed (see the failed.* attributes of run%lld)\n",
+				(long long)runs[v]->id);
+	return failed && !compare ? PDB_EXIT_RUNTIME : -1;
+}
+
+/* A list of option values (pointers into argv). */
+static void push(const char ***list, size_t *n, size_t *cap, const char *value)
+{
+	pdb_grow((void **)list, cap, *n + 1, sizeof **list);
+	(*list)[(*n)++] = value;
+}
+
 static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	enum { OPT_DRY_RUN = 1 };
+	enum { OPT_DRY_RUN = 1, OPT_VARIANT, OPT_COMPARE };
 	static const struct option longopts[] = {
 		{ "name", required_argument, 0, 'n' },
 		{ "attr", required_argument, 0, 'a' },
 		{ "only", required_argument, 0, 'o' },
 		{ "repeat", required_argument, 0, 'r' },
 		{ "dry-run", no_argument, 0, OPT_DRY_RUN },
+		{ "variant", required_argument, 0, OPT_VARIANT },
+		{ "compare", no_argument, 0, OPT_COMPARE },
+		COMPARE_GATE_OPTIONS,
 		CMD_COMMON_OPTIONS,
 		{ 0, 0, 0, 0 },
 	};
 	struct pdb_spec spec = { 0 };
 	struct pdb_plan plan = { 0 };
 	struct pdb_store *store = NULL;
-	struct pdb_run *run = pdb_run_new();
+	struct pdb_run *runs[2] = { NULL, NULL }; /* one per variant (two at most) */
 	struct progress_ctx pc = { .tty = isatty(2), .spec = &spec, .plan = &plan };
 	struct pdb_runner_opts ro = { .progress = progress, .ctx = &pc, .stop = &stop_requested };
 	struct sigaction sa = { .sa_handler = on_signal };
-	const char *only = NULL, *name = NULL, *fp = getenv("PERFDB_FINGERPRINT");
+	struct compare_gate gate;
+	const char *only = NULL, *name = NULL, **variants = NULL, **attrs = NULL;
+	size_t nvariants = 0, capvariants = 0, nattrs = 0, capattrs = 0, nruns;
 	struct pdb_err err;
-	int c, dry_run = 0, status = PDB_EXIT_OK;
+	int c, dry_run = 0, compare = 0, gate_opts = 0, status = PDB_EXIT_OK;
 	int64_t repeat = 0;
+	char ab[37];
 
+	compare_gate_init(&gate);
 	while ((c = cmd_getopt(argc, argv, "n:a:o:r:h", longopts, &cmd_run)) != -1) {
 		char *k, *v;
+		if ((status = compare_gate_option(&gate, &cmd_run, c, optarg)) >= 0) {
+			if (status)
+				goto out;
+			gate_opts = 1;
+			continue;
+		}
+		status = PDB_EXIT_OK;
 		switch (c) {
 		case 'n': name = optarg; break;
 		case 'o': only = optarg; break;
 		case OPT_DRY_RUN: dry_run = 1; break;
+		case OPT_VARIANT: push(&variants, &nvariants, &capvariants, optarg); break;
+		case OPT_COMPARE: compare = 1; break;
 		case 'r':
 			if (pdb_parse_int64(optarg, 1, 1000000, &repeat) < 0) {
 				status = cmd_usage_error(&cmd_run, "--repeat takes a positive number, got '%s'", optarg);
@@ -195,9 +281,9 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 				status = cmd_usage_error(&cmd_run, "expected KEY=VALUE, got '%s'", optarg);
 				goto out;
 			}
-			pdb_run_set_attr(run, k, v);
 			free(k);
 			free(v);
+			push(&attrs, &nattrs, &capattrs, optarg);
 			break;
 		default:
 			if ((status = cmd_common_option(&cmd_run, ctx, c)) >= 0)
@@ -209,52 +295,67 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_usage_error(&cmd_run, "expected one SPEC.yaml");
 		goto out;
 	}
+	if (gate_opts && !compare) {
+		status = cmd_usage_error(&cmd_run, "compare's options (--format, --threshold, ...) need --compare");
+		goto out;
+	}
 	if (pdb_spec_load(argv[optind], &spec, &err) < 0 ||
+	    (nvariants && pdb_spec_set_variants(&spec, variants, nvariants, &err) < 0) ||
 	    pdb_plan_build(&spec, only, (int)repeat, &plan, &err) < 0 ||
 	    pdb_runner_check(&spec, &plan, &err) < 0) {
 		status = cmd_fail("run", &err);
 		goto out;
 	}
+	if (compare && spec.nvariants != 2) {
+		status = cmd_usage_error(&cmd_run, "--compare needs two variants (the spec's variants, or --variant)");
+		goto out;
+	}
+	/* a bad --config fails before minutes of running, like a bad --db */
+	if (compare && (status = compare_gate_config(&gate, "run")) != 0)
+		goto out;
 	if (dry_run) {
 		print_plan(&spec, &plan);
 		goto out;
 	}
-	/* open the database first: a bad --db fails before minutes of running */
 	if (!(store = cmd_open_store(ctx, &err))) {
 		status = cmd_fail("run", &err);
 		goto out;
 	}
+	nruns = spec.nvariants ? spec.nvariants : 1;
+	pdb_uuid4(ab);
+	for (size_t r = 0; r < nruns; r++) {
+		runs[r] = pdb_run_new();
+		for (size_t i = 0; i < nattrs; i++) {
+			char *k, *v;
+			cmd_split_kv(attrs[i], &k, &v); /* checked when the option was read */
+			pdb_run_set_attr(runs[r], k, v);
+			free(k);
+			free(v);
+		}
+		if (spec.nvariants) {
+			pdb_run_set_attr(runs[r], "variant", spec.variants[r].name);
+			pdb_run_set_attr(runs[r], "ab", ab);
+		}
+	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL); /* a closed terminal or ssh session: stop as for TERM */
-	if (pdb_runner_execute(&spec, &plan, &ro, run, &err) < 0) {
+	if (pdb_runner_execute(&spec, &plan, &ro, runs, &err) < 0) {
 		status = cmd_fail("run", &err);
 		goto out;
 	}
-	pdb_set_str(&run->tool, "perfdb");
-	pdb_set_str(&run->format, "run");
-	pdb_set_str(&run->source, argv[optind]);
-	if (name)
-		pdb_set_str(&run->name, name);
-	if (!(fp && (strcmp(fp, "0") == 0 || strcmp(fp, "off") == 0)))
-		pdb_fingerprint_capture(run);
-	if (pdb_store_insert_run(store, run, 0, &err) < 0) {
-		status = cmd_fail("run", &err);
+	if ((status = store_runs(store, runs, &spec, argv[optind], name, compare)) >= 0)
 		goto out;
-	}
-	printf("run%lld\n", (long long)run->id);
-	if (strcmp(run->status, "interrupted") == 0) {
-		fprintf(stderr, "perfdb: run: interrupted; what finished is stored as run%lld\n", (long long)run->id);
-		status = 130;
-	} else if (strcmp(run->status, "failed") == 0) {
-		fprintf(stderr, "perfdb: run: a benchmark failed (see the failed.* attributes of run%lld)\n",
-			(long long)run->id);
-		status = PDB_EXIT_RUNTIME;
-	}
+	status = compare ? compare_gate_run(&gate, store, &runs[0]->id, 1, &runs[1]->id, 1, "run")
+			 : PDB_EXIT_OK;
 out:
 	pdb_plan_release(&plan);
 	pdb_spec_release(&spec);
-	pdb_run_free(run);
+	pdb_run_free(runs[0]);
+	pdb_run_free(runs[1]);
+	free(variants);
+	free(attrs);
+	compare_gate_release(&gate);
 	pdb_store_close(store);
 	return status;
 }

@@ -68,6 +68,7 @@ struct ctx {
 	size_t nseries;
 	int series_loaded;
 	size_t hl_nx, hl_ny, hl_k;     /* the interval rank of the last sizes */
+	int paired;                    /* an A/B pair: repetition i of each side ran together */
 	size_t cap;
 	double *scratch;               /* logs and copies of one series, reused */
 	size_t scratch_cap;
@@ -329,6 +330,22 @@ static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const do
 	double *lb, *la;
 
 	row->band = "samples";
+	if (c->paired && positive && row->n_base == row->n_cand && row->n_base <= PDB_STATS_PAIRED_MAX &&
+	    pdb_stats_signed_rank_min_p(row->n_base) <= c->alpha) {
+		pdb_grow((void **)&c->scratch, &c->scratch_cap, row->n_base, sizeof *c->scratch);
+		for (size_t i = 0; i < row->n_base; i++)
+			c->scratch[i] = log(a[i]) - log(b[i]);
+		pdb_stats_signed_rank(c->scratch, row->n_base, &mwu);
+		pdb_stats_hodges_lehmann_paired(c->scratch, row->n_base, 1 - c->alpha, &est, &lo, &hi);
+		row->p_value = mwu.p;
+		row->change_pct = pct_of_log(est);
+		row->ci_low_pct = pct_of_log(lo);
+		row->ci_high_pct = pct_of_log(hi);
+		row->test = "wilcoxon-signed-rank";
+		c->out->npaired++;
+		return;
+	}
+	row->test = "mann-whitney";
 	if (c->hl_nx != row->n_base || c->hl_ny != row->n_cand) {
 		c->hl_nx = row->n_base;
 		c->hl_ny = row->n_cand;
@@ -799,6 +816,12 @@ int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t 
 	for (size_t i = 0; i < nbase; i++)
 		if (base[i] > c.history_until)
 			c.history_until = base[i];
+	if (nbase == 1 && ncand == 1) {
+		const char *ab = pdb_run_get_attr(brun[0], "ab"), *cab = pdb_run_get_attr(crun[0], "ab");
+		c.paired = ab && cab && strcmp(ab, cab) == 0 && base[0] != cand[0] &&
+			   strcmp(out->base[0].status, "complete") == 0 &&
+			   strcmp(out->cand[0].status, "complete") == 0;
+	}
 	be = side_entries(brun, nbase, opts, &nbe);
 	ce = side_entries(crun, ncand, opts, &nce);
 	for (out->min_n = 2; out->min_n < 100 &&

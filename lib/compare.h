@@ -50,7 +50,10 @@ struct pdb_compare_row {
 	double ci_low_pct, ci_high_pct;  /* its interval at 1 - alpha */
 	double change_abs;     /* cand - base (HL shift) when a value is <= 0 */
 	double ci_low_abs, ci_high_abs;
-	double p_value;        /* two-sided Mann-Whitney (Holm-adjusted with holm) */
+	double p_value;        /* two-sided test (Holm-adjusted with holm) */
+	const char *test;      /* the test of p and interval: "mann-whitney", or
+				* "wilcoxon-signed-rank" on the per-pair log ratios
+				* of an A/B pair; NULL with one value a side */
 	double threshold_pct;  /* fail level used for this series */
 	double warn_pct;       /* warn level, NaN when none */
 	double band_pct;       /* single samples: noise band used, else NaN */
@@ -90,6 +93,8 @@ struct pdb_compare {
 	size_t counts[PDB_VERDICT_COUNT]; /* shown and hidden rows */
 	size_t nhidden;        /* rows hidden from the table by default */
 	size_t min_n;          /* values a side the exact test needs at alpha */
+	size_t npaired;        /* rows tested paired (an A/B pair: one run a side,
+				* one ab id, both complete) */
 	struct pdb_compare_geomean *geomean; /* by metric name */
 	size_t ngeomean;
 	struct pdb_compare_run *base, *cand;
@@ -110,6 +115,10 @@ void pdb_compare_opts_init(struct pdb_compare_opts *opts);
 
 /* Compare the candidate runs with the baseline runs. One run a side uses
  * its samples; several runs a side use one value per run (its median).
+ * An A/B pair (one complete run a side sharing an ab attribute) has its
+ * series of equal length, enough pairs for alpha and values above 0
+ * tested paired: the Wilcoxon signed-rank test and Hodges-Lehmann
+ * estimate of the per-repetition log ratios.
  * out is filled (release with pdb_compare_release, also after -1). */
 int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t nbase,
 			   const int64_t *cand, size_t ncand,

@@ -796,3 +796,127 @@ void pdb_stats_holm(double *p, size_t n)
 	}
 	free(items);
 }
+
+/* ---- paired: Wilcoxon signed-rank and its Hodges-Lehmann estimate ---- */
+
+static int cmp_abs(const void *a, const void *b)
+{
+	double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+	return x < y ? -1 : x > y;
+}
+
+/* The null distribution of T2 = 2 T+ for ranks r2 (doubled, integers):
+ * each rank counted or not with probability 1/2. P(T2 = s) for s = 0 ..
+ * *top; caller frees. */
+static double *signed_rank_dist(const size_t *r2, size_t n, size_t *top)
+{
+	double *p;
+
+	*top = 0;
+	for (size_t i = 0; i < n; i++)
+		*top += r2[i];
+	p = pdb_xcalloc(*top + 1, sizeof *p);
+	p[0] = 1;
+	for (size_t i = 0, reach = 0; i < n; i++) {
+		reach += r2[i];
+		for (size_t s = reach + 1; s-- > 0;)
+			p[s] = (p[s] + (s >= r2[i] ? p[s - r2[i]] : 0)) / 2;
+	}
+	return p;
+}
+
+int pdb_stats_signed_rank(const double *d, size_t n, struct pdb_mwu *out)
+{
+	double *v, mu, var, ties = 0, w2 = 0;
+	size_t *r2, m = 0, sum2 = 0;
+
+	if (n == 0 || has_nan(d, n))
+		return -1;
+	v = pdb_xmalloc(n * sizeof *v);
+	for (size_t i = 0; i < n; i++)
+		if (d[i] != 0) /* zero differences carry no sign: left out */
+			v[m++] = d[i];
+	qsort(v, m, sizeof *v, cmp_abs);
+	r2 = pdb_xmalloc((m ? m : 1) * sizeof *r2);
+	for (size_t i = 0; i < m;) {
+		size_t j = i;
+		while (j < m && fabs(v[j]) == fabs(v[i]))
+			j++;
+		for (size_t k = i; k < j; k++)
+			r2[k] = i + j + 1; /* twice the midrank of ranks i+1 .. j */
+		ties += (double)(j - i) * (j - i) * (j - i) - (double)(j - i);
+		i = j;
+	}
+	for (size_t i = 0; i < m; i++) {
+		sum2 += r2[i];
+		if (v[i] > 0)
+			w2 += (double)r2[i];
+	}
+	out->u = w2 / 2;
+	out->exact = m <= PDB_STATS_EXACT_MAX;
+	if (m == 0) {
+		out->p = 1;
+	} else if (out->exact) {
+		/* the null distribution is symmetric about sum2 / 2 */
+		size_t lo = (size_t)w2 <= sum2 - (size_t)w2 ? (size_t)w2 : sum2 - (size_t)w2, top;
+		double *dist = signed_rank_dist(r2, m, &top), cdf = 0;
+		for (size_t t = 0; t <= lo; t++)
+			cdf += dist[t];
+		out->p = fmin(1.0, 2 * cdf);
+		free(dist);
+	} else {
+		mu = (double)m * (m + 1) / 4;
+		var = (double)m * (m + 1) * (2 * m + 1) / 24 - ties / 48;
+		double z = (fabs(out->u - mu) - 0.5) / sqrt(var);
+		out->p = var > 0 ? fmin(1.0, 2 * pdb_stats_norm_sf(z > 0 ? z : 0)) : 1;
+	}
+	free(v);
+	free(r2);
+	return 0;
+}
+
+double pdb_stats_signed_rank_min_p(size_t n)
+{
+	return n >= 64 ? 0 : fmin(1.0, 2.0 / (double)(UINT64_C(1) << n));
+}
+
+int pdb_stats_hodges_lehmann_paired(const double *d, size_t n, double conf, double *est,
+				    double *lo, double *hi)
+{
+	size_t walsh = n * (n + 1) / 2, k = 0, *r2;
+	double *w;
+
+	if (n == 0 || n > PDB_STATS_PAIRED_MAX || has_nan(d, n))
+		return -1;
+	w = pdb_xmalloc(walsh * sizeof *w);
+	for (size_t i = 0, m = 0; i < n; i++)
+		for (size_t j = i; j < n; j++)
+			w[m++] = (d[i] + d[j]) / 2;
+	sort_doubles(w, walsh);
+	*est = walsh % 2 ? w[walsh / 2] : (w[walsh / 2 - 1] + w[walsh / 2]) / 2;
+	/* k - 1: the largest t with P(T+ <= t) <= (1 - conf) / 2, untied ranks */
+	if (n <= PDB_STATS_EXACT_MAX) {
+		size_t top;
+		double *dist, cdf = 0;
+		r2 = pdb_xmalloc(n * sizeof *r2);
+		for (size_t i = 0; i < n; i++)
+			r2[i] = 2 * (i + 1);
+		dist = signed_rank_dist(r2, n, &top);
+		for (size_t t = 0; t < walsh && (cdf += dist[2 * t]) <= (1 - conf) / 2; t++)
+			k = t + 1;
+		free(dist);
+		free(r2);
+	} else {
+		double t = floor((double)n * (n + 1) / 4 - 0.5 - pdb_stats_norm_isf((1 - conf) / 2) *
+				 sqrt((double)n * (n + 1) * (2 * n + 1) / 24));
+		k = t < 0 ? 0 : (size_t)t + 1;
+	}
+	if (k == 0 || 2 * k > walsh + 1) {
+		*lo = *hi = NAN;
+	} else {
+		*lo = w[k - 1];
+		*hi = w[walsh - k];
+	}
+	free(w);
+	return 0;
+}

@@ -40,6 +40,25 @@ int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, siz
  * smallest differences (1-based); 0 when unreachable. */
 size_t pdb_stats_hl_rank(size_t nx, size_t ny, double conf);
 
+/* Paired samples: at most this many differences (their Walsh averages
+ * are n (n + 1) / 2 values in memory). */
+#define PDB_STATS_PAIRED_MAX 2000
+
+/* Two-sided Wilcoxon signed-rank test of the differences d against 0
+ * (zeros left out, midranks for ties; exact null distribution up to
+ * PDB_STATS_EXACT_MAX non-zero differences, normal approximation with tie
+ * and continuity correction above). out->u is T+, the rank sum of the
+ * positive differences. Returns 0, or -1 when d is empty or holds NaN. */
+int pdb_stats_signed_rank(const double *d, size_t n, struct pdb_mwu *out);
+/* The smallest two-sided p the signed-rank test can give for n pairs. */
+double pdb_stats_signed_rank_min_p(size_t n);
+/* Hodges-Lehmann estimate of the centre of d (the median of the Walsh
+ * averages (d[i] + d[j]) / 2, i <= j) and its interval at level conf
+ * consistent with the signed-rank test (NaN when unreachable). Returns 0,
+ * or -1 when d is empty, longer than PDB_STATS_PAIRED_MAX or holds NaN. */
+int pdb_stats_hodges_lehmann_paired(const double *d, size_t n, double conf, double *est,
+				    double *lo, double *hi);
+
 /* Quantile q in [0, 1] of sorted values, linear between order statistics
  * (type 7, as numpy and R's default). NaN when n == 0. */
 double pdb_stats_quantile(const double *sorted, size_t n, double q);

@@ -6,12 +6,25 @@
 
 #include "util.h"
 
-static void add(struct pdb_plan *plan, int kind, size_t bench, size_t point, int rep)
+static void add_variant(struct pdb_plan *plan, int kind, size_t bench, size_t point, int rep,
+			size_t variant)
 {
 	pdb_grow((void **)&plan->steps, &plan->cap, plan->nsteps + 1, sizeof *plan->steps);
-	plan->steps[plan->nsteps++] = (struct pdb_step){ kind, bench, point, rep };
+	plan->steps[plan->nsteps++] = (struct pdb_step){ kind, bench, point, rep, variant };
 	if (kind == PDB_STEP_MEASURE)
 		plan->nmeasure++;
+}
+
+/* The step once per variant (once without variants); measured repetitions
+ * alternate their order, A B then B A, so that drift hits both alike. */
+static void add(struct pdb_plan *plan, const struct pdb_spec *spec, int kind, size_t bench,
+		size_t point, int rep)
+{
+	size_t n = spec->nvariants ? spec->nvariants : 1;
+
+	for (size_t k = 0; k < n; k++)
+		add_variant(plan, kind, bench, point, rep,
+			    kind == PDB_STEP_MEASURE && rep % 2 ? n - 1 - k : k);
 }
 
 static int has(const struct pdb_command *c)
@@ -41,7 +54,7 @@ int pdb_plan_build(const struct pdb_spec *spec, const char *only, int repeat,
 			const struct pdb_bench_spec *b = &spec->benches[chosen[i]];
 			int reps = repeat > 0 ? repeat : b->repeat;
 			if (has(&b->setup))
-				add(plan, PDB_STEP_SETUP, chosen[i], p, 0);
+				add(plan, spec, PDB_STEP_SETUP, chosen[i], p, 0);
 			if (reps > most)
 				most = reps;
 			if (b->warmup > most_warm)
@@ -49,25 +62,25 @@ int pdb_plan_build(const struct pdb_spec *spec, const char *only, int repeat,
 			if (spec->interleave)
 				continue;
 			for (int w = 0; w < b->warmup; w++)
-				add(plan, PDB_STEP_WARMUP, chosen[i], p, w);
+				add(plan, spec, PDB_STEP_WARMUP, chosen[i], p, w);
 			for (int r = 0; r < reps; r++)
-				add(plan, PDB_STEP_MEASURE, chosen[i], p, r);
+				add(plan, spec, PDB_STEP_MEASURE, chosen[i], p, r);
 			if (has(&b->teardown))
-				add(plan, PDB_STEP_TEARDOWN, chosen[i], p, 0);
+				add(plan, spec, PDB_STEP_TEARDOWN, chosen[i], p, 0);
 		}
 		if (!spec->interleave)
 			continue;
 		for (int w = 0; w < most_warm; w++)
 			for (size_t i = 0; i < nchosen; i++)
 				if (w < spec->benches[chosen[i]].warmup)
-					add(plan, PDB_STEP_WARMUP, chosen[i], p, w);
+					add(plan, spec, PDB_STEP_WARMUP, chosen[i], p, w);
 		for (int r = 0; r < most; r++)
 			for (size_t i = 0; i < nchosen; i++)
 				if (r < (repeat > 0 ? repeat : spec->benches[chosen[i]].repeat))
-					add(plan, PDB_STEP_MEASURE, chosen[i], p, r);
+					add(plan, spec, PDB_STEP_MEASURE, chosen[i], p, r);
 		for (size_t i = 0; i < nchosen; i++)
 			if (has(&spec->benches[chosen[i]].teardown))
-				add(plan, PDB_STEP_TEARDOWN, chosen[i], p, 0);
+				add(plan, spec, PDB_STEP_TEARDOWN, chosen[i], p, 0);
 	}
 	free(chosen);
 	return 0;
@@ -99,7 +112,25 @@ char *pdb_plan_point_text(const struct pdb_spec *spec, size_t point)
 	return b.data;
 }
 
-char *pdb_plan_expand(const struct pdb_spec *spec, size_t point, const char *text)
+static int named(const char *name, const char *p, size_t len)
+{
+	return strlen(name) == len && strncmp(p, name, len) == 0;
+}
+
+/* The value of {p..p+len} at point and variant, or NULL. */
+static const char *lookup(const struct pdb_spec *spec, size_t point, size_t variant,
+			  const char *p, size_t len)
+{
+	for (size_t i = 0; i < spec->nmatrix; i++)
+		if (named(spec->matrix[i].name, p, len))
+			return pdb_plan_value(spec, point, i);
+	for (size_t i = 0; variant < spec->nvariants && i < spec->variants[variant].nvars; i++)
+		if (named(spec->variants[variant].vars[i].key, p, len))
+			return spec->variants[variant].vars[i].value;
+	return NULL;
+}
+
+char *pdb_plan_expand(const struct pdb_spec *spec, size_t point, size_t variant, const char *text)
 {
 	struct pdb_buf b;
 	const char *p = text;
@@ -107,16 +138,11 @@ char *pdb_plan_expand(const struct pdb_spec *spec, size_t point, const char *tex
 	pdb_buf_init(&b);
 	pdb_buf_puts(&b, "");
 	while (*p) {
-		const char *close;
-		size_t i = spec->nmatrix;
-		if (*p == '{' && (close = strchr(p, '}')))
-			for (i = 0; i < spec->nmatrix; i++)
-				if (strlen(spec->matrix[i].name) == (size_t)(close - p - 1) &&
-				    strncmp(p + 1, spec->matrix[i].name, (size_t)(close - p - 1)) == 0)
-					break;
-		if (i < spec->nmatrix) {
-			pdb_buf_puts(&b, pdb_plan_value(spec, point, i));
-			p = strchr(p, '}') + 1;
+		const char *close = *p == '{' ? strchr(p, '}') : NULL;
+		const char *value = close ? lookup(spec, point, variant, p + 1, (size_t)(close - p - 1)) : NULL;
+		if (value) {
+			pdb_buf_puts(&b, value);
+			p = close + 1;
 		} else {
 			pdb_buf_add(&b, p, 1);
 			p++;

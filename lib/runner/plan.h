@@ -11,6 +11,7 @@ struct pdb_step {
 	size_t bench;   /* index into spec->benches */
 	size_t point;   /* matrix point, 0 .. npoints-1 */
 	int rep;        /* repetition (0-based) for warm-ups and measurements */
+	size_t variant; /* index into spec->variants, 0 without variants */
 };
 
 struct pdb_plan {
@@ -23,7 +24,10 @@ struct pdb_plan {
 /* Expand spec into steps: every benchmark matching only (a glob, NULL: all)
  * at every matrix point; repeat > 0 overrides every benchmark's repeat.
  * Interleaved specs run the repetitions of the benchmarks in turn (A B A B)
- * within a matrix point. Release with pdb_plan_release. */
+ * within a matrix point. With two variants every step runs once per
+ * variant: setups and warm-ups of both first, then the repetitions in
+ * ABBA order (A B, B A, A B, ...), then the teardowns. Release with
+ * pdb_plan_release. */
 int pdb_plan_build(const struct pdb_spec *spec, const char *only, int repeat,
 		   struct pdb_plan *plan, struct pdb_err *err);
 void pdb_plan_release(struct pdb_plan *plan);
@@ -33,8 +37,9 @@ const char *pdb_plan_value(const struct pdb_spec *spec, size_t point, size_t par
 /* "vcpus=2,batch=50000" for point ("" without a matrix). Caller frees. */
 char *pdb_plan_point_text(const struct pdb_spec *spec, size_t point);
 /* text with every {name} of a matrix parameter replaced by its value at
- * point; other braces are left alone. Caller frees. */
-char *pdb_plan_expand(const struct pdb_spec *spec, size_t point, const char *text);
+ * point, and every {KEY} of the variant by its value; other braces are
+ * left alone. Caller frees. */
+char *pdb_plan_expand(const struct pdb_spec *spec, size_t point, size_t variant, const char *text);
 /* The vcpus value at point, or 0 when the matrix has no vcpus. */
 int pdb_plan_vcpus(const struct pdb_spec *spec, size_t point);
 

@@ -21,6 +21,7 @@ int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		     struct pdb_err *err)
 {
 	int cpus = pdb_exec_cpus_allowed();
+	size_t variants = spec->nvariants ? spec->nvariants : 1;
 
 	for (size_t p = 0; p < plan->npoints; p++) {
 		int want = pdb_plan_vcpus(spec, p);
@@ -37,8 +38,8 @@ int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		if (ks && pdb_kafka_mock_parse(ks->brokers) < 0)
 			return pdb_err_set(err, PDB_EXIT_USAGE, "benchmark '%s': brokers '%s': expected mock:N with N from 1 to 64",
 					   spec->benches[b].name, ks->brokers);
-		for (size_t p = 0; ks && p < plan->npoints; p++) {
-			char *rate = pdb_plan_expand(spec, p, ks->rate);
+		for (size_t p = 0; ks && p < plan->npoints * variants; p++) {
+			char *rate = pdb_plan_expand(spec, p / variants, p % variants, ks->rate);
 			double r;
 			int bad = pdb_kafka_parse_rate(rate, &r, err);
 			free(rate);
@@ -51,8 +52,8 @@ int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
 	}
 	for (size_t b = 0; b < spec->nbenches; b++) {
 		const struct pdb_logstream_spec *ls = spec->benches[b].stream;
-		for (size_t p = 0; ls && p < plan->npoints; p++) {
-			char *rate = pdb_plan_expand(spec, p, ls->rate);
+		for (size_t p = 0; ls && p < plan->npoints * variants; p++) {
+			char *rate = pdb_plan_expand(spec, p / variants, p % variants, ls->rate);
 			double r;
 			int bad = pdb_logstream_parse_rate(rate, &r, err);
 			free(rate);
@@ -74,11 +75,11 @@ struct expanded {
 	size_t nenv;
 };
 
-static void expand_command(const struct pdb_spec *spec, size_t point,
+static void expand_command(const struct pdb_spec *spec, const struct pdb_step *s,
 			   const struct pdb_command *c, struct expanded *x)
 {
 	if (c->shell) {
-		x->shell = pdb_plan_expand(spec, point, c->shell);
+		x->shell = pdb_plan_expand(spec, s->point, s->variant, c->shell);
 		return;
 	}
 	size_t n = 0;
@@ -88,7 +89,7 @@ static void expand_command(const struct pdb_spec *spec, size_t point,
 		n++;
 	x->argv = pdb_xcalloc(n + 1, sizeof *x->argv);
 	for (size_t i = 0; i < n; i++)
-		x->argv[i] = pdb_plan_expand(spec, point, c->argv[i]);
+		x->argv[i] = pdb_plan_expand(spec, s->point, s->variant, c->argv[i]);
 }
 
 static void expand(const struct pdb_spec *spec, const struct pdb_step *s, struct expanded *x)
@@ -98,13 +99,13 @@ static void expand(const struct pdb_spec *spec, const struct pdb_step *s, struct
 				    : s->kind == PDB_STEP_TEARDOWN ? &b->teardown : &b->command;
 
 	memset(x, 0, sizeof *x);
-	expand_command(spec, s->point, c, x);
-	x->cwd = b->cwd ? pdb_plan_expand(spec, s->point, b->cwd) : NULL;
-	x->parse_file = b->parse_file ? pdb_plan_expand(spec, s->point, b->parse_file) : NULL;
+	expand_command(spec, s, c, x);
+	x->cwd = b->cwd ? pdb_plan_expand(spec, s->point, s->variant, b->cwd) : NULL;
+	x->parse_file = b->parse_file ? pdb_plan_expand(spec, s->point, s->variant, b->parse_file) : NULL;
 	x->env = pdb_xcalloc(b->nenv + 1, sizeof *x->env);
 	for (size_t i = 0; i < b->nenv; i++) {
 		x->env[i].key = b->env[i].key;
-		x->env[i].value = pdb_plan_expand(spec, s->point, b->env[i].value);
+		x->env[i].value = pdb_plan_expand(spec, s->point, s->variant, b->env[i].value);
 	}
 	x->nenv = b->nenv;
 }
@@ -169,7 +170,7 @@ static void run_kafka(struct pdb_run *run, const struct pdb_spec *spec, const st
 	struct pdb_kafka_result kr;
 	struct pdb_attr dims[32];
 	struct pdb_err err;
-	char *rate = pdb_plan_expand(spec, s->point, b->kafka->rate);
+	char *rate = pdb_plan_expand(spec, s->point, s->variant, b->kafka->rate);
 	double t0 = now();
 	size_t n;
 
@@ -206,7 +207,7 @@ static void run_stream(struct pdb_run *run, const struct pdb_spec *spec, const s
 	struct pdb_logstream_result lr;
 	struct pdb_attr dims[32];
 	struct pdb_err err;
-	char *rate = pdb_plan_expand(spec, s->point, b->stream->rate);
+	char *rate = pdb_plan_expand(spec, s->point, s->variant, b->stream->rate);
 	double t0 = now();
 	size_t n;
 
@@ -381,7 +382,7 @@ static void record_failure(struct pdb_run *run, const struct pdb_spec *spec,
 	free(point);
 }
 
-static void environment(struct pdb_run *run, const struct pdb_runner_opts *opts)
+static void environment(struct pdb_run *const *runs, size_t nruns, const struct pdb_runner_opts *opts)
 {
 	char buf[128] = "";
 	FILE *f;
@@ -391,13 +392,14 @@ static void environment(struct pdb_run *run, const struct pdb_runner_opts *opts)
 		if (fgets(buf, sizeof buf, f))
 			buf[strcspn(buf, "\n")] = '\0';
 		fclose(f);
-		if (buf[0])
-			pdb_run_set_attr(run, "governor", buf);
+		for (size_t i = 0; i < nruns && buf[0]; i++)
+			pdb_run_set_attr(runs[i], "governor", buf);
 	}
 	if ((f = fopen("/proc/loadavg", "r"))) {
 		if (fgets(buf, sizeof buf, f) && sscanf(buf, "%lf", &load) == 1) {
 			buf[strcspn(buf, " ")] = '\0';
-			pdb_run_set_attr(run, "loadavg", buf);
+			for (size_t i = 0; i < nruns; i++)
+				pdb_run_set_attr(runs[i], "loadavg", buf);
 		}
 		fclose(f);
 	}
@@ -411,25 +413,30 @@ static void environment(struct pdb_run *run, const struct pdb_runner_opts *opts)
 }
 
 int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
-		       const struct pdb_runner_opts *opts, struct pdb_run *run,
+		       const struct pdb_runner_opts *opts, struct pdb_run *const *runs,
 		       struct pdb_err *err)
 {
 	const char *tmpdir = getenv("TMPDIR");
+	size_t nruns = spec->nvariants ? spec->nvariants : 1;
 	char out_path[4096];
 	double t0 = now();
-	int failed = 0, fd;
+	int *failed = pdb_xcalloc(nruns, sizeof *failed), fd, ret = -1;
 
 	snprintf(out_path, sizeof out_path, "%s/perfdb-stdout-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if ((fd = mkstemp(out_path)) < 0)
-		return pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file: %s", strerror(errno));
+	if ((fd = mkstemp(out_path)) < 0) {
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file: %s", strerror(errno));
+		goto out;
+	}
 	close(fd);
-	environment(run, opts);
+	environment(runs, nruns, opts);
 	for (size_t i = 0; i < plan->nsteps && !(opts->stop && *opts->stop); i++) {
 		const struct pdb_step *s = &plan->steps[i];
 		const struct pdb_bench_spec *b = &spec->benches[s->bench];
+		struct pdb_run *run = runs[s->variant];
 		char *point = pdb_plan_point_text(spec, s->point), why[600] = "";
 		struct pdb_progress p = { .event = PDB_PROGRESS_START, .step = i, .nsteps = plan->nsteps,
-					  .s = s, .bench = b->name, .point = point };
+					  .s = s, .bench = b->name, .point = point,
+					  .variant = spec->nvariants ? spec->variants[s->variant].name : NULL };
 		struct pdb_exec_result res;
 		struct pdb_exec_opts eo;
 		struct expanded x;
@@ -450,14 +457,14 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 				run_stream(run, spec, s, i, opts, &res);
 			if (res.status != 0)
 				record_failure(run, spec, s, &res, res.stderr_tail);
-			failed |= res.status != 0 && !b->allow_failure;
+			failed[s->variant] |= res.status != 0 && !b->allow_failure;
 			goto done;
 		}
 		if (pdb_exec_run(&eo, &res, err) < 0) {
 			expanded_release(&x);
 			free(point);
 			unlink(out_path);
-			return -1;
+			goto out;
 		}
 		bad = res.status != 0 || res.timed_out;
 		if (s->kind == PDB_STEP_MEASURE && !res.interrupted) {
@@ -472,7 +479,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		}
 		if (bad && !res.interrupted) {
 			record_failure(run, spec, s, &res, why[0] ? why : NULL);
-			failed |= !b->allow_failure;
+			failed[s->variant] |= !b->allow_failure;
 		}
 done:
 		p.event = PDB_PROGRESS_DONE;
@@ -485,6 +492,11 @@ done:
 		free(point);
 	}
 	unlink(out_path);
-	pdb_set_str(&run->status, opts->stop && *opts->stop ? "interrupted" : failed ? "failed" : "complete");
-	return 0;
+	for (size_t v = 0; v < nruns; v++)
+		pdb_set_str(&runs[v]->status, opts->stop && *opts->stop ? "interrupted"
+				: failed[v] ? "failed" : "complete");
+	ret = 0;
+out:
+	free(failed);
+	return ret;
 }

@@ -17,6 +17,7 @@ struct pdb_progress {
 	size_t step, nsteps;               /* 0-based step index */
 	const struct pdb_step *s;
 	const char *bench, *point;         /* point: "vcpus=2,batch=10" or "" */
+	const char *variant;               /* the step's variant, NULL without variants */
 	double elapsed, eta;               /* seconds */
 	const struct pdb_exec_result *res; /* with DONE */
 	const char *message;               /* with WARNING */
@@ -33,15 +34,18 @@ struct pdb_runner_opts {
 int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		     struct pdb_err *err);
 
-/* Run every step of plan and add to run: per benchmark and matrix point,
+/* Run every step of plan and add to runs[variant] (runs[0] without
+ * variants; the caller owns them): per benchmark and matrix point,
  * samples of wall_time, user_time, sys_time (s), peak_rss (B), regex
  * metrics and parsed tool output; the environment (governor, load average)
  * as attributes; a failed repetition's exit status and stderr tail as an
- * attribute, and its benchmark and point as a failure (unless allow_failure). run->status becomes complete, failed (a
- * repetition failed without allow_failure) or interrupted. -1 with err only
+ * attribute, and its benchmark and point as a failure (unless
+ * allow_failure). Each run's status becomes complete, failed (one of its
+ * repetitions failed without allow_failure) or interrupted (all of them on
+ * a stop). -1 with err only
  * when perfdb itself failed. */
 int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
-		       const struct pdb_runner_opts *opts, struct pdb_run *run,
+		       const struct pdb_runner_opts *opts, struct pdb_run *const *runs,
 		       struct pdb_err *err);
 
 #endif

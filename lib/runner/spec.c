@@ -12,6 +12,7 @@
 
 #define DEFAULT_REPEAT 5
 #define MAX_REPEAT 1000000
+#define MAX_NAME 64 /* the messages below say 64 */
 
 struct reader {
 	struct pdb_yaml_doc doc;
@@ -214,6 +215,146 @@ static int read_matrix(struct reader *r, const json_t *v, struct pdb_spec *spec)
 	return 0;
 }
 
+static void variants_release(struct pdb_spec *spec)
+{
+	for (size_t i = 0; i < spec->nvariants; i++) {
+		for (size_t k = 0; k < spec->variants[i].nvars; k++) {
+			free(spec->variants[i].vars[k].key);
+			free(spec->variants[i].vars[k].value);
+		}
+		free(spec->variants[i].vars);
+		free(spec->variants[i].name);
+	}
+	free(spec->variants);
+	spec->variants = NULL;
+	spec->nvariants = 0;
+}
+
+/* A variant's name or key: 1 to MAX_NAME letters, digits, '_', '.', '-'. */
+static int valid_name(const char *s, size_t len)
+{
+	if (len == 0 || len > MAX_NAME)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-", s[i]) || !s[i])
+			return 0;
+	return 1;
+}
+
+static struct pdb_variant *variant_named(struct pdb_spec *spec, const char *name, size_t len)
+{
+	struct pdb_variant *v;
+
+	for (size_t i = 0; i < spec->nvariants; i++)
+		if (strlen(spec->variants[i].name) == len && strncmp(spec->variants[i].name, name, len) == 0)
+			return &spec->variants[i];
+	spec->variants = pdb_xrealloc(spec->variants, (spec->nvariants + 1) * sizeof *spec->variants);
+	v = &spec->variants[spec->nvariants++];
+	memset(v, 0, sizeof *v);
+	v->name = pdb_xstrndup(name, len);
+	return v;
+}
+
+/* Set key of v to value (a copy), replacing an earlier value. */
+static void variant_set(struct pdb_variant *v, const char *key, size_t keylen, const char *value)
+{
+	for (size_t i = 0; i < v->nvars; i++)
+		if (strlen(v->vars[i].key) == keylen && strncmp(v->vars[i].key, key, keylen) == 0) {
+			free(v->vars[i].value);
+			v->vars[i].value = pdb_xstrdup(value);
+			return;
+		}
+	v->vars = pdb_xrealloc(v->vars, (v->nvars + 1) * sizeof *v->vars);
+	v->vars[v->nvars].key = pdb_xstrndup(key, keylen);
+	v->vars[v->nvars++].value = pdb_xstrdup(value);
+}
+
+static int variant_has(const struct pdb_variant *v, const char *key)
+{
+	for (size_t i = 0; i < v->nvars; i++)
+		if (strcmp(v->vars[i].key, key) == 0)
+			return 1;
+	return 0;
+}
+
+/* What is wrong with the variants as a whole (into buf), or NULL. */
+static const char *variants_problem(const struct pdb_spec *spec, char *buf, size_t size)
+{
+	const struct pdb_variant *v = spec->variants;
+
+	if (spec->nvariants != 2) {
+		snprintf(buf, size, "expected two variants (the base, then the candidate), got %zu",
+			 spec->nvariants);
+		return buf;
+	}
+	for (size_t a = 0; a < 2; a++)
+		for (size_t i = 0; i < v[a].nvars; i++) {
+			if (!variant_has(&v[1 - a], v[a].vars[i].key)) {
+				snprintf(buf, size, "variant '%s' has no '%s' (every variant needs the same keys)",
+					 v[1 - a].name, v[a].vars[i].key);
+				return buf;
+			}
+			for (size_t m = 0; m < spec->nmatrix; m++)
+				if (strcmp(spec->matrix[m].name, v[a].vars[i].key) == 0) {
+					snprintf(buf, size, "variant key '%s' is also a matrix parameter",
+						 v[a].vars[i].key);
+					return buf;
+				}
+		}
+	return NULL;
+}
+
+static int read_variants(struct reader *r, const json_t *v, struct pdb_spec *spec)
+{
+	const char *name, *key;
+	json_t *vars, *value;
+
+	if (!json_is_object(v))
+		return bad(r, v, "%s: expected a mapping NAME: {KEY: value}", "variants");
+	json_object_foreach((json_t *)v, name, vars) {
+		struct pdb_variant *var;
+		if (!valid_name(name, strlen(name)))
+			return bad(r, vars, "variant '%s': a name is 1 to 64 letters, digits, '_', '.' and '-'", name);
+		if (!json_is_object(vars) || json_object_size(vars) == 0)
+			return bad(r, vars, "variant '%s': expected a mapping KEY: value", name);
+		var = variant_named(spec, name, strlen(name));
+		json_object_foreach(vars, key, value) {
+			char *text = pdb_yaml_scalar_text(value);
+			if (!valid_name(key, strlen(key))) {
+				free(text);
+				return bad(r, value, "variant key '%s': a key is 1 to 64 letters, digits, '_', '.' and '-'", key);
+			}
+			if (!text)
+				return bad(r, value, "variant '%s': expected a plain value", name);
+			variant_set(var, key, strlen(key), text);
+			free(text);
+		}
+	}
+	return 0;
+}
+
+int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t nargs,
+			  struct pdb_err *err)
+{
+	char buf[256];
+	const char *problem;
+
+	variants_release(spec);
+	for (size_t i = 0; i < nargs; i++) {
+		const char *colon = strchr(args[i], ':'), *eq = colon ? strchr(colon, '=') : NULL;
+		if (!colon || !eq)
+			return pdb_err_set(err, PDB_EXIT_USAGE, "--variant: expected NAME:KEY=VALUE, got '%s'", args[i]);
+		if (!valid_name(args[i], (size_t)(colon - args[i])) || !valid_name(colon + 1, (size_t)(eq - colon - 1)))
+			return pdb_err_set(err, PDB_EXIT_USAGE, "--variant '%s': a name or key is 1 to 64 letters, digits, "
+					   "'_', '.' and '-'", args[i]);
+		variant_set(variant_named(spec, args[i], (size_t)(colon - args[i])), colon + 1,
+			    (size_t)(eq - colon - 1), eq + 1);
+	}
+	if ((problem = variants_problem(spec, buf, sizeof buf)))
+		return pdb_err_set(err, PDB_EXIT_USAGE, "--variant: %s", problem);
+	return 0;
+}
+
 static int read_top_key(struct reader *r, const char *key, const json_t *v,
 			struct pdb_spec *spec, int *warmup, int *repeat)
 {
@@ -225,10 +366,13 @@ static int read_top_key(struct reader *r, const char *key, const json_t *v,
 		return read_bool(r, v, &spec->interleave, key);
 	if (strcmp(key, "matrix") == 0)
 		return read_matrix(r, v, spec);
+	if (strcmp(key, "variants") == 0)
+		return read_variants(r, v, spec);
 	if (strcmp(key, "benchmarks") == 0)
 		return 0; /* read after the defaults above */
 	{
-		static const char *const keys[] = { "warmup", "repeat", "interleave", "matrix", "benchmarks" };
+		static const char *const keys[] = { "warmup", "repeat", "interleave", "matrix", "variants",
+						    "benchmarks" };
 		char hint[80];
 		return pdb_yaml_bad(&r->doc, v, PDB_EXIT_INPUT, r->err, "unknown key '%s'%s", key,
 				    pdb_did_you_mean(key, keys, sizeof keys / sizeof keys[0],
@@ -255,6 +399,14 @@ int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
 	json_object_foreach(root, key, v)
 		if (read_top_key(&r, key, v, spec, &warmup, &repeat) < 0)
 			goto out;
+	if ((v = json_object_get(root, "variants"))) {
+		char buf[256];
+		const char *problem = variants_problem(spec, buf, sizeof buf);
+		if (problem) {
+			bad(&r, v, "%s", problem);
+			goto out;
+		}
+	}
 	benches = json_object_get(root, "benchmarks");
 	if (!json_is_array(benches) || json_array_size(benches) == 0) {
 		bad(&r, benches ? benches : root, "%s", "'benchmarks' must be a non-empty list");
@@ -320,5 +472,6 @@ void pdb_spec_release(struct pdb_spec *spec)
 		free(spec->matrix[i].values);
 	}
 	free(spec->matrix);
+	variants_release(spec);
 	memset(spec, 0, sizeof *spec);
 }

@@ -45,11 +45,20 @@ struct pdb_matrix_param {
 	size_t nvalues;
 };
 
+/* An A/B variant: the value of each {KEY} in its commands. */
+struct pdb_variant {
+	char *name;
+	struct pdb_attr *vars;
+	size_t nvars;
+};
+
 struct pdb_spec {
 	struct pdb_bench_spec *benches;
 	size_t nbenches;
 	struct pdb_matrix_param *matrix;
 	size_t nmatrix;
+	struct pdb_variant *variants; /* none, or two: the base, then the candidate */
+	size_t nvariants;
 	int interleave;
 };
 
@@ -57,5 +66,11 @@ struct pdb_spec {
  * with pdb_spec_release. */
 int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err);
 void pdb_spec_release(struct pdb_spec *spec);
+
+/* Replace the spec's variants with the command line's NAME:KEY=VALUE
+ * texts (a NAME again adds a key to that variant); the first NAME is the
+ * base. 0, or -1 with a usage error (code PDB_EXIT_USAGE). */
+int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t nargs,
+			  struct pdb_err *err);
 
 #endif

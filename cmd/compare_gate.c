@@ -1,0 +1,174 @@
+/* compare's gate: its options, and one comparison printed with the exit status it gives. */
+#include "compare_gate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_JUNIT, FMT_CSV };
+
+void compare_gate_init(struct compare_gate *g)
+{
+	memset(g, 0, sizeof *g);
+	g->view.fail_on = PDB_FAIL_ON_DEFAULT;
+	pdb_compare_opts_init(&g->cmp);
+	pdb_compare_config_init(&g->cfg);
+}
+
+void compare_gate_release(struct compare_gate *g)
+{
+	pdb_compare_config_release(&g->cfg);
+}
+
+/* --fail-on: a comma list of verdicts, or never. 0, or -1 with the bad word in bad. */
+static int parse_fail_on(const char *text, unsigned *out, char *bad, size_t size)
+{
+	char *copy = pdb_xstrdup(text), *save = NULL;
+	int ret = 0;
+
+	*out = 0;
+	for (char *w = strtok_r(copy, ",", &save); w && ret == 0; w = strtok_r(NULL, ",", &save)) {
+		int v = pdb_verdict_parse(w);
+		if (strcmp(w, "never") == 0 && !strchr(text, ','))
+			*out = 0;
+		else if (v >= 0 && v != PDB_VERDICT_UNCHANGED && v != PDB_VERDICT_IMPROVEMENT &&
+			 v != PDB_VERDICT_NEW)
+			*out |= 1u << v;
+		else {
+			snprintf(bad, size, "%s", w);
+			ret = -1;
+		}
+	}
+	if (ret == 0 && !*copy) {
+		snprintf(bad, size, "%s", text);
+		ret = -1;
+	}
+	free(copy);
+	return ret;
+}
+
+static int parse_pct(const char *s, double lo, double hi, double *out)
+{
+	return pdb_parse_double(s, out) == 0 && *out >= lo && *out <= hi ? 0 : -1;
+}
+
+int compare_gate_option(struct compare_gate *g, const struct command *cmd, int c, const char *arg)
+{
+	static const char *const formats[] = { "text", "markdown", "json", "junit", "csv", NULL };
+	char bad[128];
+
+	switch (c) {
+	case GATE_FORMAT:
+		if ((g->format = cmd_parse_format(arg, formats)) < 0)
+			return cmd_usage_error(cmd, "unknown format '%s'", arg);
+		return 0;
+	case GATE_THRESHOLD:
+		if (parse_pct(arg, 0, 1e6, &g->cmp.threshold_pct) < 0)
+			return cmd_usage_error(cmd, "--threshold: expected a percentage, not '%s'", arg);
+		return 0;
+	case GATE_ALPHA:
+		if (parse_pct(arg, 1e-12, 0.5, &g->cmp.alpha) < 0)
+			return cmd_usage_error(cmd, "--alpha: expected a number in (0, 0.5], not '%s'", arg);
+		return 0;
+	case GATE_CONFIG: g->config = arg; return 0;
+	case GATE_METRIC: g->cmp.metric_glob = arg; return 0;
+	case GATE_BENCH: g->cmp.bench_glob = arg; return 0;
+	case GATE_FAIL_ON:
+		if (parse_fail_on(arg, &g->view.fail_on, bad, sizeof bad) < 0)
+			return cmd_usage_error(cmd, "--fail-on: unknown verdict '%s' (expected a comma "
+					       "list of failed, regression, missing, insufficient, "
+					       "inconclusive, or never)", bad);
+		return 0;
+	case GATE_ALL: g->view.all = 1; return 0;
+	case GATE_HOLM: g->cmp.holm = 1; return 0;
+	case GATE_STRICT_ENV: g->strict_env = 1; return 0;
+	default: return -1;
+	}
+}
+
+int compare_gate_config(struct compare_gate *g, const char *who)
+{
+	struct pdb_err err;
+
+	return cmd_compare_config(g->config, &g->cfg, &g->cmp.config, &err) < 0 ? cmd_fail(who, &err) : 0;
+}
+
+static int env_check(const struct pdb_compare *c, int strict, const char *who)
+{
+	for (size_t i = 0; i < c->nenv; i++)
+		fprintf(stderr, "perfdb: %s: %senvironments differ: %s '%s' (baseline) vs "
+			"'%s' (candidate)\n", who, strict ? "" : "warning: ", c->env[i].key,
+			c->env[i].base, c->env[i].cand);
+	return strict && c->nenv ? -1 : 0;
+}
+
+/* One line on stderr for each thing the table alone could hide: runs that did
+ * not complete, series too small to judge. */
+static void warn(const struct pdb_compare *c, const char *who)
+{
+	size_t small = 0, other = 0;
+	const char *first = NULL;
+
+	for (size_t side = 0; side < 2; side++) {
+		const struct pdb_compare_run *runs = side ? c->cand : c->base;
+		size_t n = side ? c->ncand : c->nbase;
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(runs[i].status, "complete") != 0)
+				fprintf(stderr, "perfdb: %s: warning: %s run%lld ended %s: its "
+					"benchmarks may not have run\n", who, side ? "candidate" : "baseline",
+					(long long)runs[i].id, runs[i].status);
+	}
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pdb_compare_row *r = &c->rows[i];
+		if (r->verdict != PDB_VERDICT_INSUFFICIENT)
+			continue;
+		if (r->n_base >= 2 && r->n_cand >= 2 && (r->n_base < c->min_n || r->n_cand < c->min_n))
+			small++;
+		else if (!other++)
+			first = r->reason;
+	}
+	if (small)
+		fprintf(stderr, "perfdb: %s: %zu series insufficient: the exact test needs at "
+			"least %zu values a side at alpha %g (more repetitions, or --alpha)\n",
+			who, small, c->min_n, c->alpha);
+	if (other)
+		fprintf(stderr, "perfdb: %s: %zu series insufficient: %s\n", who, other,
+			first ? first : "too few values");
+}
+
+int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int64_t *base,
+		     size_t nbase, const int64_t *cand, size_t ncand, const char *who)
+{
+	struct pdb_compare result = { 0 };
+	struct pdb_err err;
+	int status;
+
+	if (pdb_compare_run_groups(store, base, nbase, cand, ncand, &g->cmp, &result, &err) < 0) {
+		status = cmd_fail(who, &err);
+		goto out;
+	}
+	if (env_check(&result, g->strict_env, who) < 0) {
+		status = PDB_EXIT_INPUT;
+		goto out;
+	}
+	g->view.failed = pdb_compare_failed(&result, g->view.fail_on);
+	switch (g->format) {
+	case FMT_TEXT: compare_print_text(&result, &g->view, stdout); break;
+	case FMT_MARKDOWN: compare_print_markdown(&result, &g->view, stdout); break;
+	case FMT_JSON: compare_print_json(&result, &g->view, stdout); break;
+	case FMT_JUNIT: compare_print_junit(&result, &g->view, stdout); break;
+	default: compare_print_csv(&result, &g->view, stdout); break;
+	}
+	warn(&result, who);
+	status = g->view.failed ? PDB_EXIT_REGRESSION : PDB_EXIT_OK;
+	if (!g->view.failed && pdb_compare_in_common(&result) == 0) {
+		fprintf(stderr, "perfdb: %s: no series in common: %zu new, %zu missing "
+			"(were the benchmarks renamed, or filtered out?)\n", who,
+			result.counts[PDB_VERDICT_NEW], result.counts[PDB_VERDICT_MISSING]);
+		status = PDB_EXIT_INPUT;
+	}
+out:
+	pdb_compare_release(&result);
+	return status;
+}
