@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "units.h"
+#include "stats.h"
 #include "util.h"
 
 /* Spikes: context points before (and for the noise, after), points after
@@ -398,41 +399,6 @@ static void split(const double *x, size_t n, size_t window, double pmax,
 	}
 }
 
-/* The k-th smallest of d[0..m) (k < m), d reordered: Hoare's selection. */
-static double kth(double *d, size_t m, size_t k)
-{
-	size_t lo = 0, hi = m - 1;
-
-	while (lo < hi) {
-		double pivot = d[lo + (hi - lo) / 2];
-		size_t i = lo, j = hi;
-
-		while (i <= j) {
-			while (d[i] < pivot)
-				i++;
-			while (d[j] > pivot)
-				j--;
-			if (i <= j) {
-				double t = d[i];
-
-				d[i] = d[j];
-				d[j] = t;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			break;
-	}
-	return d[k];
-}
-
 /* 1.4826 · median of d[0..m) / sqrt 2 (d, absolute successive
  * differences, is reordered), the standard deviation of gaussian noise;
  * when more than half of d is 0 (values on a coarse grid), the mean of d
@@ -444,16 +410,7 @@ static double diff_sd(double *d, size_t m)
 
 	if (m == 0)
 		return 0.0;
-	med = kth(d, m, m / 2);
-	if (m % 2 == 0) {
-		/* the lower middle: the largest of d[0..m/2) */
-		double lower = d[0];
-
-		for (size_t i = 1; i < m / 2; i++)
-			if (d[i] > lower)
-				lower = d[i];
-		med = (med + lower) / 2.0;
-	}
+	med = pdb_stats_median(d, m);
 	if (med > 0)
 		return 1.4826 * med / sqrt(2.0);
 	for (size_t i = 0; i < m; i++)
