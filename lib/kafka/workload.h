@@ -81,6 +81,12 @@ void pdb_kafka_result_release(struct pdb_kafka_result *res);
  * samples with percentile stats, and totals (sent, received; lost,
  * duplicated and unmatched when output is tied to input). Repetitions
  * accumulate. */
+/* h (nanoseconds) added to r (seconds) as weighted samples, then r's max and
+ * its percentiles and mean over every sample so far (no percentile above the
+ * max: a bucket's value may lie above the largest value in it). Shared by the
+ * kafka: and stream: workloads. */
+void pdb_kafka_hist_to_result(struct pdb_result *r, const struct pdb_hist *h);
+
 void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run *run,
 			     const char *bench, const struct pdb_attr *dims, size_t ndims);
 

@@ -61,15 +61,12 @@ static void weighted_stats(struct pdb_result *r, double max)
 	free(s);
 }
 
-static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,
-		     const char *metric, const struct pdb_hist *h)
+void pdb_kafka_hist_to_result(struct pdb_result *r, const struct pdb_hist *h)
 {
-	struct pdb_result *r;
 	double max;
 
 	if (h->n == 0)
 		return;
-	r = series(run, bench, dims, ndims, metric, "s", PDB_DIR_LOWER);
 	for (size_t i = 0; i < PDB_HIST_BUCKETS; i++)
 		if (h->counts[i]) {
 			struct pdb_sample s = PDB_SAMPLE(pdb_hist_bucket_value(i) / 1e9);
@@ -80,6 +77,13 @@ static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_at
 		max = (double)h->max / 1e9;
 	pdb_result_set_stat(r, "max", max);
 	weighted_stats(r, max);
+}
+
+static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,
+		     const char *metric, const struct pdb_hist *h)
+{
+	if (h->n)
+		pdb_kafka_hist_to_result(series(run, bench, dims, ndims, metric, "s", PDB_DIR_LOWER), h);
 }
 
 /* consumer_lag of each group: samples at their time offsets, max and final. */

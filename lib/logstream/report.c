@@ -1,6 +1,8 @@
 /* Log stream results as series of a run: rates per second, delay histograms, delivery totals. */
 #include "logstream/workload.h"
 
+#include "kafka/workload.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,45 +25,12 @@ static void add_at(struct pdb_result *r, double t, double v)
 	pdb_result_add_sample(r, &s);
 }
 
-/* h as weighted samples of metric (s), then its percentiles over every
- * repetition so far: the samples are put back into a histogram. */
+/* h as weighted samples of metric (s), percentiles over every repetition so far. */
 static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,
 		     const char *metric, int direction, const struct pdb_hist *h)
 {
-	static const struct { const char *name; double p; } ps[] = {
-		{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99.9", 99.9 }, { "p99.99", 99.99 },
-	};
-	struct pdb_hist *all;
-	struct pdb_result *r;
-	double max;
-
-	if (h->n == 0)
-		return;
-	r = series(run, bench, dims, ndims, metric, "s", direction);
-	for (size_t i = 0; i < PDB_HIST_BUCKETS; i++)
-		if (h->counts[i]) {
-			struct pdb_sample s = PDB_SAMPLE(pdb_hist_bucket_value(i) / 1e9);
-			s.weight = (double)h->counts[i];
-			pdb_result_add_sample(r, &s);
-		}
-	all = pdb_xcalloc(1, sizeof *all);
-	for (size_t i = 0; i < r->nsamples; i++) {
-		uint64_t ns = (uint64_t)(r->samples[i].value * 1e9 + 0.5);
-		size_t b = pdb_hist_bucket(ns);
-		all->counts[b] += (uint64_t)r->samples[i].weight;
-		all->n += (uint64_t)r->samples[i].weight;
-		all->sum += r->samples[i].weight * r->samples[i].value * 1e9;
-		if (all->n == (uint64_t)r->samples[i].weight || ns < all->min)
-			all->min = ns;
-		if (ns > all->max)
-			all->max = ns;
-	}
-	for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++)
-		pdb_result_set_stat(r, ps[k].name, pdb_hist_percentile(all, ps[k].p) / 1e9);
-	pdb_result_set_stat(r, "mean", pdb_hist_mean(all) / 1e9);
-	if (pdb_result_get_stat(r, "max", &max) < 0 || (double)h->max / 1e9 > max)
-		pdb_result_set_stat(r, "max", (double)h->max / 1e9);
-	free(all);
+	if (h->n)
+		pdb_kafka_hist_to_result(series(run, bench, dims, ndims, metric, "s", direction), h);
 }
 
 static void total(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,

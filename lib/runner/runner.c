@@ -159,6 +159,14 @@ static void add_value(struct pdb_run *run, const struct pdb_spec *spec, size_t p
 	pdb_result_add_raw(series(run, spec, point, bench, metric, unit), v);
 }
 
+/* A workload (kafka: or stream:) that could not run: a failed repetition. */
+static void workload_failed(struct pdb_exec_result *res, const struct pdb_err *err, double t0)
+{
+	pdb_err_format(err, res->stderr_tail, sizeof res->stderr_tail);
+	res->status = 1;
+	res->wall = now() - t0;
+}
+
 /* A warm-up or measured step of a Kafka benchmark: run the workload, add
  * its series (measured steps only). A workload that cannot run is a failed
  * repetition, like a command that fails. */
@@ -176,9 +184,7 @@ static void run_kafka(struct pdb_run *run, const struct pdb_spec *spec, const st
 
 	memset(res, 0, sizeof *res);
 	if (pdb_kafka_parse_rate(rate, &wo.rate, &err) < 0 || pdb_kafka_workload_run(&wo, &kr, &err) < 0) {
-		pdb_err_format(&err, res->stderr_tail, sizeof res->stderr_tail);
-		res->status = 1;
-		res->wall = now() - t0;
+		workload_failed(res, &err, t0);
 		free(rate);
 		return;
 	}
@@ -213,9 +219,7 @@ static void run_stream(struct pdb_run *run, const struct pdb_spec *spec, const s
 
 	memset(res, 0, sizeof *res);
 	if (pdb_logstream_parse_rate(rate, &lo.rate, &err) < 0 || pdb_logstream_run(&lo, &lr, &err) < 0) {
-		pdb_err_format(&err, res->stderr_tail, sizeof res->stderr_tail);
-		res->status = 1;
-		res->wall = now() - t0;
+		workload_failed(res, &err, t0);
 		free(rate);
 		return;
 	}
