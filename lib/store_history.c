@@ -14,20 +14,15 @@ static char *column_dup(sqlite3_stmt *st, int i)
 	return s ? pdb_xstrdup((const char *)s) : NULL;
 }
 
-int pdb_store_list_series(struct pdb_store *store, const char *bench_glob,
-			  const char *metric_glob, struct pdb_series **out,
-			  size_t *n, struct pdb_err *err)
+int pdb_store_series_rows(struct pdb_store *store, sqlite3_stmt *st, const char *bench_glob,
+			  const char *metric_glob, struct pdb_series **out, size_t *n,
+			  const char *what, struct pdb_err *err)
 {
-	sqlite3_stmt *st = pdb_store_prepare(store,
-		"SELECT id, benchmark, dims, metric, unit, direction FROM series"
-		" ORDER BY benchmark, dims, metric", err);
 	size_t cap = 0;
 	int rc;
 
 	*out = NULL;
 	*n = 0;
-	if (!st)
-		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *bench = (const char *)sqlite3_column_text(st, 1);
 		const char *metric = (const char *)sqlite3_column_text(st, 3);
@@ -49,9 +44,24 @@ int pdb_store_list_series(struct pdb_store *store, const char *bench_glob,
 		pdb_series_free(*out, *n);
 		*out = NULL;
 		*n = 0;
-		return pdb_store_fail(store, err, "list series");
+		return pdb_store_fail(store, err, what);
 	}
 	return 0;
+}
+
+int pdb_store_list_series(struct pdb_store *store, const char *bench_glob,
+			  const char *metric_glob, struct pdb_series **out,
+			  size_t *n, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"SELECT id, benchmark, dims, metric, unit, direction FROM series"
+		" ORDER BY benchmark, dims, metric", err);
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	return pdb_store_series_rows(store, st, bench_glob, metric_glob, out, n, "list series", err);
 }
 
 void pdb_series_free(struct pdb_series *s, size_t n)

@@ -19,6 +19,14 @@ struct pdb_store {
 	int readonly;      /* the file (or its folder) cannot be written: opened immutable */
 };
 
+/* Rows of (id, benchmark, dims, metric, unit, direction) stepped from st
+ * (finalized here) into *out, kept when they match the globs (NULL: all).
+ * 0, or -1 with err (what names the query). */
+struct pdb_series;
+int pdb_store_series_rows(struct pdb_store *store, sqlite3_stmt *st, const char *bench_glob,
+			  const char *metric_glob, struct pdb_series **out, size_t *n,
+			  const char *what, struct pdb_err *err);
+
 /* Fill err from the database's last error; returns -1. */
 int pdb_store_fail(struct pdb_store *store, struct pdb_err *err, const char *what);
 /* Prepare sql or fill err. */

@@ -357,33 +357,13 @@ int pdb_store_run_series(struct pdb_store *store, int64_t run_id, struct pdb_ser
 	sqlite3_stmt *st = pdb_store_prepare(store,
 		"SELECT s.id, s.benchmark, s.dims, s.metric, s.unit, s.direction"
 		" FROM results r JOIN series s ON s.id = r.series_id WHERE r.run_id = ? ORDER BY r.id", err);
-	size_t cap = 0;
-	int rc;
 
 	*out = NULL;
 	*n = 0;
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pdb_series *s;
-		pdb_grow((void **)out, &cap, *n + 1, sizeof **out);
-		s = &(*out)[(*n)++];
-		s->id = sqlite3_column_int64(st, 0);
-		s->benchmark = column_dup(st, 1);
-		s->dims = column_dup(st, 2);
-		s->metric = column_dup(st, 3);
-		s->unit = column_dup(st, 4);
-		s->direction = sqlite3_column_int(st, 5);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		pdb_series_free(*out, *n);
-		*out = NULL;
-		*n = 0;
-		return pdb_store_fail(store, err, "list a run's series");
-	}
-	return 0;
+	return pdb_store_series_rows(store, st, NULL, NULL, out, n, "list a run's series", err);
 }
 
 int pdb_store_merge(struct pdb_store *dst, struct pdb_store *src, int dry_run,
