@@ -2,6 +2,7 @@
 #include "kafka/template.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,4 +354,30 @@ const char *pdb_kafka_template_key(const struct pdb_kafka_template *t)
 	if (t->key_var < 0)
 		return NULL;
 	return t->vals[t->key_var].values[t->picked[t->key_var]];
+}
+
+struct pdb_kafka_template *pdb_kafka_template_load(const char *path,
+						   const struct pdb_kafka_var *vars, size_t nvars,
+						   const char *key_var, uint64_t seed,
+						   struct pdb_err *err)
+{
+	struct pdb_kafka_template *tpl;
+	struct pdb_buf text;
+	char chunk[4096];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		pdb_err_at(err, PDB_EXIT_INPUT, path, 0, 0, "cannot read the template: %s", strerror(errno));
+		return NULL;
+	}
+	pdb_buf_init(&text);
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		pdb_buf_add(&text, chunk, n);
+	fclose(f);
+	if (text.len && text.data[text.len - 1] == '\n')
+		text.data[--text.len] = '\0';
+	tpl = pdb_kafka_template_new(text.data ? text.data : "", path, vars, nvars, key_var, seed, err);
+	pdb_buf_release(&text);
+	return tpl;
 }

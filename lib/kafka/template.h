@@ -48,6 +48,12 @@ struct pdb_kafka_template *pdb_kafka_template_new(const char *text, const char *
 						  const struct pdb_kafka_var *vars, size_t nvars,
 						  const char *key_var, uint64_t seed,
 						  struct pdb_err *err);
+/* The same for the template file at path (its final newline is not part of
+ * the text); a file that cannot be read is an error naming it. */
+struct pdb_kafka_template *pdb_kafka_template_load(const char *path,
+						   const struct pdb_kafka_var *vars, size_t nvars,
+						   const char *key_var, uint64_t seed,
+						   struct pdb_err *err);
 void pdb_kafka_template_free(struct pdb_kafka_template *t); /* NULL-safe */
 /* Make the $GUIDs under key (a run's own, so no other run's match). */
 void pdb_kafka_template_guid_key(struct pdb_kafka_template *t, uint64_t key);

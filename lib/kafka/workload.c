@@ -484,23 +484,9 @@ static int open_producer(struct state *st, struct producer *p, const char *boots
 	p->rkt = rd_kafka_topic_new(p->rk, ks->topic, NULL);
 	p->rng = st->opts->seed ^ 0x5eed;
 	if (ks->template_path) {
-		struct pdb_buf text;
-		FILE *f = fopen(ks->template_path, "rb");
-		char chunk[4096];
-		size_t n;
-		if (!f)
-			return pdb_err_at(err, PDB_EXIT_INPUT, ks->template_path, 0, 0, "cannot read the template");
-		pdb_buf_init(&text);
-		while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-			pdb_buf_add(&text, chunk, n);
-		fclose(f);
-		/* a template file's final newline is not part of the message */
-		if (text.len && text.data[text.len - 1] == '\n')
-			text.data[--text.len] = '\0';
-		p->tpl = pdb_kafka_template_new(text.data ? text.data : "", ks->template_path, ks->vars,
-						ks->nvars, ks->key == PDB_KAFKA_KEY_VAR ? ks->key_var : NULL,
-						st->opts->seed, err);
-		pdb_buf_release(&text);
+		p->tpl = pdb_kafka_template_load(ks->template_path, ks->vars, ks->nvars,
+						 ks->key == PDB_KAFKA_KEY_VAR ? ks->key_var : NULL,
+						 st->opts->seed, err);
 		if (!p->tpl)
 			return -1;
 		pdb_kafka_template_guid_key(p->tpl, st->token);

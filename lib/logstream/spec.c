@@ -315,29 +315,9 @@ void pdb_logstream_spec_free(struct pdb_logstream_spec *ls)
 struct pdb_kafka_template *pdb_logstream_template_new(const struct pdb_logstream_spec *ls, uint64_t seed,
 						     struct pdb_err *err)
 {
-	struct pdb_kafka_template *tpl;
-	struct pdb_buf text;
-	char chunk[4096];
-	size_t n;
-	FILE *f;
-
 	if (!ls->template_path)
 		return pdb_kafka_template_new(DEFAULT_TEMPLATE, "template", NULL, 0, NULL, seed, err);
-	if (!(f = fopen(ls->template_path, "rb"))) {
-		pdb_err_at(err, PDB_EXIT_INPUT, ls->template_path, 0, 0, "cannot read the template: %s", strerror(errno));
-		return NULL;
-	}
-	pdb_buf_init(&text);
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		pdb_buf_add(&text, chunk, n);
-	fclose(f);
-	/* a template file's final newline is not part of the line */
-	if (text.len && text.data[text.len - 1] == '\n')
-		text.data[--text.len] = '\0';
-	tpl = pdb_kafka_template_new(text.data ? text.data : "", ls->template_path, ls->vars, ls->nvars,
-				     NULL, seed, err);
-	pdb_buf_release(&text);
-	return tpl;
+	return pdb_kafka_template_load(ls->template_path, ls->vars, ls->nvars, NULL, seed, err);
 }
 
 int pdb_logstream_parse_rate(const char *text, double *rate, struct pdb_err *err)
