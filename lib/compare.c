@@ -322,6 +322,27 @@ static double pct_of_log(double d)
 }
 
 /* Statistics of a series with several values a side. */
+/* Whether the values of both sides take at least n/2 distinct values each.
+ * Values on a coarse grid (rusage's user and system times come in clock
+ * ticks) make most per-pair differences 0 or one tick: the signed-rank test
+ * and its Walsh averages then see a shift of half a tick in A/A pairs (seen:
+ * +8.9 %, p 0.002, in 2 of 6 A/A runs), so such series keep Mann-Whitney. */
+static int fine_grained(const double *b, const double *a, size_t n)
+{
+	for (int side = 0; side < 2; side++) {
+		double *v = pdb_xmalloc((n ? n : 1) * sizeof *v);
+		size_t distinct = n > 0;
+		memcpy(v, side ? a : b, n * sizeof *v);
+		qsort(v, n, sizeof *v, cmp_double);
+		for (size_t i = 1; i < n; i++)
+			distinct += v[i] != v[i - 1];
+		free(v);
+		if (2 * distinct < n)
+			return 0;
+	}
+	return 1;
+}
+
 static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const double *b,
 			    const double *a, int positive)
 {
@@ -331,7 +352,7 @@ static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const do
 
 	row->band = "samples";
 	if (c->paired && positive && row->n_base == row->n_cand && row->n_base <= PDB_STATS_PAIRED_MAX &&
-	    pdb_stats_signed_rank_min_p(row->n_base) <= c->alpha) {
+	    pdb_stats_signed_rank_min_p(row->n_base) <= c->alpha && fine_grained(b, a, row->n_base)) {
 		pdb_grow((void **)&c->scratch, &c->scratch_cap, row->n_base, sizeof *c->scratch);
 		for (size_t i = 0; i < row->n_base; i++)
 			c->scratch[i] = log(a[i]) - log(b[i]);
