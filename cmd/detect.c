@@ -50,11 +50,51 @@ struct detect_cli {
 /* One series and what was found in it. */
 struct found {
 	struct pdb_series *series;
-	struct pdb_history_point *pts;   /* the points with a value, in run order */
-	size_t n;
+	struct pdb_detect_values values;  /* the points with a value, in run order */
+	struct pdb_history_point *labels; /* the points the text output names (run
+					   * id, name, commit), by position */
+	size_t *label_at, nlabels;
 	struct pdb_detect_result res;
 	struct pdb_detect_state state;
 };
+
+/* The labelled point at position i (label_points read it). */
+static const struct pdb_history_point *label(const struct found *f, size_t i)
+{
+	for (size_t k = 0; k < f->nlabels; k++)
+		if (f->label_at[k] == i)
+			return &f->labels[k];
+	return NULL;
+}
+
+static void add_label(struct found *f, size_t i, size_t *cap)
+{
+	if (label(f, i))
+		return;
+	pdb_grow((void **)&f->label_at, cap, f->nlabels + 1, sizeof *f->label_at);
+	f->labels = pdb_xrealloc(f->labels, *cap * sizeof *f->labels);
+	memset(&f->labels[f->nlabels], 0, sizeof *f->labels);
+	f->labels[f->nlabels].run_id = f->values.v.run_ids[i];
+	f->label_at[f->nlabels++] = i;
+}
+
+/* Read the name and commit of the runs the change points and outliers
+ * name, for the text output (the other points need none). */
+static int label_points(struct pdb_store *store, struct found *f, struct pdb_err *err)
+{
+	size_t cap = 0;
+
+	for (size_t k = 0; k < f->res.ncps; k++) {
+		add_label(f, f->res.cps[k].index_before, &cap);
+		add_label(f, f->res.cps[k].index, &cap);
+	}
+	for (size_t k = 0; k < f->res.noutliers; k++)
+		add_label(f, f->res.outliers[k].index, &cap);
+	for (size_t k = 0; k < f->nlabels; k++)
+		if (pdb_store_point_label(store, &f->labels[k], err) < 0)
+			return -1;
+	return 0;
+}
 
 static const char *verdict(const struct pdb_change_point *cp)
 {
@@ -113,16 +153,16 @@ static json_t *series_json(const struct found *f)
 	json_object_set_new(s, "unit", json_string(f->series->unit));
 	json_object_set_new(s, "direction",
 			    json_string(pdb_direction_name(f->series->direction)));
-	json_object_set_new(s, "n", json_integer((json_int_t)f->n));
+	json_object_set_new(s, "n", json_integer((json_int_t)f->values.v.n));
 	for (size_t i = 0; i < f->res.ncps; i++) {
 		const struct pdb_change_point *cp = &f->res.cps[i];
 		json_t *c = json_object();
 
 		json_object_set_new(c, "index", json_integer((json_int_t)cp->index));
 		json_object_set_new(c, "run_before",
-			json_sprintf("run%lld", (long long)f->pts[cp->index_before].run_id));
+			json_sprintf("run%lld", (long long)f->values.v.run_ids[cp->index_before]));
 		json_object_set_new(c, "run_after",
-			json_sprintf("run%lld", (long long)f->pts[cp->index].run_id));
+			json_sprintf("run%lld", (long long)f->values.v.run_ids[cp->index]));
 		json_object_set_new(c, "mean_before", json_real(cp->mean_before));
 		json_object_set_new(c, "mean_after", json_real(cp->mean_after));
 		json_object_set_new(c, "stddev_before", json_real(cp->stddev_before));
@@ -141,7 +181,7 @@ static json_t *series_json(const struct found *f)
 
 		json_object_set_new(c, "index", json_integer((json_int_t)o->index));
 		json_object_set_new(c, "run",
-			json_sprintf("run%lld", (long long)f->pts[o->index].run_id));
+			json_sprintf("run%lld", (long long)f->values.v.run_ids[o->index]));
 		json_object_set_new(c, "value", json_real(o->value));
 		json_array_append_new(outs, c);
 	}
@@ -206,8 +246,8 @@ static void print_tables(const struct found *fs, size_t n, int md)
 		for (size_t k = 0; k < f->res.ncps; k++) {
 			const struct pdb_change_point *cp = &f->res.cps[k];
 			char idx[32], mb[48], ma[48], ch[32], p[32], v[48];
-			char *rb = run_long(&f->pts[cp->index_before]);
-			char *ra = run_long(&f->pts[cp->index]);
+			char *rb = run_long(label(f, cp->index_before));
+			char *ra = run_long(label(f, cp->index));
 			const char *row[11];
 
 			snprintf(idx, sizeof idx, "%zu", cp->index);
@@ -248,7 +288,7 @@ static void print_tables(const struct found *fs, size_t n, int md)
 			for (size_t k = 0; k < f->res.noutliers; k++) {
 				const struct pdb_outlier *o = &f->res.outliers[k];
 				char idx[32], val[48];
-				char *run = run_long(&f->pts[o->index]);
+				char *run = run_long(label(f, o->index));
 				const char *row[6];
 
 				snprintf(idx, sizeof idx, "%zu", o->index);
@@ -270,50 +310,30 @@ static void print_tables(const struct found *fs, size_t n, int md)
 	       nreg == 1 ? "" : "s", nout, nout == 1 ? "" : "s");
 }
 
-/* Keep the points that have a value. */
-static void drop_missing(struct found *f)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < f->n; i++) {
-		if (isfinite(f->pts[i].value)) {
-			f->pts[k++] = f->pts[i];
-		} else {
-			free(f->pts[i].run_name);
-			free(f->pts[i].created_at);
-			free(f->pts[i].commit);
-		}
-	}
-	f->n = k;
-}
-
 static int detect_series(struct pdb_store *store, const struct detect_cli *cli,
-			 const char *params, int64_t since_id, struct found *f,
-			 struct pdb_err *err)
+			 const char *params, const char *selection, int64_t since_id,
+			 struct found *f, struct pdb_err *err)
 {
 	struct pdb_detect_state cached = { 0 };
 	struct pdb_detect_opts o = cli->opts;
-	double *x = NULL;
 	int found = 0, rc = -1;
 
-	if (pdb_store_series_history(store, f->series->id, cli->where, since_id, 0,
-				     &f->pts, &f->n, err) < 0)
+	if (pdb_store_detect_values(store, f->series->id, cli->where, since_id, selection,
+				    !cli->no_cache, &f->values, err) < 0)
 		goto out;
-	drop_missing(f);
 	if (!cli->no_cache &&
 	    pdb_store_detect_cache_get(store, f->series->id, params, &cached,
 				       &found, err) < 0)
 		goto out;
-	x = pdb_xcalloc(f->n + 1, sizeof *x);
-	for (size_t i = 0; i < f->n; i++)
-		x[i] = f->pts[i].value;
 	o.direction = f->series->direction;
-	if (pdb_detect(x, f->n, &o, found ? &cached : NULL, &f->state, &f->res, err) < 0)
+	if (pdb_detect(f->values.v.values, f->values.v.n, &o, found ? &cached : NULL,
+		       &f->state, &f->res, err) < 0)
+		goto out;
+	if (cli->format != FMT_JSON && label_points(store, f, err) < 0)
 		goto out;
 	rc = 0;
 out:
 	pdb_detect_state_release(&cached);
-	free(x);
 	return rc;
 }
 
@@ -407,7 +427,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_err err;
 	size_t nseries = 0;
 	int64_t since_id = 0;
-	char *params = NULL;
+	char *params = NULL, *selection = NULL;
 	char pfirst[32];
 	int status;
 
@@ -428,20 +448,24 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 			       cli.opts.window, pfirst,
 			       cli.opts.outliers == PDB_OUTLIERS_KEEP ? "keep" : "report",
 			       (long long)since_id, cli.where ? cli.where : "");
+	/* what the cached values depend on */
+	selection = pdb_xasprintf("since=%lld;where=%s", (long long)since_id,
+				  cli.where ? cli.where : "");
 	fs = pdb_xcalloc(nseries + 1, sizeof *fs);
 	entries = pdb_xcalloc(nseries + 1, sizeof *entries);
 	for (size_t i = 0; i < nseries; i++) {
 		fs[i].series = &series[i];
-		if (detect_series(store, &cli, params, since_id, &fs[i], &err) < 0) {
+		if (detect_series(store, &cli, params, selection, since_id, &fs[i], &err) < 0) {
 			status = cmd_fail("detect", &err);
 			goto out;
 		}
 		entries[i].series_id = series[i].id;
 		entries[i].state = &fs[i].state;
+		entries[i].values = &fs[i].values;
 	}
 	if (pdb_store_readonly(store))
 		fprintf(stderr, "perfdb: detect: the database is read-only: its cache is not updated\n");
-	else if (pdb_store_detect_cache_put(store, params, entries, nseries, &err) < 0) {
+	else if (pdb_store_detect_cache_put(store, params, selection, entries, nseries, &err) < 0) {
 		status = cmd_fail("detect", &err);
 		goto out;
 	}
@@ -452,17 +476,20 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	for (size_t i = 0; cli.fail_recent > 0 && i < nseries; i++)
 		for (size_t k = 0; k < fs[i].res.ncps; k++)
 			if (fs[i].res.cps[k].regression && fs[i].res.cps[k].confirmed &&
-			    fs[i].n - fs[i].res.cps[k].index <= (uint64_t)cli.fail_recent)
+			    fs[i].values.v.n - fs[i].res.cps[k].index <= (uint64_t)cli.fail_recent)
 				status = PDB_EXIT_REGRESSION;
 out:
 	for (size_t i = 0; fs && i < nseries; i++) {
-		pdb_history_free(fs[i].pts, fs[i].n);
+		pdb_series_values_release(&fs[i].values.v);
+		pdb_history_free(fs[i].labels, fs[i].nlabels);
+		free(fs[i].label_at);
 		pdb_detect_result_release(&fs[i].res);
 		pdb_detect_state_release(&fs[i].state);
 	}
 	free(fs);
 	free(entries);
 	free(params);
+	free(selection);
 	pdb_series_free(series, nseries);
 	pdb_store_close(store);
 	return status;

@@ -11,7 +11,7 @@
 
 /* Spikes: context points before (and for the noise, after), points after
  * that must agree, and how far off a spike is (robust sigmas). */
-#define SPIKE_CONTEXT 8
+#define SPIKE_CONTEXT PDB_DETECT_SPIKE_CONTEXT
 #define SPIKE_NEXT 3
 /* Outside Otava's mode a change point must also move the mean by more
  * than this many standard deviations of the local noise (stats_at). */
@@ -41,6 +41,7 @@ void pdb_detect_state_release(struct pdb_detect_state *s)
 	if (!s)
 		return;
 	free(s->weak);
+	free(s->spikes);
 	memset(s, 0, sizeof *s);
 }
 
@@ -61,10 +62,8 @@ uint64_t pdb_detect_checksum(const double *x, size_t n)
 		uint64_t bits;
 
 		memcpy(&bits, &x[i], sizeof bits);
-		for (int b = 0; b < 8; b++) {
-			h ^= (bits >> (8 * b)) & 0xff;
-			h *= 1099511628211ULL;
-		}
+		h = (h ^ bits) * 1099511628211ULL;
+		h ^= h >> 32;
 	}
 	return h;
 }
@@ -695,6 +694,33 @@ static int is_spike(const double *x, size_t n, size_t i, double *buf)
 
 /* ---- the whole detection ---- */
 
+/* Flag the one-run spikes of x[0..n); those a resume state still vouches
+ * for (its x is where this x starts) are taken from it, the rest tested.
+ * st gets the spikes that no later point can change. */
+static void flag_spikes(const double *x, size_t n, const struct pdb_detect_state *resume,
+			double *buf, char *flag, struct pdb_detect_state *st)
+{
+	size_t from = 0, cap = 0;
+
+	if (resume && resume->xcovered > SPIKE_CONTEXT && resume->xcovered <= n &&
+	    pdb_detect_checksum(x, resume->xcovered) == resume->xchecksum) {
+		from = resume->xcovered - SPIKE_CONTEXT;
+		for (size_t k = 0; k < resume->nspikes; k++)
+			if (resume->spikes[k] < from)
+				flag[resume->spikes[k]] = 1;
+	}
+	for (size_t i = from; i < n; i++)
+		flag[i] = (char)is_spike(x, n, i, buf);
+	st->xcovered = n;
+	st->xchecksum = pdb_detect_checksum(x, n);
+	for (size_t i = 0; i + SPIKE_CONTEXT < n; i++) {
+		if (flag[i]) {
+			pdb_grow((void **)&st->spikes, &cap, st->nspikes + 1, sizeof *st->spikes);
+			st->spikes[st->nspikes++] = i;
+		}
+	}
+}
+
 static double first_pass_pvalue(double p)
 {
 	if (p < 0.05)
@@ -865,8 +891,8 @@ int pdb_detect(const double *x, size_t n, const struct pdb_detect_opts *o,
 	flag = pdb_xcalloc(n + 1, 1);
 	buf = pdb_xcalloc(2 * SPIKE_CONTEXT + 1, sizeof *buf);
 	rule.buf = pdb_xcalloc(n + 1, sizeof *rule.buf);
-	for (size_t i = 0; o->outliers == PDB_OUTLIERS_REPORT && i < n; i++)
-		flag[i] = (char)is_spike(x, n, i, buf);
+	if (o->outliers == PDB_OUTLIERS_REPORT)
+		flag_spikes(x, n, resume, buf, flag, &st);
 	/* The first pass (x without its spikes) is the one the state caches;
 	 * a later pass, after excursions were flagged, starts afresh. */
 	for (;; pass++) {

@@ -65,9 +65,20 @@ struct pdb_detect_state {
 	size_t resume;         /* start of the next window */
 	size_t *weak;          /* malloc'ed, ascending */
 	size_t nweak;
+	/* PDB_OUTLIERS_REPORT: the one-run spikes of x (the series as given)
+	 * whose test no later point can change, those before xcovered -
+	 * PDB_DETECT_SPIKE_CONTEXT, where xcovered is the length of x then
+	 * (0: none known) and xchecksum its pdb_detect_checksum */
+	size_t xcovered;
+	uint64_t xchecksum;
+	size_t *spikes;        /* malloc'ed, ascending */
+	size_t nspikes;
 };
+/* A point is tested as a one-run spike against this many points on either side. */
+#define PDB_DETECT_SPIKE_CONTEXT 8
 void pdb_detect_state_release(struct pdb_detect_state *s); /* NULL-safe */
-/* FNV-1a over the bit patterns of x[0..n). */
+/* A hash of the bit patterns of x[0..n): FNV-1a over 64-bit words, each
+ * multiply followed by an xor-shift so that every bit reaches every other. */
 uint64_t pdb_detect_checksum(const double *x, size_t n);
 
 struct pdb_detect_result {

@@ -284,7 +284,7 @@ static double sample_field(const struct pdb_sample *s, int which)
 
 /* Little-endian 64-bit words, written out byte by byte so that the
  * compiler turns each into one load or store on any host. */
-static void put_le64(unsigned char *p, uint64_t v)
+void pdb_store_put_le64(unsigned char *p, uint64_t v)
 {
 	p[0] = (unsigned char)v;
 	p[1] = (unsigned char)(v >> 8);
@@ -296,7 +296,7 @@ static void put_le64(unsigned char *p, uint64_t v)
 	p[7] = (unsigned char)(v >> 56);
 }
 
-static uint64_t get_le64(const unsigned char *p)
+uint64_t pdb_store_get_le64(const unsigned char *p)
 {
 	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
 	       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
@@ -309,14 +309,14 @@ void pdb_store_pack(const struct pdb_sample *s, size_t n, int which, unsigned ch
 		double v = sample_field(&s[i], which);
 		uint64_t bits;
 		memcpy(&bits, &v, 8);
-		put_le64(out + 8 * i, bits);
+		pdb_store_put_le64(out + 8 * i, bits);
 	}
 }
 
 void pdb_store_unpack(const unsigned char *blob, size_t n, int which, struct pdb_sample *s)
 {
 	for (size_t i = 0; i < n; i++) {
-		uint64_t bits = get_le64(blob + 8 * i);
+		uint64_t bits = pdb_store_get_le64(blob + 8 * i);
 		double v;
 		memcpy(&v, &bits, 8);
 		if (which == PDB_PACK_T) {

@@ -129,6 +129,25 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 			     struct pdb_history_point **pts, size_t *n,
 			     struct pdb_err *err);
 void pdb_history_free(struct pdb_history_point *pts, size_t n);
+/* The values of a series as detect splits them: the run ids and values of
+ * the points with a finite value (as pdb_store_series_history gives them),
+ * over runs with id >= since_id and id > after_run whose attributes match
+ * where, appended to *v in run order; v->last_run becomes the newest run
+ * read, with a value or not, and v->rows counts the results read. */
+struct pdb_series_values {
+	int64_t *run_ids;  /* malloc'ed */
+	double *values;    /* malloc'ed */
+	size_t n, cap;
+	int64_t last_run;
+	size_t rows;
+};
+int pdb_store_series_values(struct pdb_store *store, int64_t series_id,
+			    const char *where, int64_t since_id, int64_t after_run,
+			    struct pdb_series_values *v, struct pdb_err *err);
+void pdb_series_values_release(struct pdb_series_values *v); /* NULL-safe */
+/* The run name, created_at and commit of a point whose run_id is set. */
+int pdb_store_point_label(struct pdb_store *store, struct pdb_history_point *p,
+			  struct pdb_err *err);
 /* Fill the lower and upper bounds of the points (as pdb_store_series_history
  * gave them, in run order) from their results' stats: one query for the
  * series, for the charts that draw them. */

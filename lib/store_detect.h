@@ -15,12 +15,33 @@ int pdb_store_detect_cache_get(struct pdb_store *store, int64_t series_id,
 			       const char *params, struct pdb_detect_state *state,
 			       int *found, struct pdb_err *err);
 
-/* Replace the cached states of n series (one transaction). */
+/* The values detect splits for a series over a run selection (runs from
+ * since_id on matching where; selection is a text naming both): the cached
+ * copy when there is one (the schema's triggers void it when results it
+ * covers change), then the results of the runs after it. rewrite is 1 when the
+ * cached copy should be replaced: there was none, it was void, or at least
+ * PDB_DETECT_TAIL_REWRITE points were read after it (fewer are read again
+ * next time, which costs less than rewriting every series' copy after each
+ * run). use_cache 0 reads every result. */
+#define PDB_DETECT_TAIL_REWRITE 64
+struct pdb_detect_values {
+	struct pdb_series_values v;
+	int rewrite;
+};
+int pdb_store_detect_values(struct pdb_store *store, int64_t series_id,
+			    const char *where, int64_t since_id, const char *selection,
+			    int use_cache, struct pdb_detect_values *dv,
+			    struct pdb_err *err);
+
+/* Replace the cached states of n series under params and, where rewrite is
+ * set, their cached values under selection (one transaction). */
 struct pdb_detect_cache_entry {
 	int64_t series_id;
 	const struct pdb_detect_state *state;
+	const struct pdb_detect_values *values;
 };
 int pdb_store_detect_cache_put(struct pdb_store *store, const char *params,
+			       const char *selection,
 			       const struct pdb_detect_cache_entry *e, size_t n,
 			       struct pdb_err *err);
 

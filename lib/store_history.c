@@ -233,6 +233,90 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 	return 0;
 }
 
+int pdb_store_series_values(struct pdb_store *store, int64_t series_id,
+			    const char *where, int64_t since_id, int64_t after_run,
+			    struct pdb_series_values *v, struct pdb_err *err)
+{
+	struct pdb_buf sql;
+	sqlite3_stmt *st;
+	int rc;
+
+	pdb_buf_init(&sql);
+	/* the runs table only for an attribute filter: no run is looked up
+	 * otherwise, only the index results_series and the result rows */
+	pdb_buf_puts(&sql, "SELECT res.run_id, NULL, NULL, res.samples, res.weights, res.id"
+		     " FROM results res");
+	if (where)
+		pdb_buf_puts(&sql, " JOIN runs r ON r.id = res.run_id");
+	pdb_buf_puts(&sql, " WHERE res.series_id = ?1 AND res.run_id >= ?2 AND res.run_id > ?3");
+	pdb_store_filter_sql(&sql, where, 4);
+	pdb_buf_puts(&sql, " ORDER BY res.run_id");
+	st = pdb_store_prepare(store, sql.data, err);
+	pdb_buf_release(&sql);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, series_id);
+	sqlite3_bind_int64(st, 2, since_id);
+	sqlite3_bind_int64(st, 3, after_run);
+	pdb_store_filter_bind(st, where, 4);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pdb_history_point p = { 0 };
+
+		p.run_id = sqlite3_column_int64(st, 0);
+		point_values(st, &p);
+		if (p.n == 0 && point_stats(store, sqlite3_column_int64(st, 5), &p, err) < 0) {
+			rc = SQLITE_ERROR;
+			break;
+		}
+		v->last_run = p.run_id;
+		v->rows++;
+		if (!isfinite(p.value))
+			continue;
+		if (v->n == v->cap) {
+			v->cap = v->cap ? 2 * v->cap : 64;
+			v->run_ids = pdb_xrealloc(v->run_ids, v->cap * sizeof *v->run_ids);
+			v->values = pdb_xrealloc(v->values, v->cap * sizeof *v->values);
+		}
+		v->run_ids[v->n] = p.run_id;
+		v->values[v->n++] = p.value;
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	return rc == SQLITE_ERROR ? -1 : pdb_store_fail(store, err, "series values");
+}
+
+void pdb_series_values_release(struct pdb_series_values *v)
+{
+	if (!v)
+		return;
+	free(v->run_ids);
+	free(v->values);
+	memset(v, 0, sizeof *v);
+}
+
+int pdb_store_point_label(struct pdb_store *store, struct pdb_history_point *p,
+			  struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"SELECT r.name, r.created_at, a.value FROM runs r"
+		" LEFT JOIN run_attrs a ON a.run_id = r.id AND a.key = 'commit'"
+		" WHERE r.id = ?1", err);
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, p->run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		p->run_name = column_dup(st, 0);
+		p->created_at = column_dup(st, 1);
+		p->commit = column_dup(st, 2);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "run label");
+}
+
 int pdb_store_series_bounds(struct pdb_store *store, int64_t series_id,
 			    struct pdb_history_point *pts, size_t n, struct pdb_err *err)
 {

@@ -47,5 +47,8 @@ void pdb_store_filter_bind(sqlite3_stmt *st, const char *where, int first_param)
 void pdb_store_pack(const struct pdb_sample *s, size_t n, int which, unsigned char *out);
 void pdb_store_unpack(const unsigned char *blob, size_t n, int which, struct pdb_sample *s);
 enum { PDB_PACK_VALUE, PDB_PACK_T, PDB_PACK_WEIGHT };
+/* 64 bits at p, little-endian. */
+void pdb_store_put_le64(unsigned char *p, uint64_t v);
+uint64_t pdb_store_get_le64(const unsigned char *p);
 
 #endif

@@ -1,7 +1,10 @@
 #!/bin/sh
-# perfdb detect with its cache of weak change points gives what a full
-# recomputation gives, on seeded random histories that grow run by run
-# (steps, noise and one-run spikes), in both outlier modes.
+# perfdb detect with its caches (the values read, the spikes found, the
+# weak change points) gives what a full recomputation gives, on seeded
+# random histories that grow run by run (steps, noise and one-run spikes),
+# in both outlier modes, over all runs and over an attribute filter; and
+# still after runs are removed, a result is changed behind its back and
+# the cached rows are damaged.
 : "${PERFDB:?}"
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -16,26 +19,46 @@ awk -v dir="$work" 'BEGIN {
 		vb = b * exp(0.01 * (rand() + rand() + rand() - 1.5))
 		if (rand() < 0.02) va *= 1.5
 		file = sprintf("%s/run-%03d.json", dir, r)
-		printf "{\"attrs\": {\"commit\": \"c%03d\"}, \"results\": [", r > file
+		printf "{\"attrs\": {\"commit\": \"c%03d\", \"branch\": \"%s\"}, \"results\": [", r, r % 3 ? "main" : "dev" > file
 		printf "{\"benchmark\": \"a\", \"dims\": {}, \"metric\": \"time\", \"unit\": \"s\", \"direction\": \"lower\", \"samples\": [%.9g]},", va > file
 		printf "{\"benchmark\": \"b\", \"dims\": {}, \"metric\": \"qps\", \"unit\": \"ops/s\", \"direction\": \"higher\", \"samples\": [%.9g]}]}\n", vb > file
 		close(file)
 	}
 }'
 n=0 checked=0
+# same WHEN: the cached and the full answer agree, in both modes, over all
+# runs and over the main branch's
+same() {
+	for mode in report keep; do
+		for where in "" branch=main; do
+			"$PERFDB" detect --window 20 --outliers $mode ${where:+--where $where} --format json >"$work/cached" || exit 1
+			"$PERFDB" detect --window 20 --outliers $mode ${where:+--where $where} --format json --no-cache >"$work/full" || exit 1
+			cmp -s "$work/cached" "$work/full" || { echo "detect: cached result differs $1 ($mode${where:+, $where})"; diff "$work/full" "$work/cached" | head; exit 1; }
+			checked=$((checked + 1))
+		done
+	done
+}
 for f in "$work"/run-*.json; do
 	"$PERFDB" ingest "$f" >/dev/null || exit 1
 	n=$((n + 1))
 	[ $((n % 7)) = 0 ] || [ $n = 150 ] || continue
-	for mode in report keep; do
-		"$PERFDB" detect --window 20 --outliers $mode --format json >"$work/cached" || exit 1
-		"$PERFDB" detect --window 20 --outliers $mode --format json --no-cache >"$work/full" || exit 1
-		cmp -s "$work/cached" "$work/full" || { echo "detect: cached result differs after $n runs ($mode)"; diff "$work/full" "$work/cached" | head; exit 1; }
-		checked=$((checked + 1))
-	done
+	same "after $n runs"
 done
-# the cache is in use: one row per series and mode
+# the caches are in use: a split state per series, mode and selection, the
+# values per series and selection, the spikes of the report mode
 rows=$(sqlite3 "$PERFDB_DB" 'SELECT count(*) FROM detect_cache WHERE covered > 0')
-[ "$rows" = 4 ] || { echo "detect: expected 4 cache rows in use, got $rows"; exit 1; }
+[ "$rows" = 8 ] || { echo "detect: expected 8 split states in use, got $rows"; exit 1; }
+rows=$(sqlite3 "$PERFDB_DB" "SELECT count(*) FROM detect_points WHERE last_run = 150 OR (last_run = 149 AND selection LIKE '%main')")
+[ "$rows" = 4 ] || { echo "detect: expected 4 cached value rows up to date, got $rows"; exit 1; }
+rows=$(sqlite3 "$PERFDB_DB" "SELECT count(*) FROM detect_cache WHERE xcovered > 0 AND spikes != '' AND params LIKE '%report%'")
+[ "$rows" -ge 1 ] || { echo "detect: no spikes cached"; exit 1; }
 grep -q '"index"' "$work/full" || { echo "detect: no change point found at all"; exit 1; }
+# runs removed in the middle and at the end, a result changed in place
+"$PERFDB" rm run40 run150 >/dev/null || exit 1
+same "after two runs were removed"
+sqlite3 "$PERFDB_DB" "UPDATE results SET samples = X'0000000000005940' WHERE run_id = 20" || exit 1
+same "after a result was changed"
+# a cached row that does not hold together is read as none (and rewritten)
+sqlite3 "$PERFDB_DB" "UPDATE detect_points SET run_ids = X'00'; UPDATE detect_cache SET spikes = '7,3'" || exit 1
+same "after the caches were damaged"
 echo "detect: cached = full on $checked checks"
