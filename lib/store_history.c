@@ -248,17 +248,18 @@ int pdb_store_series_values(struct pdb_store *store, int64_t series_id,
 		     " FROM results res");
 	if (where)
 		pdb_buf_puts(&sql, " JOIN runs r ON r.id = res.run_id");
-	pdb_buf_puts(&sql, " WHERE res.series_id = ?1 AND res.run_id >= ?2 AND res.run_id > ?3");
-	pdb_store_filter_sql(&sql, where, 4);
+	/* one lower bound on run_id: with two, SQLite bounds its index range by
+	 * one and filters every row of the series by the other */
+	pdb_buf_puts(&sql, " WHERE res.series_id = ?1 AND res.run_id >= ?2");
+	pdb_store_filter_sql(&sql, where, 3);
 	pdb_buf_puts(&sql, " ORDER BY res.run_id");
 	st = pdb_store_prepare(store, sql.data, err);
 	pdb_buf_release(&sql);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, series_id);
-	sqlite3_bind_int64(st, 2, since_id);
-	sqlite3_bind_int64(st, 3, after_run);
-	pdb_store_filter_bind(st, where, 4);
+	sqlite3_bind_int64(st, 2, since_id > after_run ? since_id : after_run + 1);
+	pdb_store_filter_bind(st, where, 3);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct pdb_history_point p = { 0 };
 
