@@ -429,13 +429,16 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	int64_t since_id = 0;
 	char *params = NULL, *selection = NULL;
 	char pfirst[32];
-	int status;
+	int status, rc;
 
 	pdb_detect_opts_init(&cli.opts);
 	if ((status = parse_options(argc, argv, ctx, &cli)) >= 0)
 		goto out;
 	status = PDB_EXIT_OK;
+	/* one read transaction: the cache written at the end holds only what
+	 * was read, even when another process removes runs meanwhile */
 	if (!(store = cmd_open_existing_store(ctx, &err)) ||
+	    pdb_store_begin_read(store, &err) < 0 ||
 	    (cli.since && pdb_store_resolve(store, cli.since, &since_id, &err) < 0) ||
 	    pdb_store_list_series(store, cli.bench, cli.metric, &series, &nseries, &err) < 0) {
 		status = cmd_fail("detect", &err);
@@ -463,11 +466,16 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		entries[i].state = &fs[i].state;
 		entries[i].values = &fs[i].values;
 	}
-	if (pdb_store_readonly(store))
+	if (pdb_store_readonly(store)) {
 		fprintf(stderr, "perfdb: detect: the database is read-only: its cache is not updated\n");
-	else if (pdb_store_detect_cache_put(store, params, selection, entries, nseries, &err) < 0) {
+		pdb_store_rollback(store);
+	} else if ((rc = pdb_store_detect_cache_put(store, params, selection, entries,
+						   nseries, &err)) < 0) {
 		status = cmd_fail("detect", &err);
 		goto out;
+	} else if (rc == 1) {
+		fprintf(stderr, "perfdb: detect: another process wrote to the database while "
+			"detect read it: its cache is not updated\n");
 	}
 	if (cli.format == FMT_JSON)
 		print_json(fs, nseries);

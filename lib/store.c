@@ -50,6 +50,11 @@ int pdb_store_begin(struct pdb_store *store, struct pdb_err *err)
 	return pdb_store_exec(store, "BEGIN IMMEDIATE", err);
 }
 
+int pdb_store_begin_read(struct pdb_store *store, struct pdb_err *err)
+{
+	return pdb_store_exec(store, "BEGIN", err);
+}
+
 int pdb_store_commit(struct pdb_store *store, struct pdb_err *err)
 {
 	return pdb_store_exec(store, "COMMIT", err);

@@ -154,6 +154,12 @@ int pdb_store_point_label(struct pdb_store *store, struct pdb_history_point *p,
 int pdb_store_series_bounds(struct pdb_store *store, int64_t series_id,
 			    struct pdb_history_point *pts, size_t n, struct pdb_err *err);
 
+/* Begin a read transaction: what the following reads see stays as it was
+ * when the first began, until a commit or rollback. */
+int pdb_store_begin_read(struct pdb_store *store, struct pdb_err *err);
+/* End the open transaction, keeping nothing of it (none open: nothing). */
+void pdb_store_rollback(struct pdb_store *store);
+
 /* Delete runs (and everything they hold) in one transaction: all or none. */
 int pdb_store_delete_runs(struct pdb_store *store, const int64_t *ids, size_t n,
 			  struct pdb_err *err);

@@ -223,6 +223,16 @@ static int put_values(sqlite3_stmt *st, int64_t series_id, const char *selection
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* A write of the cache failed: 1 when another process wrote to the
+ * database after the read transaction began (SQLITE_BUSY_SNAPSHOT, or
+ * SQLITE_BUSY while it still writes), else -1 with err. */
+static int write_failed(struct pdb_store *store, const char *what, struct pdb_err *err)
+{
+	if ((sqlite3_errcode(store->db) & 0xff) == SQLITE_BUSY)
+		return 1;
+	return pdb_store_fail(store, err, what);
+}
+
 int pdb_store_detect_cache_put(struct pdb_store *store, const char *params,
 			       const char *selection,
 			       const struct pdb_detect_cache_entry *e, size_t n,
@@ -234,7 +244,7 @@ int pdb_store_detect_cache_put(struct pdb_store *store, const char *params,
 
 	pdb_buf_init(&weak);
 	pdb_buf_init(&spikes);
-	if (pdb_store_begin(store, err) < 0)
+	if (sqlite3_get_autocommit(store->db) && pdb_store_begin(store, err) < 0)
 		goto out;
 	/* an unchanged row is left alone: when no row changes the transaction
 	 * writes nothing (no WAL frame, no checkpoint, no fsync) */
@@ -262,7 +272,7 @@ int pdb_store_detect_cache_put(struct pdb_store *store, const char *params,
 
 		if (e[i].values && e[i].values->rewrite &&
 		    put_values(pv, e[i].series_id, selection, e[i].values) < 0) {
-			pdb_store_fail(store, err, "write detect values");
+			ret = write_failed(store, "write detect values", err);
 			goto out;
 		}
 
@@ -285,7 +295,7 @@ int pdb_store_detect_cache_put(struct pdb_store *store, const char *params,
 		sqlite3_bind_int64(st, 8, (int64_t)s->xchecksum);
 		sqlite3_bind_text(st, 9, spikes.data, (int)spikes.len, SQLITE_STATIC);
 		if (sqlite3_step(st) != SQLITE_DONE) {
-			pdb_store_fail(store, err, "write detect cache");
+			ret = write_failed(store, "write detect cache", err);
 			goto out;
 		}
 	}
@@ -295,7 +305,7 @@ int pdb_store_detect_cache_put(struct pdb_store *store, const char *params,
 out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(pv);
-	if (ret < 0)
+	if (ret != 0)
 		pdb_store_rollback(store);
 	pdb_buf_release(&weak);
 	pdb_buf_release(&spikes);

@@ -34,7 +34,11 @@ int pdb_store_detect_values(struct pdb_store *store, int64_t series_id,
 			    struct pdb_err *err);
 
 /* Replace the cached states of n series under params and, where rewrite is
- * set, their cached values under selection (one transaction). */
+ * set, their cached values under selection, in one transaction: the read
+ * transaction the values were read in (pdb_store_begin_read), so that
+ * what another process removed meanwhile is never cached; returns 1,
+ * writing nothing, when another process wrote to the database since then.
+ * Without an open transaction it begins its own. */
 struct pdb_detect_cache_entry {
 	int64_t series_id;
 	const struct pdb_detect_state *state;

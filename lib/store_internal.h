@@ -33,10 +33,9 @@ int pdb_store_fail(struct pdb_store *store, struct pdb_err *err, const char *wha
 sqlite3_stmt *pdb_store_prepare(struct pdb_store *store, const char *sql,
 				struct pdb_err *err);
 int pdb_store_exec(struct pdb_store *store, const char *sql, struct pdb_err *err);
-/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. */
+/* BEGIN IMMEDIATE / COMMIT (pdb_store_rollback: store.h). */
 int pdb_store_begin(struct pdb_store *store, struct pdb_err *err);
 int pdb_store_commit(struct pdb_store *store, struct pdb_err *err);
-void pdb_store_rollback(struct pdb_store *store);
 
 /* Attribute filters "k=v,k=v" on runs aliased r: append the SQL (parameters
  * numbered from first_param) and bind them; returns the next free number. */
