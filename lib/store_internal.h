@@ -48,4 +48,8 @@ void pdb_store_pack(const struct pdb_sample *s, size_t n, int which, unsigned ch
 void pdb_store_unpack(const unsigned char *blob, size_t n, int which, struct pdb_sample *s);
 enum { PDB_PACK_VALUE, PDB_PACK_T, PDB_PACK_WEIGHT };
 
+/* Register the table-valued function pdb_unpack(samples[, offsets[, weights]])
+ * (lib/store_unpack.c) on db: rows (idx, value, t, weight). An SQLite code. */
+int pdb_store_register_unpack(sqlite3 *db);
+
 #endif
