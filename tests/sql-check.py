@@ -3,12 +3,15 @@
 # Python's sqlite3 module reads from the tables (sample blobs unpacked with
 # struct, little-endian doubles) must equal, row by row and value by value as
 # doubles, both `perfdb sql` (CSV and JSON lines) and `perfdb export` (CSV).
-# A NaN is NULL in SQL, "nan" (value) or empty (t, weight) in export.
+# A NaN is NULL in SQL, "nan" (value) or empty (t, weight) in export. With
+# PLAIN (sql/plain-views.sql), the views it defines in SQL alone, read through
+# Python's sqlite3, must equal them too.
 # Prints "ok N rows"; exit 1 on the first difference.
-# Usage: sql-check.py samples|stats DB
+# Usage: sql-check.py samples|stats DB [PLAIN]
 import csv, io, json, math, sqlite3, struct, subprocess, sys
 
 kind, db = sys.argv[1:3]
+plain = sys.argv[3] if len(sys.argv) > 3 else None
 view = "samples_v" if kind == "samples" else "stats_v"
 order = "run_id, result_id, sample" if kind == "samples" else "run_id, result_id, stat"
 
@@ -100,4 +103,13 @@ for r, w in zip(ex, want):
     else:
         got.append(head + [r["stat"], num(r["value"])])
 check("export", got if len(ex) == len(want) else ex, want)
+
+if plain:
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    con.executescript(open(plain).read())
+    got = [list(r) for r in con.execute(query)]
+    for r in got:
+        r[4] = json.loads(r[4])
+        r[9:] = [math.nan if v is None else v for v in r[9:]]
+    check("plain SQL views", got, want)
 print("ok %d rows" % len(want))
