@@ -108,6 +108,8 @@ examples: all
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/perfdb $(DESTDIR)$(PREFIX)/bin/perfdb
+	install -d $(DESTDIR)$(PREFIX)/share/perfdb
+	install -m 644 sql/plain-views.sql $(DESTDIR)$(PREFIX)/share/perfdb/plain-views.sql
 
 clean:
 	rm -rf build build-asan build-fuzz perfdb

@@ -160,6 +160,30 @@ int pdb_store_begin_read(struct pdb_store *store, struct pdb_err *err);
 /* End the open transaction, keeping nothing of it (none open: nothing). */
 void pdb_store_rollback(struct pdb_store *store);
 
+/* One SQL statement that only reads, run on a read-only connection of its
+ * own with the temporary views samples_v (one row per sample, unpacked by the
+ * table-valued function pdb_unpack(samples, offsets, weights)) and stats_v (one
+ * row per statistic). A statement that would write, ATTACH, DETACH, a PRAGMA
+ * that is not a question, a second statement and an error in the SQL are
+ * PDB_EXIT_USAGE (a location "query:LINE:COL" where SQLite gives one). The
+ * sink is given the column names (once the first row is read), then each row; cells point into SQLite's
+ * memory until the next row. */
+enum pdb_sql_type { PDB_SQL_NULL, PDB_SQL_INT, PDB_SQL_REAL, PDB_SQL_TEXT, PDB_SQL_BLOB };
+struct pdb_sql_cell {
+	int type;                  /* enum pdb_sql_type */
+	int64_t i;                 /* PDB_SQL_INT */
+	double r;                  /* PDB_SQL_REAL */
+	const unsigned char *data; /* PDB_SQL_TEXT (NUL-ended) or PDB_SQL_BLOB */
+	size_t len;
+};
+struct pdb_sql_sink {
+	void (*columns)(void *ctx, const char *const *names, size_t n);
+	void (*row)(void *ctx, const struct pdb_sql_cell *cells, size_t n);
+	void *ctx;
+};
+int pdb_store_sql(struct pdb_store *store, const char *sql, const struct pdb_sql_sink *sink,
+		  struct pdb_err *err);
+
 /* Delete runs (and everything they hold) in one transaction: all or none. */
 int pdb_store_delete_runs(struct pdb_store *store, const int64_t *ids, size_t n,
 			  struct pdb_err *err);

@@ -50,4 +50,8 @@ enum { PDB_PACK_VALUE, PDB_PACK_T, PDB_PACK_WEIGHT };
 void pdb_store_put_le64(unsigned char *p, uint64_t v);
 uint64_t pdb_store_get_le64(const unsigned char *p);
 
+/* Register the table-valued function pdb_unpack(samples[, offsets[, weights]])
+ * (lib/store_unpack.c) on db: rows (idx, value, t, weight). An SQLite code. */
+int pdb_store_register_unpack(sqlite3 *db);
+
 #endif

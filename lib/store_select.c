@@ -159,7 +159,9 @@ int pdb_store_resolve_group(struct pdb_store *store, const char *selector,
 			ret = select_ids(store, &group, selector, top, last, ids, nids, err);
 		}
 		free(sel.filter);
-	} else if (strncmp(selector, "latest:", 7) == 0 || !strchr(selector, ',')) {
+	} else if ((strncmp(selector, "latest", 6) == 0 && strchr(selector, ':')) ||
+		   !strchr(selector, ',')) {
+		/* latest:K=V,K=V and latest~N:K=V,K=V are one selector, not a list */
 		*ids = pdb_xmalloc(sizeof **ids);
 		ret = pdb_store_resolve(store, selector, *ids, err);
 		*nids = ret == 0 ? 1 : 0;

@@ -16,7 +16,7 @@ as_user() {
   if [ "$(id -u)" = 0 ]; then su nobody -s /bin/sh -c "$1"; else sh -c "$1"; fi
 }
 db="$work/ro/p.db"
-for c in "runs" "show run1" "compare run1 run2" "detect" "plot history run1 run2 -o $work/charts/h.svg"; do
+for c in "runs" "show run1" "sql \"select count(*) from samples_v\"" "compare run1 run2" "detect" "plot history run1 run2 -o $work/charts/h.svg"; do
   as_user "PERFDB_FINGERPRINT=off $work/perfdb --db $db $c" >"$work/out" 2>"$work/err"
   status=$?
   [ $status = 0 ] || { [ "$c" = "compare run1 run2" ] && [ $status = 1 ]; } || # 1: the gate's answer
@@ -25,4 +25,4 @@ done
 as_user "$work/perfdb --db $db detect" 2>&1 | grep -q "read-only: its cache is not updated" ||
   { echo "detect did not say its cache is not updated"; exit 1; }
 [ "$(ls "$work/ro")" = p.db ] || { echo "files appeared beside the database:"; ls "$work/ro"; exit 1; }
-echo "runs, show, compare, detect and plot read a read-only database; nothing created beside it"
+echo "runs, show, sql, compare, detect and plot read a read-only database; nothing created beside it"
