@@ -6,7 +6,7 @@
 # regression; each run records its commit. An unknown REV is a one-line error
 # (exit 2), a failing build stops with its last lines (exit 4) before
 # anything is measured, Ctrl-C stores both runs as interrupted (exit 130):
-# no worktree is ever left behind.
+# no worktree is ever left behind, and no hook of the repository runs.
 : "${PERFDB:?}"
 command -v cc >/dev/null || { echo "no cc: skipped"; exit 77; }
 command -v git >/dev/null || { echo "no git: skipped"; exit 77; }
@@ -28,6 +28,9 @@ C
 echo 12000000UL > loops && git add spin.c loops && git commit -qm base &&
 echo 13200000UL > loops && git commit -qam 'ten per cent more work' || exit 1
 base_sha=$(git rev-parse HEAD~1) cand_sha=$(git rev-parse HEAD)
+# programs the repository configures must not run: a checkout hook, an fsmonitor
+printf '#!/bin/sh\ntouch "%s/marker"\n' "$work" > "$work/hook" && chmod +x "$work/hook" &&
+cp "$work/hook" .git/hooks/post-checkout && git config core.fsmonitor "$work/hook" || exit 1
 cat > "$work/spec.yaml" <<'YAML'
 build: 'cc -O1 -DLOOPS=$(cat loops) -o "{dir}/spin" spin.c'
 warmup: 1
@@ -93,4 +96,5 @@ states=$(sqlite3 "$PERFDB_DB" "SELECT group_concat(status, ' ') FROM runs WHERE 
 echo "Ctrl-C: exit $status, runs $states"
 [ $status = 130 ] && [ "$states" = "interrupted interrupted" ] || { echo "FAIL: expected exit 130 and both runs interrupted"; cat "$work/err"; fail=1; }
 clean "Ctrl-C"
+[ ! -e "$work/marker" ] || { echo "FAIL: the repository's hook ran"; fail=1; }
 exit $fail
