@@ -6,7 +6,8 @@
 # regression; each run records its commit. An unknown REV is a one-line error
 # (exit 2), a failing build stops with its last lines (exit 4) before
 # anything is measured, Ctrl-C stores both runs as interrupted (exit 130):
-# no worktree is ever left behind, and no hook of the repository runs.
+# no worktree is ever left behind, and no hook of the repository runs; the
+# fingerprint's branch and dirtiness are each variant's own checkout's.
 : "${PERFDB:?}"
 command -v cc >/dev/null || { echo "no cc: skipped"; exit 77; }
 command -v git >/dev/null || { echo "no git: skipped"; exit 77; }
@@ -87,7 +88,10 @@ benchmarks:
   - name: nap
     command: "sleep 0.1"
 YAML
-"$PERFDB" run "$work/nap.yaml" --variant base:git=HEAD~1 >"$work/out" 2>"$work/err" &
+# with the fingerprint on, each run's branch and dirtiness are its own checkout's
+echo "/* uncommitted */" >> spin.c
+branch=$(git rev-parse --abbrev-ref HEAD)
+PERFDB_FINGERPRINT=on "$PERFDB" run "$work/nap.yaml" --variant base:git=HEAD~1 >"$work/out" 2>"$work/err" &
 pid=$!
 sleep 1.5
 kill -INT $pid
@@ -96,5 +100,8 @@ states=$(sqlite3 "$PERFDB_DB" "SELECT group_concat(status, ' ') FROM runs WHERE 
 echo "Ctrl-C: exit $status, runs $states"
 [ $status = 130 ] && [ "$states" = "interrupted interrupted" ] || { echo "FAIL: expected exit 130 and both runs interrupted"; cat "$work/err"; fail=1; }
 clean "Ctrl-C"
+got="$(attr 3 branch) $(attr 3 dirty); $(attr 4 branch) $(attr 4 dirty)" want="HEAD false; $branch true"
+echo "fingerprint: base $(attr 3 branch), dirty $(attr 3 dirty); cand $(attr 4 branch), dirty $(attr 4 dirty)"
+[ "$got" = "$want" ] || { echo "FAIL: expected $want"; fail=1; }
 [ ! -e "$work/marker" ] || { echo "FAIL: the repository's hook ran"; fail=1; }
 exit $fail
