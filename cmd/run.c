@@ -9,6 +9,7 @@
 #include "fingerprint.h"
 #include "kafka/workload_spec.h"
 #include "logstream/spec.h"
+#include "runner/checkout.h"
 #include "runner/runner.h"
 #include "util.h"
 
@@ -24,7 +25,10 @@ const struct command cmd_run = {
 	"      --variant NAME:KEY=VALUE\n"
 	"                      an A/B variant, its {KEY} in commands (repeatable; the\n"
 	"                      first NAME is the base, the second the candidate;\n"
-	"                      replaces the spec's variants)\n"
+	"                      replaces the spec's variants); NAME:git=REV checks REV\n"
+	"                      out into a temporary worktree, {dir}, and runs the\n"
+	"                      spec's build there (alone: the candidate is the\n"
+	"                      current checkout)\n"
 	"      --compare       after an A/B run, compare the candidate with the base\n"
 	"                      and exit with compare's status; takes compare's --format,\n"
 	"                      --threshold, --alpha, --config, --metric, --bench,\n"
@@ -92,6 +96,24 @@ static void progress(void *vctx, const struct pdb_progress *p)
 	}
 }
 
+/* The command of a build or step, its {KEY}s those of variant v at point. */
+static void print_argv(const struct pdb_spec *spec, size_t point, size_t v, const struct pdb_command *c)
+{
+	char *text;
+
+	if (c->shell) {
+		text = pdb_plan_expand(spec, point, v, c->shell);
+		printf("%s", text);
+		free(text);
+		return;
+	}
+	for (size_t i = 0; c->argv[i]; i++) {
+		text = pdb_plan_expand(spec, point, v, c->argv[i]);
+		printf(strpbrk(text, " \t'\"$") ? "%s'%s'" : "%s%s", i ? " " : "", text);
+		free(text);
+	}
+}
+
 static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 {
 	const struct pdb_bench_spec *b = &spec->benches[s->bench];
@@ -133,21 +155,22 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 		free(text);
 		return;
 	}
-	if (c->shell) {
-		text = pdb_plan_expand(spec, s->point, s->variant, c->shell);
-		printf("%s", text);
-		free(text);
-		return;
-	}
-	for (size_t i = 0; c->argv[i]; i++) {
-		text = pdb_plan_expand(spec, s->point, s->variant, c->argv[i]);
-		printf(strpbrk(text, " \t'\"$") ? "%s'%s'" : "%s%s", i ? " " : "", text);
-		free(text);
-	}
+	print_argv(spec, s->point, s->variant, c);
 }
 
-static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan)
+static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan,
+		       const struct pdb_checkouts *co)
 {
+	for (size_t v = 0; co->top && v < spec->nvariants; v++) {
+		const struct pdb_variant *var = &spec->variants[v];
+		printf("checkout (%s) %s = %.12s: %s", var->name, var->git ? var->git : "HEAD", co->commit[v],
+		       var->git ? "a temporary worktree, {dir}" : "the current checkout, {dir}");
+		if (spec->build.argv || spec->build.shell) {
+			printf("; build: ");
+			print_argv(spec, PDB_PLAN_NO_POINT, v, &spec->build);
+		}
+		putchar('\n');
+	}
 	for (size_t i = 0; i < plan->nsteps; i++) {
 		const struct pdb_step *s = &plan->steps[i];
 		char *point = pdb_plan_point_text(spec, s->point);
@@ -171,7 +194,7 @@ static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan)
 /* Finish the runs and store them; print their ids (on stderr when the
  * comparison has stdout). An exit status, or -1 to go on. */
 static int store_runs(struct pdb_store *store, struct pdb_run *const *runs, const struct pdb_spec *spec,
-		      const char *source, const char *name, int compare)
+		      const struct pdb_checkouts *co, const char *source, const char *name, int compare)
 {
 	size_t nruns = spec->nvariants ? spec->nvariants : 1;
 	const char *fp = getenv("PERFDB_FINGERPRINT");
@@ -188,7 +211,7 @@ static int store_runs(struct pdb_store *store, struct pdb_run *const *runs, cons
 		} else if (name)
 			pdb_set_str(&runs[v]->name, name);
 		if (!(fp && (strcmp(fp, "0") == 0 || strcmp(fp, "off") == 0)))
-			pdb_fingerprint_capture(runs[v]);
+			pdb_fingerprint_capture(runs[v], co->added[v] ? co->dir[v] : NULL);
 		if (pdb_store_insert_run(store, runs[v], 0, &err) < 0)
 			return cmd_fail("run", &err);
 		interrupted |= strcmp(runs[v]->status, "interrupted") == 0;
@@ -215,6 +238,36 @@ static int store_runs(struct pdb_store *store, struct pdb_run *const *runs, cons
 			fprintf(stderr, "perfdb: run: a benchmark failed (see the failed.* attributes of run%lld)\n",
 				(long long)runs[v]->id);
 	return failed && !compare ? PDB_EXIT_RUNTIME : -1;
+}
+
+/* Check each variant's git: REV out and build it there; record its commit.
+ * An exit status, or -1 to go on. */
+static int check_out(struct pdb_spec *spec, struct pdb_checkouts *co, struct pdb_run *const *runs)
+{
+	struct pdb_err err;
+	int built;
+
+	if (pdb_checkouts_add(spec, co, &err) < 0)
+		return cmd_fail("run", &err);
+	for (size_t v = 0; v < spec->nvariants; v++) {
+		const struct pdb_variant *var = &spec->variants[v];
+		pdb_run_set_attr(runs[v], "commit", co->commit[v]);
+		if (var->git)
+			pdb_run_set_attr(runs[v], "git_rev", var->git);
+		if (co->branch[v])
+			pdb_run_set_attr(runs[v], "branch", co->branch[v]);
+		if (!spec->build.argv && !spec->build.shell)
+			continue;
+		fprintf(stderr, "perfdb: run: building %s (%s, %.12s) in %s\n", var->name, var->git ? var->git : "HEAD",
+			co->commit[v], co->dir[v]);
+		if ((built = pdb_checkouts_build(spec, co, v, &stop_requested, &err)) < 0)
+			return cmd_fail("run", &err);
+		if (built) {
+			fprintf(stderr, "perfdb: run: interrupted while building %s; nothing was measured\n", var->name);
+			return 130;
+		}
+	}
+	return -1;
 }
 
 /* A list of option values (pointers into argv). */
@@ -247,6 +300,7 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_runner_opts ro = { .progress = progress, .ctx = &pc, .stop = &stop_requested };
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct compare_gate gate;
+	struct pdb_checkouts co = { 0 };
 	const char *only = NULL, *name = NULL, **variants = NULL, **attrs = NULL;
 	size_t nvariants = 0, capvariants = 0, nattrs = 0, capattrs = 0, nruns;
 	struct pdb_err err;
@@ -306,6 +360,10 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_fail("run", &err);
 		goto out;
 	}
+	if (pdb_spec_has_git(&spec) && pdb_checkouts_resolve(&spec, &co, &err) < 0) {
+		status = cmd_fail("run", &err);
+		goto out;
+	}
 	if (compare && spec.nvariants != 2) {
 		status = cmd_usage_error(&cmd_run, "--compare needs two variants (the spec's variants, or --variant)");
 		goto out;
@@ -314,7 +372,7 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	if (compare && (status = compare_gate_config(&gate, "run")) != 0)
 		goto out;
 	if (dry_run) {
-		print_plan(&spec, &plan);
+		print_plan(&spec, &plan, &co);
 		goto out;
 	}
 	if (!(store = cmd_open_store(ctx, &err))) {
@@ -340,15 +398,23 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL); /* a closed terminal or ssh session: stop as for TERM */
+	if (co.top && (status = check_out(&spec, &co, runs)) >= 0)
+		goto out;
+	status = PDB_EXIT_OK;
 	if (pdb_runner_execute(&spec, &plan, &ro, runs, &err) < 0) {
 		status = cmd_fail("run", &err);
 		goto out;
 	}
-	if ((status = store_runs(store, runs, &spec, argv[optind], name, compare)) >= 0)
+	if ((status = store_runs(store, runs, &spec, &co, argv[optind], name, compare)) >= 0)
 		goto out;
 	status = compare ? compare_gate_run(&gate, store, &runs[0]->id, 1, &runs[1]->id, 1, "run")
 			 : PDB_EXIT_OK;
 out:
+	if (pdb_checkouts_release(&co, &err) < 0) {
+		char msg[1200];
+		pdb_err_format(&err, msg, sizeof msg);
+		fprintf(stderr, "perfdb: run: warning: %s\n", msg);
+	}
 	pdb_plan_release(&plan);
 	pdb_spec_release(&spec);
 	pdb_run_free(runs[0]);

@@ -55,7 +55,36 @@ static void command_line(const char *cmd, char *out, size_t size)
 		out[0] = '\0';
 }
 
-static void capture_git(struct pdb_run *run)
+/* dir quoted for /bin/sh (into buf). */
+static void sh_quote(const char *dir, struct pdb_buf *buf)
+{
+	pdb_buf_puts(buf, "'");
+	for (const char *p = dir; *p; p++)
+		if (*p == '\'')
+			pdb_buf_puts(buf, "'\\''");
+		else
+			pdb_buf_add(buf, p, 1);
+	pdb_buf_puts(buf, "'");
+}
+
+/* The first line of git's output for args in dir (NULL: the current one). */
+static void git_line(const char *dir, const char *args, char *out, size_t size)
+{
+	struct pdb_buf cmd;
+
+	pdb_buf_init(&cmd);
+	pdb_buf_puts(&cmd, "git ");
+	if (dir) {
+		pdb_buf_puts(&cmd, "-C ");
+		sh_quote(dir, &cmd);
+		pdb_buf_puts(&cmd, " ");
+	}
+	pdb_buf_puts(&cmd, args);
+	command_line(cmd.data, out, size);
+	pdb_buf_release(&cmd);
+}
+
+static void capture_git(struct pdb_run *run, const char *dir)
 {
 	const char *sha = getenv("GITHUB_SHA"), *ref = getenv("GITHUB_REF_NAME");
 	char buf[256];
@@ -64,28 +93,30 @@ static void capture_git(struct pdb_run *run)
 		sha = getenv("CI_COMMIT_SHA");
 	if (!ref)
 		ref = getenv("CI_COMMIT_REF_NAME");
-	set_default(run, "commit", sha);
-	set_default(run, "branch", ref);
+	if (!dir) { /* CI checked out the current directory, not dir */
+		set_default(run, "commit", sha);
+		set_default(run, "branch", ref);
+	}
 	if (getenv("CI_JOB_ID"))
 		set_default(run, "ci_job", getenv("CI_JOB_ID"));
 	else if (getenv("GITHUB_RUN_ID"))
 		set_default(run, "ci_job", getenv("GITHUB_RUN_ID"));
-	command_line("git rev-parse --is-inside-work-tree 2>/dev/null", buf, sizeof buf);
+	git_line(dir, "rev-parse --is-inside-work-tree 2>/dev/null", buf, sizeof buf);
 	if (strcmp(buf, "true") != 0)
 		return;
-	command_line("git rev-parse HEAD 2>/dev/null", buf, sizeof buf);
+	git_line(dir, "rev-parse HEAD 2>/dev/null", buf, sizeof buf);
 	set_default(run, "commit", buf);
-	command_line("git rev-parse --abbrev-ref HEAD 2>/dev/null", buf, sizeof buf);
+	git_line(dir, "rev-parse --abbrev-ref HEAD 2>/dev/null", buf, sizeof buf);
 	set_default(run, "branch", buf);
 	/* no program the repository configures may run: an untrusted checkout's
 	 * fsmonitor hook or diff drivers must not execute on ingest */
-	command_line("git -c core.fsmonitor= -c core.untrackedCache=false --no-optional-locks "
-		     "status --porcelain --untracked-files=no --no-renames 2>/dev/null | head -1 | wc -l",
-		     buf, sizeof buf);
+	git_line(dir, "-c core.fsmonitor= -c core.untrackedCache=false --no-optional-locks "
+		 "status --porcelain --untracked-files=no --no-renames 2>/dev/null | head -1 | wc -l",
+		 buf, sizeof buf);
 	set_default(run, "dirty", strcmp(buf, "0") == 0 ? "false" : "true");
 }
 
-void pdb_fingerprint_capture(struct pdb_run *run)
+void pdb_fingerprint_capture(struct pdb_run *run, const char *git_dir)
 {
 	struct utsname u;
 	char buf[256];
@@ -110,5 +141,5 @@ void pdb_fingerprint_capture(struct pdb_run *run)
 		snprintf(buf, sizeof buf, "%lld", kib * 1024);
 		set_default(run, "memory", buf);
 	}
-	capture_git(run);
+	capture_git(run, git_dir);
 }

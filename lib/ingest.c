@@ -433,7 +433,7 @@ struct pdb_run *pdb_ingest_files(const char *const *paths, size_t npaths,
 	if (opts->name)
 		pdb_set_str(&in.run->name, opts->name);
 	if (opts->fingerprint && !in.own_env)
-		pdb_fingerprint_capture(in.run);
+		pdb_fingerprint_capture(in.run, NULL);
 	if (bad_weight(in.run, err) < 0)
 		goto out;
 	if (in.run->nresults == 0) {

@@ -121,7 +121,7 @@ static int named(const char *name, const char *p, size_t len)
 static const char *lookup(const struct pdb_spec *spec, size_t point, size_t variant,
 			  const char *p, size_t len)
 {
-	for (size_t i = 0; i < spec->nmatrix; i++)
+	for (size_t i = 0; point != PDB_PLAN_NO_POINT && i < spec->nmatrix; i++)
 		if (named(spec->matrix[i].name, p, len))
 			return pdb_plan_value(spec, point, i);
 	for (size_t i = 0; variant < spec->nvariants && i < spec->variants[variant].nvars; i++)

@@ -2,6 +2,8 @@
 #ifndef PDB_PLAN_H
 #define PDB_PLAN_H
 
+#include <stdint.h>
+
 #include "runner/spec.h"
 
 enum pdb_step_kind { PDB_STEP_SETUP, PDB_STEP_WARMUP, PDB_STEP_MEASURE, PDB_STEP_TEARDOWN };
@@ -38,7 +40,9 @@ const char *pdb_plan_value(const struct pdb_spec *spec, size_t point, size_t par
 char *pdb_plan_point_text(const struct pdb_spec *spec, size_t point);
 /* text with every {name} of a matrix parameter replaced by its value at
  * point, and every {KEY} of the variant by its value; other braces are
- * left alone. Caller frees. */
+ * left alone. With point PDB_PLAN_NO_POINT, the variant's keys only (a
+ * build runs before any matrix point). Caller frees. */
+#define PDB_PLAN_NO_POINT SIZE_MAX
 char *pdb_plan_expand(const struct pdb_spec *spec, size_t point, size_t variant, const char *text);
 /* The vcpus value at point, or 0 when the matrix has no vcpus. */
 int pdb_plan_vcpus(const struct pdb_spec *spec, size_t point);

@@ -23,6 +23,9 @@ int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
 	int cpus = pdb_exec_cpus_allowed();
 	size_t variants = spec->nvariants ? spec->nvariants : 1;
 
+	if ((spec->build.argv || spec->build.shell) && !pdb_spec_has_git(spec))
+		return pdb_err_set(err, PDB_EXIT_USAGE, "build: runs in the checkout of a variant with git: REV, "
+				   "and no variant has one");
 	for (size_t p = 0; p < plan->npoints; p++) {
 		int want = pdb_plan_vcpus(spec, p);
 		if (want > cpus)

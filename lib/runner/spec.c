@@ -224,6 +224,7 @@ static void variants_release(struct pdb_spec *spec)
 		}
 		free(spec->variants[i].vars);
 		free(spec->variants[i].name);
+		free(spec->variants[i].git);
 	}
 	free(spec->variants);
 	spec->variants = NULL;
@@ -269,6 +270,37 @@ static void variant_set(struct pdb_variant *v, const char *key, size_t keylen, c
 	v->vars[v->nvars++].value = pdb_xstrdup(value);
 }
 
+void pdb_variant_set(struct pdb_variant *v, const char *key, const char *value)
+{
+	variant_set(v, key, strlen(key), value);
+}
+
+/* Set key of v, or its revision when key is git. */
+static void variant_set_key(struct pdb_variant *v, const char *key, size_t keylen, const char *value)
+{
+	if (keylen == 3 && strncmp(key, "git", 3) == 0) {
+		free(v->git);
+		v->git = pdb_xstrdup(value);
+	} else
+		variant_set(v, key, keylen, value);
+}
+
+int pdb_spec_has_git(const struct pdb_spec *spec)
+{
+	for (size_t i = 0; i < spec->nvariants; i++)
+		if (spec->variants[i].git)
+			return 1;
+	return 0;
+}
+
+/* A lone variant with git: REV is the base of the current checkout: add
+ * that candidate, "cand". */
+static void add_current_checkout(struct pdb_spec *spec)
+{
+	if (spec->nvariants == 1 && spec->variants[0].git && strcmp(spec->variants[0].name, "cand") != 0)
+		variant_named(spec, "cand", 4);
+}
+
 static int variant_has(const struct pdb_variant *v, const char *key)
 {
 	for (size_t i = 0; i < v->nvars; i++)
@@ -289,6 +321,11 @@ static const char *variants_problem(const struct pdb_spec *spec, char *buf, size
 	}
 	for (size_t a = 0; a < 2; a++)
 		for (size_t i = 0; i < v[a].nvars; i++) {
+			if (pdb_spec_has_git(spec) && strcmp(v[a].vars[i].key, "dir") == 0) {
+				snprintf(buf, size, "variant '%s': {dir} is the checkout of git: REV, not a key of its own",
+					 v[a].name);
+				return buf;
+			}
 			if (!variant_has(&v[1 - a], v[a].vars[i].key)) {
 				snprintf(buf, size, "variant '%s' has no '%s' (every variant needs the same keys)",
 					 v[1 - a].name, v[a].vars[i].key);
@@ -326,10 +363,11 @@ static int read_variants(struct reader *r, const json_t *v, struct pdb_spec *spe
 			}
 			if (!text)
 				return bad(r, value, "variant '%s': expected a plain value", name);
-			variant_set(var, key, strlen(key), text);
+			variant_set_key(var, key, strlen(key), text);
 			free(text);
 		}
 	}
+	add_current_checkout(spec);
 	return 0;
 }
 
@@ -347,9 +385,10 @@ int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t
 		if (!valid_name(args[i], (size_t)(colon - args[i])) || !valid_name(colon + 1, (size_t)(eq - colon - 1)))
 			return pdb_err_set(err, PDB_EXIT_USAGE, "--variant '%s': a name or key is 1 to 64 letters, digits, "
 					   "'_', '.' and '-'", args[i]);
-		variant_set(variant_named(spec, args[i], (size_t)(colon - args[i])), colon + 1,
-			    (size_t)(eq - colon - 1), eq + 1);
+		variant_set_key(variant_named(spec, args[i], (size_t)(colon - args[i])), colon + 1,
+				(size_t)(eq - colon - 1), eq + 1);
 	}
+	add_current_checkout(spec);
 	if ((problem = variants_problem(spec, buf, sizeof buf)))
 		return pdb_err_set(err, PDB_EXIT_USAGE, "--variant: %s", problem);
 	return 0;
@@ -368,11 +407,13 @@ static int read_top_key(struct reader *r, const char *key, const json_t *v,
 		return read_matrix(r, v, spec);
 	if (strcmp(key, "variants") == 0)
 		return read_variants(r, v, spec);
+	if (strcmp(key, "build") == 0)
+		return read_command(r, v, &spec->build, key);
 	if (strcmp(key, "benchmarks") == 0)
 		return 0; /* read after the defaults above */
 	{
 		static const char *const keys[] = { "warmup", "repeat", "interleave", "matrix", "variants",
-						    "benchmarks" };
+						    "build", "benchmarks" };
 		char hint[80];
 		return pdb_yaml_bad(&r->doc, v, PDB_EXIT_INPUT, r->err, "unknown key '%s'%s", key,
 				    pdb_did_you_mean(key, keys, sizeof keys / sizeof keys[0],
@@ -473,5 +514,6 @@ void pdb_spec_release(struct pdb_spec *spec)
 	}
 	free(spec->matrix);
 	variants_release(spec);
+	command_release(&spec->build);
 	memset(spec, 0, sizeof *spec);
 }

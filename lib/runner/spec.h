@@ -50,6 +50,7 @@ struct pdb_variant {
 	char *name;
 	struct pdb_attr *vars;
 	size_t nvars;
+	char *git;          /* git: REV, checked out into a worktree ({dir}); NULL: none */
 };
 
 struct pdb_spec {
@@ -60,6 +61,7 @@ struct pdb_spec {
 	struct pdb_variant *variants; /* none, or two: the base, then the candidate */
 	size_t nvariants;
 	int interleave;
+	struct pdb_command build;     /* run in each variant's checkout first (git: variants) */
 };
 
 /* Read a spec; errors are FILE:LINE:COL (code PDB_EXIT_INPUT). Release
@@ -69,8 +71,15 @@ void pdb_spec_release(struct pdb_spec *spec);
 
 /* Replace the spec's variants with the command line's NAME:KEY=VALUE
  * texts (a NAME again adds a key to that variant); the first NAME is the
- * base. 0, or -1 with a usage error (code PDB_EXIT_USAGE). */
+ * base; the key git is the variant's revision. 0, or -1 with a usage error
+ * (code PDB_EXIT_USAGE). */
 int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t nargs,
 			  struct pdb_err *err);
+
+/* Whether a variant has git: REV (then every variant has a {dir}). */
+int pdb_spec_has_git(const struct pdb_spec *spec);
+
+/* Set {key} of variant v to value (a copy), replacing an earlier value. */
+void pdb_variant_set(struct pdb_variant *v, const char *key, const char *value);
 
 #endif

@@ -172,7 +172,7 @@ static void test_fingerprint(void **state)
 
 	(void)state;
 	pdb_run_set_attr(run, "host", "given");
-	pdb_fingerprint_capture(run);
+	pdb_fingerprint_capture(run, NULL);
 	assert_string_equal(pdb_run_get_attr(run, "host"), "given");
 	snprintf(vcpus, sizeof vcpus, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	assert_string_equal(pdb_run_get_attr(run, "vcpus"), vcpus);
