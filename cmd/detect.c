@@ -408,7 +408,6 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	size_t nseries = 0;
 	int64_t since_id = 0;
 	char *params = NULL;
-	char pfirst[32];
 	int status;
 
 	pdb_detect_opts_init(&cli.opts);
@@ -421,13 +420,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_fail("detect", &err);
 		goto out;
 	}
-	/* what the cached split depends on; split=2: the split of report
-	 * mode also tests plateaus (caches of the first split are not reused) */
-	pdb_fmt_double(cli.opts.pvalue, pfirst);
-	params = pdb_xasprintf("split=2;window=%zu;pvalue=%s;outliers=%s;since=%lld;where=%s",
-			       cli.opts.window, pfirst,
-			       cli.opts.outliers == PDB_OUTLIERS_KEEP ? "keep" : "report",
-			       (long long)since_id, cli.where ? cli.where : "");
+	params = pdb_store_detect_params(&cli.opts, since_id, cli.where);
 	fs = pdb_xcalloc(nseries + 1, sizeof *fs);
 	entries = pdb_xcalloc(nseries + 1, sizeof *entries);
 	for (size_t i = 0; i < nseries; i++) {

@@ -55,10 +55,7 @@ static int read_file(const char *path, struct pdb_buf *b, struct pdb_err *err)
 	return rc;
 }
 
-/* The SVG for inlining in HTML: without the XML prolog, and with every id
- * (and reference to one) prefixed by the chart's name, so that the glyphs
- * of several charts on one page do not collide. */
-static char *inline_svg(const char *svg, const char *prefix)
+char *pdb_report_inline_svg(const char *svg, const char *prefix)
 {
 	static const char *const marks[] = { "id=\"", "href=\"#", "url(#" };
 	const char *p = strstr(svg, "<svg");
@@ -105,7 +102,7 @@ static int render(struct pdb_chart *chart, const char *dir, const char *name, co
 		goto out;
 	out->name = pdb_xstrdup(name);
 	out->alt = pdb_xstrdup(alt);
-	out->svg = inline_svg(text.data ? text.data : "", name);
+	out->svg = pdb_report_inline_svg(text.data ? text.data : "", name);
 	rc = 0;
 out:
 	pdb_buf_release(&text);

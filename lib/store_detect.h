@@ -8,6 +8,11 @@
 #include "detect.h"
 #include "store.h"
 
+/* The text naming what a cached split depends on: the options, since_id
+ * and where (NULL: none). Caller frees. */
+char *pdb_store_detect_params(const struct pdb_detect_opts *o, int64_t since_id,
+			      const char *where);
+
 /* The cached split state of a series under params (a text naming the
  * options the split depends on). *found = 0 when there is none (or it is
  * unreadable); else *state is filled (caller releases). */

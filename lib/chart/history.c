@@ -332,7 +332,7 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 	pts = pdb_xcalloc(nseries, sizeof *pts);
 	npts = pdb_xcalloc(nseries, sizeof *npts);
 	for (size_t s = 0; s < nseries; s++) {
-		if (pdb_store_series_history(store, series[s].id, NULL, since, until, &pts[s],
+		if (pdb_store_series_history(store, series[s].id, opts->where, since, until, &pts[s],
 					     &npts[s], err) < 0 ||
 		    pdb_store_series_bounds(store, series[s].id, pts[s], npts[s], err) < 0)
 			goto out;

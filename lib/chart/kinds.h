@@ -13,6 +13,7 @@ struct pdb_plot_opts {
 	const char *bench_glob;  /* NULL: any benchmark */
 	const char *metric_glob; /* NULL: the kind's choice */
 	const char *title;       /* NULL: a title from the data */
+	const char *where;       /* history: only runs with these attributes ("k=v,k=v"); NULL: all */
 	int width, height, theme;
 	int last, cand_last;     /* compare: BASE (CAND) is the last N runs its selector matches */
 };
