@@ -178,21 +178,6 @@ static int absent(struct pdb_err *err)
 	return 0;
 }
 
-/* A glob that matches exactly s. Caller frees. */
-static char *glob_quote(const char *s)
-{
-	struct pdb_buf b;
-
-	pdb_buf_init(&b);
-	pdb_buf_puts(&b, "");
-	for (; *s; s++) {
-		if (strchr("*?[]\\", *s))
-			pdb_buf_puts(&b, "\\");
-		pdb_buf_add(&b, s, 1);
-	}
-	return b.data;
-}
-
 /* The candidate's scaling, and the baseline's of the same benchmark and
  * metric drawn beside it when it has one. */
 static int scaling_chart(struct pdb_store *store, struct report *r, const char *dir,
@@ -213,8 +198,8 @@ static int scaling_chart(struct pdb_store *store, struct report *r, const char *
 		return absent(err);
 	}
 	r->has_scaling = 1;
-	bench = glob_quote(r->scaling.benchmark);
-	metric = glob_quote(r->scaling.metric);
+	bench = pdb_glob_quote(r->scaling.benchmark);
+	metric = pdb_glob_quote(r->scaling.metric);
 	bo.bench_glob = bench;
 	bo.metric_glob = metric;
 	has_base = pdb_scaling_gather(store, bruns, 1, &bo, &base, err) == 0;
@@ -276,7 +261,7 @@ static int latency_chart(struct pdb_store *store, struct report *r, const char *
 		const struct pdb_compare_row *row = &r->cmp.rows[i];
 		if (strcmp(row->unit, "s") != 0 || !strstr(row->metric, "lat"))
 			continue;
-		glob = glob_quote(row->benchmark);
+		glob = pdb_glob_quote(row->benchmark);
 		o.bench_glob = glob;
 		pdb_err_clear(err);
 		c = pdb_latency_chart(store, runs, 2, &o, err);
@@ -384,7 +369,7 @@ static int history_chart(struct pdb_store *store, const struct report *r,
 {
 	char *from = pdb_xasprintf("run%lld", (long long)h->pts[0].run_id);
 	char *to = pdb_xasprintf("run%lld", (long long)r->cand->id);
-	char *bench = glob_quote(h->row->benchmark), *metric = glob_quote(h->row->metric);
+	char *bench = pdb_glob_quote(h->row->benchmark), *metric = pdb_glob_quote(h->row->metric);
 	char *title = pdb_xasprintf("History: %s (%s)", h->row->benchmark, h->row->metric);
 	char *name = pdb_xasprintf("history-%zu", index + 1);
 	struct pdb_plot_opts o = { .bench_glob = bench, .metric_glob = metric, .title = title,
