@@ -12,6 +12,12 @@
 #define MANIFEST "perfdb-site.manifest"
 #define HEADER "perfdb site manifest 1"
 
+/* The file: the header, then lines "KEY PATH" (KEY 16 hex digits) in path order. */
+struct site_manifest_entry {
+	char *path;
+	uint64_t key;
+};
+
 void site_manifest_add(struct site_manifest *m, const char *path, uint64_t key)
 {
 	m->paths = pdb_xrealloc(m->paths, (m->n + 1) * sizeof *m->paths);
@@ -20,7 +26,6 @@ void site_manifest_add(struct site_manifest *m, const char *path, uint64_t key)
 	m->keys[m->n++] = key;
 }
 
-/* Lines "KEY PATH" after the header, in path order (written so). */
 uint64_t site_manifest_key(const struct site_manifest *m, const char *path, int *found)
 {
 	size_t lo = 0, hi = m->n;
@@ -88,28 +93,38 @@ out:
 	return 0;
 }
 
-static int cmp_entry(const void *a, const void *b, void *m)
+static int cmp_entry(const void *a, const void *b)
 {
-	const struct site_manifest *man = m;
-	return strcmp(man->paths[*(const size_t *)a], man->paths[*(const size_t *)b]);
+	const struct site_manifest_entry *x = a, *y = b;
+	return strcmp(x->path, y->path);
+}
+
+void site_manifest_sort(struct site_manifest *m)
+{
+	struct site_manifest_entry *e = pdb_xmalloc((m->n + 1) * sizeof *e);
+
+	for (size_t i = 0; i < m->n; i++)
+		e[i] = (struct site_manifest_entry){ m->paths[i], m->keys[i] };
+	qsort(e, m->n, sizeof *e, cmp_entry);
+	for (size_t i = 0; i < m->n; i++) {
+		m->paths[i] = e[i].path;
+		m->keys[i] = e[i].key;
+	}
+	free(e);
 }
 
 int site_manifest_write(const char *dir, const struct site_manifest *m, struct pdb_err *err)
 {
 	char *path = pdb_xasprintf("%s/" MANIFEST, dir), tmp[4096];
-	size_t *order = pdb_xmalloc((m->n + 1) * sizeof *order);
 	FILE *f = NULL;
 	int ok = 0, rc = -1;
 
-	for (size_t i = 0; i < m->n; i++)
-		order[i] = i;
-	qsort_r(order, m->n, sizeof *order, cmp_entry, (void *)m);
 	if (pdb_atomic_begin(path, tmp, sizeof tmp, err) < 0)
 		goto out;
 	if ((f = fopen(tmp, "w"))) {
 		fputs(HEADER "\n", f);
 		for (size_t i = 0; i < m->n; i++)
-			fprintf(f, "%016" PRIx64 " %s\n", m->keys[order[i]], m->paths[order[i]]);
+			fprintf(f, "%016" PRIx64 " %s\n", m->keys[i], m->paths[i]);
 		ok = !ferror(f);
 		ok = fclose(f) == 0 && ok;
 	}
@@ -117,7 +132,6 @@ int site_manifest_write(const char *dir, const struct site_manifest *m, struct p
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno ? errno : EIO));
 	rc = pdb_atomic_end(tmp, path, ok, err);
 out:
-	free(order);
 	free(path);
 	return rc;
 }

@@ -137,6 +137,7 @@ int pdb_site_write(struct pdb_store *store, const struct pdb_site_opts *opts,
 	if (make_outdir(opts->outdir, err) < 0 || site_gather(&s, err) < 0 ||
 	    site_manifest_read(opts->outdir, &old, err) < 0 || pages(&s, &old, &now, err) < 0)
 		goto out;
+	site_manifest_sort(&now);
 	remove_stale(&s, &old, &now);
 	if (site_manifest_write(opts->outdir, &now, err) < 0)
 		goto out;

@@ -81,8 +81,11 @@ struct site_manifest {
 };
 /* Read DIR/perfdb-site.manifest; a missing file is an empty manifest. */
 int site_manifest_read(const char *dir, struct site_manifest *m, struct pdb_err *err);
+/* Write m (sorted) as DIR/perfdb-site.manifest. */
 int site_manifest_write(const char *dir, const struct site_manifest *m, struct pdb_err *err);
 void site_manifest_add(struct site_manifest *m, const char *path, uint64_t key);
+/* In path order, as site_manifest_key needs and the file has. */
+void site_manifest_sort(struct site_manifest *m);
 /* The key recorded for path, 0 (and *found 0) when none. */
 uint64_t site_manifest_key(const struct site_manifest *m, const char *path, int *found);
 void site_manifest_release(struct site_manifest *m);
