@@ -64,10 +64,11 @@ char *pdb_report_inline_svg(const char *svg, const char *prefix)
 	pdb_buf_init(&b);
 	p = p ? p : svg;
 	while (*p) {
-		size_t k, skip = 0;
-		for (k = 0; k < 3; k++)
-			if (strncmp(p, marks[k], strlen(marks[k])) == 0)
-				break;
+		size_t k = 3, skip = 0;
+		if (*p == 'i' || *p == 'h' || *p == 'u')
+			for (k = 0; k < 3; k++)
+				if (strncmp(p, marks[k], strlen(marks[k])) == 0)
+					break;
 		if (k < 3) {
 			skip = strlen(marks[k]);
 			pdb_buf_add(&b, p, skip);

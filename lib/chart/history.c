@@ -12,6 +12,7 @@
 #include "util.h"
 
 #define MAX_LINES 8
+#define MAX_MARKED 120   /* runs on the x axis up to which each point is marked */
 
 /* The x positions: every run any of the series has, by id. */
 struct runs_axis {
@@ -239,8 +240,10 @@ static void add_history_series(struct pdb_chart_panel *p, const struct pdb_histo
 		lo[i] = isfinite(a) ? a : y[i];
 		hi[i] = isfinite(b) ? b : y[i];
 	}
+	/* markers where they stand apart; denser, they only hide the line */
 	se = pdb_chart_add_series(p, label ? label : band_labels[band],
-				  PDB_MARK_LINE | PDB_MARK_POINTS | (band ? PDB_MARK_BAND : 0), color,
+				  PDB_MARK_LINE | (axis->n <= MAX_MARKED ? PDB_MARK_POINTS : 0) |
+				  (band ? PDB_MARK_BAND : 0), color,
 				  x, y, band ? lo : NULL, band ? hi : NULL, n);
 	pdb_chart_series_source(se, source);
 	free(x);

@@ -79,6 +79,11 @@ static int gather_runs(struct site *s, struct pdb_err *err)
 				break;
 			}
 		}
+		run->newest = 1;
+		for (size_t j = i + 1; j < s->nruns && run->newest; j++) {
+			const char *b = attr_of(s->runs[j].row, "branch");
+			run->newest = !(b ? branch && strcmp(b, branch) == 0 : !branch);
+		}
 	}
 	return 0;
 }
@@ -287,26 +292,6 @@ static int cmp_group(const void *pa, const void *pb)
 	return c ? c : strcmp(a->name, b->name);
 }
 
-static int cmp_by_name(const void *pa, const void *pb)
-{
-	return strcmp(sort_site->benches[*(const size_t *)pa].name,
-		      sort_site->benches[*(const size_t *)pb].name);
-}
-
-static int cmp_name_key(const void *key, const void *elem)
-{
-	return strcmp(key, sort_site->benches[*(const size_t *)elem].name);
-}
-
-const struct site_bench *site_find_bench(const struct site *s, const char *name)
-{
-	const size_t *at;
-
-	sort_site = s;
-	at = bsearch(name, s->by_name, s->nbenches, sizeof *s->by_name, cmp_name_key);
-	return at ? &s->benches[*at] : NULL;
-}
-
 /* Benchmarks from the series (listed by benchmark), each with its series
  * in attention order. */
 static void gather_benches(struct site *s)
@@ -343,48 +328,79 @@ static void gather_benches(struct site *s)
 	for (size_t i = 0; i < s->nbenches; i++)
 		qsort(s->benches[i].series, s->benches[i].n, sizeof *s->benches[i].series, cmp_series);
 	qsort(s->benches, s->nbenches, sizeof *s->benches, cmp_bench);
-	s->by_name = pdb_xmalloc((s->nbenches + 1) * sizeof *s->by_name);
-	for (size_t i = 0; i < s->nbenches; i++) {
-		s->by_name[i] = i;
+	for (size_t i = 0; i < s->nbenches; i++)
 		for (size_t k = 0; k < s->benches[i].n; k++)
 			s->series[s->benches[i].series[k]].bench = i;
-	}
-	qsort(s->by_name, s->nbenches, sizeof *s->by_name, cmp_by_name);
 }
 
-/* A run page shows the run, its values and its comparison with prev (whose
- * band may come from the runs before): its key covers all of them. */
+static void run_values(struct site *s)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < s->nseries; i++) {
+			const struct site_series *ss = &s->series[i];
+			for (size_t k = 0; k < ss->n; k++) {
+				struct site_run *r = (struct site_run *)site_find_run(s, ss->pts[k].run_id);
+				if (!r)
+					continue;
+				if (pass == 1)
+					r->values[r->nvalues] = (struct site_value){ i, k };
+				r->nvalues++;
+			}
+		}
+		for (size_t i = 0; pass == 0 && i < s->nruns; i++) {
+			s->runs[i].values = pdb_xmalloc((s->runs[i].nvalues + 1) *
+							sizeof *s->runs[i].values);
+			s->runs[i].nvalues = 0;
+		}
+	}
+}
+
+/* A run's page shows its values, those of the run it is compared with and
+ * whether a change point or an outlier is at it; the newest run of a branch
+ * also the statistical comparison (whose band may come from the runs
+ * before): its key covers all of them. */
 static void run_keys(struct site *s)
 {
 	uint64_t *values = pdb_xmalloc((s->nruns + 1) * sizeof *values), before = SITE_HASH_START;
 
-	for (size_t i = 0; i < s->nruns; i++)
+	for (size_t i = 0; i < s->nruns; i++) {
 		values[i] = SITE_HASH_START;
-	for (size_t i = 0; i < s->nseries; i++) {
-		const struct site_series *ss = &s->series[i];
-		for (size_t k = 0; k < ss->n; k++) {
-			const struct site_run *r = site_find_run(s, ss->pts[k].run_id);
-			size_t at = r ? (size_t)(r - s->runs) : s->nruns;
-			if (at == s->nruns)
-				continue;
-			values[at] = site_hash(values[at], &ss->s->id, sizeof ss->s->id);
-			values[at] = site_hash(values[at], &ss->pts[k].value, sizeof ss->pts[k].value);
+		for (size_t v = 0; v < s->runs[i].nvalues; v++) {
+			const struct site_series *ss = &s->series[s->runs[i].values[v].series];
+			size_t k = s->runs[i].values[v].k;
+			values[i] = site_hash(values[i], &ss->s->id, sizeof ss->s->id);
+			values[i] = site_hash(values[i], &ss->pts[k].value, sizeof ss->pts[k].value);
+			for (size_t c = 0; c < ss->res.ncps; c++) {
+				const struct pdb_change_point *cp = &ss->res.cps[c];
+				int flags = cp->regression | cp->improvement << 1 | cp->confirmed << 2 |
+					    cp->tentative << 3;
+				if (cp->index != k)
+					continue;
+				values[i] = site_hash(values[i], &flags, sizeof flags);
+			}
+			for (size_t c = 0; c < ss->res.noutliers; c++)
+				if (ss->res.outliers[c].index == k)
+					values[i] = site_hash(values[i], &c, sizeof c);
 		}
 	}
 	for (size_t i = 0; i < s->nruns; i++) {
 		struct site_run *r = &s->runs[i];
 		const struct site_run *p = r->prev ? site_find_run(s, r->prev) : NULL;
-		uint64_t h = site_hash(before, &r->prev, sizeof r->prev);
+		uint64_t h = site_hash(r->newest ? before : SITE_HASH_START, &r->prev, sizeof r->prev);
 
 		before = site_hash(before, &r->row->id, sizeof r->row->id);
-		h = site_hash(h, &r->row->id, sizeof r->row->id);
-		h = site_hash_str(h, r->row->name);
-		h = site_hash_str(h, r->row->created_at);
-		h = site_hash_str(h, r->row->status);
+		r->shown = site_hash(SITE_HASH_START, &r->row->id, sizeof r->row->id);
+		r->shown = site_hash_str(r->shown, r->row->name);
+		r->shown = site_hash_str(r->shown, r->row->created_at);
 		for (size_t k = 0; k < r->row->nattrs; k++) {
-			h = site_hash_str(h, r->row->attrs[k].key);
-			h = site_hash_str(h, r->row->attrs[k].value);
+			r->shown = site_hash_str(r->shown, r->row->attrs[k].key);
+			r->shown = site_hash_str(r->shown, r->row->attrs[k].value);
 		}
+		h = site_hash(h, &r->shown, sizeof r->shown);
+		h = site_hash(h, &r->newest, sizeof r->newest);
+		h = site_hash_str(h, r->row->status);
+		h = site_hash_str(h, r->row->tool);
+		h = site_hash_str(h, r->row->format);
 		h = site_hash(h, &values[i], sizeof values[i]);
 		if (p)
 			h = site_hash(h, &values[p - s->runs], sizeof values[0]);
@@ -400,6 +416,7 @@ int site_gather(struct site *s, struct pdb_err *err)
 	if (gather_runs(s, err) < 0 || gather_all_series(s, err) < 0)
 		return -1;
 	gather_benches(s);
+	run_values(s);
 	run_keys(s);
 	return 0;
 }
@@ -416,9 +433,10 @@ void site_release(struct site *s)
 		free(s->benches[i].series);
 	}
 	free(s->benches);
-	free(s->by_name);
-	for (size_t i = 0; i < s->nruns; i++)
+	for (size_t i = 0; i < s->nruns; i++) {
 		free(s->runs[i].file);
+		free(s->runs[i].values);
+	}
 	free(s->runs);
 	pdb_run_rows_free(s->rows, s->nrows);
 	pdb_series_free(s->all, s->nall);

@@ -18,25 +18,17 @@ static const char *cp_verdict(const struct pdb_change_point *cp)
 	return cp->regression ? "regression" : cp->improvement ? "improvement" : "change";
 }
 
-/* The latest value against the one before: "+2.1% worse". */
-static void change_cell(struct pdb_buf *b, const struct site_series *ss)
+void site_change_cell(struct pdb_buf *b, double before, double after, int direction)
 {
-	double prev, last, pct;
+	double pct = (after / before - 1) * 100;
 	const char *word;
 
-	if (ss->n < 2) {
+	if (!isfinite(before) || before == 0 || !isfinite(pct)) {
 		pdb_buf_puts(b, "<td class=\"num\">-</td>");
 		return;
 	}
-	prev = ss->pts[ss->n - 2].value;
-	last = ss->pts[ss->n - 1].value;
-	if (prev == 0) {
-		pdb_buf_puts(b, "<td class=\"num\">-</td>");
-		return;
-	}
-	pct = (last / prev - 1) * 100;
-	word = fabs(pct) < 0.05 || ss->s->direction == PDB_DIR_NONE ? "" :
-	       (pct > 0) == (ss->s->direction == PDB_DIR_LOWER) ? "worse" : "better";
+	word = fabs(pct) < 0.05 || direction == PDB_DIR_NONE ? "" :
+	       (pct > 0) == (direction == PDB_DIR_LOWER) ? "worse" : "better";
 	pdb_buf_printf(b, "<td class=\"num%s%s\">%+.1f%%%s%s</td>", *word ? " " : "", word, pct,
 		       *word ? " " : "", word);
 }
@@ -108,7 +100,8 @@ void site_series_table(struct pdb_buf *b, const struct site *s, const size_t *se
 		pdb_buf_printf(b, "</td><td>%s</td><td class=\"num\">", direction_words(ss->s->direction));
 		site_value(b, ss->pts[ss->n - 1].value, ss->s->unit);
 		pdb_buf_puts(b, "</td>");
-		change_cell(b, ss);
+		site_change_cell(b, ss->n >= 2 ? ss->pts[ss->n - 2].value : NAN,
+				 ss->pts[ss->n - 1].value, ss->s->direction);
 		change_point_cell(b, s, ss, depth);
 		pdb_buf_puts(b, "</tr>\n");
 	}

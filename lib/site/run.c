@@ -1,6 +1,7 @@
 /* Site: the page of one run: its attributes, its comparison with the run before, its benchmarks. */
 #include "site/site_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,25 +46,73 @@ static void counts(const struct pdb_compare *c, struct pdb_buf *b)
 	pdb_buf_printf(b, "%s (significance level %g).</p>\n", first ? "no series" : "", c->alpha);
 }
 
-/* The benchmarks of the run (from the comparison's rows), each a link to its page. */
-static void benchmarks(const struct site *s, const struct pdb_compare *c, struct pdb_buf *b)
+static const struct pdb_history_point *point_at(const struct site_series *ss, int64_t run)
 {
-	const char *last = NULL;
+	size_t lo = 0, hi = ss->n;
 
-	pdb_buf_puts(b, "<h2>Benchmarks of this run</h2>\n<ul class=\"benches\">\n");
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct pdb_compare_row *r = &c->rows[i];
-		const struct site_bench *bench;
-		if (r->verdict == PDB_VERDICT_MISSING || (last && strcmp(last, r->benchmark) == 0))
-			continue;
-		last = r->benchmark;
-		if (!(bench = site_find_bench(s, r->benchmark)))
-			continue;
-		pdb_buf_printf(b, "<li><a href=\"../%s\">", bench->file);
-		site_text(b, bench->name);
-		pdb_buf_puts(b, "</a></li>\n");
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ss->pts[mid].run_id == run)
+			return &ss->pts[mid];
+		if (ss->pts[mid].run_id < run)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	pdb_buf_puts(b, "</ul>\n");
+	return NULL;
+}
+
+/* What detect found at the k-th point of a series: a change point or an outlier. */
+static void found_at(struct pdb_buf *b, const struct site_series *ss, size_t k)
+{
+	for (size_t c = 0; c < ss->res.ncps; c++) {
+		const struct pdb_change_point *cp = &ss->res.cps[c];
+		const char *v = cp->regression ? "regression" : cp->improvement ? "improvement" : "change";
+		if (cp->index == k)
+			pdb_buf_printf(b, "<span class=\"badge %s\">%s%s</span> from here",
+				       cp->confirmed ? v : "tentative", v,
+				       cp->confirmed ? "" : cp->tentative ? " (tentative)" : " (unconfirmed)");
+	}
+	for (size_t o = 0; o < ss->res.noutliers; o++)
+		if (ss->res.outliers[o].index == k)
+			pdb_buf_puts(b, "outlier");
+}
+
+/* Every series of the run: its value, the value in the run compared with, the change. */
+static void values(const struct site *s, const struct site_run *run, struct pdb_buf *b)
+{
+	pdb_buf_printf(b, "<h2>Series</h2>\n<p class=\"note\">%zu series; the change is against ",
+		       run->nvalues);
+	if (run->prev)
+		site_run_link(b, s, run->prev, 1);
+	else
+		pdb_buf_puts(b, "nothing (the first run)");
+	pdb_buf_puts(b, "; change points and outliers as change point detection placed them in "
+		     "each series' history (their sizes are on the benchmark pages).</p>\n<table class=\"values\">\n<thead><tr><th>benchmark</th>"
+		     "<th>dims</th><th>metric</th><th class=\"num\">value</th><th class=\"num\">before"
+		     "</th><th class=\"num\">change</th><th>detect</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < run->nvalues; i++) {
+		const struct site_series *ss = &s->series[run->values[i].series];
+		const struct pdb_history_point *p = &ss->pts[run->values[i].k];
+		const struct pdb_history_point *q = run->prev ? point_at(ss, run->prev) : NULL;
+
+		pdb_buf_printf(b, "<tr><td class=\"name\"><a href=\"../%s\">", s->benches[ss->bench].file);
+		site_text(b, ss->s->benchmark);
+		pdb_buf_puts(b, "</a></td><td class=\"dims\">");
+		site_text(b, ss->dims);
+		pdb_buf_puts(b, "</td><td>");
+		site_text(b, ss->s->metric);
+		pdb_buf_puts(b, "</td><td class=\"num\">");
+		site_value(b, p->value, ss->s->unit);
+		pdb_buf_puts(b, "</td><td class=\"num\">");
+		site_value(b, q ? q->value : NAN, ss->s->unit);
+		pdb_buf_puts(b, "</td>");
+		site_change_cell(b, q ? q->value : NAN, p->value, ss->s->direction);
+		pdb_buf_puts(b, "<td>");
+		found_at(b, ss, run->values[i].k);
+		pdb_buf_puts(b, "</td></tr>\n");
+	}
+	pdb_buf_puts(b, "</tbody>\n</table>\n");
 }
 
 int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
@@ -75,12 +124,13 @@ int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
 	char *title = pdb_xasprintf("%s — %s", label, s->title);
 	struct pdb_compare_opts co;
 	struct pdb_compare cmp = { 0 };
-	int64_t base = run->prev ? run->prev : r->id;
 	int rc = -1;
 
 	pdb_compare_opts_init(&co);
-	/* the first run is compared with itself: its rows are its series */
-	if (pdb_compare_run_groups(s->store, &base, 1, &r->id, 1, &co, &cmp, err) < 0)
+	/* the statistical comparison costs a second a run of 2,000 series: the
+	 * newest run of each branch has it, the others say how to get it */
+	if (run->prev && run->newest &&
+	    pdb_compare_run_groups(s->store, &run->prev, 1, &r->id, 1, &co, &cmp, err) < 0)
 		goto out;
 	site_page_begin(b, s, run->file, title, 1);
 	pdb_buf_puts(b, "<h1>");
@@ -93,15 +143,20 @@ int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
 		pdb_buf_puts(b, "<h2>Compared with ");
 		site_run_link(b, s, run->prev, 1);
 		pdb_buf_puts(b, "</h2>\n<p class=\"note\">The run before on the same branch (else the "
-			     "run before). Worst first; change and interval are this run's change in "
-			     "the metric's own direction.</p>\n");
+			     "run before).");
+	}
+	if (run->prev && run->newest) {
+		pdb_buf_puts(b, " Worst first; change and interval are this run's change in the "
+			     "metric's own direction.</p>\n");
 		counts(&cmp, b);
 		pdb_report_compare_table(&cmp, 1, b);
-	} else {
-		pdb_buf_puts(b, "<h2>Compared with</h2>\n<p>The first run of the site: there is "
-			     "nothing before it to compare with.</p>\n");
+	} else if (run->prev) {
+		pdb_buf_printf(b, " The newest run of each branch has the statistical comparison here; "
+			       "for this one run <code>perfdb compare run%lld run%lld</code> or "
+			       "<code>perfdb report run%lld</code>.</p>\n", (long long)run->prev,
+			       (long long)r->id, (long long)r->id);
 	}
-	benchmarks(s, &cmp, b);
+	values(s, run, b);
 	site_page_end(b);
 	rc = 0;
 out:

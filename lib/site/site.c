@@ -113,7 +113,7 @@ static int pages(struct site *s, const struct site_manifest *old, struct site_ma
 			for (size_t p = 0; p < ss->n; p++) {
 				const struct site_run *r = site_find_run(s, ss->pts[p].run_id);
 				if (r)
-					key = site_hash(key, &r->key, sizeof r->key);
+					key = site_hash(key, &r->shown, sizeof r->shown);
 			}
 		}
 		all = site_hash(all, &key, sizeof key);

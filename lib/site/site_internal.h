@@ -36,10 +36,19 @@ struct site_bench {
 	int group_attention;              /* the most urgent of its group */
 };
 
+/* A value of a run: the k-th point of a series. */
+struct site_value {
+	size_t series, k;
+};
+
 struct site_run {
 	const struct pdb_run_row *row;
 	int64_t prev;                     /* the run before on the same branch, else before; 0: none */
+	int newest;                       /* the newest run of its branch (of those without one) */
+	struct site_value *values;        /* in series order */
+	size_t nvalues;
 	uint64_t key;                     /* hash of the run's values and what it compares with */
+	uint64_t shown;                   /* hash of what other pages show of it (name, attributes) */
 	char *file;                       /* "r/run42.html" */
 };
 
@@ -58,7 +67,6 @@ struct site {
 	size_t nseries;
 	struct site_bench *benches;       /* by their group's attention, group, attention, name */
 	size_t nbenches;
-	size_t *by_name;                  /* indices of benches by name */
 	struct pdb_site_stats *stats;
 };
 
@@ -66,7 +74,6 @@ struct site {
 int site_gather(struct site *s, struct pdb_err *err);
 void site_release(struct site *s);
 const struct site_run *site_find_run(const struct site *s, int64_t id);
-const struct site_bench *site_find_bench(const struct site *s, const char *name);
 
 /* FNV-1a 64 of n bytes, continuing from h (start from SITE_HASH_START). */
 #define SITE_HASH_START 14695981039346656037ULL
@@ -107,6 +114,9 @@ int site_write_page(const struct site *s, const char *path, const struct pdb_buf
 /* rows.c: the table of series the index and benchmark pages share. */
 void site_series_table(struct pdb_buf *b, const struct site *s, const size_t *series,
 		       size_t n, int depth, int with_bench);
+
+/* The change from before to after as a cell: "+2.1% worse" ("-" when there is none). */
+void site_change_cell(struct pdb_buf *b, double before, double after, int direction);
 
 /* sparkline.c: the recent history of a series as a small inline SVG. */
 void site_sparkline(struct pdb_buf *b, const struct site_series *ss);
