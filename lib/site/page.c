@@ -51,7 +51,8 @@ static const char style[] =
 	"input[type=search]{font:inherit;padding:4px 8px;width:20em;max-width:100%;box-sizing:border-box}\n"
 	"ul.benches{columns:16em;padding-left:1.2em;overflow-wrap:anywhere}\n"
 	"footer{margin-top:40px;font-size:12px}\n"
-	"@media (max-width:600px){body{padding:10px 10px 32px;font-size:14px}th,td{padding:3px 5px}}\n";
+	"@media (max-width:600px){body{padding:10px 10px 32px;font-size:14px}th,td{padding:3px 5px}"
+	"svg.spark{width:64px}td.dir{font-size:11px}}\n";
 
 void site_text(struct pdb_buf *b, const char *text)
 {

@@ -97,7 +97,7 @@ void site_series_table(struct pdb_buf *b, const struct site *s, const size_t *se
 		}
 		pdb_buf_puts(b, "</td><td>");
 		site_sparkline(b, ss);
-		pdb_buf_printf(b, "</td><td>%s</td><td class=\"num\">", direction_words(ss->s->direction));
+		pdb_buf_printf(b, "</td><td class=\"dir\">%s</td><td class=\"num\">", direction_words(ss->s->direction));
 		site_value(b, ss->pts[ss->n - 1].value, ss->s->unit);
 		pdb_buf_puts(b, "</td>");
 		site_change_cell(b, ss->n >= 2 ? ss->pts[ss->n - 2].value : NAN,

@@ -32,7 +32,7 @@ void site_sparkline(struct pdb_buf *b, const struct site_series *ss)
 		hi = fmax(hi, ss->pts[i].value);
 	}
 	pdb_buf_printf(b, "<svg class=\"spark\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		       "role=\"img\" aria-label=\"last %zu runs\"><polyline points=\"",
+		       "preserveAspectRatio=\"none\" role=\"img\" aria-label=\"last %zu runs\"><polyline points=\"",
 		       WIDTH, HEIGHT, WIDTH, HEIGHT, n);
 	for (size_t i = first; i < ss->n; i++)
 		pdb_buf_printf(b, "%s%.0f,%d", i > first ? " " : "", x_of(i - first, n),
