@@ -7,6 +7,7 @@
 #define WIDTH 120
 #define HEIGHT 24
 #define PAD 2
+#define MIN_SPAN 0.2            /* the vertical range, a fraction of the values at least */
 
 static int y_of(double v, double lo, double hi)
 {
@@ -30,6 +31,12 @@ void site_sparkline(struct pdb_buf *b, const struct site_series *ss)
 	for (size_t i = first; i < ss->n; i++) {
 		lo = fmin(lo, ss->pts[i].value);
 		hi = fmax(hi, ss->pts[i].value);
+	}
+	/* at least MIN_SPAN of the middle value high: noise of a steady series stays small */
+	if (hi - lo < MIN_SPAN * fabs(lo + hi) / 2) {
+		double mid = (lo + hi) / 2, half = MIN_SPAN * fabs(mid) / 2;
+		lo = mid - half;
+		hi = mid + half;
 	}
 	pdb_buf_printf(b, "<svg class=\"spark\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		       "preserveAspectRatio=\"none\" role=\"img\" aria-label=\"last %zu runs\"><polyline points=\"",
