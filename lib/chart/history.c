@@ -11,7 +11,6 @@
 #include "detect.h"
 #include "util.h"
 
-#define MAX_LINES 8
 #define MAX_MARKED 120   /* runs on the x axis up to which each point is marked */
 
 /* The x positions: every run any of the series has, by id. */
@@ -313,9 +312,9 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 			    opts->metric_glob ? opts->metric_glob : "");
 		goto out;
 	}
-	if (nseries > MAX_LINES) {
+	if (nseries > PDB_HISTORY_MAX_LINES) {
 		pdb_err_set(err, PDB_EXIT_USAGE, "%zu series match; narrow them with --bench or "
-			    "--metric (at most %d)", nseries, MAX_LINES);
+			    "--metric (at most %d)", nseries, PDB_HISTORY_MAX_LINES);
 		goto out;
 	}
 	for (size_t s = 1; s < nseries; s++)

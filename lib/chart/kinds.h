@@ -68,6 +68,8 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 				    size_t nruns, const struct pdb_plot_opts *opts,
 				    struct pdb_err *err);
 
+/* History: at most this many series on one chart. */
+#define PDB_HISTORY_MAX_LINES 8
 /* History: the matching series across runs (runs: none, FROM, or FROM TO),
  * with their bands, change points and outliers. Caller frees; NULL with err. */
 struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *runs,

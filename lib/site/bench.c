@@ -45,11 +45,14 @@ static int chart(struct site *s, const struct site_bench *bench, const char *met
 	if (!c) {
 		if (err->code != PDB_EXIT_INPUT && err->code != PDB_EXIT_USAGE)
 			goto out;
+		/* the chart's advice is for plot's options: what it says before it */
+		err->msg[strcspn(err->msg, ";")] = '\0';
 		pdb_buf_puts(b, "<p class=\"note\">No chart of ");
 		site_text(b, metric);
 		pdb_buf_puts(b, ": ");
 		site_text(b, err->msg);
-		pdb_buf_puts(b, ".</p>\n");
+		pdb_buf_printf(b, " (a history chart draws up to %d lines of one unit; the tables "
+			       "have every series).</p>\n", PDB_HISTORY_MAX_LINES);
 		site_note(s, "%s: %s: no chart: %s", bench->file, metric, err->msg);
 		pdb_err_clear(err);
 		rc = 0;
