@@ -221,9 +221,10 @@ static int gather_all_series(struct site *s, struct pdb_err *err)
 		nentries++;
 		s->nseries++;
 	}
-	/* the cache is shared with perfdb detect; a read-only database keeps its own */
-	if (!pdb_store_readonly(s->store) &&
-	    pdb_store_detect_cache_put(s->store, params, entries, nentries, err) < 0)
+	/* the cache is shared with perfdb detect */
+	if (pdb_store_readonly(s->store))
+		site_note(s, "the database is read-only: the detect cache is not updated");
+	else if (pdb_store_detect_cache_put(s->store, params, entries, nentries, err) < 0)
 		goto out;
 	rc = 0;
 out:
