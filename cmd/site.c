@@ -94,9 +94,9 @@ static int site_main(int argc, char **argv, struct cmd_ctx *ctx)
 		fprintf(stderr, "perfdb: site: %s\n", st.notes[i]);
 	printf("%s/index.html\n", o.outdir);
 	printf("%zu page%s written, %zu up to date, %zu removed; index %.1f kB; %zu series in "
-	       "%zu benchmarks over %zu runs\n", st.written, st.written == 1 ? "" : "s",
+	       "%zu benchmark%s over %zu run%s\n", st.written, st.written == 1 ? "" : "s",
 	       st.pages - st.written, st.removed, st.index_bytes / 1000.0, st.series,
-	       st.benchmarks, st.runs);
+	       st.benchmarks, st.benchmarks == 1 ? "" : "s", st.runs, st.runs == 1 ? "" : "s");
 	status = PDB_EXIT_OK;
 out:
 	pdb_site_stats_release(&st);
