@@ -8,6 +8,8 @@ Usage: site-check.py PERFDB DIR
     against the value before (from `perfdb export`: the median of the samples
     of each run), the newest confirmed change point with its verdict (from
     `perfdb detect --format json`), the attention class, and the order;
+  - each benchmark page: its change points (runs on either side, change,
+    verdict) against `perfdb detect --format json`;
   - the newest run's page: its compare table against `perfdb compare PREV
     NEWEST --format json`, and its values against `perfdb export`.
 Prints "site-check: ok (...)" or the differences, exit 1.
@@ -42,6 +44,8 @@ class Page(html.parser.HTMLParser):
         for key in ("href", "src", "srcset", "poster", "data"):
             if key in a:
                 self.links.append((tag, a.get("rel", ""), a[key]))
+                if self.row is not None:
+                    self.row.setdefault("links", []).append((tag, a.get("rel", ""), a[key]))
         if "style" in a:
             self.styles.append(a["style"])
         if tag == "style":
@@ -193,6 +197,41 @@ for t in index.tables:
 if nrows != len(detect):
     err(f"index: {nrows} series rows, perfdb detect has {len(detect)} series")
 
+# ---- the benchmark pages ----
+bench_pages = {}
+for t in index.tables:
+    for r in t["rows"][1:]:
+        name = r["attrs"].get("data-name", "")
+        key = next((k for k in detect if f"{k[0]} {k[1]} {k[2]}" == name), None)
+        bench = key[0] if key else None
+        for tag, _, url in r.get("links", []) if key else []:
+            if url.startswith("b/"):
+                bench_pages[bench] = url
+ncp_rows = 0
+for bench, url in sorted(bench_pages.items()):
+    page = pages.get(url)
+    if page is None:
+        err(f"{url}: the page of {bench} is missing")
+        continue
+    want = []
+    for key, s in detect.items():
+        if key[0] != bench:
+            continue
+        for c in reversed(s["change_points"]):
+            state = "" if c["confirmed"] else " (tentative)" if c["tentative"] else " (unconfirmed)"
+            want.append((key[2] + (" " + key[1] if key[1] else ""), c["run_before"], c["run_after"],
+                         f"{c['change_pct']:+.1f}%", c["verdict"] + state))
+    got = []
+    for t in page.tables:
+        if t["class"] != "changes":
+            continue
+        for r in t["rows"][1:]:
+            c = r["text"]
+            got.append((c[0], c[1].split(" ")[0], c[2].split(" ")[0], c[5], c[8]))
+    ncp_rows += len(got)
+    if sorted(got) != sorted(want):
+        err(f"{url}: change points {sorted(got)}, perfdb detect says {sorted(want)}")
+
 # ---- the newest run's page ----
 newest = max(r for v in medians.values() for r in v)
 page = pages.get(f"r/run{newest}.html")
@@ -245,5 +284,5 @@ for e in errors:
     print("site-check:", e)
 if errors:
     sys.exit(1)
-print(f"site-check: ok ({len(pages)} pages, {nrows} index rows, {compare_rows} compare rows, "
-      f"{value_rows} run values)")
+print(f"site-check: ok ({len(pages)} pages, {nrows} index rows, {ncp_rows} change points on "
+      f"{len(bench_pages)} benchmark pages, {compare_rows} compare rows, {value_rows} run values)")
