@@ -52,7 +52,10 @@ static const char style[] =
 	"ul.benches{columns:16em;padding-left:1.2em;overflow-wrap:anywhere}\n"
 	"footer{margin-top:40px;font-size:12px}\n"
 	"@media (max-width:600px){body{padding:10px 10px 32px;font-size:14px}th,td{padding:3px 5px}"
-	"svg.spark{width:64px}td.dir{font-size:11px}}\n";
+	"table.series thead{display:none}table.series tr{display:block;border-bottom:1px solid var(--line);"
+	"padding:4px 0}table.series td{display:inline-block;border:none;vertical-align:middle}"
+	"table.series td.name{display:block}table.series td.cp{display:block}"
+	"table.series tr.a0{background:var(--red-bg)}table.series tr.a1{background:var(--orange-bg)}}\n";
 
 void site_text(struct pdb_buf *b, const char *text)
 {
