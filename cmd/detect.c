@@ -428,7 +428,6 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	size_t nseries = 0;
 	int64_t since_id = 0;
 	char *params = NULL, *selection = NULL;
-	char pfirst[32];
 	int status, rc;
 
 	pdb_detect_opts_init(&cli.opts);
@@ -444,16 +443,8 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_fail("detect", &err);
 		goto out;
 	}
-	/* what the cached split depends on; split=2: the split of report
-	 * mode also tests plateaus (caches of the first split are not reused) */
-	pdb_fmt_double(cli.opts.pvalue, pfirst);
-	params = pdb_xasprintf("split=2;window=%zu;pvalue=%s;outliers=%s;since=%lld;where=%s",
-			       cli.opts.window, pfirst,
-			       cli.opts.outliers == PDB_OUTLIERS_KEEP ? "keep" : "report",
-			       (long long)since_id, cli.where ? cli.where : "");
-	/* what the cached values depend on */
-	selection = pdb_xasprintf("since=%lld;where=%s", (long long)since_id,
-				  cli.where ? cli.where : "");
+	params = pdb_store_detect_params(&cli.opts, since_id, cli.where);
+	selection = pdb_store_detect_selection(since_id, cli.where);
 	fs = pdb_xcalloc(nseries + 1, sizeof *fs);
 	entries = pdb_xcalloc(nseries + 1, sizeof *entries);
 	for (size_t i = 0; i < nseries; i++) {

@@ -55,10 +55,7 @@ static int read_file(const char *path, struct pdb_buf *b, struct pdb_err *err)
 	return rc;
 }
 
-/* The SVG for inlining in HTML: without the XML prolog, and with every id
- * (and reference to one) prefixed by the chart's name, so that the glyphs
- * of several charts on one page do not collide. */
-static char *inline_svg(const char *svg, const char *prefix)
+char *pdb_report_inline_svg(const char *svg, const char *prefix)
 {
 	static const char *const marks[] = { "id=\"", "href=\"#", "url(#" };
 	const char *p = strstr(svg, "<svg");
@@ -67,10 +64,11 @@ static char *inline_svg(const char *svg, const char *prefix)
 	pdb_buf_init(&b);
 	p = p ? p : svg;
 	while (*p) {
-		size_t k, skip = 0;
-		for (k = 0; k < 3; k++)
-			if (strncmp(p, marks[k], strlen(marks[k])) == 0)
-				break;
+		size_t k = 3, skip = 0;
+		if (*p == 'i' || *p == 'h' || *p == 'u')
+			for (k = 0; k < 3; k++)
+				if (strncmp(p, marks[k], strlen(marks[k])) == 0)
+					break;
 		if (k < 3) {
 			skip = strlen(marks[k]);
 			pdb_buf_add(&b, p, skip);
@@ -105,7 +103,7 @@ static int render(struct pdb_chart *chart, const char *dir, const char *name, co
 		goto out;
 	out->name = pdb_xstrdup(name);
 	out->alt = pdb_xstrdup(alt);
-	out->svg = inline_svg(text.data ? text.data : "", name);
+	out->svg = pdb_report_inline_svg(text.data ? text.data : "", name);
 	rc = 0;
 out:
 	pdb_buf_release(&text);
@@ -181,21 +179,6 @@ static int absent(struct pdb_err *err)
 	return 0;
 }
 
-/* A glob that matches exactly s. Caller frees. */
-static char *glob_quote(const char *s)
-{
-	struct pdb_buf b;
-
-	pdb_buf_init(&b);
-	pdb_buf_puts(&b, "");
-	for (; *s; s++) {
-		if (strchr("*?[]\\", *s))
-			pdb_buf_puts(&b, "\\");
-		pdb_buf_add(&b, s, 1);
-	}
-	return b.data;
-}
-
 /* The candidate's scaling, and the baseline's of the same benchmark and
  * metric drawn beside it when it has one. */
 static int scaling_chart(struct pdb_store *store, struct report *r, const char *dir,
@@ -216,8 +199,8 @@ static int scaling_chart(struct pdb_store *store, struct report *r, const char *
 		return absent(err);
 	}
 	r->has_scaling = 1;
-	bench = glob_quote(r->scaling.benchmark);
-	metric = glob_quote(r->scaling.metric);
+	bench = pdb_glob_quote(r->scaling.benchmark);
+	metric = pdb_glob_quote(r->scaling.metric);
 	bo.bench_glob = bench;
 	bo.metric_glob = metric;
 	has_base = pdb_scaling_gather(store, bruns, 1, &bo, &base, err) == 0;
@@ -279,7 +262,7 @@ static int latency_chart(struct pdb_store *store, struct report *r, const char *
 		const struct pdb_compare_row *row = &r->cmp.rows[i];
 		if (strcmp(row->unit, "s") != 0 || !strstr(row->metric, "lat"))
 			continue;
-		glob = glob_quote(row->benchmark);
+		glob = pdb_glob_quote(row->benchmark);
 		o.bench_glob = glob;
 		pdb_err_clear(err);
 		c = pdb_latency_chart(store, runs, 2, &o, err);
@@ -387,7 +370,7 @@ static int history_chart(struct pdb_store *store, const struct report *r,
 {
 	char *from = pdb_xasprintf("run%lld", (long long)h->pts[0].run_id);
 	char *to = pdb_xasprintf("run%lld", (long long)r->cand->id);
-	char *bench = glob_quote(h->row->benchmark), *metric = glob_quote(h->row->metric);
+	char *bench = pdb_glob_quote(h->row->benchmark), *metric = pdb_glob_quote(h->row->metric);
 	char *title = pdb_xasprintf("History: %s (%s)", h->row->benchmark, h->row->metric);
 	char *name = pdb_xasprintf("history-%zu", index + 1);
 	struct pdb_plot_opts o = { .bench_glob = bench, .metric_glob = metric, .title = title,

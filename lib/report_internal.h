@@ -44,6 +44,14 @@ int pdb_report_charts(struct pdb_store *store, struct report *r, const char *dir
 void pdb_report_chart_release(struct report_chart *c);
 void pdb_report_history_release(struct report_history *h);
 
+/* The SVG for inlining in HTML: without the XML prolog, and with every id
+ * (and reference to one) prefixed by prefix, so that the glyphs of several
+ * charts on one page do not collide. Caller frees. */
+char *pdb_report_inline_svg(const char *svg, const char *prefix);
+/* The comparison as a table, worst first (rows hidden by compare counted
+ * in a note), as HTML when html, else Markdown. */
+void pdb_report_compare_table(const struct pdb_compare *c, int html, struct pdb_buf *b);
+
 /* Fill tmpl (named source for errors) with the sections of r, as HTML when
  * html, else Markdown. */
 int pdb_report_fill(const struct report *r, int html, const char *tmpl, const char *source,

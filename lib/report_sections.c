@@ -236,7 +236,7 @@ static void geomean_table(const struct pdb_compare *c, int html, struct pdb_buf 
 	table_end(&t);
 }
 
-static void compare_table(const struct pdb_compare *c, int html, struct pdb_buf *b)
+void pdb_report_compare_table(const struct pdb_compare *c, int html, struct pdb_buf *b)
 {
 	static const char *head[] = { "benchmark", "dims", "metric", "n", "baseline", "candidate",
 				      "change (HL)", "interval", "p", "verdict" };
@@ -545,7 +545,7 @@ int pdb_report_fill(const struct report *r, int html, const char *tmpl, const ch
 	summary(&r->cmp, &v[V_SUMMARY]);
 	env_warning(&r->cmp, html, &v[V_ENV_WARNING]);
 	geomean_table(&r->cmp, html, &v[V_GEOMEAN]);
-	compare_table(&r->cmp, html, &v[V_COMPARE_TABLE]);
+	pdb_report_compare_table(&r->cmp, html, &v[V_COMPARE_TABLE]);
 	chart(&r->compare_chart, html, &v[V_COMPARE_CHART]);
 	if (r->has_scaling) {
 		scaling_text(&r->scaling, html, &v[V_SCALING]);

@@ -35,6 +35,24 @@ static int parse_positions(const char *text, size_t bound, size_t **pos, size_t 
 	return 0;
 }
 
+char *pdb_store_detect_params(const struct pdb_detect_opts *o, int64_t since_id,
+			      const char *where)
+{
+	char pvalue[32];
+
+	/* split=2: the split of report mode also tests plateaus (caches of
+	 * the first split are not reused) */
+	pdb_fmt_double(o->pvalue, pvalue);
+	return pdb_xasprintf("split=2;window=%zu;pvalue=%s;outliers=%s;since=%lld;where=%s",
+			     o->window, pvalue, o->outliers == PDB_OUTLIERS_KEEP ? "keep" : "report",
+			     (long long)since_id, where ? where : "");
+}
+
+char *pdb_store_detect_selection(int64_t since_id, const char *where)
+{
+	return pdb_xasprintf("since=%lld;where=%s", (long long)since_id, where ? where : "");
+}
+
 int pdb_store_detect_cache_get(struct pdb_store *store, int64_t series_id,
 			       const char *params, struct pdb_detect_state *state,
 			       int *found, struct pdb_err *err)

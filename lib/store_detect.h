@@ -8,6 +8,15 @@
 #include "detect.h"
 #include "store.h"
 
+/* The text naming what a cached split depends on: the options, since_id
+ * and where (NULL: none). Caller frees. */
+char *pdb_store_detect_params(const struct pdb_detect_opts *o, int64_t since_id,
+			      const char *where);
+
+/* The text naming the run selection cached values depend on: since_id and
+ * where (NULL: none). Caller frees. */
+char *pdb_store_detect_selection(int64_t since_id, const char *where);
+
 /* The cached split state of a series under params (a text naming the
  * options the split depends on). *found = 0 when there is none (or it is
  * unreadable); else *state is filled (caller releases). */
@@ -38,7 +47,8 @@ int pdb_store_detect_values(struct pdb_store *store, int64_t series_id,
  * transaction the values were read in (pdb_store_begin_read), so that
  * what another process removed meanwhile is never cached; returns 1,
  * writing nothing, when another process wrote to the database since then.
- * Without an open transaction it begins its own. */
+ * Without an open transaction it begins its own. selection may be NULL
+ * when no entry has values. */
 struct pdb_detect_cache_entry {
 	int64_t series_id;
 	const struct pdb_detect_state *state;

@@ -343,3 +343,17 @@ size_t pdb_utf8_valid_len(const char *text, size_t n)
 	}
 	return n;
 }
+
+char *pdb_glob_quote(const char *s)
+{
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	for (; *s; s++) {
+		if (strchr("*?[]\\", *s))
+			pdb_buf_puts(&b, "\\");
+		pdb_buf_add(&b, s, 1);
+	}
+	return b.data;
+}

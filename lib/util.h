@@ -51,6 +51,8 @@ void pdb_fmt_double(double v, char out[32]);
 
 /* fnmatch-style glob; NULL pattern matches everything. */
 int pdb_glob_match(const char *pattern, const char *s);
+/* A glob that matches exactly s (its * ? [ ] \\ escaped). Caller frees. */
+char *pdb_glob_quote(const char *s);
 
 /* "Did you mean": Damerau-Levenshtein distance (optimal string alignment:
  * insert, delete, substitute, swap two neighbours; each costs 1). */

@@ -42,3 +42,4 @@ else
 fi
 ls "$out"
 sh "$root/tests/examples-report.sh" "$perfdb"
+sh "$root/tests/examples-site.sh" "$perfdb"

@@ -11,7 +11,7 @@
 #include "detect.h"
 #include "util.h"
 
-#define MAX_LINES 8
+#define MAX_MARKED 120   /* runs on the x axis up to which each point is marked */
 
 /* The x positions: every run any of the series has, by id. */
 struct runs_axis {
@@ -239,8 +239,10 @@ static void add_history_series(struct pdb_chart_panel *p, const struct pdb_histo
 		lo[i] = isfinite(a) ? a : y[i];
 		hi[i] = isfinite(b) ? b : y[i];
 	}
+	/* markers where they stand apart; denser, they only hide the line */
 	se = pdb_chart_add_series(p, label ? label : band_labels[band],
-				  PDB_MARK_LINE | PDB_MARK_POINTS | (band ? PDB_MARK_BAND : 0), color,
+				  PDB_MARK_LINE | (axis->n <= MAX_MARKED ? PDB_MARK_POINTS : 0) |
+				  (band ? PDB_MARK_BAND : 0), color,
 				  x, y, band ? lo : NULL, band ? hi : NULL, n);
 	pdb_chart_series_source(se, source);
 	free(x);
@@ -310,9 +312,9 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 			    opts->metric_glob ? opts->metric_glob : "");
 		goto out;
 	}
-	if (nseries > MAX_LINES) {
+	if (nseries > PDB_HISTORY_MAX_LINES) {
 		pdb_err_set(err, PDB_EXIT_USAGE, "%zu series match; narrow them with --bench or "
-			    "--metric (at most %d)", nseries, MAX_LINES);
+			    "--metric (at most %d)", nseries, PDB_HISTORY_MAX_LINES);
 		goto out;
 	}
 	for (size_t s = 1; s < nseries; s++)
@@ -332,7 +334,7 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 	pts = pdb_xcalloc(nseries, sizeof *pts);
 	npts = pdb_xcalloc(nseries, sizeof *npts);
 	for (size_t s = 0; s < nseries; s++) {
-		if (pdb_store_series_history(store, series[s].id, NULL, since, until, &pts[s],
+		if (pdb_store_series_history(store, series[s].id, opts->where, since, until, &pts[s],
 					     &npts[s], err) < 0 ||
 		    pdb_store_series_bounds(store, series[s].id, pts[s], npts[s], err) < 0)
 			goto out;

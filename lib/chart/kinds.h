@@ -13,6 +13,7 @@ struct pdb_plot_opts {
 	const char *bench_glob;  /* NULL: any benchmark */
 	const char *metric_glob; /* NULL: the kind's choice */
 	const char *title;       /* NULL: a title from the data */
+	const char *where;       /* history: only runs with these attributes ("k=v,k=v"); NULL: all */
 	int width, height, theme;
 	int last, cand_last;     /* compare: BASE (CAND) is the last N runs its selector matches */
 };
@@ -67,6 +68,8 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 				    size_t nruns, const struct pdb_plot_opts *opts,
 				    struct pdb_err *err);
 
+/* History: at most this many series on one chart. */
+#define PDB_HISTORY_MAX_LINES 8
 /* History: the matching series across runs (runs: none, FROM, or FROM TO),
  * with their bands, change points and outliers. Caller frees; NULL with err. */
 struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *runs,

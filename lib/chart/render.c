@@ -471,7 +471,7 @@ static void faces_use(cairo_t *cr, struct faces *f)
 }
 
 static int render_to(const struct pdb_chart *c, const struct pdb_chart_layout *L,
-		     const char *path, int format, struct pdb_err *err);
+		     const char *path, struct pdb_buf *mem, int format, struct pdb_err *err);
 
 /* The chart written whole to path or not at all: drawn into a temporary file
  * beside it, renamed over it (a symlink there is replaced, never followed). */
@@ -484,12 +484,25 @@ int pdb_chart_render(const struct pdb_chart *c, const struct pdb_chart_layout *L
 	if (pdb_atomic_begin(path, tmp, sizeof tmp, err) < 0)
 		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: cannot write the chart: %s", path,
 				   strerror(errno));
-	ok = render_to(c, L, tmp, format, err) == 0;
+	ok = render_to(c, L, tmp, NULL, format, err) == 0;
 	return pdb_atomic_end(tmp, path, ok, err);
 }
 
+static cairo_status_t append_to_buf(void *closure, const unsigned char *data, unsigned int n)
+{
+	pdb_buf_add(closure, (const char *)data, n);
+	return CAIRO_STATUS_SUCCESS;
+}
+
+int pdb_chart_render_svg(const struct pdb_chart *c, const struct pdb_chart_layout *L,
+			 struct pdb_buf *out, struct pdb_err *err)
+{
+	return render_to(c, L, "(SVG in memory)", out, PDB_CHART_SVG, err);
+}
+
+/* Draw to path, or with mem (SVG only) append the document to mem. */
 static int render_to(const struct pdb_chart *c, const struct pdb_chart_layout *L,
-		     const char *path, int format, struct pdb_err *err)
+		     const char *path, struct pdb_buf *mem, int format, struct pdb_err *err)
 {
 	cairo_surface_t *surface;
 	struct faces faces = { 0 };
@@ -498,7 +511,9 @@ static int render_to(const struct pdb_chart *c, const struct pdb_chart_layout *L
 	int ret = 0, direct = format == PDB_CHART_PNG && faces_open(&faces);
 
 	if (format == PDB_CHART_SVG) {
-		surface = cairo_svg_surface_create(path, L->width, L->height);
+		surface = mem ? cairo_svg_surface_create_for_stream(append_to_buf, mem, L->width,
+								    L->height)
+			      : cairo_svg_surface_create(path, L->width, L->height);
 		cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_PX);
 	} else if (format == PDB_CHART_PDF) {
 		surface = cairo_pdf_surface_create(path, L->width, L->height);

@@ -13,5 +13,8 @@ int pdb_chart_format_of(const char *path);
 /* Draw chart as laid out in layout to path. 0, or -1 with err. */
 int pdb_chart_render(const struct pdb_chart *chart, const struct pdb_chart_layout *layout,
 		     const char *path, int format, struct pdb_err *err);
+/* Draw chart as an SVG document appended to out (for pages that inline it). */
+int pdb_chart_render_svg(const struct pdb_chart *chart, const struct pdb_chart_layout *layout,
+			 struct pdb_buf *out, struct pdb_err *err);
 
 #endif

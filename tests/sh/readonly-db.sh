@@ -1,6 +1,6 @@
 #!/bin/sh
 # A database its user cannot write (file and folder read-only): every read command
-# reads it, detect says its cache is not updated, and nothing is created beside it.
+# reads it, detect and site say the cache is not updated, and nothing is created beside it.
 # Run as an unprivileged user (root may write anything); perfdb is copied where
 # that user can run it.
 work=$(mktemp -d) || exit 1
@@ -24,5 +24,9 @@ for c in "runs" "show run1" "sql \"select count(*) from samples_v\"" "compare ru
 done
 as_user "$work/perfdb --db $db detect" 2>&1 | grep -q "read-only: its cache is not updated" ||
   { echo "detect did not say its cache is not updated"; exit 1; }
+as_user "$work/perfdb --db $db site -o $work/charts/site" 2>&1 |
+  grep -q "perfdb: site: the database is read-only: the detect cache is not updated" ||
+  { echo "site did not say the detect cache is not updated"; exit 1; }
+[ -f "$work/charts/site/index.html" ] || { echo "site wrote no index from a read-only database"; exit 1; }
 [ "$(ls "$work/ro")" = p.db ] || { echo "files appeared beside the database:"; ls "$work/ro"; exit 1; }
-echo "runs, show, sql, compare, detect and plot read a read-only database; nothing created beside it"
+echo "runs, show, sql, compare, detect, plot and site read a read-only database; nothing created beside it"

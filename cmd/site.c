@@ -1,0 +1,106 @@
+/* perfdb site: a static dashboard of the whole history (index, a page per benchmark and per run). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "site/site.h"
+#include "util.h"
+
+static int site_main(int argc, char **argv, struct cmd_ctx *ctx);
+
+const struct command cmd_site = {
+	"site", site_main,
+	"perfdb site -o DIR [OPTIONS]\n"
+	"  -o, --output DIR        where to write the site (made when missing)\n"
+	"  -w, --where K=V[,K=V]   only runs with these attributes\n"
+	"      --since RUN         only runs from RUN on\n"
+	"  -t, --title TEXT        the site's title (default \"Performance dashboard\")\n"
+	"      --base-url URL      where the site is published (http:// or https://),\n"
+	"                          for canonical links; the pages link to each other\n"
+	"                          by relative paths either way\n"
+	"      --db FILE           the database\n"
+	"Writes DIR/index.html (every series by benchmark group, what needs attention\n"
+	"first), DIR/b/BENCHMARK.html (history charts, change points, outliers,\n"
+	"environment) and DIR/r/runN.html (attributes, comparison with the run before\n"
+	"on its branch). No external scripts, fonts or styles: it works from file://.\n"
+	"A rerun writes only the pages whose data changed (DIR/perfdb-site.manifest).\n"
+	"Prints the index's path and what was written. Exit: 0, 2 usage, 3 unknown\n"
+	"run, 4 database or file error.\n",
+	"write a static dashboard of the whole history",
+};
+
+enum { OPT_SINCE = 0x2000, OPT_BASE_URL };
+
+static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_site_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, 0, 'o' },
+		{ "where", required_argument, 0, 'w' },
+		{ "since", required_argument, 0, OPT_SINCE },
+		{ "title", required_argument, 0, 't' },
+		{ "base-url", required_argument, 0, OPT_BASE_URL },
+		CMD_COMMON_OPTIONS,
+		{ 0, 0, 0, 0 },
+	};
+	int c, status;
+
+	while ((c = cmd_getopt(argc, argv, "o:w:t:h", longopts, &cmd_site)) != -1) {
+		switch (c) {
+		case 'o': o->outdir = optarg; break;
+		case 'w':
+			if (!strchr(optarg, '='))
+				return cmd_usage_error(&cmd_site, "expected KEY=VALUE, got '%s'", optarg);
+			o->where = optarg;
+			break;
+		case OPT_SINCE: o->since = optarg; break;
+		case 't': o->title = optarg; break;
+		case OPT_BASE_URL:
+			if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)
+				return cmd_usage_error(&cmd_site, "--base-url must start with http:// "
+						       "or https://, got '%s'", optarg);
+			o->base_url = optarg;
+			break;
+		default:
+			if ((status = cmd_common_option(&cmd_site, ctx, c)) >= 0)
+				return status;
+		}
+	}
+	if (optind != argc)
+		return cmd_usage_error(&cmd_site, "unexpected argument '%s'", argv[optind]);
+	if (!o->outdir || !*o->outdir)
+		return cmd_usage_error(&cmd_site, "missing -o DIR");
+	return -1;
+}
+
+static int site_main(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct pdb_site_opts o = { 0 };
+	struct pdb_site_stats st = { 0 };
+	struct pdb_store *store = NULL;
+	struct pdb_err err;
+	char *base = NULL;
+	int status;
+
+	if ((status = parse_options(argc, argv, ctx, &o)) >= 0)
+		goto out;
+	/* page paths are appended to the base: it ends with a slash */
+	if (o.base_url && o.base_url[strlen(o.base_url) - 1] != '/')
+		o.base_url = base = pdb_xasprintf("%s/", o.base_url);
+	if (!(store = cmd_open_existing_store(ctx, &err)) || pdb_site_write(store, &o, &st, &err) < 0) {
+		status = cmd_fail("site", &err);
+		goto out;
+	}
+	for (size_t i = 0; i < st.nnotes; i++)
+		fprintf(stderr, "perfdb: site: %s\n", st.notes[i]);
+	printf("%s/index.html\n", o.outdir);
+	printf("%zu page%s written, %zu up to date, %zu removed; index %.1f kB; %zu series in "
+	       "%zu benchmark%s over %zu run%s\n", st.written, st.written == 1 ? "" : "s",
+	       st.pages - st.written, st.removed, st.index_bytes / 1000.0, st.series,
+	       st.benchmarks, st.benchmarks == 1 ? "" : "s", st.runs, st.runs == 1 ? "" : "s");
+	status = PDB_EXIT_OK;
+out:
+	pdb_site_stats_release(&st);
+	pdb_store_close(store);
+	free(base);
+	return status;
+}

@@ -1,0 +1,444 @@
+/* Site: the runs and series of the site read from the store, their change points, in attention order. */
+#include "site/site_internal.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_detect.h"
+
+uint64_t site_hash(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * 1099511628211ULL;
+	return h;
+}
+
+uint64_t site_hash_str(uint64_t h, const char *s)
+{
+	return site_hash(h, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
+static const char *attr_of(const struct pdb_run_row *r, const char *key)
+{
+	for (size_t i = 0; i < r->nattrs; i++)
+		if (strcmp(r->attrs[i].key, key) == 0)
+			return r->attrs[i].value;
+	return NULL;
+}
+
+static int cmp_run_id(const void *key, const void *elem)
+{
+	int64_t id = *(const int64_t *)key, other = ((const struct site_run *)elem)->row->id;
+
+	return id < other ? -1 : id > other;
+}
+
+const struct site_run *site_find_run(const struct site *s, int64_t id)
+{
+	return bsearch(&id, s->runs, s->nruns, sizeof *s->runs, cmp_run_id);
+}
+
+/* The selected runs in ascending id, each with the run it is compared with. */
+static int gather_runs(struct site *s, struct pdb_err *err)
+{
+	struct pdb_run_filter f = { 0 };
+	int64_t *ids = NULL;
+	size_t nids = 0, k = 0;
+
+	if (pdb_store_run_ids(s->store, s->opts->where, &ids, &nids, err) < 0 ||
+	    pdb_store_list_runs(s->store, &f, &s->rows, &s->nrows, err) < 0) {
+		free(ids);
+		return -1;
+	}
+	s->runs = pdb_xcalloc(nids + 1, sizeof *s->runs);
+	/* rows are newest first, ids ascending */
+	for (size_t i = s->nrows; i-- > 0;) {
+		const struct pdb_run_row *r = &s->rows[i];
+		while (k < nids && ids[k] < r->id)
+			k++;
+		if (k == nids || ids[k] != r->id || r->id < s->since_id)
+			continue;
+		s->runs[s->nruns].row = r;
+		s->runs[s->nruns].file = pdb_xasprintf("r/run%lld.html", (long long)r->id);
+		s->nruns++;
+	}
+	free(ids);
+	for (size_t i = 0; i < s->nruns; i++) {
+		const char *branch = attr_of(s->runs[i].row, "branch");
+		struct site_run *run = &s->runs[i];
+
+		run->prev = i > 0 ? s->runs[i - 1].row->id : 0;
+		for (size_t j = i; branch && j-- > 0;) {
+			const char *b = attr_of(s->runs[j].row, "branch");
+			if (b && strcmp(b, branch) == 0) {
+				run->prev = s->runs[j].row->id;
+				break;
+			}
+		}
+		run->newest = 1;
+		for (size_t j = i + 1; j < s->nruns && run->newest; j++) {
+			const char *b = attr_of(s->runs[j].row, "branch");
+			run->newest = !(b ? branch && strcmp(b, branch) == 0 : !branch);
+		}
+	}
+	return 0;
+}
+
+/* "vcpus=16,batch=100" from dims JSON text ("" for "{}"). Caller frees. */
+static char *dims_display(const char *json)
+{
+	json_t *o = json_loads(json, 0, NULL), *v;
+	const char *k;
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	json_object_foreach(o, k, v)
+		pdb_buf_printf(&b, "%s%s=%s", b.len ? "," : "", k,
+			       json_is_string(v) ? json_string_value(v) : "?");
+	json_decref(o);
+	return b.data;
+}
+
+static void drop_missing(struct site_series *ss)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < ss->n; i++) {
+		if (isfinite(ss->pts[i].value)) {
+			ss->pts[k++] = ss->pts[i];
+		} else {
+			free(ss->pts[i].run_name);
+			free(ss->pts[i].created_at);
+			free(ss->pts[i].commit);
+		}
+	}
+	ss->n = k;
+}
+
+static int attention_of(const struct site_series *ss)
+{
+	int att = ATT_NONE;
+
+	for (size_t k = 0; k < ss->res.ncps; k++) {
+		const struct pdb_change_point *cp = &ss->res.cps[k];
+		if (ss->n - cp->index > SITE_RECENT)
+			continue;
+		if (cp->regression)
+			return ATT_REGRESSION;
+		att = ATT_CHANGE;
+	}
+	return att;
+}
+
+static uint64_t series_key(const struct site_series *ss)
+{
+	uint64_t h = site_hash(SITE_HASH_START, &ss->s->id, sizeof ss->s->id);
+
+	h = site_hash_str(h, ss->s->unit);
+	h = site_hash(h, &ss->s->direction, sizeof ss->s->direction);
+	for (size_t i = 0; i < ss->n; i++) {
+		h = site_hash(h, &ss->pts[i].run_id, sizeof ss->pts[i].run_id);
+		h = site_hash(h, &ss->pts[i].value, sizeof ss->pts[i].value);
+	}
+	return h;
+}
+
+/* The history of one series and its change points; the split resumes from
+ * the detect cache and *next receives the state to cache. */
+static int gather_series(struct site *s, const char *params, struct site_series *ss,
+			 struct pdb_detect_state *next, struct pdb_err *err)
+{
+	struct pdb_detect_state cached = { 0 };
+	struct pdb_detect_opts o;
+	double *x;
+	int found = 0, rc;
+
+	if (pdb_store_series_history(s->store, ss->s->id, s->opts->where, s->since_id, 0,
+				     &ss->pts, &ss->n, err) < 0)
+		return -1;
+	drop_missing(ss);
+	if (ss->n == 0)
+		return 0;
+	if (pdb_store_detect_cache_get(s->store, ss->s->id, params, &cached, &found, err) < 0)
+		return -1;
+	x = pdb_xmalloc(ss->n * sizeof *x);
+	for (size_t i = 0; i < ss->n; i++)
+		x[i] = ss->pts[i].value;
+	pdb_detect_opts_init(&o);
+	o.direction = ss->s->direction;
+	rc = pdb_detect(x, ss->n, &o, found ? &cached : NULL, next, &ss->res, err);
+	pdb_detect_state_release(&cached);
+	free(x);
+	ss->attention = attention_of(ss);
+	ss->key = series_key(ss);
+	return rc;
+}
+
+static void series_release(struct site_series *ss)
+{
+	free(ss->dims);
+	pdb_history_free(ss->pts, ss->n);
+	pdb_detect_result_release(&ss->res);
+	memset(ss, 0, sizeof *ss);
+}
+
+static int gather_all_series(struct site *s, struct pdb_err *err)
+{
+	struct pdb_detect_opts o;
+	struct pdb_detect_state *states;
+	struct pdb_detect_cache_entry *entries;
+	size_t nentries = 0;
+	char *params;
+	int rc = -1;
+
+	if (pdb_store_list_series(s->store, NULL, NULL, &s->all, &s->nall, err) < 0)
+		return -1;
+	pdb_detect_opts_init(&o);
+	params = pdb_store_detect_params(&o, s->since_id, s->opts->where);
+	s->series = pdb_xcalloc(s->nall + 1, sizeof *s->series);
+	states = pdb_xcalloc(s->nall + 1, sizeof *states);
+	entries = pdb_xcalloc(s->nall + 1, sizeof *entries);
+	for (size_t i = 0; i < s->nall; i++) {
+		struct site_series *ss = &s->series[s->nseries];
+
+		ss->s = &s->all[i];
+		if (gather_series(s, params, ss, &states[nentries], err) < 0) {
+			series_release(ss);
+			goto out;
+		}
+		if (ss->n == 0) {
+			series_release(ss);
+			continue;
+		}
+		ss->dims = dims_display(ss->s->dims);
+		entries[nentries].series_id = ss->s->id;
+		entries[nentries].state = &states[nentries];
+		nentries++;
+		s->nseries++;
+	}
+	/* the cache is shared with perfdb detect */
+	if (pdb_store_readonly(s->store))
+		site_note(s, "the database is read-only: the detect cache is not updated");
+	else if (pdb_store_detect_cache_put(s->store, params, NULL, entries, nentries, err) < 0)
+		goto out;
+	rc = 0;
+out:
+	for (size_t i = 0; i < nentries; i++)
+		pdb_detect_state_release(&states[i]);
+	free(states);
+	free(entries);
+	free(params);
+	return rc;
+}
+
+/* The file of a benchmark's page: its name with what is not [A-Za-z0-9._-]
+ * replaced by '_', and then a hash of the name so that two names stay two files. */
+static char *bench_file(const char *name)
+{
+	struct pdb_buf b;
+	int plain = 1;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "b/");
+	for (const char *p = name; *p && b.len < 80; p++) {
+		int ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			 (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-';
+		plain &= ok && !(p == name && *p == '.');
+		pdb_buf_add(&b, ok ? p : "_", 1);
+	}
+	plain &= strlen(name) + 2 == b.len;
+	if (!plain)
+		pdb_buf_printf(&b, "-%08llx",
+			       (unsigned long long)(site_hash_str(SITE_HASH_START, name) & 0xffffffffULL));
+	pdb_buf_puts(&b, ".html");
+	return b.data;
+}
+
+static const struct site *sort_site;   /* qsort has no context argument */
+
+static int cmp_series(const void *pa, const void *pb)
+{
+	const struct site_series *a = &sort_site->series[*(const size_t *)pa];
+	const struct site_series *b = &sort_site->series[*(const size_t *)pb];
+
+	if (a->attention != b->attention)
+		return a->attention - b->attention;
+	return *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
+}
+
+static int cmp_bench(const void *pa, const void *pb)
+{
+	const struct site_bench *a = pa, *b = pb;
+	int c = strcmp(a->group, b->group);
+
+	if (a->group_attention != b->group_attention)
+		return a->group_attention - b->group_attention;
+	if (c)
+		return c;
+	if (a->attention != b->attention)
+		return a->attention - b->attention;
+	return strcmp(a->name, b->name);
+}
+
+static int cmp_group(const void *pa, const void *pb)
+{
+	const struct site_bench *a = pa, *b = pb;
+	int c = strcmp(a->group, b->group);
+
+	return c ? c : strcmp(a->name, b->name);
+}
+
+/* Benchmarks from the series (listed by benchmark), each with its series
+ * in attention order. */
+static void gather_benches(struct site *s)
+{
+	s->benches = pdb_xcalloc(s->nseries + 1, sizeof *s->benches);
+	for (size_t i = 0; i < s->nseries; i++) {
+		struct site_series *ss = &s->series[i];
+		struct site_bench *b = s->nbenches ? &s->benches[s->nbenches - 1] : NULL;
+
+		if (!b || strcmp(b->name, ss->s->benchmark) != 0) {
+			const char *slash = strchr(ss->s->benchmark, '/');
+			b = &s->benches[s->nbenches++];
+			b->name = pdb_xstrdup(ss->s->benchmark);
+			b->group = slash ? pdb_xstrndup(b->name, (size_t)(slash - ss->s->benchmark))
+					 : pdb_xstrdup("");
+			b->file = bench_file(b->name);
+			b->series = pdb_xmalloc((s->nseries - i) * sizeof *b->series);
+			b->attention = ATT_NONE;
+		}
+		b->series[b->n++] = i;
+		if (ss->attention < b->attention)
+			b->attention = ss->attention;
+	}
+	/* a group's attention: the most urgent of its benchmarks */
+	qsort(s->benches, s->nbenches, sizeof *s->benches, cmp_group);
+	for (size_t i = 0, j; i < s->nbenches; i = j) {
+		int att = ATT_NONE;
+		for (j = i; j < s->nbenches && strcmp(s->benches[j].group, s->benches[i].group) == 0; j++)
+			att = s->benches[j].attention < att ? s->benches[j].attention : att;
+		for (size_t k = i; k < j; k++)
+			s->benches[k].group_attention = att;
+	}
+	sort_site = s;
+	for (size_t i = 0; i < s->nbenches; i++)
+		qsort(s->benches[i].series, s->benches[i].n, sizeof *s->benches[i].series, cmp_series);
+	qsort(s->benches, s->nbenches, sizeof *s->benches, cmp_bench);
+	for (size_t i = 0; i < s->nbenches; i++)
+		for (size_t k = 0; k < s->benches[i].n; k++)
+			s->series[s->benches[i].series[k]].bench = i;
+}
+
+static void run_values(struct site *s)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < s->nseries; i++) {
+			const struct site_series *ss = &s->series[i];
+			for (size_t k = 0; k < ss->n; k++) {
+				struct site_run *r = (struct site_run *)site_find_run(s, ss->pts[k].run_id);
+				if (!r)
+					continue;
+				if (pass == 1)
+					r->values[r->nvalues] = (struct site_value){ i, k };
+				r->nvalues++;
+			}
+		}
+		for (size_t i = 0; pass == 0 && i < s->nruns; i++) {
+			s->runs[i].values = pdb_xmalloc((s->runs[i].nvalues + 1) *
+							sizeof *s->runs[i].values);
+			s->runs[i].nvalues = 0;
+		}
+	}
+}
+
+/* A run's page shows its values, those of the run it is compared with and
+ * whether a change point or an outlier is at it; the newest run of a branch
+ * also the statistical comparison (whose band may come from the runs
+ * before): its key covers all of them. */
+static void run_keys(struct site *s)
+{
+	uint64_t *values = pdb_xmalloc((s->nruns + 1) * sizeof *values), before = SITE_HASH_START;
+
+	for (size_t i = 0; i < s->nruns; i++) {
+		values[i] = SITE_HASH_START;
+		for (size_t v = 0; v < s->runs[i].nvalues; v++) {
+			const struct site_series *ss = &s->series[s->runs[i].values[v].series];
+			size_t k = s->runs[i].values[v].k;
+			values[i] = site_hash(values[i], &ss->s->id, sizeof ss->s->id);
+			values[i] = site_hash(values[i], &ss->pts[k].value, sizeof ss->pts[k].value);
+			for (size_t c = 0; c < ss->res.ncps; c++) {
+				const struct pdb_change_point *cp = &ss->res.cps[c];
+				int flags = cp->regression | cp->improvement << 1 | cp->confirmed << 2 |
+					    cp->tentative << 3;
+				if (cp->index != k)
+					continue;
+				values[i] = site_hash(values[i], &flags, sizeof flags);
+			}
+			for (size_t c = 0; c < ss->res.noutliers; c++)
+				if (ss->res.outliers[c].index == k)
+					values[i] = site_hash(values[i], &c, sizeof c);
+		}
+	}
+	for (size_t i = 0; i < s->nruns; i++) {
+		struct site_run *r = &s->runs[i];
+		const struct site_run *p = r->prev ? site_find_run(s, r->prev) : NULL;
+		uint64_t h = site_hash(r->newest ? before : SITE_HASH_START, &r->prev, sizeof r->prev);
+
+		before = site_hash(before, &r->row->id, sizeof r->row->id);
+		r->shown = site_hash(SITE_HASH_START, &r->row->id, sizeof r->row->id);
+		r->shown = site_hash_str(r->shown, r->row->name);
+		r->shown = site_hash_str(r->shown, r->row->created_at);
+		for (size_t k = 0; k < r->row->nattrs; k++) {
+			r->shown = site_hash_str(r->shown, r->row->attrs[k].key);
+			r->shown = site_hash_str(r->shown, r->row->attrs[k].value);
+		}
+		h = site_hash(h, &r->shown, sizeof r->shown);
+		h = site_hash(h, &r->newest, sizeof r->newest);
+		h = site_hash_str(h, r->row->status);
+		h = site_hash_str(h, r->row->tool);
+		h = site_hash_str(h, r->row->format);
+		h = site_hash(h, &values[i], sizeof values[i]);
+		if (p)
+			h = site_hash(h, &values[p - s->runs], sizeof values[0]);
+		r->key = h;
+	}
+	free(values);
+}
+
+int site_gather(struct site *s, struct pdb_err *err)
+{
+	if (s->opts->since && pdb_store_resolve(s->store, s->opts->since, &s->since_id, err) < 0)
+		return -1;
+	if (gather_runs(s, err) < 0 || gather_all_series(s, err) < 0)
+		return -1;
+	gather_benches(s);
+	run_values(s);
+	run_keys(s);
+	return 0;
+}
+
+void site_release(struct site *s)
+{
+	for (size_t i = 0; i < s->nseries; i++)
+		series_release(&s->series[i]);
+	free(s->series);
+	for (size_t i = 0; i < s->nbenches; i++) {
+		free(s->benches[i].name);
+		free(s->benches[i].group);
+		free(s->benches[i].file);
+		free(s->benches[i].series);
+	}
+	free(s->benches);
+	for (size_t i = 0; i < s->nruns; i++) {
+		free(s->runs[i].file);
+		free(s->runs[i].values);
+	}
+	free(s->runs);
+	pdb_run_rows_free(s->rows, s->nrows);
+	pdb_series_free(s->all, s->nall);
+}

@@ -1,0 +1,152 @@
+/* Site: index.html, the latest runs and every series by benchmark group, what needs attention first. */
+#include "site/site_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Filters the rows by the words typed (all of them, in any case); the page
+ * works without it. #q=WORDS in the address fills the box. */
+static const char filter_script[] =
+	"<script>\n(function(){\n"
+	"var box=document.getElementById('filter'),shown=document.getElementById('shown');\n"
+	"var rows=document.querySelectorAll('tr[data-name]');\n"
+	"function apply(){var words=box.value.toLowerCase().split(/\\s+/).filter(Boolean),n=0;\n"
+	"rows.forEach(function(r){var name=r.getAttribute('data-name').toLowerCase();\n"
+	"var ok=words.every(function(w){return name.indexOf(w)>=0;});r.hidden=!ok;n+=ok;});\n"
+	"shown.textContent=words.length?n+' of '+rows.length+' series shown':'';}\n"
+	"var m=/^#q=(.*)$/.exec(location.hash);if(m)box.value=decodeURIComponent(m[1]);\n"
+	"box.addEventListener('input',apply);apply();\n})();\n</script>\n";
+
+static const char *attr_of(const struct pdb_run_row *r, const char *key)
+{
+	for (size_t i = 0; i < r->nattrs; i++)
+		if (strcmp(r->attrs[i].key, key) == 0)
+			return r->attrs[i].value;
+	return NULL;
+}
+
+/* The newest run of each branch (or the newest run when no run names one). */
+static void latest_runs(struct pdb_buf *b, const struct site *s)
+{
+	const char **seen = pdb_xcalloc(s->nruns + 1, sizeof *seen);
+	size_t nseen = 0;
+
+	pdb_buf_puts(b, "<h2>Latest runs</h2>\n<table class=\"latest\">\n<thead><tr><th>branch</th>"
+		     "<th>run</th><th>created</th><th>commit</th><th>status</th>"
+		     "<th class=\"num\">series</th></tr></thead>\n<tbody>\n");
+	for (size_t i = s->nruns; i-- > 0;) {
+		const struct pdb_run_row *r = s->runs[i].row;
+		const char *branch = attr_of(r, "branch"), *commit = attr_of(r, "commit");
+		size_t k = 0;
+
+		while (k < nseen && strcmp(seen[k], branch ? branch : "") != 0)
+			k++;
+		if (k < nseen)
+			continue;
+		seen[nseen++] = branch ? branch : "";
+		pdb_buf_puts(b, "<tr><td>");
+		site_text(b, branch ? branch : "(no branch)");
+		pdb_buf_puts(b, "</td><td>");
+		site_run_link(b, s, r->id, 0);
+		pdb_buf_puts(b, "</td><td>");
+		site_text(b, r->created_at);
+		pdb_buf_puts(b, "</td><td>");
+		site_text(b, commit ? commit : "-");
+		pdb_buf_puts(b, "</td><td>");
+		site_text(b, r->status);
+		pdb_buf_printf(b, "</td><td class=\"num\">%lld</td></tr>\n", (long long)r->nseries);
+	}
+	pdb_buf_puts(b, "</tbody>\n</table>\n");
+	free(seen);
+}
+
+static void summary(struct pdb_buf *b, const struct site *s)
+{
+	size_t count[ATT_NONE + 1] = { 0 };
+	int worst = ATT_NONE;
+
+	for (size_t i = 0; i < s->nseries; i++) {
+		count[s->series[i].attention]++;
+		worst = s->series[i].attention < worst ? s->series[i].attention : worst;
+	}
+	pdb_buf_printf(b, "<div class=\"summary a%d\"><strong>%zu series with a recent regression"
+		       "</strong>, %zu with another recent change point, %zu without "
+		       "(recent: in their last %d runs).</div>\n",
+		       worst, count[ATT_REGRESSION], count[ATT_CHANGE], count[ATT_NONE], SITE_RECENT);
+}
+
+static const struct site *sort_site;
+
+/* By attention, then as listed (benchmark, dims, metric). */
+static int cmp_row(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int d = sort_site->series[a].attention - sort_site->series[b].attention;
+
+	return d ? d : a < b ? -1 : 1;
+}
+
+/* One table per group of benchmarks (the name before its first '/'). */
+static void groups(struct pdb_buf *b, const struct site *s)
+{
+	size_t *rows = pdb_xmalloc((s->nseries + 1) * sizeof *rows);
+
+	sort_site = s;
+	for (size_t i = 0, j; i < s->nbenches; i = j) {
+		const char *group = s->benches[i].group;
+		size_t n = 0, nb = 0;
+
+		for (j = i; j < s->nbenches && strcmp(s->benches[j].group, group) == 0; j++, nb++)
+			for (size_t k = 0; k < s->benches[j].n; k++)
+				rows[n++] = s->benches[j].series[k];
+		qsort(rows, n, sizeof *rows, cmp_row);
+		pdb_buf_printf(b, "<h2 id=\"g%zu\">", i);
+		if (*group) {
+			site_text(b, group);
+			pdb_buf_puts(b, "/*");
+		} else {
+			pdb_buf_puts(b, "Benchmarks without a group");
+		}
+		pdb_buf_printf(b, " <span class=\"sub\">%zu benchmark%s, %zu series</span></h2>\n", nb,
+			       nb == 1 ? "" : "s", n);
+		site_series_table(b, s, rows, n, 0, 1);
+	}
+	free(rows);
+}
+
+int site_index_page(struct site *s, struct pdb_buf *b, struct pdb_err *err)
+{
+	const struct pdb_run_row *first = s->nruns ? s->runs[0].row : NULL;
+	const struct pdb_run_row *last = s->nruns ? s->runs[s->nruns - 1].row : NULL;
+
+	(void)err;
+	site_page_begin(b, s, "index.html", s->title, 0);
+	pdb_buf_puts(b, "<h1>");
+	site_text(b, s->title);
+	pdb_buf_printf(b, "</h1>\n<p class=\"sub\">%zu series in %zu benchmarks over %zu runs",
+		       s->nseries, s->nbenches, s->nruns);
+	if (first) {
+		pdb_buf_puts(b, ", from ");
+		site_text(b, first->created_at);
+		pdb_buf_puts(b, " to ");
+		site_text(b, last->created_at);
+	}
+	if (s->opts->where) {
+		pdb_buf_puts(b, "; runs with ");
+		site_text(b, s->opts->where);
+	}
+	pdb_buf_puts(b, ".</p>\n");
+	if (s->nruns)
+		latest_runs(b, s);
+	summary(b, s);
+	pdb_buf_printf(b, "<p><label>Filter by name: <input type=\"search\" id=\"filter\" "
+		     "placeholder=\"benchmark, dims or metric\"></label> <span id=\"shown\" "
+		     "class=\"note\"></span></p>\n<p class=\"note\">Series that need attention come "
+		     "first: a recent regression, then another recent change point. A change point "
+		     "is confirmed once it has held for %d runs; newer ones are shown as tentative.</p>\n",
+		     PDB_DETECT_MAX_EXCURSION + 1);
+	groups(b, s);
+	pdb_buf_puts(b, filter_script);
+	site_page_end(b);
+	return 0;
+}

@@ -1,0 +1,167 @@
+/* Site: the page of one run: its attributes, its comparison with the run before, its benchmarks. */
+#include "site/site_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "report_internal.h"
+
+static void attributes(const struct pdb_run_row *r, struct pdb_buf *b)
+{
+	const char *fixed[][2] = { { "created", r->created_at }, { "tool", r->tool },
+				   { "format", r->format }, { "status", r->status } };
+
+	pdb_buf_puts(b, "<h2>Attributes</h2>\n<table class=\"environment\">\n<thead><tr>"
+		     "<th>attribute</th><th>value</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+		pdb_buf_puts(b, "<tr><td>");
+		site_text(b, fixed[i][0]);
+		pdb_buf_puts(b, "</td><td class=\"name\">");
+		site_text(b, fixed[i][1] ? fixed[i][1] : "-");
+		pdb_buf_puts(b, "</td></tr>\n");
+	}
+	for (size_t i = 0; i < r->nattrs; i++) {
+		pdb_buf_puts(b, "<tr><td>");
+		site_text(b, r->attrs[i].key);
+		pdb_buf_puts(b, "</td><td class=\"name\">");
+		site_text(b, r->attrs[i].value);
+		pdb_buf_puts(b, "</td></tr>\n");
+	}
+	pdb_buf_puts(b, "</tbody>\n</table>\n");
+}
+
+static void counts(const struct pdb_compare *c, struct pdb_buf *b)
+{
+	int first = 1;
+
+	pdb_buf_puts(b, "<p>");
+	for (int v = 0; v < PDB_VERDICT_COUNT; v++) {
+		if (!c->counts[v])
+			continue;
+		pdb_buf_printf(b, "%s%zu %s", first ? "" : ", ", c->counts[v], pdb_verdict_name(v));
+		first = 0;
+	}
+	pdb_buf_printf(b, "%s (significance level %g).</p>\n", first ? "no series" : "", c->alpha);
+}
+
+static const struct pdb_history_point *point_at(const struct site_series *ss, int64_t run)
+{
+	size_t lo = 0, hi = ss->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ss->pts[mid].run_id == run)
+			return &ss->pts[mid];
+		if (ss->pts[mid].run_id < run)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* What detect found at the k-th point of a series: a change point or an outlier. */
+static void found_at(struct pdb_buf *b, const struct site_series *ss, size_t k)
+{
+	for (size_t c = 0; c < ss->res.ncps; c++) {
+		const struct pdb_change_point *cp = &ss->res.cps[c];
+		const char *v = cp->regression ? "regression" : cp->improvement ? "improvement" : "change";
+		if (cp->index == k)
+			pdb_buf_printf(b, "<span class=\"badge %s\">%s%s</span> from here",
+				       cp->confirmed ? v : "tentative", v,
+				       cp->confirmed ? "" : cp->tentative ? " (tentative)" : " (unconfirmed)");
+	}
+	for (size_t o = 0; o < ss->res.noutliers; o++)
+		if (ss->res.outliers[o].index == k)
+			pdb_buf_puts(b, "outlier");
+}
+
+/* Every series of the run: its value, the value in the run compared with, the change. */
+static void values(const struct site *s, const struct site_run *run, struct pdb_buf *b)
+{
+	pdb_buf_printf(b, "<h2>Series</h2>\n<p class=\"note\">%zu series; the change is against ",
+		       run->nvalues);
+	if (run->prev)
+		site_run_link(b, s, run->prev, 1);
+	else
+		pdb_buf_puts(b, "nothing (the first run)");
+	pdb_buf_puts(b, "; change points and outliers as change point detection placed them in "
+		     "each series' history (their sizes are on the benchmark pages).</p>\n<table class=\"values\">\n<thead><tr><th>benchmark</th>"
+		     "<th>dims</th><th>metric</th><th class=\"num\">value</th><th class=\"num\">before"
+		     "</th><th class=\"num\">change</th><th>detect</th></tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < run->nvalues; i++) {
+		const struct site_series *ss = &s->series[run->values[i].series];
+		const struct pdb_history_point *p = &ss->pts[run->values[i].k];
+		const struct pdb_history_point *q = run->prev ? point_at(ss, run->prev) : NULL;
+
+		pdb_buf_printf(b, "<tr><td class=\"name\"><a href=\"../%s\">", s->benches[ss->bench].file);
+		site_text(b, ss->s->benchmark);
+		pdb_buf_puts(b, "</a></td><td class=\"dims\">");
+		site_text(b, ss->dims);
+		pdb_buf_puts(b, "</td><td>");
+		site_text(b, ss->s->metric);
+		pdb_buf_puts(b, "</td><td class=\"num\">");
+		site_value(b, p->value, ss->s->unit);
+		pdb_buf_puts(b, "</td><td class=\"num\">");
+		site_value(b, q ? q->value : NAN, ss->s->unit);
+		pdb_buf_puts(b, "</td>");
+		site_change_cell(b, q ? q->value : NAN, p->value, ss->s->direction);
+		pdb_buf_puts(b, "<td>");
+		found_at(b, ss, run->values[i].k);
+		pdb_buf_puts(b, "</td></tr>\n");
+	}
+	pdb_buf_puts(b, "</tbody>\n</table>\n");
+}
+
+int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
+		  struct pdb_err *err)
+{
+	const struct pdb_run_row *r = run->row;
+	char *label = r->name ? pdb_xasprintf("run%lld (%s)", (long long)r->id, r->name)
+			      : pdb_xasprintf("run%lld", (long long)r->id);
+	char *title = pdb_xasprintf("%s — %s", label, s->title);
+	struct pdb_compare_opts co;
+	struct pdb_compare cmp = { 0 };
+	int rc = -1;
+
+	pdb_compare_opts_init(&co);
+	/* the statistical comparison costs a second a run of 2,000 series: the
+	 * newest run of each branch has it, the others say how to get it */
+	if (run->prev && run->newest &&
+	    pdb_compare_run_groups(s->store, &run->prev, 1, &r->id, 1, &co, &cmp, err) < 0)
+		goto out;
+	site_page_begin(b, s, run->file, title, 1);
+	pdb_buf_puts(b, "<h1>");
+	site_text(b, label);
+	pdb_buf_puts(b, "</h1>\n<p class=\"sub\">");
+	site_text(b, r->created_at);
+	pdb_buf_printf(b, ", %lld series.</p>\n", (long long)r->nseries);
+	attributes(r, b);
+	if (run->prev) {
+		pdb_buf_puts(b, "<h2>Compared with ");
+		site_run_link(b, s, run->prev, 1);
+		pdb_buf_puts(b, "</h2>\n<p class=\"note\">The run before on the same branch (else the "
+			     "run before).");
+	}
+	if (run->prev && run->newest) {
+		pdb_buf_puts(b, " Worst first; change and interval are this run's change in the "
+			     "metric's own direction.</p>\n");
+		counts(&cmp, b);
+		pdb_report_compare_table(&cmp, 1, b);
+	} else if (run->prev) {
+		pdb_buf_printf(b, " The newest run of each branch has the statistical comparison here; "
+			       "for this one run <code>perfdb compare run%lld run%lld</code> or "
+			       "<code>perfdb report run%lld</code>.</p>\n", (long long)run->prev,
+			       (long long)r->id, (long long)r->id);
+	}
+	values(s, run, b);
+	site_page_end(b);
+	rc = 0;
+out:
+	pdb_compare_release(&cmp);
+	free(label);
+	free(title);
+	return rc;
+}

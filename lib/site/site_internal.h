@@ -1,0 +1,131 @@
+/* Site internals shared by the lib/site files: what was gathered from the store. */
+#ifndef PDB_SITE_INTERNAL_H
+#define PDB_SITE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "detect.h"
+#include "site/site.h"
+#include "util.h"
+
+/* Bump when the pages change, so that a rerun rewrites them all. */
+#define SITE_FORMAT 1
+/* A change point this many runs from the end of its series is recent. */
+#define SITE_RECENT 20
+
+/* What needs attention, in sort order. */
+enum site_attention { ATT_REGRESSION, ATT_CHANGE, ATT_NONE };
+
+struct site_series {
+	const struct pdb_series *s;
+	char *dims;                       /* "k=v,k=v", "" when none */
+	struct pdb_history_point *pts;    /* the points with a value, in run order */
+	size_t n;
+	struct pdb_detect_result res;
+	size_t bench;                     /* its benchmark (site->benches) */
+	int attention;                    /* enum site_attention */
+	uint64_t key;                     /* hash of its values, runs and change points */
+};
+
+struct site_bench {
+	char *name, *group;               /* group: the prefix before the first '/', "" when none */
+	char *file;                       /* "b/NAME.html" */
+	size_t *series;                   /* indices into site->series, in sort order */
+	size_t n;
+	int attention;                    /* the most urgent of its series */
+	int group_attention;              /* the most urgent of its group */
+};
+
+/* A value of a run: the k-th point of a series. */
+struct site_value {
+	size_t series, k;
+};
+
+struct site_run {
+	const struct pdb_run_row *row;
+	int64_t prev;                     /* the run before on the same branch, else before; 0: none */
+	int newest;                       /* the newest run of its branch (of those without one) */
+	struct site_value *values;        /* in series order */
+	size_t nvalues;
+	uint64_t key;                     /* hash of the run's values and what it compares with */
+	uint64_t shown;                   /* hash of what other pages show of it (name, attributes) */
+	char *file;                       /* "r/run42.html" */
+};
+
+struct site {
+	struct pdb_store *store;
+	const struct pdb_site_opts *opts;
+	const char *title;
+	int64_t since_id;
+	struct pdb_run_row *rows;         /* every run, newest first */
+	size_t nrows;
+	struct site_run *runs;            /* the selected runs, ascending id */
+	size_t nruns;
+	struct pdb_series *all;           /* every series */
+	size_t nall;
+	struct site_series *series;       /* those with values in the selected runs, sorted */
+	size_t nseries;
+	struct site_bench *benches;       /* by their group's attention, group, attention, name */
+	size_t nbenches;
+	struct pdb_site_stats *stats;
+};
+
+/* gather.c: read the runs and series, detect change points, sort. */
+int site_gather(struct site *s, struct pdb_err *err);
+void site_release(struct site *s);
+const struct site_run *site_find_run(const struct site *s, int64_t id);
+
+/* FNV-1a 64 of n bytes, continuing from h (start from SITE_HASH_START). */
+#define SITE_HASH_START 14695981039346656037ULL
+uint64_t site_hash(uint64_t h, const void *p, size_t n);
+uint64_t site_hash_str(uint64_t h, const char *s);
+
+/* manifest.c: what each page was built from. */
+struct site_manifest {
+	char **paths;
+	uint64_t *keys;
+	size_t n;
+};
+/* Read DIR/perfdb-site.manifest; a missing file is an empty manifest. */
+int site_manifest_read(const char *dir, struct site_manifest *m, struct pdb_err *err);
+/* Write m (sorted) as DIR/perfdb-site.manifest. */
+int site_manifest_write(const char *dir, const struct site_manifest *m, struct pdb_err *err);
+void site_manifest_add(struct site_manifest *m, const char *path, uint64_t key);
+/* In path order, as site_manifest_key needs and the file has. */
+void site_manifest_sort(struct site_manifest *m);
+/* The key recorded for path, 0 (and *found 0) when none. */
+uint64_t site_manifest_key(const struct site_manifest *m, const char *path, int *found);
+void site_manifest_release(struct site_manifest *m);
+
+/* page.c: the frame every page shares. depth: directories below the site's root. */
+void site_page_begin(struct pdb_buf *b, const struct site *s, const char *path,
+		     const char *title, int depth);
+void site_page_end(struct pdb_buf *b);
+void site_text(struct pdb_buf *b, const char *text);   /* escaped */
+/* "run42 (name)" as a link to its page from depth. */
+void site_run_link(struct pdb_buf *b, const struct site *s, int64_t id, int depth);
+/* A value in its unit, "-" for NaN. */
+void site_value(struct pdb_buf *b, double v, const char *unit);
+void site_note(struct site *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Write DIR/path whole (its directory made, never a symlink followed). */
+int site_write_page(const struct site *s, const char *path, const struct pdb_buf *b,
+		    struct pdb_err *err);
+
+/* rows.c: the table of series the index and benchmark pages share. */
+void site_series_table(struct pdb_buf *b, const struct site *s, const size_t *series,
+		       size_t n, int depth, int with_bench);
+
+/* The change from before to after as a cell: "+2.1% worse" ("-" when there is none). */
+void site_change_cell(struct pdb_buf *b, double before, double after, int direction);
+
+/* sparkline.c: the recent history of a series as a small inline SVG. */
+void site_sparkline(struct pdb_buf *b, const struct site_series *ss);
+
+/* The pages. */
+int site_index_page(struct site *s, struct pdb_buf *b, struct pdb_err *err);
+int site_bench_page(struct site *s, const struct site_bench *bench, struct pdb_buf *b,
+		    struct pdb_err *err);
+int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
+		  struct pdb_err *err);
+
+#endif

@@ -1,0 +1,288 @@
+#!/usr/bin/python3
+"""Facts of a perfdb site against the database, read independently.
+
+Usage: site-check.py PERFDB DIR
+  - every link and resource of every page is relative and names a file of
+    the site (a canonical <link> may be absolute; nothing else);
+  - index.html: per series row, the direction, the latest value, the change
+    against the value before (from `perfdb export`: the median of the samples
+    of each run), the newest confirmed change point with its verdict (from
+    `perfdb detect --format json`), the attention class, and the order;
+  - each benchmark page: its change points (runs on either side, change,
+    verdict) against `perfdb detect --format json`;
+  - the newest run's page: its compare table against `perfdb compare PREV
+    NEWEST --format json`, and its values against `perfdb export`.
+Prints "site-check: ok (...)" or the differences, exit 1.
+"""
+import html.parser
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+perfdb, site = sys.argv[1], sys.argv[2]
+errors = []
+
+
+def err(msg):
+    errors.append(msg)
+
+
+class Page(html.parser.HTMLParser):
+    """Links, and the rows of tables (cells as text, the row's attributes)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.links, self.tables, self.styles = [], [], []
+        self.table = self.row = self.cell = None
+        self.in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for key in ("href", "src", "srcset", "poster", "data"):
+            if key in a:
+                self.links.append((tag, a.get("rel", ""), a[key]))
+                if self.row is not None:
+                    self.row.setdefault("links", []).append((tag, a.get("rel", ""), a[key]))
+        if "style" in a:
+            self.styles.append(a["style"])
+        if tag == "style":
+            self.in_style = True
+        if tag == "table":
+            self.table = {"class": a.get("class", ""), "rows": []}
+            self.tables.append(self.table)
+        elif tag == "tr" and self.table is not None:
+            self.row = {"attrs": a, "cells": []}
+            self.table["rows"].append(self.row)
+        elif tag in ("td", "th") and self.row is not None:
+            self.cell = []
+            self.row["cells"].append(self.cell)
+        elif tag == "br" and self.cell is not None:
+            self.cell.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag == "style":
+            self.in_style = False
+        if tag in ("td", "th"):
+            self.cell = None
+        elif tag == "tr":
+            self.row = None
+        elif tag == "table":
+            self.table = None
+
+    def handle_data(self, data):
+        if self.in_style:
+            self.styles.append(data)
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def parse(path):
+    p = Page()
+    with open(path, encoding="utf-8") as f:
+        p.feed(f.read())
+    for t in p.tables:
+        for r in t["rows"]:
+            r["text"] = ["".join(c).strip() for c in r["cells"]]
+    return p
+
+
+def run(*args):
+    return subprocess.run([perfdb, *args], check=True, capture_output=True, text=True).stdout
+
+
+# ---- links ----
+pages = {}
+for root, _, files in os.walk(site):
+    for name in files:
+        if name.endswith(".html"):
+            path = os.path.join(root, name)
+            pages[os.path.relpath(path, site)] = parse(path)
+for rel, page in sorted(pages.items()):
+    for tag, rel_attr, url in page.links:
+        if re.match(r"^([a-zA-Z][a-zA-Z0-9+.-]*:|//)", url):
+            if not (tag == "link" and rel_attr == "canonical"):
+                err(f"{rel}: external {tag} {url}")
+            continue
+        target = os.path.normpath(os.path.join(os.path.dirname(rel), url.split("#")[0]))
+        if url.split("#")[0] and not os.path.isfile(os.path.join(site, target)):
+            err(f"{rel}: {tag} {url}: no such file in the site")
+    for style in page.styles:
+        if re.search(r"url\(|@import", style):
+            err(f"{rel}: a style loads a resource: {style[:60]}")
+
+# ---- the database, read by other commands ----
+medians = {}   # (benchmark, dims text, metric) -> {run id: median}
+def run_id(text):
+    return int(text.removeprefix("run"))
+
+for line in run("export", "--format", "jsonl").splitlines():
+    row = json.loads(line)
+    dims = ",".join(f"{k[4:]}={v}" for k, v in row.items() if k.startswith("dim."))
+    medians.setdefault((row["benchmark"], dims, row["metric"]), {}).setdefault(
+        run_id(row["run"]), []).append(row["value"])
+for key in medians:
+    medians[key] = {r: statistics.median(v) for r, v in medians[key].items()}
+detect = {}
+for s in json.loads(run("detect", "--format", "json"))["series"]:
+    dims = ",".join(f"{k}={v}" for k, v in s["dims"].items())
+    detect[(s["benchmark"], dims, s["metric"])] = s
+
+PREFIX = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "m": 1e-3, "µ": 1e-6, "n": 1e-9,
+          "Ki": 1024, "Mi": 1024 ** 2, "Gi": 1024 ** 3}
+
+
+def value_of(text, unit):
+    """The number a cell shows in the series' canonical unit ("12.50 ms" for s)."""
+    m = re.match(r"^([-+]?[0-9.]+(?:e[-+]?[0-9]+)?)\s*(.*)$", text)
+    if not m:
+        return None
+    rest = m.group(2).strip()
+    if unit and rest.endswith(unit):
+        rest = rest[: -len(unit)].strip()
+    return float(m.group(1)) * PREFIX[rest] if rest in PREFIX else None
+
+
+def close(a, b):
+    return a is not None and abs(a - b) <= 1e-3 * abs(b) + 1e-12
+
+
+DIRECTION = {"lower": "lower is better", "higher": "higher is better", "none": "not gated"}
+
+# ---- index.html ----
+index = pages["index.html"]
+nrows = 0
+for t in index.tables:
+    if t["class"] != "series":
+        continue
+    last_class = -1
+    for r in t["rows"][1:]:
+        nrows += 1
+        name = r["attrs"].get("data-name", "")
+        cells = r["text"]
+        # the name cell: "BENCH METRIC [DIMS]"; data-name is "BENCH DIMS METRIC"
+        key = next((k for k in detect if f"{k[0]} {k[1]} {k[2]}" == name), None)
+        if key is None:
+            err(f"index: row {name!r} is no series of perfdb detect")
+            continue
+        s, unit = detect[key], detect[key]["unit"]
+        if cells[2] != DIRECTION[s["direction"]]:
+            err(f"index: {name}: direction {cells[2]!r}, detect says {s['direction']}")
+        runs = sorted(medians[key])
+        latest = medians[key][runs[-1]]
+        if not close(value_of(cells[3], unit), latest):
+            err(f"index: {name}: latest {cells[3]!r}, the database has {latest:g} {unit}")
+        if len(runs) >= 2:
+            pct = (latest / medians[key][runs[-2]] - 1) * 100
+            if not cells[4].startswith(f"{pct:+.1f}%"):
+                err(f"index: {name}: change {cells[4]!r}, the database gives {pct:+.1f}%")
+        confirmed = [c for c in s["change_points"] if c["confirmed"]]
+        if confirmed:
+            c = confirmed[-1]
+            want = f"{c['verdict']} {c['change_pct']:+.1f}% at {c['run_after']}"
+            if not cells[5].startswith(want):
+                err(f"index: {name}: change point {cells[5]!r}, detect says {want!r}")
+        elif not s["change_points"] and cells[5] != "none":
+            err(f"index: {name}: change point {cells[5]!r}, detect finds none")
+        recent = [c for c in s["change_points"] if s["n"] - c["index"] <= 20]
+        want_class = 0 if any(c["verdict"] == "regression" for c in recent) else 1 if recent else 2
+        got_class = int(r["attrs"].get("class", "a9")[1:])
+        if got_class != want_class:
+            err(f"index: {name}: attention a{got_class}, expected a{want_class}")
+        if got_class < last_class:
+            err(f"index: {name}: a{got_class} after a{last_class}: not in attention order")
+        last_class = got_class
+if nrows != len(detect):
+    err(f"index: {nrows} series rows, perfdb detect has {len(detect)} series")
+
+# ---- the benchmark pages ----
+bench_pages = {}
+for t in index.tables:
+    for r in t["rows"][1:]:
+        name = r["attrs"].get("data-name", "")
+        key = next((k for k in detect if f"{k[0]} {k[1]} {k[2]}" == name), None)
+        bench = key[0] if key else None
+        for tag, _, url in r.get("links", []) if key else []:
+            if url.startswith("b/"):
+                bench_pages[bench] = url
+ncp_rows = 0
+for bench, url in sorted(bench_pages.items()):
+    page = pages.get(url)
+    if page is None:
+        err(f"{url}: the page of {bench} is missing")
+        continue
+    want = []
+    for key, s in detect.items():
+        if key[0] != bench:
+            continue
+        for c in reversed(s["change_points"]):
+            state = "" if c["confirmed"] else " (tentative)" if c["tentative"] else " (unconfirmed)"
+            want.append((key[2] + (" " + key[1] if key[1] else ""), c["run_before"], c["run_after"],
+                         f"{c['change_pct']:+.1f}%", c["verdict"] + state))
+    got = []
+    for t in page.tables:
+        if t["class"] != "changes":
+            continue
+        for r in t["rows"][1:]:
+            c = r["text"]
+            got.append((c[0], c[1].split(" ")[0], c[2].split(" ")[0], c[5], c[8]))
+    ncp_rows += len(got)
+    if sorted(got) != sorted(want):
+        err(f"{url}: change points {sorted(got)}, perfdb detect says {sorted(want)}")
+
+# ---- the newest run's page ----
+newest = max(r for v in medians.values() for r in v)
+page = pages.get(f"r/run{newest}.html")
+if page is None:
+    err(f"no page r/run{newest}.html of the newest run")
+    page = Page()
+prev = next((u for tag, _, u in page.links if tag == "a" and "../r/run" in u), None)
+compare_rows = 0
+if prev:
+    prev_id = prev.split("run")[-1].split(".")[0]
+    cmp = json.loads(run("compare", f"run{prev_id}", f"run{newest}", "--format", "json"))
+    by_key = {(x["benchmark"], ",".join(f"{k}={v}" for k, v in x["dims"].items()) or "-",
+               x["metric"]): x for x in cmp["results"]}
+    for t in page.tables:
+        if t["class"] != "compare":
+            continue
+        for r in t["rows"][1:]:
+            c = r["text"]
+            compare_rows += 1
+            x = by_key.get((c[0], c[1], c[2]))
+            if x is None:
+                err(f"run{newest}: compare row {c[:3]} not in perfdb compare")
+                continue
+            if not c[9].startswith(x["verdict"]):
+                err(f"run{newest}: {c[:3]}: verdict {c[9]!r}, perfdb compare says {x['verdict']}")
+            if x["change_pct"] is not None and c[6] != f"{x['change_pct']:+.1f}%":
+                err(f"run{newest}: {c[:3]}: change {c[6]!r}, perfdb compare says "
+                    f"{x['change_pct']:+.1f}%")
+    shown = sum(1 for x in cmp["results"] if not x["hidden"])
+    if compare_rows != shown:
+        err(f"run{newest}: {compare_rows} compare rows, perfdb compare shows {shown}")
+value_rows = 0
+for t in page.tables:
+    if t["class"] != "values":
+        continue
+    for r in t["rows"][1:]:
+        c = r["text"]
+        value_rows += 1
+        key = (c[0], c[1], c[2])
+        if key not in medians or newest not in medians[key]:
+            err(f"run{newest}: series {key} has no value in the run")
+            continue
+        if not close(value_of(c[3], detect[key]["unit"]), medians[key][newest]):
+            err(f"run{newest}: {key}: value {c[3]!r}, the database has {medians[key][newest]:g}")
+want_values = sum(1 for k in medians if newest in medians[k])
+if value_rows != want_values:
+    err(f"run{newest}: {value_rows} series rows, the run has {want_values}")
+
+for e in errors:
+    print("site-check:", e)
+if errors:
+    sys.exit(1)
+print(f"site-check: ok ({len(pages)} pages, {nrows} index rows, {ncp_rows} change points on "
+      f"{len(bench_pages)} benchmark pages, {compare_rows} compare rows, {value_rows} run values)")
