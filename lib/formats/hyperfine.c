@@ -252,9 +252,9 @@ static int csv_row(void *ctx, struct pdb_csv *csv, char **fields, size_t n,
 		   struct pdb_err *err)
 {
 	struct csv_state *st = ctx;
-	struct pdb_attr *dims;
+	struct pdb_attr *dims, *extra;
 	struct pdb_result *r;
-	size_t ndims = 0;
+	size_t ndims = 0, nextra = 0;
 	int ret = -1;
 
 	if (!st->header)
@@ -263,6 +263,7 @@ static int csv_row(void *ctx, struct pdb_csv *csv, char **fields, size_t n,
 		return pdb_csv_bad(csv, err, n < st->ncols ? n - 1 : st->ncols,
 				   "expected %zu fields, found %zu", st->ncols, n);
 	dims = pdb_xcalloc(n, sizeof *dims);
+	extra = pdb_xcalloc(n, sizeof *extra);
 	for (size_t i = 1; i < n; i++)
 		if (strncmp(st->header[i], "parameter_", 10) == 0) {
 			dims[ndims].key = st->header[i] + 10;
@@ -274,7 +275,8 @@ static int csv_row(void *ctx, struct pdb_csv *csv, char **fields, size_t n,
 		if (strncmp(st->header[i], "parameter_", 10) == 0)
 			continue;
 		if (!is_stat(st->header[i])) {
-			pdb_attr_set_bench(st->run, st->header[i], fields[0], fields[i]);
+			extra[nextra].key = pdb_attr_bench_key(st->header[i], fields[0]);
+			extra[nextra++].value = fields[i];
 			continue;
 		}
 		if (fields[i][0] == '\0')
@@ -286,8 +288,13 @@ static int csv_row(void *ctx, struct pdb_csv *csv, char **fields, size_t n,
 		}
 		pdb_result_set_stat_raw(r, st->header[i], x);
 	}
+	/* one merge: a column at a time would shift the sorted attributes for each */
+	pdb_run_set_attrs(st->run, extra, nextra);
 	ret = 0;
 out:
+	for (size_t i = 0; i < nextra; i++)
+		free(extra[i].key);
+	free(extra);
 	free(dims);
 	return ret;
 }
