@@ -1,12 +1,27 @@
 #!/bin/sh
-# A big hyperfine JSON (about 40 MB in hyperfine's pretty printing, 1,250,000
-# runs) ingests with a peak RSS of at most 1.5 times the file's size, and every
-# time, exit code and failure comes through: checked against Python's json
-# module reading the same file. The sanitizer build checks the values only
-# (its shadow memory is not perfdb's).
+# Big JSON results ingest with a peak RSS of at most 1.5 times the file's
+# size, and every value comes through: checked against Python's json module
+# reading the same file. A hyperfine JSON (about 40 MB in hyperfine's pretty
+# printing, 1,250,000 runs: times, exit codes, a failure) and a
+# pytest-benchmark JSON (about 43 MB, 1,000,000 rounds in stats.data). The
+# sanitizer build checks the values only (its shadow memory is not perfdb's).
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 export PERFDB_FINGERPRINT=off PERFDB_DB="$work/p.db"
+# FORMAT FILE: ingest FILE as the next run, its show JSON into FILE.show,
+# its peak RSS over its size checked (not under the sanitizers)
+status=0
+ingest() {
+  /usr/bin/time -f %M -o "$work/rss" "$PERFDB" ingest --format "$1" "$2" \
+    >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }
+  "$PERFDB" show "run$3" --format json >"$2.show" || exit 1
+  case $BUILD in *asan*) return;; esac
+  awk -v f="$1" -v size="$(wc -c < "$2")" -v kib="$(cat "$work/rss")" 'BEGIN {
+	ratio = kib * 1024 / size
+	printf "ingest memory: %.0f MB %s JSON, peak RSS %.0f MB = %.2f x the file (bound 1.5)\n", size / 1e6, f, kib * 1024 / 1e6, ratio
+	exit !(ratio <= 1.5)
+  }' || status=1
+}
 /usr/bin/python3 - "$work/big.json" <<'PY' || exit 1
 import json, random, sys
 random.seed(7)
@@ -20,10 +35,8 @@ for c in range(20):
                     "times": times, "exit_codes": codes, "parameters": {"c": str(c)}})
 json.dump({"results": results}, open(sys.argv[1], "w"), indent=2)
 PY
-/usr/bin/time -f %M -o "$work/rss" "$PERFDB" ingest --format hyperfine "$work/big.json" \
-  >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }
-"$PERFDB" show run1 --format json >"$work/show.json" || exit 1
-/usr/bin/python3 - "$work/big.json" "$work/show.json" <<'PY' || exit 1
+ingest hyperfine "$work/big.json" 1
+/usr/bin/python3 - "$work/big.json" "$work/big.json.show" <<'PY' || exit 1
 import json, sys
 doc = json.load(open(sys.argv[1]))
 run = json.load(open(sys.argv[2]))
@@ -48,11 +61,32 @@ if bad:
     print("\n".join(bad))
     sys.exit(1)
 PY
-case $BUILD in
-  *asan*) echo "ingest memory: 1,250,000 times, exit codes and a failure as the file has them (peak RSS is checked on the optimised build)"; exit 0;;
-esac
-awk -v size="$(wc -c < "$work/big.json")" -v kib="$(cat "$work/rss")" 'BEGIN {
-	ratio = kib * 1024 / size
-	printf "ingest memory: %.0f MB hyperfine JSON, peak RSS %.0f MB = %.2f x the file (bound 1.5); values as the file has them\n", size / 1e6, kib * 1024 / 1e6, ratio
-	exit !(ratio <= 1.5)
-}'
+echo "ingest memory: hyperfine: 1,250,000 times, exit codes and a failure as the file has them"
+
+/usr/bin/python3 - "$work/pytest.json" <<'PY' || exit 1
+import json, random, sys
+random.seed(8)
+benchmarks = []
+for c in range(10):
+    data = [random.uniform(1e-6, 1e-3) for _ in range(100000)]
+    benchmarks.append({"group": None, "name": "test_%d" % c, "fullname": "t.py::test_%d" % c,
+                       "params": None, "stats": {"min": min(data), "max": max(data),
+                       "mean": sum(data) / len(data), "rounds": len(data), "data": data}})
+json.dump({"machine_info": {"node": "h"}, "benchmarks": benchmarks, "version": "3.2.2"},
+          open(sys.argv[1], "w"), indent=4)
+PY
+ingest pytest-benchmark "$work/pytest.json" 2
+/usr/bin/python3 - "$work/pytest.json" "$work/pytest.json.show" <<'PY' || exit 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+run = json.load(open(sys.argv[2]))
+times = {r["benchmark"]: r for r in run["results"] if r["metric"] == "time"}
+bad = [b["name"] for b in doc["benchmarks"]
+       if b["name"] not in times or times[b["name"]]["samples"] != b["stats"]["data"]
+       or times[b["name"]]["stats"].get("mean") != b["stats"]["mean"]]
+if bad or len(times) != len(doc["benchmarks"]):
+    print("pytest-benchmark: samples or mean differ for %s (%d series)" % (bad, len(times)))
+    sys.exit(1)
+PY
+echo "ingest memory: pytest-benchmark: 1,000,000 rounds as the file has them"
+exit $status
