@@ -25,8 +25,9 @@ struct pdb_json_doc {
 
 /* Load src as pdb_json_load does, with the same values and the same errors,
  * but read the file in chunks: an array of PDB_JSON_PACK_MIN or more plain
- * numbers whose path is one of keep (NULL-ended, "$.results[*].times") stays
- * packed, and pdb_json_doc_numbers reads it; every other value is jansson's.
+ * numbers whose path is one of keep (NULL-ended, at most 8, made of ".KEY"
+ * and "[*]" steps: "$.results[*].times") stays packed, and
+ * pdb_json_doc_numbers reads it; every other value is jansson's.
  * 0, or -1 with err. pdb_json_doc_free after either. */
 int pdb_json_doc_load(const struct pdb_source *src, const char *const *keep,
 		      struct pdb_json_doc *doc, struct pdb_err *err);
