@@ -38,7 +38,7 @@ static void test_batches_equal_one_at_a_time(void **state)
 {
 	struct pdb_run *batched = pdb_run_new(), *single = pdb_run_new();
 	struct pdb_attr kv[50];
-	char keys[50][16], values[50][16];
+	char keys[50][48], values[50][48];
 
 	(void)state;
 	srand(7);
