@@ -9,7 +9,7 @@ DEBS     = pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libyaml-d
            librdkafka-dev libcsv-dev libxml2-dev libcmocka-dev fonts-dejavu-core sqlite3 \
            procps kcat python3-yaml rsyslog iproute2
 # What the tests need beside (make check installs them, so no test skips on a new machine)
-TEST_DEBS = chromium python3-scipy
+TEST_DEBS = chromium python3-scipy time
 
 OPT     ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror

@@ -198,9 +198,10 @@ static int read_dims(json_t *o, struct pdb_attr **out, size_t *n, const char *so
 	return 0;
 }
 
-static int read_result(json_t *o, struct pdb_run *run, const char *source,
-		       const char *path, struct pdb_err *err)
+static int read_result(struct pdb_json_doc *doc, json_t *o, struct pdb_run *run,
+		       const char *source, const char *path, struct pdb_err *err)
 {
+	const struct pdb_json_numbers *nums;
 	const char *bench, *metric, *unit, *dirname, *raw_unit, *raw_name, *k;
 	json_t *samples, *stats, *v;
 	struct pdb_attr *dims;
@@ -239,6 +240,13 @@ static int read_result(json_t *o, struct pdb_run *run, const char *source,
 	if (samples && !json_is_array(samples)) {
 		snprintf(where, sizeof where, "%s.samples", path);
 		return bad(err, source, where, "expected an array");
+	}
+	if ((nums = pdb_json_doc_numbers(doc, samples))) {
+		pdb_grow((void **)&r->samples, &r->capsamples, nums->n, sizeof *r->samples);
+		for (i = 0; i < nums->n; i++)
+			r->samples[r->nsamples++] = PDB_SAMPLE(nums->values[i]);
+		pdb_json_doc_drop(doc, samples);
+		samples = NULL; /* read: the loop below is for a jansson array */
 	}
 	json_array_foreach(samples, i, v) {
 		struct pdb_sample s;
@@ -285,6 +293,15 @@ static int read_failure(json_t *o, struct pdb_run *run, const char *source,
 int pdb_canonical_to_run(json_t *doc, struct pdb_run *run, const char *source,
 			 struct pdb_err *err)
 {
+	struct pdb_json_doc whole = { .root = doc };
+
+	return pdb_canonical_doc_to_run(&whole, run, source, err);
+}
+
+int pdb_canonical_doc_to_run(struct pdb_json_doc *packed, struct pdb_run *run,
+			     const char *source, struct pdb_err *err)
+{
+	json_t *doc = packed->root;
 	static const char *fields[] = { "name", "created_at", "tool", "format", "source", "sha256", "status" };
 	char **targets[] = { &run->name, &run->created_at, &run->tool, &run->format,
 			     &run->source, &run->sha256, &run->status };
@@ -325,7 +342,7 @@ int pdb_canonical_to_run(json_t *doc, struct pdb_run *run, const char *source,
 	json_array_foreach(results, i, v) {
 		char where[64];
 		snprintf(where, sizeof where, "$.results[%zu]", i);
-		if (read_result(v, run, source, where, err) < 0)
+		if (read_result(packed, v, run, source, where, err) < 0)
 			return -1;
 	}
 	failures = json_object_get(doc, "failures"); /* absent before schema 3 */

@@ -190,6 +190,53 @@ void pdb_run_set_attr(struct pdb_run *run, const char *key, const char *value)
 	attrs_set(&run->attrs, &run->nattrs, &run->capattrs, key, value);
 }
 
+/* By key, then in the order given. */
+static int given_cmp(const void *a, const void *b)
+{
+	const struct pdb_attr *x = *(const struct pdb_attr *const *)a;
+	const struct pdb_attr *y = *(const struct pdb_attr *const *)b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+void pdb_run_set_attrs(struct pdb_run *run, const struct pdb_attr *kv, size_t n)
+{
+	const struct pdb_attr **in;
+	struct pdb_attr *out;
+	size_t i = 0, j = 0, k = 0, cap = run->nattrs + n;
+
+	if (n == 0)
+		return;
+	in = pdb_xmalloc(n * sizeof *in);
+	for (size_t x = 0; x < n; x++)
+		in[x] = &kv[x];
+	qsort(in, n, sizeof *in, given_cmp);
+	out = pdb_xmalloc(cap * sizeof *out);
+	while (i < run->nattrs || j < n) {
+		int c;
+		if (j + 1 < n && strcmp(in[j]->key, in[j + 1]->key) == 0) {
+			j++; /* the later value of the key wins */
+			continue;
+		}
+		c = i == run->nattrs ? 1 : j == n ? -1 : strcmp(run->attrs[i].key, in[j]->key);
+		if (c <= 0)
+			out[k] = run->attrs[i++];
+		if (c == 0)
+			pdb_set_str(&out[k].value, in[j++]->value);
+		if (c > 0) {
+			out[k].key = pdb_xstrdup(in[j]->key);
+			out[k].value = pdb_xstrdup(in[j++]->value);
+		}
+		k++;
+	}
+	free(in);
+	free(run->attrs);
+	run->attrs = out;
+	run->nattrs = k;
+	run->capattrs = cap;
+}
+
 const char *pdb_run_get_attr(const struct pdb_run *run, const char *key)
 {
 	return attrs_get(run->attrs, run->nattrs, key);
@@ -499,8 +546,7 @@ void pdb_run_merge(struct pdb_run *dst, const struct pdb_run *src)
 		pdb_result_add_values(pdb_run_result_with_dims(dst, r->benchmark, r->dims, r->ndims,
 							       r->metric, r->unit), r);
 	}
-	for (size_t i = 0; i < src->nattrs; i++)
-		pdb_run_set_attr(dst, src->attrs[i].key, src->attrs[i].value);
+	pdb_run_set_attrs(dst, src->attrs, src->nattrs);
 	for (size_t i = 0; i < src->nfailures; i++)
 		pdb_run_add_failure(dst, src->failures[i].benchmark, src->failures[i].dims,
 				    src->failures[i].ndims, src->failures[i].reason);

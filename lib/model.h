@@ -92,6 +92,10 @@ void pdb_run_free(struct pdb_run *run); /* NULL-safe */
 
 /* Set (replace) a run attribute; strings are copied. */
 void pdb_run_set_attr(struct pdb_run *run, const char *key, const char *value);
+/* Set n attributes at once, in one merge (O(attributes + n log n), where n
+ * pdb_run_set_attr calls would shift the sorted array n times); of one key
+ * given twice the later value wins. */
+void pdb_run_set_attrs(struct pdb_run *run, const struct pdb_attr *kv, size_t n);
 const char *pdb_run_get_attr(const struct pdb_run *run, const char *key);
 /* Replace a string field such as &run->tool with a copy of value. */
 void pdb_set_str(char **field, const char *value);

@@ -6,10 +6,15 @@
 #include "formats/json_util.h"
 #include "util.h"
 
+char *pdb_attr_bench_key(const char *key, const char *bench)
+{
+	return pdb_xasprintf("%s[%s]", key, bench);
+}
+
 void pdb_attr_set_bench(struct pdb_run *run, const char *key, const char *bench,
 			const char *value)
 {
-	char *k = pdb_xasprintf("%s[%s]", key, bench);
+	char *k = pdb_attr_bench_key(key, bench);
 
 	pdb_run_set_attr(run, k, value);
 	free(k);

@@ -3,6 +3,7 @@
 
 #include "canonical.h"
 #include "formats/format.h"
+#include "formats/json_packed.h"
 #include "formats/json_util.h"
 
 /* What show prints first (uuid, created_at, status before the attributes) or,
@@ -21,13 +22,13 @@ static int detect(const struct pdb_source *src)
 
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
-	json_t *doc = pdb_json_load(src, err);
-	int ret;
+	static const char *const packed_paths[] = { PDB_CANONICAL_PACKED, NULL };
+	struct pdb_json_doc doc;
+	int ret = pdb_json_doc_load(src, packed_paths, &doc, err);
 
-	if (!doc)
-		return -1;
-	ret = pdb_canonical_to_run(doc, run, src->name, err);
-	json_decref(doc);
+	if (ret == 0)
+		ret = pdb_canonical_doc_to_run(&doc, run, src->name, err);
+	pdb_json_doc_free(&doc);
 	return ret;
 }
 

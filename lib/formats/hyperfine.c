@@ -5,6 +5,7 @@
 #include "formats/attrs_util.h"
 #include "formats/csv_util.h"
 #include "formats/format.h"
+#include "formats/json_packed.h"
 #include "formats/json_util.h"
 #include "util.h"
 
@@ -28,14 +29,29 @@ static int detect_json(const struct pdb_source *src)
 	       (pdb_head_has(src, "\"times\"") || pdb_head_has(src, "\"mean\"")) ? 90 : 0;
 }
 
+/* The arrays a big file is made of: read packed. */
+static const char *const packed_paths[] = {
+	"$.results[*].times", "$.results[*].exit_codes", NULL,
+};
+
 /* Numbers of arr, in the tool's unit, as samples of r. */
-static int add_array(const struct pdb_source *src, struct pdb_result *r,
-		     const json_t *arr, const char *path, struct pdb_err *err)
+static int add_array(const struct pdb_source *src, struct pdb_json_doc *doc,
+		     struct pdb_result *r, const json_t *arr, const char *path,
+		     struct pdb_err *err)
 {
+	const struct pdb_json_numbers *nums = pdb_json_doc_numbers(doc, arr);
 	size_t n = json_array_size(arr), i;
 	json_t *v;
 	double x;
 
+	if (nums) {
+		pdb_grow((void **)&r->samples, &r->capsamples, r->nsamples + nums->n,
+			 sizeof *r->samples);
+		for (i = 0; i < nums->n; i++)
+			pdb_result_add_raw(r, nums->values[i]);
+		pdb_json_doc_drop(doc, arr);
+		return 0;
+	}
 	if (!json_is_array(arr))
 		return pdb_json_bad(err, src, path, "expected an array of numbers");
 	pdb_grow((void **)&r->samples, &r->capsamples, r->nsamples + n, sizeof *r->samples);
@@ -54,19 +70,22 @@ static int add_array(const struct pdb_source *src, struct pdb_result *r,
 /* exit_codes: a status, not a metric. Any non-zero code makes the command a
  * failure (with -i hyperfine keeps timing failing runs); the codes are then kept
  * as the attribute exit_codes[COMMAND]. */
-static int exit_codes(const struct pdb_source *src, struct pdb_run *run, const char *command,
+static int exit_codes(const struct pdb_source *src, struct pdb_json_doc *doc,
+		      struct pdb_run *run, const char *command,
 		      const struct pdb_attr *dims, size_t ndims, const json_t *codes,
 		      const char *path, struct pdb_err *err)
 {
-	size_t n = json_array_size(codes), failed = 0, i;
+	const struct pdb_json_numbers *nums = pdb_json_doc_numbers(doc, codes);
+	size_t n = nums ? nums->n : json_array_size(codes), failed = 0, i;
 	double code, first = 0;
 	int mixed = 0;
-	json_t *v;
 
-	if (!json_is_array(codes))
+	if (!nums && !json_is_array(codes))
 		return pdb_json_bad(err, src, path, "expected an array of exit codes");
-	json_array_foreach(codes, i, v) {
-		if (pdb_json_num(v, &code) < 0) {
+	for (i = 0; i < n; i++) {
+		if (nums)
+			code = nums->values[i];
+		else if (pdb_json_num(json_array_get(codes, i), &code) < 0) {
 			char *p = pdb_xasprintf("%s[%zu]", path, i);
 			pdb_json_bad(err, src, p, "expected an exit code (a number)");
 			free(p);
@@ -79,7 +98,9 @@ static int exit_codes(const struct pdb_source *src, struct pdb_run *run, const c
 		}
 	}
 	if (failed) {
-		char *text = pdb_json_text(codes), *reason, num[32];
+		json_t *all = nums ? pdb_json_numbers_array(nums) : json_incref((json_t *)codes);
+		char *text = pdb_json_text(all), *reason, num[32];
+		json_decref(all);
 		pdb_fmt_double(first, num);
 		reason = mixed ? pdb_xasprintf("%zu of %zu runs exited non-zero", failed, n)
 			       : pdb_xasprintf("%zu of %zu runs exited %s", failed, n, num);
@@ -88,12 +109,13 @@ static int exit_codes(const struct pdb_source *src, struct pdb_run *run, const c
 		free(reason);
 		free(text);
 	}
+	pdb_json_doc_drop(doc, codes);
 	return 0;
 }
 
 /* One element of results[]: command, times, aggregates, parameters, rest. */
-static int parse_result(const struct pdb_source *src, struct pdb_run *run,
-			const json_t *res, size_t idx, struct pdb_err *err)
+static int parse_result(const struct pdb_source *src, struct pdb_json_doc *doc,
+			struct pdb_run *run, const json_t *res, size_t idx, struct pdb_err *err)
 {
 	const char *command = pdb_json_str(res, "command"), *key;
 	const json_t *params = json_object_get(res, "parameters");
@@ -136,7 +158,7 @@ static int parse_result(const struct pdb_source *src, struct pdb_run *run,
 		if (strcmp(key, "times") == 0) {
 			/* the time result may have moved: results grow below */
 			r = pdb_run_result_with_dims(run, command, dims, ndims, "time", "s");
-			if (add_array(src, r, v, path, err) < 0)
+			if (add_array(src, doc, r, v, path, err) < 0)
 				goto out;
 		} else if (is_stat(key)) {
 			if (json_is_null(v))
@@ -148,7 +170,7 @@ static int parse_result(const struct pdb_source *src, struct pdb_run *run,
 			r = pdb_run_result_with_dims(run, command, dims, ndims, "time", "s");
 			pdb_result_set_stat_raw(r, key, x);
 		} else if (strcmp(key, "exit_codes") == 0) {
-			if (exit_codes(src, run, command, dims, ndims, v, path, err) < 0)
+			if (exit_codes(src, doc, run, command, dims, ndims, v, path, err) < 0)
 				goto out;
 		} else {
 			char *text = pdb_json_text(v);
@@ -167,29 +189,30 @@ out:
 
 static int parse_json(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
-	json_t *doc = pdb_json_load(src, err), *results, *v;
+	struct pdb_json_doc doc;
+	json_t *results, *v;
 	const char *key;
 	size_t i;
 	int ret = -1;
 
-	if (!doc)
-		return -1;
-	results = json_object_get(doc, "results");
+	if (pdb_json_doc_load(src, packed_paths, &doc, err) < 0)
+		goto out;
+	results = json_object_get(doc.root, "results");
 	if (!json_is_array(results)) {
-		pdb_json_bad(err, src, json_is_object(doc) ? "$.results" : "$",
-			     json_is_object(doc) ? "expected an array" : "expected an object");
+		pdb_json_bad(err, src, json_is_object(doc.root) ? "$.results" : "$",
+			     json_is_object(doc.root) ? "expected an array" : "expected an object");
 		goto out;
 	}
 	json_array_foreach(results, i, v)
-		if (parse_result(src, run, v, i, err) < 0)
+		if (parse_result(src, &doc, run, v, i, err) < 0)
 			goto out;
-	json_object_foreach(doc, key, v)
+	json_object_foreach(doc.root, key, v)
 		if (strcmp(key, "results") != 0)
 			pdb_attr_set_json(run, key, v);
 	pdb_set_str(&run->tool, "hyperfine");
 	ret = 0;
 out:
-	json_decref(doc);
+	pdb_json_doc_free(&doc);
 	return ret;
 }
 
@@ -229,9 +252,9 @@ static int csv_row(void *ctx, struct pdb_csv *csv, char **fields, size_t n,
 		   struct pdb_err *err)
 {
 	struct csv_state *st = ctx;
-	struct pdb_attr *dims;
+	struct pdb_attr *dims, *extra;
 	struct pdb_result *r;
-	size_t ndims = 0;
+	size_t ndims = 0, nextra = 0;
 	int ret = -1;
 
 	if (!st->header)
@@ -240,6 +263,7 @@ static int csv_row(void *ctx, struct pdb_csv *csv, char **fields, size_t n,
 		return pdb_csv_bad(csv, err, n < st->ncols ? n - 1 : st->ncols,
 				   "expected %zu fields, found %zu", st->ncols, n);
 	dims = pdb_xcalloc(n, sizeof *dims);
+	extra = pdb_xcalloc(n, sizeof *extra);
 	for (size_t i = 1; i < n; i++)
 		if (strncmp(st->header[i], "parameter_", 10) == 0) {
 			dims[ndims].key = st->header[i] + 10;
@@ -251,7 +275,8 @@ static int csv_row(void *ctx, struct pdb_csv *csv, char **fields, size_t n,
 		if (strncmp(st->header[i], "parameter_", 10) == 0)
 			continue;
 		if (!is_stat(st->header[i])) {
-			pdb_attr_set_bench(st->run, st->header[i], fields[0], fields[i]);
+			extra[nextra].key = pdb_attr_bench_key(st->header[i], fields[0]);
+			extra[nextra++].value = fields[i];
 			continue;
 		}
 		if (fields[i][0] == '\0')
@@ -263,8 +288,13 @@ static int csv_row(void *ctx, struct pdb_csv *csv, char **fields, size_t n,
 		}
 		pdb_result_set_stat_raw(r, st->header[i], x);
 	}
+	/* one merge: a column at a time would shift the sorted attributes for each */
+	pdb_run_set_attrs(st->run, extra, nextra);
 	ret = 0;
 out:
+	for (size_t i = 0; i < nextra; i++)
+		free(extra[i].key);
+	free(extra);
 	free(dims);
 	return ret;
 }

@@ -340,6 +340,8 @@ static void set_start_time(struct pdb_run *run, int64_t ms)
 static void finish(struct reader *rd)
 {
 	double shift = (double)(rd->t0 - rd->tmin) / 1000.0;
+	struct pdb_attr *same;
+	size_t nsame = 0;
 
 	for (size_t k = 0; k < rd->nlabels; k++) {
 		struct label *l = &rd->labels[k];
@@ -357,9 +359,12 @@ static void finish(struct reader *rd)
 					      PDB_DIR_LOWER, (double)l->errors);
 		}
 	}
+	same = pdb_xcalloc(rd->ncols + 1, sizeof *same);
 	for (size_t i = 0; i < rd->ncols; i++)
 		if (rd->cols[i].role == ROLE_TEXT && !rd->cols[i].varies)
-			pdb_run_set_attr(rd->run, rd->cols[i].name, rd->cols[i].text);
+			same[nsame++] = (struct pdb_attr){ (char *)rd->cols[i].name, rd->cols[i].text };
+	pdb_run_set_attrs(rd->run, same, nsame); /* one merge, not a shift a column */
+	free(same);
 	if (rd->nlabels)
 		set_start_time(rd->run, rd->tmin);
 }

@@ -87,9 +87,34 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-json_t *pdb_json_load(const struct pdb_source *src, struct pdb_err *err)
+json_t *pdb_json_parse_text(const struct pdb_source *src, char *text, size_t len,
+			    struct pdb_err *err)
 {
 	json_error_t jerr;
+	json_t *doc;
+
+	if (memchr(text, '\0', len)) {
+		size_t at = (size_t)((char *)memchr(text, '\0', len) - text), line = 1, col = 1;
+		for (size_t i = 0; i < at; i++, col++)
+			if (text[i] == '\n')
+				line++, col = 0;
+		pdb_err_at(err, PDB_EXIT_INPUT, src->name, (int)line, (int)col,
+			   "binary data (NUL byte), not JSON");
+		return NULL;
+	}
+	replace_nonfinite(text, len);
+	doc = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+	if (!doc) {
+		int col = jerr.column > 0 ? jerr.column : 1;
+		pdb_err_at(err, PDB_EXIT_INPUT, src->name, jerr.line > 0 ? jerr.line : 1,
+			   col, "%s", jerr.text);
+		return NULL;
+	}
+	return doc;
+}
+
+json_t *pdb_json_load(const struct pdb_source *src, struct pdb_err *err)
+{
 	size_t len = 0;
 	char *text = read_file(src->path, &len);
 	json_t *doc;
@@ -103,25 +128,8 @@ json_t *pdb_json_load(const struct pdb_source *src, struct pdb_err *err)
 		pdb_err_at(err, PDB_EXIT_INPUT, src->name, 1, 1, "empty file");
 		return NULL;
 	}
-	if (memchr(text, '\0', len)) {
-		size_t at = (size_t)((char *)memchr(text, '\0', len) - text), line = 1, col = 1;
-		for (size_t i = 0; i < at; i++, col++)
-			if (text[i] == '\n')
-				line++, col = 0;
-		free(text);
-		pdb_err_at(err, PDB_EXIT_INPUT, src->name, (int)line, (int)col,
-			   "binary data (NUL byte), not JSON");
-		return NULL;
-	}
-	replace_nonfinite(text, len);
-	doc = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+	doc = pdb_json_parse_text(src, text, len, err);
 	free(text);
-	if (!doc) {
-		int col = jerr.column > 0 ? jerr.column : 1;
-		pdb_err_at(err, PDB_EXIT_INPUT, src->name, jerr.line > 0 ? jerr.line : 1,
-			   col, "%s", jerr.text);
-		return NULL;
-	}
 	return doc;
 }
 

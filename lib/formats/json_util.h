@@ -11,6 +11,10 @@
  * BenchmarkDotNet) are accepted and read back by pdb_json_num. On a syntax
  * error: NULL and err = "FILE:LINE:COL: what". Caller json_decrefs. */
 json_t *pdb_json_load(const struct pdb_source *src, struct pdb_err *err);
+/* The same on text already read (len bytes, non-finite tokens replaced in
+ * place); errors name src. */
+json_t *pdb_json_parse_text(const struct pdb_source *src, char *text, size_t len,
+			    struct pdb_err *err);
 
 /* A number from a JSON value (also NaN/Infinity tokens and numeric strings
  * when allow_string). 0, or -1 when v is not a number. */

@@ -232,10 +232,11 @@ static struct pdb_result *result_of(struct reader *rd, const char *bench,
 static int read_row(struct reader *rd, struct pdb_csv *csv, char **fields,
 		    size_t nfields, struct pdb_err *err)
 {
-	struct pdb_attr dims[4];
+	struct pdb_attr dims[4], *text_cols;
 	struct pdb_sample s = PDB_SAMPLE(NAN);
 	const char *bench;
-	size_t ndims = 0;
+	size_t ndims = 0, ntext = 0;
+	int ret = -1;
 
 	if (nfields != rd->ncols)
 		return pdb_csv_bad(csv, err, nfields < rd->ncols ? nfields - 1 : rd->ncols,
@@ -252,6 +253,7 @@ static int read_row(struct reader *rd, struct pdb_csv *csv, char **fields,
 	for (size_t i = 0; i < nfields && ndims < 4; i++)
 		if (rd->cols[i].role == ROLE_DIM)
 			dims[ndims++] = (struct pdb_attr){ rd->cols[i].metric, fields[i] };
+	text_cols = pdb_xcalloc(nfields, sizeof *text_cols);
 	for (size_t i = 0; i < nfields; i++) {
 		const struct column *c = &rd->cols[i];
 		struct pdb_result *r;
@@ -262,13 +264,13 @@ static int read_row(struct reader *rd, struct pdb_csv *csv, char **fields,
 		if (c->role < ROLE_SAMPLE || !*text || strcmp(text, "N/A") == 0)
 			continue; /* missing stays absent */
 		if (pdb_parse_double(text, &v) < 0) {
-			char *key;
-			if (c->role != ROLE_EXTRA)
-				return pdb_csv_bad(csv, err, i, "expected a number in column '%s', found '%s'",
-						   c->name, text);
-			key = pdb_xasprintf("%s.%s", bench, c->name);
-			pdb_run_set_attr(rd->run, key, text);
-			free(key);
+			if (c->role != ROLE_EXTRA) {
+				pdb_csv_bad(csv, err, i, "expected a number in column '%s', found '%s'",
+					    c->name, text);
+				goto out;
+			}
+			text_cols[ntext].key = pdb_xasprintf("%s.%s", bench, c->name);
+			text_cols[ntext++].value = (char *)text;
 			continue;
 		}
 		if (c->role == ROLE_STAT) {
@@ -281,7 +283,13 @@ static int read_row(struct reader *rd, struct pdb_csv *csv, char **fields,
 		s.value = pdb_result_canonical(r, v);
 		pdb_result_add_sample(r, &s);
 	}
-	return 0;
+	pdb_run_set_attrs(rd->run, text_cols, ntext); /* one merge, not a shift a column */
+	ret = 0;
+out:
+	for (size_t i = 0; i < ntext; i++)
+		free(text_cols[i].key);
+	free(text_cols);
+	return ret;
 }
 
 static int on_row(void *ctx, struct pdb_csv *csv, char **fields, size_t nfields,

@@ -5,6 +5,7 @@
 
 #include "formats/attrs_util.h"
 #include "formats/format.h"
+#include "formats/json_packed.h"
 #include "formats/json_util.h"
 #include "util.h"
 
@@ -64,14 +65,18 @@ static char *base_name(const char *name, int has_params)
 	return pdb_xstrdup(name);
 }
 
+/* The arrays a big file is made of: read packed. */
+static const char *const packed_paths[] = { "$.benchmarks[*].stats.data", NULL };
+
 /* stats: data[] as samples of time, the times as its stats, ops as a series
  * of its own (ops/s, higher is better), counts (rounds, iterations,
  * outliers) as attributes of the benchmark. */
-static int parse_stats(const struct pdb_source *src, struct pdb_run *run,
-		       struct pdb_result *r, const json_t *stats, const char *name,
-		       size_t idx, struct pdb_err *err)
+static int parse_stats(const struct pdb_source *src, struct pdb_json_doc *doc,
+		       struct pdb_run *run, struct pdb_result *r, const json_t *stats,
+		       const char *name, size_t idx, struct pdb_err *err)
 {
 	const json_t *data = json_object_get(stats, "data"), *ops;
+	const struct pdb_json_numbers *nums = pdb_json_doc_numbers(doc, data);
 	const char *key;
 	json_t *v;
 	double x;
@@ -81,7 +86,14 @@ static int parse_stats(const struct pdb_source *src, struct pdb_run *run,
 		return bad(err, src, idx, ".stats", "expected an object");
 	if (data && !json_is_array(data))
 		return bad(err, src, idx, ".stats.data", "expected an array of numbers");
-	pdb_grow((void **)&r->samples, &r->capsamples, json_array_size(data), sizeof *r->samples);
+	pdb_grow((void **)&r->samples, &r->capsamples,
+		 nums ? nums->n : json_array_size(data), sizeof *r->samples);
+	if (nums) {
+		for (i = 0; i < nums->n; i++)
+			pdb_result_add_raw(r, nums->values[i]);
+		pdb_json_doc_drop(doc, data);
+		data = NULL; /* read: the loop below is for a jansson array */
+	}
 	json_array_foreach(data, i, v) {
 		if (json_is_string(v) && pdb_json_num(v, &x) < 0) {
 			/* an elision note ("... omitted"): counted, not a value */
@@ -130,8 +142,8 @@ static int parse_stats(const struct pdb_source *src, struct pdb_run *run,
 }
 
 /* One element of benchmarks[]: name and params make the series. */
-static int parse_benchmark(const struct pdb_source *src, struct pdb_run *run,
-			   const json_t *b, size_t idx, int shared_options,
+static int parse_benchmark(const struct pdb_source *src, struct pdb_json_doc *doc,
+			   struct pdb_run *run, const json_t *b, size_t idx, int shared_options,
 			   struct pdb_err *err)
 {
 	const char *name = pdb_json_str(b, "name"), *key;
@@ -161,7 +173,7 @@ static int parse_benchmark(const struct pdb_source *src, struct pdb_run *run,
 	r = pdb_run_result_with_dims(run, bench, dims, ndims, "time", "s");
 	if (strcmp(bench, name) != 0)
 		pdb_set_str(&r->raw_name, name);
-	if (parse_stats(src, run, r, json_object_get(b, "stats"), name, idx, err) < 0)
+	if (parse_stats(src, doc, run, r, json_object_get(b, "stats"), name, idx, err) < 0)
 		goto out;
 	json_object_foreach((json_t *)b, key, v) {
 		if (strcmp(key, "name") == 0 || strcmp(key, "params") == 0 ||
@@ -189,27 +201,28 @@ out:
 
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
-	json_t *doc = pdb_json_load(src, err), *benchmarks, *v;
+	struct pdb_json_doc doc;
+	json_t *benchmarks, *v;
 	const char *key;
 	size_t i;
 	int ret = -1, shared;
 
-	if (!doc)
-		return -1;
-	if (!json_is_object(doc)) {
+	if (pdb_json_doc_load(src, packed_paths, &doc, err) < 0)
+		goto out;
+	if (!json_is_object(doc.root)) {
 		pdb_json_bad(err, src, "$", "expected an object");
 		goto out;
 	}
-	benchmarks = json_object_get(doc, "benchmarks");
+	benchmarks = json_object_get(doc.root, "benchmarks");
 	if (!json_is_array(benchmarks)) {
 		pdb_json_bad(err, src, "$.benchmarks", "expected an array");
 		goto out;
 	}
 	shared = options_shared(benchmarks);
 	json_array_foreach(benchmarks, i, v)
-		if (parse_benchmark(src, run, v, i, shared, err) < 0)
+		if (parse_benchmark(src, &doc, run, v, i, shared, err) < 0)
 			goto out;
-	json_object_foreach(doc, key, v) {
+	json_object_foreach(doc.root, key, v) {
 		if (strcmp(key, "benchmarks") == 0)
 			continue;
 		if (strcmp(key, "machine_info") == 0 && json_is_object(v))
@@ -226,7 +239,7 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 	pdb_set_str(&run->tool, "pytest-benchmark");
 	ret = 0;
 out:
-	json_decref(doc);
+	pdb_json_doc_free(&doc);
 	return ret;
 }
 
