@@ -153,6 +153,8 @@ int pdb_store_point_label(struct pdb_store *store, struct pdb_history_point *p,
  * series, for the charts that draw them. */
 int pdb_store_series_bounds(struct pdb_store *store, int64_t series_id,
 			    struct pdb_history_point *pts, size_t n, struct pdb_err *err);
+/* *yes = 1 when some result has such bounds (one scan of the stats). */
+int pdb_store_has_bounds(struct pdb_store *store, int *yes, struct pdb_err *err);
 
 /* Begin a read transaction: what the following reads see stays as it was
  * when the first began, until a commit or rollback. */

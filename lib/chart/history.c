@@ -44,23 +44,34 @@ static void axis_add(struct runs_axis *a, const struct pdb_history_point *p)
 
 static double position(const struct runs_axis *a, int64_t id)
 {
-	for (size_t k = 0; k < a->n; k++)
-		if (a->ids[k] == id)
-			return (double)k;
-	return NAN;
+	size_t lo = 0, hi = a->n;
+
+	/* the ids ascend */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < a->n && a->ids[lo] == id ? (double)lo : NAN;
 }
 
 /* Change points of one series, drawn between the runs on either side in
  * the series' colour, and the outliers detect set apart, marked. */
 static size_t change_points(const struct pdb_history_point *pts, size_t n, int direction,
-			    int color, const struct runs_axis *axis, struct pdb_chart_panel *p,
+			    const struct pdb_detect_result *given, int color,
+			    const struct runs_axis *axis, struct pdb_chart_panel *p,
 			    const char *outlier_label, size_t *noutliers)
 {
 	struct pdb_detect_opts o;
-	struct pdb_detect_result res = { 0 };
+	struct pdb_detect_result own = { 0 };
+	const struct pdb_detect_result *res = &own;
 	struct pdb_err err;
 	double *x = pdb_xmalloc((n ? n : 1) * sizeof *x), *ox, *oy;
 	size_t m = 0, found = 0;
+	int ok;
 
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(pts[i].value))
@@ -68,27 +79,33 @@ static size_t change_points(const struct pdb_history_point *pts, size_t n, int d
 	pdb_detect_opts_init(&o);
 	o.direction = direction;
 	*noutliers = 0;
-	if (m == n && m >= 4 && pdb_detect(x, m, &o, NULL, NULL, &res, &err) == 0) {
-		for (size_t k = 0; k < res.ncps; k++) {
-			size_t i = res.cps[k].index;
+	/* detect's result when the caller has it, for the same points */
+	ok = m == n && m >= 4;
+	if (ok && given)
+		res = given;
+	else if (ok)
+		ok = pdb_detect(x, m, &o, NULL, NULL, &own, &err) == 0;
+	if (ok) {
+		for (size_t k = 0; k < res->ncps; k++) {
+			size_t i = res->cps[k].index;
 			pdb_chart_add_vmark(p, (position(axis, pts[i - 1].run_id) +
 						position(axis, pts[i].run_id)) / 2, color, 1);
 		}
-		found = res.ncps;
-		ox = pdb_xmalloc((res.noutliers ? res.noutliers : 1) * sizeof *ox);
-		oy = pdb_xmalloc((res.noutliers ? res.noutliers : 1) * sizeof *oy);
-		for (size_t k = 0; k < res.noutliers; k++) {
-			ox[k] = position(axis, pts[res.outliers[k].index].run_id);
-			oy[k] = res.outliers[k].value;
+		found = res->ncps;
+		ox = pdb_xmalloc((res->noutliers ? res->noutliers : 1) * sizeof *ox);
+		oy = pdb_xmalloc((res->noutliers ? res->noutliers : 1) * sizeof *oy);
+		for (size_t k = 0; k < res->noutliers; k++) {
+			ox[k] = position(axis, pts[res->outliers[k].index].run_id);
+			oy[k] = res->outliers[k].value;
 		}
-		if (res.noutliers > 0)
+		if (res->noutliers > 0)
 			pdb_chart_add_series(p, outlier_label, PDB_MARK_RING, color, ox, oy, NULL, NULL,
-					     res.noutliers);
-		*noutliers = res.noutliers;
+					     res->noutliers);
+		*noutliers = res->noutliers;
 		free(ox);
 		free(oy);
 	}
-	pdb_detect_result_release(&res);
+	pdb_detect_result_release(&own);
 	free(x);
 	return found;
 }
@@ -285,62 +302,40 @@ static char *chart_title(const struct pdb_series *s, size_t n, char *const *dims
 	return pdb_xasprintf("History: %zu series", n);
 }
 
-struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *sel,
-				    size_t nsel, const struct pdb_plot_opts *opts,
-				    struct pdb_err *err)
+/* At most PDB_HISTORY_MAX_LINES series, all of one unit. */
+static int check_series(const struct pdb_series *series, size_t n, struct pdb_err *err)
 {
-	struct pdb_series *series = NULL;
-	struct pdb_history_point **pts = NULL;
-	size_t nseries = 0, total = 0, *npts = NULL, ncp = 0, nout = 0;
-	struct drawn *order = NULL;
-	struct runs_axis axis = { 0 };
-	struct pdb_chart *c = pdb_chart_new("history", NULL, opts->width, opts->height, opts->theme);
-	struct pdb_chart_panel *p;
-	char **dims = NULL;
-	int64_t since, until;
-	int ok = 0;
+	if (n > PDB_HISTORY_MAX_LINES)
+		return pdb_err_set(err, PDB_EXIT_USAGE, "%zu series match; narrow them with --bench or "
+				   "--metric (at most %d)", n, PDB_HISTORY_MAX_LINES);
+	for (size_t s = 1; s < n; s++)
+		if (strcmp(series[s].unit, series[0].unit) != 0)
+			return pdb_err_set(err, PDB_EXIT_USAGE, "the matching series have different units "
+					   "(%s, %s); narrow them with --bench or --metric",
+					   series[0].unit, series[s].unit);
+	return 0;
+}
 
-	if (series_range(store, sel, nsel, &since, &until, err) < 0 ||
-	    pdb_store_list_series(store, opts->bench_glob, opts->metric_glob, &series, &total, err) < 0)
-		goto out;
-	nseries = total;
-	if (!opts->metric_glob)
-		keep_gated(series, &nseries, c);
-	if (nseries == 0) {
-		pdb_err_set(err, PDB_EXIT_INPUT, "no series match%s%s%s%s", opts->bench_glob ? " --bench " : "",
-			    opts->bench_glob ? opts->bench_glob : "", opts->metric_glob ? " --metric " : "",
-			    opts->metric_glob ? opts->metric_glob : "");
-		goto out;
-	}
-	if (nseries > PDB_HISTORY_MAX_LINES) {
-		pdb_err_set(err, PDB_EXIT_USAGE, "%zu series match; narrow them with --bench or "
-			    "--metric (at most %d)", nseries, PDB_HISTORY_MAX_LINES);
-		goto out;
-	}
-	for (size_t s = 1; s < nseries; s++)
-		if (strcmp(series[s].unit, series[0].unit) != 0) {
-			pdb_err_set(err, PDB_EXIT_USAGE, "the matching series have different units "
-				    "(%s, %s); narrow them with --bench or --metric",
-				    series[0].unit, series[s].unit);
-			goto out;
-		}
-	dims = pdb_xcalloc(nseries, sizeof *dims);
-	order = pdb_xcalloc(nseries, sizeof *order);
+/* Draw the series' points (and detect's results where res has them) on c. */
+static int draw(struct pdb_chart *c, const struct pdb_series *series, size_t nseries,
+		struct pdb_history_point *const *pts, const size_t *npts,
+		const struct pdb_detect_result *const *res, const struct pdb_plot_opts *opts,
+		struct pdb_err *err)
+{
+	struct runs_axis axis = { 0 };
+	struct drawn *order = pdb_xcalloc(nseries + 1, sizeof *order);
+	char **dims = pdb_xcalloc(nseries + 1, sizeof *dims);
+	struct pdb_chart_panel *p;
+	size_t ncp = 0, nout = 0;
+	int rc = -1;
+
 	for (size_t s = 0; s < nseries; s++) {
 		dims[s] = dims_display(series[s].dims);
 		order[s] = (struct drawn){ s, &series[s], dims[s] };
-	}
-	qsort(order, nseries, sizeof *order, cmp_drawn);
-	pts = pdb_xcalloc(nseries, sizeof *pts);
-	npts = pdb_xcalloc(nseries, sizeof *npts);
-	for (size_t s = 0; s < nseries; s++) {
-		if (pdb_store_series_history(store, series[s].id, opts->where, since, until, &pts[s],
-					     &npts[s], err) < 0 ||
-		    pdb_store_series_bounds(store, series[s].id, pts[s], npts[s], err) < 0)
-			goto out;
 		for (size_t i = 0; i < npts[s]; i++)
 			axis_add(&axis, &pts[s][i]);
 	}
+	qsort(order, nseries, sizeof *order, cmp_drawn);
 	if (axis.n == 0) {
 		pdb_err_set(err, PDB_EXIT_INPUT, "the matching series have no values in the runs given");
 		goto out;
@@ -360,8 +355,8 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 				       *dims[s] ? " [" : "", dims[s], *dims[s] ? "]" : "", series[s].metric);
 		else
 			add_history_series(p, pts[s], npts[s], &axis, label, (int)k, source);
-		ncp += change_points(pts[s], npts[s], series[s].direction, (int)k, &axis, p,
-				     nout ? NULL : "outlier (set apart by detect)", &no);
+		ncp += change_points(pts[s], npts[s], series[s].direction, res ? res[s] : NULL,
+				     (int)k, &axis, p, nout ? NULL : "outlier (set apart by detect)", &no);
 		nout += no;
 		free(label);
 		free(source);
@@ -369,7 +364,69 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 	free(p->title);
 	p->title = pdb_xasprintf("%zu runs; %zu change point%s", axis.n, ncp,
 				 ncp == 0 ? "s" : ncp == 1 ? " (dashed line)" : "s (dashed lines)");
-	ok = 1;
+	rc = 0;
+out:
+	for (size_t s = 0; s < nseries; s++)
+		free(dims[s]);
+	free(dims);
+	free(order);
+	for (size_t k = 0; k < axis.n; k++)
+		free(axis.names[k]);
+	free(axis.names);
+	free(axis.ids);
+	return rc;
+}
+
+struct pdb_chart *pdb_history_chart_of(const struct pdb_series *series, size_t nseries,
+				       struct pdb_history_point *const *pts, const size_t *npts,
+				       const struct pdb_detect_result *const *res,
+				       const struct pdb_plot_opts *opts, struct pdb_err *err)
+{
+	struct pdb_chart *c = pdb_chart_new("history", NULL, opts->width, opts->height, opts->theme);
+
+	if (nseries == 0 || check_series(series, nseries, err) < 0 ||
+	    draw(c, series, nseries, pts, npts, res, opts, err) < 0) {
+		if (nseries == 0)
+			pdb_err_set(err, PDB_EXIT_INPUT, "no series to draw");
+		pdb_chart_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *sel,
+				    size_t nsel, const struct pdb_plot_opts *opts,
+				    struct pdb_err *err)
+{
+	struct pdb_series *series = NULL;
+	struct pdb_history_point **pts = NULL;
+	size_t nseries = 0, total = 0, *npts = NULL;
+	struct pdb_chart *c = pdb_chart_new("history", NULL, opts->width, opts->height, opts->theme);
+	int64_t since, until;
+	int ok = 0;
+
+	if (series_range(store, sel, nsel, &since, &until, err) < 0 ||
+	    pdb_store_list_series(store, opts->bench_glob, opts->metric_glob, &series, &total, err) < 0)
+		goto out;
+	nseries = total;
+	if (!opts->metric_glob)
+		keep_gated(series, &nseries, c);
+	if (nseries == 0) {
+		pdb_err_set(err, PDB_EXIT_INPUT, "no series match%s%s%s%s", opts->bench_glob ? " --bench " : "",
+			    opts->bench_glob ? opts->bench_glob : "", opts->metric_glob ? " --metric " : "",
+			    opts->metric_glob ? opts->metric_glob : "");
+		goto out;
+	}
+	if (check_series(series, nseries, err) < 0)
+		goto out;
+	pts = pdb_xcalloc(nseries, sizeof *pts);
+	npts = pdb_xcalloc(nseries, sizeof *npts);
+	for (size_t s = 0; s < nseries; s++)
+		if (pdb_store_series_history(store, series[s].id, opts->where, since, until, &pts[s],
+					     &npts[s], err) < 0 ||
+		    pdb_store_series_bounds(store, series[s].id, pts[s], npts[s], err) < 0)
+			goto out;
+	ok = draw(c, series, nseries, pts, npts, NULL, opts, err) == 0;
 out:
 	if (!ok) {
 		pdb_chart_free(c);
@@ -379,14 +436,6 @@ out:
 		pdb_history_free(pts[s], npts[s]);
 	free(pts);
 	free(npts);
-	for (size_t s = 0; dims && s < nseries; s++)
-		free(dims[s]);
-	free(dims);
-	free(order);
-	for (size_t k = 0; k < axis.n; k++)
-		free(axis.names[k]);
-	free(axis.names);
-	free(axis.ids);
 	pdb_series_free(series, total);
 	return c;
 }

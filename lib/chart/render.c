@@ -473,6 +473,24 @@ static void faces_use(cairo_t *cr, struct faces *f)
 static int render_to(const struct pdb_chart *c, const struct pdb_chart_layout *L,
 		     const char *path, struct pdb_buf *mem, int format, struct pdb_err *err);
 
+static void release_fonts(void)
+{
+	cairo_debug_reset_static_data();
+	if (FcFini)
+		FcFini();
+}
+
+/* Text through fontconfig (SVG, PDF): its start-up costs about 8 ms, so
+ * its state and cairo's font caches are kept from one chart to the next
+ * (a site draws hundreds) and dropped at exit, where leak checkers look. */
+static void keep_fonts_until_exit(void)
+{
+	static int registered;
+
+	if (!registered && atexit(release_fonts) == 0)
+		registered = 1;
+}
+
 /* The chart written whole to path or not at all: drawn into a temporary file
  * beside it, renamed over it (a symlink there is replaced, never followed). */
 int pdb_chart_render(const struct pdb_chart *c, const struct pdb_chart_layout *L,
@@ -539,13 +557,13 @@ static int render_to(const struct pdb_chart *c, const struct pdb_chart_layout *L
 		cairo_font_face_destroy(faces.regular);
 		cairo_font_face_destroy(faces.bold);
 	}
-	/* drop cairo's font caches (which release the FreeType faces), then
-	 * fontconfig's: one chart per process */
-	cairo_debug_reset_static_data();
-	if (direct)
+	if (direct) {
+		/* drop cairo's font caches, which release the FreeType faces */
+		cairo_debug_reset_static_data();
 		FT_Done_FreeType(faces.ft);
-	if (FcFini)
-		FcFini();
+	} else {
+		keep_fonts_until_exit();
+	}
 	if (status != CAIRO_STATUS_SUCCESS)
 		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: cannot write the chart: %s", path,
 				   cairo_status_to_string(status));

@@ -26,20 +26,34 @@ static void series_name(struct pdb_buf *b, const struct site_series *ss)
 	}
 }
 
-/* The history chart of one metric of the benchmark (all its dims), as `plot history` draws it. */
+/* The history chart of one metric of the benchmark (all its dims), as `plot history` draws
+ * it, of the points and change points already read. */
 static int chart(struct site *s, const struct site_bench *bench, const char *metric, size_t k,
 		 struct pdb_buf *b, struct pdb_err *err)
 {
-	char *bglob = pdb_glob_quote(bench->name), *mglob = pdb_glob_quote(metric);
-	char *from = pdb_xasprintf("run%lld", (long long)s->since_id), *prefix;
-	const char *runs[1] = { from };
-	struct pdb_plot_opts o = { .bench_glob = bglob, .metric_glob = mglob, .where = s->opts->where,
-				   .width = CHART_WIDTH, .height = CHART_HEIGHT,
+	struct pdb_series *series = pdb_xcalloc(bench->n + 1, sizeof *series);
+	struct pdb_history_point **pts = pdb_xcalloc(bench->n + 1, sizeof *pts);
+	const struct pdb_detect_result **res = pdb_xcalloc(bench->n + 1, sizeof *res);
+	size_t *npts = pdb_xcalloc(bench->n + 1, sizeof *npts), n = 0;
+	struct pdb_plot_opts o = { .width = CHART_WIDTH, .height = CHART_HEIGHT,
 				   .theme = PDB_THEME_LIGHT };
-	struct pdb_chart *c = pdb_history_chart(s->store, runs, s->since_id ? 1 : 0, &o, err);
+	struct pdb_chart *c;
 	struct pdb_chart_layout *layout = NULL;
 	struct pdb_buf svg;
+	char *prefix;
 	int rc = -1;
+
+	for (size_t i = 0; i < bench->n; i++) {
+		const struct site_series *ss = &s->series[bench->series[i]];
+
+		if (strcmp(ss->s->metric, metric) != 0)
+			continue;
+		series[n] = *ss->s;
+		pts[n] = ss->pts;
+		npts[n] = ss->n;
+		res[n++] = &ss->res;
+	}
+	c = pdb_history_chart_of(series, n, pts, npts, res, &o, err);
 
 	pdb_buf_init(&svg);
 	if (!c) {
@@ -78,9 +92,10 @@ out:
 	pdb_buf_release(&svg);
 	pdb_chart_layout_free(layout);
 	pdb_chart_free(c);
-	free(bglob);
-	free(mglob);
-	free(from);
+	free(series);
+	free(pts);
+	free(res);
+	free(npts);
 	return rc;
 }
 

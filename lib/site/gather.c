@@ -164,6 +164,8 @@ static int gather_series(struct site *s, const char *params, struct site_series 
 	drop_missing(ss);
 	if (ss->n == 0)
 		return 0;
+	if (s->bounds && pdb_store_series_bounds(s->store, ss->s->id, ss->pts, ss->n, err) < 0)
+		return -1;
 	if (pdb_store_detect_cache_get(s->store, ss->s->id, params, &cached, &found, err) < 0)
 		return -1;
 	x = pdb_xmalloc(ss->n * sizeof *x);
@@ -196,7 +198,8 @@ static int gather_all_series(struct site *s, struct pdb_err *err)
 	char *params;
 	int rc = -1;
 
-	if (pdb_store_list_series(s->store, NULL, NULL, &s->all, &s->nall, err) < 0)
+	if (pdb_store_list_series(s->store, NULL, NULL, &s->all, &s->nall, err) < 0 ||
+	    pdb_store_has_bounds(s->store, &s->bounds, err) < 0)
 		return -1;
 	pdb_detect_opts_init(&o);
 	params = pdb_store_detect_params(&o, s->since_id, s->opts->where);

@@ -65,6 +65,7 @@ struct site {
 	size_t nall;
 	struct site_series *series;       /* those with values in the selected runs, sorted */
 	size_t nseries;
+	int bounds;                       /* 1: some results have the tool's bounds */
 	struct site_bench *benches;       /* by their group's attention, group, attention, name */
 	size_t nbenches;
 	struct pdb_site_stats *stats;
