@@ -129,6 +129,11 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 			     struct pdb_history_point **pts, size_t *n,
 			     struct pdb_err *err);
 void pdb_history_free(struct pdb_history_point *pts, size_t n);
+/* The same points without their runs' names, times and commits (NULL), for
+ * a caller that has the runs already. */
+int pdb_store_series_points(struct pdb_store *store, int64_t series_id,
+			    const char *where, int64_t since_id, int64_t until_id,
+			    struct pdb_history_point **pts, size_t *n, struct pdb_err *err);
 /* The values of a series as detect splits them: the run ids and values of
  * the points with a finite value (as pdb_store_series_history gives them),
  * over runs with id >= since_id and id > after_run whose attributes match

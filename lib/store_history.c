@@ -179,10 +179,11 @@ static int point_commits(struct pdb_store *store, struct pdb_history_point *pts,
 	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "series history commits");
 }
 
-int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
-			     const char *where, int64_t since_id, int64_t until_id,
-			     struct pdb_history_point **pts, size_t *n,
-			     struct pdb_err *err)
+/* The points of a series; with labels, each with its run's name, created_at
+ * and commit. */
+static int read_points(struct pdb_store *store, int64_t series_id, const char *where,
+		       int64_t since_id, int64_t until_id, int labels,
+		       struct pdb_history_point **pts, size_t *n, struct pdb_err *err)
 {
 	struct pdb_buf sql;
 	sqlite3_stmt *st;
@@ -192,10 +193,14 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 	*pts = NULL;
 	*n = 0;
 	pdb_buf_init(&sql);
-	pdb_buf_puts(&sql,
-		"SELECT r.id, r.name, r.created_at, res.samples, res.weights, res.id"
-		" FROM results res JOIN runs r ON r.id = res.run_id"
-		" WHERE res.series_id = ?1 AND res.run_id >= ?2 AND res.run_id <= ?3");
+	/* without labels the runs table only for an attribute filter */
+	pdb_buf_puts(&sql, labels
+		? "SELECT r.id, r.name, r.created_at, res.samples, res.weights, res.id"
+		  " FROM results res JOIN runs r ON r.id = res.run_id"
+		: "SELECT res.run_id, NULL, NULL, res.samples, res.weights, res.id FROM results res");
+	if (!labels && where)
+		pdb_buf_puts(&sql, " JOIN runs r ON r.id = res.run_id");
+	pdb_buf_puts(&sql, " WHERE res.series_id = ?1 AND res.run_id >= ?2 AND res.run_id <= ?3");
 	pdb_store_filter_sql(&sql, where, 4);
 	/* the order of results_series (series_id, run_id): no sort */
 	pdb_buf_puts(&sql, " ORDER BY res.run_id");
@@ -222,7 +227,7 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 		}
 	}
 	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE && *n > 0 && point_commits(store, *pts, *n, err) < 0)
+	if (rc == SQLITE_DONE && labels && *n > 0 && point_commits(store, *pts, *n, err) < 0)
 		rc = SQLITE_ERROR;
 	if (rc != SQLITE_DONE) {
 		pdb_history_free(*pts, *n);
@@ -231,6 +236,21 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 		return rc == SQLITE_ERROR ? -1 : pdb_store_fail(store, err, "series history");
 	}
 	return 0;
+}
+
+int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
+			     const char *where, int64_t since_id, int64_t until_id,
+			     struct pdb_history_point **pts, size_t *n,
+			     struct pdb_err *err)
+{
+	return read_points(store, series_id, where, since_id, until_id, 1, pts, n, err);
+}
+
+int pdb_store_series_points(struct pdb_store *store, int64_t series_id,
+			    const char *where, int64_t since_id, int64_t until_id,
+			    struct pdb_history_point **pts, size_t *n, struct pdb_err *err)
+{
+	return read_points(store, series_id, where, since_id, until_id, 0, pts, n, err);
 }
 
 int pdb_store_series_values(struct pdb_store *store, int64_t series_id,

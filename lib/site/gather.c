@@ -42,6 +42,30 @@ const struct site_run *site_find_run(const struct site *s, int64_t id)
 	return bsearch(&id, s->runs, s->nruns, sizeof *s->runs, cmp_run_id);
 }
 
+const char *site_run_attr(const struct pdb_run_row *r, const char *key)
+{
+	for (size_t i = 0; i < r->nattrs; i++)
+		if (strcmp(r->attrs[i].key, key) == 0)
+			return r->attrs[i].value;
+	return NULL;
+}
+
+/* Each point's run name, time and commit, from the runs already read. */
+static void label_points(const struct site *s, struct site_series *ss)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		struct pdb_history_point *p = &ss->pts[i];
+		const struct site_run *r = site_find_run(s, p->run_id);
+		const char *commit = r ? site_run_attr(r->row, "commit") : NULL;
+
+		if (!r)
+			continue;
+		p->run_name = r->row->name ? pdb_xstrdup(r->row->name) : NULL;
+		p->created_at = pdb_xstrdup(r->row->created_at);
+		p->commit = commit ? pdb_xstrdup(commit) : NULL;
+	}
+}
+
 /* The selected runs in ascending id, each with the run it is compared with. */
 static int gather_runs(struct site *s, struct pdb_err *err)
 {
@@ -158,10 +182,11 @@ static int gather_series(struct site *s, const char *params, struct site_series 
 	double *x;
 	int found = 0, rc;
 
-	if (pdb_store_series_history(s->store, ss->s->id, s->opts->where, s->since_id, 0,
-				     &ss->pts, &ss->n, err) < 0)
+	if (pdb_store_series_points(s->store, ss->s->id, s->opts->where, s->since_id, 0,
+				    &ss->pts, &ss->n, err) < 0)
 		return -1;
 	drop_missing(ss);
+	label_points(s, ss);
 	if (ss->n == 0)
 		return 0;
 	if (s->bounds && pdb_store_series_bounds(s->store, ss->s->id, ss->pts, ss->n, err) < 0)

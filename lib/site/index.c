@@ -17,14 +17,6 @@ static const char filter_script[] =
 	"var m=/^#q=(.*)$/.exec(location.hash);if(m)box.value=decodeURIComponent(m[1]);\n"
 	"box.addEventListener('input',apply);apply();\n})();\n</script>\n";
 
-static const char *attr_of(const struct pdb_run_row *r, const char *key)
-{
-	for (size_t i = 0; i < r->nattrs; i++)
-		if (strcmp(r->attrs[i].key, key) == 0)
-			return r->attrs[i].value;
-	return NULL;
-}
-
 /* The newest run of each branch (or the newest run when no run names one). */
 static void latest_runs(struct pdb_buf *b, const struct site *s)
 {
@@ -36,7 +28,7 @@ static void latest_runs(struct pdb_buf *b, const struct site *s)
 		     "<th class=\"num\">series</th></tr></thead>\n<tbody>\n");
 	for (size_t i = s->nruns; i-- > 0;) {
 		const struct pdb_run_row *r = s->runs[i].row;
-		const char *branch = attr_of(r, "branch"), *commit = attr_of(r, "commit");
+		const char *branch = site_run_attr(r, "branch"), *commit = site_run_attr(r, "commit");
 		size_t k = 0;
 
 		while (k < nseen && strcmp(seen[k], branch ? branch : "") != 0)

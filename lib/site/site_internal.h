@@ -75,6 +75,8 @@ struct site {
 int site_gather(struct site *s, struct pdb_err *err);
 void site_release(struct site *s);
 const struct site_run *site_find_run(const struct site *s, int64_t id);
+/* The value of a run's attribute, or NULL. */
+const char *site_run_attr(const struct pdb_run_row *r, const char *key);
 
 /* FNV-1a 64 of n bytes, continuing from h (start from SITE_HASH_START). */
 #define SITE_HASH_START 14695981039346656037ULL
