@@ -367,7 +367,7 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 		free(source);
 	}
 	free(p->title);
-	p->title = pdb_xasprintf("%zu runs; %zu change point%s", axis.n, ncp,
+	p->title = pdb_xasprintf("%zu run%s; %zu change point%s", axis.n, axis.n == 1 ? "" : "s", ncp,
 				 ncp == 0 ? "s" : ncp == 1 ? " (dashed line)" : "s (dashed lines)");
 	ok = 1;
 out:
