@@ -79,7 +79,7 @@ static void add_label(struct found *f, size_t i, size_t *cap)
 }
 
 /* Read the name and commit of the runs the change points and outliers
- * name, for the text output (the other points need none). */
+ * name, for the text output and --fail-recent (the other points need none). */
 static int label_points(struct pdb_store *store, struct found *f, struct pdb_err *err)
 {
 	size_t cap = 0;
@@ -329,7 +329,7 @@ static int detect_series(struct pdb_store *store, const struct detect_cli *cli,
 	if (pdb_detect(f->values.v.values, f->values.v.n, &o, found ? &cached : NULL,
 		       &f->state, &f->res, err) < 0)
 		goto out;
-	if (cli->format != FMT_JSON && label_points(store, f, err) < 0)
+	if ((cli->format != FMT_JSON || cli->fail_recent > 0) && label_points(store, f, err) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -417,6 +417,36 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
 	return -1;
 }
 
+/* The confirmed regressions that start within the newest n runs (none when n
+ * is 0), each said on stderr as the reason of the exit status; their count. */
+static size_t fail_recent(const struct found *fs, size_t nseries, int64_t n)
+{
+	size_t nfail = 0;
+
+	for (size_t i = 0; n > 0 && i < nseries; i++) {
+		const struct found *f = &fs[i];
+
+		for (size_t k = 0; k < f->res.ncps; k++) {
+			const struct pdb_change_point *cp = &f->res.cps[k];
+			size_t ago = f->values.v.n - cp->index;
+			char *dims, *run;
+
+			if (!cp->regression || !cp->confirmed || ago > (uint64_t)n)
+				continue;
+			dims = dims_display(f->series->dims);
+			run = run_long(label(f, cp->index));
+			fprintf(stderr, "perfdb: detect: fail: %s%s%s %s: %+.1f%%, a confirmed "
+				"regression since %s, the newest %zu run%s (--fail-recent %lld)\n",
+				f->series->benchmark, *dims ? " " : "", dims, f->series->metric,
+				cp->change_pct, run, ago, ago == 1 ? "" : "s", (long long)n);
+			free(dims);
+			free(run);
+			nfail++;
+		}
+	}
+	return nfail;
+}
+
 static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct detect_cli cli = { 0 };
@@ -472,11 +502,8 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		print_json(fs, nseries);
 	else
 		print_tables(fs, nseries, cli.format == FMT_MARKDOWN);
-	for (size_t i = 0; cli.fail_recent > 0 && i < nseries; i++)
-		for (size_t k = 0; k < fs[i].res.ncps; k++)
-			if (fs[i].res.cps[k].regression && fs[i].res.cps[k].confirmed &&
-			    fs[i].values.v.n - fs[i].res.cps[k].index <= (uint64_t)cli.fail_recent)
-				status = PDB_EXIT_REGRESSION;
+	if (fail_recent(fs, nseries, cli.fail_recent) > 0)
+		status = PDB_EXIT_REGRESSION;
 out:
 	for (size_t i = 0; fs && i < nseries; i++) {
 		pdb_series_values_release(&fs[i].values.v);
