@@ -251,8 +251,8 @@ static void print_tables(const struct found *fs, size_t n, int md)
 			const char *row[11];
 
 			snprintf(idx, sizeof idx, "%zu", cp->index);
-			pdb_unit_format(cp->mean_before, f->series->unit, mb, sizeof mb);
-			pdb_unit_format(cp->mean_after, f->series->unit, ma, sizeof ma);
+			pdb_unit_format_fixed(cp->mean_before, f->series->unit, mb, sizeof mb);
+			pdb_unit_format_fixed(cp->mean_after, f->series->unit, ma, sizeof ma);
 			snprintf(ch, sizeof ch, "%+.1f%%", cp->change_pct);
 			snprintf(p, sizeof p, "%.2g", cp->p_value);
 			snprintf(v, sizeof v, "%s%s", verdict(cp),
@@ -292,7 +292,7 @@ static void print_tables(const struct found *fs, size_t n, int md)
 				const char *row[6];
 
 				snprintf(idx, sizeof idx, "%zu", o->index);
-				pdb_unit_format(o->value, f->series->unit, val, sizeof val);
+				pdb_unit_format_fixed(o->value, f->series->unit, val, sizeof val);
 				row[0] = f->series->benchmark; row[1] = dims;
 				row[2] = f->series->metric; row[3] = idx; row[4] = run;
 				row[5] = val;
