@@ -42,6 +42,34 @@ static void axis_add(struct runs_axis *a, const struct pdb_history_point *p)
 	a->n++;
 }
 
+static int cmp_name_ref(const void *a, const void *b)
+{
+	return strcmp(**(char **const *)a, **(char **const *)b);
+}
+
+/* Runs of one commit (or name) each read "c012 (run17)", so that the ticks
+ * tell them apart (sorted by name: the axis may have 100,000 runs). */
+static void axis_tell_apart(struct runs_axis *a)
+{
+	char ***by_name = pdb_xcalloc(a->n + 1, sizeof *by_name);
+	int *repeats = pdb_xcalloc(a->n + 1, sizeof *repeats);
+
+	for (size_t k = 0; k < a->n; k++)
+		by_name[k] = &a->names[k];
+	qsort(by_name, a->n, sizeof *by_name, cmp_name_ref);
+	for (size_t k = 1; k < a->n; k++)
+		if (strcmp(*by_name[k - 1], *by_name[k]) == 0)
+			repeats[by_name[k - 1] - a->names] = repeats[by_name[k] - a->names] = 1;
+	for (size_t k = 0; k < a->n; k++)
+		if (repeats[k]) {
+			char *both = pdb_xasprintf("%s (run%lld)", a->names[k], (long long)a->ids[k]);
+			free(a->names[k]);
+			a->names[k] = both;
+		}
+	free(by_name);
+	free(repeats);
+}
+
 static double position(const struct runs_axis *a, int64_t id)
 {
 	for (size_t k = 0; k < a->n; k++)
@@ -345,6 +373,7 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 		pdb_err_set(err, PDB_EXIT_INPUT, "the matching series have no values in the runs given");
 		goto out;
 	}
+	axis_tell_apart(&axis);
 	c->title = opts->title ? pdb_xstrdup(opts->title) : chart_title(series, nseries, dims);
 	p = pdb_chart_add_panel(c, NULL, x_title((const struct pdb_history_point *const *)pts, npts,
 						 nseries),
