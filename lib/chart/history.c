@@ -216,7 +216,8 @@ static const char *x_title(const struct pdb_history_point *const *pts, const siz
  * it gave them; else the interquartile range with a lighter p5 to p95 band
  * when most runs have 8 samples or more; else min to max (alone on the
  * chart: several min-max bands hide each other and the medians); none
- * when all runs have one value. */
+ * when all runs have one value, or the series one run (a band one point wide
+ * is not drawn, and would only stretch the axis away from the value). */
 enum band { BAND_NONE, BAND_BOUNDS, BAND_IQR, BAND_RANGE };
 
 static enum band band_of(const struct pdb_history_point *pts, size_t n, int alone)
@@ -228,6 +229,8 @@ static enum band band_of(const struct pdb_history_point *pts, size_t n, int alon
 		spread += isfinite(pts[i].min) && isfinite(pts[i].max) && pts[i].min != pts[i].max;
 		bounds += isfinite(pts[i].lower) && isfinite(pts[i].upper);
 	}
+	if (n < 2)
+		return BAND_NONE;
 	if (bounds > 0)
 		return BAND_BOUNDS;
 	return spread == 0 ? BAND_NONE : 2 * many >= n ? BAND_IQR : alone ? BAND_RANGE : BAND_NONE;
