@@ -455,7 +455,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct found *fs = NULL;
 	struct pdb_detect_cache_entry *entries = NULL;
 	struct pdb_err err;
-	size_t nseries = 0;
+	size_t nseries = 0, fewer = 0;
 	int64_t since_id = 0;
 	char *params = NULL, *selection = NULL;
 	int status, rc;
@@ -468,11 +468,15 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	 * was read, even when another process removes runs meanwhile */
 	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    pdb_store_begin_read(store, &err) < 0 ||
-	    (cli.since && pdb_store_resolve(store, cli.since, &since_id, &err) < 0) ||
+	    (cli.since && pdb_store_resolve_since(store, cli.since, &since_id, &fewer, &err) < 0) ||
 	    pdb_store_list_series(store, cli.bench, cli.metric, &series, &nseries, &err) < 0) {
 		status = cmd_fail("detect", &err);
 		goto out;
 	}
+	if (fewer)
+		fprintf(stderr, "perfdb: detect: --since %s: only %zu run%s match%s: all of them, "
+			"from run%lld\n", cli.since, fewer, fewer == 1 ? "" : "s",
+			fewer == 1 ? "es" : "", (long long)since_id);
 	params = pdb_store_detect_params(&cli.opts, since_id, cli.where);
 	selection = pdb_store_detect_selection(since_id, cli.where);
 	fs = pdb_xcalloc(nseries + 1, sizeof *fs);
