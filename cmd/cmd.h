@@ -70,6 +70,9 @@ int cmd_compare_config(const char *path, struct pdb_compare_config *cfg,
 int cmd_parse_format(const char *name, const char *const *allowed);
 /* Colour on out: a terminal and no NO_COLOR. */
 int cmd_use_color(FILE *out);
+/* An output folder as given, without its trailing slashes ("public/" is
+ * "public", so that the paths printed read public/index.html; "/" stays). */
+char *cmd_output_dir(char *arg);
 /* Split "K=V" into key and value (pointers into a copy the caller frees). */
 int cmd_split_kv(const char *text, char **key, char **value);
 

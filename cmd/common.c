@@ -169,6 +169,15 @@ int cmd_use_color(FILE *out)
 	return isatty(fileno(out)) && !(no && *no);
 }
 
+char *cmd_output_dir(char *arg)
+{
+	size_t n = strlen(arg);
+
+	while (n > 1 && arg[n - 1] == '/')
+		arg[--n] = '\0';
+	return arg;
+}
+
 int cmd_split_kv(const char *text, char **key, char **value)
 {
 	const char *eq = strchr(text, '=');

@@ -82,6 +82,19 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct comp
 	return -1;
 }
 
+/* A run in both groups (latest:branch=main and latest on main) is compared
+ * with itself: say so, since nothing else would. */
+static void warn_same_run(const int64_t *base, size_t nbase, const int64_t *cand, size_t ncand)
+{
+	for (size_t i = 0; i < nbase; i++)
+		for (size_t k = 0; k < ncand; k++)
+			if (base[i] == cand[k]) {
+				fprintf(stderr, "perfdb: compare: warning: run%lld is both the baseline "
+					"and the candidate: it is compared with itself\n", (long long)base[i]);
+				return;
+			}
+}
+
 static int compare_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct compare_opts o = { 0 };
@@ -102,6 +115,7 @@ static int compare_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_fail("compare", &err);
 		goto out;
 	}
+	warn_same_run(base, nbase, cand, ncand);
 	status = compare_gate_run(&o.gate, store, base, nbase, cand, ncand, "compare");
 out:
 	compare_gate_release(&o.gate);

@@ -79,7 +79,7 @@ static void add_label(struct found *f, size_t i, size_t *cap)
 }
 
 /* Read the name and commit of the runs the change points and outliers
- * name, for the text output (the other points need none). */
+ * name, for the text output and --fail-recent (the other points need none). */
 static int label_points(struct pdb_store *store, struct found *f, struct pdb_err *err)
 {
 	size_t cap = 0;
@@ -251,8 +251,8 @@ static void print_tables(const struct found *fs, size_t n, int md)
 			const char *row[11];
 
 			snprintf(idx, sizeof idx, "%zu", cp->index);
-			pdb_unit_format(cp->mean_before, f->series->unit, mb, sizeof mb);
-			pdb_unit_format(cp->mean_after, f->series->unit, ma, sizeof ma);
+			pdb_unit_format_fixed(cp->mean_before, f->series->unit, mb, sizeof mb);
+			pdb_unit_format_fixed(cp->mean_after, f->series->unit, ma, sizeof ma);
 			snprintf(ch, sizeof ch, "%+.1f%%", cp->change_pct);
 			snprintf(p, sizeof p, "%.2g", cp->p_value);
 			snprintf(v, sizeof v, "%s%s", verdict(cp),
@@ -292,7 +292,7 @@ static void print_tables(const struct found *fs, size_t n, int md)
 				const char *row[6];
 
 				snprintf(idx, sizeof idx, "%zu", o->index);
-				pdb_unit_format(o->value, f->series->unit, val, sizeof val);
+				pdb_unit_format_fixed(o->value, f->series->unit, val, sizeof val);
 				row[0] = f->series->benchmark; row[1] = dims;
 				row[2] = f->series->metric; row[3] = idx; row[4] = run;
 				row[5] = val;
@@ -329,7 +329,7 @@ static int detect_series(struct pdb_store *store, const struct detect_cli *cli,
 	if (pdb_detect(f->values.v.values, f->values.v.n, &o, found ? &cached : NULL,
 		       &f->state, &f->res, err) < 0)
 		goto out;
-	if (cli->format != FMT_JSON && label_points(store, f, err) < 0)
+	if ((cli->format != FMT_JSON || cli->fail_recent > 0) && label_points(store, f, err) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -417,6 +417,36 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
 	return -1;
 }
 
+/* The confirmed regressions that start within the newest n runs (none when n
+ * is 0), each said on stderr as the reason of the exit status; their count. */
+static size_t fail_recent(const struct found *fs, size_t nseries, int64_t n)
+{
+	size_t nfail = 0;
+
+	for (size_t i = 0; n > 0 && i < nseries; i++) {
+		const struct found *f = &fs[i];
+
+		for (size_t k = 0; k < f->res.ncps; k++) {
+			const struct pdb_change_point *cp = &f->res.cps[k];
+			size_t ago = f->values.v.n - cp->index;
+			char *dims, *run;
+
+			if (!cp->regression || !cp->confirmed || ago > (uint64_t)n)
+				continue;
+			dims = dims_display(f->series->dims);
+			run = run_long(label(f, cp->index));
+			fprintf(stderr, "perfdb: detect: fail: %s%s%s %s: %+.1f%%, a confirmed "
+				"regression since %s, the newest %zu run%s (--fail-recent %lld)\n",
+				f->series->benchmark, *dims ? " " : "", dims, f->series->metric,
+				cp->change_pct, run, ago, ago == 1 ? "" : "s", (long long)n);
+			free(dims);
+			free(run);
+			nfail++;
+		}
+	}
+	return nfail;
+}
+
 static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct detect_cli cli = { 0 };
@@ -425,7 +455,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct found *fs = NULL;
 	struct pdb_detect_cache_entry *entries = NULL;
 	struct pdb_err err;
-	size_t nseries = 0;
+	size_t nseries = 0, fewer = 0;
 	int64_t since_id = 0;
 	char *params = NULL, *selection = NULL;
 	int status, rc;
@@ -438,11 +468,15 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	 * was read, even when another process removes runs meanwhile */
 	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    pdb_store_begin_read(store, &err) < 0 ||
-	    (cli.since && pdb_store_resolve(store, cli.since, &since_id, &err) < 0) ||
+	    (cli.since && pdb_store_resolve_since(store, cli.since, &since_id, &fewer, &err) < 0) ||
 	    pdb_store_list_series(store, cli.bench, cli.metric, &series, &nseries, &err) < 0) {
 		status = cmd_fail("detect", &err);
 		goto out;
 	}
+	if (fewer)
+		fprintf(stderr, "perfdb: detect: --since %s: only %zu run%s match%s: all of them, "
+			"from run%lld\n", cli.since, fewer, fewer == 1 ? "" : "s",
+			fewer == 1 ? "es" : "", (long long)since_id);
 	params = pdb_store_detect_params(&cli.opts, since_id, cli.where);
 	selection = pdb_store_detect_selection(since_id, cli.where);
 	fs = pdb_xcalloc(nseries + 1, sizeof *fs);
@@ -472,11 +506,8 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		print_json(fs, nseries);
 	else
 		print_tables(fs, nseries, cli.format == FMT_MARKDOWN);
-	for (size_t i = 0; cli.fail_recent > 0 && i < nseries; i++)
-		for (size_t k = 0; k < fs[i].res.ncps; k++)
-			if (fs[i].res.cps[k].regression && fs[i].res.cps[k].confirmed &&
-			    fs[i].values.v.n - fs[i].res.cps[k].index <= (uint64_t)cli.fail_recent)
-				status = PDB_EXIT_REGRESSION;
+	if (fail_recent(fs, nseries, cli.fail_recent) > 0)
+		status = PDB_EXIT_REGRESSION;
 out:
 	for (size_t i = 0; fs && i < nseries; i++) {
 		pdb_series_values_release(&fs[i].values.v);

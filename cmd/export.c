@@ -225,8 +225,9 @@ static void number(struct line *l, const struct export_opts *o, double v, int ab
 	line_puts(l, num);
 }
 
-static void write_result(FILE *out, struct line *l, const struct export_opts *o,
-			 const struct pdb_run *run, const struct pdb_result *r)
+/* The rows of one result; their count. */
+static size_t write_result(FILE *out, struct line *l, const struct export_opts *o,
+			   const struct pdb_run *run, const struct pdb_result *r)
 {
 	size_t base;
 
@@ -246,7 +247,7 @@ static void write_result(FILE *out, struct line *l, const struct export_opts *o,
 			line_puts(l, o->jsonl ? "}\n" : "\n");
 			fwrite(l->data, 1, l->len, out);
 		}
-		return;
+		return r->nstats;
 	}
 	for (size_t i = 0; i < r->nsamples; i++) {
 		const struct pdb_sample *s = &r->samples[i];
@@ -275,6 +276,7 @@ static void write_result(FILE *out, struct line *l, const struct export_opts *o,
 		}
 		fwrite(l->data, 1, l->len, out);
 	}
+	return r->nsamples;
 }
 
 /* The runs to export: those named (each resolved first), else all, oldest
@@ -311,10 +313,26 @@ static int pick_runs(struct pdb_store *store, char **sel, int nsel, const char *
 	return 0;
 }
 
+/* An export of no row says why on stderr: an empty file alone reads as
+ * "nothing happened" as much as "nothing there". */
+static void say_empty(size_t nruns, size_t nselected, const struct export_opts *o)
+{
+	if (nruns == 0)
+		fprintf(stderr, "perfdb: export: no rows: no run selected\n");
+	else if (nselected == 0)
+		fprintf(stderr, "perfdb: export: no rows: no series of the %zu run%s matches "
+			"--bench and --metric\n", nruns, nruns == 1 ? "" : "s");
+	else
+		fprintf(stderr, "perfdb: export: no rows: %zu series selected, none with %s%s\n",
+			nselected, o->stats ? "statistics" : "samples",
+			o->stats ? "" : " (the tool gave statistics only: --stats exports them)");
+}
+
 static int export_runs(struct pdb_store *store, FILE *out, const int64_t *ids, size_t n,
 		       const struct export_opts *o, struct pdb_err *err)
 {
 	struct line l = { 0 };
+	size_t nselected = 0, nrows = 0;
 	int ret = -1;
 
 	for (size_t i = 0; i < n; i++) {
@@ -322,10 +340,14 @@ static int export_runs(struct pdb_store *store, FILE *out, const int64_t *ids, s
 		if (!run)
 			goto out;
 		for (size_t k = 0; k < run->nresults; k++)
-			if (selected(o, run->results[k].benchmark, run->results[k].metric))
-				write_result(out, &l, o, run, &run->results[k]);
+			if (selected(o, run->results[k].benchmark, run->results[k].metric)) {
+				nselected++;
+				nrows += write_result(out, &l, o, run, &run->results[k]);
+			}
 		pdb_run_free(run);
 	}
+	if (nrows == 0)
+		say_empty(n, nselected, o);
 	ret = 0;
 out:
 	free(l.data);

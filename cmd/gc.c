@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "units.h"
 #include "util.h"
 
 static int gc_main(int argc, char **argv, struct cmd_ctx *ctx);
@@ -96,6 +97,7 @@ static int gc_main(int argc, char **argv, struct cmd_ctx *ctx)
 	char cutoff[32] = "";
 	const char *path;
 	long long before, after;
+	char size_before[48], size_after[48];
 
 	while ((c = cmd_getopt(argc, argv, "l:o:k:nh", longopts, &cmd_gc)) != -1) {
 		if (c == 'l' || c == 'o') {
@@ -160,16 +162,18 @@ static int gc_main(int argc, char **argv, struct cmd_ctx *ctx)
 		free(branch);
 	}
 	before = file_size(path);
+	pdb_unit_format_fixed((double)before, "B", size_before, sizeof size_before);
 	if (dry_run) {
-		printf("would remove %zu run%s, keep %zu (dry run: nothing changed); %s: %lld bytes\n",
-		       ndel, ndel == 1 ? "" : "s", nrows - ndel, path, before);
+		printf("would remove %zu run%s, keep %zu (dry run: nothing changed); %s: %s\n",
+		       ndel, ndel == 1 ? "" : "s", nrows - ndel, path, size_before);
 		goto out;
 	}
 	if (pdb_store_delete_runs(store, del, ndel, &err) < 0 || pdb_store_vacuum(store, &err) < 0)
 		goto fail;
 	after = file_size(path);
-	printf("removed %zu run%s, kept %zu; %s: %lld bytes before, %lld after\n", ndel,
-	       ndel == 1 ? "" : "s", nrows - ndel, path, before, after);
+	pdb_unit_format_fixed((double)after, "B", size_after, sizeof size_after);
+	printf("removed %zu run%s, kept %zu; %s: %s before, %s after\n", ndel,
+	       ndel == 1 ? "" : "s", nrows - ndel, path, size_before, size_after);
 	goto out;
 fail:
 	status = cmd_fail("gc", &err);

@@ -54,7 +54,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct repo
 
 	while ((c = cmd_getopt(argc, argv, "o:b:t:F:c:h", longopts, &cmd_report)) != -1) {
 		switch (c) {
-		case 'o': o->opts.outdir = optarg; break;
+		case 'o': o->opts.outdir = cmd_output_dir(optarg); break;
 		case 'b': o->baseline = optarg; break;
 		case 't': o->opts.title = optarg; break;
 		case 'F':

@@ -46,7 +46,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_
 
 	while ((c = cmd_getopt(argc, argv, "o:w:t:h", longopts, &cmd_site)) != -1) {
 		switch (c) {
-		case 'o': o->outdir = optarg; break;
+		case 'o': o->outdir = cmd_output_dir(optarg); break;
 		case 'w':
 			if (!strchr(optarg, '='))
 				return cmd_usage_error(&cmd_site, "expected KEY=VALUE, got '%s'", optarg);

@@ -58,6 +58,12 @@ int pdb_store_merge(struct pdb_store *dst, struct pdb_store *src, int dry_run,
  * latest:KEY=VALUE[,KEY=VALUE], latest~N:KEY=VALUE) to a run id. */
 int pdb_store_resolve(struct pdb_store *store, const char *selector,
 		      int64_t *id, struct pdb_err *err);
+/* The same for --since RUN: latest~N past the oldest run the selector's
+ * filter matches is that oldest run, and *fewer is the count of the runs
+ * matching (0 when latest~N named a run), so that "the last 200 runs" reads a
+ * shorter history whole. */
+int pdb_store_resolve_since(struct pdb_store *store, const char *selector,
+			    int64_t *id, size_t *fewer, struct pdb_err *err);
 /* Resolve "SELECTOR" or a comma-separated list, or with last > 0 the last
  * `last` runs matching the selector's filter up to it (newest last).
  * *ids is malloc'ed; caller frees. */

@@ -134,6 +134,36 @@ int pdb_store_resolve(struct pdb_store *store, const char *selector,
 	return ret;
 }
 
+int pdb_store_resolve_since(struct pdb_store *store, const char *selector,
+			    int64_t *id, size_t *fewer, struct pdb_err *err)
+{
+	struct selector sel;
+	int64_t *ids = NULL, back;
+	size_t n;
+	int ret = -1;
+
+	*fewer = 0;
+	if (parse_selector(selector, &sel, err) < 0)
+		return -1;
+	back = sel.back;
+	if (select_ids(store, &sel, selector, INT64_MAX, 1, &ids, &n, err) == 0) {
+		*id = ids[0];
+		ret = 0;
+	} else if (err->code == PDB_EXIT_INPUT && !sel.id && !sel.name && back > 0) {
+		/* fewer than back + 1 runs match: all of them, the oldest last */
+		sel.back = 0;
+		free(ids);
+		if (select_ids(store, &sel, selector, back, back, &ids, &n, err) == 0) {
+			*id = ids[n - 1];
+			*fewer = n;
+			ret = 0;
+		}
+	}
+	free(ids);
+	free(sel.filter);
+	return ret;
+}
+
 static int cmp_id(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;

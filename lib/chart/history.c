@@ -42,6 +42,34 @@ static void axis_add(struct runs_axis *a, const struct pdb_history_point *p)
 	a->n++;
 }
 
+static int cmp_name_ref(const void *a, const void *b)
+{
+	return strcmp(**(char **const *)a, **(char **const *)b);
+}
+
+/* Runs of one commit (or name) each read "c012 (run17)", so that the ticks
+ * tell them apart (sorted by name: the axis may have 100,000 runs). */
+static void axis_tell_apart(struct runs_axis *a)
+{
+	char ***by_name = pdb_xcalloc(a->n + 1, sizeof *by_name);
+	int *repeats = pdb_xcalloc(a->n + 1, sizeof *repeats);
+
+	for (size_t k = 0; k < a->n; k++)
+		by_name[k] = &a->names[k];
+	qsort(by_name, a->n, sizeof *by_name, cmp_name_ref);
+	for (size_t k = 1; k < a->n; k++)
+		if (strcmp(*by_name[k - 1], *by_name[k]) == 0)
+			repeats[by_name[k - 1] - a->names] = repeats[by_name[k] - a->names] = 1;
+	for (size_t k = 0; k < a->n; k++)
+		if (repeats[k]) {
+			char *both = pdb_xasprintf("%s (run%lld)", a->names[k], (long long)a->ids[k]);
+			free(a->names[k]);
+			a->names[k] = both;
+		}
+	free(by_name);
+	free(repeats);
+}
+
 static double position(const struct runs_axis *a, int64_t id)
 {
 	size_t lo = 0, hi = a->n;
@@ -205,7 +233,8 @@ static const char *x_title(const struct pdb_history_point *const *pts, const siz
  * it gave them; else the interquartile range with a lighter p5 to p95 band
  * when most runs have 8 samples or more; else min to max (alone on the
  * chart: several min-max bands hide each other and the medians); none
- * when all runs have one value. */
+ * when all runs have one value, or the series one run (a band one point wide
+ * is not drawn, and would only stretch the axis away from the value). */
 enum band { BAND_NONE, BAND_BOUNDS, BAND_IQR, BAND_RANGE };
 
 static enum band band_of(const struct pdb_history_point *pts, size_t n, int alone)
@@ -217,6 +246,8 @@ static enum band band_of(const struct pdb_history_point *pts, size_t n, int alon
 		spread += isfinite(pts[i].min) && isfinite(pts[i].max) && pts[i].min != pts[i].max;
 		bounds += isfinite(pts[i].lower) && isfinite(pts[i].upper);
 	}
+	if (n < 2)
+		return BAND_NONE;
 	if (bounds > 0)
 		return BAND_BOUNDS;
 	return spread == 0 ? BAND_NONE : 2 * many >= n ? BAND_IQR : alone ? BAND_RANGE : BAND_NONE;
@@ -340,6 +371,7 @@ static int draw(struct pdb_chart *c, const struct pdb_series *series, size_t nse
 		pdb_err_set(err, PDB_EXIT_INPUT, "the matching series have no values in the runs given");
 		goto out;
 	}
+	axis_tell_apart(&axis);
 	c->title = opts->title ? pdb_xstrdup(opts->title) : chart_title(series, nseries, dims);
 	p = pdb_chart_add_panel(c, NULL, x_title((const struct pdb_history_point *const *)pts, npts,
 						 nseries),
@@ -362,7 +394,7 @@ static int draw(struct pdb_chart *c, const struct pdb_series *series, size_t nse
 		free(source);
 	}
 	free(p->title);
-	p->title = pdb_xasprintf("%zu runs; %zu change point%s", axis.n, ncp,
+	p->title = pdb_xasprintf("%zu run%s; %zu change point%s", axis.n, axis.n == 1 ? "" : "s", ncp,
 				 ncp == 0 ? "s" : ncp == 1 ? " (dashed line)" : "s (dashed lines)");
 	rc = 0;
 out:

@@ -366,7 +366,8 @@ int site_bench_page(struct site *s, const struct site_bench *bench, struct pdb_b
 	site_page_begin(b, s, bench->file, title, 1);
 	pdb_buf_puts(b, "<h1>");
 	site_text(b, bench->name);
-	pdb_buf_printf(b, "</h1>\n<p class=\"sub\">%zu series over %zu runs.</p>\n", bench->n, nids);
+	pdb_buf_printf(b, "</h1>\n<p class=\"sub\">%zu series over %zu run%s.</p>\n", bench->n, nids,
+		       nids == 1 ? "" : "s");
 	site_series_table(b, s, bench->series, bench->n, 1, 0);
 	rc = charts(s, bench, b, err);
 	if (rc == 0) {

@@ -440,8 +440,15 @@ static void run_keys(struct site *s)
 
 int site_gather(struct site *s, struct pdb_err *err)
 {
-	if (s->opts->since && pdb_store_resolve(s->store, s->opts->since, &s->since_id, err) < 0)
+	size_t fewer;
+
+	if (s->opts->since &&
+	    pdb_store_resolve_since(s->store, s->opts->since, &s->since_id, &fewer, err) < 0)
 		return -1;
+	if (s->opts->since && fewer)
+		site_note(s, "--since %s: only %zu run%s match%s: all of them, from run%lld",
+			  s->opts->since, fewer, fewer == 1 ? "" : "s", fewer == 1 ? "es" : "",
+			  (long long)s->since_id);
 	if (gather_runs(s, err) < 0 || gather_all_series(s, err) < 0)
 		return -1;
 	gather_benches(s);

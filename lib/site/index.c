@@ -115,8 +115,9 @@ int site_index_page(struct site *s, struct pdb_buf *b, struct pdb_err *err)
 	site_page_begin(b, s, "index.html", s->title, 0);
 	pdb_buf_puts(b, "<h1>");
 	site_text(b, s->title);
-	pdb_buf_printf(b, "</h1>\n<p class=\"sub\">%zu series in %zu benchmarks over %zu runs",
-		       s->nseries, s->nbenches, s->nruns);
+	pdb_buf_printf(b, "</h1>\n<p class=\"sub\">%zu series in %zu benchmark%s over %zu run%s",
+		       s->nseries, s->nbenches, s->nbenches == 1 ? "" : "s", s->nruns,
+		       s->nruns == 1 ? "" : "s");
 	if (first) {
 		pdb_buf_puts(b, ", from ");
 		site_text(b, first->created_at);

@@ -39,8 +39,8 @@ void site_sparkline(struct pdb_buf *b, const struct site_series *ss)
 		hi = mid + half;
 	}
 	pdb_buf_printf(b, "<svg class=\"spark\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		       "preserveAspectRatio=\"none\" role=\"img\" aria-label=\"last %zu runs\"><polyline points=\"",
-		       WIDTH, HEIGHT, WIDTH, HEIGHT, n);
+		       "preserveAspectRatio=\"none\" role=\"img\" aria-label=\"last %zu run%s\"><polyline points=\"",
+		       WIDTH, HEIGHT, WIDTH, HEIGHT, n, n == 1 ? "" : "s");
 	for (size_t i = first; i < ss->n; i++)
 		pdb_buf_printf(b, "%s%.0f,%d", i > first ? " " : "", x_of(i - first, n),
 			       y_of(ss->pts[i].value, lo, hi));
