@@ -163,8 +163,13 @@ static void note_format(struct ingest *in, const struct pdb_format *f)
 struct group {
 	const struct pdb_format *format;
 	struct pdb_run *run;
-	struct pdb_buf names;
-	size_t weight; /* samples and stats: which of two groups holding the same results is richer */
+	char **files;           /* the files parsed into run, in order */
+	size_t nfiles, capfiles;
+	size_t *file_of;        /* per result: the file that first gave it */
+	size_t capfile_of;
+	/* per result, when another group holds its series richer: that group
+	 * and 1 + the position of its result there (0: kept) */
+	size_t *lost_to, *lost_at;
 };
 
 struct dir_walk {
@@ -221,7 +226,6 @@ static struct group *group_of(struct dir_walk *w, const struct pdb_format *f)
 	memset(g, 0, sizeof *g);
 	g->format = f;
 	g->run = pdb_run_new();
-	pdb_buf_init(&g->names);
 	return g;
 }
 
@@ -258,6 +262,7 @@ static int walk_entry(struct dir_walk *w, const char *path, const char *name, st
 	const char *same;
 	struct group *g;
 	struct stat sb;
+	size_t before;
 	int ret = -1;
 
 	if (stat(path, &sb) < 0 || (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)))
@@ -282,22 +287,115 @@ static int walk_entry(struct dir_walk *w, const char *path, const char *name, st
 		goto out;
 	}
 	g = group_of(w, f);
+	before = g->run->nresults;
 	if (f->parse(&x.src, g->run, err) < 0)
 		goto out;
-	pdb_buf_printf(&g->names, "%s%s", g->names.len ? ", " : "", name);
+	pdb_grow((void **)&g->files, &g->capfiles, g->nfiles + 1, sizeof *g->files);
+	g->files[g->nfiles++] = pdb_xstrdup(name);
+	pdb_grow((void **)&g->file_of, &g->capfile_of, g->run->nresults + 1, sizeof *g->file_of);
+	for (size_t i = before; i < g->run->nresults; i++)
+		g->file_of[i] = g->nfiles - 1;
 	ret = 0;
 out:
 	input_close(&x);
 	return ret;
 }
 
-static size_t weight_of(const struct pdb_run *run)
+static size_t weight_of(const struct pdb_result *r)
 {
-	size_t w = 0;
+	return r->nsamples + r->nstats;
+}
 
-	for (size_t i = 0; i < run->nresults; i++)
-		w += run->results[i].nsamples + run->results[i].nstats;
-	return w;
+/* The same series in two groups (hyperfine's --export-json and --export-csv
+ * of one run): each is kept from the group that has more of it (samples and
+ * stats; the earlier group on a tie), and marked lost in the other. */
+static void choose_richer(struct group *groups, size_t ngroups)
+{
+	for (size_t i = 0; i < ngroups; i++) {
+		groups[i].lost_to = pdb_xcalloc(groups[i].run->nresults + 1, sizeof *groups[i].lost_to);
+		groups[i].lost_at = pdb_xcalloc(groups[i].run->nresults + 1, sizeof *groups[i].lost_at);
+	}
+	for (size_t i = 0; i < ngroups; i++)
+		for (size_t j = i + 1; j < ngroups; j++)
+			for (size_t k = 0; k < groups[i].run->nresults; k++) {
+				const struct pdb_result *ra = &groups[i].run->results[k];
+				size_t at = pdb_run_find_result(groups[j].run, ra);
+
+				if (!at || groups[i].lost_at[k] || groups[j].lost_at[at - 1])
+					continue;
+				if (weight_of(&groups[j].run->results[at - 1]) > weight_of(ra)) {
+					groups[i].lost_to[k] = j;
+					groups[i].lost_at[k] = at;
+				} else {
+					groups[j].lost_to[at - 1] = i;
+					groups[j].lost_at[at - 1] = k + 1;
+				}
+			}
+}
+
+static int named_before(const char *const *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Say, for each file of g whose series were lost to richer files, which and why. */
+static int say_lost(struct dir_walk *w, const struct group *g, struct pdb_err *err)
+{
+	int ret = 0;
+
+	for (size_t f = 0; ret == 0 && f < g->nfiles; f++) {
+		size_t total = 0, lost = 0, had = 0, has = 0, nnamed = 0;
+		const char **named = pdb_xcalloc(g->run->nresults + 1, sizeof *named);
+		struct pdb_buf winners;
+		char *why;
+
+		pdb_buf_init(&winners);
+		pdb_buf_puts(&winners, "");
+		for (size_t k = 0; k < g->run->nresults; k++) {
+			const struct group *o = &w->groups[g->lost_to[k]];
+			const char *name;
+
+			if (g->file_of[k] != f)
+				continue;
+			total++;
+			if (!g->lost_at[k])
+				continue;
+			lost++;
+			had += weight_of(&g->run->results[k]);
+			has += weight_of(&o->run->results[g->lost_at[k] - 1]);
+			name = o->files[o->file_of[g->lost_at[k] - 1]];
+			if (!named_before(named, nnamed, name)) {
+				named[nnamed++] = name;
+				pdb_buf_printf(&winners, "%s%s (%s)", winners.len ? ", " : "", name,
+					       o->format->name);
+			}
+		}
+		if (lost > 0) {
+			char part[64] = "";
+
+			if (lost < total)
+				snprintf(part, sizeof part, "%zu of its %zu series: ", lost, total);
+			why = pdb_xasprintf("%sthe same results as %s, which has more (%zu samples "
+					    "and stats against %zu)", part, winners.data, has, had);
+			ret = skip_file(w, g->files[f], why, err);
+			free(why);
+		}
+		pdb_buf_release(&winners);
+		free(named);
+	}
+	return ret;
+}
+
+/* 1 when g gives something: a result not lost to another group, or a failure. */
+static int group_used(const struct group *g)
+{
+	for (size_t k = 0; k < g->run->nresults; k++)
+		if (!g->lost_at[k])
+			return 1;
+	return g->run->nfailures > 0;
 }
 
 static int ingest_dir_files(struct ingest *in, const struct pdb_format *forced,
@@ -307,38 +405,37 @@ static int ingest_dir_files(struct ingest *in, const struct pdb_format *forced,
 	size_t used = 0;
 	int ret = walk_dir(&w, path, name, err);
 
-	for (size_t i = 0; i < w.ngroups; i++)
-		w.groups[i].weight = weight_of(w.groups[i].run);
-	/* The same results twice (hyperfine's --export-json and --export-csv of one
-	 * run): keep the richer group, say which files were skipped. */
+	if (ret == 0)
+		choose_richer(w.groups, w.ngroups);
 	for (size_t i = 0; ret == 0 && i < w.ngroups; i++)
-		for (size_t j = i + 1; ret == 0 && j < w.ngroups; j++) {
-			struct group *a = &w.groups[i], *b = &w.groups[j], *lose, *keep;
-			char *why;
-			if (!a->run || !b->run || !pdb_run_shared_series(a->run, b->run))
-				continue;
-			keep = b->weight > a->weight ? b : a;
-			lose = keep == a ? b : a;
-			why = pdb_xasprintf("the same results as %s (%s), which has more (%zu samples and stats against %zu)",
-					    keep->names.data, keep->format->name, keep->weight, lose->weight);
-			ret = skip_file(&w, lose->names.data, why, err);
-			free(why);
-			pdb_run_free(lose->run);
-			lose->run = NULL;
-		}
+		ret = say_lost(&w, &w.groups[i], err);
 	for (size_t i = 0; ret == 0 && i < w.ngroups; i++) {
-		if (!w.groups[i].run)
+		struct group *g = &w.groups[i];
+		char *skip;
+
+		if (!group_used(g))
 			continue;
-		pdb_run_merge(in->run, w.groups[i].run);
-		note_format(in, w.groups[i].format);
+		skip = pdb_xcalloc(g->run->nresults + 1, 1);
+		for (size_t k = 0; k < g->run->nresults; k++)
+			skip[k] = g->lost_at[k] != 0;
+		pdb_run_merge_some(in->run, g->run, skip);
+		free(skip);
+		note_format(in, g->format);
 		used++;
 	}
 	if (ret == 0 && used == 0)
 		ret = pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0,
 				 "no result file that perfdb recognises in this directory (%zu skipped)", w.skipped);
 	for (size_t i = 0; i < w.ngroups; i++) {
-		pdb_run_free(w.groups[i].run);
-		pdb_buf_release(&w.groups[i].names);
+		struct group *g = &w.groups[i];
+
+		pdb_run_free(g->run);
+		for (size_t f = 0; f < g->nfiles; f++)
+			free(g->files[f]);
+		free(g->files);
+		free(g->file_of);
+		free(g->lost_to);
+		free(g->lost_at);
 	}
 	free(w.groups);
 	for (size_t i = 0; i < w.nseen; i++) {

@@ -523,26 +523,27 @@ void pdb_result_add_values(struct pdb_result *dst, const struct pdb_result *src)
 		pdb_result_set_stat(dst, src->stats[k].name, src->stats[k].value);
 }
 
-size_t pdb_run_shared_series(const struct pdb_run *a, const struct pdb_run *b)
+size_t pdb_run_find_result(const struct pdb_run *run, const struct pdb_result *r)
 {
-	const struct pdb_run_private *pb = (const struct pdb_run_private *)b;
-	size_t shared = 0;
+	const struct pdb_run_private *p = (const struct pdb_run_private *)run;
+	char *key, **kp;
+	size_t slot;
 
-	if (!pb->index.cap)
+	if (!p->index.cap)
 		return 0;
-	for (size_t i = 0; i < a->nresults; i++) {
-		const struct pdb_result *r = &a->results[i];
-		char *key = result_key(r->benchmark, r->dims, r->ndims, r->metric), **kp;
-		shared += *index_slot((struct result_index *)&pb->index, key, &kp) != 0;
-		free(key);
-	}
-	return shared;
+	key = result_key(r->benchmark, r->dims, r->ndims, r->metric);
+	slot = *index_slot((struct result_index *)&p->index, key, &kp);
+	free(key);
+	return slot;
 }
 
-void pdb_run_merge(struct pdb_run *dst, const struct pdb_run *src)
+void pdb_run_merge_some(struct pdb_run *dst, const struct pdb_run *src, const char *skip)
 {
 	for (size_t i = 0; i < src->nresults; i++) {
 		const struct pdb_result *r = &src->results[i];
+
+		if (skip && skip[i])
+			continue;
 		pdb_result_add_values(pdb_run_result_with_dims(dst, r->benchmark, r->dims, r->ndims,
 							       r->metric, r->unit), r);
 	}
@@ -554,4 +555,9 @@ void pdb_run_merge(struct pdb_run *dst, const struct pdb_run *src)
 		pdb_set_str(&dst->tool, src->tool);
 	if (src->sha256 && !dst->sha256)
 		pdb_set_str(&dst->sha256, src->sha256);
+}
+
+void pdb_run_merge(struct pdb_run *dst, const struct pdb_run *src)
+{
+	pdb_run_merge_some(dst, src, NULL);
 }

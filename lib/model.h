@@ -125,11 +125,14 @@ const struct pdb_failure *pdb_run_find_failure(const struct pdb_run *run,
 /* src's unit, scale, direction, raw unit and name into dst; its samples
  * appended and its stats set. */
 void pdb_result_add_values(struct pdb_result *dst, const struct pdb_result *src);
-/* How many series of a are series of b too (same benchmark, dims, metric). */
-size_t pdb_run_shared_series(const struct pdb_run *a, const struct pdb_run *b);
+/* 1 + the position in run->results of the result of r's series (same
+ * benchmark, dims, metric), or 0 when run has none. */
+size_t pdb_run_find_result(const struct pdb_run *run, const struct pdb_result *r);
 /* Copy src's results (samples appended, stats set), attributes, failures, and
  * tool and sha256 where dst has none, into dst. */
 void pdb_run_merge(struct pdb_run *dst, const struct pdb_run *src);
+/* The same, leaving out the results i where skip[i] (skip NULL: none). */
+void pdb_run_merge_some(struct pdb_run *dst, const struct pdb_run *src, const char *skip);
 
 void pdb_result_set_dim(struct pdb_result *r, const char *key, const char *value);
 const char *pdb_result_get_dim(const struct pdb_result *r, const char *key);
