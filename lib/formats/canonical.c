@@ -1,4 +1,5 @@
 /* Format: perfdb's own canonical JSON (what `perfdb show --format json` prints). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "canonical.h"
@@ -21,13 +22,11 @@ static int detect(const struct pdb_source *src)
 
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
-	json_t *doc = pdb_json_load(src, err);
-	int ret;
+	size_t len = 0;
+	char *text = pdb_json_read(src, &len, err);
+	int ret = text ? pdb_canonical_read(text, len, run, src->name, err) : -1;
 
-	if (!doc)
-		return -1;
-	ret = pdb_canonical_to_run(doc, run, src->name, err);
-	json_decref(doc);
+	free(text);
 	return ret;
 }
 
