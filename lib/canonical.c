@@ -305,7 +305,7 @@ static int utc_time_ok(const char *s)
 {
 	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
-	int y, mo, d, h, mi, sec;
+	int y, mo, d, h, mi, sec, leap;
 
 	if (strlen(s) != sizeof shape - 1)
 		return 0;
@@ -314,7 +314,7 @@ static int utc_time_ok(const char *s)
 			return 0;
 	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &sec) != 6 || mo < 1 || mo > 12)
 		return 0;
-	int leap = mo == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+	leap = mo == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
 	return d >= 1 && d <= days[mo - 1] + leap && h <= 23 && mi <= 59 && sec <= 59;
 }
 
