@@ -6,9 +6,8 @@
  * Equal: every string field, attribute, series (benchmark, dims, metric, unit,
  * raw unit and name, direction), sample value, offset and weight, statistic and
  * failure, in order (statistics by name: a JSON object, and the store keeps
- * them by name); doubles as C compares them (-0 is 0: the store keeps
- * statistics as SQLite REAL, which has one zero), any NaN equal to any NaN
- * (NaN is "absent", written null). Not compared: id (0 until stored), scale (how a
+ * them by name); doubles bit for bit (-0 included: the model keeps one zero),
+ * any NaN equal to any NaN (NaN is "absent", written null). Not compared: id (0 until stored), scale (how a
  * parser converted the tool's unit, not part of the run) and own_identity (how
  * ingest chose source and sha256). */
 #ifndef PDB_FUZZ_ROUNDTRIP_H
@@ -32,7 +31,7 @@ static inline int fuzz_same_str(const char *a, const char *b)
 
 static inline int fuzz_same_double(double a, double b)
 {
-	return (isnan(a) && isnan(b)) || a == b;
+	return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
 }
 
 static inline int fuzz_same_pairs(const struct pdb_attr *a, size_t na,
