@@ -120,8 +120,7 @@ json_t *pdb_json_parse(char *text, size_t len, const char *name, int unique_keys
 		return NULL;
 	}
 	replace_nonfinite(text, len);
-	doc = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL |
-			 (unique_keys ? JSON_REJECT_DUPLICATES : 0), &jerr);
+	doc = json_loadb(text, len, JSON_DECODE_ANY | (unique_keys ? JSON_REJECT_DUPLICATES : 0), &jerr);
 	if (!doc && json_error_code(&jerr) == json_error_duplicate_key) {
 		struct pdb_json_pos second, first;
 		char *key;
@@ -134,8 +133,11 @@ json_t *pdb_json_parse(char *text, size_t len, const char *name, int unique_keys
 	}
 	if (!doc) {
 		int col = jerr.column > 0 ? jerr.column : 1;
-		pdb_err_at(err, PDB_EXIT_INPUT, name, jerr.line > 0 ? jerr.line : 1,
-			   col, "%s", jerr.text);
+		/* names and values end at a NUL: a string holding one would be cut short */
+		pdb_err_at(err, PDB_EXIT_INPUT, name, jerr.line > 0 ? jerr.line : 1, col, "%s",
+			   json_error_code(&jerr) == json_error_null_character
+			   ? "\\u0000 (NUL) in a string: perfdb's names and values cannot hold it"
+			   : jerr.text);
 		return NULL;
 	}
 	return doc;
