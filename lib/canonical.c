@@ -2,8 +2,11 @@
 #include "canonical.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "formats/json_pos.h"
+#include "formats/json_util.h"
 #include "units.h"
 #include "util.h"
 
@@ -109,14 +112,28 @@ json_t *pdb_canonical_from_run(const struct pdb_run *run)
 	return o;
 }
 
-/* Errors in a parsed document have no line: name the JSON path instead. */
-static int bad(struct pdb_err *err, const char *source, const char *path, const char *what)
+/* The document's text, to say where in it a value is (jansson keeps no
+ * positions), and the name of the file or message it came from. */
+struct text {
+	const char *name, *data;
+	size_t len;
+};
+
+/* An error at the value path names ("$.results[0].unit": the walk of the text
+ * finds its line and column; a value that is missing, at its object's). */
+static int bad(struct pdb_err *err, const struct text *src, const char *path, const char *what)
 {
-	return pdb_err_at(err, PDB_EXIT_INPUT, source, 0, 0, "%s: %s", path, what);
+	struct pdb_json_pos at = { 0, 0 };
+	char parent[256];
+
+	snprintf(parent, sizeof parent, "%s", path);
+	while (pdb_json_path_pos(src->data, src->len, parent, &at) < 0 && strchr(parent, '.'))
+		*strrchr(parent, '.') = '\0';
+	return pdb_err_at(err, PDB_EXIT_INPUT, src->name, at.line, at.col, "%s: %s", path, what);
 }
 
 static int get_string(json_t *o, const char *key, int required, const char **out,
-		      const char *source, const char *path, struct pdb_err *err)
+		      const struct text *src, const char *path, struct pdb_err *err)
 {
 	json_t *v = json_object_get(o, key);
 	char where[256];
@@ -126,11 +143,11 @@ static int get_string(json_t *o, const char *key, int required, const char **out
 		if (!required)
 			return 0;
 		snprintf(where, sizeof where, "%s.%s", path, key);
-		return bad(err, source, where, "missing");
+		return bad(err, src, where, "missing");
 	}
 	if (!json_is_string(v)) {
 		snprintf(where, sizeof where, "%s.%s", path, key);
-		return bad(err, source, where, "expected a string");
+		return bad(err, src, where, "expected a string");
 	}
 	*out = json_string_value(v);
 	return 0;
@@ -171,7 +188,7 @@ static int read_sample(json_t *v, struct pdb_sample *s)
 
 /* Dims of a canonical object (a result or a failure) into a new array (*out,
  * caller frees; the strings stay the document's). */
-static int read_dims(json_t *o, struct pdb_attr **out, size_t *n, const char *source,
+static int read_dims(json_t *o, struct pdb_attr **out, size_t *n, const struct text *src,
 		     const char *path, struct pdb_err *err)
 {
 	json_t *dims = json_object_get(o, "dims"), *v;
@@ -182,7 +199,7 @@ static int read_dims(json_t *o, struct pdb_attr **out, size_t *n, const char *so
 	*n = 0;
 	if (dims && !json_is_object(dims)) {
 		snprintf(where, sizeof where, "%s.dims", path);
-		return bad(err, source, where, "expected an object");
+		return bad(err, src, where, "expected an object");
 	}
 	*out = pdb_xcalloc(json_object_size(dims) + 1, sizeof **out);
 	json_object_foreach(dims, k, v) {
@@ -190,7 +207,7 @@ static int read_dims(json_t *o, struct pdb_attr **out, size_t *n, const char *so
 			free(*out);
 			*out = NULL;
 			snprintf(where, sizeof where, "%s.dims.%s", path, k);
-			return bad(err, source, where, "expected a string");
+			return bad(err, src, where, "expected a string");
 		}
 		(*out)[*n].key = (char *)k;
 		(*out)[(*n)++].value = (char *)json_string_value(v);
@@ -198,10 +215,9 @@ static int read_dims(json_t *o, struct pdb_attr **out, size_t *n, const char *so
 	return 0;
 }
 
-static int read_result(struct pdb_json_doc *doc, json_t *o, struct pdb_run *run,
-		       const char *source, const char *path, struct pdb_err *err)
+static int read_result(json_t *o, struct pdb_run *run, const struct text *src,
+		       const char *path, struct pdb_err *err)
 {
-	const struct pdb_json_numbers *nums;
 	const char *bench, *metric, *unit, *dirname, *raw_unit, *raw_name, *k;
 	json_t *samples, *stats, *v;
 	struct pdb_attr *dims;
@@ -211,68 +227,61 @@ static int read_result(struct pdb_json_doc *doc, json_t *o, struct pdb_run *run,
 	size_t i;
 
 	if (!json_is_object(o))
-		return bad(err, source, path, "expected an object");
-	if (get_string(o, "benchmark", 1, &bench, source, path, err) < 0 ||
-	    get_string(o, "metric", 1, &metric, source, path, err) < 0 ||
-	    get_string(o, "unit", 1, &unit, source, path, err) < 0 ||
-	    get_string(o, "direction", 0, &dirname, source, path, err) < 0 ||
-	    get_string(o, "raw_unit", 0, &raw_unit, source, path, err) < 0 ||
-	    get_string(o, "raw_name", 0, &raw_name, source, path, err) < 0)
+		return bad(err, src, path, "expected an object");
+	if (get_string(o, "benchmark", 1, &bench, src, path, err) < 0 ||
+	    get_string(o, "metric", 1, &metric, src, path, err) < 0 ||
+	    get_string(o, "unit", 1, &unit, src, path, err) < 0 ||
+	    get_string(o, "direction", 0, &dirname, src, path, err) < 0 ||
+	    get_string(o, "raw_unit", 0, &raw_unit, src, path, err) < 0 ||
+	    get_string(o, "raw_name", 0, &raw_name, src, path, err) < 0)
 		return -1;
-	if (read_dims(o, &dims, &ndims, source, path, err) < 0)
+	if (read_dims(o, &dims, &ndims, src, path, err) < 0)
 		return -1;
 	r = pdb_run_result_with_dims(run, bench, dims, ndims, metric, unit);
 	free(dims);
 	if (r->nsamples || r->nstats) {
 		snprintf(where, sizeof where, "%s", path);
-		return bad(err, source, where, "the same benchmark, dims and metric appear twice");
+		return bad(err, src, where, "the same benchmark, dims and metric appear twice");
 	}
 	/* canonical values are stored as given: the unit is already canonical */
 	pdb_set_str(&r->unit, unit);
 	r->scale = 1;
 	if (dirname && pdb_direction_parse(dirname, &r->direction) < 0) {
 		snprintf(where, sizeof where, "%s.direction", path);
-		return bad(err, source, where, "expected lower, higher or none");
+		return bad(err, src, where, "expected lower, higher or none");
 	}
 	pdb_set_str(&r->raw_unit, raw_unit);
 	pdb_set_str(&r->raw_name, raw_name);
 	samples = json_object_get(o, "samples");
 	if (samples && !json_is_array(samples)) {
 		snprintf(where, sizeof where, "%s.samples", path);
-		return bad(err, source, where, "expected an array");
-	}
-	if ((nums = pdb_json_doc_numbers(doc, samples))) {
-		pdb_grow((void **)&r->samples, &r->capsamples, nums->n, sizeof *r->samples);
-		for (i = 0; i < nums->n; i++)
-			r->samples[r->nsamples++] = PDB_SAMPLE(nums->values[i]);
-		pdb_json_doc_drop(doc, samples);
-		samples = NULL; /* read: the loop below is for a jansson array */
+		return bad(err, src, where, "expected an array");
 	}
 	json_array_foreach(samples, i, v) {
 		struct pdb_sample s;
 		if (read_sample(v, &s) < 0) {
 			snprintf(where, sizeof where, "%s.samples[%zu]", path, i);
-			return bad(err, source, where, "expected a number or {\"value\",\"t\",\"weight\"}");
+			return bad(err, src, where, "expected a number or {\"value\",\"t\",\"weight\"}");
 		}
 		pdb_result_add_sample(r, &s);
 	}
 	stats = json_object_get(o, "stats");
 	if (stats && !json_is_object(stats)) {
 		snprintf(where, sizeof where, "%s.stats", path);
-		return bad(err, source, where, "expected an object");
+		return bad(err, src, where, "expected an object");
 	}
 	json_object_foreach(stats, k, v) {
 		double x;
 		if (number_of(v, &x) < 0) {
 			snprintf(where, sizeof where, "%s.stats.%s", path, k);
-			return bad(err, source, where, "expected a number");
+			return bad(err, src, where, "expected a number");
 		}
 		pdb_result_set_stat(r, k, x);
 	}
 	return 0;
 }
 
-static int read_failure(json_t *o, struct pdb_run *run, const char *source,
+static int read_failure(json_t *o, struct pdb_run *run, const struct text *src,
 			const char *path, struct pdb_err *err)
 {
 	const char *bench, *reason;
@@ -280,28 +289,51 @@ static int read_failure(json_t *o, struct pdb_run *run, const char *source,
 	size_t ndims;
 
 	if (!json_is_object(o))
-		return bad(err, source, path, "expected an object");
-	if (get_string(o, "benchmark", 1, &bench, source, path, err) < 0 ||
-	    get_string(o, "reason", 1, &reason, source, path, err) < 0 ||
-	    read_dims(o, &dims, &ndims, source, path, err) < 0)
+		return bad(err, src, path, "expected an object");
+	if (get_string(o, "benchmark", 1, &bench, src, path, err) < 0 ||
+	    get_string(o, "reason", 1, &reason, src, path, err) < 0 ||
+	    read_dims(o, &dims, &ndims, src, path, err) < 0)
 		return -1;
 	pdb_run_add_failure(run, bench, dims, ndims, reason);
 	free(dims);
 	return 0;
 }
 
-int pdb_canonical_to_run(json_t *doc, struct pdb_run *run, const char *source,
-			 struct pdb_err *err)
+/* Whether s is a time as perfdb writes created_at: YYYY-MM-DDTHH:MM:SSZ, UTC,
+ * a day the calendar has. */
+static int utc_time_ok(const char *s)
 {
-	struct pdb_json_doc whole = { .root = doc };
+	static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+	int y, mo, d, h, mi, sec, leap;
 
-	return pdb_canonical_doc_to_run(&whole, run, source, err);
+	if (strlen(s) != sizeof shape - 1)
+		return 0;
+	for (size_t i = 0; shape[i]; i++)
+		if (shape[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') : s[i] != shape[i])
+			return 0;
+	if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &sec) != 6 || mo < 1 || mo > 12)
+		return 0;
+	leap = mo == 2 && y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+	return d >= 1 && d <= days[mo - 1] + leap && h <= 23 && mi <= 59 && sec <= 59;
 }
 
-int pdb_canonical_doc_to_run(struct pdb_json_doc *packed, struct pdb_run *run,
-			     const char *source, struct pdb_err *err)
+/* created_at and status, which read commands trust: what perfdb writes. */
+static int check_run_fields(const struct pdb_run *run, json_t *doc, const struct text *src,
+			    struct pdb_err *err)
 {
-	json_t *doc = packed->root;
+	if (json_is_string(json_object_get(doc, "created_at")) && !utc_time_ok(run->created_at))
+		return bad(err, src, "$.created_at", "expected a UTC time as perfdb writes it, "
+			   "such as 2026-11-01T12:00:00Z");
+	if (json_is_string(json_object_get(doc, "status")) && strcmp(run->status, "complete") != 0 &&
+	    strcmp(run->status, "interrupted") != 0 && strcmp(run->status, "failed") != 0)
+		return bad(err, src, "$.status", "expected complete, interrupted or failed");
+	return 0;
+}
+
+static int to_run(json_t *doc, struct pdb_run *run, const struct text *src,
+		  struct pdb_err *err)
+{
 	static const char *fields[] = { "name", "created_at", "tool", "format", "source", "sha256", "status" };
 	char **targets[] = { &run->name, &run->created_at, &run->tool, &run->format,
 			     &run->source, &run->sha256, &run->status };
@@ -310,49 +342,65 @@ int pdb_canonical_doc_to_run(struct pdb_json_doc *packed, struct pdb_run *run,
 	size_t i;
 
 	if (!json_is_object(doc))
-		return bad(err, source, "$", "expected an object");
-	if (get_string(doc, "uuid", 0, &uuid, source, "$", err) < 0)
+		return bad(err, src, "$", "expected an object");
+	if (get_string(doc, "uuid", 0, &uuid, src, "$", err) < 0)
 		return -1;
 	if (uuid) {
 		if (strlen(uuid) != 36)
-			return bad(err, source, "$.uuid", "expected a 36-character uuid");
+			return bad(err, src, "$.uuid", "expected a 36-character uuid");
 		memcpy(run->uuid, uuid, 37);
 	}
 	run->own_identity = json_object_get(doc, "sha256") != NULL;
 	for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-		if (get_string(doc, fields[i], 0, &s, source, "$", err) < 0)
+		if (get_string(doc, fields[i], 0, &s, src, "$", err) < 0)
 			return -1;
 		if (s)
 			pdb_set_str(targets[i], s);
 	}
+	if (check_run_fields(run, doc, src, err) < 0)
+		return -1;
 	attrs = json_object_get(doc, "attrs");
 	if (attrs && !json_is_object(attrs))
-		return bad(err, source, "$.attrs", "expected an object");
+		return bad(err, src, "$.attrs", "expected an object");
 	json_object_foreach(attrs, k, v) {
 		if (!json_is_string(v)) {
 			char where[256];
 			snprintf(where, sizeof where, "$.attrs.%s", k);
-			return bad(err, source, where, "expected a string");
+			return bad(err, src, where, "expected a string");
 		}
 		pdb_run_set_attr(run, k, json_string_value(v));
 	}
 	results = json_object_get(doc, "results");
 	if (!json_is_array(results))
-		return bad(err, source, "$.results", "expected an array");
+		return bad(err, src, "$.results", "expected an array");
 	json_array_foreach(results, i, v) {
 		char where[64];
 		snprintf(where, sizeof where, "$.results[%zu]", i);
-		if (read_result(packed, v, run, source, where, err) < 0)
+		if (read_result(v, run, src, where, err) < 0)
 			return -1;
 	}
 	failures = json_object_get(doc, "failures"); /* absent before schema 3 */
 	if (failures && !json_is_array(failures))
-		return bad(err, source, "$.failures", "expected an array");
+		return bad(err, src, "$.failures", "expected an array");
 	json_array_foreach(failures, i, v) {
 		char where[64];
 		snprintf(where, sizeof where, "$.failures[%zu]", i);
-		if (read_failure(v, run, source, where, err) < 0)
+		if (read_failure(v, run, src, where, err) < 0)
 			return -1;
 	}
 	return 0;
+}
+
+int pdb_canonical_read(char *text, size_t len, struct pdb_run *run, const char *name,
+		       struct pdb_err *err)
+{
+	struct text src = { name, text, len };
+	json_t *doc = pdb_json_parse(text, len, name, 1, err);
+	int ret;
+
+	if (!doc)
+		return -1;
+	ret = to_run(doc, run, &src, err);
+	json_decref(doc);
+	return ret;
 }

@@ -5,22 +5,18 @@
 #include <jansson.h>
 
 #include "err.h"
-#include "formats/json_packed.h"
 #include "model.h"
 
 /* The canonical form of run. Caller owns (json_decref). */
 json_t *pdb_canonical_from_run(const struct pdb_run *run);
 
-/* Fill run from a canonical document (uuid, name, created_at, tool, format,
- * source, status, attrs and results are taken from it). source names the
- * file in errors. 0, or -1 with err. */
-int pdb_canonical_to_run(json_t *doc, struct pdb_run *run, const char *source,
-			 struct pdb_err *err);
-/* The same from a document loaded with pdb_json_doc_load, whose
- * results[*].samples may be packed (PDB_CANONICAL_PACKED). */
-#define PDB_CANONICAL_PACKED "$.results[*].samples"
-int pdb_canonical_doc_to_run(struct pdb_json_doc *doc, struct pdb_run *run,
-			     const char *source, struct pdb_err *err);
+/* Fill run from the canonical document text (len bytes, NUL-terminated;
+ * changed in place: see pdb_json_parse): uuid, name, created_at, tool,
+ * format, source, sha256, status, attrs, results and failures. A key given
+ * twice is an error. name names the file or message in errors, which say
+ * where in text the value is. 0, or -1 with err. */
+int pdb_canonical_read(char *text, size_t len, struct pdb_run *run, const char *name,
+		       struct pdb_err *err);
 
 /* Print a double as JSON: integers without a fraction, NaN/inf as null. */
 json_t *pdb_json_number(double v);

@@ -367,11 +367,21 @@ struct pdb_result *pdb_run_add_result(struct pdb_run *run, const char *benchmark
 	return pdb_run_result_with_dims(run, benchmark, NULL, 0, metric, raw_unit);
 }
 
+/* perfdb keeps one zero: -0 is 0 (the store's REAL columns and the canonical
+ * JSON have no -0, and no tool means anything else by it). */
+static double one_zero(double v)
+{
+	return v == 0 ? 0.0 : v;
+}
+
 void pdb_result_add_sample(struct pdb_result *r, const struct pdb_sample *s)
 {
 	pdb_grow((void **)&r->samples, &r->capsamples, r->nsamples + 1,
 		 sizeof *r->samples);
-	r->samples[r->nsamples++] = *s;
+	r->samples[r->nsamples] = *s;
+	r->samples[r->nsamples].value = one_zero(s->value);
+	r->samples[r->nsamples].t = one_zero(s->t);
+	r->nsamples++;
 }
 
 /* A scale below 1 that is the inverse of a whole number (ms: 1e-3) divides,
@@ -394,6 +404,7 @@ void pdb_result_add_raw(struct pdb_result *r, double raw_value)
 
 void pdb_result_set_stat(struct pdb_result *r, const char *name, double value)
 {
+	value = one_zero(value);
 	for (size_t i = 0; i < r->nstats; i++)
 		if (strcmp(r->stats[i].name, name) == 0) {
 			r->stats[i].value = value;

@@ -1,9 +1,9 @@
 /* Format: perfdb's own canonical JSON (what `perfdb show --format json` prints). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "canonical.h"
 #include "formats/format.h"
-#include "formats/json_packed.h"
 #include "formats/json_util.h"
 
 /* What show prints first (uuid, created_at, status before the attributes) or,
@@ -22,13 +22,11 @@ static int detect(const struct pdb_source *src)
 
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
-	static const char *const packed_paths[] = { PDB_CANONICAL_PACKED, NULL };
-	struct pdb_json_doc doc;
-	int ret = pdb_json_doc_load(src, packed_paths, &doc, err);
+	size_t len = 0;
+	char *text = pdb_json_read(src, &len, err);
+	int ret = text ? pdb_canonical_read(text, len, run, src->name, err) : -1;
 
-	if (ret == 0)
-		ret = pdb_canonical_doc_to_run(&doc, run, src->name, err);
-	pdb_json_doc_free(&doc);
+	free(text);
 	return ret;
 }
 

@@ -352,7 +352,7 @@ int pdb_json_doc_load(const struct pdb_source *src, const char *const *keep,
 	pdb_buf_init(&s.out);
 	pdb_buf_init(&s.pending);
 	if (scan_file(&s, src->path) == 0)
-		doc->root = pdb_json_parse_text(src, s.out.data, s.out.len, &ignored);
+		doc->root = pdb_json_parse(s.out.data, s.out.len, src->name, 0, &ignored);
 	pdb_buf_release(&s.out);
 	pdb_buf_release(&s.pending);
 	free(s.nums.values);

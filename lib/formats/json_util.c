@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/json_pos.h"
 #include "util.h"
 
 /* Stand-ins of the same length, so that error columns stay true. They start
@@ -87,8 +88,24 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-json_t *pdb_json_parse_text(const struct pdb_source *src, char *text, size_t len,
-			    struct pdb_err *err)
+char *pdb_json_read(const struct pdb_source *src, size_t *len, struct pdb_err *err)
+{
+	char *text = read_file(src->path, len);
+
+	if (!text) {
+		pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0, "%s", strerror(errno));
+		return NULL;
+	}
+	if (*len == 0) {
+		free(text);
+		pdb_err_at(err, PDB_EXIT_INPUT, src->name, 1, 1, "empty file");
+		return NULL;
+	}
+	return text;
+}
+
+json_t *pdb_json_parse(char *text, size_t len, const char *name, int unique_keys,
+		       struct pdb_err *err)
 {
 	json_error_t jerr;
 	json_t *doc;
@@ -98,16 +115,29 @@ json_t *pdb_json_parse_text(const struct pdb_source *src, char *text, size_t len
 		for (size_t i = 0; i < at; i++, col++)
 			if (text[i] == '\n')
 				line++, col = 0;
-		pdb_err_at(err, PDB_EXIT_INPUT, src->name, (int)line, (int)col,
+		pdb_err_at(err, PDB_EXIT_INPUT, name, (int)line, (int)col,
 			   "binary data (NUL byte), not JSON");
 		return NULL;
 	}
 	replace_nonfinite(text, len);
-	doc = json_loadb(text, len, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+	doc = json_loadb(text, len, JSON_DECODE_ANY | (unique_keys ? JSON_REJECT_DUPLICATES : 0), &jerr);
+	if (!doc && json_error_code(&jerr) == json_error_duplicate_key) {
+		struct pdb_json_pos second, first;
+		char *key;
+		if (pdb_json_duplicate_key(text, len, &key, &second, &first)) {
+			pdb_err_at(err, PDB_EXIT_INPUT, name, second.line, second.col,
+				   "duplicate key '%s' (its first value is at %d:%d)", key, first.line, first.col);
+			free(key);
+			return NULL;
+		}
+	}
 	if (!doc) {
 		int col = jerr.column > 0 ? jerr.column : 1;
-		pdb_err_at(err, PDB_EXIT_INPUT, src->name, jerr.line > 0 ? jerr.line : 1,
-			   col, "%s", jerr.text);
+		/* names and values end at a NUL: a string holding one would be cut short */
+		pdb_err_at(err, PDB_EXIT_INPUT, name, jerr.line > 0 ? jerr.line : 1, col, "%s",
+			   json_error_code(&jerr) == json_error_null_character
+			   ? "\\u0000 (NUL) in a string: perfdb's names and values cannot hold it"
+			   : jerr.text);
 		return NULL;
 	}
 	return doc;
@@ -116,19 +146,9 @@ json_t *pdb_json_parse_text(const struct pdb_source *src, char *text, size_t len
 json_t *pdb_json_load(const struct pdb_source *src, struct pdb_err *err)
 {
 	size_t len = 0;
-	char *text = read_file(src->path, &len);
-	json_t *doc;
+	char *text = pdb_json_read(src, &len, err);
+	json_t *doc = text ? pdb_json_parse(text, len, src->name, 0, err) : NULL;
 
-	if (!text) {
-		pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0, "%s", strerror(errno));
-		return NULL;
-	}
-	if (len == 0) {
-		free(text);
-		pdb_err_at(err, PDB_EXIT_INPUT, src->name, 1, 1, "empty file");
-		return NULL;
-	}
-	doc = pdb_json_parse_text(src, text, len, err);
 	free(text);
 	return doc;
 }

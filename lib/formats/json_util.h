@@ -11,10 +11,13 @@
  * BenchmarkDotNet) are accepted and read back by pdb_json_num. On a syntax
  * error: NULL and err = "FILE:LINE:COL: what". Caller json_decrefs. */
 json_t *pdb_json_load(const struct pdb_source *src, struct pdb_err *err);
-/* The same on text already read (len bytes, non-finite tokens replaced in
- * place); errors name src. */
-json_t *pdb_json_parse_text(const struct pdb_source *src, char *text, size_t len,
-			    struct pdb_err *err);
+/* The two halves of pdb_json_load: src's text (NUL-terminated, *len bytes;
+ * caller frees), and text parsed (its NaN and Infinity tokens replaced in
+ * place, errors naming name). unique_keys: a key given twice in one object
+ * is an error at the second, naming where the first value is. */
+char *pdb_json_read(const struct pdb_source *src, size_t *len, struct pdb_err *err);
+json_t *pdb_json_parse(char *text, size_t len, const char *name, int unique_keys,
+		       struct pdb_err *err);
 
 /* A number from a JSON value (also NaN/Infinity tokens and numeric strings
  * when allow_string). 0, or -1 when v is not a number. */

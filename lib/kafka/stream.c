@@ -104,17 +104,13 @@ static int take(struct pdb_store *store, const struct pdb_kafka_consume_opts *o,
 	char source[600];
 	struct pdb_run *run = pdb_run_new();
 	struct pdb_err bad;
-	json_error_t je;
-	json_t *doc;
+	char *text;
 	int64_t id;
 	int ret = -1;
 
 	snprintf(source, sizeof source, "%s[%d]@%lld", topic, (int)m->partition, (long long)m->offset);
-	if (!(doc = json_loadb(m->payload ? m->payload : "", m->len, 0, &je))) {
-		pdb_err_at(&bad, PDB_EXIT_INPUT, source, je.line, je.column, "%s", je.text);
-		goto skip;
-	}
-	if (pdb_canonical_to_run(doc, run, source, &bad) < 0)
+	text = pdb_xstrndup(m->payload ? m->payload : "", m->len);
+	if (pdb_canonical_read(text, m->len, run, source, &bad) < 0)
 		goto skip;
 	if (pdb_store_find_uuid(store, run->uuid, &id, err) < 0)
 		goto out;
@@ -143,7 +139,7 @@ skip:
 		o->on_bad(o->ctx, m->partition, m->offset, &bad);
 	ret = 0;
 out:
-	json_decref(doc);
+	free(text);
 	pdb_run_free(run);
 	return ret;
 }

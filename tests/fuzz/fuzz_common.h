@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "formats/format.h"
+#include "fuzz_roundtrip.h"
 #include "ingest.h"
 #include "model.h"
 
@@ -35,14 +36,20 @@ static inline void fuzz_write(const char *path, const uint8_t *data, size_t size
 	fclose(f);
 }
 
-/* Ingest path with adapter format (NULL: detect) and map (may be NULL). */
+/* Ingest path with adapter format (NULL: detect) and map (may be NULL); an
+ * accepted run must round-trip (fuzz_roundtrip.h). */
 static inline void fuzz_ingest(const char *path, const char *format, const char *map)
 {
+	static char json_path[4096];
 	struct pdb_ingest_opts opts = { .format = format, .map_path = map };
 	struct pdb_err err;
 	const char *paths[] = { path };
 	struct pdb_run *run = pdb_ingest_files(paths, 1, &opts, NULL, &err);
 
+	if (!json_path[0])
+		fuzz_tmpfile(json_path, ".json");
+	if (run)
+		fuzz_roundtrip(run, json_path);
 	pdb_run_free(run);
 }
 
