@@ -9,7 +9,7 @@
 
 #include "atomic_file.h"
 
-#define MANIFEST "perfdb-site.manifest"
+#define MANIFEST SITE_MANIFEST
 #define HEADER "perfdb site manifest 1"
 
 /* The file: the header, then lines "KEY PATH" (KEY 16 hex digits) in path order. */

@@ -1,6 +1,7 @@
 /* Site: write the pages whose inputs changed since the manifest, remove those of runs and benchmarks gone. */
 #include "site/site_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,16 +16,42 @@ void pdb_site_stats_release(struct pdb_site_stats *st)
 	memset(st, 0, sizeof *st);
 }
 
+/* 1 when dir holds nothing but "." and "..". */
+static int is_empty_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int empty = d != NULL;
+
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			empty = 0;
+	if (d)
+		closedir(d);
+	return empty;
+}
+
+/* The output folder: made, or one perfdb wrote before (its manifest is
+ * there), or an empty one; a folder of other files is refused, since the
+ * site would overwrite them. */
 static int make_outdir(const char *dir, struct pdb_err *err)
 {
+	char *manifest;
 	struct stat st;
+	int ours;
 
 	if (mkdir(dir, 0777) == 0)
 		return 0;
-	if (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-		return 0;
-	return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", dir,
-			   errno == EEXIST ? "exists and is not a directory" : strerror(errno));
+	if (errno != EEXIST || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", dir,
+				   errno == EEXIST ? "exists and is not a directory" : strerror(errno));
+	manifest = pdb_xasprintf("%s/" SITE_MANIFEST, dir);
+	ours = lstat(manifest, &st) == 0;
+	free(manifest);
+	if (!ours && !is_empty_dir(dir))
+		return pdb_err_set(err, PDB_EXIT_USAGE, "%s: holds files of its own and no "
+				   SITE_MANIFEST ": give a new or empty folder", dir);
+	return 0;
 }
 
 static int is_file(const struct site *s, const char *path)
@@ -81,10 +108,16 @@ static void remove_stale(struct site *s, const struct site_manifest *old,
 	}
 }
 
+/* What every page depends on: the site's format and options, and the
+ * perfdb that draws it (a new build may draw a page differently). */
 static uint64_t options_key(const struct site *s)
 {
 	int format = SITE_FORMAT;
 	uint64_t h = site_hash(SITE_HASH_START, &format, sizeof format);
+	char exe[65] = "";
+
+	if (pdb_sha256_file("/proc/self/exe", exe) == 0)
+		h = site_hash_str(h, exe);
 
 	h = site_hash_str(h, s->title);
 	h = site_hash_str(h, s->opts->base_url);

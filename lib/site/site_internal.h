@@ -10,6 +10,8 @@
 
 /* Bump when the pages change, so that a rerun rewrites them all. */
 #define SITE_FORMAT 1
+/* The file in the output folder that says what each page was built from. */
+#define SITE_MANIFEST "perfdb-site.manifest"
 /* A change point this many runs from the end of its series is recent. */
 #define SITE_RECENT 20
 
