@@ -122,25 +122,6 @@ static char *run_long(const struct pdb_history_point *p)
 	return run_label(p);
 }
 
-/* dims text "{"a":"1"}" as "a=1" ("" when none). */
-static char *dims_display(const char *dims)
-{
-	json_t *doc = json_loads(dims, 0, NULL);
-	struct pdb_buf b;
-	const char *key;
-	json_t *v;
-
-	pdb_buf_init(&b);
-	pdb_buf_puts(&b, "");
-	if (json_is_object(doc)) {
-		json_object_foreach(doc, key, v) {
-			pdb_buf_printf(&b, "%s%s=%s", b.len ? "," : "", key,
-				       json_is_string(v) ? json_string_value(v) : "?");
-		}
-	}
-	json_decref(doc);
-	return b.data;
-}
 
 static json_t *series_json(const struct found *f)
 {
@@ -241,7 +222,7 @@ static void print_tables(const struct found *fs, size_t n, int md)
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct found *f = &fs[i];
-		char *dims = dims_display(f->series->dims);
+		char *dims = pdb_dims_json_display(f->series->dims);
 
 		for (size_t k = 0; k < f->res.ncps; k++) {
 			const struct pdb_change_point *cp = &f->res.cps[k];
@@ -283,7 +264,7 @@ static void print_tables(const struct found *fs, size_t n, int md)
 		}
 		for (size_t i = 0; i < n; i++) {
 			const struct found *f = &fs[i];
-			char *dims = dims_display(f->series->dims);
+			char *dims = pdb_dims_json_display(f->series->dims);
 
 			for (size_t k = 0; k < f->res.noutliers; k++) {
 				const struct pdb_outlier *o = &f->res.outliers[k];
@@ -433,7 +414,7 @@ static size_t fail_recent(const struct found *fs, size_t nseries, int64_t n)
 
 			if (!cp->regression || !cp->confirmed || ago > (uint64_t)n)
 				continue;
-			dims = dims_display(f->series->dims);
+			dims = pdb_dims_json_display(f->series->dims);
 			run = run_long(label(f, cp->index));
 			fprintf(stderr, "perfdb: detect: fail: %s%s%s %s: %+.1f%%, a confirmed "
 				"regression since %s, the newest %zu run%s (--fail-recent %lld)\n",

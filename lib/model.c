@@ -572,3 +572,18 @@ void pdb_run_merge(struct pdb_run *dst, const struct pdb_run *src)
 {
 	pdb_run_merge_some(dst, src, NULL);
 }
+
+char *pdb_dims_json_display(const char *json)
+{
+	json_t *doc = json_loads(json, 0, NULL), *v;
+	const char *key;
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	json_object_foreach(doc, key, v)
+		pdb_buf_printf(&b, "%s%s=%s", b.len ? "," : "", key,
+			       json_is_string(v) ? json_string_value(v) : "?");
+	json_decref(doc);
+	return b.data;
+}

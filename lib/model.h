@@ -134,6 +134,10 @@ void pdb_run_merge(struct pdb_run *dst, const struct pdb_run *src);
 /* The same, leaving out the results i where skip[i] (skip NULL: none). */
 void pdb_run_merge_some(struct pdb_run *dst, const struct pdb_run *src, const char *skip);
 
+/* "vcpus=16,batch=100" from a series' dims as stored (JSON text: "" for
+ * "{}", "?" for a value that is not a string). Caller frees. */
+char *pdb_dims_json_display(const char *json);
+
 void pdb_result_set_dim(struct pdb_result *r, const char *key, const char *value);
 const char *pdb_result_get_dim(const struct pdb_result *r, const char *key);
 /* A value in the tool's unit converted to the canonical unit (r->scale). */

@@ -257,54 +257,29 @@ int pdb_store_series_values(struct pdb_store *store, int64_t series_id,
 			    const char *where, int64_t since_id, int64_t after_run,
 			    struct pdb_series_values *v, struct pdb_err *err)
 {
-	struct pdb_buf sql;
-	sqlite3_stmt *st;
-	int rc;
+	struct pdb_history_point *pts;
+	size_t n;
 
-	pdb_buf_init(&sql);
-	/* the runs table only for an attribute filter: no run is looked up
-	 * otherwise, only the index results_series and the result rows */
-	pdb_buf_puts(&sql, "SELECT res.run_id, NULL, NULL, res.samples, res.weights, res.id"
-		     " FROM results res");
-	if (where)
-		pdb_buf_puts(&sql, " JOIN runs r ON r.id = res.run_id");
-	/* one lower bound on run_id: with two, SQLite bounds its index range by
-	 * one and filters every row of the series by the other */
-	pdb_buf_puts(&sql, " WHERE res.series_id = ?1 AND res.run_id >= ?2");
-	pdb_store_filter_sql(&sql, where, 3);
-	pdb_buf_puts(&sql, " ORDER BY res.run_id");
-	st = pdb_store_prepare(store, sql.data, err);
-	pdb_buf_release(&sql);
-	if (!st)
+	/* one lower bound on run_id: with two, SQLite would bound its index
+	 * range by one and filter every row of the series by the other */
+	if (read_points(store, series_id, where, since_id > after_run ? since_id : after_run + 1,
+			0, 0, &pts, &n, err) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, series_id);
-	sqlite3_bind_int64(st, 2, since_id > after_run ? since_id : after_run + 1);
-	pdb_store_filter_bind(st, where, 3);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pdb_history_point p = { 0 };
-
-		p.run_id = sqlite3_column_int64(st, 0);
-		point_values(st, &p);
-		if (p.n == 0 && point_stats(store, sqlite3_column_int64(st, 5), &p, err) < 0) {
-			rc = SQLITE_ERROR;
-			break;
-		}
-		v->last_run = p.run_id;
+	for (size_t i = 0; i < n; i++) {
+		v->last_run = pts[i].run_id;
 		v->rows++;
-		if (!isfinite(p.value))
+		if (!isfinite(pts[i].value))
 			continue;
 		if (v->n == v->cap) {
 			v->cap = v->cap ? 2 * v->cap : 64;
 			v->run_ids = pdb_xrealloc(v->run_ids, v->cap * sizeof *v->run_ids);
 			v->values = pdb_xrealloc(v->values, v->cap * sizeof *v->values);
 		}
-		v->run_ids[v->n] = p.run_id;
-		v->values[v->n++] = p.value;
+		v->run_ids[v->n] = pts[i].run_id;
+		v->values[v->n++] = pts[i].value;
 	}
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	return rc == SQLITE_ERROR ? -1 : pdb_store_fail(store, err, "series values");
+	pdb_history_free(pts, n);
+	return 0;
 }
 
 void pdb_series_values_release(struct pdb_series_values *v)

@@ -138,21 +138,6 @@ static size_t change_points(const struct pdb_history_point *pts, size_t n, int d
 	return found;
 }
 
-/* "vcpus=16,batch=100" from dims JSON text ("" for "{}"). Caller frees. */
-static char *dims_display(const char *json)
-{
-	json_t *o = json_loads(json, 0, NULL), *v;
-	const char *k;
-	struct pdb_buf b;
-
-	pdb_buf_init(&b);
-	pdb_buf_puts(&b, "");
-	json_object_foreach(o, k, v)
-		pdb_buf_printf(&b, "%s%s=%s", b.len ? "," : "", k,
-			       json_is_string(v) ? json_string_value(v) : "?");
-	json_decref(o);
-	return b.data;
-}
 
 /* A series in the drawing order, with its dims for display. */
 struct drawn {
@@ -191,7 +176,7 @@ static void keep_gated(struct pdb_series *s, size_t *n, struct pdb_chart *c)
 		}
 	}
 	for (size_t i = kept; i < *n; i++) {
-		char *dims = dims_display(s[i].dims);
+		char *dims = pdb_dims_json_display(s[i].dims);
 		pdb_chart_select(c);
 		pdb_chart_skip(c, "%s%s%s%s %s: reported, never gated: name it with --metric",
 			       s[i].benchmark, *dims ? " [" : "", dims, *dims ? "]" : "", s[i].metric);
@@ -361,7 +346,7 @@ static int draw(struct pdb_chart *c, const struct pdb_series *series, size_t nse
 	int rc = -1;
 
 	for (size_t s = 0; s < nseries; s++) {
-		dims[s] = dims_display(series[s].dims);
+		dims[s] = pdb_dims_json_display(series[s].dims);
 		order[s] = (struct drawn){ s, &series[s], dims[s] };
 		for (size_t i = 0; i < npts[s]; i++)
 			axis_add(&axis, &pts[s][i]);

@@ -305,22 +305,6 @@ static void environment(const struct site *s, const int64_t *ids, size_t nids, s
 	free(keys);
 }
 
-static const struct pdb_history_point *point_of(const struct site_series *ss, int64_t run)
-{
-	size_t lo = 0, hi = ss->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ss->pts[mid].run_id == run)
-			return &ss->pts[mid];
-		if (ss->pts[mid].run_id < run)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 /* The newest runs with the value of each series. */
 static void recent_runs(const struct site *s, const struct site_bench *bench, const int64_t *ids,
 			size_t nids, struct pdb_buf *b)
@@ -345,7 +329,7 @@ static void recent_runs(const struct site *s, const struct site_bench *bench, co
 		pdb_buf_puts(b, "</td>");
 		for (size_t i = 0; i < bench->n; i++) {
 			const struct site_series *ss = &s->series[bench->series[i]];
-			const struct pdb_history_point *p = point_of(ss, ids[r]);
+			const struct pdb_history_point *p = site_point_at(ss, ids[r]);
 			pdb_buf_puts(b, "<td class=\"num\">");
 			site_value(b, p ? p->value : NAN, ss->s->unit);
 			pdb_buf_puts(b, "</td>");

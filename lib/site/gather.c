@@ -42,6 +42,22 @@ const struct site_run *site_find_run(const struct site *s, int64_t id)
 	return bsearch(&id, s->runs, s->nruns, sizeof *s->runs, cmp_run_id);
 }
 
+const struct pdb_history_point *site_point_at(const struct site_series *ss, int64_t run)
+{
+	size_t lo = 0, hi = ss->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ss->pts[mid].run_id == run)
+			return &ss->pts[mid];
+		if (ss->pts[mid].run_id < run)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 const char *site_run_attr(const struct pdb_run_row *r, const char *key)
 {
 	for (size_t i = 0; i < r->nattrs; i++)
@@ -112,21 +128,6 @@ static int gather_runs(struct site *s, struct pdb_err *err)
 	return 0;
 }
 
-/* "vcpus=16,batch=100" from dims JSON text ("" for "{}"). Caller frees. */
-static char *dims_display(const char *json)
-{
-	json_t *o = json_loads(json, 0, NULL), *v;
-	const char *k;
-	struct pdb_buf b;
-
-	pdb_buf_init(&b);
-	pdb_buf_puts(&b, "");
-	json_object_foreach(o, k, v)
-		pdb_buf_printf(&b, "%s%s=%s", b.len ? "," : "", k,
-			       json_is_string(v) ? json_string_value(v) : "?");
-	json_decref(o);
-	return b.data;
-}
 
 static void drop_missing(struct site_series *ss)
 {
@@ -243,7 +244,7 @@ static int gather_all_series(struct site *s, struct pdb_err *err)
 			series_release(ss);
 			continue;
 		}
-		ss->dims = dims_display(ss->s->dims);
+		ss->dims = pdb_dims_json_display(ss->s->dims);
 		entries[nentries].series_id = ss->s->id;
 		entries[nentries].state = &states[nentries];
 		nentries++;

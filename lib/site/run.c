@@ -46,22 +46,6 @@ static void counts(const struct pdb_compare *c, struct pdb_buf *b)
 	pdb_buf_printf(b, "%s (significance level %g).</p>\n", first ? "no series" : "", c->alpha);
 }
 
-static const struct pdb_history_point *point_at(const struct site_series *ss, int64_t run)
-{
-	size_t lo = 0, hi = ss->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ss->pts[mid].run_id == run)
-			return &ss->pts[mid];
-		if (ss->pts[mid].run_id < run)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 /* What detect found at the k-th point of a series: a change point or an outlier. */
 static void found_at(struct pdb_buf *b, const struct site_series *ss, size_t k)
 {
@@ -94,7 +78,7 @@ static void values(const struct site *s, const struct site_run *run, struct pdb_
 	for (size_t i = 0; i < run->nvalues; i++) {
 		const struct site_series *ss = &s->series[run->values[i].series];
 		const struct pdb_history_point *p = &ss->pts[run->values[i].k];
-		const struct pdb_history_point *q = run->prev ? point_at(ss, run->prev) : NULL;
+		const struct pdb_history_point *q = run->prev ? site_point_at(ss, run->prev) : NULL;
 
 		pdb_buf_printf(b, "<tr><td class=\"name\"><a href=\"../%s\">", s->benches[ss->bench].file);
 		site_text(b, ss->s->benchmark);

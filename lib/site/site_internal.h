@@ -77,6 +77,8 @@ struct site {
 int site_gather(struct site *s, struct pdb_err *err);
 void site_release(struct site *s);
 const struct site_run *site_find_run(const struct site *s, int64_t id);
+/* The point of series ss in run (its points ascend by run), or NULL. */
+const struct pdb_history_point *site_point_at(const struct site_series *ss, int64_t run);
 /* The value of a run's attribute, or NULL. */
 const char *site_run_attr(const struct pdb_run_row *r, const char *key);
 
