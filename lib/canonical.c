@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "formats/json_packed.h"
 #include "formats/json_pos.h"
 #include "formats/json_util.h"
 #include "units.h"
@@ -114,9 +115,13 @@ json_t *pdb_canonical_from_run(const struct pdb_run *run)
 
 /* The document's text, to say where in it a value is (jansson keeps no
  * positions), and the name of the file or message it came from. */
+/* Where a document came from: its text, or (read packed) the file to read
+ * its text from when an error needs a position, and the packed arrays. */
 struct text {
 	const char *name, *data;
 	size_t len;
+	const struct pdb_source *file;
+	struct pdb_json_doc *packed;
 };
 
 /* An error at the value path names ("$.results[0].unit": the walk of the text
@@ -124,11 +129,17 @@ struct text {
 static int bad(struct pdb_err *err, const struct text *src, const char *path, const char *what)
 {
 	struct pdb_json_pos at = { 0, 0 };
-	char parent[256];
+	struct pdb_err ignored;
+	char parent[256], *text = NULL;
+	const char *data = src->data;
+	size_t len = src->len;
 
+	if (!data && src->file) /* read packed: the text only now, for the position */
+		data = text = pdb_json_read(src->file, &len, &ignored);
 	snprintf(parent, sizeof parent, "%s", path);
-	while (pdb_json_path_pos(src->data, src->len, parent, &at) < 0 && strchr(parent, '.'))
+	while (data && pdb_json_path_pos(data, len, parent, &at) < 0 && strchr(parent, '.'))
 		*strrchr(parent, '.') = '\0';
+	free(text);
 	return pdb_err_at(err, PDB_EXIT_INPUT, src->name, at.line, at.col, "%s: %s", path, what);
 }
 
@@ -219,6 +230,7 @@ static int read_result(json_t *o, struct pdb_run *run, const struct text *src,
 		       const char *path, struct pdb_err *err)
 {
 	const char *bench, *metric, *unit, *dirname, *raw_unit, *raw_name, *k;
+	const struct pdb_json_numbers *nums;
 	json_t *samples, *stats, *v;
 	struct pdb_attr *dims;
 	size_t ndims;
@@ -256,6 +268,14 @@ static int read_result(json_t *o, struct pdb_run *run, const struct text *src,
 	if (samples && !json_is_array(samples)) {
 		snprintf(where, sizeof where, "%s.samples", path);
 		return bad(err, src, where, "expected an array");
+	}
+	if (src->packed && (nums = pdb_json_doc_numbers(src->packed, samples))) {
+		for (i = 0; i < nums->n; i++) {
+			struct pdb_sample s = PDB_SAMPLE(nums->values[i]);
+			pdb_result_add_sample(r, &s);
+		}
+		pdb_json_doc_drop(src->packed, samples);
+		samples = NULL; /* read: the loop below is for a jansson array */
 	}
 	json_array_foreach(samples, i, v) {
 		struct pdb_sample s;
@@ -391,10 +411,18 @@ static int to_run(json_t *doc, struct pdb_run *run, const struct text *src,
 	return 0;
 }
 
+int pdb_canonical_read_packed(struct pdb_json_doc *doc, const struct pdb_source *file,
+			      struct pdb_run *run, struct pdb_err *err)
+{
+	struct text src = { file->name, NULL, 0, file, doc };
+
+	return to_run(doc->root, run, &src, err);
+}
+
 int pdb_canonical_read(char *text, size_t len, struct pdb_run *run, const char *name,
 		       struct pdb_err *err)
 {
-	struct text src = { name, text, len };
+	struct text src = { name, text, len, NULL, NULL };
 	json_t *doc = pdb_json_parse(text, len, name, 1, err);
 	int ret;
 

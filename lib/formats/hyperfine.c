@@ -195,7 +195,7 @@ static int parse_json(const struct pdb_source *src, struct pdb_run *run, struct 
 	size_t i;
 	int ret = -1;
 
-	if (pdb_json_doc_load(src, packed_paths, &doc, err) < 0)
+	if (pdb_json_doc_load(src, packed_paths, 0, &doc, err) < 0)
 		goto out;
 	results = json_object_get(doc.root, "results");
 	if (!json_is_array(results)) {

@@ -339,7 +339,7 @@ static json_t *unpack(struct pdb_json_doc *doc, json_t *v, const char *const *pa
 	return NULL;
 }
 
-int pdb_json_doc_load(const struct pdb_source *src, const char *const *keep,
+int pdb_json_doc_load(const struct pdb_source *src, const char *const *keep, int unique_keys,
 		      struct pdb_json_doc *doc, struct pdb_err *err)
 {
 	struct scan s = { .doc = doc };
@@ -352,15 +352,20 @@ int pdb_json_doc_load(const struct pdb_source *src, const char *const *keep,
 	pdb_buf_init(&s.out);
 	pdb_buf_init(&s.pending);
 	if (scan_file(&s, src->path) == 0)
-		doc->root = pdb_json_parse(s.out.data, s.out.len, src->name, 0, &ignored);
+		doc->root = pdb_json_parse(s.out.data, s.out.len, src->name, unique_keys, &ignored);
 	pdb_buf_release(&s.out);
 	pdb_buf_release(&s.pending);
 	free(s.nums.values);
 	free(s.nums.integer);
 	if (!doc->root) {
 		/* unreadable or not JSON: read as a whole, for the same error */
+		size_t len = 0;
+		char *text;
+
 		pdb_json_doc_free(doc);
-		doc->root = pdb_json_load(src, err);
+		text = pdb_json_read(src, &len, err);
+		doc->root = text ? pdb_json_parse(text, len, src->name, unique_keys, err) : NULL;
+		free(text);
 		return doc->root ? 0 : -1;
 	}
 	for (; keep && keep[npaths] && npaths < KEEP_MAX; npaths++)

@@ -27,9 +27,10 @@ struct pdb_json_doc {
  * but read the file in chunks: an array of PDB_JSON_PACK_MIN or more plain
  * numbers whose path is one of keep (NULL-ended, at most 8, made of ".KEY"
  * and "[*]" steps: "$.results[*].times") stays packed, and
- * pdb_json_doc_numbers reads it; every other value is jansson's.
+ * pdb_json_doc_numbers reads it; every other value is jansson's. unique_keys
+ * as for pdb_json_parse.
  * 0, or -1 with err. pdb_json_doc_free after either. */
-int pdb_json_doc_load(const struct pdb_source *src, const char *const *keep,
+int pdb_json_doc_load(const struct pdb_source *src, const char *const *keep, int unique_keys,
 		      struct pdb_json_doc *doc, struct pdb_err *err);
 void pdb_json_doc_free(struct pdb_json_doc *doc);
 

@@ -207,7 +207,7 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 	size_t i;
 	int ret = -1, shared;
 
-	if (pdb_json_doc_load(src, packed_paths, &doc, err) < 0)
+	if (pdb_json_doc_load(src, packed_paths, 0, &doc, err) < 0)
 		goto out;
 	if (!json_is_object(doc.root)) {
 		pdb_json_bad(err, src, "$", "expected an object");
