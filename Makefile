@@ -5,11 +5,11 @@ CC      ?= cc
 PKGS     = sqlite3 jansson yaml-0.1 cairo freetype2 rdkafka zlib libzstd liblzma libcrypto libxml-2.0
 TESTPKGS = cmocka
 # Debian packages that provide the above (pkg-config name -> package below)
-DEBS     = pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libyaml-dev libcairo2-dev libfreetype-dev zlib1g-dev libzstd-dev liblzma-dev libssl-dev \
+DEBS     = gcc pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libyaml-dev libcairo2-dev libfreetype-dev zlib1g-dev libzstd-dev liblzma-dev libssl-dev \
            librdkafka-dev libcsv-dev libxml2-dev libcmocka-dev fonts-dejavu-core sqlite3 \
            procps kcat python3-yaml rsyslog iproute2
 # What the tests need beside (make check installs them, so no test skips on a new machine)
-TEST_DEBS = chromium python3-scipy time
+TEST_DEBS = chromium python3-scipy time git
 
 OPT     ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror
