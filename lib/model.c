@@ -534,6 +534,24 @@ void pdb_result_add_values(struct pdb_result *dst, const struct pdb_result *src)
 		pdb_result_set_stat(dst, src->stats[k].name, src->stats[k].value);
 }
 
+struct pdb_result *pdb_run_series(struct pdb_run *run, const char *benchmark,
+				  const struct pdb_attr *dims, size_t ndims, const char *metric,
+				  const char *unit, int direction)
+{
+	struct pdb_result *r = pdb_run_result_with_dims(run, benchmark, dims, ndims, metric, unit);
+
+	r->direction = direction;
+	return r;
+}
+
+void pdb_result_add_at(struct pdb_result *r, double t, double v)
+{
+	struct pdb_sample s = PDB_SAMPLE(v);
+
+	s.t = t;
+	pdb_result_add_sample(r, &s);
+}
+
 size_t pdb_run_find_result(const struct pdb_run *run, const struct pdb_result *r)
 {
 	const struct pdb_run_private *p = (const struct pdb_run_private *)run;

@@ -125,6 +125,12 @@ const struct pdb_failure *pdb_run_find_failure(const struct pdb_run *run,
 /* src's unit, scale, direction, raw unit and name into dst; its samples
  * appended and its stats set. */
 void pdb_result_add_values(struct pdb_result *dst, const struct pdb_result *src);
+/* pdb_run_result_with_dims, with the series' direction set. */
+struct pdb_result *pdb_run_series(struct pdb_run *run, const char *benchmark,
+				  const struct pdb_attr *dims, size_t ndims, const char *metric,
+				  const char *unit, int direction);
+/* Append the sample v taken at time offset t. */
+void pdb_result_add_at(struct pdb_result *r, double t, double v);
 /* 1 + the position in run->results of the result of r's series (same
  * benchmark, dims, metric), or 0 when run has none. */
 size_t pdb_run_find_result(const struct pdb_run *run, const struct pdb_result *r);

@@ -7,23 +7,6 @@
 
 #include "util.h"
 
-static struct pdb_result *series(struct pdb_run *run, const char *bench, const struct pdb_attr *dims,
-				 size_t ndims, const char *metric, const char *unit, int direction)
-{
-	struct pdb_result *r = pdb_run_result_with_dims(run, bench, dims, ndims, metric, unit);
-
-	r->direction = direction;
-	return r;
-}
-
-static void add_at(struct pdb_result *r, double t, double v)
-{
-	struct pdb_sample s = PDB_SAMPLE(v);
-
-	s.t = t;
-	pdb_result_add_sample(r, &s);
-}
-
 static int by_value(const void *a, const void *b)
 {
 	const struct pdb_sample *x = a, *y = b;
@@ -83,7 +66,7 @@ static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_at
 		     const char *metric, const struct pdb_hist *h)
 {
 	if (h->n)
-		pdb_kafka_hist_to_result(series(run, bench, dims, ndims, metric, "s", PDB_DIR_LOWER), h);
+		pdb_kafka_hist_to_result(pdb_run_series(run, bench, dims, ndims, metric, "s", PDB_DIR_LOWER), h);
 }
 
 /* consumer_lag of each group: samples at their time offsets, max and final. */
@@ -101,11 +84,11 @@ static void add_lags(const struct pdb_kafka_result *res, struct pdb_run *run, co
 		if (l->n == 0)
 			continue;
 		d[ndims] = (struct pdb_attr){ .key = "group", .value = (char *)l->group };
-		r = series(run, bench, d, ndims + 1, "consumer_lag", "count", PDB_DIR_LOWER);
+		r = pdb_run_series(run, bench, d, ndims + 1, "consumer_lag", "count", PDB_DIR_LOWER);
 		if (pdb_result_get_stat(r, "max", &max) < 0)
 			max = 0;
 		for (size_t i = 0; i < l->n; i++) {
-			add_at(r, l->t[i], l->lag[i]);
+			pdb_result_add_at(r, l->t[i], l->lag[i]);
 			if (l->lag[i] > max)
 				max = l->lag[i];
 		}
@@ -130,25 +113,25 @@ void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run 
 		double t = (double)i;
 		cum_sent += (double)s->sent;
 		cum_consumed += (double)s->consumed;
-		add_at(series(run, bench, dims, ndims, "produce_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->sent);
-		add_at(series(run, bench, dims, ndims, "produce_throughput", "B/s", PDB_DIR_HIGHER), t, (double)s->bytes);
+		pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "produce_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->sent);
+		pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "produce_throughput", "B/s", PDB_DIR_HIGHER), t, (double)s->bytes);
 		if (res->consumed) {
-			add_at(series(run, bench, dims, ndims, "consume_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->consumed);
-			add_at(series(run, bench, dims, ndims, "consume_throughput", "B/s", PDB_DIR_HIGHER), t, (double)s->consumed_bytes);
-			add_at(series(run, bench, dims, ndims, "backlog", "count", PDB_DIR_LOWER), t, cum_sent - cum_consumed);
+			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "consume_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->consumed);
+			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "consume_throughput", "B/s", PDB_DIR_HIGHER), t, (double)s->consumed_bytes);
+			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "backlog", "count", PDB_DIR_LOWER), t, cum_sent - cum_consumed);
 		}
-		add_at(series(run, bench, dims, ndims, "errors_per_second", "count", PDB_DIR_LOWER), t, (double)s->errors);
+		pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "errors_per_second", "count", PDB_DIR_LOWER), t, (double)s->errors);
 		if (s->delivery_p99 > 0)
-			add_at(series(run, bench, dims, ndims, "delivery_latency_p99", "s", PDB_DIR_LOWER), t, s->delivery_p99);
+			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "delivery_latency_p99", "s", PDB_DIR_LOWER), t, s->delivery_p99);
 		if (s->e2e_p99 > 0)
-			add_at(series(run, bench, dims, ndims, "e2e_latency_p99", "s", PDB_DIR_LOWER), t, s->e2e_p99);
+			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "e2e_latency_p99", "s", PDB_DIR_LOWER), t, s->e2e_p99);
 	}
 	if (res->elapsed > 0) {
-		r = series(run, bench, dims, ndims, "produce_rate", "msg/s", PDB_DIR_HIGHER);
+		r = pdb_run_series(run, bench, dims, ndims, "produce_rate", "msg/s", PDB_DIR_HIGHER);
 		if (whole == 0)
 			pdb_result_add_raw(r, (double)res->sent / res->elapsed);
 		pdb_result_set_stat(r, "mean", (double)res->sent / res->elapsed);
-		r = series(run, bench, dims, ndims, "produce_throughput", "B/s", PDB_DIR_HIGHER);
+		r = pdb_run_series(run, bench, dims, ndims, "produce_throughput", "B/s", PDB_DIR_HIGHER);
 		if (whole == 0)
 			pdb_result_add_raw(r, (double)res->bytes / res->elapsed);
 		pdb_result_set_stat(r, "mean", (double)res->bytes / res->elapsed);
@@ -158,13 +141,13 @@ void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run 
 	if (res->matchable)
 		add_hist(run, bench, dims, ndims, "e2e_latency", res->e2e);
 	add_hist(run, bench, dims, ndims, "send_delay", res->send_delay);
-	pdb_result_add_raw(series(run, bench, dims, ndims, "sent", "count", PDB_DIR_NONE), (double)res->produced);
+	pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, "sent", "count", PDB_DIR_NONE), (double)res->produced);
 	if (res->consumed)
-		pdb_result_add_raw(series(run, bench, dims, ndims, "received", "count", PDB_DIR_NONE), (double)res->received);
-	pdb_result_add_raw(series(run, bench, dims, ndims, "errors", "count", PDB_DIR_LOWER), (double)res->errors);
+		pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, "received", "count", PDB_DIR_NONE), (double)res->received);
+	pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, "errors", "count", PDB_DIR_LOWER), (double)res->errors);
 	if (res->matchable && !res->interrupted) {
-		pdb_result_add_raw(series(run, bench, dims, ndims, "lost", "count", PDB_DIR_LOWER), (double)res->lost);
-		pdb_result_add_raw(series(run, bench, dims, ndims, "duplicated", "count", PDB_DIR_LOWER), (double)res->duplicated);
-		pdb_result_add_raw(series(run, bench, dims, ndims, "unmatched", "count", PDB_DIR_LOWER), (double)res->unmatched);
+		pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, "lost", "count", PDB_DIR_LOWER), (double)res->lost);
+		pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, "duplicated", "count", PDB_DIR_LOWER), (double)res->duplicated);
+		pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, "unmatched", "count", PDB_DIR_LOWER), (double)res->unmatched);
 	}
 }

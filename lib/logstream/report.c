@@ -8,35 +8,18 @@
 
 #include "util.h"
 
-static struct pdb_result *series(struct pdb_run *run, const char *bench, const struct pdb_attr *dims,
-				 size_t ndims, const char *metric, const char *unit, int direction)
-{
-	struct pdb_result *r = pdb_run_result_with_dims(run, bench, dims, ndims, metric, unit);
-
-	r->direction = direction;
-	return r;
-}
-
-static void add_at(struct pdb_result *r, double t, double v)
-{
-	struct pdb_sample s = PDB_SAMPLE(v);
-
-	s.t = t;
-	pdb_result_add_sample(r, &s);
-}
-
 /* h as weighted samples of metric (s), percentiles over every repetition so far. */
 static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,
 		     const char *metric, int direction, const struct pdb_hist *h)
 {
 	if (h->n)
-		pdb_kafka_hist_to_result(series(run, bench, dims, ndims, metric, "s", direction), h);
+		pdb_kafka_hist_to_result(pdb_run_series(run, bench, dims, ndims, metric, "s", direction), h);
 }
 
 static void total(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,
 		  const char *metric, const char *unit, int direction, double v)
 {
-	pdb_result_add_raw(series(run, bench, dims, ndims, metric, unit, direction), v);
+	pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, metric, unit, direction), v);
 }
 
 void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct pdb_run *run,
@@ -51,9 +34,9 @@ void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct 
 	if (whole > res->nsent_sec)
 		whole = res->nsent_sec;
 	for (size_t i = 0; i < whole; i++)
-		add_at(series(run, bench, dims, ndims, "send_rate", "lines/s", PDB_DIR_HIGHER), (double)i,
+		pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "send_rate", "lines/s", PDB_DIR_HIGHER), (double)i,
 		       (double)res->sent_per_sec[i]);
-	r = series(run, bench, dims, ndims, "send_rate", "lines/s", PDB_DIR_HIGHER);
+	r = pdb_run_series(run, bench, dims, ndims, "send_rate", "lines/s", PDB_DIR_HIGHER);
 	if (whole == 0)
 		pdb_result_add_raw(r, (double)res->sent / res->elapsed);
 	pdb_result_set_stat(r, "mean", (double)res->sent / res->elapsed);
@@ -66,13 +49,13 @@ void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct 
 	/* arrivals over the whole seconds watched, the drain included */
 	whole = t->nsec < (size_t)res->watched ? t->nsec : (size_t)res->watched;
 	for (size_t i = 0; i < whole; i++) {
-		add_at(series(run, bench, dims, ndims, "receive_rate", "lines/s", PDB_DIR_HIGHER), (double)i,
+		pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "receive_rate", "lines/s", PDB_DIR_HIGHER), (double)i,
 		       (double)t->arrived[i]);
 		if (t->delay_p99[i] > 0)
-			add_at(series(run, bench, dims, ndims, "delivery_delay_p99", "s", PDB_DIR_LOWER), (double)i,
+			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "delivery_delay_p99", "s", PDB_DIR_LOWER), (double)i,
 			       t->delay_p99[i]);
 	}
-	r = series(run, bench, dims, ndims, "receive_rate", "lines/s", PDB_DIR_HIGHER);
+	r = pdb_run_series(run, bench, dims, ndims, "receive_rate", "lines/s", PDB_DIR_HIGHER);
 	if (whole == 0)
 		pdb_result_add_raw(r, (double)received / res->watched);
 	pdb_result_set_stat(r, "mean", (double)received / (last > res->elapsed ? last : res->elapsed));
