@@ -289,8 +289,8 @@ static int history_band(struct ctx *c, const char *key, double *band, struct pdb
 		ret = 0;
 		goto out;
 	}
-	if (pdb_store_series_history(c->store, id, NULL, 0, c->history_until, &pts, &npts,
-				     err) < 0)
+	if (pdb_store_series_last(c->store, id, c->history_until, HISTORY_RUNS, &pts, &npts,
+				  err) < 0)
 		goto out;
 	first = npts > HISTORY_RUNS ? npts - HISTORY_RUNS : 0;
 	changes = pdb_xmalloc((npts ? npts : 1) * sizeof *changes);

@@ -140,6 +140,17 @@ void pdb_history_free(struct pdb_history_point *pts, size_t n);
 int pdb_store_series_points(struct pdb_store *store, int64_t series_id,
 			    const char *where, int64_t since_id, int64_t until_id,
 			    struct pdb_history_point **pts, size_t *n, struct pdb_err *err);
+/* The points of every series given, as pdb_store_series_points gives them
+ * (over runs with id >= since_id whose attributes match where), read in one
+ * pass: pts[i] and n[i] for series[i]; free each with pdb_history_free. */
+int pdb_store_all_points(struct pdb_store *store, const char *where, int64_t since_id,
+			 const struct pdb_series *series, size_t nseries,
+			 struct pdb_history_point **pts, size_t *n, struct pdb_err *err);
+/* The newest count points of a series over runs with id <= until_id (0: no
+ * bound), in run order, without labels (as pdb_store_series_points). */
+int pdb_store_series_last(struct pdb_store *store, int64_t series_id, int64_t until_id,
+			  size_t count, struct pdb_history_point **pts, size_t *n,
+			  struct pdb_err *err);
 /* The values of a series as detect splits them: the run ids and values of
  * the points with a finite value (as pdb_store_series_history gives them),
  * over runs with id >= since_id and id > after_run whose attributes match

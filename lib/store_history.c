@@ -179,10 +179,10 @@ static int point_commits(struct pdb_store *store, struct pdb_history_point *pts,
 	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "series history commits");
 }
 
-/* The points of a series; with labels, each with its run's name, created_at
- * and commit. */
+/* The points of a series, the newest `last` only when last > 0; with labels,
+ * each with its run's name, created_at and commit. */
 static int read_points(struct pdb_store *store, int64_t series_id, const char *where,
-		       int64_t since_id, int64_t until_id, int labels,
+		       int64_t since_id, int64_t until_id, size_t last, int labels,
 		       struct pdb_history_point **pts, size_t *n, struct pdb_err *err)
 {
 	struct pdb_buf sql;
@@ -203,7 +203,10 @@ static int read_points(struct pdb_store *store, int64_t series_id, const char *w
 	pdb_buf_puts(&sql, " WHERE res.series_id = ?1 AND res.run_id >= ?2 AND res.run_id <= ?3");
 	pdb_store_filter_sql(&sql, where, 4);
 	/* the order of results_series (series_id, run_id): no sort */
-	pdb_buf_puts(&sql, " ORDER BY res.run_id");
+	if (last)
+		pdb_buf_printf(&sql, " ORDER BY res.run_id DESC LIMIT %zu", last);
+	else
+		pdb_buf_puts(&sql, " ORDER BY res.run_id");
 	st = pdb_store_prepare(store, sql.data, err);
 	pdb_buf_release(&sql);
 	if (!st)
@@ -227,6 +230,11 @@ static int read_points(struct pdb_store *store, int64_t series_id, const char *w
 		}
 	}
 	sqlite3_finalize(st);
+	for (size_t i = 0; last && i < *n / 2; i++) { /* newest first: into run order */
+		struct pdb_history_point t = (*pts)[i];
+		(*pts)[i] = (*pts)[*n - 1 - i];
+		(*pts)[*n - 1 - i] = t;
+	}
 	if (rc == SQLITE_DONE && labels && *n > 0 && point_commits(store, *pts, *n, err) < 0)
 		rc = SQLITE_ERROR;
 	if (rc != SQLITE_DONE) {
@@ -243,14 +251,114 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 			     struct pdb_history_point **pts, size_t *n,
 			     struct pdb_err *err)
 {
-	return read_points(store, series_id, where, since_id, until_id, 1, pts, n, err);
+	return read_points(store, series_id, where, since_id, until_id, 0, 1, pts, n, err);
 }
 
 int pdb_store_series_points(struct pdb_store *store, int64_t series_id,
 			    const char *where, int64_t since_id, int64_t until_id,
 			    struct pdb_history_point **pts, size_t *n, struct pdb_err *err)
 {
-	return read_points(store, series_id, where, since_id, until_id, 0, pts, n, err);
+	return read_points(store, series_id, where, since_id, until_id, 0, 0, pts, n, err);
+}
+
+int pdb_store_series_last(struct pdb_store *store, int64_t series_id, int64_t until_id,
+			  size_t count, struct pdb_history_point **pts, size_t *n,
+			  struct pdb_err *err)
+{
+	if (count == 0) {
+		*pts = NULL;
+		*n = 0;
+		return 0;
+	}
+	return read_points(store, series_id, NULL, 0, until_id, count, 0, pts, n, err);
+}
+
+struct series_slot {
+	int64_t id;
+	size_t index;
+};
+
+static int cmp_slot(const void *a, const void *b)
+{
+	int64_t x = ((const struct series_slot *)a)->id, y = ((const struct series_slot *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_point_run(const void *a, const void *b)
+{
+	int64_t x = ((const struct pdb_history_point *)a)->run_id;
+	int64_t y = ((const struct pdb_history_point *)b)->run_id;
+	return x < y ? -1 : x > y;
+}
+
+int pdb_store_all_points(struct pdb_store *store, const char *where, int64_t since_id,
+			 const struct pdb_series *series, size_t nseries,
+			 struct pdb_history_point **pts, size_t *n, struct pdb_err *err)
+{
+	struct series_slot *slots = pdb_xmalloc((nseries + 1) * sizeof *slots);
+	size_t *cap = pdb_xcalloc(nseries + 1, sizeof *cap);
+	struct pdb_buf sql;
+	sqlite3_stmt *st;
+	int rc = SQLITE_ERROR;
+
+	for (size_t i = 0; i < nseries; i++) {
+		slots[i] = (struct series_slot){ series[i].id, i };
+		pts[i] = NULL;
+		n[i] = 0;
+	}
+	qsort(slots, nseries, sizeof *slots, cmp_slot);
+	pdb_buf_init(&sql);
+	/* the columns of read_points; one pass over the results in the order
+	 * they are stored costs less than a range scan of each series' index
+	 * and a lookup of each of its rows */
+	pdb_buf_puts(&sql, "SELECT res.run_id, NULL, NULL, res.samples, res.weights, res.id,"
+		     " res.series_id FROM results res");
+	if (where)
+		pdb_buf_puts(&sql, " JOIN runs r ON r.id = res.run_id");
+	pdb_buf_puts(&sql, " WHERE +res.run_id >= ?1");
+	pdb_store_filter_sql(&sql, where, 2);
+	st = pdb_store_prepare(store, sql.data, err);
+	pdb_buf_release(&sql);
+	if (!st)
+		goto out;
+	sqlite3_bind_int64(st, 1, since_id);
+	pdb_store_filter_bind(st, where, 2);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct series_slot key = { sqlite3_column_int64(st, 6), 0 }, *slot;
+		struct pdb_history_point *p;
+
+		slot = bsearch(&key, slots, nseries, sizeof *slots, cmp_slot);
+		if (!slot)
+			continue;
+		pdb_grow((void **)&pts[slot->index], &cap[slot->index], n[slot->index] + 1,
+			 sizeof **pts);
+		p = &pts[slot->index][n[slot->index]++];
+		memset(p, 0, sizeof *p);
+		p->run_id = sqlite3_column_int64(st, 0);
+		point_values(st, p);
+		if (p->n == 0 && point_stats(store, sqlite3_column_int64(st, 5), p, err) < 0) {
+			rc = SQLITE_ERROR;
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	for (size_t i = 0; rc == SQLITE_DONE && i < nseries; i++)
+		for (size_t k = 1; k < n[i]; k++)
+			if (pts[i][k - 1].run_id > pts[i][k].run_id) {
+				qsort(pts[i], n[i], sizeof *pts[i], cmp_point_run);
+				break;
+			}
+out:
+	free(slots);
+	free(cap);
+	if (rc == SQLITE_DONE)
+		return 0;
+	for (size_t i = 0; i < nseries; i++) {
+		pdb_history_free(pts[i], n[i]);
+		pts[i] = NULL;
+		n[i] = 0;
+	}
+	return rc == SQLITE_ERROR ? -1 : pdb_store_fail(store, err, "series points");
 }
 
 int pdb_store_series_values(struct pdb_store *store, int64_t series_id,
@@ -263,7 +371,7 @@ int pdb_store_series_values(struct pdb_store *store, int64_t series_id,
 	/* one lower bound on run_id: with two, SQLite would bound its index
 	 * range by one and filter every row of the series by the other */
 	if (read_points(store, series_id, where, since_id > after_run ? since_id : after_run + 1,
-			0, 0, &pts, &n, err) < 0)
+			0, 0, 0, &pts, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		v->last_run = pts[i].run_id;

@@ -173,8 +173,9 @@ static uint64_t series_key(const struct site_series *ss)
 	return h;
 }
 
-/* The history of one series and its change points; the split resumes from
- * the detect cache and *next receives the state to cache. */
+/* The history of one series (its points, read: ss->pts, ss->n) and its
+ * change points; the split resumes from the detect cache and *next receives
+ * the state to cache. */
 static int gather_series(struct site *s, const char *params, struct site_series *ss,
 			 struct pdb_detect_state *next, struct pdb_err *err)
 {
@@ -183,9 +184,6 @@ static int gather_series(struct site *s, const char *params, struct site_series 
 	double *x;
 	int found = 0, rc;
 
-	if (pdb_store_series_points(s->store, ss->s->id, s->opts->where, s->since_id, 0,
-				    &ss->pts, &ss->n, err) < 0)
-		return -1;
 	drop_missing(ss);
 	label_points(s, ss);
 	if (ss->n == 0)
@@ -220,13 +218,22 @@ static int gather_all_series(struct site *s, struct pdb_err *err)
 	struct pdb_detect_opts o;
 	struct pdb_detect_state *states;
 	struct pdb_detect_cache_entry *entries;
-	size_t nentries = 0;
+	struct pdb_history_point **pts;
+	size_t nentries = 0, *npts, next = 0;
 	char *params;
 	int rc = -1;
 
 	if (pdb_store_list_series(s->store, NULL, NULL, &s->all, &s->nall, err) < 0 ||
 	    pdb_store_has_bounds(s->store, &s->bounds, err) < 0)
 		return -1;
+	pts = pdb_xcalloc(s->nall + 1, sizeof *pts);
+	npts = pdb_xcalloc(s->nall + 1, sizeof *npts);
+	if (pdb_store_all_points(s->store, s->opts->where, s->since_id, s->all, s->nall, pts,
+				 npts, err) < 0) {
+		free(pts);
+		free(npts);
+		return -1;
+	}
 	pdb_detect_opts_init(&o);
 	params = pdb_store_detect_params(&o, s->since_id, s->opts->where);
 	s->series = pdb_xcalloc(s->nall + 1, sizeof *s->series);
@@ -236,6 +243,9 @@ static int gather_all_series(struct site *s, struct pdb_err *err)
 		struct site_series *ss = &s->series[s->nseries];
 
 		ss->s = &s->all[i];
+		ss->pts = pts[i];
+		ss->n = npts[i];
+		next = i + 1;
 		if (gather_series(s, params, ss, &states[nentries], err) < 0) {
 			series_release(ss);
 			goto out;
@@ -257,6 +267,10 @@ static int gather_all_series(struct site *s, struct pdb_err *err)
 		goto out;
 	rc = 0;
 out:
+	for (size_t i = next; i < s->nall; i++) /* not handed to a series */
+		pdb_history_free(pts[i], npts[i]);
+	free(pts);
+	free(npts);
 	for (size_t i = 0; i < nentries; i++)
 		pdb_detect_state_release(&states[i]);
 	free(states);
