@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "runner/exec.h"
 #include "site/site.h"
 #include "util.h"
 
@@ -18,6 +19,8 @@ const struct command cmd_site = {
 	"      --base-url URL      where the site is published (http:// or https://),\n"
 	"                          for canonical links; the pages link to each other\n"
 	"                          by relative paths either way\n"
+	"  -j, --jobs N            threads that draw the benchmark pages (default:\n"
+	"                          the CPUs perfdb may run on)\n"
 	"      --db FILE           the database\n"
 	"Writes DIR/index.html (every series by benchmark group, what needs attention\n"
 	"first), DIR/b/BENCHMARK.html (history charts, change points, outliers,\n"
@@ -39,12 +42,14 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_
 		{ "since", required_argument, 0, OPT_SINCE },
 		{ "title", required_argument, 0, 't' },
 		{ "base-url", required_argument, 0, OPT_BASE_URL },
+		{ "jobs", required_argument, 0, 'j' },
 		CMD_COMMON_OPTIONS,
 		{ 0, 0, 0, 0 },
 	};
+	int64_t jobs;
 	int c, status;
 
-	while ((c = cmd_getopt(argc, argv, "o:w:t:h", longopts, &cmd_site)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "o:w:t:j:h", longopts, &cmd_site)) != -1) {
 		switch (c) {
 		case 'o': o->outdir = cmd_output_dir(optarg); break;
 		case 'w':
@@ -60,6 +65,12 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_
 						       "or https://, got '%s'", optarg);
 			o->base_url = optarg;
 			break;
+		case 'j':
+			if (pdb_parse_int64(optarg, 1, 256, &jobs) < 0)
+				return cmd_usage_error(&cmd_site, "--jobs must be 1 to 256, got '%s'",
+						       optarg);
+			o->jobs = (int)jobs;
+			break;
 		default:
 			if ((status = cmd_common_option(&cmd_site, ctx, c)) >= 0)
 				return status;
@@ -74,7 +85,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_
 
 static int site_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	struct pdb_site_opts o = { 0 };
+	struct pdb_site_opts o = { .jobs = pdb_exec_cpus_allowed() };
 	struct pdb_site_stats st = { 0 };
 	struct pdb_store *store = NULL;
 	struct pdb_err err;

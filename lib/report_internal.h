@@ -46,7 +46,8 @@ void pdb_report_history_release(struct report_history *h);
 
 /* The SVG for inlining in HTML: without the XML prolog, and with every id
  * (and reference to one) prefixed by prefix, so that the glyphs of several
- * charts on one page do not collide. Caller frees. */
+ * charts on one page do not collide, and cairo's surface numbers counted from
+ * 1 in each document (they count across the process). Caller frees. */
 char *pdb_report_inline_svg(const char *svg, const char *prefix);
 /* The comparison as a table, worst first (rows hidden by compare counted
  * in a note), as HTML when html, else Markdown. */

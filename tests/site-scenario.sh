@@ -11,7 +11,7 @@ perfdb=$1 first=${2:-1} last=${3:-30}
 dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
 /usr/bin/python3 - "$dir" "$first" "$last" <<'PY' || exit 1
-import json, sys
+import datetime, json, sys
 out, first, last = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 def noise(r, s, i):
     return 1 + 0.02 * (((r * 37 + s * 11 + i * 5) % 17) - 8) / 8
@@ -28,8 +28,9 @@ for r in range(first, last + 1):
                 series(r, 4, "startup", {}, "time", "s", "lower", 1.5)]
     if 25 <= r <= 30:
         res.append(series(r, 5, "x/<b>bold</b>", {}, "time", "s", "lower", 0.5))
+    day = datetime.date(2026, 1, 1) + datetime.timedelta(r - 1)
     doc = {"uuid": "00000000-0000-4000-8000-%012d" % r, "name": "v0.%d" % r,
-           "created_at": "2026-01-%02dT12:00:00Z" % r, "tool": "gen", "format": "perfdb",
+           "created_at": day.isoformat() + "T12:00:00Z", "tool": "gen", "format": "perfdb",
            "source": "gen.json", "status": "complete",
            "attrs": {"branch": "main", "commit": "c%06d" % r, "host": "ci-1",
                      "note": "<img src=x onerror=alert(%d)> & 'q'" % r},

@@ -7,6 +7,7 @@
 #include <cairo-svg.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -483,12 +484,16 @@ static void release_fonts(void)
 /* Text through fontconfig (SVG, PDF): its start-up costs about 8 ms, so
  * its state and cairo's font caches are kept from one chart to the next
  * (a site draws hundreds) and dropped at exit, where leak checkers look. */
+static void register_release(void)
+{
+	atexit(release_fonts);
+}
+
 static void keep_fonts_until_exit(void)
 {
-	static int registered;
+	static pthread_once_t once = PTHREAD_ONCE_INIT; /* charts may be drawn in threads */
 
-	if (!registered && atexit(release_fonts) == 0)
-		registered = 1;
+	pthread_once(&once, register_release);
 }
 
 /* The chart written whole to path or not at all: drawn into a temporary file

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,13 +119,18 @@ void site_value(struct pdb_buf *b, double v, const char *unit)
 
 void site_note(struct site *s, const char *fmt, ...)
 {
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* pages draw in threads */
 	struct pdb_site_stats *st = s->stats;
 	va_list ap;
+	char *note;
 
 	va_start(ap, fmt);
-	st->notes = pdb_xrealloc(st->notes, (st->nnotes + 1) * sizeof *st->notes);
-	st->notes[st->nnotes++] = pdb_xvasprintf(fmt, ap);
+	note = pdb_xvasprintf(fmt, ap);
 	va_end(ap);
+	pthread_mutex_lock(&lock);
+	st->notes = pdb_xrealloc(st->notes, (st->nnotes + 1) * sizeof *st->notes);
+	st->notes[st->nnotes++] = note;
+	pthread_mutex_unlock(&lock);
 }
 
 /* dir made when missing; a symlink or a file there is refused. */

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -64,29 +65,107 @@ static int is_file(const struct site *s, const char *path)
 	return ok;
 }
 
-enum page_kind { PAGE_INDEX, PAGE_BENCH, PAGE_RUN };
-
-/* Write the page at path unless the manifest has it with this key (and it is there). */
-static int page(struct site *s, const struct site_manifest *old, struct site_manifest *now,
-		const char *path, uint64_t key, int kind, const void *what, struct pdb_err *err)
+/* Whether the page at path is to be written: not when the manifest has it
+ * with this key and it is there. Either way it is in the new manifest. */
+static int page_due(struct site *s, const struct site_manifest *old, struct site_manifest *now,
+		    const char *path, uint64_t key)
 {
-	struct pdb_buf b;
-	int found, rc;
+	int found;
 
 	site_manifest_add(now, path, key);
 	s->stats->pages++;
-	if (site_manifest_key(old, path, &found) == key && found && is_file(s, path))
-		return 0;
+	return !(site_manifest_key(old, path, &found) == key && found && is_file(s, path));
+}
+
+/* Draw the page (a run's when run, else the index) and write it. */
+static int write_page(struct site *s, const char *path, const struct site_run *run,
+		      struct pdb_err *err)
+{
+	struct pdb_buf b;
+	int rc;
+
 	pdb_buf_init(&b);
-	pdb_buf_puts(&b, "");
-	rc = kind == PAGE_INDEX ? site_index_page(s, &b, err) :
-	     kind == PAGE_BENCH ? site_bench_page(s, what, &b, err) : site_run_page(s, what, &b, err);
+	rc = run ? site_run_page(s, run, &b, err) : site_index_page(s, &b, err);
 	if (rc == 0)
 		rc = site_write_page(s, path, &b, err);
 	if (rc == 0)
 		s->stats->written++;
 	pdb_buf_release(&b);
 	return rc;
+}
+
+/* Benchmark pages to write, drawn by several threads: their history
+ * charts are most of a site's time. A page is drawn from what was gathered
+ * alone (no database), into a buffer of its own. */
+struct bench_job {
+	const struct site_bench *bench;
+	int rc;
+	struct pdb_err err;
+};
+
+struct bench_queue {
+	struct site *s;
+	struct bench_job *jobs;
+	size_t n, next;
+	pthread_mutex_t lock;
+};
+
+static void *bench_worker(void *arg)
+{
+	struct bench_queue *q = arg;
+
+	for (;;) {
+		struct bench_job *job;
+		struct pdb_buf b;
+
+		pthread_mutex_lock(&q->lock);
+		job = q->next < q->n ? &q->jobs[q->next++] : NULL;
+		pthread_mutex_unlock(&q->lock);
+		if (!job)
+			return NULL;
+		pdb_buf_init(&b);
+		job->rc = site_bench_page(q->s, job->bench, &b, &job->err);
+		if (job->rc == 0)
+			job->rc = site_write_page(q->s, job->bench->file, &b, &job->err);
+		pdb_buf_release(&b);
+	}
+}
+
+static int cmp_note(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Write the benchmark pages of jobs with s->opts->jobs threads (this one
+ * among them); the first failure in page order is the error. */
+static int write_bench_pages(struct site *s, struct bench_job *jobs, size_t n,
+			     struct pdb_err *err)
+{
+	struct bench_queue q = { .s = s, .jobs = jobs, .n = n };
+	size_t nthreads = s->opts->jobs > 1 ? (size_t)s->opts->jobs - 1 : 0, started = 0;
+	size_t notes = s->stats->nnotes;
+	pthread_t *threads = pdb_xcalloc(nthreads + 1, sizeof *threads);
+
+	pthread_mutex_init(&q.lock, NULL);
+	if (nthreads > n)
+		nthreads = n;
+	while (started < nthreads && pthread_create(&threads[started], NULL, bench_worker, &q) == 0)
+		started++;
+	bench_worker(&q);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&q.lock);
+	free(threads);
+	/* the notes of the pages in the order of their text, not of the threads */
+	qsort(s->stats->notes + notes, s->stats->nnotes - notes, sizeof *s->stats->notes, cmp_note);
+	for (size_t i = 0; i < n; i++) {
+		if (jobs[i].rc < 0) {
+			*err = jobs[i].err;
+			return -1;
+		}
+		s->stats->written++;
+	}
+	return 0;
 }
 
 /* Pages of the old manifest that the site no longer has (only regular files). */
@@ -129,13 +208,16 @@ static int pages(struct site *s, const struct site_manifest *old, struct site_ma
 		 struct pdb_err *err)
 {
 	uint64_t opts = options_key(s), all = opts;
+	struct bench_job *jobs = pdb_xcalloc(s->nbenches + 1, sizeof *jobs);
+	size_t njobs = 0;
+	int rc = -1;
 
 	for (size_t i = 0; i < s->nruns; i++) {
 		const struct site_run *r = &s->runs[i];
 		all = site_hash(all, &r->key, sizeof r->key);
-		if (page(s, old, now, r->file, site_hash(opts, &r->key, sizeof r->key), PAGE_RUN, r,
-			 err) < 0)
-			return -1;
+		if (page_due(s, old, now, r->file, site_hash(opts, &r->key, sizeof r->key)) &&
+		    write_page(s, r->file, r, err) < 0)
+			goto out;
 	}
 	for (size_t i = 0; i < s->nbenches; i++) {
 		const struct site_bench *bench = &s->benches[i];
@@ -150,10 +232,15 @@ static int pages(struct site *s, const struct site_manifest *old, struct site_ma
 			}
 		}
 		all = site_hash(all, &key, sizeof key);
-		if (page(s, old, now, bench->file, key, PAGE_BENCH, bench, err) < 0)
-			return -1;
+		if (page_due(s, old, now, bench->file, key))
+			jobs[njobs++].bench = bench;
 	}
-	return page(s, old, now, "index.html", all, PAGE_INDEX, NULL, err);
+	if (write_bench_pages(s, jobs, njobs, err) < 0)
+		goto out;
+	rc = page_due(s, old, now, "index.html", all) ? write_page(s, "index.html", NULL, err) : 0;
+out:
+	free(jobs);
+	return rc;
 }
 
 int pdb_site_write(struct pdb_store *store, const struct pdb_site_opts *opts,

@@ -13,6 +13,7 @@ struct pdb_site_opts {
 	const char *since;     /* only runs from this run selector on; NULL: all */
 	const char *title;     /* NULL: "Performance dashboard" */
 	const char *base_url;  /* where the site is published (canonical links); NULL: none */
+	int jobs;              /* threads that draw the benchmark pages (0, 1: this one) */
 };
 
 /* What was done, for the caller to print. */
