@@ -108,8 +108,9 @@ static void table_row(const struct table *t, const char *row_class, const char *
 				       t->align[i] == 'r' || em ? "\"" : "");
 			if ((int)i == t->verdict_col) {
 				char cls[16];
+				/* the verdict's name: "failed: REASON", "regression (warn)" */
 				snprintf(cls, sizeof cls, "%s", cells[i]);
-				cls[strcspn(cls, " ")] = '\0';
+				cls[strcspn(cls, " :(")] = '\0';
 				pdb_buf_printf(b, "<span class=\"badge %s\">", cls);
 				text(t, cells[i]);
 				pdb_buf_puts(b, "</span>");
@@ -251,8 +252,9 @@ void pdb_report_compare_table(const struct pdb_compare *c, int html, struct pdb_
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pdb_compare_row *r = &c->rows[i];
 		char n[48], mb[64], mc[64], ch[64], iv[160], p[32], v[600], cls[32];
-		const char *row[10] = { r->benchmark, *r->dims ? r->dims : "-", r->metric, n, mb, mc,
-					ch, iv, p, v };
+		const char *row[10] = { r->benchmark, *r->dims ? r->dims : "-",
+					r->metric && *r->metric ? r->metric : "-", n, mb, mc, ch, iv, p,
+					v };
 
 		if (r->hidden)
 			continue;

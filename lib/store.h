@@ -92,6 +92,15 @@ int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
 			struct pdb_run_row **rows, size_t *nrows,
 			struct pdb_err *err);
 void pdb_run_rows_free(struct pdb_run_row *rows, size_t nrows);
+/* A benchmark that failed in a run, as stored (dims as series.dims). */
+struct pdb_failure_row {
+	int64_t run_id;
+	char *benchmark, *dims, *reason;
+};
+/* The failures of the runs with id >= since_id, by run, benchmark, dims. */
+int pdb_store_failure_rows(struct pdb_store *store, int64_t since_id,
+			   struct pdb_failure_row **rows, size_t *n, struct pdb_err *err);
+void pdb_failure_rows_free(struct pdb_failure_row *rows, size_t n);
 
 /* A series: (benchmark, dims, metric), comparable across runs. */
 struct pdb_series {

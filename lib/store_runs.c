@@ -714,6 +714,48 @@ int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
 	return 0;
 }
 
+int pdb_store_failure_rows(struct pdb_store *store, int64_t since_id,
+			   struct pdb_failure_row **rows, size_t *n, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"SELECT run_id, benchmark, dims, reason FROM failures WHERE run_id >= ?"
+		" ORDER BY run_id, benchmark, dims", err);
+	size_t cap = 0;
+	int rc;
+
+	*rows = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, since_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pdb_failure_row *f;
+		pdb_grow((void **)rows, &cap, *n + 1, sizeof **rows);
+		f = &(*rows)[(*n)++];
+		f->run_id = sqlite3_column_int64(st, 0);
+		f->benchmark = pdb_xstrdup((const char *)sqlite3_column_text(st, 1));
+		f->dims = pdb_xstrdup((const char *)sqlite3_column_text(st, 2));
+		f->reason = pdb_xstrdup((const char *)sqlite3_column_text(st, 3));
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	pdb_failure_rows_free(*rows, *n);
+	*rows = NULL;
+	*n = 0;
+	return pdb_store_fail(store, err, "list failures");
+}
+
+void pdb_failure_rows_free(struct pdb_failure_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].benchmark);
+		free(rows[i].dims);
+		free(rows[i].reason);
+	}
+	free(rows);
+}
+
 void pdb_run_rows_free(struct pdb_run_row *rows, size_t nrows)
 {
 	for (size_t i = 0; i < nrows; i++) {

@@ -11,13 +11,19 @@ Usage: site-check.py PERFDB DIR
   - each benchmark page: its change points (runs on either side, change,
     verdict) against `perfdb detect --format json`;
   - the newest run's page: its compare table against `perfdb compare PREV
-    NEWEST --format json`, and its values against `perfdb export`.
+    NEWEST --format json`, and its values against `perfdb export`;
+  - failures, read from the database file itself ($PERFDB_DB, with Python's
+    sqlite3): every run page's failures table, the benchmark pages' (newest
+    first, the last 50), the index's "Failing now" table (the newest run of
+    each branch, with the run its unbroken failures on the branch began),
+    the failed count of the latest runs and the rows of failing series.
 Prints "site-check: ok (...)" or the differences, exit 1.
 """
 import html.parser
 import json
 import os
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -59,6 +65,8 @@ class Page(html.parser.HTMLParser):
         elif tag in ("td", "th") and self.row is not None:
             self.cell = []
             self.row["cells"].append(self.cell)
+        elif tag == "span" and self.row is not None and "badge" in a.get("class", "").split():
+            self.row.setdefault("badges", []).append(a["class"].split())
         elif tag == "br" and self.cell is not None:
             self.cell.append("\n")
 
@@ -89,8 +97,11 @@ def parse(path):
     return p
 
 
-def run(*args):
-    return subprocess.run([perfdb, *args], check=True, capture_output=True, text=True).stdout
+def run(*args, ok=(0,)):
+    p = subprocess.run([perfdb, *args], capture_output=True, text=True)
+    if p.returncode not in ok:
+        sys.exit(f"site-check: perfdb {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
+    return p.stdout
 
 
 # ---- links ----
@@ -149,6 +160,35 @@ def close(a, b):
     return a is not None and abs(a - b) <= 1e-3 * abs(b) + 1e-12
 
 
+# ---- failures, from the database file ----
+db = sqlite3.connect(f"file:{os.environ['PERFDB_DB']}?mode=ro", uri=True)
+branch_of = {rid: None for (rid,) in db.execute("SELECT id FROM runs")}
+for rid, value in db.execute("SELECT run_id, value FROM run_attrs WHERE key = 'branch'"):
+    branch_of[rid] = value
+failed = {rid: [] for rid in branch_of}   # run id -> [(benchmark, dims text, reason)]
+for rid, bench, dims, reason in db.execute(
+        "SELECT run_id, benchmark, dims, reason FROM failures ORDER BY run_id, benchmark, dims"):
+    text = ",".join(f"{k}={v}" for k, v in json.loads(dims).items())
+    failed[rid].append((bench, text, reason))
+newest_of = {}
+for rid in sorted(branch_of):
+    newest_of[branch_of[rid]] = rid
+failing = {}   # (benchmark, dims text) -> (newest run, since) for the newest run of a branch
+for branch, rid in newest_of.items():
+    same = sorted(r for r in branch_of if branch_of[r] == branch)
+    for bench, dims, reason in failed[rid]:
+        since = rid
+        for r in reversed(same[:same.index(rid)]):
+            if not any(f[:2] == (bench, dims) for f in failed[r]):
+                break
+            since = r
+        failing[(bench, dims)] = (rid, since, reason)
+
+
+def failure_rows(page):
+    return [r["text"] for t in page.tables if t["class"] == "failures" for r in t["rows"][1:]]
+
+
 DIRECTION = {"lower": "lower is better", "higher": "higher is better", "none": "not gated"}
 
 # ---- index.html ----
@@ -172,9 +212,14 @@ for t in index.tables:
             err(f"index: {name}: direction {cells[2]!r}, detect says {s['direction']}")
         runs = sorted(medians[key])
         latest = medians[key][runs[-1]]
-        if not close(value_of(cells[3], unit), latest):
+        fail = failing.get(key[:2])
+        if fail:
+            want = f"failed in run{fail[0]}" + (f", since run{fail[1]}" if fail[1] != fail[0] else "")
+            if re.sub(r" \([^)]*\)", "", cells[3]) != want:
+                err(f"index: {name}: latest {cells[3]!r}, the database says {want!r}")
+        elif not close(value_of(cells[3], unit), latest):
             err(f"index: {name}: latest {cells[3]!r}, the database has {latest:g} {unit}")
-        if len(runs) >= 2:
+        if len(runs) >= 2 and not fail:
             pct = (latest / medians[key][runs[-2]] - 1) * 100
             if not cells[4].startswith(f"{pct:+.1f}%"):
                 err(f"index: {name}: change {cells[4]!r}, the database gives {pct:+.1f}%")
@@ -187,7 +232,9 @@ for t in index.tables:
         elif not s["change_points"] and cells[5] != "none":
             err(f"index: {name}: change point {cells[5]!r}, detect finds none")
         recent = [c for c in s["change_points"] if s["n"] - c["index"] <= 20]
-        want_class = 0 if any(c["verdict"] == "regression" for c in recent) else 1 if recent else 2
+        fail = failing.get(key[:2])
+        want_class = (0 if fail else 1 if any(c["verdict"] == "regression" for c in recent)
+                      else 2 if recent else 3)
         got_class = int(r["attrs"].get("class", "a9")[1:])
         if got_class != want_class:
             err(f"index: {name}: attention a{got_class}, expected a{want_class}")
@@ -232,19 +279,59 @@ for bench, url in sorted(bench_pages.items()):
     if sorted(got) != sorted(want):
         err(f"{url}: change points {sorted(got)}, perfdb detect says {sorted(want)}")
 
+# ---- failures on the pages ----
+nfail_rows = 0
+def strip_names(text):  # "run30 (v0.30)" -> "run30"
+    return re.sub(r" \([^)]*\)$", "", text)
+for rid, want in failed.items():
+    page = pages.get(f"r/run{rid}.html")
+    if page is None:
+        continue
+    got = [(c[0], c[1] if c[1] != "-" else "", c[2]) for c in failure_rows(page)]
+    nfail_rows += len(got)
+    if got != want:
+        err(f"r/run{rid}.html: failures {got}, the database has {want}")
+want = sorted((f"run{v[0]}", k[0], k[1] or "-", v[2], f"run{v[1]}") for k, v in failing.items())
+got = sorted(tuple(strip_names(x) for x in c) for c in failure_rows(index))
+if got != want:
+    err(f"index: failing now {got}, the database has {want}")
+for t in index.tables:
+    if t["class"] != "latest":
+        continue
+    for r in t["rows"][1:]:
+        rid = run_id(strip_names(r["text"][1]))
+        if r["text"][6] != str(len(failed[rid])):
+            err(f"index: latest run{rid}: {r['text'][6]} failed, the database has {len(failed[rid])}")
+for bench, url in sorted(bench_pages.items()):
+    page = pages.get(url)
+    if page is None:
+        continue
+    want = [(f"run{rid}", dims or "-", reason) for rid in sorted(failed, reverse=True)
+            for b, dims, reason in reversed(failed[rid]) if b == bench][:50]
+    got = [tuple(strip_names(x) for x in c[:3]) for c in failure_rows(page)]
+    nfail_rows += len(got)
+    if got != want:
+        err(f"{url}: failures {got}, the database has {want}")
+
 # ---- the newest run's page ----
 newest = max(r for v in medians.values() for r in v)
 page = pages.get(f"r/run{newest}.html")
 if page is None:
     err(f"no page r/run{newest}.html of the newest run")
     page = Page()
-prev = next((u for tag, _, u in page.links if tag == "a" and "../r/run" in u), None)
+# the run before on the same branch, else the run before
+before = [r for r in branch_of if r < newest]
+same = [r for r in before if branch_of[r] == branch_of[newest]]
+prev_id = max(same or before) if before else None
 compare_rows = 0
-if prev:
-    prev_id = prev.split("run")[-1].split(".")[0]
-    cmp = json.loads(run("compare", f"run{prev_id}", f"run{newest}", "--format", "json"))
+if prev_id and not any(f'href="../r/run{prev_id}.html"' in u or u == f"../r/run{prev_id}.html"
+                       for _, _, u in page.links):
+    err(f"run{newest}: no link to run{prev_id}, the run it is compared with")
+if prev_id:
+    # exit 1: the gate fails (a regression, a newly failing benchmark)
+    cmp = json.loads(run("compare", f"run{prev_id}", f"run{newest}", "--format", "json", ok=(0, 1)))
     by_key = {(x["benchmark"], ",".join(f"{k}={v}" for k, v in x["dims"].items()) or "-",
-               x["metric"]): x for x in cmp["results"]}
+               x["metric"] or "-"): x for x in cmp["results"]}
     for t in page.tables:
         if t["class"] != "compare":
             continue
@@ -257,6 +344,9 @@ if prev:
                 continue
             if not c[9].startswith(x["verdict"]):
                 err(f"run{newest}: {c[:3]}: verdict {c[9]!r}, perfdb compare says {x['verdict']}")
+            if [x["verdict"]] not in [b[1:] for b in r.get("badges", [])]:
+                err(f"run{newest}: {c[:3]}: verdict badge {r.get('badges')}, not the verdict's "
+                    f"class {x['verdict']!r}")
             if x["change_pct"] is not None and c[6] != f"{x['change_pct']:+.1f}%":
                 err(f"run{newest}: {c[:3]}: change {c[6]!r}, perfdb compare says "
                     f"{x['change_pct']:+.1f}%")
@@ -285,4 +375,5 @@ for e in errors:
 if errors:
     sys.exit(1)
 print(f"site-check: ok ({len(pages)} pages, {nrows} index rows, {ncp_rows} change points on "
-      f"{len(bench_pages)} benchmark pages, {compare_rows} compare rows, {value_rows} run values)")
+      f"{len(bench_pages)} benchmark pages, {compare_rows} compare rows, {value_rows} run values, "
+      f"{nfail_rows} failures on run and benchmark pages, {len(failing)} failing now)")

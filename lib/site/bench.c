@@ -26,6 +26,39 @@ static void series_name(struct pdb_buf *b, const struct site_series *ss)
 	}
 }
 
+/* What the chart of these series lacks where the benchmark failed: " No
+ * value where it failed: rows=1000 in 2 runs." (nothing when it never did) */
+static void failed_runs(struct pdb_buf *b, const struct site *s, const struct site_bench *bench,
+			const struct pdb_series *series, size_t n)
+{
+	int first = 1;
+
+	for (size_t k = 0; k < n && bench->nfailed; k++) {
+		const struct site_failure *f = NULL;
+		size_t runs = 0;
+
+		for (size_t i = 0; i < s->nfailures; i++)
+			if (s->failures[i].bench == bench &&
+			    strcmp(s->failures[i].row->dims, series[k].dims) == 0) {
+				f = f ? f : &s->failures[i];
+				runs++;
+			}
+		if (!f)
+			continue;
+		if (!*f->dims) { /* the one series without dims */
+			pdb_buf_printf(b, " No value in the %zu run%s where it failed (see Failures).",
+				       runs, runs == 1 ? "" : "s");
+			continue;
+		}
+		pdb_buf_puts(b, first ? " No value where it failed (see Failures): " : ", ");
+		site_text(b, f->dims);
+		pdb_buf_printf(b, " in %zu run%s", runs, runs == 1 ? "" : "s");
+		first = 0;
+	}
+	if (!first)
+		pdb_buf_puts(b, ".");
+}
+
 /* The history chart of one metric of the benchmark (all its dims), as `plot history` draws
  * it, of the points and change points already read. */
 static int chart(struct site *s, const struct site_bench *bench, const char *metric, size_t k,
@@ -82,8 +115,9 @@ static int chart(struct site *s, const struct site_bench *bench, const char *met
 		pdb_buf_puts(b, inl);
 		pdb_buf_puts(b, "<figcaption>");
 		site_text(b, c->title);
-		pdb_buf_puts(b, ": the value of each run, change points dashed, outliers circled."
-			     "</figcaption>\n</figure>\n");
+		pdb_buf_puts(b, ": the value of each run, change points dashed, outliers circled.");
+		failed_runs(b, s, bench, series, n);
+		pdb_buf_puts(b, "</figcaption>\n</figure>\n");
 		free(inl);
 	}
 	free(prefix);
@@ -339,6 +373,25 @@ static void recent_runs(const struct site *s, const struct site_bench *bench, co
 	pdb_buf_puts(b, "</tbody>\n</table>\n");
 }
 
+/* The runs in which the benchmark failed, newest first, the last SITE_FAILURES_SHOWN. */
+#define SITE_FAILURES_SHOWN 50
+static void failures(const struct site *s, const struct site_bench *bench, struct pdb_buf *b)
+{
+	const struct site_failure **list = pdb_xcalloc(SITE_FAILURES_SHOWN + 1, sizeof *list);
+	size_t n = 0;
+
+	for (size_t i = s->nfailures; i-- > 0 && n < SITE_FAILURES_SHOWN;)
+		if (s->failures[i].bench == bench)
+			list[n++] = &s->failures[i];
+	pdb_buf_printf(b, "<h2 id=\"failures\">Failures</h2>\n<p class=\"note\">%zu failure%s "
+		       "(of a run and dims each)", bench->nfailed, bench->nfailed == 1 ? "" : "s");
+	if (n < bench->nfailed)
+		pdb_buf_printf(b, "; the newest %zu here, the others on their run pages", n);
+	pdb_buf_puts(b, ".</p>\n");
+	site_failure_table(b, s, list, n, 1, 0, 1);
+	free(list);
+}
+
 int site_bench_page(struct site *s, const struct site_bench *bench, struct pdb_buf *b,
 		    struct pdb_err *err)
 {
@@ -353,6 +406,8 @@ int site_bench_page(struct site *s, const struct site_bench *bench, struct pdb_b
 	pdb_buf_printf(b, "</h1>\n<p class=\"sub\">%zu series over %zu run%s.</p>\n", bench->n, nids,
 		       nids == 1 ? "" : "s");
 	site_series_table(b, s, bench->series, bench->n, 1, 0);
+	if (bench->nfailed)
+		failures(s, bench, b);
 	rc = charts(s, bench, b, err);
 	if (rc == 0) {
 		change_points(s, bench, b);

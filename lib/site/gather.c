@@ -129,6 +129,71 @@ static int gather_runs(struct site *s, struct pdb_err *err)
 }
 
 
+static int same_branch(const struct pdb_run_row *a, const struct pdb_run_row *b)
+{
+	const char *x = site_run_attr(a, "branch"), *y = site_run_attr(b, "branch");
+
+	return x && y ? strcmp(x, y) == 0 : !x && !y;
+}
+
+/* The failure of benchmark (with dims as series.dims) in run, or NULL. */
+static const struct site_failure *failure_in(const struct site *s, const struct site_run *run,
+					     const char *benchmark, const char *dims)
+{
+	for (size_t i = run->fail; i < run->fail + run->nfail; i++)
+		if (strcmp(s->failures[i].row->benchmark, benchmark) == 0 &&
+		    strcmp(s->failures[i].row->dims, dims) == 0)
+			return &s->failures[i];
+	return NULL;
+}
+
+/* The failures of the selected runs; for those in the newest run of a
+ * branch, the run their unbroken run of failures on the branch began. */
+static int gather_failures(struct site *s, struct pdb_err *err)
+{
+	if (pdb_store_failure_rows(s->store, s->since_id, &s->frows, &s->nfrows, err) < 0)
+		return -1;
+	s->failures = pdb_xcalloc(s->nfrows + 1, sizeof *s->failures);
+	for (size_t i = 0; i < s->nfrows; i++) {
+		struct site_run *run = (struct site_run *)site_find_run(s, s->frows[i].run_id);
+		struct site_failure *f = &s->failures[s->nfailures];
+
+		if (!run)
+			continue;
+		if (!run->nfail)
+			run->fail = s->nfailures;
+		run->nfail++;
+		f->row = &s->frows[i];
+		f->dims = pdb_dims_json_display(f->row->dims);
+		s->nfailures++;
+	}
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct site_run *run = &s->runs[i];
+		for (size_t k = run->fail; run->newest && k < run->fail + run->nfail; k++) {
+			struct site_failure *f = &s->failures[k];
+			const struct site_run *q = run;
+			f->since = run->row->id;
+			while ((q = q->prev ? site_find_run(s, q->prev) : NULL) &&
+			       same_branch(q->row, run->row) &&
+			       failure_in(s, q, f->row->benchmark, f->row->dims))
+				f->since = q->row->id;
+			s->nfailing++;
+		}
+	}
+	return 0;
+}
+
+/* The failure of the series' benchmark and dims in the newest run of a branch, or NULL. */
+static const struct site_failure *failing_of(const struct site *s, const struct pdb_series *series)
+{
+	const struct site_failure *f = NULL;
+
+	for (size_t i = s->nruns; i-- > 0 && !f;)
+		if (s->runs[i].newest)
+			f = failure_in(s, &s->runs[i], series->benchmark, series->dims);
+	return f;
+}
+
 static void drop_missing(struct site_series *ss)
 {
 	size_t k = 0;
@@ -145,7 +210,7 @@ static void drop_missing(struct site_series *ss)
 	ss->n = k;
 }
 
-static int attention_of(const struct site_series *ss)
+static int changed_of(const struct site_series *ss)
 {
 	int att = ATT_NONE;
 
@@ -166,6 +231,10 @@ static uint64_t series_key(const struct site_series *ss)
 
 	h = site_hash_str(h, ss->s->unit);
 	h = site_hash(h, &ss->s->direction, sizeof ss->s->direction);
+	if (ss->failing) {
+		h = site_hash(h, &ss->failing->row->run_id, sizeof ss->failing->row->run_id);
+		h = site_hash(h, &ss->failing->since, sizeof ss->failing->since);
+	}
 	for (size_t i = 0; i < ss->n; i++) {
 		h = site_hash(h, &ss->pts[i].run_id, sizeof ss->pts[i].run_id);
 		h = site_hash(h, &ss->pts[i].value, sizeof ss->pts[i].value);
@@ -185,6 +254,7 @@ static int gather_series(struct site *s, const char *params, struct site_series 
 	int found = 0, rc;
 
 	drop_missing(ss);
+	ss->failing = failing_of(s, ss->s);
 	label_points(s, ss);
 	if (ss->n == 0)
 		return 0;
@@ -200,7 +270,8 @@ static int gather_series(struct site *s, const char *params, struct site_series 
 	rc = pdb_detect(x, ss->n, &o, found ? &cached : NULL, next, &ss->res, err);
 	pdb_detect_state_release(&cached);
 	free(x);
-	ss->attention = attention_of(ss);
+	ss->changed = changed_of(ss);
+	ss->attention = ss->failing ? ATT_FAILED : ss->changed;
 	ss->key = series_key(ss);
 	return rc;
 }
@@ -377,6 +448,43 @@ static void gather_benches(struct site *s)
 			s->series[s->benches[i].series[k]].bench = i;
 }
 
+static int cmp_bench_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct site_bench *const *)a)->name,
+		      (*(const struct site_bench *const *)b)->name);
+}
+
+/* Each failure's benchmark page (when it has one), and each page's failures. */
+static void bench_failures(struct site *s)
+{
+	const struct site_bench **by_name = pdb_xmalloc((s->nbenches + 1) * sizeof *by_name);
+
+	for (size_t i = 0; i < s->nbenches; i++) {
+		by_name[i] = &s->benches[i];
+		s->benches[i].failed_key = SITE_HASH_START;
+	}
+	qsort(by_name, s->nbenches, sizeof *by_name, cmp_bench_name);
+	for (size_t i = 0; i < s->nfailures; i++) {
+		struct site_failure *f = &s->failures[i];
+		struct site_bench key = { .name = f->row->benchmark }, *b;
+		const struct site_bench *kp = &key, **found;
+
+		found = bsearch(&kp, by_name, s->nbenches, sizeof *by_name, cmp_bench_name);
+		if (!found)
+			continue;
+		f->bench = *found;
+		b = (struct site_bench *)f->bench;
+		b->nfailed++;
+		b->failed_key = site_hash(b->failed_key, &f->row->run_id, sizeof f->row->run_id);
+		b->failed_key = site_hash_str(b->failed_key, f->row->dims);
+		b->failed_key = site_hash_str(b->failed_key, f->row->reason);
+		b->failed_key = site_hash(b->failed_key, &f->since, sizeof f->since);
+		/* the run's link shows its name */
+		b->failed_key = site_hash_str(b->failed_key, site_find_run(s, f->row->run_id)->row->name);
+	}
+	free(by_name);
+}
+
 static void run_values(struct site *s)
 {
 	for (int pass = 0; pass < 2; pass++) {
@@ -446,6 +554,15 @@ static void run_keys(struct site *s)
 		h = site_hash_str(h, r->row->tool);
 		h = site_hash_str(h, r->row->format);
 		h = site_hash(h, &values[i], sizeof values[i]);
+		for (size_t k = r->fail; k < r->fail + r->nfail; k++) {
+			const struct site_failure *f = &s->failures[k];
+			int page = f->bench != NULL;
+			h = site_hash_str(h, f->row->benchmark);
+			h = site_hash_str(h, f->row->dims);
+			h = site_hash_str(h, f->row->reason);
+			h = site_hash(h, &f->since, sizeof f->since);
+			h = site_hash(h, &page, sizeof page);
+		}
 		if (p)
 			h = site_hash(h, &values[p - s->runs], sizeof values[0]);
 		r->key = h;
@@ -464,9 +581,10 @@ int site_gather(struct site *s, struct pdb_err *err)
 		site_note(s, "--since %s: only %zu run%s match%s: all of them, from run%lld",
 			  s->opts->since, fewer, fewer == 1 ? "" : "s", fewer == 1 ? "es" : "",
 			  (long long)s->since_id);
-	if (gather_runs(s, err) < 0 || gather_all_series(s, err) < 0)
+	if (gather_runs(s, err) < 0 || gather_failures(s, err) < 0 || gather_all_series(s, err) < 0)
 		return -1;
 	gather_benches(s);
+	bench_failures(s);
 	run_values(s);
 	run_keys(s);
 	return 0;
@@ -489,6 +607,10 @@ void site_release(struct site *s)
 		free(s->runs[i].values);
 	}
 	free(s->runs);
+	for (size_t i = 0; i < s->nfailures; i++)
+		free(s->failures[i].dims);
+	free(s->failures);
+	pdb_failure_rows_free(s->frows, s->nfrows);
 	pdb_run_rows_free(s->rows, s->nrows);
 	pdb_series_free(s->all, s->nall);
 }

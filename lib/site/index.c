@@ -25,9 +25,11 @@ static void latest_runs(struct pdb_buf *b, const struct site *s)
 
 	pdb_buf_puts(b, "<h2>Latest runs</h2>\n<table class=\"latest\">\n<thead><tr><th>branch</th>"
 		     "<th>run</th><th>created</th><th>commit</th><th>status</th>"
-		     "<th class=\"num\">series</th></tr></thead>\n<tbody>\n");
+		     "<th class=\"num\">series</th><th class=\"num\">failed</th></tr></thead>\n"
+		     "<tbody>\n");
 	for (size_t i = s->nruns; i-- > 0;) {
-		const struct pdb_run_row *r = s->runs[i].row;
+		const struct site_run *run = &s->runs[i];
+		const struct pdb_run_row *r = run->row;
 		const char *branch = site_run_attr(r, "branch"), *commit = site_run_attr(r, "commit");
 		size_t k = 0;
 
@@ -46,7 +48,12 @@ static void latest_runs(struct pdb_buf *b, const struct site *s)
 		site_text(b, commit ? commit : "-");
 		pdb_buf_puts(b, "</td><td>");
 		site_text(b, r->status);
-		pdb_buf_printf(b, "</td><td class=\"num\">%lld</td></tr>\n", (long long)r->nseries);
+		pdb_buf_printf(b, "</td><td class=\"num\">%lld</td><td class=\"num\">", (long long)r->nseries);
+		if (run->nfail)
+			pdb_buf_printf(b, "<a href=\"%s#failures\">%zu</a>", run->file, run->nfail);
+		else
+			pdb_buf_puts(b, "0");
+		pdb_buf_puts(b, "</td></tr>\n");
 	}
 	pdb_buf_puts(b, "</tbody>\n</table>\n");
 	free(seen);
@@ -58,13 +65,36 @@ static void summary(struct pdb_buf *b, const struct site *s)
 	int worst = ATT_NONE;
 
 	for (size_t i = 0; i < s->nseries; i++) {
-		count[s->series[i].attention]++;
+		count[s->series[i].changed]++;
 		worst = s->series[i].attention < worst ? s->series[i].attention : worst;
 	}
-	pdb_buf_printf(b, "<div class=\"summary a%d\"><strong>%zu series with a recent regression"
-		       "</strong>, %zu with another recent change point, %zu without "
-		       "(recent: in their last %d runs).</div>\n",
-		       worst, count[ATT_REGRESSION], count[ATT_CHANGE], count[ATT_NONE], SITE_RECENT);
+	if (s->nfailing)
+		worst = ATT_FAILED;
+	pdb_buf_printf(b, "<div class=\"summary a%d\">", worst);
+	if (s->nfailing)
+		pdb_buf_printf(b, "<strong>%zu benchmark%s failing</strong> in the newest run of %s "
+			       "branch (<a href=\"#failing\">below</a>), ", s->nfailing,
+			       s->nfailing == 1 ? "" : "s", s->nfailing == 1 ? "its" : "their");
+	pdb_buf_printf(b, "<strong>%zu series with a recent regression</strong>, %zu with another "
+		       "recent change point, %zu without (recent: in their last %d runs).</div>\n",
+		       count[ATT_REGRESSION], count[ATT_CHANGE], count[ATT_NONE],
+		       SITE_RECENT);
+}
+
+/* What fails in the newest run of each branch, newest run first. */
+static void failing_now(struct pdb_buf *b, const struct site *s)
+{
+	const struct site_failure **list = pdb_xcalloc(s->nfailing + 1, sizeof *list);
+	size_t n = 0;
+
+	for (size_t i = s->nruns; i-- > 0;)
+		for (size_t k = s->runs[i].fail; s->runs[i].newest && k < s->runs[i].fail + s->runs[i].nfail; k++)
+			list[n++] = &s->failures[k];
+	pdb_buf_puts(b, "<h2 id=\"failing\">Failing now</h2>\n<p class=\"note\">Benchmarks that "
+		     "failed in the newest run of their branch, with the run their failures on the "
+		     "branch began.</p>\n");
+	site_failure_table(b, s, list, n, 0, 1, 1);
+	free(list);
 }
 
 static const struct site *sort_site;
@@ -132,10 +162,13 @@ int site_index_page(struct site *s, struct pdb_buf *b, struct pdb_err *err)
 	if (s->nruns)
 		latest_runs(b, s);
 	summary(b, s);
+	if (s->nfailing)
+		failing_now(b, s);
 	pdb_buf_printf(b, "<p><label>Filter by name: <input type=\"search\" id=\"filter\" "
 		     "placeholder=\"benchmark, dims or metric\"></label> <span id=\"shown\" "
 		     "class=\"note\"></span></p>\n<p class=\"note\">Series that need attention come "
-		     "first: a recent regression, then another recent change point. A change point "
+		     "first: failing in the newest run of their branch, a recent regression, then another "
+		     "recent change point. A change point "
 		     "is confirmed once it has held for %d runs; newer ones are shown as tentative.</p>\n",
 		     PDB_DETECT_MAX_EXCURSION + 1);
 	groups(b, s);

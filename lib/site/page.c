@@ -30,9 +30,10 @@ static const char style[] =
 	"th{background:var(--alt);font-weight:600;white-space:nowrap}\n"
 	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
 	"td.name{overflow-wrap:anywhere;min-width:8em}.dims{color:var(--muted);font-size:12px}\n"
-	"tr.a0 td{background:var(--red-bg)}tr.a1 td{background:var(--orange-bg)}"
+	"tr.a0 td,tr.a1 td{background:var(--red-bg)}tr.a2 td{background:var(--orange-bg)}"
 	".worse{color:var(--red)}.better{color:var(--green)}tr.differs td{background:var(--diff-bg)}\n"
-	"tr.v-regression td{background:var(--red-bg)}tr.v-regression td.em{color:var(--red);font-weight:600}\n"
+	"tr.v-regression td,tr.v-failed td{background:var(--red-bg)}"
+	"tr.v-regression td.em{color:var(--red);font-weight:600}\n"
 	".badge{display:inline-block;padding:0 8px;border-radius:10px;font-size:12px;font-weight:600;"
 	"white-space:nowrap;background:var(--grey-bg);color:var(--grey)}"
 	".badge.regression,.badge.failed{background:var(--red);color:#fff}"
@@ -47,8 +48,8 @@ static const char style[] =
 	"height:auto;border:1px solid var(--line);border-radius:6px}"
 	"figcaption{color:var(--muted);font-size:13px}\n"
 	".summary{padding:10px 14px;border-radius:8px;border-left:6px solid var(--grey);"
-	"background:var(--grey-bg);margin:12px 0}.summary.a0{border-color:var(--red);background:var(--red-bg)}"
-	".summary.a1{border-color:var(--orange);background:var(--orange-bg)}\n"
+	"background:var(--grey-bg);margin:12px 0}.summary.a0,.summary.a1{border-color:var(--red);"
+	"background:var(--red-bg)}.summary.a2{border-color:var(--orange);background:var(--orange-bg)}\n"
 	"input[type=search]{font:inherit;padding:4px 8px;width:20em;max-width:100%;box-sizing:border-box}\n"
 	"ul.benches{columns:16em;padding-left:1.2em;overflow-wrap:anywhere}\n"
 	"footer{margin-top:40px;font-size:12px}\n"
@@ -56,7 +57,8 @@ static const char style[] =
 	"table.series thead{display:none}table.series tr{display:block;border-bottom:1px solid var(--line);"
 	"padding:4px 0}table.series td{display:inline-block;border:none;vertical-align:middle}"
 	"table.series td.name{display:block}table.series td.cp{display:block}"
-	"table.series tr.a0{background:var(--red-bg)}table.series tr.a1{background:var(--orange-bg)}}\n";
+	"table.series tr.a0,table.series tr.a1{background:var(--red-bg)}"
+	"table.series tr.a2{background:var(--orange-bg)}}\n";
 
 void site_text(struct pdb_buf *b, const char *text)
 {

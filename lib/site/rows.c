@@ -66,6 +66,17 @@ static void change_point_cell(struct pdb_buf *b, const struct site *s,
 	pdb_buf_puts(b, "</td>");
 }
 
+void site_failed_since(struct pdb_buf *b, const struct site *s, const struct site_failure *f,
+		       int depth)
+{
+	pdb_buf_puts(b, "<span class=\"badge failed\">failed</span> in ");
+	site_run_link(b, s, f->row->run_id, depth);
+	if (f->since && f->since != f->row->run_id) {
+		pdb_buf_puts(b, ", since ");
+		site_run_link(b, s, f->since, depth);
+	}
+}
+
 void site_series_table(struct pdb_buf *b, const struct site *s, const size_t *series,
 		       size_t n, int depth, int with_bench)
 {
@@ -98,11 +109,63 @@ void site_series_table(struct pdb_buf *b, const struct site *s, const size_t *se
 		pdb_buf_puts(b, "</td><td>");
 		site_sparkline(b, ss);
 		pdb_buf_printf(b, "</td><td class=\"dir\">%s</td><td class=\"num\">", direction_words(ss->s->direction));
-		site_value(b, ss->pts[ss->n - 1].value, ss->s->unit);
-		pdb_buf_puts(b, "</td>");
-		site_change_cell(b, ss->n >= 2 ? ss->pts[ss->n - 2].value : NAN,
-				 ss->pts[ss->n - 1].value, ss->s->direction);
+		if (ss->failing) {
+			/* no value in the newest run: what failed, since when */
+			site_failed_since(b, s, ss->failing, depth);
+			pdb_buf_puts(b, "</td><td class=\"num\">-</td>");
+		} else {
+			site_value(b, ss->pts[ss->n - 1].value, ss->s->unit);
+			pdb_buf_puts(b, "</td>");
+			site_change_cell(b, ss->n >= 2 ? ss->pts[ss->n - 2].value : NAN,
+					 ss->pts[ss->n - 1].value, ss->s->direction);
+		}
 		change_point_cell(b, s, ss, depth);
+		pdb_buf_puts(b, "</tr>\n");
+	}
+	pdb_buf_puts(b, "</tbody>\n</table>\n");
+}
+
+void site_failure_table(struct pdb_buf *b, const struct site *s,
+			const struct site_failure *const *failures, size_t n, int depth,
+			int with_bench, int with_run)
+{
+	int with_since = 0;
+
+	for (size_t i = 0; i < n; i++)
+		with_since |= failures[i]->since != 0;
+	pdb_buf_printf(b, "<table class=\"failures\">\n<thead><tr>%s%s<th>dims</th><th>reason</th>%s"
+		       "</tr></thead>\n<tbody>\n", with_run ? "<th>run</th>" : "",
+		       with_bench ? "<th>benchmark</th>" : "",
+		       with_since ? "<th>failing since</th>" : "");
+	for (size_t i = 0; i < n; i++) {
+		const struct site_failure *f = failures[i];
+
+		pdb_buf_puts(b, "<tr>");
+		if (with_run) {
+			pdb_buf_puts(b, "<td>");
+			site_run_link(b, s, f->row->run_id, depth);
+			pdb_buf_puts(b, "</td>");
+		}
+		if (with_bench) {
+			pdb_buf_puts(b, "<td class=\"name\">");
+			if (f->bench)
+				pdb_buf_printf(b, "<a href=\"%s%s\">", depth ? "../" : "", f->bench->file);
+			site_text(b, f->row->benchmark);
+			pdb_buf_puts(b, f->bench ? "</a></td>" : "</td>");
+		}
+		pdb_buf_puts(b, "<td class=\"dims\">");
+		site_text(b, *f->dims ? f->dims : "-");
+		pdb_buf_puts(b, "</td><td class=\"name\">");
+		site_text(b, f->row->reason);
+		pdb_buf_puts(b, "</td>");
+		if (with_since) {
+			pdb_buf_puts(b, "<td>");
+			if (f->since)
+				site_run_link(b, s, f->since, depth);
+			else
+				pdb_buf_puts(b, "-");
+			pdb_buf_puts(b, "</td>");
+		}
 		pdb_buf_puts(b, "</tr>\n");
 	}
 	pdb_buf_puts(b, "</tbody>\n</table>\n");

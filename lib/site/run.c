@@ -71,10 +71,16 @@ static void values(const struct site *s, const struct site_run *run, struct pdb_
 		site_run_link(b, s, run->prev, 1);
 	else
 		pdb_buf_puts(b, "nothing (the first run)");
+	pdb_buf_puts(b, "; each value is the median of the run's samples, its change the "
+		     "percentage from the value before");
+	if (run->prev && run->newest)
+		pdb_buf_puts(b, " (the comparison above estimates the change from all the samples, "
+			     "Hodges-Lehmann, so the two can differ)");
 	pdb_buf_puts(b, "; change points and outliers as change point detection placed them in "
-		     "each series' history (their sizes are on the benchmark pages).</p>\n<table class=\"values\">\n<thead><tr><th>benchmark</th>"
-		     "<th>dims</th><th>metric</th><th class=\"num\">value</th><th class=\"num\">before"
-		     "</th><th class=\"num\">change</th><th>detect</th></tr></thead>\n<tbody>\n");
+		     "each series' history (their sizes are on the benchmark pages).</p>\n"
+		     "<table class=\"values\">\n<thead><tr><th>benchmark</th><th>dims</th>"
+		     "<th>metric</th><th class=\"num\">value</th><th class=\"num\">before</th>"
+		     "<th class=\"num\">value change</th><th>detect</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < run->nvalues; i++) {
 		const struct site_series *ss = &s->series[run->values[i].series];
 		const struct pdb_history_point *p = &ss->pts[run->values[i].k];
@@ -99,6 +105,20 @@ static void values(const struct site *s, const struct site_run *run, struct pdb_
 	pdb_buf_puts(b, "</tbody>\n</table>\n");
 }
 
+/* The benchmarks that failed in the run (with since when, in the newest run of its branch). */
+static void failures(const struct site *s, const struct site_run *run, struct pdb_buf *b)
+{
+	const struct site_failure **list = pdb_xcalloc(run->nfail + 1, sizeof *list);
+
+	for (size_t i = 0; i < run->nfail; i++)
+		list[i] = &s->failures[run->fail + i];
+	pdb_buf_printf(b, "<h2 id=\"failures\">Failures</h2>\n<p class=\"note\">%zu benchmark%s "
+		       "failed in this run%s.</p>\n", run->nfail, run->nfail == 1 ? "" : "s",
+		       run->newest ? ", the newest of its branch" : "");
+	site_failure_table(b, s, list, run->nfail, 1, 1, 0);
+	free(list);
+}
+
 int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
 		  struct pdb_err *err)
 {
@@ -121,7 +141,13 @@ int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
 	site_text(b, label);
 	pdb_buf_puts(b, "</h1>\n<p class=\"sub\">");
 	site_text(b, r->created_at);
-	pdb_buf_printf(b, ", %lld series.</p>\n", (long long)r->nseries);
+	pdb_buf_printf(b, ", %lld series", (long long)r->nseries);
+	if (run->nfail)
+		pdb_buf_printf(b, ", <a href=\"#failures\">%zu benchmark%s failed</a>", run->nfail,
+			       run->nfail == 1 ? "" : "s");
+	pdb_buf_puts(b, ".</p>\n");
+	if (run->nfail)
+		failures(s, run, b);
 	attributes(r, b);
 	if (run->prev) {
 		pdb_buf_puts(b, "<h2>Compared with ");

@@ -222,6 +222,7 @@ static int pages(struct site *s, const struct site_manifest *old, struct site_ma
 	for (size_t i = 0; i < s->nbenches; i++) {
 		const struct site_bench *bench = &s->benches[i];
 		uint64_t key = site_hash_str(opts, bench->name);
+		key = site_hash(key, &bench->failed_key, sizeof bench->failed_key);
 		for (size_t k = 0; k < bench->n; k++) {
 			const struct site_series *ss = &s->series[bench->series[k]];
 			key = site_hash(key, &ss->key, sizeof ss->key);

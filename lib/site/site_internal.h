@@ -15,8 +15,20 @@
 /* A change point this many runs from the end of its series is recent. */
 #define SITE_RECENT 20
 
-/* What needs attention, in sort order. */
-enum site_attention { ATT_REGRESSION, ATT_CHANGE, ATT_NONE };
+/* What needs attention, in sort order: failing in the newest run of a
+ * branch, a recent regression, another recent change point, nothing. */
+enum site_attention { ATT_FAILED, ATT_REGRESSION, ATT_CHANGE, ATT_NONE };
+
+struct site_bench;
+
+/* A benchmark (with dims) that failed in a selected run. */
+struct site_failure {
+	const struct pdb_failure_row *row;
+	char *dims;                       /* "k=v,k=v", "" when none */
+	const struct site_bench *bench;   /* its page, or NULL */
+	int64_t since;                    /* in the newest run of a branch: the first run of
+					   * the branch's unbroken run of failures; else 0 */
+};
 
 struct site_series {
 	const struct pdb_series *s;
@@ -26,6 +38,9 @@ struct site_series {
 	struct pdb_detect_result res;
 	size_t bench;                     /* its benchmark (site->benches) */
 	int attention;                    /* enum site_attention */
+	int changed;                      /* what its change points alone call for:
+					   * ATT_REGRESSION, ATT_CHANGE or ATT_NONE */
+	const struct site_failure *failing; /* in the newest run of a branch, or NULL */
 	uint64_t key;                     /* hash of its values, runs and change points */
 };
 
@@ -36,6 +51,8 @@ struct site_bench {
 	size_t n;
 	int attention;                    /* the most urgent of its series */
 	int group_attention;              /* the most urgent of its group */
+	size_t nfailed;                   /* failures of it in the selected runs */
+	uint64_t failed_key;              /* hash of them */
 };
 
 /* A value of a run: the k-th point of a series. */
@@ -49,6 +66,7 @@ struct site_run {
 	int newest;                       /* the newest run of its branch (of those without one) */
 	struct site_value *values;        /* in series order */
 	size_t nvalues;
+	size_t fail, nfail;               /* its failures: site->failures[fail, fail + nfail) */
 	uint64_t key;                     /* hash of the run's values and what it compares with */
 	uint64_t shown;                   /* hash of what other pages show of it (name, attributes) */
 	char *file;                       /* "r/run42.html" */
@@ -63,6 +81,11 @@ struct site {
 	size_t nrows;
 	struct site_run *runs;            /* the selected runs, ascending id */
 	size_t nruns;
+	struct pdb_failure_row *frows;    /* the failures of runs from since_id on */
+	size_t nfrows;
+	struct site_failure *failures;    /* those of the selected runs, by run */
+	size_t nfailures;
+	size_t nfailing;                  /* of them, in the newest run of a branch */
 	struct pdb_series *all;           /* every series */
 	size_t nall;
 	struct site_series *series;       /* those with values in the selected runs, sorted */
@@ -122,6 +145,14 @@ int site_write_page(const struct site *s, const char *path, const struct pdb_buf
 void site_series_table(struct pdb_buf *b, const struct site *s, const size_t *series,
 		       size_t n, int depth, int with_bench);
 
+/* "failed in runN, since runM" of a failure in the newest run of a branch. */
+void site_failed_since(struct pdb_buf *b, const struct site *s, const struct site_failure *f,
+		       int depth);
+/* The failures of the given list as a table (benchmark, dims, reason; with_run: the run,
+ * with_since: since when, of failures in the newest run of a branch). */
+void site_failure_table(struct pdb_buf *b, const struct site *s,
+			const struct site_failure *const *failures, size_t n, int depth,
+			int with_bench, int with_run);
 /* The change from before to after as a cell: "+2.1% worse" ("-" when there is none). */
 void site_change_cell(struct pdb_buf *b, double before, double after, int direction);
 
