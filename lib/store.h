@@ -176,6 +176,11 @@ int pdb_store_series_values(struct pdb_store *store, int64_t series_id,
 			    const char *where, int64_t since_id, int64_t after_run,
 			    struct pdb_series_values *v, struct pdb_err *err);
 void pdb_series_values_release(struct pdb_series_values *v); /* NULL-safe */
+/* The runs in which the series' benchmark (with its dims) failed, over runs
+ * as pdb_store_series_history selects them: labelled points without a value. */
+int pdb_store_series_failures(struct pdb_store *store, const struct pdb_series *series,
+			      const char *where, int64_t since_id, int64_t until_id,
+			      struct pdb_history_point **pts, size_t *n, struct pdb_err *err);
 /* The run name, created_at and commit of a point whose run_id is set. */
 int pdb_store_point_label(struct pdb_store *store, struct pdb_history_point *p,
 			  struct pdb_err *err);

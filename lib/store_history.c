@@ -399,6 +399,52 @@ void pdb_series_values_release(struct pdb_series_values *v)
 	memset(v, 0, sizeof *v);
 }
 
+int pdb_store_series_failures(struct pdb_store *store, const struct pdb_series *series,
+			      const char *where, int64_t since_id, int64_t until_id,
+			      struct pdb_history_point **pts, size_t *n, struct pdb_err *err)
+{
+	struct pdb_buf sql;
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	int rc;
+
+	*pts = NULL;
+	*n = 0;
+	pdb_buf_init(&sql);
+	pdb_buf_puts(&sql, "SELECT f.run_id FROM failures f JOIN runs r ON r.id = f.run_id"
+		     " WHERE f.benchmark = ?1 AND f.dims = ?2 AND f.run_id >= ?3 AND f.run_id <= ?4");
+	pdb_store_filter_sql(&sql, where, 5);
+	pdb_buf_puts(&sql, " ORDER BY f.run_id");
+	st = pdb_store_prepare(store, sql.data, err);
+	pdb_buf_release(&sql);
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, series->benchmark, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, series->dims ? series->dims : "{}", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, since_id);
+	sqlite3_bind_int64(st, 4, until_id > 0 ? until_id : INT64_MAX);
+	pdb_store_filter_bind(st, where, 5);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pdb_history_point *p;
+		pdb_grow((void **)pts, &cap, *n + 1, sizeof **pts);
+		p = &(*pts)[(*n)++];
+		memset(p, 0, sizeof *p);
+		p->run_id = sqlite3_column_int64(st, 0);
+		p->value = p->mean = p->min = p->max = NAN;
+		p->p5 = p->q1 = p->q3 = p->p95 = p->lower = p->upper = NAN;
+	}
+	sqlite3_finalize(st);
+	for (size_t i = 0; rc == SQLITE_DONE && i < *n; i++)
+		if (pdb_store_point_label(store, &(*pts)[i], err) < 0)
+			rc = SQLITE_ERROR;
+	if (rc == SQLITE_DONE)
+		return 0;
+	pdb_history_free(*pts, *n);
+	*pts = NULL;
+	*n = 0;
+	return rc == SQLITE_ERROR ? -1 : pdb_store_fail(store, err, "series failures");
+}
+
 int pdb_store_point_label(struct pdb_store *store, struct pdb_history_point *p,
 			  struct pdb_err *err)
 {

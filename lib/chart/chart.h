@@ -23,6 +23,7 @@ enum pdb_mark {
 	PDB_MARK_VALUES = 64,  /* each point (bar) carries its value, where it fits */
 	PDB_MARK_LIGHT = 128,  /* the band is lighter (an outer band behind an inner one) */
 	PDB_MARK_RING = 256,   /* each point circled (outliers) */
+	PDB_MARK_CROSS = 512,  /* each point a cross (a run where the benchmark failed) */
 };
 
 /* Colours: palette indices 0..7 (Okabe–Ito), or these theme colours. */

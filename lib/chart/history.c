@@ -199,14 +199,14 @@ static int series_range(struct pdb_store *store, const char *const *sel, size_t 
 }
 
 /* What labels the x axis: commits, run names, run ids, or a mix. */
-static const char *x_title(const struct pdb_history_point *const *pts, const size_t *npts,
-			   size_t nseries)
+static const char *x_title(const struct pdb_history_input *in, size_t n)
 {
 	int commits = 1, names = 1, ids = 1;
 
-	for (size_t s = 0; s < nseries; s++)
-		for (size_t i = 0; i < npts[s]; i++) {
-			const struct pdb_history_point *p = &pts[s][i];
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < in[s].npts + in[s].nfailed; i++) {
+			const struct pdb_history_point *p = i < in[s].npts ? &in[s].pts[i]
+									  : &in[s].failed[i - in[s].npts];
 			commits &= p->commit != NULL;
 			names &= !p->commit && p->run_name;
 			ids &= !p->commit && !p->run_name;
@@ -318,6 +318,28 @@ static char *chart_title(const struct pdb_series *s, size_t n, char *const *dims
 	return pdb_xasprintf("History: %zu series", n);
 }
 
+/* A cross at each run where the series' benchmark failed, at the value it
+ * had before (else after): where its line breaks off. */
+static void failed_marks(const struct pdb_history_input *in, int color,
+			 const struct runs_axis *axis, struct pdb_chart_panel *p, const char *label)
+{
+	double *x = pdb_xmalloc((in->nfailed + 1) * sizeof *x);
+	double *y = pdb_xmalloc((in->nfailed + 1) * sizeof *y);
+	size_t k = 0, m = 0;
+
+	for (size_t i = 0; i < in->nfailed && in->npts > 0; i++) {
+		int64_t run = in->failed[i].run_id;
+		while (k + 1 < in->npts && in->pts[k + 1].run_id < run)
+			k++;
+		x[m] = position(axis, run);
+		y[m++] = in->pts[k].value;
+	}
+	if (m > 0)
+		pdb_chart_add_series(p, label, PDB_MARK_CROSS, color, x, y, NULL, NULL, m);
+	free(x);
+	free(y);
+}
+
 /* At most PDB_HISTORY_MAX_LINES series, all of one unit. */
 static int check_series(const struct pdb_series *series, size_t n, struct pdb_err *err)
 {
@@ -332,25 +354,29 @@ static int check_series(const struct pdb_series *series, size_t n, struct pdb_er
 	return 0;
 }
 
-/* Draw the series' points (and detect's results where res has them) on c. */
-static int draw(struct pdb_chart *c, const struct pdb_series *series, size_t nseries,
-		struct pdb_history_point *const *pts, const size_t *npts,
-		const struct pdb_detect_result *const *res, const struct pdb_plot_opts *opts,
-		struct pdb_err *err)
+/* Draw the series' points and failures (and detect's results where given) on c. */
+static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t nseries,
+		const struct pdb_plot_opts *opts, struct pdb_err *err)
 {
 	struct runs_axis axis = { 0 };
 	struct drawn *order = pdb_xcalloc(nseries + 1, sizeof *order);
+	struct pdb_series *series = pdb_xcalloc(nseries + 1, sizeof *series);
 	char **dims = pdb_xcalloc(nseries + 1, sizeof *dims);
 	struct pdb_chart_panel *p;
-	size_t ncp = 0, nout = 0;
+	size_t ncp = 0, nout = 0, nfailed = 0;
 	int rc = -1;
 
 	for (size_t s = 0; s < nseries; s++) {
+		series[s] = *in[s].series;
 		dims[s] = pdb_dims_json_display(series[s].dims);
 		order[s] = (struct drawn){ s, &series[s], dims[s] };
-		for (size_t i = 0; i < npts[s]; i++)
-			axis_add(&axis, &pts[s][i]);
+		for (size_t i = 0; i < in[s].npts; i++)
+			axis_add(&axis, &in[s].pts[i]);
+		for (size_t i = 0; i < in[s].nfailed; i++)
+			axis_add(&axis, &in[s].failed[i]);
 	}
+	if (check_series(series, nseries, err) < 0)
+		goto out;
 	qsort(order, nseries, sizeof *order, cmp_drawn);
 	if (axis.n == 0) {
 		pdb_err_set(err, PDB_EXIT_INPUT, "the matching series have no values in the runs given");
@@ -358,34 +384,43 @@ static int draw(struct pdb_chart *c, const struct pdb_series *series, size_t nse
 	}
 	axis_tell_apart(&axis);
 	c->title = opts->title ? pdb_xstrdup(opts->title) : chart_title(series, nseries, dims);
-	p = pdb_chart_add_panel(c, NULL, x_title((const struct pdb_history_point *const *)pts, npts,
-						 nseries),
-				"", series[0].metric, series[0].unit);
+	p = pdb_chart_add_panel(c, NULL, x_title(in, nseries), "", series[0].metric, series[0].unit);
 	pdb_chart_axis_categories(&p->x, (const char *const *)axis.names, axis.n);
 	for (size_t k = 0; k < nseries; k++) {
 		size_t s = order[k].i, no;
 		char *label = nseries == 1 ? NULL : series_label(series, nseries, s, dims);
 		char *source = pdb_xasprintf("series %lld", (long long)series[s].id);
 		pdb_chart_select(c);
-		if (npts[s] == 0)
-			pdb_chart_skip(c, "%s%s%s%s %s: no values in the runs given", series[s].benchmark,
-				       *dims[s] ? " [" : "", dims[s], *dims[s] ? "]" : "", series[s].metric);
+		if (in[s].npts == 0)
+			pdb_chart_skip(c, "%s%s%s%s %s: no values in the runs given%s", series[s].benchmark,
+				       *dims[s] ? " [" : "", dims[s], *dims[s] ? "]" : "", series[s].metric,
+				       in[s].nfailed ? ", only failures" : "");
 		else
-			add_history_series(p, pts[s], npts[s], &axis, label, (int)k, source);
-		ncp += change_points(pts[s], npts[s], series[s].direction, res ? res[s] : NULL,
-				     (int)k, &axis, p, nout ? NULL : "outlier (set apart by detect)", &no);
+			add_history_series(p, in[s].pts, in[s].npts, &axis, label, (int)k, source);
+		ncp += change_points(in[s].pts, in[s].npts, series[s].direction, in[s].res, (int)k,
+				     &axis, p, nout ? NULL : "outlier (set apart by detect)", &no);
 		nout += no;
+		failed_marks(&in[s], (int)k, &axis, p,
+			     nfailed ? NULL : "failed (no value; at the value before)");
+		nfailed += in[s].npts ? in[s].nfailed : 0;
 		free(label);
 		free(source);
 	}
 	free(p->title);
-	p->title = pdb_xasprintf("%zu run%s; %zu change point%s", axis.n, axis.n == 1 ? "" : "s", ncp,
-				 ncp == 0 ? "s" : ncp == 1 ? " (dashed line)" : "s (dashed lines)");
+	p->title = pdb_xasprintf("%zu run%s; %zu change point%s%s", axis.n, axis.n == 1 ? "" : "s",
+				 ncp, ncp == 0 ? "s" : ncp == 1 ? " (dashed line)" : "s (dashed lines)",
+				 nfailed == 0 ? "" : nfailed == 1 ? "; 1 failure (cross)" : "");
+	if (nfailed > 1) {
+		char *t = pdb_xasprintf("%s; %zu failures (crosses)", p->title, nfailed);
+		free(p->title);
+		p->title = t;
+	}
 	rc = 0;
 out:
 	for (size_t s = 0; s < nseries; s++)
 		free(dims[s]);
 	free(dims);
+	free(series);
 	free(order);
 	for (size_t k = 0; k < axis.n; k++)
 		free(axis.names[k]);
@@ -394,16 +429,13 @@ out:
 	return rc;
 }
 
-struct pdb_chart *pdb_history_chart_of(const struct pdb_series *series, size_t nseries,
-				       struct pdb_history_point *const *pts, const size_t *npts,
-				       const struct pdb_detect_result *const *res,
+struct pdb_chart *pdb_history_chart_of(const struct pdb_history_input *in, size_t n,
 				       const struct pdb_plot_opts *opts, struct pdb_err *err)
 {
 	struct pdb_chart *c = pdb_chart_new("history", NULL, opts->width, opts->height, opts->theme);
 
-	if (nseries == 0 || check_series(series, nseries, err) < 0 ||
-	    draw(c, series, nseries, pts, npts, res, opts, err) < 0) {
-		if (nseries == 0)
+	if (n == 0 || draw(c, in, n, opts, err) < 0) {
+		if (n == 0)
 			pdb_err_set(err, PDB_EXIT_INPUT, "no series to draw");
 		pdb_chart_free(c);
 		return NULL;
@@ -416,8 +448,8 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 				    struct pdb_err *err)
 {
 	struct pdb_series *series = NULL;
-	struct pdb_history_point **pts = NULL;
-	size_t nseries = 0, total = 0, *npts = NULL;
+	struct pdb_history_input *in = NULL;
+	size_t nseries = 0, total = 0;
 	struct pdb_chart *c = pdb_chart_new("history", NULL, opts->width, opts->height, opts->theme);
 	int64_t since, until;
 	int ok = 0;
@@ -436,23 +468,31 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 	}
 	if (check_series(series, nseries, err) < 0)
 		goto out;
-	pts = pdb_xcalloc(nseries, sizeof *pts);
-	npts = pdb_xcalloc(nseries, sizeof *npts);
-	for (size_t s = 0; s < nseries; s++)
-		if (pdb_store_series_history(store, series[s].id, opts->where, since, until, &pts[s],
-					     &npts[s], err) < 0 ||
-		    pdb_store_series_bounds(store, series[s].id, pts[s], npts[s], err) < 0)
+	in = pdb_xcalloc(nseries, sizeof *in);
+	for (size_t s = 0; s < nseries; s++) {
+		struct pdb_history_point *pts, *failed;
+		in[s].series = &series[s];
+		if (pdb_store_series_history(store, series[s].id, opts->where, since, until, &pts,
+					     &in[s].npts, err) < 0)
 			goto out;
-	ok = draw(c, series, nseries, pts, npts, NULL, opts, err) == 0;
+		in[s].pts = pts;
+		if (pdb_store_series_bounds(store, series[s].id, pts, in[s].npts, err) < 0 ||
+		    pdb_store_series_failures(store, &series[s], opts->where, since, until, &failed,
+					      &in[s].nfailed, err) < 0)
+			goto out;
+		in[s].failed = failed;
+	}
+	ok = draw(c, in, nseries, opts, err) == 0;
 out:
 	if (!ok) {
 		pdb_chart_free(c);
 		c = NULL;
 	}
-	for (size_t s = 0; pts && s < nseries; s++)
-		pdb_history_free(pts[s], npts[s]);
-	free(pts);
-	free(npts);
+	for (size_t s = 0; in && s < nseries; s++) {
+		pdb_history_free((struct pdb_history_point *)in[s].pts, in[s].npts);
+		pdb_history_free((struct pdb_history_point *)in[s].failed, in[s].nfailed);
+	}
+	free(in);
 	pdb_series_free(series, total);
 	return c;
 }

@@ -75,14 +75,19 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *runs,
 				    size_t nruns, const struct pdb_plot_opts *opts,
 				    struct pdb_err *err);
-/* The same chart of series already read: pts[s][0..npts[s]) in run order
- * (their bounds filled where the chart should draw them), and, where res
- * and res[s] are not NULL, detect's result for those points (else detect
- * runs here). opts: only its size, theme and title. */
+/* One series of a history chart, read: its points in run order (their
+ * bounds filled where the chart should draw them), the runs in which its
+ * benchmark failed (points without a value, in run order: a cross each),
+ * and detect's result for those points (NULL: detect runs here). */
 struct pdb_detect_result;
-struct pdb_chart *pdb_history_chart_of(const struct pdb_series *series, size_t nseries,
-				       struct pdb_history_point *const *pts, const size_t *npts,
-				       const struct pdb_detect_result *const *res,
+struct pdb_history_input {
+	const struct pdb_series *series;
+	const struct pdb_history_point *pts, *failed;
+	size_t npts, nfailed;
+	const struct pdb_detect_result *res;
+};
+/* The same chart of series already read. opts: only its size, theme and title. */
+struct pdb_chart *pdb_history_chart_of(const struct pdb_history_input *in, size_t n,
 				       const struct pdb_plot_opts *opts, struct pdb_err *err);
 
 /* Compare: per-series change with its interval, coloured by verdict, worst

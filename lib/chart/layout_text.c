@@ -13,11 +13,11 @@ static const char *kind_name(int kind)
 static void marks_text(int marks, char *out, size_t size)
 {
 	static const char *const names[] = { "line", "points", "band", "hbar", "dashed", "clip",
-					     "values", "light", "ring" };
+					     "values", "light", "ring", "cross" };
 	size_t len = 0;
 
 	out[0] = 0;
-	for (int i = 0; i < 9; i++)
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (marks & (1 << i))
 			len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "+" : "", names[i]);
 }

@@ -192,6 +192,17 @@ static void ring(cairo_t *cr, struct rgb c, double x, double y)
 	cairo_stroke(cr);
 }
 
+static void cross(cairo_t *cr, struct rgb c, double x, double y)
+{
+	cairo_move_to(cr, x - 5, y - 5);
+	cairo_line_to(cr, x + 5, y + 5);
+	cairo_move_to(cr, x - 5, y + 5);
+	cairo_line_to(cr, x + 5, y - 5);
+	set_rgb(cr, c, 1);
+	cairo_set_line_width(cr, 2.5);
+	cairo_stroke(cr);
+}
+
 static void marker(cairo_t *cr, const struct theme *t, struct rgb c, double x, double y)
 {
 	cairo_new_sub_path(cr);
@@ -297,6 +308,9 @@ static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_la
 	if (se->marks & PDB_MARK_RING)
 		for (size_t i = 0; i < l->n; i++)
 			ring(cr, c, l->px[i], l->py[i]);
+	if (se->marks & PDB_MARK_CROSS)
+		for (size_t i = 0; i < l->n; i++)
+			cross(cr, c, l->px[i], l->py[i]);
 }
 
 static void values(cairo_t *cr, const struct theme *t, const struct pdb_series_layout *l)
@@ -368,6 +382,8 @@ static void legend(cairo_t *cr, const struct theme *t, const struct pdb_chart_pa
 			marker(cr, t, c, x + 12, y);
 		if (se->marks & PDB_MARK_RING)
 			ring(cr, c, x + 12, y);
+		if (se->marks & PDB_MARK_CROSS)
+			cross(cr, c, x + 12, y);
 		set_rgb(cr, t->fg, 1);
 		text(cr, lg->labels[k], PDB_FONT_LEGEND, 0, x + 32, y, 0, 1);
 	}

@@ -26,8 +26,38 @@ static void series_name(struct pdb_buf *b, const struct site_series *ss)
 	}
 }
 
-/* What the chart of these series lacks where the benchmark failed: " No
- * value where it failed: rows=1000 in 2 runs." (nothing when it never did) */
+/* The runs in which the benchmark failed with these dims (as series.dims),
+ * as points without a value labelled like the series' points. */
+static struct pdb_history_point *failed_points(const struct site *s, const struct site_bench *bench,
+					       const char *dims, size_t *n)
+{
+	struct pdb_history_point *pts = pdb_xcalloc(bench->nfailed + 1, sizeof *pts);
+
+	*n = 0;
+	for (size_t i = 0; i < s->nfailures && bench->nfailed; i++) {
+		const struct site_failure *f = &s->failures[i];
+		const struct pdb_run_row *r;
+		const char *commit;
+		struct pdb_history_point *p;
+
+		if (f->bench != bench || strcmp(f->row->dims, dims) != 0)
+			continue;
+		r = site_find_run(s, f->row->run_id)->row;
+		commit = site_run_attr(r, "commit");
+		p = &pts[(*n)++];
+		p->run_id = r->id;
+		p->run_name = r->name ? pdb_xstrdup(r->name) : NULL;
+		p->created_at = pdb_xstrdup(r->created_at);
+		p->commit = commit ? pdb_xstrdup(commit) : NULL;
+		p->value = p->mean = p->min = p->max = NAN;
+		p->p5 = p->q1 = p->q3 = p->p95 = p->lower = p->upper = NAN;
+	}
+	return pts;
+}
+
+/* The end of the caption: what the chart of these series lacks where the
+ * benchmark failed, ", a cross where it failed (no value): rows=1000 in 2
+ * runs.", else "." */
 static void failed_runs(struct pdb_buf *b, const struct site *s, const struct site_bench *bench,
 			const struct pdb_series *series, size_t n)
 {
@@ -45,18 +75,17 @@ static void failed_runs(struct pdb_buf *b, const struct site *s, const struct si
 			}
 		if (!f)
 			continue;
-		if (!*f->dims) { /* the one series without dims */
-			pdb_buf_printf(b, " No value in the %zu run%s where it failed (see Failures).",
-				       runs, runs == 1 ? "" : "s");
-			continue;
+		if (first)
+			pdb_buf_puts(b, ", a cross where it failed (no value; see Failures)");
+		pdb_buf_puts(b, !first ? ", " : *f->dims ? ": " : " ");
+		if (*f->dims) {
+			site_text(b, f->dims);
+			pdb_buf_puts(b, " ");
 		}
-		pdb_buf_puts(b, first ? " No value where it failed (see Failures): " : ", ");
-		site_text(b, f->dims);
-		pdb_buf_printf(b, " in %zu run%s", runs, runs == 1 ? "" : "s");
+		pdb_buf_printf(b, "in %zu run%s", runs, runs == 1 ? "" : "s");
 		first = 0;
 	}
-	if (!first)
-		pdb_buf_puts(b, ".");
+	pdb_buf_puts(b, ".");
 }
 
 /* The history chart of one metric of the benchmark (all its dims), as `plot history` draws
@@ -64,10 +93,9 @@ static void failed_runs(struct pdb_buf *b, const struct site *s, const struct si
 static int chart(struct site *s, const struct site_bench *bench, const char *metric, size_t k,
 		 struct pdb_buf *b, struct pdb_err *err)
 {
+	struct pdb_history_input *in = pdb_xcalloc(bench->n + 1, sizeof *in);
 	struct pdb_series *series = pdb_xcalloc(bench->n + 1, sizeof *series);
-	struct pdb_history_point **pts = pdb_xcalloc(bench->n + 1, sizeof *pts);
-	const struct pdb_detect_result **res = pdb_xcalloc(bench->n + 1, sizeof *res);
-	size_t *npts = pdb_xcalloc(bench->n + 1, sizeof *npts), n = 0;
+	size_t n = 0;
 	struct pdb_plot_opts o = { .width = CHART_WIDTH, .height = CHART_HEIGHT,
 				   .theme = PDB_THEME_LIGHT };
 	struct pdb_chart *c;
@@ -82,11 +110,12 @@ static int chart(struct site *s, const struct site_bench *bench, const char *met
 		if (strcmp(ss->s->metric, metric) != 0)
 			continue;
 		series[n] = *ss->s;
-		pts[n] = ss->pts;
-		npts[n] = ss->n;
-		res[n++] = &ss->res;
+		in[n] = (struct pdb_history_input){ .series = ss->s, .pts = ss->pts, .npts = ss->n,
+						    .res = &ss->res };
+		in[n].failed = failed_points(s, bench, ss->s->dims, &in[n].nfailed);
+		n++;
 	}
-	c = pdb_history_chart_of(series, n, pts, npts, res, &o, err);
+	c = pdb_history_chart_of(in, n, &o, err);
 
 	pdb_buf_init(&svg);
 	if (!c) {
@@ -115,7 +144,7 @@ static int chart(struct site *s, const struct site_bench *bench, const char *met
 		pdb_buf_puts(b, inl);
 		pdb_buf_puts(b, "<figcaption>");
 		site_text(b, c->title);
-		pdb_buf_puts(b, ": the value of each run, change points dashed, outliers circled.");
+		pdb_buf_puts(b, ": the value of each run, change points dashed, outliers circled");
 		failed_runs(b, s, bench, series, n);
 		pdb_buf_puts(b, "</figcaption>\n</figure>\n");
 		free(inl);
@@ -126,10 +155,10 @@ out:
 	pdb_buf_release(&svg);
 	pdb_chart_layout_free(layout);
 	pdb_chart_free(c);
+	for (size_t i = 0; i < n; i++)
+		pdb_history_free((struct pdb_history_point *)in[i].failed, in[i].nfailed);
+	free(in);
 	free(series);
-	free(pts);
-	free(res);
-	free(npts);
 	return rc;
 }
 
