@@ -97,11 +97,19 @@ static struct entry *side_entries(struct pdb_run **runs, size_t nruns,
 	for (size_t i = 0; i < nruns; i++)
 		for (size_t j = 0; j < runs[i]->nresults; j++) {
 			const struct pdb_result *r = &runs[i]->results[j];
+			char *dims_json;
 			if (!pdb_glob_match(opts->bench_glob, r->benchmark) ||
 			    !pdb_glob_match(opts->metric_glob, r->metric))
 				continue;
+			/* a run in which the benchmark failed has no value for it,
+			 * whatever the tool timed (hyperfine --ignore-failure) */
+			dims_json = pdb_dims_text(r->dims, r->ndims);
+			if (pdb_run_find_failure(runs[i], r->benchmark, dims_json)) {
+				free(dims_json);
+				continue;
+			}
 			pdb_grow((void **)&e, &cap, *n + 1, sizeof *e);
-			e[*n].dims_json = pdb_dims_text(r->dims, r->ndims);
+			e[*n].dims_json = dims_json;
 			e[*n].key = series_key(r->benchmark, e[*n].dims_json, r->metric);
 			e[*n].r = r;
 			(*n)++;
@@ -637,6 +645,23 @@ static void mark_failures(struct ctx *c, struct pdb_run **cand, size_t ncand)
 		}
 }
 
+/* Rows of a benchmark that failed in the baseline: a row new in the
+ * candidate because of it says so (it is not a benchmark that appeared). */
+static void mark_base_failures(struct ctx *c, struct pdb_run **base, size_t nbase)
+{
+	for (size_t r = 0; r < c->out->nrows; r++) {
+		struct pdb_compare_row *row = &c->out->rows[r];
+		const struct pdb_failure *f = NULL;
+		for (size_t i = 0; i < nbase && !f; i++)
+			f = pdb_run_find_failure(base[i], row->benchmark, row->dims_json);
+		row->failed_in_base = f != NULL;
+		if (!f || row->verdict != PDB_VERDICT_NEW)
+			continue;
+		free(row->reason);
+		row->reason = pdb_xasprintf("it failed in the baseline: %s", f->reason);
+	}
+}
+
 /* Rows in the order a reviewer reads them: what fails first, then what is
  * gone, then what cannot be told, then the rest. */
 static int verdict_rank(int v)
@@ -851,6 +876,7 @@ int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t 
 	if (match_series(&c, be, nbe, ce, nce, err) < 0)
 		goto out;
 	mark_failures(&c, crun, ncand);
+	mark_base_failures(&c, brun, nbase);
 	if (opts->holm)
 		holm_adjust(out);
 	for (size_t i = 0; i < out->nrows; i++) {
@@ -945,7 +971,7 @@ size_t pdb_compare_in_common(const struct pdb_compare *cmp)
 	size_t n = 0;
 
 	for (size_t i = 0; i < cmp->nrows; i++)
-		n += cmp->rows[i].n_base > 0 &&
+		n += (cmp->rows[i].n_base > 0 || cmp->rows[i].failed_in_base) &&
 		     (cmp->rows[i].n_cand > 0 || cmp->rows[i].verdict == PDB_VERDICT_FAILED);
 	return n;
 }

@@ -59,6 +59,7 @@ struct pdb_compare_row {
 	double band_pct;       /* single samples: noise band used, else NaN */
 	int verdict;           /* enum pdb_verdict */
 	char *reason;          /* why failed, inconclusive or insufficient; NULL else */
+	int failed_in_base;    /* the benchmark failed in a baseline run (no value there) */
 	int hidden;            /* enum pdb_hidden; hidden rows never enter the geomean */
 	int warn;              /* worse than the warn level, not a regression */
 	const char *band;      /* "samples", "history" or "static" (low confidence);
@@ -135,8 +136,7 @@ void pdb_compare_release(struct pdb_compare *cmp);
 int pdb_compare_failed(const struct pdb_compare *cmp, unsigned fail_on);
 /* Whether row's verdict is one fail_on makes fail. */
 int pdb_compare_row_fails(const struct pdb_compare_row *row, unsigned fail_on);
-/* The rows on both sides: values on both, or values in the baseline and a
- * failure in the candidate. */
+/* The rows on both sides: values or a failure on each. */
 size_t pdb_compare_in_common(const struct pdb_compare *cmp);
 
 #endif

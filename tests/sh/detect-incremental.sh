@@ -3,8 +3,9 @@
 # weak change points) gives what a full recomputation gives, on seeded
 # random histories that grow run by run (steps, noise and one-run spikes),
 # in both outlier modes, over all runs and over an attribute filter; and
-# still after runs are removed, a result is changed behind its back and
-# the cached rows are damaged.
+# still after runs are removed, a result is changed behind its back, a
+# failure is recorded or removed for an old run and the cached rows are
+# damaged.
 : "${PERFDB:?}"
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -58,6 +59,11 @@ grep -q '"index"' "$work/full" || { echo "detect: no change point found at all";
 same "after two runs were removed"
 sqlite3 "$PERFDB_DB" "UPDATE results SET samples = X'0000000000005940' WHERE run_id = 20" || exit 1
 same "after a result was changed"
+# a failure recorded for an old run (its value no longer counts), then removed
+sqlite3 "$PERFDB_DB" "INSERT INTO failures VALUES (30, 'a', '{}', 'exit status 1')" || exit 1
+same "after a failure was added"
+sqlite3 "$PERFDB_DB" "DELETE FROM failures WHERE run_id = 30" || exit 1
+same "after a failure was removed"
 # a cached row that does not hold together is read as none (and rewritten)
 sqlite3 "$PERFDB_DB" "UPDATE detect_points SET run_ids = X'00'; UPDATE detect_cache SET spikes = '7,3'" || exit 1
 same "after the caches were damaged"
