@@ -170,19 +170,35 @@ for rid, bench, dims, reason in db.execute(
         "SELECT run_id, benchmark, dims, reason FROM failures ORDER BY run_id, benchmark, dims"):
     text = ",".join(f"{k}={v}" for k, v in json.loads(dims).items())
     failed[rid].append((bench, text, reason))
-newest_of = {}
-for rid in sorted(branch_of):
-    newest_of[branch_of[rid]] = rid
-failing = {}   # (benchmark, dims text) -> (newest run, since) for the newest run of a branch
-for branch, rid in newest_of.items():
+# a run in which a benchmark failed has no value for it (export has what the tool timed)
+failed_keys = {(rid, b, d) for rid, fs in failed.items() for b, d, _ in fs}
+for key in medians:
+    medians[key] = {r: v for r, v in medians[key].items() if (r, key[0], key[1]) not in failed_keys}
+medians = {k: v for k, v in medians.items() if v}
+valued = {}   # (benchmark, dims text) -> runs with a value of some metric
+for (bench, dims, _), v in medians.items():
+    valued.setdefault((bench, dims), set()).update(v)
+failing_now = {}  # (branch, (benchmark, dims text)) -> (run, since, reason): the newest
+                  # run of the branch that ran it (a value or a failure) failed; since: back
+                  # over runs that did not run it, to the first failure after its last value
+failing = {}
+for branch in set(branch_of.values()):
     same = sorted(r for r in branch_of if branch_of[r] == branch)
-    for bench, dims, reason in failed[rid]:
-        since = rid
-        for r in reversed(same[:same.index(rid)]):
-            if not any(f[:2] == (bench, dims) for f in failed[r]):
+    keys = {f[:2] for r in same for f in failed[r]}
+    for key in keys:
+        ran = [r for r in same if r in valued.get(key, ()) or any(f[:2] == key for f in failed[r])]
+        last = ran[-1]
+        if last in valued.get(key, ()):
+            continue
+        since = last
+        for r in reversed(ran[:-1]):
+            if r in valued.get(key, ()):
                 break
             since = r
-        failing[(bench, dims)] = (rid, since, reason)
+        failing_now[(branch, key)] = (last, since, next(f[2] for f in failed[last] if f[:2] == key))
+for (branch, key), v in failing_now.items():  # a series shows the newest
+    if key not in failing or failing[key][0] < v[0]:
+        failing[key] = v
 
 
 def failure_rows(page):
@@ -291,7 +307,8 @@ for rid, want in failed.items():
     nfail_rows += len(got)
     if got != want:
         err(f"r/run{rid}.html: failures {got}, the database has {want}")
-want = sorted((f"run{v[0]}", k[0], k[1] or "-", v[2], f"run{v[1]}") for k, v in failing.items())
+want = sorted((f"run{v[0]}", k[0], k[1] or "-", v[2], f"run{v[1]}")
+              for (_, k), v in failing_now.items())
 got = sorted(tuple(strip_names(x) for x in c) for c in failure_rows(index))
 if got != want:
     err(f"index: failing now {got}, the database has {want}")
@@ -376,4 +393,4 @@ if errors:
     sys.exit(1)
 print(f"site-check: ok ({len(pages)} pages, {nrows} index rows, {ncp_rows} change points on "
       f"{len(bench_pages)} benchmark pages, {compare_rows} compare rows, {value_rows} run values, "
-      f"{nfail_rows} failures on run and benchmark pages, {len(failing)} failing now)")
+      f"{nfail_rows} failures on run and benchmark pages, {len(failing_now)} failing now)")

@@ -147,10 +147,81 @@ static const struct site_failure *failure_in(const struct site *s, const struct 
 	return NULL;
 }
 
-/* The failures of the selected runs; for those in the newest run of a
- * branch, the run their unbroken run of failures on the branch began. */
+static const struct site *sort_key_site; /* qsort has no context argument */
+
+static int cmp_series_key(const void *pa, const void *pb)
+{
+	const struct pdb_series *a = sort_key_site->series[*(const size_t *)pa].s;
+	const struct pdb_series *b = sort_key_site->series[*(const size_t *)pb].s;
+	int c = strcmp(a->benchmark, b->benchmark);
+
+	return c ? c : strcmp(a->dims, b->dims);
+}
+
+/* The series of a benchmark and dims: order[*lo, *hi) of the series sorted by them. */
+static void series_of_key(const struct site *s, const size_t *order, const char *benchmark,
+			  const char *dims, size_t *lo, size_t *hi)
+{
+	size_t a = 0, b = s->nseries;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		const struct pdb_series *m = s->series[order[mid]].s;
+		int c = strcmp(m->benchmark, benchmark);
+		if ((c ? c : strcmp(m->dims, dims)) < 0)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*lo = *hi = a;
+	while (*hi < s->nseries && strcmp(s->series[order[*hi]].s->benchmark, benchmark) == 0 &&
+	       strcmp(s->series[order[*hi]].s->dims, dims) == 0)
+		(*hi)++;
+}
+
+/* Whether the run ran the benchmark of failure f: a value of it, or a failure. */
+static int ran(const struct site *s, const size_t *order, size_t lo, size_t hi,
+	       const struct site_run *run, const struct site_failure *f)
+{
+	for (size_t k = lo; k < hi; k++)
+		if (site_point_at(&s->series[order[k]], run->row->id))
+			return 1;
+	return failure_in(s, run, f->row->benchmark, f->row->dims) != NULL;
+}
+
+/* Whether f, in run r, is the newest news of its benchmark on r's branch:
+ * no later run of the branch ran it. Then its since: the first run of the
+ * failures before it on the branch, over runs that did not run it, up to
+ * a run with a value (else to the first run of the site: since_open). */
+static int failing_now(struct site *s, const size_t *order, const struct site_run *r,
+		       struct site_failure *f)
+{
+	size_t lo, hi, i = (size_t)(r - s->runs);
+	int stopped = 0;
+
+	series_of_key(s, order, f->row->benchmark, f->row->dims, &lo, &hi);
+	for (size_t j = i + 1; j < s->nruns; j++)
+		if (same_branch(s->runs[j].row, r->row) && ran(s, order, lo, hi, &s->runs[j], f))
+			return 0;
+	f->since = r->row->id;
+	for (size_t j = i; j-- > 0 && !stopped;) {
+		const struct site_run *q = &s->runs[j];
+		if (!same_branch(q->row, r->row))
+			continue;
+		if (failure_in(s, q, f->row->benchmark, f->row->dims))
+			f->since = q->row->id;
+		else
+			stopped = ran(s, order, lo, hi, q, f);
+	}
+	f->since_open = !stopped && s->since_id > 0;
+	return 1;
+}
+
+/* The failures of the selected runs, and which of them fail now. */
 static int gather_failures(struct site *s, struct pdb_err *err)
 {
+	size_t *order;
+
 	if (pdb_store_failure_rows(s->store, s->since_id, &s->frows, &s->nfrows, err) < 0)
 		return -1;
 	s->failures = pdb_xcalloc(s->nfrows + 1, sizeof *s->failures);
@@ -167,31 +238,28 @@ static int gather_failures(struct site *s, struct pdb_err *err)
 		f->dims = pdb_dims_json_display(f->row->dims);
 		s->nfailures++;
 	}
-	for (size_t i = 0; i < s->nruns; i++) {
-		const struct site_run *run = &s->runs[i];
-		for (size_t k = run->fail; run->newest && k < run->fail + run->nfail; k++) {
-			struct site_failure *f = &s->failures[k];
-			const struct site_run *q = run;
-			f->since = run->row->id;
-			while ((q = q->prev ? site_find_run(s, q->prev) : NULL) &&
-			       same_branch(q->row, run->row) &&
-			       failure_in(s, q, f->row->benchmark, f->row->dims))
-				f->since = q->row->id;
-			s->nfailing++;
-		}
-	}
+	order = pdb_xmalloc((s->nseries + 1) * sizeof *order);
+	for (size_t i = 0; i < s->nseries; i++)
+		order[i] = i;
+	sort_key_site = s;
+	qsort(order, s->nseries, sizeof *order, cmp_series_key);
+	s->failing = pdb_xcalloc(s->nfailures + 1, sizeof *s->failing);
+	for (size_t i = 0; i < s->nruns; i++)
+		for (size_t k = s->runs[i].fail; k < s->runs[i].fail + s->runs[i].nfail; k++)
+			if (failing_now(s, order, &s->runs[i], &s->failures[k]))
+				s->failing[s->nfailing++] = &s->failures[k];
+	free(order);
 	return 0;
 }
 
-/* The failure of the series' benchmark and dims in the newest run of a branch, or NULL. */
+/* What fails now of the series' benchmark and dims (the newest), or NULL. */
 static const struct site_failure *failing_of(const struct site *s, const struct pdb_series *series)
 {
-	const struct site_failure *f = NULL;
-
-	for (size_t i = s->nruns; i-- > 0 && !f;)
-		if (s->runs[i].newest)
-			f = failure_in(s, &s->runs[i], series->benchmark, series->dims);
-	return f;
+	for (size_t i = s->nfailing; i-- > 0;)
+		if (strcmp(s->failing[i]->row->benchmark, series->benchmark) == 0 &&
+		    strcmp(s->failing[i]->row->dims, series->dims) == 0)
+			return s->failing[i];
+	return NULL;
 }
 
 static void drop_missing(struct site_series *ss)
@@ -234,12 +302,24 @@ static uint64_t series_key(const struct site_series *ss)
 	if (ss->failing) {
 		h = site_hash(h, &ss->failing->row->run_id, sizeof ss->failing->row->run_id);
 		h = site_hash(h, &ss->failing->since, sizeof ss->failing->since);
+		h = site_hash(h, &ss->failing->since_open, sizeof ss->failing->since_open);
 	}
 	for (size_t i = 0; i < ss->n; i++) {
 		h = site_hash(h, &ss->pts[i].run_id, sizeof ss->pts[i].run_id);
 		h = site_hash(h, &ss->pts[i].value, sizeof ss->pts[i].value);
 	}
 	return h;
+}
+
+/* What each series calls for, now that failures are known, and its key. */
+static void series_attention(struct site *s)
+{
+	for (size_t i = 0; i < s->nseries; i++) {
+		struct site_series *ss = &s->series[i];
+		ss->failing = failing_of(s, ss->s);
+		ss->attention = ss->failing ? ATT_FAILED : ss->changed;
+		ss->key = series_key(ss);
+	}
 }
 
 /* The history of one series (its points, read: ss->pts, ss->n) and its
@@ -254,7 +334,6 @@ static int gather_series(struct site *s, const char *params, struct site_series 
 	int found = 0, rc;
 
 	drop_missing(ss);
-	ss->failing = failing_of(s, ss->s);
 	label_points(s, ss);
 	if (ss->n == 0)
 		return 0;
@@ -271,8 +350,6 @@ static int gather_series(struct site *s, const char *params, struct site_series 
 	pdb_detect_state_release(&cached);
 	free(x);
 	ss->changed = changed_of(ss);
-	ss->attention = ss->failing ? ATT_FAILED : ss->changed;
-	ss->key = series_key(ss);
 	return rc;
 }
 
@@ -479,6 +556,7 @@ static void bench_failures(struct site *s)
 		b->failed_key = site_hash_str(b->failed_key, f->row->dims);
 		b->failed_key = site_hash_str(b->failed_key, f->row->reason);
 		b->failed_key = site_hash(b->failed_key, &f->since, sizeof f->since);
+		b->failed_key = site_hash(b->failed_key, &f->since_open, sizeof f->since_open);
 		/* the run's link shows its name */
 		b->failed_key = site_hash_str(b->failed_key, site_find_run(s, f->row->run_id)->row->name);
 	}
@@ -561,6 +639,7 @@ static void run_keys(struct site *s)
 			h = site_hash_str(h, f->row->dims);
 			h = site_hash_str(h, f->row->reason);
 			h = site_hash(h, &f->since, sizeof f->since);
+			h = site_hash(h, &f->since_open, sizeof f->since_open);
 			h = site_hash(h, &page, sizeof page);
 		}
 		if (p)
@@ -581,8 +660,9 @@ int site_gather(struct site *s, struct pdb_err *err)
 		site_note(s, "--since %s: only %zu run%s match%s: all of them, from run%lld",
 			  s->opts->since, fewer, fewer == 1 ? "" : "s", fewer == 1 ? "es" : "",
 			  (long long)s->since_id);
-	if (gather_runs(s, err) < 0 || gather_failures(s, err) < 0 || gather_all_series(s, err) < 0)
+	if (gather_runs(s, err) < 0 || gather_all_series(s, err) < 0 || gather_failures(s, err) < 0)
 		return -1;
+	series_attention(s);
 	gather_benches(s);
 	bench_failures(s);
 	run_values(s);
@@ -610,6 +690,7 @@ void site_release(struct site *s)
 	for (size_t i = 0; i < s->nfailures; i++)
 		free(s->failures[i].dims);
 	free(s->failures);
+	free(s->failing);
 	pdb_failure_rows_free(s->frows, s->nfrows);
 	pdb_run_rows_free(s->rows, s->nrows);
 	pdb_series_free(s->all, s->nall);

@@ -73,27 +73,26 @@ static void summary(struct pdb_buf *b, const struct site *s)
 	pdb_buf_printf(b, "<div class=\"summary a%d\">", worst);
 	if (s->nfailing)
 		pdb_buf_printf(b, "<strong>%zu benchmark%s failing</strong> in the newest run of %s "
-			       "branch (<a href=\"#failing\">below</a>), ", s->nfailing,
-			       s->nfailing == 1 ? "" : "s", s->nfailing == 1 ? "its" : "their");
+			       "branch that ran %s (<a href=\"#failing\">below</a>), ", s->nfailing,
+			       s->nfailing == 1 ? "" : "s", s->nfailing == 1 ? "its" : "their",
+			       s->nfailing == 1 ? "it" : "them");
 	pdb_buf_printf(b, "<strong>%zu series with a recent regression</strong>, %zu with another "
 		       "recent change point, %zu without (recent: in their last %d runs).</div>\n",
 		       count[ATT_REGRESSION], count[ATT_CHANGE], count[ATT_NONE],
 		       SITE_RECENT);
 }
 
-/* What fails in the newest run of each branch, newest run first. */
+/* What fails now, newest run first. */
 static void failing_now(struct pdb_buf *b, const struct site *s)
 {
 	const struct site_failure **list = pdb_xcalloc(s->nfailing + 1, sizeof *list);
-	size_t n = 0;
 
-	for (size_t i = s->nruns; i-- > 0;)
-		for (size_t k = s->runs[i].fail; s->runs[i].newest && k < s->runs[i].fail + s->runs[i].nfail; k++)
-			list[n++] = &s->failures[k];
-	pdb_buf_puts(b, "<h2 id=\"failing\">Failing now</h2>\n<p class=\"note\">Benchmarks that "
-		     "failed in the newest run of their branch, with the run their failures on the "
-		     "branch began.</p>\n");
-	site_failure_table(b, s, list, n, 0, 1, 1);
+	for (size_t i = 0; i < s->nfailing; i++)
+		list[i] = s->failing[s->nfailing - 1 - i];
+	pdb_buf_puts(b, "<h2 id=\"failing\">Failing now</h2>\n<p class=\"note\">Benchmarks whose "
+		     "newest run on their branch failed, and the run their failures began (runs "
+		     "that did not run the benchmark do not end them).</p>\n");
+	site_failure_table(b, s, list, s->nfailing, 0, 1, 1);
 	free(list);
 }
 
@@ -167,7 +166,7 @@ int site_index_page(struct site *s, struct pdb_buf *b, struct pdb_err *err)
 	pdb_buf_printf(b, "<p><label>Filter by name: <input type=\"search\" id=\"filter\" "
 		     "placeholder=\"benchmark, dims or metric\"></label> <span id=\"shown\" "
 		     "class=\"note\"></span></p>\n<p class=\"note\">Series that need attention come "
-		     "first: failing in the newest run of their branch, a recent regression, then another "
+		     "first: failing now, then a recent regression, then another "
 		     "recent change point. A change point "
 		     "is confirmed once it has held for %d runs; newer ones are shown as tentative.</p>\n",
 		     PDB_DETECT_MAX_EXCURSION + 1);

@@ -75,6 +75,8 @@ void site_failed_since(struct pdb_buf *b, const struct site *s, const struct sit
 		pdb_buf_puts(b, ", since ");
 		site_run_link(b, s, f->since, depth);
 	}
+	if (f->since_open)
+		pdb_buf_puts(b, " or before (the site's first run)");
 }
 
 void site_series_table(struct pdb_buf *b, const struct site *s, const size_t *series,
@@ -164,6 +166,8 @@ void site_failure_table(struct pdb_buf *b, const struct site *s,
 				site_run_link(b, s, f->since, depth);
 			else
 				pdb_buf_puts(b, "-");
+			if (f->since_open)
+				pdb_buf_puts(b, " or before (the site's first run)");
 			pdb_buf_puts(b, "</td>");
 		}
 		pdb_buf_puts(b, "</tr>\n");

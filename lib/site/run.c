@@ -105,7 +105,7 @@ static void values(const struct site *s, const struct site_run *run, struct pdb_
 	pdb_buf_puts(b, "</tbody>\n</table>\n");
 }
 
-/* The benchmarks that failed in the run (with since when, in the newest run of its branch). */
+/* The benchmarks that failed in the run (with since when, for those that fail now). */
 static void failures(const struct site *s, const struct site_run *run, struct pdb_buf *b)
 {
 	const struct site_failure **list = pdb_xcalloc(run->nfail + 1, sizeof *list);
@@ -113,8 +113,7 @@ static void failures(const struct site *s, const struct site_run *run, struct pd
 	for (size_t i = 0; i < run->nfail; i++)
 		list[i] = &s->failures[run->fail + i];
 	pdb_buf_printf(b, "<h2 id=\"failures\">Failures</h2>\n<p class=\"note\">%zu benchmark%s "
-		       "failed in this run%s.</p>\n", run->nfail, run->nfail == 1 ? "" : "s",
-		       run->newest ? ", the newest of its branch" : "");
+		       "failed in this run.</p>\n", run->nfail, run->nfail == 1 ? "" : "s");
 	site_failure_table(b, s, list, run->nfail, 1, 1, 0);
 	free(list);
 }

@@ -15,8 +15,9 @@
 /* A change point this many runs from the end of its series is recent. */
 #define SITE_RECENT 20
 
-/* What needs attention, in sort order: failing in the newest run of a
- * branch, a recent regression, another recent change point, nothing. */
+/* What needs attention, in sort order: failing now (in the newest run of
+ * its branch that ran it), a recent regression, another recent change
+ * point, nothing. */
 enum site_attention { ATT_FAILED, ATT_REGRESSION, ATT_CHANGE, ATT_NONE };
 
 struct site_bench;
@@ -26,8 +27,11 @@ struct site_failure {
 	const struct pdb_failure_row *row;
 	char *dims;                       /* "k=v,k=v", "" when none */
 	const struct site_bench *bench;   /* its page, or NULL */
-	int64_t since;                    /* in the newest run of a branch: the first run of
-					   * the branch's unbroken run of failures; else 0 */
+	int64_t since;                    /* when it fails now (no later run of its branch ran
+					   * the benchmark): the first run of its failures on the
+					   * branch since it last had a value; else 0 */
+	int since_open;                   /* that run is the site's first (--since): it may
+					   * have failed before */
 };
 
 struct site_series {
@@ -40,7 +44,7 @@ struct site_series {
 	int attention;                    /* enum site_attention */
 	int changed;                      /* what its change points alone call for:
 					   * ATT_REGRESSION, ATT_CHANGE or ATT_NONE */
-	const struct site_failure *failing; /* in the newest run of a branch, or NULL */
+	const struct site_failure *failing; /* what fails now of its benchmark and dims, or NULL */
 	uint64_t key;                     /* hash of its values, runs and change points */
 };
 
@@ -85,7 +89,8 @@ struct site {
 	size_t nfrows;
 	struct site_failure *failures;    /* those of the selected runs, by run */
 	size_t nfailures;
-	size_t nfailing;                  /* of them, in the newest run of a branch */
+	const struct site_failure **failing; /* of them, those that fail now, by run */
+	size_t nfailing;
 	struct pdb_series *all;           /* every series */
 	size_t nall;
 	struct site_series *series;       /* those with values in the selected runs, sorted */
@@ -145,11 +150,11 @@ int site_write_page(const struct site *s, const char *path, const struct pdb_buf
 void site_series_table(struct pdb_buf *b, const struct site *s, const size_t *series,
 		       size_t n, int depth, int with_bench);
 
-/* "failed in runN, since runM" of a failure in the newest run of a branch. */
+/* "failed in runN, since runM" of a failure that fails now. */
 void site_failed_since(struct pdb_buf *b, const struct site *s, const struct site_failure *f,
 		       int depth);
 /* The failures of the given list as a table (benchmark, dims, reason; with_run: the run,
- * with_since: since when, of failures in the newest run of a branch). */
+ * and, for those that fail now, since when). */
 void site_failure_table(struct pdb_buf *b, const struct site *s,
 			const struct site_failure *const *failures, size_t n, int depth,
 			int with_bench, int with_run);
