@@ -336,10 +336,40 @@ page = pages.get(f"r/run{newest}.html")
 if page is None:
     err(f"no page r/run{newest}.html of the newest run")
     page = Page()
-# the run before on the same branch, else the run before
-before = [r for r in branch_of if r < newest]
-same = [r for r in before if branch_of[r] == branch_of[newest]]
-prev_id = max(same or before) if before else None
+series_of_run = {}
+for key, v in medians.items():
+    for r in v:
+        series_of_run.setdefault(r, set()).add(key)
+
+
+def prev_of(rid):
+    """The run a run is compared with: the newest before it on its branch with a
+    series in common, else the newest before it with one on any branch."""
+    before = sorted((r for r in branch_of if r < rid), reverse=True)
+    mine = series_of_run.get(rid, set())
+    for r in [r for r in before if branch_of[r] == branch_of[rid]] + before:
+        if series_of_run.get(r, set()) & mine:
+            return r
+    return None
+
+
+# every run page: the value before of each series is that of the run it is compared with
+before_rows = 0
+for rid in branch_of:
+    page_r = pages.get(f"r/run{rid}.html")
+    p = prev_of(rid)
+    for t in page_r.tables if page_r else []:
+        if t["class"] != "values":
+            continue
+        for r in t["rows"][1:]:
+            c = r["text"]
+            key = (c[0], c[1], c[2])
+            want = medians.get(key, {}).get(p) if p else None
+            before_rows += 1
+            if want is None and c[4] != "-" or want is not None and not close(
+                    value_of(c[4], detect[key]["unit"]), want):
+                err(f"run{rid}: {key}: before {c[4]!r}, run{p} has {want}")
+prev_id = prev_of(newest)
 compare_rows = 0
 if prev_id and not any(f'href="../r/run{prev_id}.html"' in u or u == f"../r/run{prev_id}.html"
                        for _, _, u in page.links):
@@ -393,4 +423,5 @@ if errors:
     sys.exit(1)
 print(f"site-check: ok ({len(pages)} pages, {nrows} index rows, {ncp_rows} change points on "
       f"{len(bench_pages)} benchmark pages, {compare_rows} compare rows, {value_rows} run values, "
+      f"{before_rows} values before on run pages, "
       f"{nfail_rows} failures on run and benchmark pages, {len(failing_now)} failing now)")

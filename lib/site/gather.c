@@ -111,14 +111,6 @@ static int gather_runs(struct site *s, struct pdb_err *err)
 		const char *branch = attr_of(s->runs[i].row, "branch");
 		struct site_run *run = &s->runs[i];
 
-		run->prev = i > 0 ? s->runs[i - 1].row->id : 0;
-		for (size_t j = i; branch && j-- > 0;) {
-			const char *b = attr_of(s->runs[j].row, "branch");
-			if (b && strcmp(b, branch) == 0) {
-				run->prev = s->runs[j].row->id;
-				break;
-			}
-		}
 		run->newest = 1;
 		for (size_t j = i + 1; j < s->nruns && run->newest; j++) {
 			const char *b = attr_of(s->runs[j].row, "branch");
@@ -585,6 +577,30 @@ static void run_values(struct site *s)
 	}
 }
 
+/* Whether run q has a value of a series that run r has. */
+static int shares(const struct site *s, const struct site_run *r, const struct site_run *q)
+{
+	for (size_t v = 0; v < r->nvalues; v++)
+		if (site_point_at(&s->series[r->values[v].series], q->row->id))
+			return 1;
+	return 0;
+}
+
+/* The run each run is compared with: the newest before it on its branch
+ * with a series in common, else the newest before it with one on any branch
+ * (a branch's first run against where it came from); 0 when none. */
+static void run_prevs(struct site *s)
+{
+	for (size_t i = 0; i < s->nruns; i++) {
+		struct site_run *run = &s->runs[i];
+		for (int any = 0; any < 2 && !run->prev; any++)
+			for (size_t j = i; j-- > 0 && !run->prev;)
+				if ((any || same_branch(s->runs[j].row, run->row)) &&
+				    shares(s, run, &s->runs[j]))
+					run->prev = s->runs[j].row->id;
+	}
+}
+
 /* A run's page shows its values, those of the run it is compared with and
  * whether a change point or an outlier is at it; the newest run of a branch
  * also the statistical comparison (whose band may come from the runs
@@ -666,6 +682,7 @@ int site_gather(struct site *s, struct pdb_err *err)
 	gather_benches(s);
 	bench_failures(s);
 	run_values(s);
+	run_prevs(s);
 	run_keys(s);
 	return 0;
 }

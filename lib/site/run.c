@@ -70,7 +70,7 @@ static void values(const struct site *s, const struct site_run *run, struct pdb_
 	if (run->prev)
 		site_run_link(b, s, run->prev, 1);
 	else
-		pdb_buf_puts(b, "nothing (the first run)");
+		pdb_buf_puts(b, "nothing (no run before has a series of it)");
 	pdb_buf_puts(b, "; each value is the median of the run's samples, its change the "
 		     "percentage from the value before");
 	if (run->prev && run->newest)
@@ -118,6 +118,24 @@ static void failures(const struct site *s, const struct site_run *run, struct pd
 	free(list);
 }
 
+/* Which run it is compared with, and why that one. */
+static void before(const struct site *s, const struct site_run *run, struct pdb_buf *b)
+{
+	const struct pdb_run_row *p = site_find_run(s, run->prev)->row;
+	const char *mine = site_run_attr(run->row, "branch"), *theirs = site_run_attr(p, "branch");
+
+	if (mine ? theirs && strcmp(mine, theirs) == 0 : !theirs) {
+		pdb_buf_puts(b, "</h2>\n<p class=\"note\">The run before on the same branch with a "
+			     "series in common.");
+		return;
+	}
+	pdb_buf_puts(b, "</h2>\n<p class=\"note\">No run before on ");
+	site_text(b, mine ? mine : "no branch");
+	pdb_buf_puts(b, " has a series in common: the run before with one, on ");
+	site_text(b, theirs ? theirs : "no branch");
+	pdb_buf_puts(b, ".");
+}
+
 int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
 		  struct pdb_err *err)
 {
@@ -151,8 +169,7 @@ int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
 	if (run->prev) {
 		pdb_buf_puts(b, "<h2>Compared with ");
 		site_run_link(b, s, run->prev, 1);
-		pdb_buf_puts(b, "</h2>\n<p class=\"note\">The run before on the same branch (else the "
-			     "run before).");
+		before(s, run, b);
 	}
 	if (run->prev && run->newest) {
 		pdb_buf_puts(b, " Worst first; change and interval are this run's change in the "

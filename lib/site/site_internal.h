@@ -66,7 +66,8 @@ struct site_value {
 
 struct site_run {
 	const struct pdb_run_row *row;
-	int64_t prev;                     /* the run before on the same branch, else before; 0: none */
+	int64_t prev;                     /* the run it is compared with (newest before it with a
+					   * series in common: on its branch, else on any); 0: none */
 	int newest;                       /* the newest run of its branch (of those without one) */
 	struct site_value *values;        /* in series order */
 	size_t nvalues;
