@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """Facts of a perfdb site against the database, read independently.
 
-Usage: site-check.py PERFDB DIR
+Usage: site-check.py PERFDB DIR [K=V]   (K=V: the --where the site was given)
+  - the runs of the site: those K=V selects; without it, when the runs have
+    two branches or more, those of one (main, else master, else the most runs,
+    the newest on a tie);
   - every link and resource of every page is relative and names a file of
     the site (a canonical <link> may be absolute; nothing else);
   - index.html: per series row, the direction, the latest value, the change
@@ -29,6 +32,7 @@ import subprocess
 import sys
 
 perfdb, site = sys.argv[1], sys.argv[2]
+where = sys.argv[3] if len(sys.argv) > 3 else None
 errors = []
 
 
@@ -124,6 +128,24 @@ for rel, page in sorted(pages.items()):
         if re.search(r"url\(|@import", style):
             err(f"{rel}: a style loads a resource: {style[:60]}")
 
+# ---- the runs of the site, from the database file ----
+db = sqlite3.connect(f"file:{os.environ['PERFDB_DB']}?mode=ro", uri=True)
+attrs = {rid: {} for (rid,) in db.execute("SELECT id FROM runs")}
+for rid, k, v in db.execute("SELECT run_id, key, value FROM run_attrs"):
+    attrs[rid][k] = v
+if where is None:
+    count = {}
+    for rid in sorted(attrs, reverse=True):   # newest first: the first of a tie wins
+        if "branch" in attrs[rid]:
+            count[attrs[rid]["branch"]] = count.get(attrs[rid]["branch"], 0) + 1
+    if len(count) >= 2:
+        best = max(count, key=lambda b: count[b])   # max keeps the first of a tie
+        best = "main" if "main" in count else "master" if "master" in count else best
+        where = f"branch={best}"
+conds = dict(c.split("=", 1) for c in where.split(",")) if where else {}
+selected = {rid for rid, a in attrs.items() if all(a.get(k) == v for k, v in conds.items())}
+branch_of = {rid: attrs[rid].get("branch") for rid in selected}
+
 # ---- the database, read by other commands ----
 medians = {}   # (benchmark, dims text, metric) -> {run id: median}
 def run_id(text):
@@ -131,15 +153,18 @@ def run_id(text):
 
 for line in run("export", "--format", "jsonl").splitlines():
     row = json.loads(line)
+    if run_id(row["run"]) not in selected:
+        continue
     dims = ",".join(f"{k[4:]}={v}" for k, v in row.items() if k.startswith("dim."))
     medians.setdefault((row["benchmark"], dims, row["metric"]), {}).setdefault(
         run_id(row["run"]), []).append(row["value"])
 for key in medians:
     medians[key] = {r: statistics.median(v) for r, v in medians[key].items()}
 detect = {}
-for s in json.loads(run("detect", "--format", "json"))["series"]:
+for s in json.loads(run("detect", "--format", "json", *(["--where", where] if where else [])))["series"]:
     dims = ",".join(f"{k}={v}" for k, v in s["dims"].items())
-    detect[(s["benchmark"], dims, s["metric"])] = s
+    if s["n"] > 0:   # detect lists the series without values in the runs too
+        detect[(s["benchmark"], dims, s["metric"])] = s
 
 PREFIX = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "m": 1e-3, "µ": 1e-6, "n": 1e-9,
           "Ki": 1024, "Mi": 1024 ** 2, "Gi": 1024 ** 3}
@@ -161,13 +186,11 @@ def close(a, b):
 
 
 # ---- failures, from the database file ----
-db = sqlite3.connect(f"file:{os.environ['PERFDB_DB']}?mode=ro", uri=True)
-branch_of = {rid: None for (rid,) in db.execute("SELECT id FROM runs")}
-for rid, value in db.execute("SELECT run_id, value FROM run_attrs WHERE key = 'branch'"):
-    branch_of[rid] = value
 failed = {rid: [] for rid in branch_of}   # run id -> [(benchmark, dims text, reason)]
 for rid, bench, dims, reason in db.execute(
         "SELECT run_id, benchmark, dims, reason FROM failures ORDER BY run_id, benchmark, dims"):
+    if rid not in selected:
+        continue
     text = ",".join(f"{k}={v}" for k, v in json.loads(dims).items())
     failed[rid].append((bench, text, reason))
 # a run in which a benchmark failed has no value for it (export has what the tool timed)

@@ -82,6 +82,55 @@ static void label_points(const struct site *s, struct site_series *ss)
 	}
 }
 
+/* Runs of several branches are not one history: without --where the site
+ * shows one branch (main, else master, else the one with the most runs,
+ * newest first on a tie) and names the others. Runs without a branch then
+ * are left out, and said so. */
+static void choose_branch(struct site *s)
+{
+	size_t unnamed = 0, best = 0;
+
+	s->branches = pdb_xcalloc(s->nrows + 1, sizeof *s->branches);
+	for (size_t i = 0; i < s->nrows; i++) { /* newest first */
+		const char *b = site_run_attr(&s->rows[i], "branch");
+		size_t k = 0;
+		if (s->rows[i].id < s->since_id)
+			continue;
+		if (!b) {
+			unnamed++;
+			continue;
+		}
+		while (k < s->nbranches && strcmp(s->branches[k].name, b) != 0)
+			k++;
+		if (k == s->nbranches)
+			s->branches[s->nbranches++].name = b;
+		s->branches[k].runs++;
+	}
+	if (s->nbranches < 2) {
+		s->nbranches = 0;
+		return;
+	}
+	for (size_t k = 1; k < s->nbranches; k++)
+		if (s->branches[k].runs > s->branches[best].runs)
+			best = k;
+	for (size_t k = 0; k < s->nbranches; k++)
+		if (strcmp(s->branches[k].name, "master") == 0)
+			best = k;
+	for (size_t k = 0; k < s->nbranches; k++)
+		if (strcmp(s->branches[k].name, "main") == 0)
+			best = k;
+	{
+		struct site_branch t = s->branches[0];
+		s->branches[0] = s->branches[best];
+		s->branches[best] = t;
+	}
+	s->where = pdb_xasprintf("branch=%s", s->branches[0].name);
+	site_note(s, "the runs have %zu branches: the site shows %s (%zu run%s; --where "
+		  "branch=NAME for another)%s", s->nbranches, s->where, s->branches[0].runs,
+		  s->branches[0].runs == 1 ? "" : "s",
+		  unnamed ? "; runs without a branch are left out" : "");
+}
+
 /* The selected runs in ascending id, each with the run it is compared with. */
 static int gather_runs(struct site *s, struct pdb_err *err)
 {
@@ -89,10 +138,18 @@ static int gather_runs(struct site *s, struct pdb_err *err)
 	int64_t *ids = NULL;
 	size_t nids = 0, k = 0;
 
-	if (pdb_store_run_ids(s->store, s->opts->where, &ids, &nids, err) < 0 ||
-	    pdb_store_list_runs(s->store, &f, &s->rows, &s->nrows, err) < 0) {
-		free(ids);
+	if (pdb_store_list_runs(s->store, &f, &s->rows, &s->nrows, err) < 0)
 		return -1;
+	if (s->opts->where)
+		s->where = pdb_xstrdup(s->opts->where);
+	else
+		choose_branch(s);
+	if (pdb_store_run_ids(s->store, s->where, &ids, &nids, err) < 0)
+		return -1;
+	if (nids == 0 && s->opts->where) { /* a typo would empty a published site */
+		free(ids);
+		return pdb_err_set(err, PDB_EXIT_INPUT, "--where %s: no run matches",
+				   s->opts->where);
 	}
 	s->runs = pdb_xcalloc(nids + 1, sizeof *s->runs);
 	/* rows are newest first, ids ascending */
@@ -368,14 +425,14 @@ static int gather_all_series(struct site *s, struct pdb_err *err)
 		return -1;
 	pts = pdb_xcalloc(s->nall + 1, sizeof *pts);
 	npts = pdb_xcalloc(s->nall + 1, sizeof *npts);
-	if (pdb_store_all_points(s->store, s->opts->where, s->since_id, s->all, s->nall, pts,
+	if (pdb_store_all_points(s->store, s->where, s->since_id, s->all, s->nall, pts,
 				 npts, err) < 0) {
 		free(pts);
 		free(npts);
 		return -1;
 	}
 	pdb_detect_opts_init(&o);
-	params = pdb_store_detect_params(&o, s->since_id, s->opts->where);
+	params = pdb_store_detect_params(&o, s->since_id, s->where);
 	s->series = pdb_xcalloc(s->nall + 1, sizeof *s->series);
 	states = pdb_xcalloc(s->nall + 1, sizeof *states);
 	entries = pdb_xcalloc(s->nall + 1, sizeof *entries);
@@ -711,4 +768,6 @@ void site_release(struct site *s)
 	pdb_failure_rows_free(s->frows, s->nfrows);
 	pdb_run_rows_free(s->rows, s->nrows);
 	pdb_series_free(s->all, s->nall);
+	free(s->branches);
+	free(s->where);
 }

@@ -153,11 +153,25 @@ int site_index_page(struct site *s, struct pdb_buf *b, struct pdb_err *err)
 		pdb_buf_puts(b, " to ");
 		site_text(b, last->created_at);
 	}
-	if (s->opts->where) {
+	if (s->where) {
 		pdb_buf_puts(b, "; runs with ");
-		site_text(b, s->opts->where);
+		site_text(b, s->where);
 	}
 	pdb_buf_puts(b, ".</p>\n");
+	if (s->nbranches) {
+		pdb_buf_printf(b, "<p class=\"note\">The runs have %zu branches, and each is a history "
+			       "of its own: this site shows ", s->nbranches);
+		site_text(b, s->branches[0].name);
+		pdb_buf_puts(b, "; the others");
+		for (size_t k = 1; k < s->nbranches; k++) {
+			pdb_buf_puts(b, k == 1 ? ": " : ", ");
+			site_text(b, s->branches[k].name);
+			pdb_buf_printf(b, " (%zu run%s)", s->branches[k].runs,
+				       s->branches[k].runs == 1 ? "" : "s");
+		}
+		pdb_buf_puts(b, " have sites of their own: <code>perfdb site --where branch=NAME</code>."
+			     "</p>\n");
+	}
 	if (s->nruns)
 		latest_runs(b, s);
 	summary(b, s);

@@ -200,7 +200,7 @@ static uint64_t options_key(const struct site *s)
 
 	h = site_hash_str(h, s->title);
 	h = site_hash_str(h, s->opts->base_url);
-	h = site_hash_str(h, s->opts->where);
+	h = site_hash_str(h, s->where);
 	return site_hash(h, &s->since_id, sizeof s->since_id);
 }
 

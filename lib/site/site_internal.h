@@ -77,9 +77,20 @@ struct site_run {
 	char *file;                       /* "r/run42.html" */
 };
 
+/* A branch of the runs, for the site that shows one of several. */
+struct site_branch {
+	const char *name;
+	size_t runs;
+};
+
 struct site {
 	struct pdb_store *store;
 	const struct pdb_site_opts *opts;
+	char *where;                      /* the runs shown: opts->where, else branch=NAME when
+					   * the runs have several branches, else NULL */
+	struct site_branch *branches;     /* when where names the branch chosen: every branch,
+					   * the one shown first */
+	size_t nbranches;
 	const char *title;
 	int64_t since_id;
 	struct pdb_run_row *rows;         /* every run, newest first */

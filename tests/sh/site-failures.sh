@@ -12,7 +12,8 @@
 #   - flaky: fails in run 4 with timings (as hyperfine --ignore-failure
 #     writes them, which are no values), then recovers.
 # With --since run11, a failure whose run is the site's first says that it
-# may have begun before.
+# may have begun before. Without --where the site is main's (two branches),
+# and says so; a --where that matches no run is an error, not an empty site.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export PERFDB_DB="$work/perfdb.db" PERFDB_FINGERPRINT=off SOURCE_DATE_EPOCH=1764000000
@@ -56,8 +57,18 @@ grep -q 'run11</a> (r11)</td><td class="name"><a href="b/parse.html">parse</a></
   "$work/site/index.html" || { echo "site-failures: parse on main is not failing since run9"; fail=1; }
 grep -q 'run11</a> (r11)</td><td class="name"><a href="b/gone.html">gone' "$work/site/index.html" ||
   { echo "site-failures: gone (failed in run11, then only another tool) is not failing now"; fail=1; }
-grep -q 'failed</span> in <a href="r/run12.html">run12</a> (r12)</td>' "$work/site/index.html" ||
+# two branches: the site shows main, says so, and topic has a site of its own
+grep -q 'The runs have 2 branches, and each is a history of its own: this site shows main; the others: topic (2 runs)' \
+  "$work/site/index.html" || { echo "site-failures: the index does not say it shows main of 2 branches"; fail=1; }
+[ ! -e "$work/site/r/run12.html" ] || { echo "site-failures: topic's run12 is on main's site"; fail=1; }
+"$PERFDB" site -o "$work/topic" --where branch=topic >/dev/null || exit 1
+/usr/bin/python3 "$ROOT/tests/site-check.py" "$PERFDB" "$work/topic" branch=topic || fail=1
+grep -q 'failed</span> in <a href="r/run12.html">run12</a> (r12)</td>' "$work/topic/index.html" ||
   { echo "site-failures: parse on topic (run12) is not shown failing"; fail=1; }
+"$PERFDB" site -o "$work/typo" --where branch=nosuch >/dev/null 2>"$work/err"
+rc=$?
+[ $rc = 3 ] && grep -q 'no run matches' "$work/err" && [ ! -e "$work/typo/index.html" ] ||
+  { echo "site-failures: --where branch=nosuch: exit $rc, $(cat "$work/err")"; fail=1; }
 grep -c '<td class="name">flaky' "$work/site/index.html" | grep -q '^0$' ||
   { echo "site-failures: flaky recovered but is listed as failing"; fail=1; }
 "$PERFDB" site -o "$work/since" --since run11 >/dev/null || exit 1
