@@ -428,6 +428,26 @@ static size_t fail_recent(const struct found *fs, size_t nseries, int64_t n)
 	return nfail;
 }
 
+/* A --where that selects no run is a typo more often than not: exit 3 with
+ * its reason (*status), rather than "0 change points" over nothing. */
+static int where_matches_nothing(struct pdb_store *store, const char *where, struct pdb_err *err,
+				 int *status)
+{
+	int64_t *ids = NULL;
+	size_t n = 0;
+
+	if (pdb_store_run_ids(store, where, &ids, &n, err) < 0) {
+		*status = cmd_fail("detect", err);
+		return 1;
+	}
+	free(ids);
+	if (n > 0)
+		return 0;
+	pdb_err_set(err, PDB_EXIT_INPUT, "--where %s: no run matches", where);
+	*status = cmd_fail("detect", err);
+	return 1;
+}
+
 static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct detect_cli cli = { 0 };
@@ -454,6 +474,8 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_fail("detect", &err);
 		goto out;
 	}
+	if (cli.where && where_matches_nothing(store, cli.where, &err, &status))
+		goto out;
 	if (fewer)
 		fprintf(stderr, "perfdb: detect: --since %s: only %zu run%s match%s: all of them, "
 			"from run%lld\n", cli.since, fewer, fewer == 1 ? "" : "s",
