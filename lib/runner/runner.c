@@ -389,6 +389,48 @@ static void record_failure(struct pdb_run *run, const struct pdb_spec *spec,
 	free(point);
 }
 
+/* A failure's reason, named by the first step that failed, says how many
+ * of its repetitions failed when it had several: "2 of 5 repetitions
+ * failed; the first: rep 2: exit status 1" (or "all 5 ..."). ran[i]: 1 when
+ * step i ran, 2 when it failed. */
+static void count_failed_reps(const struct pdb_spec *spec, const struct pdb_plan *plan,
+			      const unsigned char *ran, size_t variant, struct pdb_run *run)
+{
+	size_t *reps = pdb_xcalloc(run->nfailures + 1, sizeof *reps);
+	size_t *bad = pdb_xcalloc(run->nfailures + 1, sizeof *bad);
+
+	for (size_t i = 0; i < plan->nsteps; i++) {
+		const struct pdb_step *s = &plan->steps[i];
+		const struct pdb_failure *f;
+		struct pdb_attr dims[32];
+		char *text;
+
+		if (s->variant != variant || s->kind != PDB_STEP_MEASURE || !ran[i])
+			continue;
+		text = pdb_dims_text(dims, point_dims(spec, s->point, dims));
+		f = pdb_run_find_failure(run, spec->benches[s->bench].name, text);
+		free(text);
+		if (!f)
+			continue;
+		reps[f - run->failures]++;
+		bad[f - run->failures] += ran[i] == 2;
+	}
+	for (size_t k = 0; k < run->nfailures; k++) {
+		char *reason;
+		if (reps[k] < 2 || bad[k] == 0)
+			continue;
+		reason = bad[k] == reps[k]
+			? pdb_xasprintf("all %zu repetitions failed; the first: %s", reps[k],
+					run->failures[k].reason)
+			: pdb_xasprintf("%zu of %zu repetitions failed; the first: %s", bad[k], reps[k],
+					run->failures[k].reason);
+		pdb_set_str(&run->failures[k].reason, reason);
+		free(reason);
+	}
+	free(reps);
+	free(bad);
+}
+
 static void environment(struct pdb_run *const *runs, size_t nruns, const struct pdb_runner_opts *opts)
 {
 	char buf[128] = "";
@@ -428,6 +470,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 	char out_path[4096];
 	double t0 = now();
 	int *failed = pdb_xcalloc(nruns, sizeof *failed), fd, ret = -1;
+	unsigned char *ran = pdb_xcalloc(plan->nsteps + 1, 1);
 
 	snprintf(out_path, sizeof out_path, "%s/perfdb-stdout-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if ((fd = mkstemp(out_path)) < 0) {
@@ -465,6 +508,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 			if (res.status != 0)
 				record_failure(run, spec, s, &res, res.stderr_tail);
 			failed[s->variant] |= res.status != 0 && !b->allow_failure;
+			ran[i] = res.status != 0 ? 2 : 1;
 			goto done;
 		}
 		if (pdb_exec_run(&eo, &res, err) < 0) {
@@ -488,6 +532,8 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 			record_failure(run, spec, s, &res, why[0] ? why : NULL);
 			failed[s->variant] |= !b->allow_failure;
 		}
+		if (!res.interrupted)
+			ran[i] = bad ? 2 : 1;
 done:
 		p.event = PDB_PROGRESS_DONE;
 		p.res = &res;
@@ -499,11 +545,14 @@ done:
 		free(point);
 	}
 	unlink(out_path);
-	for (size_t v = 0; v < nruns; v++)
+	for (size_t v = 0; v < nruns; v++) {
+		count_failed_reps(spec, plan, ran, v, runs[v]);
 		pdb_set_str(&runs[v]->status, opts->stop && *opts->stop ? "interrupted"
 				: failed[v] ? "failed" : "complete");
+	}
 	ret = 0;
 out:
+	free(ran);
 	free(failed);
 	return ret;
 }
