@@ -102,7 +102,8 @@ static void add_tick(struct pdb_axis_layout *a, double value, const char *label)
 
 static void axis_title(char *out, size_t size, const char *title, const char *unit)
 {
-	if (!unit || !*unit || strcmp(unit, "s") == 0 || strcmp(unit, "%") == 0)
+	if (!unit || !*unit || strcmp(unit, "s") == 0 || strcmp(unit, "%") == 0 ||
+	    strcmp(unit, "B") == 0) /* the ticks say it */
 		snprintf(out, size, "%s", title ? title : "");
 	else
 		snprintf(out, size, "%s (%s)", title ? title : "", unit);
@@ -227,19 +228,25 @@ static void axis_compute(const struct pdb_chart_panel *p, int is_x, double len,
 		category_ticks(a, def, len, is_x);
 		break;
 	default: {
-		double step;
+		double step, scale;
 		if (def->include_zero) {
 			if (r.lo > 0)
 				r.lo = 0;
 			if (r.hi < 0)
 				r.hi = 0;
 		}
-		a->lo = r.lo;
-		a->hi = r.hi;
+		/* bytes get ticks nice in the binary unit they are labelled in */
+		scale = def->unit && strcmp(def->unit, "B") == 0
+			? pdb_chart_bytes_scale(fmax(fabs(r.lo), fabs(r.hi))) : 1;
+		a->lo = r.lo / scale;
+		a->hi = r.hi / scale;
 		if (isfinite(def->min) && isfinite(def->max) && def->max > def->min)
 			step = pdb_chart_nice_step(a->hi - a->lo, target);
 		else
 			step = pdb_chart_nice_range(&a->lo, &a->hi, target);
+		a->lo *= scale;
+		a->hi *= scale;
+		step *= scale;
 		if (def->integer && step < 1) {
 			step = 1;
 			a->lo = floor(a->lo);

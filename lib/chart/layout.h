@@ -96,6 +96,8 @@ double pdb_chart_nice_step(double span, int target);
 /* Round [*lo, *hi] out to multiples of a nice step for about target ticks;
  * returns the step. A zero span is widened first. */
 double pdb_chart_nice_range(double *lo, double *hi, int target);
+/* The binary scale (1, 1024, 1024², ...) that bytes up to amax are labelled in. */
+double pdb_chart_bytes_scale(double amax);
 /* Tick labels for values on an axis of unit: a common SI prefix for linear
  * axes ("5k", "250 µs", "12.5%"), each value its own for log axes. */
 void pdb_chart_tick_labels(struct pdb_tick *ticks, size_t n, const char *unit,

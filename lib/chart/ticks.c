@@ -133,6 +133,55 @@ static void format_tick(double v, size_t prefix, int is_time, int is_pct, int de
 		snprintf(out + strlen(out), size - strlen(out), "%s", prefixes[prefix].si);
 }
 
+/* Bytes read in binary steps, as the tables write them (KiB, MiB, GiB). */
+static const char *const binary_names[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+#define NBINARY (sizeof binary_names / sizeof binary_names[0])
+
+static size_t binary_for(double a)
+{
+	size_t k = 0;
+
+	while (k + 1 < NBINARY && a >= pow(1024, (double)(k + 1)) * 0.9995)
+		k++;
+	return k;
+}
+
+double pdb_chart_bytes_scale(double amax)
+{
+	return pow(1024, (double)binary_for(amax));
+}
+
+static void bytes_tick(double v, size_t k, int decimals, char *out, size_t size)
+{
+	if (v == 0)
+		snprintf(out, size, "0");
+	else if (decimals < 0)
+		snprintf(out, size, "%.4g %s", v / pow(1024, (double)k), binary_names[k]);
+	else
+		snprintf(out, size, "%.*f %s", decimals, v / pow(1024, (double)k), binary_names[k]);
+}
+
+static void bytes_labels(struct pdb_tick *ticks, size_t n, int per_tick, double step,
+			 double amax)
+{
+	size_t k = binary_for(amax);
+	int decimals;
+
+	for (decimals = 0; decimals < 6; decimals++) {
+		double s = step / pow(1024, (double)k) * pow(10, decimals);
+		if (fabs(s - round(s)) < 1e-6 * (s > 1 ? s : 1))
+			break;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double v = ticks[i].value;
+		if (per_tick)
+			bytes_tick(v, binary_for(fabs(v)), -1, ticks[i].label, sizeof ticks[i].label);
+		else
+			bytes_tick(fabs(v) < step * 1e-9 ? 0 : v, k, decimals, ticks[i].label,
+				   sizeof ticks[i].label);
+	}
+}
+
 void pdb_chart_tick_labels(struct pdb_tick *ticks, size_t n, const char *unit,
 			   int per_tick, double step)
 {
@@ -144,6 +193,10 @@ void pdb_chart_tick_labels(struct pdb_tick *ticks, size_t n, const char *unit,
 	for (size_t i = 0; i < n; i++)
 		if (fabs(ticks[i].value) > amax)
 			amax = fabs(ticks[i].value);
+	if (strcmp(unit, "B") == 0) {
+		bytes_labels(ticks, n, per_tick, step, amax);
+		return;
+	}
 	prefix = is_pct ? 4 : prefix_for(amax, is_time);
 	/* as many decimals as the step needs to be exact: 2.5k, 0.25 ms */
 	for (decimals = 0; decimals < 6; decimals++) {
