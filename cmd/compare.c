@@ -31,8 +31,9 @@ const struct command cmd_compare = {
 	"      --db FILE        the database\n"
 	"BASE, CANDIDATE: a run selector (run42, latest~1, latest:branch=main) or a\n"
 	"comma-separated group (run40,run41,run42); a group's runs give one value each.\n"
-	"Exit: 0 pass, 1 the gate fails (a regression, a failed benchmark, or a run that\n"
-	"ended failed), 2 usage, 3 unknown run or no series in common, 4 database error.\n",
+	"Exit: 0 pass, 1 the gate fails (a regression, a failed benchmark, or a candidate\n"
+	"run that ended failed), 2 usage, 3 unknown run or no series in common, 4 database\n"
+	"error.\n",
 	"compare two runs or run groups, exit 1 on a regression",
 };
 

@@ -596,6 +596,29 @@ out:
 	return ret;
 }
 
+/* A row of its own for what failed: benchmark and dims, no values. */
+static struct pdb_compare_row *failure_row(struct ctx *c, const struct pdb_failure *f,
+					   const char *dims_json)
+{
+	struct pdb_compare *out = c->out;
+	struct pdb_compare_row *row;
+
+	pdb_grow((void **)&out->rows, &c->cap, out->nrows + 1, sizeof *out->rows);
+	row = &out->rows[out->nrows++];
+	memset(row, 0, sizeof *row);
+	row->benchmark = pdb_xstrdup(f->benchmark);
+	row->dims = pdb_dims_display(f->dims, f->ndims);
+	row->dims_json = pdb_xstrdup(dims_json);
+	row->metric = pdb_xstrdup("");
+	row->unit = pdb_xstrdup("");
+	row->median_base = row->median_cand = row->mean_base = NAN;
+	row->mean_cand = row->change_pct = row->ci_low_pct = NAN;
+	row->ci_high_pct = row->change_abs = row->ci_low_abs = NAN;
+	row->ci_high_abs = row->p_value = row->band_pct = NAN;
+	row->threshold_pct = row->warn_pct = NAN;
+	return row;
+}
+
 /* A benchmark that failed in a candidate run: every row of it (benchmark and
  * dims) gets the verdict failed, whatever its timings say; a failure with no
  * row (a tool's error entry has no values) gets a row of its own. */
@@ -625,19 +648,7 @@ static void mark_failures(struct ctx *c, struct pdb_run **cand, size_t ncand)
 				row->reason = pdb_xstrdup(f->reason);
 			}
 			if (!matched) {
-				pdb_grow((void **)&out->rows, &c->cap, out->nrows + 1, sizeof *out->rows);
-				row = &out->rows[out->nrows++];
-				memset(row, 0, sizeof *row);
-				row->benchmark = pdb_xstrdup(f->benchmark);
-				row->dims = pdb_dims_display(f->dims, f->ndims);
-				row->dims_json = pdb_xstrdup(dims_json);
-				row->metric = pdb_xstrdup("");
-				row->unit = pdb_xstrdup("");
-				row->median_base = row->median_cand = row->mean_base = NAN;
-				row->mean_cand = row->change_pct = row->ci_low_pct = NAN;
-				row->ci_high_pct = row->change_abs = row->ci_low_abs = NAN;
-				row->ci_high_abs = row->p_value = row->band_pct = NAN;
-				row->threshold_pct = row->warn_pct = NAN;
+				row = failure_row(c, f, dims_json);
 				row->verdict = PDB_VERDICT_FAILED;
 				row->reason = pdb_xstrdup(f->reason);
 			}
@@ -646,7 +657,9 @@ static void mark_failures(struct ctx *c, struct pdb_run **cand, size_t ncand)
 }
 
 /* Rows of a benchmark that failed in the baseline: a row new in the
- * candidate because of it says so (it is not a benchmark that appeared). */
+ * candidate because of it says so (it is not a benchmark that appeared);
+ * one absent from the candidate too is missing, with the reason (else it
+ * would have no row at all). */
 static void mark_base_failures(struct ctx *c, struct pdb_run **base, size_t nbase)
 {
 	for (size_t r = 0; r < c->out->nrows; r++) {
@@ -660,6 +673,23 @@ static void mark_base_failures(struct ctx *c, struct pdb_run **base, size_t nbas
 		free(row->reason);
 		row->reason = pdb_xasprintf("it failed in the baseline: %s", f->reason);
 	}
+	for (size_t i = 0; i < nbase; i++)
+		for (size_t k = 0; k < base[i]->nfailures; k++) {
+			const struct pdb_failure *f = &base[i]->failures[k];
+			char *dims_json = pdb_dims_text(f->dims, f->ndims);
+			int found = 0;
+			for (size_t r = 0; r < c->out->nrows && !found; r++)
+				found = strcmp(c->out->rows[r].benchmark, f->benchmark) == 0 &&
+					strcmp(c->out->rows[r].dims_json, dims_json) == 0;
+			if (!found && pdb_glob_match(c->opts->bench_glob, f->benchmark)) {
+				struct pdb_compare_row *row = failure_row(c, f, dims_json);
+				row->verdict = PDB_VERDICT_MISSING;
+				row->failed_in_base = 1;
+				row->reason = pdb_xasprintf("it failed in the baseline (%s) and is not in "
+							    "the candidate", f->reason);
+			}
+			free(dims_json);
+		}
 }
 
 /* Rows in the order a reviewer reads them: what fails first, then what is
@@ -947,7 +977,9 @@ int pdb_compare_row_fails(const struct pdb_compare_row *row, unsigned fail_on)
 {
 	if (!(fail_on & (1u << row->verdict)))
 		return 0;
-	return row->verdict == PDB_VERDICT_FAILED || row->direction != PDB_DIR_NONE;
+	/* a row of a failure has no metric, so no direction */
+	return row->verdict == PDB_VERDICT_FAILED || row->failed_in_base ||
+	       row->direction != PDB_DIR_NONE;
 }
 
 int pdb_compare_failed(const struct pdb_compare *cmp, unsigned fail_on)
@@ -955,14 +987,12 @@ int pdb_compare_failed(const struct pdb_compare *cmp, unsigned fail_on)
 	for (size_t i = 0; i < cmp->nrows; i++)
 		if (pdb_compare_row_fails(&cmp->rows[i], fail_on))
 			return 1;
+	/* the candidate's runs only: a baseline that ended failed is what a
+	 * recovery is compared with (it is warned about) */
 	if (fail_on & (1u << PDB_VERDICT_FAILED))
-		for (size_t side = 0; side < 2; side++) {
-			const struct pdb_compare_run *runs = side ? cmp->cand : cmp->base;
-			size_t n = side ? cmp->ncand : cmp->nbase;
-			for (size_t i = 0; i < n; i++)
-				if (strcmp(runs[i].status, "complete") != 0)
-					return 1;
-		}
+		for (size_t i = 0; i < cmp->ncand; i++)
+			if (strcmp(cmp->cand[i].status, "complete") != 0)
+				return 1;
 	return 0;
 }
 

@@ -132,7 +132,7 @@ void pdb_compare_release(struct pdb_compare *cmp);
 
 /* Whether the gate fails: a row whose verdict is in fail_on (rows with
  * direction none count only when failed), or, when fail_on holds failed, a
- * run of either side that ended failed or interrupted. */
+ * candidate run that ended failed or interrupted. */
 int pdb_compare_failed(const struct pdb_compare *cmp, unsigned fail_on);
 /* Whether row's verdict is one fail_on makes fail. */
 int pdb_compare_row_fails(const struct pdb_compare_row *row, unsigned fail_on);
