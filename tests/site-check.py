@@ -389,8 +389,11 @@ for rid in branch_of:
             key = (c[0], c[1], c[2])
             want = medians.get(key, {}).get(p) if p else None
             before_rows += 1
-            if want is None and c[4] != "-" or want is not None and not close(
-                    value_of(c[4], detect[key]["unit"]), want):
+            if want is None:   # none, or a failure there
+                want = "failed" if (p, key[0], key[1]) in failed_keys else "-"
+                if c[4] != want:
+                    err(f"run{rid}: {key}: before {c[4]!r}, run{p} has {want!r}")
+            elif not close(value_of(c[4], detect[key]["unit"]), want):
                 err(f"run{rid}: {key}: before {c[4]!r}, run{p} has {want}")
 prev_id = prev_of(newest)
 compare_rows = 0

@@ -186,8 +186,8 @@ static int same_branch(const struct pdb_run_row *a, const struct pdb_run_row *b)
 }
 
 /* The failure of benchmark (with dims as series.dims) in run, or NULL. */
-static const struct site_failure *failure_in(const struct site *s, const struct site_run *run,
-					     const char *benchmark, const char *dims)
+const struct site_failure *site_failure_in(const struct site *s, const struct site_run *run,
+					   const char *benchmark, const char *dims)
 {
 	for (size_t i = run->fail; i < run->fail + run->nfail; i++)
 		if (strcmp(s->failures[i].row->benchmark, benchmark) == 0 &&
@@ -235,7 +235,7 @@ static int ran(const struct site *s, const size_t *order, size_t lo, size_t hi,
 	for (size_t k = lo; k < hi; k++)
 		if (site_point_at(&s->series[order[k]], run->row->id))
 			return 1;
-	return failure_in(s, run, f->row->benchmark, f->row->dims) != NULL;
+	return site_failure_in(s, run, f->row->benchmark, f->row->dims) != NULL;
 }
 
 /* Whether f, in run r, is the newest news of its benchmark on r's branch:
@@ -257,7 +257,7 @@ static int failing_now(struct site *s, const size_t *order, const struct site_ru
 		const struct site_run *q = &s->runs[j];
 		if (!same_branch(q->row, r->row))
 			continue;
-		if (failure_in(s, q, f->row->benchmark, f->row->dims))
+		if (site_failure_in(s, q, f->row->benchmark, f->row->dims))
 			f->since = q->row->id;
 		else
 			stopped = ran(s, order, lo, hi, q, f);

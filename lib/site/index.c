@@ -89,9 +89,10 @@ static void failing_now(struct pdb_buf *b, const struct site *s)
 
 	for (size_t i = 0; i < s->nfailing; i++)
 		list[i] = s->failing[s->nfailing - 1 - i];
-	pdb_buf_puts(b, "<h2 id=\"failing\">Failing now</h2>\n<p class=\"note\">Benchmarks whose "
-		     "newest run on their branch failed, and the run their failures began (runs "
-		     "that did not run the benchmark do not end them).</p>\n");
+	pdb_buf_puts(b, "<h2 id=\"failing\">Failing now</h2>\n<p class=\"note\">Benchmarks that "
+		     "failed in the newest run of their branch that ran them, and the run their "
+		     "failures began (runs that did not run the benchmark neither end them nor "
+		     "hide them).</p>\n");
 	site_failure_table(b, s, list, s->nfailing, 0, 1, 1);
 	free(list);
 }

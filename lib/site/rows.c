@@ -66,6 +66,14 @@ static void change_point_cell(struct pdb_buf *b, const struct site *s,
 	pdb_buf_puts(b, "</td>");
 }
 
+/* After a since that the site's first run bounds: " or before (the site starts at runN)". */
+static void since_open(struct pdb_buf *b, const struct site *s, int depth)
+{
+	pdb_buf_puts(b, " or before (the site starts at ");
+	site_run_link(b, s, s->runs[0].row->id, depth);
+	pdb_buf_puts(b, ")");
+}
+
 void site_failed_since(struct pdb_buf *b, const struct site *s, const struct site_failure *f,
 		       int depth)
 {
@@ -76,7 +84,7 @@ void site_failed_since(struct pdb_buf *b, const struct site *s, const struct sit
 		site_run_link(b, s, f->since, depth);
 	}
 	if (f->since_open)
-		pdb_buf_puts(b, " or before (the site's first run)");
+		since_open(b, s, depth);
 }
 
 void site_series_table(struct pdb_buf *b, const struct site *s, const size_t *series,
@@ -84,7 +92,7 @@ void site_series_table(struct pdb_buf *b, const struct site *s, const size_t *se
 {
 	pdb_buf_puts(b, "<table class=\"series\">\n<thead><tr><th>series</th>"
 		     "<th>recent history</th><th>direction</th><th class=\"num\">latest</th>"
-		     "<th class=\"num\">vs previous run</th><th>last change point</th></tr></thead>\n"
+		     "<th class=\"num\">vs the value before</th><th>last change point</th></tr></thead>\n"
 		     "<tbody>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct site_series *ss = &s->series[series[i]];
@@ -167,7 +175,7 @@ void site_failure_table(struct pdb_buf *b, const struct site *s,
 			else
 				pdb_buf_puts(b, "-");
 			if (f->since_open)
-				pdb_buf_puts(b, " or before (the site's first run)");
+				since_open(b, s, depth);
 			pdb_buf_puts(b, "</td>");
 		}
 		pdb_buf_puts(b, "</tr>\n");

@@ -95,7 +95,11 @@ static void values(const struct site *s, const struct site_run *run, struct pdb_
 		pdb_buf_puts(b, "</td><td class=\"num\">");
 		site_value(b, p->value, ss->s->unit);
 		pdb_buf_puts(b, "</td><td class=\"num\">");
-		site_value(b, q ? q->value : NAN, ss->s->unit);
+		if (!q && run->prev &&
+		    site_failure_in(s, site_find_run(s, run->prev), ss->s->benchmark, ss->s->dims))
+			pdb_buf_puts(b, "<span class=\"badge failed\">failed</span>");
+		else
+			site_value(b, q ? q->value : NAN, ss->s->unit);
 		pdb_buf_puts(b, "</td>");
 		site_change_cell(b, q ? q->value : NAN, p->value, ss->s->direction);
 		pdb_buf_puts(b, "<td>");

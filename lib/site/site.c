@@ -35,13 +35,14 @@ static int is_empty_dir(const char *dir)
 /* The output folder: made, or one perfdb wrote before (its manifest is
  * there), or an empty one; a folder of other files is refused, since the
  * site would overwrite them. */
-static int make_outdir(const char *dir, struct pdb_err *err)
+static int make_outdir(const char *dir, int *made, struct pdb_err *err)
 {
 	char *manifest;
 	struct stat st;
 	int ours;
 
-	if (mkdir(dir, 0777) == 0)
+	*made = mkdir(dir, 0777) == 0;
+	if (*made)
 		return 0;
 	if (errno != EEXIST || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", dir,
@@ -208,6 +209,12 @@ static int pages(struct site *s, const struct site_manifest *old, struct site_ma
 		 struct pdb_err *err)
 {
 	uint64_t opts = options_key(s), all = opts;
+
+	/* the index names the branches not shown, with their runs */
+	for (size_t k = 0; k < s->nbranches; k++) {
+		all = site_hash_str(all, s->branches[k].name);
+		all = site_hash(all, &s->branches[k].runs, sizeof s->branches[k].runs);
+	}
 	struct bench_job *jobs = pdb_xcalloc(s->nbenches + 1, sizeof *jobs);
 	size_t njobs = 0;
 	int rc = -1;
@@ -252,10 +259,10 @@ int pdb_site_write(struct pdb_store *store, const struct pdb_site_opts *opts,
 	struct site_manifest old = { 0 }, now = { 0 };
 	char *index = NULL;
 	struct stat sb;
-	int rc = -1;
+	int rc = -1, made = 0;
 
 	memset(st, 0, sizeof *st);
-	if (make_outdir(opts->outdir, err) < 0 || site_gather(&s, err) < 0 ||
+	if (make_outdir(opts->outdir, &made, err) < 0 || site_gather(&s, err) < 0 ||
 	    site_manifest_read(opts->outdir, &old, err) < 0 || pages(&s, &old, &now, err) < 0)
 		goto out;
 	site_manifest_sort(&now);
@@ -269,6 +276,8 @@ int pdb_site_write(struct pdb_store *store, const struct pdb_site_opts *opts,
 	st->benchmarks = s.nbenches;
 	rc = 0;
 out:
+	if (rc < 0 && made)
+		rmdir(opts->outdir); /* made for nothing: left as it was (if still empty) */
 	free(index);
 	site_manifest_release(&old);
 	site_manifest_release(&now);

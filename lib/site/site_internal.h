@@ -119,6 +119,9 @@ void site_release(struct site *s);
 const struct site_run *site_find_run(const struct site *s, int64_t id);
 /* The point of series ss in run (its points ascend by run), or NULL. */
 const struct pdb_history_point *site_point_at(const struct site_series *ss, int64_t run);
+/* The failure of benchmark (with dims as series.dims) in run, or NULL. */
+const struct site_failure *site_failure_in(const struct site *s, const struct site_run *run,
+					   const char *benchmark, const char *dims);
 /* The value of a run's attribute, or NULL. */
 const char *site_run_attr(const struct pdb_run_row *r, const char *key);
 

@@ -13,7 +13,8 @@
 #     writes them, which are no values), then recovers.
 # With --since run11, a failure whose run is the site's first says that it
 # may have begun before. Without --where the site is main's (two branches),
-# and says so; a --where that matches no run is an error, not an empty site.
+# and says so, and a run of the other branch rewrites its index; a --where
+# that matches no run is an error, not an empty site (nor an empty folder).
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export PERFDB_DB="$work/perfdb.db" PERFDB_FINGERPRINT=off SOURCE_DATE_EPOCH=1764000000
@@ -67,12 +68,20 @@ grep -q 'failed</span> in <a href="r/run12.html">run12</a> (r12)</td>' "$work/to
   { echo "site-failures: parse on topic (run12) is not shown failing"; fail=1; }
 "$PERFDB" site -o "$work/typo" --where branch=nosuch >/dev/null 2>"$work/err"
 rc=$?
-[ $rc = 3 ] && grep -q 'no run matches' "$work/err" && [ ! -e "$work/typo/index.html" ] ||
+[ $rc = 3 ] && grep -q 'no run matches' "$work/err" && [ ! -e "$work/typo" ] ||
   { echo "site-failures: --where branch=nosuch: exit $rc, $(cat "$work/err")"; fail=1; }
 grep -c '<td class="name">flaky' "$work/site/index.html" | grep -q '^0$' ||
   { echo "site-failures: flaky recovered but is listed as failing"; fail=1; }
 "$PERFDB" site -o "$work/since" --since run11 >/dev/null || exit 1
-grep -q "or before (the site's first run)" "$work/since/index.html" ||
+grep -q 'or before (the site starts at <a href="r/run11.html">run11</a>' "$work/since/index.html" ||
   { echo "site-failures: --since run11: parse's failures may begin before; not said"; fail=1; }
+# a run of the branch not shown changes the index (it counts the others'
+# runs): the site kept up to date is still the site written from scratch
+printf '{"format":"perfdb","attrs":{"branch":"topic","commit":"c099"},"results":[{"benchmark":"flaky","metric":"time","unit":"s","direction":"lower","samples":[0.02]}]}' > "$work/t.json"
+"$PERFDB" ingest "$work/t.json" >/dev/null 2>&1 || exit 1
+"$PERFDB" site -o "$work/site" >/dev/null 2>&1 || exit 1
+"$PERFDB" site -o "$work/scratch" >/dev/null 2>&1 || exit 1
+diff -r "$work/site" "$work/scratch" >/dev/null ||
+  { echo "site-failures: after a topic run, the kept site differs from one from scratch"; fail=1; }
 [ $fail = 0 ] && echo "site-failures: ok"
 exit $fail
