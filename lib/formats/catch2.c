@@ -26,6 +26,12 @@ struct catch2 {
 	long nbench;
 	enum state state;
 	char *name;     /* the entry being read */
+	int after_rule; /* the line before was a rule of dashes */
+	int after_blank;/* a blank line in the table was the last */
+	char *title;    /* the line after a rule: a test case's name if a rule follows */
+	char *test_case;/* the test case being read */
+	char **benches; /* its benchmarks */
+	size_t nbenches;
 	struct pdb_err *err;
 };
 
@@ -122,6 +128,8 @@ static int entry_line(struct catch2 *c, const char *text)
 	pdb_set_str(&c->name, NULL);
 	c->name = pdb_xstrndup(text, (size_t)(p - text));
 	r = pdb_run_add_result(c->run, c->name, "time", "s");
+	c->benches = pdb_xrealloc(c->benches, (c->nbenches + 1) * sizeof *c->benches);
+	c->benches[c->nbenches++] = pdb_xstrdup(c->name);
 	pdb_result_set_stat(r, "n", (double)samples);
 	pdb_result_set_stat(r, "iterations", (double)iters);
 	est = pdb_xstrndup(t[2].text, (size_t)(t[3].text + t[3].len - t[2].text));
@@ -175,6 +183,43 @@ static int is_rule(const char *text)
 	return text[0] && strspn(text, "-") == strlen(text);
 }
 
+static void test_case_release(struct catch2 *c)
+{
+	for (size_t i = 0; i < c->nbenches; i++)
+		free(c->benches[i]);
+	free(c->benches);
+	c->benches = NULL;
+	c->nbenches = 0;
+	pdb_set_str(&c->test_case, NULL);
+}
+
+/* Outside a table: a test case's name between two rules, an assertion of
+ * it that failed ("file:line: FAILED:": each of its benchmarks failed, as
+ * the XML reporter's OverallResult says), the version. */
+static void outside_line(struct catch2 *c, const char *text)
+{
+	int rule = is_rule(text);
+
+	if (rule && c->title) {
+		test_case_release(c);
+		c->test_case = c->title;
+		c->title = NULL;
+	} else if (!rule) {
+		pdb_set_str(&c->title, c->after_rule ? text : NULL);
+	}
+	c->after_rule = rule;
+	if (strstr(text, ": FAILED:")) {
+		char *why = pdb_xasprintf("test case '%s' failed", c->test_case ? c->test_case : "");
+		for (size_t i = 0; i < c->nbenches; i++)
+			pdb_run_add_failure(c->run, c->benches[i], NULL, 0, why);
+		free(why);
+	} else if (strncmp(text, "benchmark name ", 15) == 0) {
+		c->state = HEADER;
+	} else {
+		version_line(c, text);
+	}
+}
+
 static int text_line(void *ctx, char *text, size_t len)
 {
 	struct catch2 *c = ctx;
@@ -187,22 +232,27 @@ static int text_line(void *ctx, char *text, size_t len)
 	blank = strspn(text, " \t") == len;
 	switch (c->state) {
 	case OUTSIDE:
-		if (strncmp(text, "benchmark name ", 15) == 0)
-			c->state = HEADER;
-		else
-			version_line(c, text);
+		outside_line(c, text);
 		return 0;
 	case HEADER:
 		if (is_rule(text))
 			c->state = TABLE;
 		return 0;
 	case TABLE:
-		if (blank)
-			return 0;
-		if (is_rule(text) || strspn(text, "=") == len) {
-			c->state = OUTSIDE;
+		if (blank) {
+			c->after_blank = 1;
 			return 0;
 		}
+		if (is_rule(text) || strspn(text, "=") == len ||
+		    (c->after_blank && strstr(text, ": FAILED:"))) {
+			/* the table ended: the next test case, the summary, or a failed
+			 * assertion after it */
+			c->state = OUTSIDE;
+			c->after_blank = 0;
+			outside_line(c, text);
+			return 0;
+		}
+		c->after_blank = 0;
 		return entry_line(c, text);
 	case MEANS:
 		if (bounds_line(c, text, "mean") < 0)
@@ -239,6 +289,8 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 				 "no benchmark results (a 'benchmark name  samples ...' table)");
 	if (ret == 0)
 		pdb_set_str(&run->tool, "catch2");
+	test_case_release(&c);
+	free(c.title);
 	free(c.name);
 	return ret;
 }
