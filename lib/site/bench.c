@@ -264,7 +264,7 @@ static void change_points(const struct site *s, const struct site_bench *bench, 
 	pdb_buf_puts(b, "</tbody>\n</table>\n");
 }
 
-/* The runs the benchmark has values in, ascending (from its series' points). */
+/* The runs the benchmark ran in, ascending: its series' points and its failures. */
 static size_t bench_runs(const struct site *s, const struct site_bench *bench, int64_t **out)
 {
 	size_t cap = 0, n = 0;
@@ -278,6 +278,9 @@ static size_t bench_runs(const struct site *s, const struct site_bench *bench, i
 				has[r - s->runs] = 1;
 		}
 	}
+	for (size_t i = 0; i < s->nfailures && bench->nfailed; i++) /* and those it failed in */
+		if (s->failures[i].bench == bench)
+			has[site_find_run(s, s->failures[i].row->run_id) - s->runs] = 1;
 	*out = NULL;
 	for (size_t i = 0; i < s->nruns; i++)
 		if (has[i]) {
@@ -394,7 +397,11 @@ static void recent_runs(const struct site *s, const struct site_bench *bench, co
 			const struct site_series *ss = &s->series[bench->series[i]];
 			const struct pdb_history_point *p = site_point_at(ss, ids[r]);
 			pdb_buf_puts(b, "<td class=\"num\">");
-			site_value(b, p ? p->value : NAN, ss->s->unit);
+			if (!p && site_failure_in(s, site_find_run(s, ids[r]), ss->s->benchmark,
+						  ss->s->dims))
+				pdb_buf_puts(b, "<span class=\"badge failed\">failed</span>");
+			else
+				site_value(b, p ? p->value : NAN, ss->s->unit);
 			pdb_buf_puts(b, "</td>");
 		}
 		pdb_buf_puts(b, "</tr>\n");

@@ -58,6 +58,12 @@ grep -q 'run11</a> (r11)</td><td class="name"><a href="b/parse.html">parse</a></
   "$work/site/index.html" || { echo "site-failures: parse on main is not failing since run9"; fail=1; }
 grep -q 'run11</a> (r11)</td><td class="name"><a href="b/gone.html">gone' "$work/site/index.html" ||
   { echo "site-failures: gone (failed in run11, then only another tool) is not failing now"; fail=1; }
+# parse's page counts the runs it failed in (main: values in 6, failures in 2)
+# and its runs table says failed there
+grep -q '<p class="sub">1 series over 8 runs.' "$work/site/b/parse.html" ||
+  { echo "site-failures: b/parse.html: $(grep -o '<p class="sub">[^<]*' "$work/site/b/parse.html")"; fail=1; }
+[ "$(sed -n '/<h2>Runs</,$p' "$work/site/b/parse.html" | grep -o 'badge failed">failed' | wc -l)" = 2 ] ||
+  { echo "site-failures: b/parse.html: the runs table does not show the 2 failed runs"; fail=1; }
 # two branches: the site shows main, says so, and topic has a site of its own
 grep -q 'The runs have 2 branches, and each is a history of its own: this site shows main; the others: topic (2 runs)' \
   "$work/site/index.html" || { echo "site-failures: the index does not say it shows main of 2 branches"; fail=1; }
