@@ -224,8 +224,27 @@ for (branch, key), v in failing_now.items():  # a series shows the newest
         failing[key] = v
 
 
+def strip_names(text):  # "run30 (v0.30)" -> "run30"
+    return re.sub(r" \([^)]*\)$", "", text)
+
+
 def failure_rows(page):
-    return [r["text"] for t in page.tables if t["class"] == "failures" for r in t["rows"][1:]]
+    """The rows of the failures tables, without the branch column a site of
+    several branches adds (checked here against the run's branch)."""
+    rows = []
+    for t in page.tables:
+        if t["class"] != "failures":
+            continue
+        head = t["rows"][0]["text"]
+        for r in t["rows"][1:]:
+            c = r["text"]
+            if head[0] == "branch":
+                rid = run_id(strip_names(c[1]))
+                if c[0] != (branch_of[rid] or "-"):
+                    err(f"failures: run{rid}: branch {c[0]!r}, the database has {branch_of[rid]}")
+                c = c[1:]
+            rows.append(c)
+    return rows
 
 
 DIRECTION = {"lower": "lower is better", "higher": "higher is better", "none": "not gated"}
@@ -320,8 +339,6 @@ for bench, url in sorted(bench_pages.items()):
 
 # ---- failures on the pages ----
 nfail_rows = 0
-def strip_names(text):  # "run30 (v0.30)" -> "run30"
-    return re.sub(r" \([^)]*\)$", "", text)
 for rid, want in failed.items():
     page = pages.get(f"r/run{rid}.html")
     if page is None:

@@ -82,6 +82,13 @@ static void label_points(const struct site *s, struct site_series *ss)
 	}
 }
 
+static int same_branch(const struct pdb_run_row *a, const struct pdb_run_row *b)
+{
+	const char *x = site_run_attr(a, "branch"), *y = site_run_attr(b, "branch");
+
+	return x && y ? strcmp(x, y) == 0 : !x && !y;
+}
+
 /* Runs of several branches are not one history: without --where the site
  * shows one branch (main, else master, else the one with the most runs,
  * newest first on a tie) and names the others. Runs without a branch then
@@ -168,6 +175,7 @@ static int gather_runs(struct site *s, struct pdb_err *err)
 		const char *branch = attr_of(s->runs[i].row, "branch");
 		struct site_run *run = &s->runs[i];
 
+		s->branches_mixed |= !same_branch(run->row, s->runs[0].row);
 		run->newest = 1;
 		for (size_t j = i + 1; j < s->nruns && run->newest; j++) {
 			const char *b = attr_of(s->runs[j].row, "branch");
@@ -178,12 +186,6 @@ static int gather_runs(struct site *s, struct pdb_err *err)
 }
 
 
-static int same_branch(const struct pdb_run_row *a, const struct pdb_run_row *b)
-{
-	const char *x = site_run_attr(a, "branch"), *y = site_run_attr(b, "branch");
-
-	return x && y ? strcmp(x, y) == 0 : !x && !y;
-}
 
 /* The failure of benchmark (with dims as series.dims) in run, or NULL. */
 const struct site_failure *site_failure_in(const struct site *s, const struct site_run *run,

@@ -143,14 +143,22 @@ void site_failure_table(struct pdb_buf *b, const struct site *s,
 
 	for (size_t i = 0; i < n; i++)
 		with_since |= failures[i]->since != 0;
-	pdb_buf_printf(b, "<table class=\"failures\">\n<thead><tr>%s%s<th>dims</th><th>reason</th>%s"
-		       "</tr></thead>\n<tbody>\n", with_run ? "<th>run</th>" : "",
-		       with_bench ? "<th>benchmark</th>" : "",
+	with_run = with_run ? 1 + s->branches_mixed : 0; /* 2: and its branch */
+	pdb_buf_printf(b, "<table class=\"failures\">\n<thead><tr>%s%s%s<th>dims</th><th>reason</th>"
+		       "%s</tr></thead>\n<tbody>\n", with_run == 2 ? "<th>branch</th>" : "",
+		       with_run ? "<th>run</th>" : "", with_bench ? "<th>benchmark</th>" : "",
 		       with_since ? "<th>failing since</th>" : "");
 	for (size_t i = 0; i < n; i++) {
 		const struct site_failure *f = failures[i];
 
 		pdb_buf_puts(b, "<tr>");
+		if (with_run == 2) {
+			const char *branch = site_run_attr(site_find_run(s, f->row->run_id)->row,
+							   "branch");
+			pdb_buf_puts(b, "<td>");
+			site_text(b, branch ? branch : "-");
+			pdb_buf_puts(b, "</td>");
+		}
 		if (with_run) {
 			pdb_buf_puts(b, "<td>");
 			site_run_link(b, s, f->row->run_id, depth);

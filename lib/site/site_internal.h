@@ -97,6 +97,7 @@ struct site {
 	size_t nrows;
 	struct site_run *runs;            /* the selected runs, ascending id */
 	size_t nruns;
+	int branches_mixed;               /* the selected runs are of several branches */
 	struct pdb_failure_row *frows;    /* the failures of runs from since_id on */
 	size_t nfrows;
 	struct site_failure *failures;    /* those of the selected runs, by run */

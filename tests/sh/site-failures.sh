@@ -43,7 +43,7 @@ for r in range(1, 16):
         failures.append({"benchmark": "flaky", "dims": {}, "reason": "8 of 8 runs exited 1"})
     doc = {"uuid": "00000000-0000-4000-8000-%012d" % r, "name": "r%d" % r,
            "created_at": "2026-02-%02dT12:00:00Z" % r, "tool": "gen", "format": "perfdb",
-           "attrs": {"branch": branch, "commit": "c%03d" % r}, "results": results,
+           "attrs": {"branch": branch, "commit": "c%03d" % r, "host": "ci"}, "results": results,
            "failures": failures}
     json.dump(doc, open("%s/run-%03d.json" % (out, r), "w"))
 PY
@@ -81,6 +81,11 @@ grep -c '<td class="name">flaky' "$work/site/index.html" | grep -q '^0$' ||
 "$PERFDB" site -o "$work/since" --since run11 >/dev/null || exit 1
 grep -q 'or before (the site starts at <a href="r/run11.html">run11</a>' "$work/since/index.html" ||
   { echo "site-failures: --since run11: parse's failures may begin before; not said"; fail=1; }
+# a site of both branches (--where host=ci) names the branch of each failure
+"$PERFDB" site -o "$work/mixed" --where host=ci >/dev/null || exit 1
+/usr/bin/python3 "$ROOT/tests/site-check.py" "$PERFDB" "$work/mixed" host=ci || fail=1
+grep -q '<th>branch</th><th>run</th><th>benchmark</th>' "$work/mixed/index.html" ||
+  { echo "site-failures: --where host=ci: failing now has no branch column"; fail=1; }
 # a run of the branch not shown changes the index (it counts the others'
 # runs): the site kept up to date is still the site written from scratch
 printf '{"format":"perfdb","attrs":{"branch":"topic","commit":"c099"},"results":[{"benchmark":"flaky","metric":"time","unit":"s","direction":"lower","samples":[0.02]}]}' > "$work/t.json"
