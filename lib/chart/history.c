@@ -245,13 +245,14 @@ static const char *const band_labels[] = {
 	[BAND_RANGE] = "median, band: min to max",
 };
 
-static void add_history_series(struct pdb_chart_panel *p, const struct pdb_history_point *pts,
-			       size_t n, const struct runs_axis *axis, const char *label,
-			       int color, const char *source)
+/* One stretch of a series' points (with the band of the whole series);
+ * legend: 0 for a stretch after the first (one legend entry a series). */
+static void add_history_stretch(struct pdb_chart_panel *p, const struct pdb_history_point *pts,
+				size_t n, const struct runs_axis *axis, const char *label,
+				int color, const char *source, enum band band, int legend)
 {
 	double *x = pdb_xmalloc((n ? n : 1) * sizeof *x), *y = pdb_xmalloc((n ? n : 1) * sizeof *y);
 	double *lo = pdb_xmalloc((n ? n : 1) * sizeof *lo), *hi = pdb_xmalloc((n ? n : 1) * sizeof *hi);
-	enum band band = band_of(pts, n, label == NULL);
 	struct pdb_chart_series *se;
 
 	for (size_t i = 0; i < n; i++) {
@@ -263,7 +264,7 @@ static void add_history_series(struct pdb_chart_panel *p, const struct pdb_histo
 			lo[i] = isfinite(pts[i].p5) ? pts[i].p5 : y[i];
 			hi[i] = isfinite(pts[i].p95) ? pts[i].p95 : y[i];
 		}
-		pdb_chart_add_series(p, p->nseries == 0 && label == NULL ? "p5 to p95" : NULL,
+		pdb_chart_add_series(p, legend && p->nseries == 0 && label == NULL ? "p5 to p95" : NULL,
 				     PDB_MARK_BAND | PDB_MARK_LIGHT, color, x, y, lo, hi, n);
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -273,7 +274,7 @@ static void add_history_series(struct pdb_chart_panel *p, const struct pdb_histo
 		hi[i] = isfinite(b) ? b : y[i];
 	}
 	/* markers where they stand apart; denser, they only hide the line */
-	se = pdb_chart_add_series(p, label ? label : band_labels[band],
+	se = pdb_chart_add_series(p, !legend ? NULL : label ? label : band_labels[band],
 				  PDB_MARK_LINE | (axis->n <= MAX_MARKED ? PDB_MARK_POINTS : 0) |
 				  (band ? PDB_MARK_BAND : 0), color,
 				  x, y, band ? lo : NULL, band ? hi : NULL, n);
@@ -282,6 +283,28 @@ static void add_history_series(struct pdb_chart_panel *p, const struct pdb_histo
 	free(y);
 	free(lo);
 	free(hi);
+}
+
+/* A series' line, broken where its benchmark failed (failed, in run order):
+ * a run without a value is not bridged as if it had been measured. */
+static void add_history_series(struct pdb_chart_panel *p, const struct pdb_history_input *in,
+			       const struct runs_axis *axis, const char *label, int color,
+			       const char *source)
+{
+	enum band band = band_of(in->pts, in->npts, label == NULL);
+	size_t start = 0, f = 0;
+
+	for (size_t i = 0; i < in->npts; i++) {
+		int end = i + 1 == in->npts;
+		while (!end && f < in->nfailed && in->failed[f].run_id < in->pts[i].run_id)
+			f++;
+		end = end || (f < in->nfailed && in->failed[f].run_id < in->pts[i + 1].run_id);
+		if (!end)
+			continue;
+		add_history_stretch(p, in->pts + start, i + 1 - start, axis, label, color, source,
+				    band, start == 0);
+		start = i + 1;
+	}
 }
 
 /* Legend labels of several series: the benchmark, dims and metric where they differ. */
@@ -396,7 +419,7 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 				       *dims[s] ? " [" : "", dims[s], *dims[s] ? "]" : "", series[s].metric,
 				       in[s].nfailed ? ", only failures" : "");
 		else
-			add_history_series(p, in[s].pts, in[s].npts, &axis, label, (int)k, source);
+			add_history_series(p, &in[s], &axis, label, (int)k, source);
 		ncp += change_points(in[s].pts, in[s].npts, series[s].direction, in[s].res, (int)k,
 				     &axis, p, nout ? NULL : "outlier (set apart by detect)", &no);
 		nout += no;
