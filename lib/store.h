@@ -144,6 +144,8 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 			     struct pdb_history_point **pts, size_t *n,
 			     struct pdb_err *err);
 void pdb_history_free(struct pdb_history_point *pts, size_t n);
+/* A point of run_id without a value (NAN statistics, no labels). */
+void pdb_history_point_init(struct pdb_history_point *p, int64_t run_id);
 /* The same points without their runs' names, times and commits (NULL), for
  * a caller that has the runs already. */
 int pdb_store_series_points(struct pdb_store *store, int64_t series_id,

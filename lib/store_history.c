@@ -105,6 +105,14 @@ static int point_stats(struct pdb_store *store, int64_t result_id,
 	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "series history stats");
 }
 
+void pdb_history_point_init(struct pdb_history_point *p, int64_t run_id)
+{
+	memset(p, 0, sizeof *p);
+	p->run_id = run_id;
+	p->value = p->mean = p->min = p->max = NAN;
+	p->p5 = p->q1 = p->q3 = p->p95 = p->lower = p->upper = NAN;
+}
+
 /* The value of one result row: the summary of its samples. */
 static void point_values(sqlite3_stmt *st, struct pdb_history_point *p)
 {
@@ -115,7 +123,7 @@ static void point_values(sqlite3_stmt *st, struct pdb_history_point *p)
 	const unsigned char *weights = sqlite3_column_blob(st, 4);
 	size_t n = (size_t)sqlite3_column_bytes(st, 3) / 8;
 
-	p->value = p->mean = p->min = p->max = NAN;
+	p->value = p->mean = p->min = p->max = NAN; /* its labels are set */
 	p->p5 = p->q1 = p->q3 = p->p95 = p->lower = p->upper = NAN;
 	p->n = n;
 	if (blob && n > 0) {
@@ -437,10 +445,7 @@ int pdb_store_series_failures(struct pdb_store *store, const struct pdb_series *
 		struct pdb_history_point *p;
 		pdb_grow((void **)pts, &cap, *n + 1, sizeof **pts);
 		p = &(*pts)[(*n)++];
-		memset(p, 0, sizeof *p);
-		p->run_id = sqlite3_column_int64(st, 0);
-		p->value = p->mean = p->min = p->max = NAN;
-		p->p5 = p->q1 = p->q3 = p->p95 = p->lower = p->upper = NAN;
+		pdb_history_point_init(p, sqlite3_column_int64(st, 0));
 	}
 	sqlite3_finalize(st);
 	for (size_t i = 0; rc == SQLITE_DONE && i < *n; i++)

@@ -45,12 +45,10 @@ static struct pdb_history_point *failed_points(const struct site *s, const struc
 		r = site_find_run(s, f->row->run_id)->row;
 		commit = site_run_attr(r, "commit");
 		p = &pts[(*n)++];
-		p->run_id = r->id;
+		pdb_history_point_init(p, r->id);
 		p->run_name = r->name ? pdb_xstrdup(r->name) : NULL;
 		p->created_at = pdb_xstrdup(r->created_at);
 		p->commit = commit ? pdb_xstrdup(commit) : NULL;
-		p->value = p->mean = p->min = p->max = NAN;
-		p->p5 = p->q1 = p->q3 = p->p95 = p->lower = p->upper = NAN;
 	}
 	return pts;
 }
