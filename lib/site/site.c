@@ -158,7 +158,9 @@ static int write_bench_pages(struct site *s, struct bench_job *jobs, size_t n,
 	pthread_mutex_destroy(&q.lock);
 	free(threads);
 	/* the notes of the pages in the order of their text, not of the threads */
-	qsort(s->stats->notes + notes, s->stats->nnotes - notes, sizeof *s->stats->notes, cmp_note);
+	if (s->stats->nnotes > notes)
+		qsort(s->stats->notes + notes, s->stats->nnotes - notes, sizeof *s->stats->notes,
+		      cmp_note);
 	for (size_t i = 0; i < n; i++) {
 		if (jobs[i].rc < 0) {
 			*err = jobs[i].err;
