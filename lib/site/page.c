@@ -57,6 +57,9 @@ static const char style[] =
 	"table.series thead{display:none}table.series tr{display:block;border-bottom:1px solid var(--line);"
 	"padding:4px 0}table.series td{display:inline-block;border:none;vertical-align:middle}"
 	"table.series td.name{display:block}table.series td.cp{display:block}"
+	/* the header row is hidden: the cells that are only a value say what they are */
+	"table.series td:nth-child(5)::before{content:\"vs the value before \";color:var(--muted)}"
+	"table.series td.cp::before{content:\"last change point: \";color:var(--muted)}"
 	"table.series tr.a0,table.series tr.a1{background:var(--red-bg)}"
 	"table.series tr.a2{background:var(--orange-bg)}}\n";
 
