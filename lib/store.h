@@ -146,19 +146,15 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 void pdb_history_free(struct pdb_history_point *pts, size_t n);
 /* A point of run_id without a value (NAN statistics, no labels). */
 void pdb_history_point_init(struct pdb_history_point *p, int64_t run_id);
-/* The same points without their runs' names, times and commits (NULL), for
- * a caller that has the runs already. */
-int pdb_store_series_points(struct pdb_store *store, int64_t series_id,
-			    const char *where, int64_t since_id, int64_t until_id,
-			    struct pdb_history_point **pts, size_t *n, struct pdb_err *err);
-/* The points of every series given, as pdb_store_series_points gives them
+/* The points of every series given, as pdb_store_series_history gives them
+ * but without their runs' names, times and commits (NULL)
  * (over runs with id >= since_id whose attributes match where), read in one
  * pass: pts[i] and n[i] for series[i]; free each with pdb_history_free. */
 int pdb_store_all_points(struct pdb_store *store, const char *where, int64_t since_id,
 			 const struct pdb_series *series, size_t nseries,
 			 struct pdb_history_point **pts, size_t *n, struct pdb_err *err);
 /* The newest count points of a series over runs with id <= until_id (0: no
- * bound), in run order, without labels (as pdb_store_series_points). */
+ * bound), in run order, without labels (as pdb_store_all_points). */
 int pdb_store_series_last(struct pdb_store *store, int64_t series_id, int64_t until_id,
 			  size_t count, struct pdb_history_point **pts, size_t *n,
 			  struct pdb_err *err);

@@ -271,13 +271,6 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 	return read_points(store, series_id, where, since_id, until_id, 0, 1, pts, n, err);
 }
 
-int pdb_store_series_points(struct pdb_store *store, int64_t series_id,
-			    const char *where, int64_t since_id, int64_t until_id,
-			    struct pdb_history_point **pts, size_t *n, struct pdb_err *err)
-{
-	return read_points(store, series_id, where, since_id, until_id, 0, 0, pts, n, err);
-}
-
 int pdb_store_series_last(struct pdb_store *store, int64_t series_id, int64_t until_id,
 			  size_t count, struct pdb_history_point **pts, size_t *n,
 			  struct pdb_err *err)

@@ -56,31 +56,22 @@ static struct pdb_history_point *failed_points(const struct site *s, const struc
 /* The end of the caption: what the chart of these series lacks where the
  * benchmark failed, ", a cross where it failed (no value): rows=1000 in 2
  * runs.", else "." */
-static void failed_runs(struct pdb_buf *b, const struct site *s, const struct site_bench *bench,
-			const struct pdb_series *series, size_t n)
+static void failed_runs(struct pdb_buf *b, const struct pdb_history_input *in,
+			const char *const *dims, size_t n)
 {
 	int first = 1;
 
-	for (size_t k = 0; k < n && bench->nfailed; k++) {
-		const struct site_failure *f = NULL;
-		size_t runs = 0;
-
-		for (size_t i = 0; i < s->nfailures; i++)
-			if (s->failures[i].bench == bench &&
-			    strcmp(s->failures[i].row->dims, series[k].dims) == 0) {
-				f = f ? f : &s->failures[i];
-				runs++;
-			}
-		if (!f)
+	for (size_t k = 0; k < n; k++) {
+		if (in[k].nfailed == 0)
 			continue;
 		if (first)
 			pdb_buf_puts(b, ", a cross where it failed (no value; see Failures)");
-		pdb_buf_puts(b, !first ? ", " : *f->dims ? ": " : " ");
-		if (*f->dims) {
-			site_text(b, f->dims);
+		pdb_buf_puts(b, !first ? ", " : *dims[k] ? ": " : " ");
+		if (*dims[k]) {
+			site_text(b, dims[k]);
 			pdb_buf_puts(b, " ");
 		}
-		pdb_buf_printf(b, "in %zu run%s", runs, runs == 1 ? "" : "s");
+		pdb_buf_printf(b, "in %zu run%s", in[k].nfailed, in[k].nfailed == 1 ? "" : "s");
 		first = 0;
 	}
 	pdb_buf_puts(b, ".");
@@ -92,7 +83,7 @@ static int chart(struct site *s, const struct site_bench *bench, const char *met
 		 struct pdb_buf *b, struct pdb_err *err)
 {
 	struct pdb_history_input *in = pdb_xcalloc(bench->n + 1, sizeof *in);
-	struct pdb_series *series = pdb_xcalloc(bench->n + 1, sizeof *series);
+	const char **dims = pdb_xcalloc(bench->n + 1, sizeof *dims);
 	size_t n = 0;
 	struct pdb_plot_opts o = { .width = CHART_WIDTH, .height = CHART_HEIGHT,
 				   .theme = PDB_THEME_LIGHT };
@@ -107,7 +98,7 @@ static int chart(struct site *s, const struct site_bench *bench, const char *met
 
 		if (strcmp(ss->s->metric, metric) != 0)
 			continue;
-		series[n] = *ss->s;
+		dims[n] = ss->dims;
 		in[n] = (struct pdb_history_input){ .series = ss->s, .pts = ss->pts, .npts = ss->n,
 						    .res = &ss->res };
 		in[n].failed = failed_points(s, bench, ss->s->dims, &in[n].nfailed);
@@ -143,7 +134,7 @@ static int chart(struct site *s, const struct site_bench *bench, const char *met
 		pdb_buf_puts(b, "<figcaption>");
 		site_text(b, c->title);
 		pdb_buf_puts(b, ": the value of each run, change points dashed, outliers circled");
-		failed_runs(b, s, bench, series, n);
+		failed_runs(b, in, dims, n);
 		pdb_buf_puts(b, "</figcaption>\n</figure>\n");
 		free(inl);
 	}
@@ -156,7 +147,7 @@ out:
 	for (size_t i = 0; i < n; i++)
 		pdb_history_free((struct pdb_history_point *)in[i].failed, in[i].nfailed);
 	free(in);
-	free(series);
+	free(dims);
 	return rc;
 }
 

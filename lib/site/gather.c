@@ -8,6 +8,8 @@
 
 #include "store_detect.h"
 
+static const struct site *sort_site; /* for qsort, which has no context argument */
+
 uint64_t site_hash(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *c = p;
@@ -20,14 +22,6 @@ uint64_t site_hash(uint64_t h, const void *p, size_t n)
 uint64_t site_hash_str(uint64_t h, const char *s)
 {
 	return site_hash(h, s ? s : "", s ? strlen(s) + 1 : 1);
-}
-
-static const char *attr_of(const struct pdb_run_row *r, const char *key)
-{
-	for (size_t i = 0; i < r->nattrs; i++)
-		if (strcmp(r->attrs[i].key, key) == 0)
-			return r->attrs[i].value;
-	return NULL;
 }
 
 static int cmp_run_id(const void *key, const void *elem)
@@ -172,15 +166,12 @@ static int gather_runs(struct site *s, struct pdb_err *err)
 	}
 	free(ids);
 	for (size_t i = 0; i < s->nruns; i++) {
-		const char *branch = attr_of(s->runs[i].row, "branch");
 		struct site_run *run = &s->runs[i];
 
 		s->branches_mixed |= !same_branch(run->row, s->runs[0].row);
 		run->newest = 1;
-		for (size_t j = i + 1; j < s->nruns && run->newest; j++) {
-			const char *b = attr_of(s->runs[j].row, "branch");
-			run->newest = !(b ? branch && strcmp(b, branch) == 0 : !branch);
-		}
+		for (size_t j = i + 1; j < s->nruns && run->newest; j++)
+			run->newest = !same_branch(s->runs[j].row, run->row);
 	}
 	return 0;
 }
@@ -198,12 +189,10 @@ const struct site_failure *site_failure_in(const struct site *s, const struct si
 	return NULL;
 }
 
-static const struct site *sort_key_site; /* qsort has no context argument */
-
 static int cmp_series_key(const void *pa, const void *pb)
 {
-	const struct pdb_series *a = sort_key_site->series[*(const size_t *)pa].s;
-	const struct pdb_series *b = sort_key_site->series[*(const size_t *)pb].s;
+	const struct pdb_series *a = sort_site->series[*(const size_t *)pa].s;
+	const struct pdb_series *b = sort_site->series[*(const size_t *)pb].s;
 	int c = strcmp(a->benchmark, b->benchmark);
 
 	return c ? c : strcmp(a->dims, b->dims);
@@ -292,7 +281,7 @@ static int gather_failures(struct site *s, struct pdb_err *err)
 	order = pdb_xmalloc((s->nseries + 1) * sizeof *order);
 	for (size_t i = 0; i < s->nseries; i++)
 		order[i] = i;
-	sort_key_site = s;
+	sort_site = s;
 	qsort(order, s->nseries, sizeof *order, cmp_series_key);
 	s->failing = pdb_xcalloc(s->nfailures + 1, sizeof *s->failing);
 	for (size_t i = 0; i < s->nruns; i++)
@@ -500,8 +489,6 @@ static char *bench_file(const char *name)
 	pdb_buf_puts(&b, ".html");
 	return b.data;
 }
-
-static const struct site *sort_site;   /* qsort has no context argument */
 
 static int cmp_series(const void *pa, const void *pb)
 {
