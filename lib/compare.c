@@ -87,7 +87,7 @@ static int cmp_entry(const void *a, const void *b)
 /* Every result of a side's runs whose benchmark and metric pass the globs,
  * sorted by series key (the values of one key are used as a set, so the
  * order among them does not matter). */
-static struct entry *side_entries(struct pdb_run **runs, size_t nruns,
+static struct entry *side_entries(struct pdb_run *const *runs, size_t nruns,
 				  const struct pdb_compare_opts *opts, size_t *n)
 {
 	struct entry *e = NULL;
@@ -521,7 +521,7 @@ static struct pdb_compare_row *new_row(struct ctx *c, const struct entry *e)
 	row->median_base = row->median_cand = row->mean_base = row->mean_cand = NAN;
 	row->change_pct = row->ci_low_pct = row->ci_high_pct = NAN;
 	row->change_abs = row->ci_low_abs = row->ci_high_abs = NAN;
-	row->p_value = row->band_pct = row->warn_pct = NAN;
+	row->p_value = row->band_pct = row->warn_pct = row->history_spread_pct = NAN;
 	row->band = "samples";
 	row->verdict = PDB_VERDICT_COUNT; /* not decided yet */
 	return row;
@@ -614,7 +614,7 @@ static struct pdb_compare_row *failure_row(struct ctx *c, const struct pdb_failu
 	row->median_base = row->median_cand = row->mean_base = NAN;
 	row->mean_cand = row->change_pct = row->ci_low_pct = NAN;
 	row->ci_high_pct = row->change_abs = row->ci_low_abs = NAN;
-	row->ci_high_abs = row->p_value = row->band_pct = NAN;
+	row->ci_high_abs = row->p_value = row->band_pct = row->history_spread_pct = NAN;
 	row->threshold_pct = row->warn_pct = NAN;
 	return row;
 }
@@ -622,7 +622,7 @@ static struct pdb_compare_row *failure_row(struct ctx *c, const struct pdb_failu
 /* A benchmark that failed in a candidate run: every row of it (benchmark and
  * dims) gets the verdict failed, whatever its timings say; a failure with no
  * row (a tool's error entry has no values) gets a row of its own. */
-static void mark_failures(struct ctx *c, struct pdb_run **cand, size_t ncand)
+static void mark_failures(struct ctx *c, struct pdb_run *const *cand, size_t ncand)
 {
 	struct pdb_compare *out = c->out;
 
@@ -660,7 +660,7 @@ static void mark_failures(struct ctx *c, struct pdb_run **cand, size_t ncand)
  * candidate because of it says so (it is not a benchmark that appeared);
  * one absent from the candidate too is missing, with the reason (else it
  * would have no row at all). */
-static void mark_base_failures(struct ctx *c, struct pdb_run **base, size_t nbase)
+static void mark_base_failures(struct ctx *c, struct pdb_run *const *base, size_t nbase)
 {
 	for (size_t r = 0; r < c->out->nrows; r++) {
 		struct pdb_compare_row *row = &c->out->rows[r];
@@ -783,7 +783,7 @@ static void geomeans(struct pdb_compare *out)
 	free(metrics);
 }
 
-static void describe_runs(struct pdb_run **runs, size_t n, struct pdb_compare_run **out)
+static void describe_runs(struct pdb_run *const *runs, size_t n, struct pdb_compare_run **out)
 {
 	*out = pdb_xcalloc(n ? n : 1, sizeof **out);
 	for (size_t i = 0; i < n; i++) {
@@ -797,7 +797,7 @@ static void describe_runs(struct pdb_run **runs, size_t n, struct pdb_compare_ru
 }
 
 /* Fingerprint attributes that must agree for a fair comparison. */
-static void check_env(struct pdb_run **base, size_t nbase, struct pdb_run **cand,
+static void check_env(struct pdb_run *const *base, size_t nbase, struct pdb_run *const *cand,
 		      size_t ncand, struct pdb_compare *out)
 {
 	static const char *const keys[] = { "cpu_model", "vcpus", "host" };
@@ -862,13 +862,12 @@ static int match_series(struct ctx *c, const struct entry *be, size_t nbe,
 	return 0;
 }
 
-int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t nbase,
-			   const int64_t *cand, size_t ncand,
-			   const struct pdb_compare_opts *opts, struct pdb_compare *out,
-			   struct pdb_err *err)
+int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_t nbase,
+		     struct pdb_run *const *crun, size_t ncand,
+		     const struct pdb_compare_opts *opts, struct pdb_compare *out,
+		     struct pdb_err *err)
 {
 	struct ctx c = { .store = store, .opts = opts, .out = out };
-	struct pdb_run **brun = NULL, **crun = NULL;
 	struct entry *be = NULL, *ce = NULL;
 	size_t nbe = 0, nce = 0;
 	int ret = -1;
@@ -881,20 +880,18 @@ int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t 
 		pdb_err_set(err, PDB_EXIT_USAGE, "a side of the comparison has no runs");
 		goto out;
 	}
-	if (load_runs(store, base, nbase, &brun, err) < 0 ||
-	    load_runs(store, cand, ncand, &crun, err) < 0)
-		goto out;
 	out->nbase = nbase;
 	out->ncand = ncand;
 	describe_runs(brun, nbase, &out->base);
 	describe_runs(crun, ncand, &out->cand);
 	check_env(brun, nbase, crun, ncand, out);
 	for (size_t i = 0; i < nbase; i++)
-		if (base[i] > c.history_until)
-			c.history_until = base[i];
+		if (brun[i]->id > c.history_until)
+			c.history_until = brun[i]->id;
 	if (nbase == 1 && ncand == 1) {
 		const char *ab = pdb_run_get_attr(brun[0], "ab"), *cab = pdb_run_get_attr(crun[0], "ab");
-		c.paired = ab && cab && strcmp(ab, cab) == 0 && base[0] != cand[0] &&
+		c.paired = ab && cab && strcmp(ab, cab) == 0 && brun[0] != crun[0] &&
+			   (brun[0]->id == 0 || brun[0]->id != crun[0]->id) &&
 			   strcmp(out->base[0].status, "complete") == 0 &&
 			   strcmp(out->cand[0].status, "complete") == 0;
 	}
@@ -928,12 +925,33 @@ int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t 
 out:
 	entries_free(be, nbe);
 	entries_free(ce, nce);
-	runs_free(brun, nbase);
-	runs_free(crun, ncand);
 	for (size_t i = 0; i < c.nseries; i++)
 		free(c.series[i].key);
 	free(c.series);
 	free(c.scratch);
+	return ret;
+}
+
+int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t nbase,
+			   const int64_t *cand, size_t ncand,
+			   const struct pdb_compare_opts *opts, struct pdb_compare *out,
+			   struct pdb_err *err)
+{
+	struct pdb_run **brun = NULL, **crun = NULL;
+	int ret = -1;
+
+	memset(out, 0, sizeof *out);
+	if (nbase == 0 || ncand == 0) {
+		pdb_err_set(err, PDB_EXIT_USAGE, "a side of the comparison has no runs");
+		goto out;
+	}
+	if (load_runs(store, base, nbase, &brun, err) < 0 ||
+	    load_runs(store, cand, ncand, &crun, err) < 0)
+		goto out;
+	ret = pdb_compare_runs(store, brun, nbase, crun, ncand, opts, out, err);
+out:
+	runs_free(brun, nbase);
+	runs_free(crun, ncand);
 	return ret;
 }
 

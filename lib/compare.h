@@ -51,9 +51,16 @@ struct pdb_compare_row {
 	double change_abs;     /* cand - base (HL shift) when a value is <= 0 */
 	double ci_low_abs, ci_high_abs;
 	double p_value;        /* two-sided test (Holm-adjusted with holm) */
-	const char *test;      /* the test of p and interval: "mann-whitney", or
+	const char *test;      /* the test that decided: "mann-whitney",
 				* "wilcoxon-signed-rank" on the per-pair log ratios
-				* of an A/B pair; NULL with one value a side */
+				* of an A/B pair, "welch-t-log" for samples too small
+				* for a rank test, "history" (the candidate against
+				* the run-to-run noise of the baseline branch's
+				* runs), "histogram" (quantile intervals from the
+				* event counts); NULL when nothing was tested */
+	size_t n_history;      /* runs of history the test used (test "history"), else 0 */
+	double history_spread_pct; /* their run-to-run spread (robust SD of the
+				    * per-run log medians, as %), else NaN */
 	double threshold_pct;  /* fail level used for this series */
 	double warn_pct;       /* warn level, NaN when none */
 	double band_pct;       /* single samples: noise band used, else NaN */
@@ -125,6 +132,13 @@ int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t 
 			   const int64_t *cand, size_t ncand,
 			   const struct pdb_compare_opts *opts, struct pdb_compare *out,
 			   struct pdb_err *err);
+/* The same over runs in memory (the store is read for history only; a run
+ * not stored has id 0): an adaptive A/B run looks at its runs between
+ * repetitions with this. */
+int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *base, size_t nbase,
+		     struct pdb_run *const *cand, size_t ncand,
+		     const struct pdb_compare_opts *opts, struct pdb_compare *out,
+		     struct pdb_err *err);
 void pdb_compare_release(struct pdb_compare *cmp);
 
 /* A set of verdicts as bits (1 << verdict), for --fail-on. */
