@@ -1,0 +1,42 @@
+#!/bin/sh
+# A bursting CPU hog, the noise of a shared CI runner: WORKERS busy loops,
+# each running for a random 0.2-2.0 s, then resting for a random 0.2-2.0 s,
+# until SECONDS have passed (at most 1800). Bounded, and stopped by its PID:
+# TERM or INT ends every worker at once. Prints nothing.
+# Usage: sh tests/bench/hog.sh [SECONDS [WORKERS]] &  ...  kill $!
+secs=${1:-60}
+workers=${2:-2}
+[ "$secs" -gt 1800 ] && secs=1800
+end=$(( $(date +%s) + secs ))
+
+tenths() { # a random number of tenths of a second in 2..20
+  echo $(( $(od -An -N2 -tu2 /dev/urandom) % 19 + 2 ))
+}
+
+worker() {
+  while [ "$(date +%s)" -lt "$end" ]; do
+    t=$(tenths)
+    timeout "$((t / 10)).$((t % 10))" sh -c 'while :; do :; done'
+    t=$(tenths)
+    sleep "$((t / 10)).$((t % 10))"
+  done
+}
+
+pids=""
+stop() {
+  for p in $pids; do
+    pkill -TERM -P "$p" 2>/dev/null # its timeout and busy loop
+    kill -TERM "$p" 2>/dev/null
+  done
+  pkill -TERM -P $$ 2>/dev/null
+  exit 0
+}
+trap stop TERM INT HUP
+
+i=0
+while [ "$i" -lt "$workers" ]; do
+  worker &
+  pids="$pids $!"
+  i=$((i + 1))
+done
+wait
