@@ -107,7 +107,7 @@ static int env_check(const struct pdb_compare *c, int strict, const char *who)
  * not complete, series too small to judge. */
 static void warn(const struct pdb_compare *c, const char *who)
 {
-	size_t small = 0, other = 0;
+	size_t insufficient = 0;
 	const char *first = NULL;
 
 	for (size_t side = 0; side < 2; side++) {
@@ -121,20 +121,12 @@ static void warn(const struct pdb_compare *c, const char *who)
 	}
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pdb_compare_row *r = &c->rows[i];
-		if (r->verdict != PDB_VERDICT_INSUFFICIENT)
-			continue;
-		if (r->n_base >= 2 && r->n_cand >= 2 && (r->n_base < c->min_n || r->n_cand < c->min_n))
-			small++;
-		else if (!other++)
+		if (r->verdict == PDB_VERDICT_INSUFFICIENT && !insufficient++)
 			first = r->reason;
 	}
-	if (small)
-		fprintf(stderr, "perfdb: %s: %zu series insufficient: the exact test needs at "
-			"least %zu values a side at alpha %g (more repetitions, or --alpha)\n",
-			who, small, c->min_n, c->alpha);
-	if (other)
-		fprintf(stderr, "perfdb: %s: %zu series insufficient: %s\n", who, other,
-			first ? first : "too few values");
+	if (insufficient)
+		fprintf(stderr, "perfdb: %s: %zu series insufficient%s%s%s\n", who, insufficient,
+			first ? " (the first: " : "", first ? first : "", first ? ")" : "");
 }
 
 int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int64_t *base,

@@ -9,10 +9,18 @@
 #include "units.h"
 #include "util.h"
 
-#define HISTORY_RUNS 30      /* runs of history for the single-sample band */
-#define HISTORY_MIN_CHANGES 10
-#define BAND_FLOOR_PCT 1.0
-#define BAND_NOISY_PCT 20.0
+#define HISTORY_RUNS 30      /* runs of the baseline branch the run-to-run noise is read from */
+#define HISTORY_MIN_RUNS 5   /* fewer: no history test */
+/* The 75th percentile of |Z| for a standard normal Z: the absolute changes
+ * from one run to the next have it at 1.1503 times their SD. */
+#define Q75_ABS_NORMAL 1.1503493803760079
+/* Degrees of freedom of that scale per change it is read from: a quantile
+ * scale has about 37 % of the efficiency of the SD (calibrated by the
+ * seeded A/A gates of tests/unit/test_compare_noise.c). */
+#define SCALE_DF_PER_CHANGE 0.37
+/* Welch's test below this many values a side has one degree of freedom or
+ * so: an interval of [-99 %, +12000 %] says less than "insufficient". */
+#define WELCH_MIN_N 3
 
 static const char *const verdict_names[PDB_VERDICT_COUNT] = {
 	"failed", "regression", "improvement", "unchanged", "inconclusive", "insufficient",
@@ -63,7 +71,10 @@ struct ctx {
 	const struct pdb_compare_opts *opts;
 	struct pdb_compare *out;
 	double alpha;
-	int64_t history_until;
+	int64_t history_until;         /* the newest baseline run: history ends there */
+	char *history_where;           /* "branch=B" of that run; NULL: every run */
+	const char *history_branch;    /* B, for reasons; NULL without */
+	int64_t cand_id;               /* the candidate run, never its own history */
 	struct series_ref *series;     /* sorted by key, loaded on first need */
 	size_t nseries;
 	int series_loaded;
@@ -279,51 +290,6 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The noise band of a single-sample series from its history, as a log
- * ratio: max(1 %, Q3 + 3 IQR) of |ln(v[i] / v[i-1])| over the last 30 runs
- * up to the baseline. Returns 1 with *band set, 0 when fewer than 10
- * changes exist, -1 on a database error. */
-static int history_band(struct ctx *c, const char *key, double *band, struct pdb_err *err)
-{
-	struct pdb_history_point *pts = NULL;
-	double *changes = NULL, prev = NAN, q1, q3;
-	size_t npts = 0, nchanges = 0, first;
-	int64_t id;
-	int ret = -1;
-
-	if (load_series(c, err) < 0)
-		goto out;
-	if (!(id = find_series(c, key))) {
-		ret = 0;
-		goto out;
-	}
-	if (pdb_store_series_last(c->store, id, c->history_until, HISTORY_RUNS, &pts, &npts,
-				  err) < 0)
-		goto out;
-	first = npts > HISTORY_RUNS ? npts - HISTORY_RUNS : 0;
-	changes = pdb_xmalloc((npts ? npts : 1) * sizeof *changes);
-	for (size_t i = first; i < npts; i++) {
-		double v = pts[i].value;
-		if (!(v > 0))
-			continue;
-		if (prev > 0)
-			changes[nchanges++] = fabs(log(v / prev));
-		prev = v;
-	}
-	ret = 0;
-	if (nchanges < HISTORY_MIN_CHANGES)
-		goto out;
-	qsort(changes, nchanges, sizeof *changes, cmp_double);
-	q1 = pdb_stats_quantile(changes, nchanges, 0.25);
-	q3 = pdb_stats_quantile(changes, nchanges, 0.75);
-	*band = fmax(log1p(BAND_FLOOR_PCT / 100), q3 + 3 * (q3 - q1));
-	ret = 1;
-out:
-	free(changes);
-	pdb_history_free(pts, npts);
-	return ret;
-}
-
 static double pct_of_log(double d)
 {
 	return 100 * expm1(d) + 0.0; /* + 0.0: no "-0" */
@@ -351,6 +317,51 @@ static int fine_grained(const double *b, const double *a, size_t n)
 	return 1;
 }
 
+/* Welch's t test of the shift, on log values when all are above 0 (the
+ * change as a ratio): samples too small for a rank test to reach alpha
+ * (3 against 3 cannot give p < 0.1), where a t test still can. */
+static void compare_welch(struct ctx *c, struct pdb_compare_row *row, const double *b,
+			  const double *a, int positive)
+{
+	struct pdb_welch w;
+	double *lb, *la;
+
+	pdb_grow((void **)&c->scratch, &c->scratch_cap, row->n_base + row->n_cand,
+		 sizeof *c->scratch);
+	lb = c->scratch;
+	la = c->scratch + row->n_base;
+	for (size_t i = 0; i < row->n_base; i++)
+		lb[i] = positive ? log(b[i]) : b[i];
+	for (size_t i = 0; i < row->n_cand; i++)
+		la[i] = positive ? log(a[i]) : a[i];
+	if (pdb_stats_welch(lb, row->n_base, la, row->n_cand, 1 - c->alpha, &w) < 0)
+		return; /* not finite: no interval, insufficient */
+	row->test = positive ? "welch-t-log" : "welch-t";
+	row->p_value = w.p;
+	if (positive) {
+		row->change_pct = pct_of_log(w.shift);
+		row->ci_low_pct = pct_of_log(w.lo);
+		row->ci_high_pct = pct_of_log(w.hi);
+	} else {
+		row->change_abs = w.shift;
+		row->ci_low_abs = w.lo;
+		row->ci_high_abs = w.hi;
+	}
+}
+
+/* A row with too little to test: the change of the medians, and why. */
+static void median_change(struct pdb_compare_row *row, int positive, char *reason)
+{
+	if (positive)
+		row->change_pct = pct_of_log(log(row->median_cand / row->median_base));
+	else
+		row->change_abs = row->median_cand - row->median_base;
+	row->reason = reason;
+}
+
+/* Statistics of a series with several values a side: paired for an A/B
+ * pair, else Mann-Whitney with the Hodges-Lehmann interval, else (too few
+ * values for a rank test at alpha) Welch. */
 static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const double *b,
 			    const double *a, int positive)
 {
@@ -372,6 +383,15 @@ static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const do
 		row->ci_high_pct = pct_of_log(hi);
 		row->test = "wilcoxon-signed-rank";
 		c->out->npaired++;
+		return;
+	}
+	if (pdb_stats_mwu_min_p(row->n_base, row->n_cand) > c->alpha) {
+		if (row->n_base >= WELCH_MIN_N && row->n_cand >= WELCH_MIN_N)
+			compare_welch(c, row, b, a, positive);
+		else
+			median_change(row, positive,
+				      pdb_xasprintf("needs at least %d values a side (has %zu and %zu)",
+						    WELCH_MIN_N, row->n_base, row->n_cand));
 		return;
 	}
 	row->test = "mann-whitney";
@@ -403,105 +423,268 @@ static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const do
 	}
 }
 
-/* One value (or an aggregate) a side: the band from history or static. */
-static int compare_single(struct ctx *c, struct pdb_compare_row *row, const char *key,
-			  int positive, struct pdb_err *err)
+/* The standard error of the median of log values read from their
+ * quartiles: a normal sample's IQR is 1.349 SD, its median's error
+ * 1.2533 SD / sqrt(n). 0 with fewer than 2 values. */
+static double log_median_se(double q1, double q3, size_t n)
 {
-	double band;
-	int found;
-
-	if (!positive) {
-		row->change_abs = row->median_cand - row->median_base;
-		row->band = "static";
+	if (n < 2 || !(q1 > 0) || !(q3 >= q1))
 		return 0;
-	}
-	row->change_pct = pct_of_log(log(row->median_cand / row->median_base));
-	if ((found = history_band(c, key, &band, err)) < 0)
+	return 1.2533 * log(q3 / q1) / 1.349 / sqrt((double)n);
+}
+
+/* The same for raw values above 0 (one run's samples). */
+static double values_median_se(const double *v, size_t n)
+{
+	double *sorted, se;
+
+	if (n < 2)
+		return 0;
+	sorted = pdb_xmalloc(n * sizeof *sorted);
+	memcpy(sorted, v, n * sizeof *sorted);
+	qsort(sorted, n, sizeof *sorted, cmp_double);
+	se = log_median_se(pdb_stats_quantile(sorted, n, 0.25),
+			   pdb_stats_quantile(sorted, n, 0.75), n);
+	free(sorted);
+	return se;
+}
+
+/* The run-to-run noise of a series on the baseline's branch, from its
+ * newest HISTORY_RUNS runs up to the baseline (the candidate left out):
+ * *tau_d, the SD of the change of a run's location (log median) from one
+ * run to the next, read robustly as the 75th percentile of the absolute
+ * changes (a step in the history moves one change, not the scale); *se2,
+ * the mean squared error of a run's median from its own samples. Returns
+ * the runs read (0 when the series has no stored history), -1 on error. */
+static long history_noise(struct ctx *c, const char *key, double *tau_d, double *se2,
+			  struct pdb_err *err)
+{
+	struct pdb_history_point *pts = NULL;
+	double *loc = NULL, *chg = NULL;
+	size_t npts = 0, k = 0, skip = 0;
+	int64_t id;
+	long ret = -1;
+
+	if (load_series(c, err) < 0)
 		return -1;
-	if (found) {
-		row->band = "history";
-		row->band_pct = pct_of_log(band);
-	} else {
-		row->band = "static";
-		row->band_pct = row->threshold_pct;
+	if (!(id = find_series(c, key)))
+		return 0;
+	if (pdb_store_series_last(c->store, id, c->history_where, c->history_until,
+				  HISTORY_RUNS + 1, &pts, &npts, err) < 0)
+		goto out;
+	loc = pdb_xmalloc((npts ? npts : 1) * sizeof *loc);
+	chg = pdb_xmalloc((npts ? npts : 1) * sizeof *chg);
+	*se2 = 0;
+	for (size_t i = 0; i < npts; i++)
+		skip += pts[i].run_id != c->cand_id && pts[i].value > 0 && isfinite(pts[i].value);
+	skip = skip > HISTORY_RUNS ? skip - HISTORY_RUNS : 0; /* the newest only */
+	for (size_t i = 0; i < npts; i++) {
+		const struct pdb_history_point *p = &pts[i];
+		double se;
+		if (p->run_id == c->cand_id || !(p->value > 0) || !isfinite(p->value))
+			continue;
+		if (skip) {
+			skip--;
+			continue;
+		}
+		loc[k] = log(p->value);
+		if (k > 0)
+			chg[k - 1] = fabs(loc[k] - loc[k - 1]);
+		se = log_median_se(p->q1, p->q3, p->n);
+		*se2 += se * se;
+		k++;
 	}
+	ret = (long)k;
+	if (k < 2)
+		goto out;
+	*se2 /= (double)k;
+	qsort(chg, k - 1, sizeof *chg, cmp_double);
+	*tau_d = pdb_stats_quantile(chg, k - 1, 0.75) / Q75_ABS_NORMAL;
+out:
+	free(loc);
+	free(chg);
+	pdb_history_free(pts, npts);
+	return ret;
+}
+
+/* The candidate run against the run-to-run noise of the baseline's branch
+ * (a random-effects view: each run's location varies around the branch's
+ * level by a between-run spread, and its median by its own samples' error).
+ * The change is the candidate's log median minus the baseline's (one run)
+ * or the median of the baseline runs' medians (a group); its interval is
+ * Student's t at the history's degrees of freedom times the SD the model
+ * predicts for that difference. Returns 1 when decided, 0 when the branch
+ * has fewer than HISTORY_MIN_RUNS runs of the series, -1 on error. */
+static int compare_history(struct ctx *c, struct pdb_compare_row *row, const char *key,
+			   const double *b, const double *a, struct pdb_err *err)
+{
+	double tau_d = 0, se2 = 0, tau_b2, var_ref, var_cand, se, sd, d, q, df;
+	size_t nbase = c->out->nbase;
+	long k;
+
+	if (c->paired || c->out->ncand != 1 || !(row->median_base > 0) || !(row->median_cand > 0))
+		return 0;
+	if ((k = history_noise(c, key, &tau_d, &se2, err)) < 0)
+		return -1;
+	if (k < HISTORY_MIN_RUNS)
+		return 0;
+	/* a change between two runs holds twice a run's variance */
+	tau_b2 = fmax(0, tau_d * tau_d / 2 - se2);
+	if (nbase == 1) {
+		se = values_median_se(b, row->n_base);
+		var_ref = tau_b2 + se * se;
+	} else {
+		/* the median of nbase run values: pi/2 times the variance of their mean */
+		var_ref = M_PI / 2 * (tau_b2 + se2) / (double)nbase;
+	}
+	se = values_median_se(a, row->n_cand);
+	var_cand = tau_b2 + se * se;
+	sd = sqrt(var_ref + var_cand);
+	df = fmax(1, SCALE_DF_PER_CHANGE * (double)(k - 1));
+	d = log(row->median_cand) - log(row->median_base);
+	q = sd > 0 ? pdb_stats_t_isf(c->alpha / 2, df) : 0;
+	row->p_value = sd > 0 ? fmin(1, 2 * pdb_stats_t_sf(fabs(d) / sd, df)) : d == 0;
+	row->change_pct = pct_of_log(d);
+	row->ci_low_pct = pct_of_log(d - q * sd);
+	row->ci_high_pct = pct_of_log(d + q * sd);
+	row->band = "history";
+	row->test = "history";
+	row->n_history = (size_t)k;
+	row->history_spread_pct = pct_of_log(tau_d / M_SQRT2);
+	return 1;
+}
+
+static int cmp_sample_value(const void *a, const void *b)
+{
+	double x = ((const struct pdb_sample *)a)->value, y = ((const struct pdb_sample *)b)->value;
+	return x < y ? -1 : x > y;
+}
+
+/* The interval of the median of a histogram (its values weighted by event
+ * counts) at level conf: the events of ranks N/2 -+ z sqrt(N)/2, widened to
+ * the edges of the buckets they fall in (a bucket's events lie between the
+ * value of the bucket below and its own). -1 when the weights are not event
+ * counts (fractions that add up to less than 2). */
+static int histogram_median_interval(const struct pdb_result *r, double conf, double *lo,
+				     double *hi)
+{
+	struct pdb_sample *v = pdb_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof *v);
+	double total = 0, acc = 0, z, rlo, rhi;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nsamples; i++)
+		if (r->samples[i].weight > 0 && r->samples[i].value > 0)
+			v[n++] = r->samples[i];
+	for (size_t i = 0; i < n; i++)
+		total += v[i].weight;
+	if (total < 2) {
+		free(v);
+		return -1;
+	}
+	qsort(v, n, sizeof *v, cmp_sample_value);
+	z = pdb_stats_norm_isf((1 - conf) / 2);
+	rlo = fmax(0, total / 2 - z * sqrt(total) / 2);
+	rhi = fmin(total, total / 2 + z * sqrt(total) / 2);
+	*lo = v[0].value;
+	*hi = v[n - 1].value;
+	for (size_t i = 0; i < n; i++) {
+		double before = acc;
+		acc += v[i].weight;
+		if (before <= rlo && rlo < acc)
+			*lo = i > 0 ? v[i - 1].value : v[i].value;
+		if (before < rhi && rhi <= acc) {
+			*hi = v[i].value;
+			break;
+		}
+	}
+	free(v);
 	return 0;
 }
 
-/* The verdict of a compared series (after any Holm adjustment). */
+/* One value a side. A histogram on each side (one run, many events) gets
+ * the interval of its median from its counts: the change's interval joins
+ * the two medians' intervals at 1 - alpha/2 each. An aggregate with no
+ * spread and no history is insufficient: no fixed band calls it changed. */
+static void compare_single(struct ctx *c, struct pdb_compare_row *row, const struct entry *be,
+			   size_t nb, const struct entry *ce, size_t nc, int positive)
+{
+	double blo, bhi, clo, chi;
+
+	row->band = NULL;
+	if (!positive) {
+		median_change(row, 0, row->median_cand == row->median_base ? NULL
+			      : pdb_xstrdup("one value a side, not all above 0: no ratio to judge"));
+		return;
+	}
+	median_change(row, 1, NULL);
+	if (nb == 1 && nc == 1 && c->out->nbase == 1 && c->out->ncand == 1 &&
+	    has_weights(be->r) && has_weights(ce->r) &&
+	    histogram_median_interval(be->r, 1 - c->alpha / 2, &blo, &bhi) == 0 &&
+	    histogram_median_interval(ce->r, 1 - c->alpha / 2, &clo, &chi) == 0) {
+		row->test = "histogram";
+		row->band = "samples";
+		row->ci_low_pct = pct_of_log(log(clo / bhi));
+		row->ci_high_pct = pct_of_log(log(chi / blo));
+		return;
+	}
+	row->reason = pdb_xasprintf("one value a side and fewer than %d runs of history%s%s: "
+				    "no spread to judge", HISTORY_MIN_RUNS,
+				    c->history_branch ? " on " : "",
+				    c->history_branch ? c->history_branch : "");
+}
+
+/* The verdict of a compared series (after any Holm adjustment): from its
+ * interval, in percent, or absolute when a value is <= 0 (then against the
+ * threshold as a fraction of the larger median). Unchanged means the whole
+ * interval is inside the threshold. */
 static int verdict_of(const struct ctx *c, struct pdb_compare_row *row)
 {
 	/* worse-side sign: +1 when larger is worse; none is gated as lower
 	 * but never called a regression or an improvement */
 	double s = row->direction == PDB_DIR_HIGHER ? -1 : 1;
 	int gated = row->direction != PDB_DIR_NONE;
-	double thr = row->threshold_pct, warn = row->warn_pct;
-	double w = s * row->change_pct;
+	int percent = !isnan(row->ci_low_pct);
+	double lo = percent ? row->ci_low_pct : row->ci_low_abs;
+	double hi = percent ? row->ci_high_pct : row->ci_high_abs;
+	double est = percent ? row->change_pct : row->change_abs;
+	double thr = percent ? row->threshold_pct
+		: row->threshold_pct / 100 * fmax(fabs(row->median_base), fabs(row->median_cand));
+	double wlo = fmin(s * lo, s * hi), whi = fmax(s * lo, s * hi), w = s * est;
+	int sig;
 
-	if (strcmp(row->band, "samples") == 0) {
-		int percent = !isnan(row->change_pct);
-		double wlo = percent ? fmin(s * row->ci_low_pct, s * row->ci_high_pct)
-			: fmin(s * row->ci_low_abs, s * row->ci_high_abs);
-		double whi = percent ? fmax(s * row->ci_low_pct, s * row->ci_high_pct)
-			: fmax(s * row->ci_low_abs, s * row->ci_high_abs);
-		int sig = row->p_value <= c->alpha;
-
-		if (pdb_stats_mwu_min_p(row->n_base, row->n_cand) > c->alpha || isnan(wlo)) {
-			row->reason = pdb_xasprintf("needs at least %zu values a side at alpha %g "
-						    "(has %zu and %zu)", c->out->min_n, c->alpha,
-						    row->n_base, row->n_cand);
-			return PDB_VERDICT_INSUFFICIENT;
-		}
-		if (!percent) {
-			/* values <= 0: no percentage, significance and side only */
-			if (gated && sig && wlo > 0)
-				return PDB_VERDICT_REGRESSION;
-			if (gated && sig && whi < 0)
-				return PDB_VERDICT_IMPROVEMENT;
+	if (isnan(lo) || isnan(hi)) {
+		/* no interval: equal single values, or too little to tell */
+		if (!row->test && !row->reason && row->change_abs == 0)
 			return PDB_VERDICT_UNCHANGED;
-		}
-		row->warn = gated && !isnan(warn) && sig && wlo > 0 && w >= warn && w < thr;
-		if (gated && sig && wlo > 0 && w >= thr)
-			return PDB_VERDICT_REGRESSION;
-		if (gated && sig && whi < 0 && -w >= thr)
-			return PDB_VERDICT_IMPROVEMENT;
-		if (wlo >= -thr && whi <= thr)
-			return PDB_VERDICT_UNCHANGED;
-		if (!gated)
-			row->reason = pdb_xasprintf("no direction, not gated: the interval reaches "
-						    "past ±%g %%", thr);
-		else if (sig)
-			row->reason = pdb_xasprintf("significant, but the interval straddles the "
-						    "%g %% threshold", thr);
-		else
-			row->reason = pdb_xasprintf("the interval is wider than ±%g %%: more "
-						    "values would tell", thr);
-		return PDB_VERDICT_INCONCLUSIVE;
-	}
-	if (isnan(row->change_pct)) {
-		if (row->change_abs == 0)
-			return PDB_VERDICT_UNCHANGED;
-		row->reason = pdb_xstrdup("one value a side, not all above 0: no ratio to judge");
+		if (!row->reason)
+			row->reason = pdb_xstrdup("no interval could be computed from these values");
 		return PDB_VERDICT_INSUFFICIENT;
 	}
-	if (row->band_pct > BAND_NOISY_PCT) {
-		row->reason = pdb_xasprintf("the run-to-run noise of its history (±%.3g %%) is "
-					    "wider than %g %%", row->band_pct, BAND_NOISY_PCT);
-		return PDB_VERDICT_INCONCLUSIVE;
-	}
-	/* beyond the band (as a log ratio) and at least the fail level */
-	double d = s * log1p(row->change_pct / 100), band = log1p(row->band_pct / 100);
-	row->warn = gated && !isnan(warn) && d > band && w >= warn && w < thr;
-	if (gated && d > band && w >= thr)
+	sig = !isnan(row->p_value) ? row->p_value <= c->alpha : (wlo > 0 || whi < 0);
+	row->warn = gated && percent && !isnan(row->warn_pct) && sig && wlo > 0 &&
+		    w >= row->warn_pct && w < thr;
+	if (gated && sig && wlo > 0 && w >= thr)
 		return PDB_VERDICT_REGRESSION;
-	if (gated && -d > band && -w >= thr)
+	if (gated && sig && whi < 0 && -w >= thr)
 		return PDB_VERDICT_IMPROVEMENT;
-	/* a metric with no direction that moved is not called unchanged */
-	if (!gated && fabs(d) > band && fabs(w) >= thr) {
-		row->reason = pdb_xasprintf("no direction, not gated: moved past ±%g %%", thr);
-		return PDB_VERDICT_INCONCLUSIVE;
-	}
-	return PDB_VERDICT_UNCHANGED;
+	if (wlo >= -thr && whi <= thr)
+		return PDB_VERDICT_UNCHANGED;
+	if (!gated)
+		row->reason = pdb_xasprintf("no direction, not gated: the interval reaches past ±%g %%",
+					    row->threshold_pct);
+	else if (sig)
+		row->reason = pdb_xasprintf("significant, but the interval straddles the %g %% "
+					    "threshold", row->threshold_pct);
+	else if (row->n_history)
+		row->reason = pdb_xasprintf("within the run-to-run noise of its last %zu runs%s%s "
+					    "(±%.3g %% a run)", row->n_history,
+					    c->history_branch ? " on " : "",
+					    c->history_branch ? c->history_branch : "",
+					    row->history_spread_pct);
+	else
+		row->reason = pdb_xasprintf("the interval is wider than ±%g %%: more values "
+					    "would tell", row->threshold_pct);
+	return PDB_VERDICT_INCONCLUSIVE;
 }
 
 static struct pdb_compare_row *new_row(struct ctx *c, const struct entry *e)
@@ -546,7 +729,7 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 	const struct entry *e = nc ? ce : be;
 	const struct pdb_compare_opts *o = c->opts;
 	double *b = NULL, *a = NULL, thr, warn = NAN;
-	int direction = e->r->direction, positive, ret = -1;
+	int direction = e->r->direction, positive, decided, ret = -1;
 	struct pdb_compare_row *row;
 
 	thr = default_threshold(e->r->metric);
@@ -585,10 +768,14 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 		if (strcmp(row->metric, bookkeeping[i]) == 0)
 			row->hidden = PDB_HIDDEN_BOOKKEEPING;
 	positive = all_positive(b, row->n_base) && all_positive(a, row->n_cand);
-	if (row->n_base >= 2 && row->n_cand >= 2)
-		compare_samples(c, row, b, a, positive);
-	else if (compare_single(c, row, e->key, positive, err) < 0)
+	if ((decided = compare_history(c, row, e->key, b, a, err)) < 0)
 		goto out;
+	if (decided)
+		;
+	else if (row->n_base >= 2 && row->n_cand >= 2)
+		compare_samples(c, row, b, a, positive);
+	else
+		compare_single(c, row, be, nb, ce, nc, positive);
 	ret = 0;
 out:
 	free(b);
@@ -862,6 +1049,27 @@ static int match_series(struct ctx *c, const struct entry *be, size_t nbe,
 	return 0;
 }
 
+/* Where the history test reads the run-to-run noise: the branch of the
+ * newest baseline run (by id), up to that run; the candidate (one run) is
+ * never its own history. A branch name holding a comma cannot be an
+ * attribute filter: such a baseline reads every run. */
+static void history_of(struct ctx *c, struct pdb_run *const *brun, size_t nbase,
+		       struct pdb_run *const *crun, size_t ncand)
+{
+	const struct pdb_run *newest = brun[0];
+
+	for (size_t i = 1; i < nbase; i++)
+		if (brun[i]->id > newest->id)
+			newest = brun[i];
+	c->history_until = newest->id;
+	c->history_branch = pdb_run_get_attr(newest, "branch");
+	if (c->history_branch && !strchr(c->history_branch, ','))
+		c->history_where = pdb_xasprintf("branch=%s", c->history_branch);
+	else
+		c->history_branch = NULL;
+	c->cand_id = ncand == 1 ? crun[0]->id : -1;
+}
+
 int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_t nbase,
 		     struct pdb_run *const *crun, size_t ncand,
 		     const struct pdb_compare_opts *opts, struct pdb_compare *out,
@@ -885,9 +1093,7 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 	describe_runs(brun, nbase, &out->base);
 	describe_runs(crun, ncand, &out->cand);
 	check_env(brun, nbase, crun, ncand, out);
-	for (size_t i = 0; i < nbase; i++)
-		if (brun[i]->id > c.history_until)
-			c.history_until = brun[i]->id;
+	history_of(&c, brun, nbase, crun, ncand);
 	if (nbase == 1 && ncand == 1) {
 		const char *ab = pdb_run_get_attr(brun[0], "ab"), *cab = pdb_run_get_attr(crun[0], "ab");
 		c.paired = ab && cab && strcmp(ab, cab) == 0 && brun[0] != crun[0] &&
@@ -897,9 +1103,6 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 	}
 	be = side_entries(brun, nbase, opts, &nbe);
 	ce = side_entries(crun, ncand, opts, &nce);
-	for (out->min_n = 2; out->min_n < 100 &&
-	     pdb_stats_mwu_min_p(out->min_n, out->min_n) > c.alpha; out->min_n++)
-		;
 	if (match_series(&c, be, nbe, ce, nce, err) < 0)
 		goto out;
 	mark_failures(&c, crun, ncand);
@@ -929,6 +1132,7 @@ out:
 		free(c.series[i].key);
 	free(c.series);
 	free(c.scratch);
+	free(c.history_where);
 	return ret;
 }
 

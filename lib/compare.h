@@ -100,7 +100,6 @@ struct pdb_compare {
 	size_t nrows;
 	size_t counts[PDB_VERDICT_COUNT]; /* shown and hidden rows */
 	size_t nhidden;        /* rows hidden from the table by default */
-	size_t min_n;          /* values a side the exact test needs at alpha */
 	size_t npaired;        /* rows tested paired (an A/B pair: one run a side,
 				* one ab id, both complete) */
 	struct pdb_compare_geomean *geomean; /* by metric name */

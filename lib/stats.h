@@ -71,6 +71,23 @@ double pdb_stats_geomean(const double *v, size_t n);
 /* Holm's step-down adjustment of n p-values, in place (NaN left alone). */
 void pdb_stats_holm(double *p, size_t n);
 
+/* Student's t with df degrees of freedom (df > 0, not necessarily whole):
+ * upper tail P(T > t), and its inverse for p in (0, 1); NaN outside. */
+double pdb_stats_t_sf(double t, double df);
+double pdb_stats_t_isf(double p, double df);
+
+/* Welch's unequal-variance t test of the shift y - x. */
+struct pdb_welch {
+	double shift;  /* mean(y) - mean(x) */
+	double lo, hi; /* its interval at level conf */
+	double p;      /* two-sided */
+	double df;     /* Welch-Satterthwaite degrees of freedom */
+};
+/* Returns 0, or -1 when a sample has fewer than 2 values or a value is not
+ * finite. Without spread on either side the shift is exact (p 0 or 1). */
+int pdb_stats_welch(const double *x, size_t nx, const double *y, size_t ny, double conf,
+		    struct pdb_welch *out);
+
 /* Standard normal: upper tail P(Z > z), and its inverse for p in (0, 1). */
 double pdb_stats_norm_sf(double z);
 double pdb_stats_norm_isf(double p);

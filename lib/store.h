@@ -154,10 +154,11 @@ int pdb_store_all_points(struct pdb_store *store, const char *where, int64_t sin
 			 const struct pdb_series *series, size_t nseries,
 			 struct pdb_history_point **pts, size_t *n, struct pdb_err *err);
 /* The newest count points of a series over runs with id <= until_id (0: no
- * bound), in run order, without labels (as pdb_store_all_points). */
-int pdb_store_series_last(struct pdb_store *store, int64_t series_id, int64_t until_id,
-			  size_t count, struct pdb_history_point **pts, size_t *n,
-			  struct pdb_err *err);
+ * bound) whose attributes match where (NULL: all), in run order, without
+ * labels (as pdb_store_all_points). */
+int pdb_store_series_last(struct pdb_store *store, int64_t series_id, const char *where,
+			  int64_t until_id, size_t count, struct pdb_history_point **pts,
+			  size_t *n, struct pdb_err *err);
 /* The values of a series as detect splits them: the run ids and values of
  * the points with a finite value (as pdb_store_series_history gives them),
  * over runs with id >= since_id and id > after_run whose attributes match

@@ -271,16 +271,16 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 	return read_points(store, series_id, where, since_id, until_id, 0, 1, pts, n, err);
 }
 
-int pdb_store_series_last(struct pdb_store *store, int64_t series_id, int64_t until_id,
-			  size_t count, struct pdb_history_point **pts, size_t *n,
-			  struct pdb_err *err)
+int pdb_store_series_last(struct pdb_store *store, int64_t series_id, const char *where,
+			  int64_t until_id, size_t count, struct pdb_history_point **pts,
+			  size_t *n, struct pdb_err *err)
 {
 	if (count == 0) {
 		*pts = NULL;
 		*n = 0;
 		return 0;
 	}
-	return read_points(store, series_id, NULL, 0, until_id, count, 0, pts, n, err);
+	return read_points(store, series_id, where, 0, until_id, count, 0, pts, n, err);
 }
 
 struct series_slot {

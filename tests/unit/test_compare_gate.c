@@ -177,20 +177,136 @@ static void test_single_sample_history(void **state)
 	assert_true(n >= TRIALS * 80 / 100);
 }
 
-/* Without history the static threshold decides, flagged as such. */
+/* Without history one value a side has no spread: insufficient, never a
+ * regression on a fixed band, however large the change. */
 static void test_single_sample_static(void **state)
 {
 	struct fixture *f = *state;
-	const char *band;
+	struct pdb_compare_opts opts;
+	struct pdb_compare c;
+	struct pdb_err err;
 	int64_t a, b;
-	size_t n;
 
 	rng_state = 4;
 	a = add_run(f->store, 1, 1.0);
 	b = add_run(f->store, 1, 1.5);
-	n = regressions(f->store, a, b, &band);
-	assert_string_equal(band, "static");
-	assert_true(n >= TRIALS * 95 / 100);
+	pdb_compare_opts_init(&opts);
+	assert_int_equal(pdb_compare_run_groups(f->store, &a, 1, &b, 1, &opts, &c, &err), 0);
+	assert_int_equal(c.counts[PDB_VERDICT_INSUFFICIENT], TRIALS);
+	assert_null(c.rows[0].test);
+	pdb_compare_release(&c);
+}
+
+/* Runs of a branch whose location wanders from run to run: SEQ_SERIES
+ * benchmarks, each run's median SEQ_TAU (log SD) off the branch's level,
+ * its 10 samples 3 % around that. Within-run tests call most pairs of
+ * runs different; the history test must not. */
+#define SEQ_SERIES 100
+#define SEQ_RUNS 30
+#define SEQ_TAU 0.10
+
+static int64_t add_wandering_run(struct pdb_store *store, double factor)
+{
+	struct pdb_run *run = pdb_run_new();
+	struct pdb_err err;
+	int64_t id;
+
+	pdb_set_str(&run->tool, "test");
+	pdb_set_str(&run->format, "test");
+	pdb_run_set_attr(run, "branch", "main");
+	for (int s = 0; s < SEQ_SERIES; s++) {
+		double level = 0.1 * (1 + s % 7) * exp(SEQ_TAU * gaussian()) * factor;
+		struct pdb_result *r;
+		char name[16];
+
+		snprintf(name, sizeof name, "b%03d", s);
+		r = pdb_run_add_result(run, name, "time", "s");
+		for (int i = 0; i < 10; i++) {
+			struct pdb_sample smp = PDB_SAMPLE(lognormal(level, SIGMA));
+			pdb_result_add_sample(r, &smp);
+		}
+	}
+	assert_int_equal(pdb_store_insert_run(store, run, 1, &err), 0);
+	id = run->id;
+	pdb_run_free(run);
+	return id;
+}
+
+/* Gates base -> cand: the series that fail, and how many the history test
+ * decided. */
+static size_t history_gate(struct pdb_store *store, int64_t base, int64_t cand, size_t *by_history)
+{
+	struct pdb_compare_opts opts;
+	struct pdb_compare c;
+	struct pdb_err err;
+	size_t n = 0;
+
+	pdb_compare_opts_init(&opts);
+	assert_int_equal(pdb_compare_run_groups(store, &base, 1, &cand, 1, &opts, &c, &err), 0);
+	*by_history = 0;
+	for (size_t i = 0; i < c.nrows; i++) {
+		n += (size_t)pdb_compare_row_fails(&c.rows[i], PDB_FAIL_ON_DEFAULT);
+		*by_history += c.rows[i].test && strcmp(c.rows[i].test, "history") == 0;
+	}
+	pdb_compare_release(&c);
+	return n;
+}
+
+/* Sequential gating, each run against the one before, once the branch has
+ * 5 runs: at most 1 % false alarms over 2,500 gates; a shift found as the
+ * history grows (the bound for one run a side: a shift of k run-to-run SDs
+ * is at best found with the probability of Z > 2.58 - k / sqrt(2)). */
+static void test_sequential_history(void **state)
+{
+	struct fixture *f = *state;
+	int64_t ids[SEQ_RUNS + 1];
+	size_t alarms = 0, gates = 0, decided = 0, by_history, found[4];
+	static const double shifts[4] = { 2, 4, 6, 8 };
+
+	rng_state = 6;
+	for (int r = 0; r < SEQ_RUNS; r++) {
+		ids[r] = add_wandering_run(f->store, 1.0);
+		if (r < 5)
+			continue;
+		alarms += history_gate(f->store, ids[r - 1], ids[r], &by_history);
+		gates += SEQ_SERIES;
+		decided += by_history;
+	}
+	for (int k = 0; k < 4; k++) {
+		ids[SEQ_RUNS] = add_wandering_run(f->store, exp(shifts[k] * SEQ_TAU));
+		found[k] = history_gate(f->store, ids[SEQ_RUNS - 1], ids[SEQ_RUNS], &by_history);
+		decided += by_history;
+		/* the shifted run leaves the branch's history for the next */
+		assert_int_equal(pdb_store_delete_run(f->store, ids[SEQ_RUNS], &(struct pdb_err){ 0 }), 0);
+	}
+	print_message("sequential A/A with history (run-to-run SD %.0f %%): %zu of %zu gates fail, "
+		      "%zu decided by history; shifts of 2, 4, 6, 8 SDs found in %zu, %zu, %zu, %zu of %d\n",
+		      100 * SEQ_TAU, alarms, gates, decided, found[0], found[1], found[2], found[3],
+		      SEQ_SERIES);
+	assert_int_equal(decided, gates + 4 * SEQ_SERIES);
+	assert_true(alarms * 100 <= gates);
+	assert_true(found[3] >= SEQ_SERIES * 95 / 100);
+}
+
+/* Three values a side: a rank test cannot reach p < 0.1, Welch's t on log
+ * values can. A tripled time fails the gate, 3 % noise does not. */
+static void test_small_samples(void **state)
+{
+	struct fixture *f = *state;
+	const char *band;
+	int64_t a, b, c3;
+	size_t same, tripled;
+
+	rng_state = 7;
+	a = add_run(f->store, 3, 1.0);
+	b = add_run(f->store, 3, 1.0);
+	c3 = add_run(f->store, 3, 3.0);
+	same = regressions(f->store, a, b, &band);
+	tripled = regressions(f->store, a, c3, &band);
+	print_message("3 vs 3, sigma 3%%: A/A %zu of %d flagged, tripled %zu of %d\n", same, TRIALS,
+		      tripled, TRIALS);
+	assert_true(same <= TRIALS / 100);
+	assert_int_equal(tripled, TRIALS);
 }
 
 /* A/B runs on a drifting, bursting machine: AB_SERIES benchmarks of
@@ -276,7 +392,8 @@ static size_t gate_failures(struct pdb_store *store, const int64_t ids[2], size_
 
 /* Interleaved A/A passes the gate in at least 99 of 100 comparisons, a 10 %
  * slowdown fails it in at least 99 of 100; run one after the other, the
- * same A/A raises false alarms (drift and bursts hit one side). */
+ * same A/A (drift and bursts hit one side) is judged against the run-to-run
+ * noise of the four runs before it, and passes too. */
 static void test_ab_interleaved(void **state)
 {
 	struct fixture *f = *state;
@@ -298,7 +415,100 @@ static void test_ab_interleaved(void **state)
 		      slower, AB_SERIES, sequential, AB_SERIES);
 	assert_true(aa <= AB_SERIES / 100);
 	assert_true(slower >= AB_SERIES * 99 / 100);
-	assert_true(sequential >= AB_SERIES / 10);
+	assert_true(sequential <= AB_SERIES / 100);
+}
+
+/* One run of one series "s" (metric m, lower is better) with the values
+ * given, weighted by counts when counts is not NULL. */
+static int64_t add_values(struct pdb_store *store, const char *metric, const double *v,
+			  const double *counts, size_t n)
+{
+	struct pdb_run *run = pdb_run_new();
+	struct pdb_result *r;
+	struct pdb_err err;
+	int64_t id;
+
+	pdb_set_str(&run->tool, "test");
+	pdb_set_str(&run->format, "test");
+	r = pdb_run_add_result(run, "s", metric, "");
+	r->direction = PDB_DIR_LOWER;
+	for (size_t i = 0; i < n; i++) {
+		struct pdb_sample smp = PDB_SAMPLE(v[i]);
+		if (counts)
+			smp.weight = counts[i];
+		pdb_result_add_sample(r, &smp);
+	}
+	assert_int_equal(pdb_store_insert_run(store, run, 1, &err), 0);
+	id = run->id;
+	pdb_run_free(run);
+	return id;
+}
+
+static int verdict(struct pdb_store *store, int64_t base, int64_t cand, const char **test)
+{
+	struct pdb_compare_opts opts;
+	struct pdb_compare c;
+	struct pdb_err err;
+	int v;
+
+	pdb_compare_opts_init(&opts);
+	assert_int_equal(pdb_compare_run_groups(store, &base, 1, &cand, 1, &opts, &c, &err), 0);
+	assert_int_equal(c.nrows, 1);
+	v = c.rows[0].verdict;
+	*test = c.rows[0].test;
+	pdb_compare_release(&c);
+	return v;
+}
+
+/* A zero on a side: absolute differences against the threshold as a
+ * fraction of the larger median; a wide interval is never unchanged. */
+static void test_zeros(void **state)
+{
+	struct fixture *f = *state;
+	static const double base[] = { 0, 9, 10, 9, 10, 11, 9, 10, 10, 9 };
+	static const double cand[] = { 0, 18, 19, 20, 17, 19, 18, 19, 21, 18 };
+	static const double wide[] = { 0, 1, 18, 19, 20, 2, 19, 18, 3, 21 };
+	static const double flat[] = { 0, 100, 100, 100, 100, 100, 100, 100, 100, 100 };
+	const char *test;
+	int64_t a = add_values(f->store, "errors", base, NULL, 10);
+	int64_t b = add_values(f->store, "errors", cand, NULL, 10);
+	int64_t w = add_values(f->store, "errors", wide, NULL, 10);
+	int64_t c = add_values(f->store, "errors", flat, NULL, 10);
+	int64_t d = add_values(f->store, "errors", flat, NULL, 10);
+
+	assert_int_equal(verdict(f->store, a, b, &test), PDB_VERDICT_REGRESSION);
+	/* an interval from about -1 to +10 errors: not significant, not unchanged */
+	assert_int_equal(verdict(f->store, a, w, &test), PDB_VERDICT_INCONCLUSIVE);
+	assert_int_equal(verdict(f->store, c, d, &test), PDB_VERDICT_UNCHANGED);
+	/* errors 9.5 -> 18.5 with a zero and three values a side (issue 27) */
+	a = add_values(f->store, "errors", (const double[]){ 0, 9.5, 10 }, NULL, 3);
+	b = add_values(f->store, "errors", (const double[]){ 1, 18.5, 19 }, NULL, 3);
+	assert_int_not_equal(verdict(f->store, a, b, &test), PDB_VERDICT_UNCHANGED);
+}
+
+/* One histogram a side (one run, many events): the interval of each
+ * median from its counts decides; weights that are fractions are no counts. */
+static void test_histogram(void **state)
+{
+	struct fixture *f = *state;
+	static const double ms[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	static const double base[] = { 10, 200, 900, 2000, 900, 200, 50, 10 };
+	static const double slow[] = { 0, 0, 10, 200, 900, 2000, 900, 200 };
+	static const double frac[] = { 0.01, 0.05, 0.2, 0.4, 0.2, 0.1, 0.03, 0.01 };
+	static const double frac2[] = { 0, 0.01, 0.05, 0.2, 0.4, 0.2, 0.1, 0.04 };
+	const char *test;
+	int64_t a = add_values(f->store, "latency", ms, base, 8);
+	int64_t b = add_values(f->store, "latency", ms, base, 8);
+	int64_t c = add_values(f->store, "latency", ms, slow, 8);
+
+	assert_int_equal(verdict(f->store, a, c, &test), PDB_VERDICT_REGRESSION);
+	assert_string_equal(test, "histogram");
+	/* identical, but the median's bucket spans 3-4 ms: not unchanged at 5 % */
+	assert_int_equal(verdict(f->store, a, b, &test), PDB_VERDICT_INCONCLUSIVE);
+	a = add_values(f->store, "latency", ms, frac, 8);
+	b = add_values(f->store, "latency", ms, frac2, 8);
+	assert_int_equal(verdict(f->store, a, b, &test), PDB_VERDICT_INSUFFICIENT);
+	assert_null(test);
 }
 
 int main(void)
@@ -309,6 +519,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_single_sample_history, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_single_sample_static, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ab_interleaved, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sequential_history, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_small_samples, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zeros, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_histogram, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
