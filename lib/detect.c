@@ -37,6 +37,7 @@
 /* The rank p of a change point counts times the series' runs over this
  * many (at least 1; evidence_at). */
 #define RANK_SPAN 20
+#define RANK_SKIP 1e-12
 
 void pdb_detect_opts_init(struct pdb_detect_opts *o)
 {
@@ -648,10 +649,17 @@ static double evidence_at(const double *y, size_t len, size_t end, const size_t 
 	double scale = (double)len / RANK_SPAN, rank, pz, e;
 	struct side_stats st;
 
-	rank = fmin(1.0, rank_p(y, a, idx[i], b) * (scale > 1 ? scale : 1));
+	scale = scale > 1 ? scale : 1;
 	stats_at(y, upto, idx, b == upto ? i + 1 : n, i, r, &st);
 	pz = pow(10.0, -pdb_detect_confidence(st.z, len > 1 ? len - 1 : 1));
-	e = fmin(rank, isnan(st.p) ? 1.0 : fmax(st.p, pz));
+	e = isnan(st.p) ? 1.0 : fmax(st.p, pz);
+	/* below RANK_SKIP the ranks change no acceptance at a P above it
+	 * (such a change point is never the weakest before the stop): the
+	 * clear steps of long series spare their sort */
+	if (e >= RANK_SKIP) {
+		rank = fmin(1.0, rank_p(y, a, idx[i], b) * scale);
+		e = fmin(rank, e);
+	}
 	if (idx[i] - a <= PDB_DETECT_MAX_EXCURSION ||
 	    (b < upto && b - idx[i] <= PDB_DETECT_MAX_EXCURSION))
 		return 1.0 + e;
