@@ -1,4 +1,5 @@
-/* Change points: E-divisive means, Hunter's t-test merge, one-run spikes set apart. */
+/* Change points: E-divisive means, Hunter's t-test merge (Otava) or a rank
+ * acceptance nested in P, one-run spikes set apart. */
 #include "detect.h"
 
 #include <math.h>
@@ -34,9 +35,12 @@
 /* ... and excursions (outliers) are the short regimes between change
  * points accepted at this p (the default P), whatever P. */
 #define STRUCTURE_P 0.001
-/* The rank p of a change point counts times the series' runs over this
- * many (at least 1; evidence_at). */
+/* The rank p of a change point counts multiplied by the series' runs over
+ * this many (at least 1; evidence_at): a long series has more splits for
+ * noise to choose from. */
 #define RANK_SPAN 20
+/* A change point whose parametric p is below this skips the rank test
+ * (evidence_at): no P above it can be decided by its ranks. */
 #define RANK_SKIP 1e-12
 
 void pdb_detect_opts_init(struct pdb_detect_opts *o)
@@ -1031,7 +1035,7 @@ static int report_pass(const double *y, size_t ny, const size_t *orig,
 /* One pass over y[0..ny) (x without the flagged points, orig their
  * positions in x); the change points go to weak[0..*nfinal) with their
  * stats, each against its final neighbours (in PDB_OUTLIERS_REPORT mode
- * its p the acceptance's rank_p). r (its buf set) gets the rule of the
+ * its p the acceptance's, evidence_at). r (its buf set) gets the rule of the
  * merge. Returns 1 when runs of an excursion were flagged, for another
  * pass. */
 static int detect_pass(const double *y, size_t ny, const size_t *orig,
