@@ -1,4 +1,5 @@
-/* Change points: E-divisive means, Hunter's t-test merge, one-run spikes set apart. */
+/* Change points: E-divisive means, Hunter's t-test merge (Otava) or a rank
+ * acceptance nested in P, one-run spikes set apart. */
 #include "detect.h"
 
 #include <math.h>
@@ -26,6 +27,21 @@
 /* The merged change points move to the best least-squares split within
  * this many points (outside Otava's mode). */
 #define REFINE 5
+/* Outside Otava's mode the split's gate is this p, whatever P: the
+ * candidates, and so the order in which the acceptance drops them, do not
+ * depend on P, which makes a looser P keep every change point a stricter
+ * one keeps. */
+#define SPLIT_P 0.01
+/* ... and excursions (outliers) are the short regimes between change
+ * points accepted at this p (the default P), whatever P. */
+#define STRUCTURE_P 0.001
+/* The rank p of a change point counts multiplied by the series' runs over
+ * this many (at least 1; evidence_at): a long series has more splits for
+ * noise to choose from. */
+#define RANK_SPAN 20
+/* A change point whose parametric p is below this skips the rank test
+ * (evidence_at): no P above it can be decided by its ranks. */
+#define RANK_SKIP 1e-12
 
 void pdb_detect_opts_init(struct pdb_detect_opts *o)
 {
@@ -594,6 +610,125 @@ int pdb_detect_merge(const double *x, size_t len, size_t *idx, size_t *n,
 	return 0;
 }
 
+/* ---- acceptance by the runs' ranks (outside Otava's mode) ---- */
+
+/*
+ * The rank evidence of a change point at idx between its neighbours a
+ * and b: the two-sided Mann-Whitney p of the runs y[a..idx) against
+ * y[idx..b) (exact for small counts). Each run's value is one
+ * observation: the samples within a run move together with the machine's
+ * load, so only the runs are evidence of a change between them; and ranks
+ * let neither a run far off nor a spread that grows with the level weigh
+ * more than one run.
+ */
+static double rank_p(const double *y, size_t a, size_t idx, size_t b)
+{
+	struct pdb_mwu m;
+
+	if (idx <= a || b <= idx ||
+	    pdb_stats_mann_whitney(y + a, idx - a, y + idx, b - idx, &m) < 0)
+		return 1.0;
+	return m.p;
+}
+
+/*
+ * The acceptance's p of change point i of idx[0..n) against its
+ * neighbours: the rank p times the series' runs over RANK_SPAN (at least
+ * 1: noise alone gives some split of a long series a small p), or, when
+ * smaller, the p of the parametric rule (the larger of the t-test's p and
+ * the Bonferroni chance of its z, as pdb_detect_confidence: a step of a
+ * few noise sd between quiet regimes, plain to it). Plus 1 (never
+ * accepted, and dropped before any other) while a side is an excursion
+ * (PDB_DETECT_MAX_EXCURSION runs or fewer, and not the last regime),
+ * which is outliers, not two change points: of the two change points
+ * around one the weaker goes first. The runs from end on (the newest,
+ * when a candidate lies there: see elimination) count only for the
+ * change points there.
+ */
+static double evidence_at(const double *y, size_t len, size_t end, const size_t *idx,
+			  size_t n, size_t i, const struct merge_rule *r)
+{
+	size_t upto = idx[i] >= end ? len : end;
+	size_t a = i == 0 ? 0 : idx[i - 1], b = i + 1 == n || idx[i + 1] > upto ? upto : idx[i + 1];
+	double scale = (double)len / RANK_SPAN, rank, pz, e;
+	struct side_stats st;
+
+	scale = scale > 1 ? scale : 1;
+	stats_at(y, upto, idx, b == upto ? i + 1 : n, i, r, &st);
+	pz = pow(10.0, -pdb_detect_confidence(st.z, len > 1 ? len - 1 : 1));
+	e = isnan(st.p) ? 1.0 : fmax(st.p, pz);
+	/* below RANK_SKIP the ranks change no acceptance at a P above it
+	 * (such a change point is never the weakest before the stop): the
+	 * clear steps of long series spare their sort */
+	if (e >= RANK_SKIP) {
+		rank = fmin(1.0, rank_p(y, a, idx[i], b) * scale);
+		e = fmin(rank, e);
+	}
+	if (idx[i] - a <= PDB_DETECT_MAX_EXCURSION ||
+	    (b < upto && b - idx[i] <= PDB_DETECT_MAX_EXCURSION))
+		return 1.0 + e;
+	return e;
+}
+
+/*
+ * Backward elimination over the candidates cand[0..n) of y: drop the one
+ * with the largest evidence_at against its current neighbours (the first
+ * of equals) and recompute its neighbours, until none is left. Accepting
+ * at P stops at the first step whose largest p is below P, so candidate
+ * k stays when a step up to its own removal had its largest p below P:
+ * keep[k] gets the smallest of those p, and the change points at P are
+ * those with keep[k] < P. The steps do not depend on P, so a looser P
+ * keeps every change point a stricter one keeps. A candidate at the
+ * newest run (one run after it: a spike not yet testable, or a change
+ * that has just begun) sets that run apart from the other candidates'
+ * evidence, so that it cannot hide an earlier change once it is dropped.
+ */
+static void elimination(const double *y, size_t len, const size_t *cand, size_t n,
+			const struct merge_rule *r, double *keep)
+{
+	size_t *idx = pdb_xcalloc(n + 1, sizeof *idx), *id = pdb_xcalloc(n + 1, sizeof *id);
+	double *p = pdb_xcalloc(n + 1, sizeof *p), low = INFINITY;
+	size_t m = n, end = n > 0 && cand[n - 1] + 1 == len ? len - 1 : len;
+
+	if (n)
+		memcpy(idx, cand, n * sizeof *idx);
+	for (size_t i = 0; i < n; i++) {
+		id[i] = i;
+		p[i] = evidence_at(y, len, end, idx, n, i, r);
+	}
+	while (m > 0) {
+		size_t w = 0;
+
+		for (size_t i = 1; i < m; i++)
+			if (p[i] > p[w])
+				w = i;
+		low = fmin(low, p[w]);
+		keep[id[w]] = low;
+		memmove(idx + w, idx + w + 1, (m - w - 1) * sizeof *idx);
+		memmove(id + w, id + w + 1, (m - w - 1) * sizeof *id);
+		memmove(p + w, p + w + 1, (m - w - 1) * sizeof *p);
+		m--;
+		if (w > 0)
+			p[w - 1] = evidence_at(y, len, end, idx, m, w - 1, r);
+		if (w < m)
+			p[w] = evidence_at(y, len, end, idx, m, w, r);
+	}
+	free(idx);
+	free(id);
+	free(p);
+}
+
+/* Keep the candidates idx[k] with keep[k] < level, in place; their count. */
+static size_t accept(size_t *idx, const double *keep, size_t n, double level)
+{
+	size_t m = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (keep[k] < level)
+			idx[m++] = idx[k];
+	return m;
+}
+
 /* ---- the series' own noise and the false-alarm control ---- */
 
 /* log10 of the two-sided normal tail P(|Z| >= z), also far out where erfc
@@ -761,7 +896,9 @@ static void fill_change_point(const size_t *orig, size_t norig, const size_t *id
 	cp->regression = worse == 1 && mag > o->magnitude;
 	cp->improvement = worse == 0 && mag > o->magnitude && st->mean2 != st->mean1;
 	cp->tentative = norig - cp->index <= PDB_DETECT_MAX_EXCURSION;
-	cp->confirmed = !cp->tentative && st->z >= zcrit;
+	/* outside Otava's mode the acceptance is the test */
+	cp->confirmed = !cp->tentative &&
+			(o->outliers != PDB_OUTLIERS_KEEP || st->z >= zcrit);
 }
 
 /*
@@ -802,17 +939,19 @@ static void refine(const double *x, size_t len, size_t *idx, size_t n)
 
 /* A regime of 1 to PDB_DETECT_MAX_EXCURSION runs between two change points,
  * or before the first (the first runs of a history, whose level before is
- * unknown), is an excursion: flag its runs as outliers. Returns 1 when there
- * was one. */
+ * unknown), is an excursion: flag its runs as outliers (len: the points of
+ * the series). Returns 1 when there was one. */
 static int flag_excursions(const size_t *weak, size_t nfinal, const size_t *orig,
-			   char *flag)
+			   size_t len, char *flag)
 {
 	int any = 0;
 
 	for (size_t k = 0; k < nfinal; k++) {
 		size_t a = k == 0 ? 0 : weak[k - 1];
 
-		if (weak[k] - a <= PDB_DETECT_MAX_EXCURSION) {
+		/* a change point at the newest run (a spike not yet testable)
+		 * ends no excursion: the runs before it may be a new level */
+		if (weak[k] + 1 < len && weak[k] - a <= PDB_DETECT_MAX_EXCURSION) {
 			for (size_t i = a; i < weak[k]; i++)
 				flag[orig[i]] = 1;
 			any = 1;
@@ -821,40 +960,111 @@ static int flag_excursions(const size_t *weak, size_t nfinal, const size_t *orig
 	return any;
 }
 
-/* One split and merge over y[0..ny) (x without the flagged points, orig
- * their positions in x); the surviving change points go to
- * weak[0..*nfinal) with their stats, each against its final neighbours.
- * r (its buf set) gets the rule of the merge. In PDB_OUTLIERS_REPORT mode
- * the change points are refined, and the runs of an excursion (as the
- * merge or as refine places its ends) are flagged: returns 1 when any
- * were, for another pass. */
+/* Otava's mode: E-divisive with Hunter's merge, every point counts. */
+static void otava_pass(const double *y, size_t ny, const struct pdb_detect_opts *o,
+		       struct pdb_detect_state *st, size_t **weak, size_t *nweak,
+		       struct side_stats *stats, size_t *nfinal, struct merge_rule *r)
+{
+	split(y, ny, o->window, first_pass_pvalue(o->pvalue), 0, st, weak, nweak);
+	st->checksum = pdb_detect_checksum(y, st->covered);
+	*nfinal = *nweak;
+	merge_with_stats(y, ny, *weak, nfinal, stats, r);
+}
+
+/*
+ * The excursions of y (the weak change points weak[0..nweak)): the runs
+ * of a short regime between the change points that the merge keeps at
+ * STRUCTURE_P (the t-test, the effect and the z of stats_at, as a
+ * short regime far off is plain to them while its ranks are but two or
+ * three runs), refined, are flagged. Returns 1 when any were.
+ */
+static int flag_structure(const double *y, size_t ny, const size_t *orig,
+			  const size_t *weak, size_t nweak, const struct merge_rule *base,
+			  char *flag)
+{
+	size_t *s = pdb_xcalloc(nweak + 1, sizeof *s), n = nweak;
+	struct side_stats *st = pdb_xcalloc(nweak + 1, sizeof *st);
+	struct merge_rule r = *base;
+	int again;
+
+	if (nweak)
+		memcpy(s, weak, nweak * sizeof *s);
+	r.pvalue = STRUCTURE_P;
+	r.zmin = pdb_detect_z_threshold(STRUCTURE_P, ny > 1 ? ny - 1 : 1);
+	merge_with_stats(y, ny, s, &n, st, &r);
+	again = flag_excursions(s, n, orig, ny, flag);
+	refine(y, ny, s, n);
+	again |= flag_excursions(s, n, orig, ny, flag);
+	free(s);
+	free(st);
+	return again;
+}
+
+/*
+ * Outside Otava's mode everything up to the acceptance is independent of
+ * P: the split (gate SPLIT_P) gives the weak candidates, the excursions
+ * they bound are flagged (flag_structure; returns 1 when any were, for
+ * another pass); of the candidates, those that move the mean by
+ * MIN_EFFECT noise sd or less, or by M or less, go (the weakest first);
+ * the rest are refined and ordered by the elimination, and P accepts out
+ * of that order.
+ */
+static int report_pass(const double *y, size_t ny, const size_t *orig,
+		       const struct pdb_detect_opts *o, struct pdb_detect_state *st,
+		       size_t **weak, size_t *nweak, struct side_stats *stats,
+		       size_t *nfinal, struct merge_rule *r, size_t *end, char *flag)
+{
+	double *keep;
+	int again;
+
+	split(y, ny, o->window, SPLIT_P, 1, st, weak, nweak);
+	st->checksum = pdb_detect_checksum(y, st->covered);
+	again = flag_structure(y, ny, orig, *weak, *nweak, r, flag);
+	*nfinal = *nweak;
+	r->pvalue = INFINITY;
+	merge_with_stats(y, ny, *weak, nfinal, stats, r);
+	refine(y, ny, *weak, *nfinal);
+	keep = pdb_xcalloc(*nfinal + 1, sizeof *keep);
+	elimination(y, ny, *weak, *nfinal, r, keep);
+	*end = *nfinal > 0 && (*weak)[*nfinal - 1] + 1 == ny ? ny - 1 : ny;
+	*nfinal = accept(*weak, keep, *nfinal, o->pvalue);
+	free(keep);
+	return again;
+}
+
+/* One pass over y[0..ny) (x without the flagged points, orig their
+ * positions in x); the change points go to weak[0..*nfinal) with their
+ * stats, each against its final neighbours (in PDB_OUTLIERS_REPORT mode
+ * its p the acceptance's, evidence_at). r (its buf set) gets the rule of the
+ * merge. Returns 1 when runs of an excursion were flagged, for another
+ * pass. */
 static int detect_pass(const double *y, size_t ny, const size_t *orig,
 		       const struct pdb_detect_opts *o, struct pdb_detect_state *st,
 		       size_t **weak, size_t *nweak, struct side_stats **stats,
 		       size_t *nfinal, struct merge_rule *r, double *zcrit, char *flag)
 {
 	int otava = o->outliers == PDB_OUTLIERS_KEEP, again = 0;
+	size_t end = ny;
 
 	/* P is also the chance of a false change point in the whole series */
 	*zcrit = pdb_detect_z_threshold(o->pvalue, ny > 1 ? ny - 1 : 1);
 	r->pvalue = o->pvalue;
 	r->magnitude = o->magnitude;
 	r->effect = otava ? 0 : MIN_EFFECT;
-	r->zmin = otava ? 0 : *zcrit;
+	r->zmin = 0;
 	r->otava = otava;
 	series_noise(y, ny, r);
-	split(y, ny, o->window, first_pass_pvalue(o->pvalue), !otava, st, weak, nweak);
-	st->checksum = pdb_detect_checksum(y, st->covered);
-	*stats = pdb_xcalloc(*nweak + 1, sizeof **stats);
-	*nfinal = *nweak;
-	merge_with_stats(y, ny, *weak, nfinal, *stats, r);
-	if (o->outliers == PDB_OUTLIERS_REPORT) {
-		again = flag_excursions(*weak, *nfinal, orig, flag);
-		refine(y, ny, *weak, *nfinal);
-		again |= flag_excursions(*weak, *nfinal, orig, flag);
-	}
-	for (size_t k = 0; k < *nfinal; k++)
+	*stats = pdb_xcalloc(ny + 1, sizeof **stats);
+	if (otava)
+		otava_pass(y, ny, o, st, weak, nweak, *stats, nfinal, r);
+	else
+		again = report_pass(y, ny, orig, o, st, weak, nweak, *stats, nfinal, r,
+				    &end, flag);
+	for (size_t k = 0; k < *nfinal; k++) {
 		stats_at(y, ny, *weak, *nfinal, k, r, &(*stats)[k]);
+		if (!otava)
+			(*stats)[k].p = evidence_at(y, ny, end, *weak, *nfinal, k, r);
+	}
 	return again;
 }
 

@@ -1,4 +1,5 @@
-/* Change points in a series: E-divisive means with Hunter's t-test (as Apache Otava). */
+/* Change points in a series: E-divisive means with Hunter's t-test (as Apache Otava);
+ * by default accepted by a rank test over the runs, nested in P. */
 #ifndef PDB_DETECT_H
 #define PDB_DETECT_H
 
@@ -9,17 +10,21 @@
 
 enum pdb_outlier_mode {
 	PDB_OUTLIERS_REPORT = 0, /* one-run spikes and excursions (regimes of
-				  * 1-5 runs) set apart; the merge also drops
-				  * changes of 1.5 standard deviations or less
-				  * and those that noise alone gives with a
-				  * chance of P or more in a series this long
-				  * (see pdb_detect_confidence) */
+				  * 1-5 runs) set apart; changes of 1.5
+				  * standard deviations or less dropped; a
+				  * change point stays when its acceptance p
+				  * (the runs' Mann-Whitney p, scaled by the
+				  * series' length, or the series-wide z rule
+				  * of pdb_detect_confidence) is below P, out
+				  * of candidates that do not depend on P: a
+				  * looser P keeps every change point a
+				  * stricter one keeps */
 	PDB_OUTLIERS_KEEP = 1,   /* every point counts (Apache Otava's behaviour) */
 };
 
 struct pdb_detect_opts {
 	size_t window;     /* split window, points (default 50); step is window/2 */
-	double pvalue;     /* P: keep a change point only when p < P (0.001) */
+	double pvalue;     /* P: keep a change point only when its p < P (0.001) */
 	double magnitude;  /* M: ... and relative change > M, a fraction (0) */
 	int outliers;      /* enum pdb_outlier_mode; KEEP also merges exactly as
 			    * Otava (see pdb_detect_merge) */
@@ -32,7 +37,9 @@ struct pdb_change_point {
 	size_t index_before;   /* position of the last point of the old regime */
 	double mean_before, mean_after, stddev_before, stddev_after; /* population sd */
 	double change_pct;     /* (mean_after / mean_before - 1) * 100; 0 when before is 0 */
-	double p_value;        /* two-sided Student t-test between the two regimes */
+	double p_value;        /* PDB_OUTLIERS_KEEP: two-sided Student t-test between
+				* the two regimes; else the acceptance's p (see
+				* PDB_OUTLIERS_REPORT), below P */
 	double confidence;     /* -log10 of the chance that noise alone gives a change
 				* this strong anywhere in the series (pdb_detect_confidence),
 				* at most PDB_DETECT_MAX_CONFIDENCE: 2 is 1 in 100 */
@@ -40,9 +47,10 @@ struct pdb_change_point {
 	int improvement;       /* 1: the better way and exceeds M (both 0: direction none) */
 	int tentative;         /* 1: PDB_DETECT_MAX_EXCURSION points or fewer from
 				* index on (it may still turn out an excursion) */
-	int confirmed;         /* 1: not tentative, and confidence at least
-				* -log10 P (always so in PDB_OUTLIERS_REPORT mode
-				* once not tentative) */
+	int confirmed;         /* 1: not tentative, and (PDB_OUTLIERS_KEEP only)
+				* confidence at least -log10 P; in
+				* PDB_OUTLIERS_REPORT mode its acceptance is the
+				* test */
 };
 #define PDB_DETECT_MAX_CONFIDENCE 1000.0
 /* A regime of at most this many runs between two change points is an

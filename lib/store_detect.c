@@ -41,9 +41,13 @@ char *pdb_store_detect_params(const struct pdb_detect_opts *o, int64_t since_id,
 	char pvalue[32];
 
 	/* split=2: the split of report mode also tests plateaus (caches of
-	 * the first split are not reused) */
-	pdb_fmt_double(o->pvalue, pvalue);
-	return pdb_xasprintf("split=2;window=%zu;pvalue=%s;outliers=%s;since=%lld;where=%s",
+	 * the first split are not reused); split=3: the split of report mode
+	 * no longer depends on P (its gate is fixed), so P is not named */
+	if (o->outliers == PDB_OUTLIERS_KEEP)
+		pdb_fmt_double(o->pvalue, pvalue);
+	else
+		strcpy(pvalue, "any");
+	return pdb_xasprintf("split=3;window=%zu;pvalue=%s;outliers=%s;since=%lld;where=%s",
 			     o->window, pvalue, o->outliers == PDB_OUTLIERS_KEEP ? "keep" : "report",
 			     (long long)since_id, where ? where : "");
 }
