@@ -84,7 +84,7 @@ static int next_fits(struct adaptive *a, const struct pdb_look *l)
 	if (l->elapsed + need <= a->budget)
 		return 1;
 	fprintf(stderr, "%sperfdb: run: adaptive: the next look's %d pairs would take about %.0f s, "
-		"past the budget (%.0f of %g s used): stopping at %d pairs\n", a->tty ? "\r\033[K" : "",
+		"past the budget (%.3g s used of %g s): stopping at %d pairs\n", a->tty ? "\r\033[K" : "",
 		more, need, l->elapsed, a->budget, l->pairs);
 	return 0;
 }
