@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/adaptive.h"
 #include "util.h"
 
 enum { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_JUNIT, FMT_CSV };
@@ -129,6 +130,21 @@ static void warn(const struct pdb_compare *c, const char *who)
 			first ? " (the first: " : "", first ? first : "", first ? ")" : "");
 }
 
+/* An adaptive run that ended before its series were conclusive says why
+ * in each open row's reason, in every format. */
+static void note_open_rows(struct pdb_compare *c, const char *note)
+{
+	for (size_t i = 0; note && i < c->nrows; i++) {
+		struct pdb_compare_row *r = &c->rows[i];
+		char *reason;
+		if (!pdb_adaptive_row_open(r))
+			continue;
+		reason = r->reason ? pdb_xasprintf("%s; %s", r->reason, note) : pdb_xstrdup(note);
+		free(r->reason);
+		r->reason = reason;
+	}
+}
+
 int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int64_t *base,
 		     size_t nbase, const int64_t *cand, size_t ncand, const char *who)
 {
@@ -144,6 +160,7 @@ int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int6
 		status = PDB_EXIT_INPUT;
 		goto out;
 	}
+	note_open_rows(&result, g->open_note);
 	g->view.failed = pdb_compare_failed(&result, g->view.fail_on);
 	switch (g->format) {
 	case FMT_TEXT: compare_print_text(&result, &g->view, stdout); break;
@@ -152,6 +169,8 @@ int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int6
 	case FMT_JUNIT: compare_print_junit(&result, &g->view, stdout); break;
 	default: compare_print_csv(&result, &g->view, stdout); break;
 	}
+	if (g->footnote && (g->format == FMT_TEXT || g->format == FMT_MARKDOWN))
+		printf("%s\n", g->footnote);
 	warn(&result, who);
 	status = g->view.failed ? PDB_EXIT_REGRESSION : PDB_EXIT_OK;
 	if (!g->view.failed && pdb_compare_in_common(&result) == 0) {

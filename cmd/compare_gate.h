@@ -34,6 +34,10 @@ struct compare_gate {
 	struct compare_view view;
 	struct pdb_compare_opts cmp;
 	struct pdb_compare_config cfg;
+	/* an adaptive run's: added to the reason of each gated series still
+	 * inconclusive ("the budget (300 s) ended at 23 pairs"), and said
+	 * under the text and Markdown tables ("adaptive: 5 looks ..."); NULL: none */
+	const char *open_note, *footnote;
 };
 
 void compare_gate_init(struct compare_gate *g);

@@ -1,4 +1,5 @@
 /* perfdb run: run a benchmark spec (matrix, warm-ups, repetitions) and store the run. */
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "fingerprint.h"
 #include "kafka/workload_spec.h"
 #include "logstream/spec.h"
+#include "run_adaptive.h"
 #include "runner/checkout.h"
 #include "runner/runner.h"
 #include "util.h"
@@ -22,6 +24,12 @@ const struct command cmd_run = {
 	"  -a, --attr K=V      set a run attribute (repeatable)\n"
 	"  -o, --only GLOB     run only the benchmarks whose name matches\n"
 	"  -r, --repeat N      repetitions of every benchmark (overrides the spec)\n"
+	"  -r, --repeat auto   with two variants: add pairs (ABBA) until every gated\n"
+	"                      series is conclusive, looking at a fixed schedule of\n"
+	"                      pair counts, each look at alpha / looks (Bonferroni)\n"
+	"      --max-repeat N  pairs of --repeat auto at most (spec max_repeat:, 60)\n"
+	"      --budget SECONDS  measuring time of --repeat auto: no look starts whose\n"
+	"                      pairs would not fit (spec budget:, 300)\n"
 	"      --variant NAME:KEY=VALUE\n"
 	"                      an A/B variant, its {KEY} in commands (repeatable; the\n"
 	"                      first NAME is the base, the second the candidate;\n"
@@ -53,6 +61,7 @@ struct progress_ctx {
 	int tty;
 	const struct pdb_spec *spec;
 	const struct pdb_plan *plan;
+	struct adaptive *adaptive;         /* --repeat auto, or NULL */
 };
 
 static const char *step_name(int kind)
@@ -94,6 +103,12 @@ static void progress(void *vctx, const struct pdb_progress *p)
 			p->res->status == 0 && !p->res->timed_out ? "ok" : "FAILED", p->res->wall,
 			p->res->timed_out ? " (timed out)" : "");
 	}
+}
+
+static int on_look(void *vctx, const struct pdb_look *l)
+{
+	struct progress_ctx *c = vctx;
+	return adaptive_look(c->adaptive, l);
 }
 
 /* The command of a build or step, its {KEY}s those of variant v at point. */
@@ -159,8 +174,10 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 }
 
 static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan,
-		       const struct pdb_checkouts *co)
+		       const struct pdb_checkouts *co, const struct adaptive *ad)
 {
+	char text[512];
+
 	for (size_t v = 0; co->top && v < spec->nvariants; v++) {
 		const struct pdb_variant *var = &spec->variants[v];
 		printf("checkout (%s) %s = %.12s: %s", var->name, var->git ? var->git : "HEAD", co->commit[v],
@@ -175,6 +192,10 @@ static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		const struct pdb_step *s = &plan->steps[i];
 		char *point = pdb_plan_point_text(spec, s->point);
 		int vcpus = pdb_plan_vcpus(spec, s->point);
+		if (ad && i && s->look != plan->steps[i - 1].look)
+			printf("look %zu/%zu at %d pairs: the run ends here when every gated series is conclusive,\n"
+			       "  or when the next look's pairs would not fit the budget\n", s->look,
+			       plan->nlooks, plan->looks[s->look - 1]);
 		printf("%-8s %s%s%s", step_name(s->kind), spec->benches[s->bench].name,
 		       *point ? " " : "", point);
 		if (spec->nvariants)
@@ -189,6 +210,11 @@ static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		free(point);
 	}
 	printf("%zu steps, %zu measured\n", plan->nsteps, plan->nmeasure);
+	if (ad) {
+		adaptive_schedule_text(ad, text, sizeof text);
+		printf("adaptive: %s; budget %g s of measuring; the steps above are those up to the last look\n",
+		       text, ad->budget);
+	}
 }
 
 /* Finish the runs and store them; print their ids (on stderr when the
@@ -270,6 +296,46 @@ static int check_out(struct pdb_spec *spec, struct pdb_checkouts *co, struct pdb
 	return -1;
 }
 
+/* Whether a benchmark of the run adds pairs look by look. */
+static int is_adaptive(const struct pdb_spec *spec, const char *only, int repeat)
+{
+	for (size_t b = 0; b < spec->nbenches; b++)
+		if (pdb_glob_match(only, spec->benches[b].name) && pdb_plan_is_auto(spec, b, repeat))
+			return 1;
+	return 0;
+}
+
+/* An adaptive run's schedule and budget, from the flags, the spec and the
+ * comparison's alpha (--alpha, the config's, 0.01); the looks and the
+ * comparison after the run then test at the looks' corrected alpha. An
+ * exit status, or -1 to go on. */
+static int plan_adaptive(const struct pdb_spec *spec, int repeat, struct compare_gate *gate,
+			 int max_repeat, double budget, struct adaptive *ad)
+{
+	const struct pdb_compare_config *cfg = gate->cmp.config;
+	double alpha = !isnan(gate->cmp.alpha) ? gate->cmp.alpha
+		: cfg && !isnan(cfg->alpha) ? cfg->alpha : 0.01;
+	struct pdb_err err;
+
+	if (spec->nvariants != 2) {
+		if (repeat == PDB_PLAN_AUTO || !spec->auto_where)
+			pdb_err_set(&err, PDB_EXIT_USAGE, "--repeat auto needs two variants: it adds A/B pairs "
+				    "until the comparison is conclusive (--variant twice, or the spec's variants)");
+		else
+			pdb_err_set(&err, PDB_EXIT_USAGE, "%s: repeat: auto needs two variants: it adds A/B pairs "
+				    "until the comparison is conclusive (--variant twice, or the spec's variants)",
+				    spec->auto_where);
+		return cmd_fail("run", &err);
+	}
+	if (!max_repeat)
+		max_repeat = spec->max_repeat ? spec->max_repeat : PDB_ADAPTIVE_MAX_REPEAT;
+	if (pdb_adaptive_schedule(alpha, max_repeat, &ad->sched, &err) < 0)
+		return cmd_fail("run", &err);
+	ad->budget = budget > 0 ? budget : spec->budget > 0 ? spec->budget : PDB_ADAPTIVE_BUDGET;
+	gate->cmp.alpha = ad->sched.look_alpha;
+	return -1;
+}
+
 /* A list of option values (pointers into argv). */
 static void push(const char ***list, size_t *n, size_t *cap, const char *value)
 {
@@ -279,7 +345,7 @@ static void push(const char ***list, size_t *n, size_t *cap, const char *value)
 
 static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	enum { OPT_DRY_RUN = 1, OPT_VARIANT, OPT_COMPARE };
+	enum { OPT_DRY_RUN = 1, OPT_VARIANT, OPT_COMPARE, OPT_BUDGET, OPT_MAX_REPEAT };
 	static const struct option longopts[] = {
 		{ "name", required_argument, 0, 'n' },
 		{ "attr", required_argument, 0, 'a' },
@@ -288,6 +354,8 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		{ "dry-run", no_argument, 0, OPT_DRY_RUN },
 		{ "variant", required_argument, 0, OPT_VARIANT },
 		{ "compare", no_argument, 0, OPT_COMPARE },
+		{ "budget", required_argument, 0, OPT_BUDGET },
+		{ "max-repeat", required_argument, 0, OPT_MAX_REPEAT },
 		COMPARE_GATE_OPTIONS,
 		CMD_COMMON_OPTIONS,
 		{ 0, 0, 0, 0 },
@@ -301,12 +369,14 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct compare_gate gate;
 	struct pdb_checkouts co = { 0 };
+	struct adaptive ad = { .tty = isatty(2) };
 	const char *only = NULL, *name = NULL, **variants = NULL, **attrs = NULL;
 	size_t nvariants = 0, capvariants = 0, nattrs = 0, capattrs = 0, nruns;
 	struct pdb_err err;
-	int c, dry_run = 0, compare = 0, gate_opts = 0, status = PDB_EXIT_OK;
-	int64_t repeat = 0;
-	char ab[37];
+	int c, dry_run = 0, compare = 0, gate_opts = 0, adaptive, status = PDB_EXIT_OK;
+	int64_t repeat = 0, max_repeat = 0;
+	double budget = 0;
+	char ab[37], text[512], end[256], note[128], foot[800];
 
 	compare_gate_init(&gate);
 	while ((c = cmd_getopt(argc, argv, "n:a:o:r:h", longopts, &cmd_run)) != -1) {
@@ -325,8 +395,22 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		case OPT_VARIANT: push(&variants, &nvariants, &capvariants, optarg); break;
 		case OPT_COMPARE: compare = 1; break;
 		case 'r':
-			if (pdb_parse_int64(optarg, 1, 1000000, &repeat) < 0) {
-				status = cmd_usage_error(&cmd_run, "--repeat takes a positive number, got '%s'", optarg);
+			if (strcmp(optarg, "auto") == 0)
+				repeat = PDB_PLAN_AUTO;
+			else if (pdb_parse_int64(optarg, 1, 1000000, &repeat) < 0) {
+				status = cmd_usage_error(&cmd_run, "--repeat takes a positive number or auto, got '%s'", optarg);
+				goto out;
+			}
+			break;
+		case OPT_MAX_REPEAT:
+			if (pdb_parse_int64(optarg, 2, 1000000, &max_repeat) < 0) {
+				status = cmd_usage_error(&cmd_run, "--max-repeat takes a number of pairs (2 or more), got '%s'", optarg);
+				goto out;
+			}
+			break;
+		case OPT_BUDGET:
+			if (pdb_parse_double(optarg, &budget) < 0 || !(budget > 0) || isinf(budget)) {
+				status = cmd_usage_error(&cmd_run, "--budget takes seconds (a positive number), got '%s'", optarg);
 				goto out;
 			}
 			break;
@@ -354,8 +438,23 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	if (pdb_spec_load(argv[optind], &spec, &err) < 0 ||
-	    (nvariants && pdb_spec_set_variants(&spec, variants, nvariants, &err) < 0) ||
-	    pdb_plan_build(&spec, only, (int)repeat, &plan, &err) < 0 ||
+	    (nvariants && pdb_spec_set_variants(&spec, variants, nvariants, &err) < 0)) {
+		status = cmd_fail("run", &err);
+		goto out;
+	}
+	adaptive = is_adaptive(&spec, only, (int)repeat);
+	if ((max_repeat || budget > 0) && !adaptive) {
+		status = cmd_usage_error(&cmd_run, "--max-repeat and --budget are for --repeat auto (or repeat: auto in the spec)");
+		goto out;
+	}
+	/* the looks compare as compare will: its alpha and thresholds are the config's */
+	if ((compare || adaptive) && (status = compare_gate_config(&gate, "run")) != 0)
+		goto out;
+	if (adaptive && (status = plan_adaptive(&spec, (int)repeat, &gate, (int)max_repeat, budget, &ad)) >= 0)
+		goto out;
+	status = PDB_EXIT_OK;
+	if (pdb_plan_build_looks(&spec, only, (int)repeat, adaptive ? ad.sched.looks : NULL,
+				 adaptive ? ad.sched.nlooks : 0, &plan, &err) < 0 ||
 	    pdb_runner_check(&spec, &plan, &err) < 0) {
 		status = cmd_fail("run", &err);
 		goto out;
@@ -368,11 +467,8 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_usage_error(&cmd_run, "--compare needs two variants (the spec's variants, or --variant)");
 		goto out;
 	}
-	/* a bad --config fails before minutes of running, like a bad --db */
-	if (compare && (status = compare_gate_config(&gate, "run")) != 0)
-		goto out;
 	if (dry_run) {
-		print_plan(&spec, &plan, &co);
+		print_plan(&spec, &plan, &co, adaptive ? &ad : NULL);
 		goto out;
 	}
 	if (!(store = cmd_open_store(ctx, &err))) {
@@ -401,9 +497,25 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	if (co.top && (status = check_out(&spec, &co, runs)) >= 0)
 		goto out;
 	status = PDB_EXIT_OK;
+	if (adaptive) {
+		ad.store = store;
+		ad.runs = runs;
+		ad.cmp = &gate.cmp;
+		pc.adaptive = &ad;
+		ro.look = on_look;
+		adaptive_schedule_text(&ad, text, sizeof text);
+		fprintf(stderr, "perfdb: run: adaptive: %s; budget %g s\n", text, ad.budget);
+	}
 	if (pdb_runner_execute(&spec, &plan, &ro, runs, &err) < 0) {
 		status = cmd_fail("run", &err);
 		goto out;
+	}
+	if (adaptive && ad.end != ADAPTIVE_RUNNING) {
+		adaptive_end_text(&ad, end, sizeof end);
+		fprintf(stderr, "perfdb: run: adaptive: %s\n", end);
+		snprintf(foot, sizeof foot, "adaptive: %s; %s", text, end);
+		gate.footnote = foot;
+		gate.open_note = adaptive_open_note(&ad, note, sizeof note);
 	}
 	if ((status = store_runs(store, runs, &spec, &co, argv[optind], name, compare)) >= 0)
 		goto out;

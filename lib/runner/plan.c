@@ -1,30 +1,37 @@
 /* Run plans: a spec expanded into steps (matrix points, warm-ups, repetitions). */
 #include "runner/plan.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 
 static void add_variant(struct pdb_plan *plan, int kind, size_t bench, size_t point, int rep,
-			size_t variant)
+			size_t variant, size_t look)
 {
 	pdb_grow((void **)&plan->steps, &plan->cap, plan->nsteps + 1, sizeof *plan->steps);
-	plan->steps[plan->nsteps++] = (struct pdb_step){ kind, bench, point, rep, variant };
+	plan->steps[plan->nsteps++] = (struct pdb_step){ kind, bench, point, rep, variant, look };
 	if (kind == PDB_STEP_MEASURE)
 		plan->nmeasure++;
 }
 
+/* Where the steps go: the plan, and the look they belong to. */
+struct into {
+	struct pdb_plan *plan;
+	const struct pdb_spec *spec;
+	size_t look;
+};
+
 /* The step once per variant (once without variants); measured repetitions
  * alternate their order, A B then B A, so that drift hits both alike. */
-static void add(struct pdb_plan *plan, const struct pdb_spec *spec, int kind, size_t bench,
-		size_t point, int rep)
+static void add(const struct into *in, int kind, size_t bench, size_t point, int rep)
 {
-	size_t n = spec->nvariants ? spec->nvariants : 1;
+	size_t n = in->spec->nvariants ? in->spec->nvariants : 1;
 
 	for (size_t k = 0; k < n; k++)
-		add_variant(plan, kind, bench, point, rep,
-			    kind == PDB_STEP_MEASURE && rep % 2 ? n - 1 - k : k);
+		add_variant(in->plan, kind, bench, point, rep,
+			    kind == PDB_STEP_MEASURE && rep % 2 ? n - 1 - k : k, in->look);
 }
 
 static int has(const struct pdb_command *c)
@@ -32,10 +39,80 @@ static int has(const struct pdb_command *c)
 	return c->argv || c->shell;
 }
 
-int pdb_plan_build(const struct pdb_spec *spec, const char *only, int repeat,
-		   struct pdb_plan *plan, struct pdb_err *err)
+int pdb_plan_is_auto(const struct pdb_spec *spec, size_t b, int repeat)
+{
+	return repeat == PDB_PLAN_AUTO || (repeat == 0 && spec->benches[b].repeat_auto);
+}
+
+/* The repetitions [*from, *to) of benchmark b at the look of in. */
+static void reps_range(const struct into *in, size_t b, int repeat, const int *looks, int *from,
+		       int *to)
+{
+	if (pdb_plan_is_auto(in->spec, b, repeat)) {
+		*from = in->look ? looks[in->look - 1] : 0;
+		*to = looks[in->look];
+		return;
+	}
+	*from = 0;
+	*to = in->look ? 0 : repeat > 0 ? repeat : in->spec->benches[b].repeat;
+}
+
+/* The steps of one look at matrix point p for the chosen benchmarks. */
+static void add_point(const struct into *in, const size_t *chosen, size_t nchosen, size_t p,
+		      int repeat, const int *looks)
+{
+	const struct pdb_spec *spec = in->spec;
+	int most = 0, least = INT_MAX, most_warm = 0, from, to;
+
+	for (size_t i = 0; i < nchosen; i++) {
+		const struct pdb_bench_spec *b = &spec->benches[chosen[i]];
+		reps_range(in, chosen[i], repeat, looks, &from, &to);
+		if (from >= to)
+			continue; /* nothing of it at this look: no setup either */
+		if (has(&b->setup))
+			add(in, PDB_STEP_SETUP, chosen[i], p, 0);
+		if (to > most)
+			most = to;
+		if (from < least)
+			least = from;
+		if (b->warmup > most_warm)
+			most_warm = b->warmup;
+		if (spec->interleave)
+			continue;
+		for (int w = 0; w < b->warmup; w++)
+			add(in, PDB_STEP_WARMUP, chosen[i], p, w);
+		for (int r = from; r < to; r++)
+			add(in, PDB_STEP_MEASURE, chosen[i], p, r);
+		if (has(&b->teardown))
+			add(in, PDB_STEP_TEARDOWN, chosen[i], p, 0);
+	}
+	if (!spec->interleave)
+		return;
+	for (int w = 0; w < most_warm; w++)
+		for (size_t i = 0; i < nchosen; i++) {
+			reps_range(in, chosen[i], repeat, looks, &from, &to);
+			if (from < to && w < spec->benches[chosen[i]].warmup)
+				add(in, PDB_STEP_WARMUP, chosen[i], p, w);
+		}
+	for (int r = least; r < most; r++)
+		for (size_t i = 0; i < nchosen; i++) {
+			reps_range(in, chosen[i], repeat, looks, &from, &to);
+			if (r >= from && r < to)
+				add(in, PDB_STEP_MEASURE, chosen[i], p, r);
+		}
+	for (size_t i = 0; i < nchosen; i++) {
+		reps_range(in, chosen[i], repeat, looks, &from, &to);
+		if (from < to && has(&spec->benches[chosen[i]].teardown))
+			add(in, PDB_STEP_TEARDOWN, chosen[i], p, 0);
+	}
+}
+
+int pdb_plan_build_looks(const struct pdb_spec *spec, const char *only, int repeat,
+			 const int *looks, size_t nlooks, struct pdb_plan *plan,
+			 struct pdb_err *err)
 {
 	size_t *chosen = pdb_xcalloc(spec->nbenches, sizeof *chosen), nchosen = 0;
+	static const int none[] = { 0 };
 
 	memset(plan, 0, sizeof *plan);
 	plan->npoints = 1;
@@ -48,47 +125,37 @@ int pdb_plan_build(const struct pdb_spec *spec, const char *only, int repeat,
 		free(chosen);
 		return pdb_err_set(err, PDB_EXIT_USAGE, "no benchmark matches '%s'", only);
 	}
-	for (size_t p = 0; p < plan->npoints; p++) {
-		int most = 0, most_warm = 0;
-		for (size_t i = 0; i < nchosen; i++) {
-			const struct pdb_bench_spec *b = &spec->benches[chosen[i]];
-			int reps = repeat > 0 ? repeat : b->repeat;
-			if (has(&b->setup))
-				add(plan, spec, PDB_STEP_SETUP, chosen[i], p, 0);
-			if (reps > most)
-				most = reps;
-			if (b->warmup > most_warm)
-				most_warm = b->warmup;
-			if (spec->interleave)
-				continue;
-			for (int w = 0; w < b->warmup; w++)
-				add(plan, spec, PDB_STEP_WARMUP, chosen[i], p, w);
-			for (int r = 0; r < reps; r++)
-				add(plan, spec, PDB_STEP_MEASURE, chosen[i], p, r);
-			if (has(&b->teardown))
-				add(plan, spec, PDB_STEP_TEARDOWN, chosen[i], p, 0);
+	for (size_t i = 0; i < nchosen && nlooks == 0; i++)
+		if (pdb_plan_is_auto(spec, chosen[i], repeat)) {
+			pdb_err_set(err, PDB_EXIT_USAGE, "benchmark '%s': repeat: auto needs a "
+				    "schedule of looks", spec->benches[chosen[i]].name);
+			free(chosen);
+			return -1;
 		}
-		if (!spec->interleave)
-			continue;
-		for (int w = 0; w < most_warm; w++)
-			for (size_t i = 0; i < nchosen; i++)
-				if (w < spec->benches[chosen[i]].warmup)
-					add(plan, spec, PDB_STEP_WARMUP, chosen[i], p, w);
-		for (int r = 0; r < most; r++)
-			for (size_t i = 0; i < nchosen; i++)
-				if (r < (repeat > 0 ? repeat : spec->benches[chosen[i]].repeat))
-					add(plan, spec, PDB_STEP_MEASURE, chosen[i], p, r);
-		for (size_t i = 0; i < nchosen; i++)
-			if (has(&spec->benches[chosen[i]].teardown))
-				add(plan, spec, PDB_STEP_TEARDOWN, chosen[i], p, 0);
+	if (nlooks) {
+		plan->looks = pdb_xcalloc(nlooks, sizeof *plan->looks);
+		memcpy(plan->looks, looks, nlooks * sizeof *looks);
+		plan->nlooks = nlooks;
+	}
+	for (size_t k = 0; k < (nlooks ? nlooks : 1); k++) {
+		struct into in = { plan, spec, k };
+		for (size_t p = 0; p < plan->npoints; p++)
+			add_point(&in, chosen, nchosen, p, repeat, nlooks ? looks : none);
 	}
 	free(chosen);
 	return 0;
 }
 
+int pdb_plan_build(const struct pdb_spec *spec, const char *only, int repeat,
+		   struct pdb_plan *plan, struct pdb_err *err)
+{
+	return pdb_plan_build_looks(spec, only, repeat, NULL, 0, plan, err);
+}
+
 void pdb_plan_release(struct pdb_plan *plan)
 {
 	free(plan->steps);
+	free(plan->looks);
 	memset(plan, 0, sizeof *plan);
 }
 

@@ -14,6 +14,7 @@ struct pdb_step {
 	size_t point;   /* matrix point, 0 .. npoints-1 */
 	int rep;        /* repetition (0-based) for warm-ups and measurements */
 	size_t variant; /* index into spec->variants, 0 without variants */
+	size_t look;    /* adaptive runs: the look this step runs before (0 otherwise) */
 };
 
 struct pdb_plan {
@@ -21,6 +22,8 @@ struct pdb_plan {
 	size_t nsteps, cap;
 	size_t npoints;     /* product of the matrix list lengths (1 without a matrix) */
 	size_t nmeasure;    /* measured steps */
+	int *looks;         /* adaptive runs: the pairs done at each look, ascending */
+	size_t nlooks;      /* 0: not adaptive */
 };
 
 /* Expand spec into steps: every benchmark matching only (a glob, NULL: all)
@@ -32,6 +35,22 @@ struct pdb_plan {
  * pdb_plan_release. */
 int pdb_plan_build(const struct pdb_spec *spec, const char *only, int repeat,
 		   struct pdb_plan *plan, struct pdb_err *err);
+
+/* repeat of pdb_plan_build_looks: every benchmark adaptive (--repeat auto). */
+#define PDB_PLAN_AUTO (-1)
+/* Whether benchmark b adds pairs look by look: repeat is PDB_PLAN_AUTO, or
+ * 0 (the spec's) and the benchmark says repeat: auto. */
+int pdb_plan_is_auto(const struct pdb_spec *spec, size_t b, int repeat);
+/* An adaptive plan: the steps of look k (0-based) run an adaptive
+ * benchmark's repetitions looks[k-1] .. looks[k] - 1 (from 0 at the first
+ * look), a fixed one's all at the first look; each look's steps are a
+ * plan of their own as above (setups, warm-ups, ABBA pairs, teardowns),
+ * their repetitions numbered on from the look before, so that the ABBA
+ * order goes on. The runner asks its caller at each look whether to go
+ * on. nlooks 0 is pdb_plan_build (no benchmark may then be adaptive). */
+int pdb_plan_build_looks(const struct pdb_spec *spec, const char *only, int repeat,
+			 const int *looks, size_t nlooks, struct pdb_plan *plan,
+			 struct pdb_err *err);
 void pdb_plan_release(struct pdb_plan *plan);
 
 /* The value of matrix parameter param at point. */

@@ -461,6 +461,22 @@ static void environment(struct pdb_run *const *runs, size_t nruns, const struct 
 	}
 }
 
+/* The end of look k of an adaptive plan: the runs' status so far (an A/B
+ * pair is tested paired only when both are complete), then the caller's
+ * word on going on. Nonzero: stop. */
+static int look(const struct pdb_plan *plan, size_t k, const struct pdb_runner_opts *opts,
+		struct pdb_run *const *runs, size_t nruns, const int *failed, double elapsed)
+{
+	struct pdb_look l = { .look = k, .nlooks = plan->nlooks, .pairs = plan->looks[k],
+			      .elapsed = elapsed };
+
+	if (!opts->look)
+		return 0;
+	for (size_t v = 0; v < nruns; v++)
+		pdb_set_str(&runs[v]->status, failed[v] ? "failed" : "complete");
+	return opts->look(opts->ctx, &l);
+}
+
 int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		       const struct pdb_runner_opts *opts, struct pdb_run *const *runs,
 		       struct pdb_err *err)
@@ -492,6 +508,11 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		struct expanded x;
 		int bad;
 
+		if (plan->nlooks && i && s->look != plan->steps[i - 1].look &&
+		    look(plan, plan->steps[i - 1].look, opts, runs, nruns, failed, now() - t0)) {
+			free(point);
+			break;
+		}
 		expand(spec, s, &x);
 		eo = (struct pdb_exec_opts){ .argv = (const char *const *)x.argv, .shell = x.shell,
 			.env = x.env, .nenv = x.nenv, .cwd = x.cwd, .vcpus = pdb_plan_vcpus(spec, s->point),
@@ -545,6 +566,9 @@ done:
 		free(point);
 	}
 	unlink(out_path);
+	/* the last look: the caller says its verdicts (and there is no more to run) */
+	if (plan->nlooks && plan->nsteps && !(opts->stop && *opts->stop) && ran[plan->nsteps - 1])
+		look(plan, plan->steps[plan->nsteps - 1].look, opts, runs, nruns, failed, now() - t0);
 	for (size_t v = 0; v < nruns; v++) {
 		count_failed_reps(spec, plan, ran, v, runs[v]);
 		pdb_set_str(&runs[v]->status, opts->stop && *opts->stop ? "interrupted"

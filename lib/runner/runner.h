@@ -23,10 +23,21 @@ struct pdb_progress {
 	const char *message;               /* with WARNING */
 };
 
+/* A look of an adaptive plan: its steps have all run. */
+struct pdb_look {
+	size_t look, nlooks;               /* 0-based look of plan->nlooks */
+	int pairs;                         /* pairs done so far: plan->looks[look] */
+	double elapsed;                    /* seconds since the runner started */
+};
+
 struct pdb_runner_opts {
 	void (*progress)(void *ctx, const struct pdb_progress *p);
 	void *ctx;
 	volatile sig_atomic_t *stop;       /* set on SIGINT/SIGTERM */
+	/* Adaptive plans: called with ctx after the steps of each look, the
+	 * runs' status then saying how they stand so far (complete or failed);
+	 * nonzero ends the run there, before the next look's steps. */
+	int (*look)(void *ctx, const struct pdb_look *l);
 };
 
 /* Errors that must stop a spec before anything runs: more vCPUs asked than
@@ -42,8 +53,9 @@ int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
  * attribute, and its benchmark and point as a failure (unless
  * allow_failure). Each run's status becomes complete, failed (one of its
  * repetitions failed without allow_failure) or interrupted (all of them on
- * a stop). -1 with err only
- * when perfdb itself failed. */
+ * a stop). An adaptive plan (plan->nlooks) asks opts->look at each look
+ * whether to go on; the runs hold the repetitions that ran. -1 with err
+ * only when perfdb itself failed. */
 int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		       const struct pdb_runner_opts *opts, struct pdb_run *const *runs,
 		       struct pdb_err *err);

@@ -53,6 +53,26 @@ static int read_int(struct reader *r, const json_t *v, int min, int max, int *ou
 	return 0;
 }
 
+/* repeat: a whole number, or auto (an adaptive A/B run); the first auto's
+ * place is kept, for the error when the run turns out to have no variants. */
+static int read_repeat(struct reader *r, const json_t *v, struct pdb_spec *spec, int *repeat,
+		       int *is_auto)
+{
+	int line, col;
+
+	if (!json_is_string(v) || strcmp(json_string_value(v), "auto") != 0) {
+		*is_auto = 0;
+		if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > MAX_REPEAT)
+			return bad(r, v, "%s: expected a whole number in range, or auto", "repeat");
+		*repeat = (int)json_integer_value(v);
+		return 0;
+	}
+	*is_auto = 1;
+	if (!spec->auto_where && pdb_yaml_where(&r->doc, v, &line, &col) == 0)
+		spec->auto_where = pdb_xasprintf("%s:%d:%d", r->doc.file, line, col);
+	return 0;
+}
+
 static int read_bool(struct reader *r, const json_t *v, int *out, const char *what)
 {
 	if (!json_is_boolean(v))
@@ -92,8 +112,8 @@ static int read_metrics(struct reader *r, const json_t *v, struct pdb_bench_spec
 	return 0;
 }
 
-static int read_bench(struct reader *r, const json_t *o, struct pdb_bench_spec *b,
-		      int warmup, int repeat)
+static int read_bench(struct reader *r, const json_t *o, struct pdb_spec *spec,
+		      struct pdb_bench_spec *b, int warmup, int repeat, int repeat_auto)
 {
 	const char *key;
 	json_t *v;
@@ -102,6 +122,7 @@ static int read_bench(struct reader *r, const json_t *o, struct pdb_bench_spec *
 		return bad(r, o, "%s: each benchmark is a mapping with a name and a command", "benchmarks");
 	b->warmup = warmup;
 	b->repeat = repeat;
+	b->repeat_auto = repeat_auto;
 	json_object_foreach((json_t *)o, key, v) {
 		int rc = 0;
 		if (strcmp(key, "name") == 0) {
@@ -126,7 +147,7 @@ static int read_bench(struct reader *r, const json_t *o, struct pdb_bench_spec *
 		} else if (strcmp(key, "warmup") == 0) {
 			rc = read_int(r, v, 0, MAX_REPEAT, &b->warmup, key);
 		} else if (strcmp(key, "repeat") == 0) {
-			rc = read_int(r, v, 1, MAX_REPEAT, &b->repeat, key);
+			rc = read_repeat(r, v, spec, &b->repeat, &b->repeat_auto);
 		} else if (strcmp(key, "allow_failure") == 0) {
 			rc = read_bool(r, v, &b->allow_failure, key);
 		} else if (strcmp(key, "env") == 0) {
@@ -395,12 +416,20 @@ int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t
 }
 
 static int read_top_key(struct reader *r, const char *key, const json_t *v,
-			struct pdb_spec *spec, int *warmup, int *repeat)
+			struct pdb_spec *spec, int *warmup, int *repeat, int *repeat_auto)
 {
 	if (strcmp(key, "warmup") == 0)
 		return read_int(r, v, 0, MAX_REPEAT, warmup, key);
 	if (strcmp(key, "repeat") == 0)
-		return read_int(r, v, 1, MAX_REPEAT, repeat, key);
+		return read_repeat(r, v, spec, repeat, repeat_auto);
+	if (strcmp(key, "max_repeat") == 0)
+		return read_int(r, v, 2, MAX_REPEAT, &spec->max_repeat, key);
+	if (strcmp(key, "budget") == 0) {
+		if (!json_is_number(v) || json_number_value(v) <= 0)
+			return bad(r, v, "%s: expected seconds (a positive number)", key);
+		spec->budget = json_number_value(v);
+		return 0;
+	}
 	if (strcmp(key, "interleave") == 0)
 		return read_bool(r, v, &spec->interleave, key);
 	if (strcmp(key, "matrix") == 0)
@@ -413,7 +442,7 @@ static int read_top_key(struct reader *r, const char *key, const json_t *v,
 		return 0; /* read after the defaults above */
 	{
 		static const char *const keys[] = { "warmup", "repeat", "interleave", "matrix", "variants",
-						    "build", "benchmarks" };
+						    "build", "benchmarks", "max_repeat", "budget" };
 		char hint[80];
 		return pdb_yaml_bad(&r->doc, v, PDB_EXIT_INPUT, r->err, "unknown key '%s'%s", key,
 				    pdb_did_you_mean(key, keys, sizeof keys / sizeof keys[0],
@@ -425,7 +454,7 @@ int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
 {
 	struct reader r = { .err = err };
 	json_t *root, *benches, *v;
-	int warmup = 0, repeat = DEFAULT_REPEAT, ret = -1;
+	int warmup = 0, repeat = DEFAULT_REPEAT, repeat_auto = 0, ret = -1;
 	const char *key;
 	size_t i;
 
@@ -438,7 +467,7 @@ int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
 		goto out;
 	}
 	json_object_foreach(root, key, v)
-		if (read_top_key(&r, key, v, spec, &warmup, &repeat) < 0)
+		if (read_top_key(&r, key, v, spec, &warmup, &repeat, &repeat_auto) < 0)
 			goto out;
 	if ((v = json_object_get(root, "variants"))) {
 		char buf[256];
@@ -456,7 +485,7 @@ int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
 	spec->benches = pdb_xcalloc(json_array_size(benches), sizeof *spec->benches);
 	json_array_foreach(benches, i, v) {
 		spec->nbenches++;
-		if (read_bench(&r, v, &spec->benches[i], warmup, repeat) < 0)
+		if (read_bench(&r, v, spec, &spec->benches[i], warmup, repeat, repeat_auto) < 0)
 			goto out;
 		for (size_t k = 0; k < i; k++)
 			if (strcmp(spec->benches[k].name, spec->benches[i].name) == 0) {
@@ -515,5 +544,6 @@ void pdb_spec_release(struct pdb_spec *spec)
 	free(spec->matrix);
 	variants_release(spec);
 	command_release(&spec->build);
+	free(spec->auto_where);
 	memset(spec, 0, sizeof *spec);
 }

@@ -32,6 +32,7 @@ struct pdb_bench_spec {
 	char *cwd;          /* NULL: the current directory */
 	double timeout;     /* seconds; 0: none */
 	int warmup, repeat;
+	int repeat_auto;    /* repeat: auto: pairs added until compare is conclusive */
 	int allow_failure;
 	char *parse_format; /* ingest format of the command's output, or NULL */
 	char *parse_file;   /* file it writes; NULL: its stdout */
@@ -62,6 +63,9 @@ struct pdb_spec {
 	size_t nvariants;
 	int interleave;
 	struct pdb_command build;     /* run in each variant's checkout first (git: variants) */
+	double budget;                /* budget: seconds of an adaptive run; 0: the default */
+	int max_repeat;               /* max_repeat: pairs of an adaptive run; 0: the default */
+	char *auto_where;             /* FILE:LINE:COL of the first repeat: auto, or NULL */
 };
 
 /* Read a spec; errors are FILE:LINE:COL (code PDB_EXIT_INPUT). Release

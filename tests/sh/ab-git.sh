@@ -2,8 +2,9 @@
 # The git=REV shortcut of A/B runs: in a throw-away repository of a small C
 # program whose second commit does 10 % more work, `perfdb run spec
 # --variant base:git=HEAD~1 --compare` checks HEAD~1 out into a temporary
-# worktree, builds both there and in the current checkout, and exits 1 with a
-# regression; each run records its commit. An unknown REV is a one-line error
+# worktree, builds both there and in the current checkout, and, adding
+# pairs until the comparison is conclusive (repeat: auto), exits 1 with a
+# regression even beside a busy neighbour; each run records its commit. An unknown REV is a one-line error
 # (exit 2), a failing build stops with its last lines (exit 4) before
 # anything is measured, Ctrl-C stores both runs as interrupted (exit 130):
 # no worktree is ever left behind, and no hook of the repository runs; the
@@ -35,7 +36,9 @@ cp "$work/hook" .git/hooks/post-checkout && git config core.fsmonitor "$work/hoo
 cat > "$work/spec.yaml" <<'YAML'
 build: 'cc -O1 -DLOOPS=$(cat loops) -o "{dir}/spin" spin.c'
 warmup: 1
-repeat: 30
+repeat: auto
+max_repeat: 300
+budget: 120
 benchmarks:
   - name: spin
     command: ["{dir}/spin"]
@@ -51,7 +54,8 @@ attr() { sqlite3 "$PERFDB_DB" "SELECT value FROM run_attrs WHERE run_id = $1 AND
 "$PERFDB" run "$work/spec.yaml" --variant base:git=HEAD~1 --compare --format csv >"$work/out" 2>"$work/err"
 status=$?
 verdict=$(awk -F, '$1 == "spin" && $3 ~ /^(wall|user)_time$/ { printf "%s%s %s, change %s %%", sep, $3, $18, $12; sep = "; " }' "$work/out")
-echo "HEAD~1 against the current checkout (10 % more work): exit $status, $verdict"
+ended=$(sed -n 's/^perfdb: run: adaptive: ended at //p' "$work/err")
+echo "HEAD~1 against the current checkout (10 % more work): exit $status, $verdict; ended at $ended"
 case $status:$verdict in
 1:*regression*) ;;
 *) echo "FAIL: expected exit 1 and a regression"; cat "$work/out" "$work/err"; fail=1 ;;
