@@ -36,10 +36,10 @@ text() { # text BYTES: seeded pseudo-random words, the same for a given awk
 		}
 	}' | head -c "$1"
 }
-blob() { # blob MB FILE: MB copies of one seeded megabyte
+blob() { # blob MB FILE: MB copies of one seeded megabyte (k, not the callers' i)
 	text 1000000 > "$work/mb"
-	i=0; : > "$2"
-	while [ "$i" -lt "$1" ]; do cat "$work/mb" >> "$2"; i=$((i + 1)); done
+	k=0; : > "$2"
+	while [ "$k" -lt "$1" ]; do cat "$work/mb" >> "$2"; k=$((k + 1)); done
 }
 lines() { # lines N: N lines "KEY N", keys seeded pseudo-random
 	awk -v n="$1" 'BEGIN { srand(11); for (i = 1; i <= n; i++) printf "%08d %d\n", int(rand() * 1e8), i }'
