@@ -63,12 +63,14 @@ bench() { # bench DIR OUT RUNS CMD...: one hyperfine run in DIR under the hog
 		tee -a "$(dirname "$file")/load.txt"
 }
 
-want() { case " $sets " in *" $1 "*) return 0 ;; esac; return 1; }
-for set in $sets; do
-	case $set in A) f=$out/A/load.txt ;; runs3) f=$out/A/runs3/load.txt ;; B) f=$out/B/load.txt ;;
-	*) echo "unknown set $set (A, runs3, B)"; exit 2 ;; esac
+want() { # want SET: SET is to be made; then starts its load.txt
+	case " $sets " in *" $1 "*) ;; *) return 1 ;; esac
+	case $1 in A) f=$out/A/load.txt ;; runs3) f=$out/A/runs3/load.txt ;; B) f=$out/B/load.txt ;; esac
 	printf '# %s, %s, %s cpus: file, hog workers, /proc/loadavg (1, 5, 15 min) before and after\n' \
 		"$(date -u +%Y-%m-%dT%H:%MZ)" "$(hyperfine --version)" "$(nproc)" > "$f"
+}
+for set in $sets; do
+	case $set in A | runs3 | B) ;; *) echo "unknown set $set (A, runs3, B)"; exit 2 ;; esac
 done
 
 # A: gzip's input doubles at c25; runs3: sha256sum's input triples at c09
