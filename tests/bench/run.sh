@@ -9,4 +9,7 @@ for b in "$root"/tests/bench/bench-*.sh; do
   echo "== $(basename "$b" .sh)"
   sh "$b" || status=1
 done
+# the gate on held-out real noise (fixtures/hyperfine-loaded/B)
+echo "== gate-heldout"
+sh "$root/tests/bench/gate-heldout.sh" || status=1
 exit $status
