@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
 
@@ -38,11 +39,24 @@ void pdb_escape_html(struct pdb_buf *b, const char *s)
 	}
 }
 
+/* Whether s (in text that starts at start) begins what GitHub's Markdown
+ * links by itself: "://" of a URL, the "." of "www.". */
+static int autolink_at(const char *start, const char *s)
+{
+	return (s[0] == ':' && s[1] == '/' && s[2] == '/') ||
+	       (s[0] == '.' && s - start >= 3 && strncasecmp(s - 3, "www", 3) == 0);
+}
+
 void pdb_escape_md(struct pdb_buf *b, const char *s)
 {
+	const char *start = s;
+
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
-		if (c == '<')
+		if (autolink_at(start, s)) {
+			pdb_buf_puts(b, "\\");
+			pdb_buf_add(b, s, 1);
+		} else if (c == '<')
 			pdb_buf_puts(b, "&lt;");
 		else if (c == '>')
 			pdb_buf_puts(b, "&gt;");

@@ -16,7 +16,9 @@ void pdb_escape_html(struct pdb_buf *b, const char *s);
 /* Append s to b so that Markdown (GitHub's included) shows it as text,
  * also inside a table cell: punctuation that means something (backticks,
  * |, *, _, [ ] ...) is backslash-escaped, < > & become references, line
- * breaks and tabs spaces, other control characters U+FFFD. */
+ * breaks and tabs spaces, other control characters U+FFFD; the "://" of a
+ * URL and the "." of "www." too, which GitHub would make a link of. (An
+ * e-mail address still becomes a mailto: link: no escape prevents that.) */
 void pdb_escape_md(struct pdb_buf *b, const char *s);
 /* Append s to b as XML 1.0 text or attribute value: & < > " ' as
  * references, tab and line breaks as &#9; &#10; &#13; (kept in attributes),
