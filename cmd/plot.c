@@ -297,6 +297,12 @@ static struct pdb_chart *compare_chart(struct pdb_store *store, const char *base
 		pdb_buf_release(&why);
 		goto out;
 	}
+	if (cmp.nhidden == cmp.nrows) {
+		pdb_err_set(err, PDB_EXIT_INPUT, "nothing to draw between %s and %s: the %zu series "
+			    "in common are constant or bookkeeping (perfdb compare --all lists them)",
+			    base, cand, cmp.nrows);
+		goto out;
+	}
 	chart = pdb_compare_chart(&cmp, COMPARE_MAX_ROWS, &o->chart);
 out:
 	pdb_compare_release(&cmp);
