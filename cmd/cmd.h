@@ -7,6 +7,7 @@
 
 #include "err.h"
 #include "store.h"
+#include "text_table.h"
 
 #define PDB_VERSION "0.1.0"
 
@@ -43,8 +44,8 @@ int cmd_getopt(int argc, char **argv, const char *shortopts,
  * exit status (0 after help, 2 after a usage error). */
 int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c);
 
-/* s with control characters (C0, DEL) as \\n, \\r, \\t or \\xNN, for text that may
- * quote a result file. Caller frees. */
+/* s for a terminal (pdb_escape_term: control characters as \n, \xNN, ...),
+ * for text that may quote a result file. Caller frees. */
 char *cmd_escape_controls(const char *s);
 /* "perfdb: NAME: message" on stderr (control characters escaped); returns err->code. */
 int cmd_fail(const char *name, const struct pdb_err *err);
@@ -76,16 +77,12 @@ char *cmd_output_dir(char *arg);
 /* Split "K=V" into key and value (pointers into a copy the caller frees). */
 int cmd_split_kv(const char *text, char **key, char **value);
 
-/* Aligned text tables. Cells are copied. */
+/* Aligned text tables (lib/text_table.c) printed to a stream. Cells are copied. */
 struct cmd_table {
-	size_t ncols, nrows, cap;
-	char **cells;         /* nrows * ncols */
-	const char **styles;  /* per row: an SGR colour for the last cell, or NULL */
-	const char *align;    /* per column: 'l' or 'r' */
+	struct pdb_text_table t;
 };
 void cmd_table_init(struct cmd_table *t, size_t ncols, const char *align);
-/* Cells are copied with control characters escaped (\n, \x1b, ...): bytes from
- * a result file never reach a terminal raw. */
+/* Cells are copied escaped for the terminal (pdb_escape_term). */
 void cmd_table_add(struct cmd_table *t, const char *const *row);
 /* The same, the last cell drawn in colour (a static "\033[31m"-style code). */
 void cmd_table_add_styled(struct cmd_table *t, const char *const *row, const char *style);

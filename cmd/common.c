@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "compare_config.h"
+#include "escape.h"
 #include "util.h"
 
 /* The long option name is (exactly, else a prefix that getopt_long took
@@ -191,98 +192,37 @@ int cmd_split_kv(const char *text, char **key, char **value)
 
 void cmd_table_init(struct cmd_table *t, size_t ncols, const char *align)
 {
-	memset(t, 0, sizeof *t);
-	t->ncols = ncols;
-	t->align = align;
+	pdb_text_table_init(&t->t, ncols, align);
 }
 
-/* s with control characters (C0, DEL) as \n, \r, \t or \xNN. Caller frees. */
 char *cmd_escape_controls(const char *s)
 {
-	struct pdb_buf b;
-
-	pdb_buf_init(&b);
-	pdb_buf_puts(&b, "");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '\n')
-			pdb_buf_puts(&b, "\\n");
-		else if (c == '\r')
-			pdb_buf_puts(&b, "\\r");
-		else if (c == '\t')
-			pdb_buf_puts(&b, "\\t");
-		else if (c < 0x20 || c == 0x7f)
-			pdb_buf_printf(&b, "\\x%02x", c);
-		else
-			pdb_buf_add(&b, s, 1);
-	}
-	return b.data;
+	return pdb_term_text(s);
 }
 
 void cmd_table_add_styled(struct cmd_table *t, const char *const *row, const char *style)
 {
-	size_t cap = t->cap;
-
-	pdb_grow((void **)&t->cells, &t->cap, (t->nrows + 1) * t->ncols, sizeof *t->cells);
-	if (t->cap != cap || !t->styles)
-		t->styles = pdb_xrealloc(t->styles, (t->cap / t->ncols + 1) * sizeof *t->styles);
-	for (size_t c = 0; c < t->ncols; c++)
-		t->cells[t->nrows * t->ncols + c] = cmd_escape_controls(row[c] ? row[c] : "");
-	t->styles[t->nrows] = style;
-	t->nrows++;
+	pdb_text_table_add(&t->t, row, style);
 }
 
 void cmd_table_add(struct cmd_table *t, const char *const *row)
 {
-	cmd_table_add_styled(t, row, NULL);
-}
-
-/* Display width: count UTF-8 lead bytes, not bytes. */
-static size_t width(const char *s)
-{
-	size_t w = 0;
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
+	pdb_text_table_add(&t->t, row, NULL);
 }
 
 void cmd_table_print(const struct cmd_table *t, FILE *out)
 {
-	size_t *w = pdb_xcalloc(t->ncols, sizeof *w);
+	struct pdb_buf b;
 
-	for (size_t r = 0; r < t->nrows; r++)
-		for (size_t c = 0; c < t->ncols; c++) {
-			size_t cw = width(t->cells[r * t->ncols + c]);
-			if (cw > w[c])
-				w[c] = cw;
-		}
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < t->ncols; c++) {
-			const char *cell = t->cells[r * t->ncols + c];
-			int pad = (int)(w[c] - width(cell));
-			int last = c + 1 == t->ncols;
-			const char *style = last ? t->styles[r] : NULL;
-			if (t->align[c] == 'r')
-				fprintf(out, "%*s%s", pad, "", cell);
-			else if (style) /* the last column: colour codes cannot upset widths */
-				fprintf(out, "%s%s\033[0m", style, cell);
-			else
-				fprintf(out, "%s%*s", cell, last ? 0 : pad, "");
-			if (!last)
-				fputs("  ", out);
-		}
-		fputc('\n', out);
-	}
-	free(w);
+	pdb_buf_init(&b);
+	pdb_text_table_write(&t->t, &b);
+	fputs(b.data, out);
+	pdb_buf_release(&b);
 }
 
 void cmd_table_release(struct cmd_table *t)
 {
-	for (size_t i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i]);
-	free(t->cells);
-	free(t->styles);
-	memset(t, 0, sizeof *t);
+	pdb_text_table_release(&t->t);
 }
 
 int cmd_compare_config(const char *path, struct pdb_compare_config *cfg,

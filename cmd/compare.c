@@ -24,6 +24,8 @@ const struct command cmd_compare = {
 	"                       regression,failed; add missing, insufficient,\n"
 	"                       inconclusive; never: report only)\n"
 	"      --all            also show constant and bookkeeping series\n"
+	"      --title TEXT     markdown: a heading above the summary (shards appending\n"
+	"                       to one file stay apart)\n"
 	"      --holm           Holm-adjust p-values across series\n"
 	"      --strict-env     exit 3 when cpu_model, vcpus or host differ\n"
 	"  -n, --last N         BASE is the last N runs matching its selector\n"

@@ -82,6 +82,7 @@ int compare_gate_option(struct compare_gate *g, const struct command *cmd, int c
 					       "inconclusive, or never)", bad);
 		return 0;
 	case GATE_ALL: g->view.all = 1; return 0;
+	case GATE_TITLE: g->view.title = arg; return 0;
 	case GATE_HOLM: g->cmp.holm = 1; return 0;
 	case GATE_STRICT_ENV: g->strict_env = 1; return 0;
 	default: return -1;
@@ -97,10 +98,17 @@ int compare_gate_config(struct compare_gate *g, const char *who)
 
 static int env_check(const struct pdb_compare *c, int strict, const char *who)
 {
-	for (size_t i = 0; i < c->nenv; i++)
+	for (size_t i = 0; i < c->nenv; i++) {
+		/* the values are the runs' attributes: escaped for the terminal */
+		char *key = cmd_escape_controls(c->env[i].key);
+		char *base = cmd_escape_controls(c->env[i].base);
+		char *cand = cmd_escape_controls(c->env[i].cand);
 		fprintf(stderr, "perfdb: %s: %senvironments differ: %s '%s' (baseline) vs "
-			"'%s' (candidate)\n", who, strict ? "" : "warning: ", c->env[i].key,
-			c->env[i].base, c->env[i].cand);
+			"'%s' (candidate)\n", who, strict ? "" : "warning: ", key, base, cand);
+		free(key);
+		free(base);
+		free(cand);
+	}
 	return strict && c->nenv ? -1 : 0;
 }
 
@@ -125,9 +133,12 @@ static void warn(const struct pdb_compare *c, const char *who)
 		if (r->verdict == PDB_VERDICT_INSUFFICIENT && !insufficient++)
 			first = r->reason;
 	}
-	if (insufficient)
+	if (insufficient) {
+		char *safe = first ? cmd_escape_controls(first) : NULL;
 		fprintf(stderr, "perfdb: %s: %zu series insufficient%s%s%s\n", who, insufficient,
-			first ? " (the first: " : "", first ? first : "", first ? ")" : "");
+			safe ? " (the first: " : "", safe ? safe : "", safe ? ")" : "");
+		free(safe);
+	}
 }
 
 /* An adaptive run that ended before its series were conclusive says why
@@ -162,6 +173,7 @@ int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int6
 	}
 	note_open_rows(&result, g->open_note);
 	g->view.failed = pdb_compare_failed(&result, g->view.fail_on);
+	g->view.opts = &g->cmp;
 	switch (g->format) {
 	case FMT_TEXT: compare_print_text(&result, &g->view, stdout); break;
 	case FMT_MARKDOWN: compare_print_markdown(&result, &g->view, stdout); break;
@@ -172,8 +184,9 @@ int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int6
 	if (g->footnote && (g->format == FMT_TEXT || g->format == FMT_MARKDOWN))
 		printf("%s\n", g->footnote);
 	warn(&result, who);
-	status = g->view.failed ? PDB_EXIT_REGRESSION : PDB_EXIT_OK;
-	if (!g->view.failed && pdb_compare_in_common(&result) == 0) {
+	/* the status the headline announced (pdb_compare_outcome) */
+	status = pdb_compare_outcome_status(pdb_compare_outcome(&result, g->view.fail_on));
+	if (status == PDB_EXIT_INPUT) {
 		fprintf(stderr, "perfdb: %s: no series in common: %zu new, %zu missing "
 			"(were the benchmarks renamed, or filtered out?)\n", who,
 			result.counts[PDB_VERDICT_NEW], result.counts[PDB_VERDICT_MISSING]);

@@ -13,7 +13,7 @@
  * compare's letters F, t, a, c, m, b (COMPARE_GATE_LETTERS). */
 enum {
 	GATE_FORMAT = 0x2100, GATE_THRESHOLD, GATE_ALPHA, GATE_CONFIG, GATE_METRIC, GATE_BENCH,
-	GATE_FAIL_ON, GATE_HOLM, GATE_STRICT_ENV, GATE_ALL
+	GATE_FAIL_ON, GATE_HOLM, GATE_STRICT_ENV, GATE_ALL, GATE_TITLE
 };
 #define COMPARE_GATE_LETTERS "Ftacmb"
 #define COMPARE_GATE_OPTIONS \
@@ -26,7 +26,8 @@ enum {
 	{ "fail-on", required_argument, 0, GATE_FAIL_ON }, \
 	{ "holm", no_argument, 0, GATE_HOLM }, \
 	{ "strict-env", no_argument, 0, GATE_STRICT_ENV }, \
-	{ "all", no_argument, 0, GATE_ALL }
+	{ "all", no_argument, 0, GATE_ALL }, \
+	{ "title", required_argument, 0, GATE_TITLE }
 
 struct compare_gate {
 	int format, strict_env;
@@ -54,8 +55,9 @@ int compare_gate_config(struct compare_gate *g, const char *who);
 
 /* Compare the candidate runs with the baseline runs, print the result in
  * the chosen format on stdout (warnings on stderr) and return the exit
- * status: 0 pass, 1 the gate fails, 3 no series in common or differing
- * environments with strict_env, or the code of an error. */
+ * status: 0 pass, 1 the gate fails, 3 no series in common (the headline
+ * says NO COMPARISON) or differing environments with strict_env, or the
+ * code of an error. */
 int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int64_t *base,
 		     size_t nbase, const int64_t *cand, size_t ncand, const char *who);
 

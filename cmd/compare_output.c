@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "compare_render.h"
 #include "compare_text.h"
+#include "escape.h"
 #include "json_out.h"
 #include "units.h"
 #include "util.h"
@@ -19,75 +21,9 @@ static const char change_note[] =
 	"the candidate/baseline ratio (the median of all pairwise ratios), its interval at "
 	"1 - alpha, which can differ from the ratio of the medians";
 
-/* The test behind p and the interval when it is not Mann-Whitney's, or "". */
-static void paired_note(const struct pdb_compare *c, struct pdb_buf *b)
-{
-	if (c->npaired)
-		pdb_buf_printf(b, "an A/B pair (one ab id, repetitions interleaved): %zu series tested paired, "
-			       "p and interval from the Wilcoxon signed-rank test and Hodges-Lehmann "
-			       "estimate of the per-pair candidate/baseline log ratios%s\n", c->npaired,
-			       c->npaired < c->nrows ? "; the others Mann-Whitney" : "");
-}
-
-void compare_fail_on_text(unsigned fail_on, char *out, size_t size)
-{
-	size_t len = 0;
-
-	out[0] = '\0';
-	for (int v = 0; v < PDB_VERDICT_COUNT && len < size; v++)
-		if (fail_on & (1u << v))
-			len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "," : "",
-						pdb_verdict_name(v));
-	if (!fail_on)
-		snprintf(out, size, "never");
-}
-
 static int shown(const struct pdb_compare_row *r, const struct compare_view *v)
 {
 	return v->all || r->hidden == PDB_SHOWN;
-}
-
-/* The verdict cell: the verdict, "(warn)", and why when there is a reason. */
-static void verdict_text(const struct pdb_compare_row *r, char *out, size_t size)
-{
-	snprintf(out, size, "%s%s%s%s", pdb_verdict_name(r->verdict), r->warn ? " (warn)" : "",
-		 r->reason ? ": " : "", r->reason ? r->reason : "");
-}
-
-static void run_label(const struct pdb_compare_run *runs, size_t n, struct pdb_buf *b)
-{
-	for (size_t i = 0; i < n; i++) {
-		pdb_buf_printf(b, "%srun%lld", i ? "," : "", (long long)runs[i].id);
-		if (n == 1 && runs[i].name)
-			pdb_buf_printf(b, " (%s)", runs[i].name);
-	}
-}
-
-/* "1 failed, 2 regression, ..." in the order of the verdicts. */
-static void counts_text(const struct pdb_compare *c, struct pdb_buf *b)
-{
-	int first = 1;
-
-	for (int v = 0; v < PDB_VERDICT_COUNT; v++) {
-		if (!c->counts[v])
-			continue;
-		pdb_buf_printf(b, "%s%zu %s", first ? "" : ", ", c->counts[v], pdb_verdict_name(v));
-		first = 0;
-	}
-	if (first)
-		pdb_buf_puts(b, "no series");
-}
-
-/* The answer first: FAIL or PASS, what counted, what fails the gate. */
-static void verdict_line(const struct pdb_compare *c, const struct compare_view *v,
-			 struct pdb_buf *b)
-{
-	char fail_on[160];
-
-	compare_fail_on_text(v->fail_on, fail_on, sizeof fail_on);
-	pdb_buf_printf(b, "%s: ", v->failed ? "FAIL" : "PASS");
-	counts_text(c, b);
-	pdb_buf_printf(b, " (fails on %s)", fail_on);
 }
 
 static void hidden_line(const struct pdb_compare *c, const struct compare_view *v,
@@ -98,6 +34,16 @@ static void hidden_line(const struct pdb_compare *c, const struct compare_view *
 			       "unmoved, or bookkeeping (iterations); --all shows them\n", c->nhidden);
 }
 
+/* "test: rank = ...\n" for the tests the rows used. */
+static void tests_line(const struct pdb_compare *c, struct pdb_buf *b)
+{
+	size_t len = b->len;
+
+	pdb_compare_tests_note(c, b);
+	if (b->len > len)
+		pdb_buf_puts(b, "\n");
+}
+
 static void geomean_line(const struct pdb_compare *c, struct pdb_buf *b)
 {
 	for (size_t i = 0; i < c->ngeomean; i++)
@@ -105,129 +51,45 @@ static void geomean_line(const struct pdb_compare *c, struct pdb_buf *b)
 			       c->geomean[i].ratio);
 }
 
-/* The cells of a row as people read them. */
-struct cells {
-	char n[48], base[64], cand[64], change[64], interval[160], p[32], verdict[512];
-	const char *metric;
-};
-
-static void row_cells(const struct pdb_compare_row *r, struct cells *x)
+static void write_buf(const struct pdb_buf *b, FILE *out)
 {
-	snprintf(x->n, sizeof x->n, "%zu/%zu", r->n_base, r->n_cand);
-	pdb_compare_value_text(r->median_base, r->unit, x->base, sizeof x->base);
-	pdb_compare_value_text(r->median_cand, r->unit, x->cand, sizeof x->cand);
-	pdb_compare_change_text(r, x->change, sizeof x->change);
-	pdb_compare_interval_text(r, x->interval, sizeof x->interval);
-	pdb_compare_p_text(r->p_value, x->p, sizeof x->p);
-	verdict_text(r, x->verdict, sizeof x->verdict);
-	x->metric = *r->metric ? r->metric : "-";
+	if (b->len)
+		fwrite(b->data, 1, b->len, out);
 }
 
 /* ---- text ---- */
 
-static const char *verdict_color(int verdict)
-{
-	switch (verdict) {
-	case PDB_VERDICT_FAILED:
-	case PDB_VERDICT_REGRESSION: return "\033[31m";
-	case PDB_VERDICT_IMPROVEMENT: return "\033[32m";
-	case PDB_VERDICT_INCONCLUSIVE:
-	case PDB_VERDICT_MISSING: return "\033[33m";
-	default: return NULL;
-	}
-}
-
 void compare_print_text(const struct pdb_compare *c, const struct compare_view *v, FILE *out)
 {
-	static const char *header[] = { "benchmark", "dims", "metric", "n", "baseline",
-					"candidate", "change (HL)", "interval", "p", "verdict" };
-	int color = cmd_use_color(out);
-	struct cmd_table t;
+	struct pdb_compare_table t;
 	struct pdb_buf b;
 
 	pdb_buf_init(&b);
-	verdict_line(c, v, &b);
+	pdb_compare_headline(c, v->fail_on, v->opts, PDB_RENDER_TEXT, &b);
 	pdb_buf_puts(&b, "\nbaseline  ");
-	run_label(c->base, c->nbase, &b);
+	pdb_compare_runs_label(c->base, c->nbase, PDB_RENDER_TEXT, &b);
 	pdb_buf_puts(&b, "\ncandidate ");
-	run_label(c->cand, c->ncand, &b);
-	fprintf(out, "%s\n\n", b.data);
-	cmd_table_init(&t, 10, "llllrrrrrl");
-	cmd_table_add(&t, header);
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct pdb_compare_row *r = &c->rows[i];
-		const char *col = color ? verdict_color(r->verdict) : NULL;
-		const char *row[10];
-		struct cells x;
-
-		if (!shown(r, v))
-			continue;
-		row_cells(r, &x);
-		row[0] = r->benchmark; row[1] = *r->dims ? r->dims : "-"; row[2] = x.metric;
-		row[3] = x.n; row[4] = x.base; row[5] = x.cand; row[6] = x.change;
-		row[7] = x.interval; row[8] = x.p; row[9] = x.verdict;
-		cmd_table_add_styled(&t, row, col);
-	}
-	cmd_table_print(&t, out);
-	cmd_table_release(&t);
-	pdb_buf_release(&b);
-	pdb_buf_init(&b);
+	pdb_compare_runs_label(c->cand, c->ncand, PDB_RENDER_TEXT, &b);
+	pdb_buf_puts(&b, "\n\n");
+	pdb_compare_table_begin(&t, PDB_RENDER_TEXT, cmd_use_color(out), &b);
+	for (size_t i = 0; i < c->nrows; i++)
+		if (shown(&c->rows[i], v))
+			pdb_compare_table_row(&t, &c->rows[i]);
+	pdb_compare_table_end(&t);
 	pdb_buf_puts(&b, "\n");
 	hidden_line(c, v, &b);
 	pdb_buf_printf(&b, "%s\n", change_note);
-	paired_note(c, &b);
+	tests_line(c, &b);
 	if (c->ngeomean) {
 		pdb_buf_puts(&b, "geomean (candidate/baseline, > 1 is worse): ");
 		geomean_line(c, &b);
 		pdb_buf_puts(&b, "\n");
 	}
-	fputs(b.data, out);
+	write_buf(&b, out);
 	pdb_buf_release(&b);
 }
 
 /* ---- markdown ---- */
-
-static void md_cell(FILE *out, const char *s)
-{
-	fputs(" ", out);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else
-			fputc(*s, out);
-	}
-	fputs(" |", out);
-}
-
-static void md_header(FILE *out)
-{
-	fputs("| benchmark | dims | metric | n | baseline | candidate | change (HL) | "
-	      "interval | p | verdict |\n|---|---|---|--:|--:|--:|--:|--:|--:|---|\n", out);
-}
-
-static void md_row(const struct pdb_compare_row *r, FILE *out)
-{
-	struct cells x;
-	char v[600];
-
-	row_cells(r, &x);
-	if (r->verdict == PDB_VERDICT_REGRESSION || r->verdict == PDB_VERDICT_FAILED)
-		snprintf(v, sizeof v, "**%s**", x.verdict);
-	else
-		snprintf(v, sizeof v, "%s", x.verdict);
-	fputs("|", out);
-	md_cell(out, r->benchmark);
-	md_cell(out, *r->dims ? r->dims : "-");
-	md_cell(out, x.metric);
-	md_cell(out, x.n);
-	md_cell(out, x.base);
-	md_cell(out, x.cand);
-	md_cell(out, x.change);
-	md_cell(out, x.interval);
-	md_cell(out, x.p);
-	md_cell(out, v);
-	fputc('\n', out);
-}
 
 /* Rows a reviewer must see: what fails or may fail, what is gone, what cannot be told. */
 static int needs_attention(const struct pdb_compare_row *r)
@@ -237,62 +99,72 @@ static int needs_attention(const struct pdb_compare_row *r)
 	       r->verdict == PDB_VERDICT_INSUFFICIENT;
 }
 
+/* Written to be appended to a file that holds others (shards appending to
+ * $GITHUB_STEP_SUMMARY): an optional heading first, a blank line last, so
+ * that one summary never runs into the next. */
 void compare_print_markdown(const struct pdb_compare *c, const struct compare_view *v, FILE *out)
 {
+	struct pdb_compare_table t;
 	size_t top = 0, rest = 0;
 	struct pdb_buf b;
 
 	pdb_buf_init(&b);
+	if (v->title) {
+		pdb_buf_puts(&b, "### ");
+		pdb_escape_md(&b, v->title);
+		pdb_buf_puts(&b, "\n\n");
+	}
 	pdb_buf_puts(&b, "**perfdb compare: ");
-	verdict_line(c, v, &b);
+	pdb_compare_headline(c, v->fail_on, v->opts, PDB_RENDER_MARKDOWN, &b);
 	pdb_buf_puts(&b, "** — baseline ");
-	run_label(c->base, c->nbase, &b);
+	pdb_compare_runs_label(c->base, c->nbase, PDB_RENDER_MARKDOWN, &b);
 	pdb_buf_puts(&b, ", candidate ");
-	run_label(c->cand, c->ncand, &b);
-	fprintf(out, "%s\n\n", b.data);
+	pdb_compare_runs_label(c->cand, c->ncand, PDB_RENDER_MARKDOWN, &b);
+	pdb_buf_puts(&b, "\n\n");
 	/* rows are sorted failed, regression, missing, inconclusive, ... already */
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pdb_compare_row *r = &c->rows[i];
 		if (!shown(r, v) || !needs_attention(r) || top >= MD_ROWS_BEFORE_DETAILS)
 			continue;
 		if (!top++)
-			md_header(out);
-		md_row(r, out);
+			pdb_compare_table_begin(&t, PDB_RENDER_MARKDOWN, 0, &b);
+		pdb_compare_table_row(&t, r);
 	}
+	if (top)
+		pdb_compare_table_end(&t);
 	for (size_t i = 0; i < c->nrows; i++)
 		rest += shown(&c->rows[i], v);
 	rest -= top;
 	if (top == 0)
-		fputs("Nothing needs attention.\n", out);
+		pdb_buf_puts(&b, c->nrows ? "Nothing needs attention.\n" : "No series to compare.\n");
 	if (rest) {
-		fprintf(out, "\n<details><summary>%zu more series (improvements, unchanged, new%s)"
-			"</summary>\n\n", rest, top >= MD_ROWS_BEFORE_DETAILS ? ", and the rest of the above" : "");
-		md_header(out);
+		pdb_buf_printf(&b, "\n<details><summary>%zu more series (improvements, unchanged, "
+			       "new%s)</summary>\n\n", rest,
+			       top >= MD_ROWS_BEFORE_DETAILS ? ", and the rest of the above" : "");
+		pdb_compare_table_begin(&t, PDB_RENDER_MARKDOWN, 0, &b);
 		for (size_t i = 0, k = 0; i < c->nrows; i++) {
 			const struct pdb_compare_row *r = &c->rows[i];
 			if (!shown(r, v))
 				continue;
 			if (needs_attention(r) && k++ < MD_ROWS_BEFORE_DETAILS)
 				continue;
-			md_row(r, out);
+			pdb_compare_table_row(&t, r);
 		}
-		fputs("\n</details>\n", out);
+		pdb_compare_table_end(&t);
+		pdb_buf_puts(&b, "\n</details>\n");
 	}
-	pdb_buf_release(&b);
-	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "\n");
 	hidden_line(c, v, &b);
-	fprintf(out, "\n%s%s.\n", b.data, change_note);
-	pdb_buf_release(&b);
-	pdb_buf_init(&b);
-	paired_note(c, &b);
-	if (c->npaired)
-		fprintf(out, "\n%s", b.data);
+	pdb_buf_printf(&b, "%s.\n", change_note);
+	if (c->nrows)
+		tests_line(c, &b);
 	if (c->ngeomean) {
-		pdb_buf_release(&b);
-		pdb_buf_init(&b);
+		pdb_buf_puts(&b, "Geometric mean of candidate/baseline (> 1 is worse): ");
 		geomean_line(c, &b);
-		fprintf(out, "Geometric mean of candidate/baseline (> 1 is worse): %s\n", b.data);
+		pdb_buf_puts(&b, "\n");
 	}
+	pdb_buf_puts(&b, "\n");
+	write_buf(&b, out);
 	pdb_buf_release(&b);
 }
 
@@ -374,6 +246,8 @@ static json_t *row_json(const struct pdb_compare_row *r, const struct compare_vi
 	}
 	json_object_set_new(o, "p_value", num(r->p_value));
 	json_object_set_new(o, "test", r->test ? json_string(r->test) : json_null());
+	json_object_set_new(o, "n_history", json_integer((json_int_t)r->n_history));
+	json_object_set_new(o, "history_spread_pct", num(pct4(r->history_spread_pct)));
 	json_object_set_new(o, "verdict", json_string(pdb_verdict_name(r->verdict)));
 	json_object_set_new(o, "reason", r->reason ? json_string(r->reason) : json_null());
 	json_object_set_new(o, "fails_gate", json_boolean(pdb_compare_row_fails(r, v->fail_on)));
@@ -399,12 +273,16 @@ void compare_print_json(const struct pdb_compare *c, const struct compare_view *
 {
 	json_t *summary = json_object(), *geo = json_object(), *env = json_array();
 	json_t *fail_on = json_array();
+	int outcome;
 
 	for (int k = 0; k < PDB_VERDICT_COUNT; k++)
 		if (v->fail_on & (1u << k))
 			json_array_append_new(fail_on, json_string(pdb_verdict_name(k)));
 	fputc('{', out);
-	json_member(out, "gate", json_string(v->failed ? "fail" : "pass"), 1);
+	/* "none" with exit 3: nothing was compared, which is no pass */
+	outcome = pdb_compare_outcome(c, v->fail_on);
+	json_member(out, "gate", json_string(outcome == PDB_OUTCOME_FAIL ? "fail" :
+					     outcome == PDB_OUTCOME_NONE ? "none" : "pass"), 1);
 	json_member(out, "fail_on", fail_on, 0);
 	json_member(out, "baseline", side_json(c->base, c->nbase), 0);
 	json_member(out, "candidate", side_json(c->cand, c->ncand), 0);
@@ -441,19 +319,6 @@ void compare_print_json(const struct pdb_compare *c, const struct compare_view *
 
 /* ---- junit ---- */
 
-static void xml_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
-
 static int junit_skipped(const struct pdb_compare_row *r, const struct compare_view *v)
 {
 	return !pdb_compare_row_fails(r, v->fail_on) &&
@@ -461,10 +326,26 @@ static int junit_skipped(const struct pdb_compare_row *r, const struct compare_v
 		r->verdict == PDB_VERDICT_MISSING);
 }
 
+/* A test case's message: the verdict, the values, the change and the test. */
+static void junit_message(const struct pdb_compare_row *r, struct pdb_buf *b)
+{
+	char base[64], cand[64], change[64], interval[160], p[32], test[48], verdict[600];
+
+	pdb_compare_value_text(r->median_base, r->unit, base, sizeof base);
+	pdb_compare_value_text(r->median_cand, r->unit, cand, sizeof cand);
+	pdb_compare_change_text(r, change, sizeof change);
+	pdb_compare_interval_text(r, interval, sizeof interval);
+	pdb_compare_p_text(r->p_value, p, sizeof p);
+	pdb_compare_test_text(r, test, sizeof test);
+	pdb_compare_verdict_text(r, verdict, sizeof verdict);
+	pdb_buf_printf(b, "%s: %s -> %s, change (HL) %s, interval %s, p %s, test %s, n %zu/%zu",
+		       verdict, base, cand, change, interval, p, test, r->n_base, r->n_cand);
+}
+
 void compare_print_junit(const struct pdb_compare *c, const struct compare_view *v, FILE *out)
 {
 	size_t tests = 0, failures = 0, skipped = 0;
-	struct pdb_buf name;
+	struct pdb_buf name, b;
 
 	for (size_t i = 0; i < c->nrows; i++) {
 		if (!shown(&c->rows[i], v))
@@ -473,115 +354,116 @@ void compare_print_junit(const struct pdb_compare *c, const struct compare_view 
 		failures += pdb_compare_row_fails(&c->rows[i], v->fail_on);
 		skipped += junit_skipped(&c->rows[i], v);
 	}
+	/* names go through pdb_escape_xml once, as plain text first */
 	pdb_buf_init(&name);
 	pdb_buf_puts(&name, "perfdb compare ");
-	run_label(c->base, c->nbase, &name);
+	pdb_compare_runs_label(c->base, c->nbase, PDB_RENDER_PLAIN, &name);
 	pdb_buf_puts(&name, " vs ");
-	run_label(c->cand, c->ncand, &name);
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"", out);
-	xml_text(out, name.data);
-	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", tests, failures,
-		skipped);
-	fputs("  <testsuite name=\"", out);
-	xml_text(out, name.data);
-	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", tests, failures,
-		skipped);
+	pdb_compare_runs_label(c->cand, c->ncand, PDB_RENDER_PLAIN, &name);
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	for (int k = 0; k < 2; k++) {
+		pdb_buf_puts(&b, k ? "  <testsuite name=\"" : "<testsuites name=\"");
+		pdb_escape_xml(&b, name.data);
+		pdb_buf_printf(&b, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n", tests,
+			       failures, skipped);
+	}
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pdb_compare_row *r = &c->rows[i];
-		char msg[1024];
-		struct cells x;
+		struct pdb_buf msg;
 
 		if (!shown(r, v))
 			continue;
-		row_cells(r, &x);
-		snprintf(msg, sizeof msg, "%s: %s -> %s, change (HL) %s, interval %s, p %s, n %s",
-			 x.verdict, x.base, x.cand, x.change, x.interval, x.p, x.n);
-		fputs("    <testcase classname=\"", out);
-		xml_text(out, r->benchmark);
-		fputs("\" name=\"", out);
-		xml_text(out, x.metric);
+		pdb_buf_init(&msg);
+		junit_message(r, &msg);
+		pdb_buf_puts(&b, "    <testcase classname=\"");
+		pdb_escape_xml(&b, r->benchmark);
+		pdb_buf_puts(&b, "\" name=\"");
+		pdb_escape_xml(&b, *r->metric ? r->metric : "-");
 		if (*r->dims) {
-			fputs(" [", out);
-			xml_text(out, r->dims);
-			fputs("]", out);
+			pdb_buf_puts(&b, " [");
+			pdb_escape_xml(&b, r->dims);
+			pdb_buf_puts(&b, "]");
 		}
-		fputs("\">\n", out);
+		pdb_buf_puts(&b, "\">\n");
 		if (pdb_compare_row_fails(r, v->fail_on)) {
-			fputs("      <failure message=\"", out);
-			xml_text(out, msg);
-			fprintf(out, "\" type=\"%s\"/>\n", pdb_verdict_name(r->verdict));
+			pdb_buf_puts(&b, "      <failure message=\"");
+			pdb_escape_xml(&b, msg.data);
+			pdb_buf_printf(&b, "\" type=\"%s\"/>\n", pdb_verdict_name(r->verdict));
 		} else if (junit_skipped(r, v)) {
-			fputs("      <skipped message=\"", out);
-			xml_text(out, msg);
-			fputs("\"/>\n", out);
+			pdb_buf_puts(&b, "      <skipped message=\"");
+			pdb_escape_xml(&b, msg.data);
+			pdb_buf_puts(&b, "\"/>\n");
 		} else {
-			fputs("      <system-out>", out);
-			xml_text(out, msg);
-			fputs("</system-out>\n", out);
+			pdb_buf_puts(&b, "      <system-out>");
+			pdb_escape_xml(&b, msg.data);
+			pdb_buf_puts(&b, "</system-out>\n");
 		}
-		fputs("    </testcase>\n", out);
+		pdb_buf_puts(&b, "    </testcase>\n");
+		pdb_buf_release(&msg);
 	}
-	fputs("  </testsuite>\n</testsuites>\n", out);
+	pdb_buf_puts(&b, "  </testsuite>\n</testsuites>\n");
+	write_buf(&b, out);
+	pdb_buf_release(&b);
 	pdb_buf_release(&name);
 }
 
 /* ---- csv ---- */
 
-static void csv_field(FILE *out, const char *s, int last)
+/* A cell through pdb_escape_csv (formulas neutralised), then the separator. */
+static void csv_field(struct pdb_buf *b, const char *s, int last)
 {
-	if (strpbrk(s, ",\"\n\r")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
-	}
-	fputc(last ? '\n' : ',', out);
+	pdb_escape_csv(b, s);
+	pdb_buf_puts(b, last ? "\n" : ",");
 }
 
-static void csv_num(FILE *out, double v)
+static void csv_num(struct pdb_buf *b, double v)
 {
 	char buf[32];
 
 	if (!isnan(v)) {
 		pdb_fmt_double(v, buf);
-		fputs(buf, out);
+		pdb_buf_puts(b, buf);
 	}
-	fputc(',', out);
+	pdb_buf_puts(b, ",");
 }
 
+/* A row at a time: 10,000 rows never sit in memory as one text. */
 void compare_print_csv(const struct pdb_compare *c, const struct compare_view *v, FILE *out)
 {
 	fputs("benchmark,dims,metric,unit,direction,n_base,n_cand,median_base,median_cand,"
 	      "mean_base,mean_cand,change_pct,ci_low_pct,ci_high_pct,change_abs,p_value,"
-	      "band,verdict,reason,fails_gate,hidden,warn\n", out);
+	      "band,verdict,reason,fails_gate,hidden,warn,test,n_history\n", out);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pdb_compare_row *r = &c->rows[i];
 		const char *hidden = hidden_name(r->hidden);
-		csv_field(out, r->benchmark, 0);
-		csv_field(out, r->dims, 0);
-		csv_field(out, r->metric, 0);
-		csv_field(out, r->unit, 0);
-		csv_field(out, pdb_direction_name(r->direction), 0);
-		fprintf(out, "%zu,%zu,", r->n_base, r->n_cand);
-		csv_num(out, r->median_base);
-		csv_num(out, r->median_cand);
-		csv_num(out, r->mean_base);
-		csv_num(out, r->mean_cand);
-		csv_num(out, pct4(r->change_pct));
-		csv_num(out, pct4(r->ci_low_pct));
-		csv_num(out, pct4(r->ci_high_pct));
-		csv_num(out, r->change_abs);
-		csv_num(out, r->p_value);
-		csv_field(out, r->band ? r->band : "", 0);
-		csv_field(out, pdb_verdict_name(r->verdict), 0);
-		csv_field(out, r->reason ? r->reason : "", 0);
-		csv_field(out, pdb_compare_row_fails(r, v->fail_on) ? "1" : "0", 0);
-		csv_field(out, hidden ? hidden : "", 0);
-		csv_field(out, r->warn ? "1" : "0", 1);
+		struct pdb_buf b;
+
+		pdb_buf_init(&b);
+		csv_field(&b, r->benchmark, 0);
+		csv_field(&b, r->dims, 0);
+		csv_field(&b, r->metric, 0);
+		csv_field(&b, r->unit, 0);
+		csv_field(&b, pdb_direction_name(r->direction), 0);
+		pdb_buf_printf(&b, "%zu,%zu,", r->n_base, r->n_cand);
+		csv_num(&b, r->median_base);
+		csv_num(&b, r->median_cand);
+		csv_num(&b, r->mean_base);
+		csv_num(&b, r->mean_cand);
+		csv_num(&b, pct4(r->change_pct));
+		csv_num(&b, pct4(r->ci_low_pct));
+		csv_num(&b, pct4(r->ci_high_pct));
+		csv_num(&b, r->change_abs);
+		csv_num(&b, r->p_value);
+		csv_field(&b, r->band ? r->band : "", 0);
+		csv_field(&b, pdb_verdict_name(r->verdict), 0);
+		csv_field(&b, r->reason ? r->reason : "", 0);
+		csv_field(&b, pdb_compare_row_fails(r, v->fail_on) ? "1" : "0", 0);
+		csv_field(&b, hidden ? hidden : "", 0);
+		csv_field(&b, r->warn ? "1" : "0", 0);
+		csv_field(&b, r->test ? r->test : "", 0);
+		pdb_buf_printf(&b, "%zu\n", r->n_history);
+		write_buf(&b, out);
+		pdb_buf_release(&b);
 	}
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "escape.h"
 #include "detect.h"
 #include "json_out.h"
 #include "store_detect.h"
@@ -183,12 +184,21 @@ static void print_json(const struct found *fs, size_t n)
 	json_decref(doc);
 }
 
-/* Markdown: a table row of cells separated by pipes. */
+/* Markdown: a table row of cells separated by pipes, each through
+ * pdb_escape_md (names from the data are text, never markup). */
 static void md_row(const char *const *cells, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		printf("| %s ", cells[i]);
-	printf("|\n");
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	for (size_t i = 0; i < n; i++) {
+		pdb_buf_puts(&b, "| ");
+		pdb_escape_md(&b, cells[i] ? cells[i] : "");
+		pdb_buf_puts(&b, " ");
+	}
+	pdb_buf_puts(&b, "|\n");
+	fputs(b.data, stdout);
+	pdb_buf_release(&b);
 }
 
 static void add_row(struct cmd_table *t, const char *const *row, size_t n, int md)
@@ -410,16 +420,20 @@ static size_t fail_recent(const struct found *fs, size_t nseries, int64_t n)
 		for (size_t k = 0; k < f->res.ncps; k++) {
 			const struct pdb_change_point *cp = &f->res.cps[k];
 			size_t ago = f->values.v.n - cp->index;
-			char *dims, *run;
+			char *dims, *run, *what, *safe;
 
 			if (!cp->regression || !cp->confirmed || ago > (uint64_t)n)
 				continue;
 			dims = pdb_dims_json_display(f->series->dims);
 			run = run_long(label(f, cp->index));
-			fprintf(stderr, "perfdb: detect: fail: %s%s%s %s: %+.1f%%, a confirmed "
+			what = pdb_xasprintf("%s%s%s %s", f->series->benchmark, *dims ? " " : "", dims,
+					     f->series->metric);
+			safe = cmd_escape_controls(what);
+			fprintf(stderr, "perfdb: detect: fail: %s: %+.1f%%, a confirmed "
 				"regression since %s, the newest %zu run%s (--fail-recent %lld)\n",
-				f->series->benchmark, *dims ? " " : "", dims, f->series->metric,
-				cp->change_pct, run, ago, ago == 1 ? "" : "s", (long long)n);
+				safe, cp->change_pct, run, ago, ago == 1 ? "" : "s", (long long)n);
+			free(what);
+			free(safe);
 			free(dims);
 			free(run);
 			nfail++;

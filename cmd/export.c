@@ -6,6 +6,7 @@
 
 #include "atomic_file.h"
 #include "cmd.h"
+#include "escape.h"
 #include "json_out.h"
 #include "units.h"
 #include "util.h"
@@ -58,21 +59,18 @@ static void line_puts(struct line *l, const char *s)
 	line_add(l, s, strlen(s));
 }
 
+/* A cell through pdb_escape_csv: quoted as needed, a formula neutralised. */
 static void csv_field(struct line *l, const char *s)
 {
+	struct pdb_buf b;
+
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		line_puts(l, s);
-		return;
-	}
-	line_add(l, "\"", 1);
-	for (const char *p = s; *p; p++) {
-		if (*p == '"')
-			line_add(l, "\"", 1);
-		line_add(l, p, 1);
-	}
-	line_add(l, "\"", 1);
+	pdb_buf_init(&b);
+	pdb_escape_csv(&b, s);
+	if (b.len)
+		line_add(l, b.data, b.len);
+	pdb_buf_release(&b);
 }
 
 static void json_field(struct line *l, const char *key, const char *s)

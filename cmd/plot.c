@@ -10,6 +10,8 @@
 #include "chart/layout.h"
 #include "chart/render.h"
 #include "cmd.h"
+#include "compare.h"
+#include "compare_render.h"
 #include "json_out.h"
 #include "util.h"
 
@@ -32,20 +34,28 @@ const struct command cmd_plot = {
 	"  -H, --height PX       height in pixels (default 700)\n"
 	"      --theme NAME      light (default) or dark\n"
 	"      --layout          print the computed layout (axes, ticks, legend) as text\n"
+	"  -c, --config FILE     compare: thresholds, directions, ignores (default\n"
+	"                        ./perfdb.yaml), as perfdb compare reads them\n"
+	"      --threshold PCT   compare: fail level in % (as perfdb compare -t)\n"
 	"  -n, --last N          compare: BASE is the last N runs matching its selector\n"
 	"      --cand-last N     compare: CAND is the last N runs matching its selector\n"
 	"  -F, --format FMT      scaling without -o: print the table as text or json\n"
 	"      --db FILE         the database\n"
 	"RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE; BASE and CAND may\n"
 	"be comma-separated lists of runs. Every series selected is drawn, or named on\n"
-	"stderr with the reason it was left out.\n",
+	"stderr with the reason it was left out. compare draws the comparison perfdb\n"
+	"compare makes, every verdict a row; exit 3 when there is nothing to compare.\n",
 	"draw scaling, latency, history and compare charts (PNG, SVG, PDF)",
 };
 
-enum { OPT_THEME = 0x2000, OPT_LAYOUT, OPT_CAND_LAST };
+enum { OPT_THEME = 0x2000, OPT_LAYOUT, OPT_CAND_LAST, OPT_THRESHOLD };
+
+#define COMPARE_MAX_ROWS 40
 
 struct plot_opts {
 	struct pdb_plot_opts chart;
+	const char *config;   /* compare: --config, NULL: ./perfdb.yaml when it exists */
+	double threshold_pct; /* compare: --threshold, NaN: none */
 	const char *output;
 	int layout, format; /* format: -1 none, 0 text, 1 json */
 };
@@ -167,6 +177,8 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 		{ "layout", no_argument, 0, OPT_LAYOUT },
 		{ "last", required_argument, 0, 'n' },
 		{ "cand-last", required_argument, 0, OPT_CAND_LAST },
+		{ "config", required_argument, 0, 'c' },
+		{ "threshold", required_argument, 0, OPT_THRESHOLD },
 		CMD_COMMON_OPTIONS,
 		{ 0, 0, 0, 0 },
 	};
@@ -175,7 +187,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 	int64_t n;
 	int c, status;
 
-	while ((c = cmd_getopt(argc, argv, "o:b:m:t:W:H:F:n:h", longopts, &cmd_plot)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "o:b:m:t:W:H:F:n:c:h", longopts, &cmd_plot)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'b': o->chart.bench_glob = optarg; break;
@@ -198,6 +210,13 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 				return cmd_usage_error(&cmd_plot, "unknown theme '%s' (light or dark)", optarg);
 			break;
 		case OPT_LAYOUT: o->layout = 1; break;
+		case 'c': o->config = optarg; break;
+		case OPT_THRESHOLD:
+			if (pdb_parse_double(optarg, &o->threshold_pct) < 0 || o->threshold_pct < 0 ||
+			    o->threshold_pct > 1e6)
+				return cmd_usage_error(&cmd_plot, "--threshold: expected a percentage, "
+						       "not '%s'", optarg);
+			break;
 		case 'n':
 		case OPT_CAND_LAST:
 			if (pdb_parse_int64(optarg, 1, 100000, &n) < 0)
@@ -232,6 +251,8 @@ static int check_args(const char *kind, int nruns, const struct plot_opts *o)
 				       min == 2 ? "two runs: BASE CAND" : "one or more runs");
 	if ((o->chart.last || o->chart.cand_last) && strcmp(kind, "compare") != 0)
 		return cmd_usage_error(&cmd_plot, "--last and --cand-last go with 'plot compare'");
+	if ((o->config || !isnan(o->threshold_pct)) && strcmp(kind, "compare") != 0)
+		return cmd_usage_error(&cmd_plot, "--config and --threshold go with 'plot compare'");
 	if (o->format >= 0 && (strcmp(kind, "scaling") != 0 || o->output))
 		return cmd_usage_error(&cmd_plot, "--format prints the scaling table: use it with "
 				       "'plot scaling' and without -o");
@@ -241,6 +262,63 @@ static int check_args(const char *kind, int nruns, const struct plot_opts *o)
 		return cmd_usage_error(&cmd_plot, "%s: unknown image format (use .png, .svg or .pdf)",
 				       o->output);
 	return -1;
+}
+
+/* The comparison perfdb compare makes of base and cand (its configuration,
+ * threshold, --bench and --metric), drawn; NULL with err (PDB_EXIT_INPUT)
+ * when there is nothing to compare, said as compare's headline says it. */
+static struct pdb_chart *compare_chart(struct pdb_store *store, const char *base,
+				       const char *cand, const struct plot_opts *o,
+				       struct pdb_err *err)
+{
+	struct pdb_compare_config cfg;
+	struct pdb_compare_opts co;
+	struct pdb_compare cmp = { 0 };
+	struct pdb_chart *chart = NULL;
+	int64_t *bids = NULL, *cids = NULL;
+	size_t nb = 0, nc = 0;
+	struct pdb_buf why;
+
+	pdb_compare_config_init(&cfg);
+	pdb_compare_opts_init(&co);
+	co.bench_glob = o->chart.bench_glob;
+	co.metric_glob = o->chart.metric_glob;
+	co.threshold_pct = o->threshold_pct;
+	if (cmd_compare_config(o->config, &cfg, &co.config, err) < 0 ||
+	    pdb_store_resolve_group(store, base, o->chart.last, &bids, &nb, err) < 0 ||
+	    pdb_store_resolve_group(store, cand, o->chart.cand_last, &cids, &nc, err) < 0 ||
+	    pdb_compare_run_groups(store, bids, nb, cids, nc, &co, &cmp, err) < 0)
+		goto out;
+	if (pdb_compare_outcome(&cmp, PDB_FAIL_ON_DEFAULT) == PDB_OUTCOME_NONE) {
+		pdb_buf_init(&why);
+		pdb_compare_headline(&cmp, PDB_FAIL_ON_DEFAULT, &co, PDB_RENDER_PLAIN, &why);
+		pdb_err_set(err, PDB_EXIT_INPUT, "nothing to compare between %s and %s: %s", base,
+			    cand, why.data + strlen("NO COMPARISON: "));
+		pdb_buf_release(&why);
+		goto out;
+	}
+	if (cmp.nhidden == cmp.nrows) {
+		pdb_err_set(err, PDB_EXIT_INPUT, "nothing to draw between %s and %s: the %zu series "
+			    "in common are constant or bookkeeping (perfdb compare --all lists them)",
+			    base, cand, cmp.nrows);
+		goto out;
+	}
+	chart = pdb_compare_chart(&cmp, COMPARE_MAX_ROWS, &o->chart);
+out:
+	pdb_compare_release(&cmp);
+	pdb_compare_config_release(&cfg);
+	free(bids);
+	free(cids);
+	return chart;
+}
+
+/* "perfdb: plot: left out WHAT" on stderr, escaped: WHAT names data. */
+static void left_out(const char *what)
+{
+	char *safe = cmd_escape_controls(what);
+
+	fprintf(stderr, "perfdb: plot: left out %s\n", safe);
+	free(safe);
 }
 
 static struct pdb_chart *build(struct pdb_store *store, const char *kind, const char *const *runs,
@@ -254,11 +332,11 @@ static struct pdb_chart *build(struct pdb_store *store, const char *kind, const 
 	if (strcmp(kind, "history") == 0)
 		return pdb_history_chart(store, runs, nruns, &o->chart, err);
 	if (strcmp(kind, "compare") == 0)
-		return pdb_compare_chart(store, runs[0], runs[1], &o->chart, err);
+		return compare_chart(store, runs[0], runs[1], o, err);
 	if (pdb_scaling_gather(store, runs, nruns, &o->chart, &s, err) < 0)
 		return NULL;
 	for (size_t i = 0; o->format >= 0 && i < s.nskipped; i++)
-		fprintf(stderr, "perfdb: plot: left out %s\n", s.skipped[i]);
+		left_out(s.skipped[i]);
 	if (o->format == 0)
 		scaling_text(&s);
 	else if (o->format == 1)
@@ -270,7 +348,8 @@ static struct pdb_chart *build(struct pdb_store *store, const char *kind, const 
 
 static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	struct plot_opts o = { .chart = { .width = 1200, .height = 700 }, .format = -1 };
+	struct plot_opts o = { .chart = { .width = 1200, .height = 700 }, .format = -1,
+			       .threshold_pct = NAN };
 	struct pdb_store *store = NULL;
 	struct pdb_chart *chart = NULL;
 	struct pdb_chart_layout *layout = NULL;
@@ -305,7 +384,7 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	for (size_t i = 0; i < chart->nskipped; i++)
-		fprintf(stderr, "perfdb: plot: left out %s\n", chart->skipped[i]);
+		left_out(chart->skipped[i]);
 	layout = pdb_chart_layout(chart);
 	if (o.layout) {
 		struct pdb_buf text;

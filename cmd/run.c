@@ -40,7 +40,7 @@ const struct command cmd_run = {
 	"      --compare       after an A/B run, compare the candidate with the base\n"
 	"                      and exit with compare's status; takes compare's --format,\n"
 	"                      --threshold, --alpha, --config, --metric, --bench,\n"
-	"                      --fail-on, --all, --holm and --strict-env\n"
+	"                      --fail-on, --all, --holm, --strict-env and --title\n"
 	"      --dry-run       print the expanded plan and run nothing\n"
 	"      --db FILE       the database\n"
 	"Prints the new run's id; with two variants both (\"run7 base\", \"run8 cand\",\n"

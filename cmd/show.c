@@ -7,6 +7,7 @@
 #include "canonical.h"
 #include "json_out.h"
 #include "cmd.h"
+#include "escape.h"
 #include "util.h"
 
 static int show_main(int argc, char **argv, struct cmd_ctx *ctx);
@@ -82,14 +83,36 @@ static void print_text(const struct pdb_run *run)
 	static const char *header[] = { "benchmark", "dims", "metric", "n", "median",
 					"mean", "min", "max", "stats" };
 
-	printf("run%lld", (long long)run->id);
-	if (run->name)
-		printf(" (%s)", run->name);
-	printf("  %s  %s  %s  %s\n", run->created_at, run->tool ? run->tool : "-",
-	       run->format ? run->format : "-", run->status);
-	printf("uuid     %s\nsource   %s\n", run->uuid, run->source ? run->source : "-");
-	for (size_t i = 0; i < run->nattrs; i++)
-		printf("%-8s %s\n", run->attrs[i].key, run->attrs[i].value);
+	struct pdb_buf head;
+
+	/* the header quotes the run's file too: every string through pdb_escape_term */
+	pdb_buf_init(&head);
+	pdb_buf_printf(&head, "run%lld", (long long)run->id);
+	if (run->name) {
+		pdb_buf_puts(&head, " (");
+		pdb_escape_term(&head, run->name);
+		pdb_buf_puts(&head, ")");
+	}
+	pdb_buf_puts(&head, "  ");
+	pdb_escape_term(&head, run->created_at);
+	pdb_buf_puts(&head, "  ");
+	pdb_escape_term(&head, run->tool ? run->tool : "-");
+	pdb_buf_puts(&head, "  ");
+	pdb_escape_term(&head, run->format ? run->format : "-");
+	pdb_buf_printf(&head, "  %s\nuuid     ", run->status);
+	pdb_escape_term(&head, run->uuid);
+	pdb_buf_puts(&head, "\nsource   ");
+	pdb_escape_term(&head, run->source ? run->source : "-");
+	pdb_buf_puts(&head, "\n");
+	for (size_t i = 0; i < run->nattrs; i++) {
+		size_t len = head.len;
+		pdb_escape_term(&head, run->attrs[i].key);
+		pdb_buf_printf(&head, "%*s ", (int)(head.len - len < 8 ? 8 - (head.len - len) : 0), "");
+		pdb_escape_term(&head, run->attrs[i].value);
+		pdb_buf_puts(&head, "\n");
+	}
+	fputs(head.data, stdout);
+	pdb_buf_release(&head);
 	putchar('\n');
 	for (size_t i = 0; i < run->nfailures; i++) {
 		const struct pdb_failure *f = &run->failures[i];

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "escape.h"
 #include "json_out.h"
 #include "util.h"
 
@@ -68,19 +69,17 @@ static void cell_text(struct pdb_buf *b, const struct pdb_sql_cell *c)
 	}
 }
 
+/* A cell through pdb_escape_csv_n: quoted as needed, a formula neutralised
+ * (numbers, negative ones too, stay numbers). */
 static void put_csv(FILE *out, const char *s, size_t n)
 {
-	if (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) && !memchr(s, '\r', n)) {
-		fwrite(s, 1, n, out);
-		return;
-	}
-	fputc('"', out);
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '"')
-			fputc('"', out);
-		fputc(s[i], out);
-	}
-	fputc('"', out);
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	pdb_escape_csv_n(&b, s, n);
+	if (b.len)
+		fwrite(b.data, 1, b.len, out);
+	pdb_buf_release(&b);
 }
 
 /* TSV has no quoting: tab, line breaks and backslash as \t \n \r \\. */

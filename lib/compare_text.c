@@ -70,3 +70,52 @@ void pdb_compare_p_text(double p, char *out, size_t size)
 	else
 		snprintf(out, size, "%.4f", p);
 }
+
+void pdb_compare_verdict_text(const struct pdb_compare_row *r, char *out, size_t size)
+{
+	snprintf(out, size, "%s%s%s%s", pdb_verdict_name(r->verdict), r->warn ? " (warn)" : "",
+		 r->reason ? ": " : "", r->reason ? r->reason : "");
+}
+
+/* The tests of compare.c by their name, a short cell and what it means. */
+static const struct {
+	const char *name, *cell, *meaning;
+} tests[] = {
+	{ "mann-whitney", "rank", "Mann-Whitney U test of the samples" },
+	{ "wilcoxon-signed-rank", "paired", "Wilcoxon signed-rank test of the per-pair "
+	  "candidate/baseline log ratios (an A/B pair)" },
+	{ "welch-t-log", "welch", "Welch's t-test of the log values (samples too small for "
+	  "a rank test)" },
+	{ "history", "history", "the candidate against the run-to-run spread of the "
+	  "baseline branch's runs" },
+	{ "histogram", "histogram", "quantile intervals from the event counts" },
+};
+
+void pdb_compare_test_text(const struct pdb_compare_row *r, char *out, size_t size)
+{
+	const char *cell = r->test ? r->test : "-";
+
+	for (size_t i = 0; r->test && i < sizeof tests / sizeof tests[0]; i++)
+		if (strcmp(r->test, tests[i].name) == 0)
+			cell = tests[i].cell;
+	if (r->test && strcmp(r->test, "history") == 0 && r->n_history)
+		snprintf(out, size, "history (%zu runs)", r->n_history);
+	else
+		snprintf(out, size, "%s", cell);
+}
+
+void pdb_compare_tests_note(const struct pdb_compare *c, struct pdb_buf *b)
+{
+	int first = 1;
+
+	for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) {
+		size_t n = 0;
+		for (size_t i = 0; i < c->nrows; i++)
+			n += c->rows[i].test && strcmp(c->rows[i].test, tests[k].name) == 0;
+		if (!n)
+			continue;
+		pdb_buf_printf(b, "%s%s = %s", first ? "test: " : "; ", tests[k].cell,
+			       tests[k].meaning);
+		first = 0;
+	}
+}

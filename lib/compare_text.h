@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "compare.h"
+#include "util.h"
 
 /* A value in its unit ("12.5 ms"), "-" for NaN. */
 void pdb_compare_value_text(double v, const char *unit, char *out, size_t size);
@@ -15,5 +16,14 @@ void pdb_compare_change_text(const struct pdb_compare_row *r, char *out, size_t 
 void pdb_compare_interval_text(const struct pdb_compare_row *r, char *out, size_t size);
 /* "0.0079", "1.1e-05" below 1e-4, "-" for NaN. */
 void pdb_compare_p_text(double p, char *out, size_t size);
+/* The verdict cell: "regression", "regression (warn)", "failed: REASON". */
+void pdb_compare_verdict_text(const struct pdb_compare_row *r, char *out, size_t size);
+/* The test that decided, short: "rank" (Mann-Whitney), "paired" (Wilcoxon
+ * signed-rank), "welch", "history (12 runs)", "histogram", or "-". */
+void pdb_compare_test_text(const struct pdb_compare_row *r, char *out, size_t size);
+/* "test: rank = Mann-Whitney U test of the samples; ..." for the tests the
+ * rows of c used (shown and hidden alike), or nothing when none was. Plain
+ * text with no data in it. */
+void pdb_compare_tests_note(const struct pdb_compare *c, struct pdb_buf *b);
 
 #endif

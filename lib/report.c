@@ -156,21 +156,20 @@ int pdb_report_write(struct pdb_store *store, int64_t base, int64_t cand,
 		     struct pdb_err *err)
 {
 	struct report r = { 0 };
-	struct pdb_compare_opts co;
 	char *title = NULL;
 	int rc = -1;
 
 	memset(files, 0, sizeof *files);
-	pdb_compare_opts_init(&co);
-	co.config = opts->config;
+	pdb_compare_opts_init(&r.opts);
+	r.opts.config = opts->config;
 	if (!(r.base = pdb_store_load_run(store, base, err)) ||
 	    !(r.cand = pdb_store_load_run(store, cand, err)) ||
-	    pdb_compare_run_groups(store, &base, 1, &cand, 1, &co, &r.cmp, err) < 0 ||
+	    pdb_compare_run_groups(store, &base, 1, &cand, 1, &r.opts, &r.cmp, err) < 0 ||
 	    make_dir(opts->outdir, err) < 0)
 		goto out;
 	title = opts->title ? pdb_xstrdup(opts->title) : default_title(r.base, r.cand);
 	r.title = title;
-	files->regression = r.cmp.counts[PDB_VERDICT_REGRESSION] > 0;
+	files->regression = pdb_compare_failed(&r.cmp, PDB_FAIL_ON_DEFAULT);
 	if (pdb_report_charts(store, &r, opts->outdir, files, err) < 0 ||
 	    ((opts->formats & PDB_REPORT_MARKDOWN) && write_page(&r, opts, 0, files, err) < 0) ||
 	    ((opts->formats & PDB_REPORT_HTML) && write_page(&r, opts, 1, files, err) < 0))

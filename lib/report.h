@@ -31,7 +31,7 @@ struct pdb_report_opts {
 struct pdb_report_files {
 	char **paths;
 	size_t n;
-	int regression;             /* the comparison found a regression */
+	int regression;             /* the comparison fails compare's default gate */
 };
 void pdb_report_files_release(struct pdb_report_files *f);
 

@@ -138,54 +138,29 @@ out:
 
 /* ---- compare: the change of every series with its interval, by verdict ---- */
 
-/* Whether another shown row has the same benchmark and metric (then the
- * dims tell them apart; else they only make the label long). */
-static int twin(const struct pdb_compare *cmp, const size_t *rows, size_t nrows, size_t k)
-{
-	const struct pdb_compare_row *a = &cmp->rows[rows[k]];
-
-	for (size_t i = 0; i < nrows; i++) {
-		const struct pdb_compare_row *b = &cmp->rows[rows[i]];
-		if (i != k && strcmp(a->benchmark, b->benchmark) == 0 &&
-		    strcmp(a->metric, b->metric) == 0)
-			return 1;
-	}
-	return 0;
-}
-
+/* The chart draws the report's comparison itself, every verdict a row. */
 static int compare_chart(struct report *r, const char *dir, struct pdb_report_files *files,
 			 struct pdb_err *err)
 {
-	const struct pdb_compare *cmp = &r->cmp;
-	size_t rows[MAX_COMPARE_ROWS], nrows, shown;
-	char *names[MAX_COMPARE_ROWS], *title, *alt;
-	struct pdb_chart_panel *p;
+	struct pdb_plot_opts o = { .width = WIDTH, .theme = PDB_THEME_LIGHT,
+				   .title = "Change per series" };
+	size_t shown = 0;
 	struct pdb_chart *c;
-	int rc, height;
+	char *alt;
+	int rc;
 
-	nrows = pdb_compare_chart_rows(cmp, rows, MAX_COMPARE_ROWS, &shown);
-	if (nrows == 0)
+	for (size_t i = 0; i < r->cmp.nrows; i++)
+		shown += r->cmp.rows[i].hidden == PDB_SHOWN;
+	if (shown == 0)
 		return 0;
-	title = shown > nrows ? pdb_xasprintf("Change per series (worst %zu of %zu)", nrows, shown)
-			      : pdb_xstrdup("Change per series");
-	height = 150 + 30 * (int)nrows;
-	c = pdb_chart_new("compare", title, WIDTH, height < 300 ? 300 : height, PDB_THEME_LIGHT);
-	p = pdb_chart_add_panel(c, NULL, "change of the candidate, with its interval", "%", "", "");
-	p->x.include_zero = 1;
-	for (size_t k = 0; k < nrows; k++) {
-		const struct pdb_compare_row *row = &cmp->rows[rows[k]];
-		int dims = *row->dims && twin(cmp, rows, nrows, k);
-		names[k] = pdb_xasprintf("%s %s%s%s%s", row->benchmark, row->metric,
-					 dims ? " [" : "", dims ? row->dims : "", dims ? "]" : "");
-	}
-	pdb_chart_axis_categories(&p->y, (const char *const *)names, nrows);
-	for (size_t k = 0; k < nrows; k++)
-		free(names[k]);
-	pdb_compare_chart_bars(p, cmp, rows, nrows);
+	o.height = 150 + 30 * (int)(shown < MAX_COMPARE_ROWS ? shown : MAX_COMPARE_ROWS);
+	if (o.height < 300)
+		o.height = 300;
+	c = pdb_compare_chart(&r->cmp, MAX_COMPARE_ROWS, &o);
 	alt = pdb_xasprintf("%s: the change of the candidate in %%, with its interval, "
-			    "coloured by verdict", title);
+			    "coloured by verdict; series without a change (failed, missing, new) "
+			    "by their verdict", c->title);
 	rc = render(c, dir, "compare", alt, &r->compare_chart, files, err);
-	free(title);
 	free(alt);
 	return rc;
 }

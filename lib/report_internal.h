@@ -28,6 +28,7 @@ struct report {
 	const char *title;
 	struct pdb_run *base, *cand;
 	struct pdb_compare cmp;
+	struct pdb_compare_opts opts;       /* what cmp was compared with */
 	struct report_chart compare_chart;  /* name NULL: nothing to draw */
 	struct pdb_scaling scaling;
 	int has_scaling;
@@ -49,9 +50,6 @@ void pdb_report_history_release(struct report_history *h);
  * charts on one page do not collide, and cairo's surface numbers counted from
  * 1 in each document (they count across the process). Caller frees. */
 char *pdb_report_inline_svg(const char *svg, const char *prefix);
-/* The comparison as a table, worst first (rows hidden by compare counted
- * in a note), as HTML when html, else Markdown. */
-void pdb_report_compare_table(const struct pdb_compare *c, int html, struct pdb_buf *b);
 
 /* Fill tmpl (named source for errors) with the sections of r, as HTML when
  * html, else Markdown. */

@@ -1,4 +1,5 @@
 /* Report: the sections of the page as Markdown or HTML fragments, and the template variables. */
+#include "compare_render.h"
 #include "compare_text.h"
 #include "report_internal.h"
 
@@ -141,18 +142,16 @@ static void table_end(const struct table *t)
 
 /* ---- sections ---- */
 
-static const char *page_verdict(const struct pdb_compare *c, const char **cls)
+/* The page's verdict is compare's headline, gated as compare gates by
+ * default: the same FAIL, PASS or NO COMPARISON and the same counts. The
+ * class colours the banner (fail: red). */
+static const char *page_class(const struct pdb_compare *c)
 {
-	if (c->counts[PDB_VERDICT_REGRESSION]) {
-		*cls = "regression";
-		return "Regression";
+	switch (pdb_compare_outcome(c, PDB_FAIL_ON_DEFAULT)) {
+	case PDB_OUTCOME_FAIL: return "fail";
+	case PDB_OUTCOME_NONE: return "none";
+	default: return c->counts[PDB_VERDICT_IMPROVEMENT] ? "improvement" : "unchanged";
 	}
-	if (c->counts[PDB_VERDICT_IMPROVEMENT]) {
-		*cls = "improvement";
-		return "Improvement, no regression";
-	}
-	*cls = "unchanged";
-	return "No regression";
 }
 
 static void subtitle(const struct report *r, int html, struct pdb_buf *b)
@@ -184,20 +183,8 @@ static void subtitle(const struct report *r, int html, struct pdb_buf *b)
 
 static void summary(const struct pdb_compare *c, struct pdb_buf *b)
 {
-	size_t total = 0, compared = 0;
-	int first = 1;
-
-	for (int v = 0; v < PDB_VERDICT_COUNT; v++)
-		total += c->counts[v];
-	compared = total - c->counts[PDB_VERDICT_NEW] - c->counts[PDB_VERDICT_MISSING];
-	pdb_buf_printf(b, "%zu series compared", compared);
-	for (int v = 0; v < PDB_VERDICT_COUNT; v++) {
-		if (!c->counts[v])
-			continue;
-		pdb_buf_printf(b, "%s%zu %s", first ? ": " : ", ", c->counts[v], pdb_verdict_name(v));
-		first = 0;
-	}
-	pdb_buf_printf(b, " (significance level %g).", c->alpha);
+	pdb_buf_printf(b, "%zu series compared (significance level %g).",
+		       pdb_compare_in_common(c), c->alpha);
 }
 
 static void env_warning(const struct pdb_compare *c, int html, struct pdb_buf *b)
@@ -235,45 +222,6 @@ static void geomean_table(const struct pdb_compare *c, int html, struct pdb_buf 
 		table_row(&t, pct >= 0.05 ? "worse" : pct <= -0.05 ? "better" : NULL, row, 0);
 	}
 	table_end(&t);
-}
-
-void pdb_report_compare_table(const struct pdb_compare *c, int html, struct pdb_buf *b)
-{
-	static const char *head[] = { "benchmark", "dims", "metric", "n", "baseline", "candidate",
-				      "change (HL)", "interval", "p", "verdict" };
-	struct table t;
-
-	if (c->nrows == 0) {
-		pdb_buf_puts(b, "The two runs have no series in common.\n");
-		return;
-	}
-	table_begin(&t, html, b, "compare", "lllrrrrrrl", head);
-	t.verdict_col = 9;
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct pdb_compare_row *r = &c->rows[i];
-		char n[48], mb[64], mc[64], ch[64], iv[160], p[32], v[600], cls[32];
-		const char *row[10] = { r->benchmark, *r->dims ? r->dims : "-",
-					r->metric && *r->metric ? r->metric : "-", n, mb, mc, ch, iv, p,
-					v };
-
-		if (r->hidden)
-			continue;
-		snprintf(n, sizeof n, "%zu/%zu", r->n_base, r->n_cand);
-		pdb_compare_value_text(r->median_base, r->unit, mb, sizeof mb);
-		pdb_compare_value_text(r->median_cand, r->unit, mc, sizeof mc);
-		pdb_compare_change_text(r, ch, sizeof ch);
-		pdb_compare_interval_text(r, iv, sizeof iv);
-		pdb_compare_p_text(r->p_value, p, sizeof p);
-		snprintf(v, sizeof v, "%s%s%s%s", pdb_verdict_name(r->verdict), r->warn ? " (warn)" : "",
-			 r->reason ? ": " : "", r->reason ? r->reason : "");
-		snprintf(cls, sizeof cls, "v-%s", pdb_verdict_name(r->verdict));
-		table_row(&t, cls, row, r->verdict == PDB_VERDICT_REGRESSION ||
-			  r->verdict == PDB_VERDICT_FAILED ? 1u << 6 : 0);
-	}
-	table_end(&t);
-	if (c->nhidden)
-		pdb_buf_printf(b, "\n%zu series not shown: constant on both sides, not gated and "
-			       "unmoved, or bookkeeping (iterations).\n", c->nhidden);
 }
 
 static void chart(const struct report_chart *c, int html, struct pdb_buf *b)
@@ -515,13 +463,13 @@ static void environment_table(const struct report *r, int html, struct pdb_buf *
 /* ---- the template variables ---- */
 
 enum {
-	V_TITLE, V_SUBTITLE, V_VERDICT, V_VERDICT_CLASS, V_SUMMARY, V_ENV_WARNING, V_GEOMEAN,
+	V_TITLE, V_SUBTITLE, V_VERDICT, V_VERDICT_CLASS, V_HEADLINE, V_VERDICT_DETAIL, V_SUMMARY, V_ENV_WARNING, V_GEOMEAN,
 	V_COMPARE_TABLE, V_COMPARE_CHART, V_SCALING, V_SCALING_CHART, V_SCALING_TABLE,
 	V_LATENCY_CHART, V_HISTORY, V_ENVIRONMENT, V_GENERATED, V_BASELINE, V_CANDIDATE, NVARS
 };
 
 static const char *const var_names[NVARS] = {
-	"title", "subtitle", "verdict", "verdict_class", "summary", "env_warning",
+	"title", "subtitle", "verdict", "verdict_class", "headline", "verdict_detail", "summary", "env_warning",
 	"geomean_table", "compare_table", "compare_chart", "scaling", "scaling_chart",
 	"scaling_table", "latency_chart", "history", "environment_table", "generated",
 	"baseline", "candidate",
@@ -533,8 +481,7 @@ int pdb_report_fill(const struct report *r, int html, const char *tmpl, const ch
 	struct pdb_buf v[NVARS];
 	struct pdb_template_var vars[NVARS];
 	struct table t = { .html = html };
-	const char *cls, *verdict = page_verdict(&r->cmp, &cls);
-	char now[32], *label;
+	char now[32], *label, *colon;
 	int rc;
 
 	for (int i = 0; i < NVARS; i++)
@@ -542,12 +489,19 @@ int pdb_report_fill(const struct report *r, int html, const char *tmpl, const ch
 	t.b = &v[V_TITLE];
 	text(&t, r->title);
 	subtitle(r, html, &v[V_SUBTITLE]);
-	pdb_buf_puts(&v[V_VERDICT], verdict);
-	pdb_buf_puts(&v[V_VERDICT_CLASS], cls);
+	pdb_compare_headline(&r->cmp, PDB_FAIL_ON_DEFAULT, &r->opts, html ? PDB_RENDER_HTML :
+			     PDB_RENDER_MARKDOWN, &v[V_HEADLINE]);
+	/* "FAIL" and "1 failed, ... (fails on ...)": the banner's two parts */
+	colon = strstr(v[V_HEADLINE].data, ": ");
+	pdb_buf_add(&v[V_VERDICT], v[V_HEADLINE].data, colon ? (size_t)(colon - v[V_HEADLINE].data)
+							  : v[V_HEADLINE].len);
+	pdb_buf_puts(&v[V_VERDICT_DETAIL], colon ? colon + 2 : "");
+	pdb_buf_puts(&v[V_VERDICT_CLASS], page_class(&r->cmp));
 	summary(&r->cmp, &v[V_SUMMARY]);
 	env_warning(&r->cmp, html, &v[V_ENV_WARNING]);
 	geomean_table(&r->cmp, html, &v[V_GEOMEAN]);
-	pdb_report_compare_table(&r->cmp, html, &v[V_COMPARE_TABLE]);
+	pdb_compare_table_all(&r->cmp, html ? PDB_RENDER_HTML : PDB_RENDER_MARKDOWN, 0,
+			      &v[V_COMPARE_TABLE]);
 	chart(&r->compare_chart, html, &v[V_COMPARE_CHART]);
 	if (r->has_scaling) {
 		scaling_text(&r->scaling, html, &v[V_SCALING]);

@@ -414,6 +414,9 @@ for rid in branch_of:
                 err(f"run{rid}: {key}: before {c[4]!r}, run{p} has {want}")
 prev_id = prev_of(newest)
 compare_rows = 0
+# the short names of the test column (lib/compare_text.c)
+TEST_CELLS = {"mann-whitney": "rank", "wilcoxon-signed-rank": "paired", "welch-t-log": "welch",
+              "history": "history", "histogram": "histogram"}
 if prev_id and not any(f'href="../r/run{prev_id}.html"' in u or u == f"../r/run{prev_id}.html"
                        for _, _, u in page.links):
     err(f"run{newest}: no link to run{prev_id}, the run it is compared with")
@@ -432,8 +435,12 @@ if prev_id:
             if x is None:
                 err(f"run{newest}: compare row {c[:3]} not in perfdb compare")
                 continue
-            if not c[9].startswith(x["verdict"]):
-                err(f"run{newest}: {c[:3]}: verdict {c[9]!r}, perfdb compare says {x['verdict']}")
+            # the last cell is the verdict; the one before it the test that decided
+            if not c[-1].startswith(x["verdict"]):
+                err(f"run{newest}: {c[:3]}: verdict {c[-1]!r}, perfdb compare says {x['verdict']}")
+            test = TEST_CELLS.get(x["test"], x["test"] or "-")
+            if not c[-2].startswith(test):
+                err(f"run{newest}: {c[:3]}: test {c[-2]!r}, perfdb compare says {x['test']}")
             if [x["verdict"]] not in [b[1:] for b in r.get("badges", [])]:
                 err(f"run{newest}: {c[:3]}: verdict badge {r.get('badges')}, not the verdict's "
                     f"class {x['verdict']!r}")

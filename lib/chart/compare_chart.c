@@ -1,4 +1,5 @@
-/* Chart kinds: compare — change % per series as bars with their interval, by verdict. */
+/* Chart kinds: compare — the comparison it is given, a row per series: its change in % as a
+ * bar with its interval, coloured by verdict, or its verdict alone when there is no change. */
 #include "chart/kinds.h"
 
 #include <math.h>
@@ -9,7 +10,6 @@
 #include "compare.h"
 #include "util.h"
 
-#define MAX_ROWS 40
 
 static const struct {
 	int verdict, color;
@@ -23,12 +23,6 @@ static const struct {
 	{ PDB_VERDICT_INSUFFICIENT, PDB_COLOR_SKY },
 };
 
-static char *row_name(const struct pdb_compare_row *r)
-{
-	return pdb_xasprintf("%s%s%s%s %s", r->benchmark, *r->dims ? " [" : "", r->dims,
-			     *r->dims ? "]" : "", r->metric);
-}
-
 static void verdict_series(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
 			   const size_t *rows, size_t nrows, int verdict, int color)
 {
@@ -39,7 +33,7 @@ static void verdict_series(struct pdb_chart_panel *p, const struct pdb_compare *
 
 	for (size_t k = 0; k < nrows; k++) {
 		const struct pdb_compare_row *r = &cmp->rows[rows[k]];
-		if (r->verdict != verdict)
+		if (r->verdict != verdict || !isfinite(r->change_pct))
 			continue;
 		x[n] = r->change_pct;
 		y[n] = (double)k;
@@ -59,8 +53,11 @@ static void verdict_series(struct pdb_chart_panel *p, const struct pdb_compare *
 	free(hi);
 }
 
-void pdb_compare_chart_bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
-			    const size_t *rows, size_t nrows)
+/* The zero line, the ±threshold lines, and one series of bars with their
+ * intervals and values per verdict, coloured by verdict; rows[k] is drawn
+ * on category k (rows without a change in % get no bar). */
+static void bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp, const size_t *rows,
+		 size_t nrows)
 {
 	double thresholds[2];
 	size_t nt = 0;
@@ -88,112 +85,112 @@ void pdb_compare_chart_bars(struct pdb_chart_panel *p, const struct pdb_compare 
 				   thresholds[0], thresholds[1]);
 }
 
-size_t pdb_compare_chart_rows(const struct pdb_compare *cmp, size_t *rows, size_t max,
-			      size_t *shown)
+/* Whether another drawn row has the same benchmark and metric (then the
+ * dims tell them apart; else they only make the label long). */
+static int twin(const struct pdb_compare *cmp, const size_t *rows, size_t nrows, size_t k)
 {
-	size_t n = 0;
+	const struct pdb_compare_row *a = &cmp->rows[rows[k]];
 
-	*shown = 0;
-	for (size_t i = 0; i < cmp->nrows; i++)
-		if (isfinite(cmp->rows[i].change_pct)) {
-			if (n < max)
-				rows[n++] = i;
-			(*shown)++;
-		}
-	return n;
+	for (size_t i = 0; i < nrows; i++) {
+		const struct pdb_compare_row *b = &cmp->rows[rows[i]];
+		if (i != k && strcmp(a->benchmark, b->benchmark) == 0 &&
+		    strcmp(a->metric, b->metric) == 0)
+			return 1;
+	}
+	return 0;
 }
 
-static char *ids_text(const int64_t *ids, size_t n)
+/* A row's label: "parse time [file=big.json]", and the verdict when there
+ * is no bar to show it ("startup time: failed"). */
+static char *row_label(const struct pdb_compare *cmp, const size_t *rows, size_t nrows, size_t k)
 {
-	struct pdb_buf b;
+	const struct pdb_compare_row *r = &cmp->rows[rows[k]];
+	int dims = *r->dims && twin(cmp, rows, nrows, k);
+	const char *why = isfinite(r->change_pct) ? NULL :
+			  r->verdict == PDB_VERDICT_NEW ? "new, only in the candidate" :
+			  r->verdict == PDB_VERDICT_MISSING ? "missing from the candidate" :
+			  r->verdict == PDB_VERDICT_FAILED ? "failed" : NULL;
+	char *what = why ? pdb_xstrdup(why) :
+		     isfinite(r->change_pct) ? NULL :
+		     pdb_xasprintf("%s, no change in %% to draw", pdb_verdict_name(r->verdict));
+	char *label = pdb_xasprintf("%s %s%s%s%s%s%s", r->benchmark, r->metric, dims ? " [" : "",
+				    dims ? r->dims : "", dims ? "]" : "", what ? ": " : "",
+				    what ? what : "");
+
+	free(what);
+	return label;
+}
+
+/* The title from the runs: "Compare: v1 → v2" by their names (else ids), or
+ * "3 runs vs 2 runs" with the runs as the subtitle. */
+static void titles(struct pdb_chart *c, const struct pdb_compare *cmp, const char *worst)
+{
+	struct pdb_buf b, k;
 
 	pdb_buf_init(&b);
+	pdb_buf_init(&k);
 	pdb_buf_puts(&b, "");
-	for (size_t i = 0; i < n; i++)
-		pdb_buf_printf(&b, "%srun%lld", i ? ", " : "", (long long)ids[i]);
-	return b.data;
+	pdb_buf_puts(&k, "");
+	for (size_t i = 0; i < cmp->nbase; i++)
+		pdb_buf_printf(&b, "%srun%lld", i ? ", " : "", (long long)cmp->base[i].id);
+	for (size_t i = 0; i < cmp->ncand; i++)
+		pdb_buf_printf(&k, "%srun%lld", i ? ", " : "", (long long)cmp->cand[i].id);
+	if (cmp->nbase == 1 && cmp->ncand == 1)
+		c->title = pdb_xasprintf("Compare: %s → %s%s", cmp->base[0].name ? cmp->base[0].name
+					 : b.data, cmp->cand[0].name ? cmp->cand[0].name : k.data,
+					 worst);
+	else {
+		c->title = pdb_xasprintf("Compare: %zu run%s vs %zu run%s%s", cmp->nbase,
+					 cmp->nbase == 1 ? "" : "s", cmp->ncand,
+					 cmp->ncand == 1 ? "" : "s", worst);
+		c->subtitle = pdb_xasprintf("baseline %s; candidate %s", b.data, k.data);
+	}
+	pdb_buf_release(&b);
+	pdb_buf_release(&k);
 }
 
-/* The title, and with run groups "3 runs vs 2 runs" with the runs below. */
-static void titles(struct pdb_chart *c, const char *base, const char *cand, const int64_t *bids,
-		   size_t nb, const int64_t *cids, size_t nc, size_t nrows, size_t shown)
+struct pdb_chart *pdb_compare_chart(const struct pdb_compare *cmp, size_t max_rows,
+				    const struct pdb_plot_opts *opts)
 {
-	char worst[64] = "";
+	size_t *rows = pdb_xcalloc(max_rows ? max_rows : 1, sizeof *rows), nrows = 0, shown = 0;
+	char **names, worst[64] = "";
+	struct pdb_chart_panel *p;
+	struct pdb_chart *c;
 
+	/* every verdict the table shows, worst first as cmp is sorted */
+	for (size_t i = 0; i < cmp->nrows; i++)
+		if (cmp->rows[i].hidden == PDB_SHOWN && shown++ < max_rows)
+			rows[nrows++] = i;
 	if (shown > nrows)
 		snprintf(worst, sizeof worst, " (worst %zu of %zu)", nrows, shown);
-	if (nb == 1 && nc == 1) {
-		c->title = pdb_xasprintf("Compare: %s → %s%s", base, cand, worst);
-		return;
-	}
-	char *b = ids_text(bids, nb), *k = ids_text(cids, nc);
-	c->title = pdb_xasprintf("Compare: %zu run%s vs %zu run%s%s", nb, nb == 1 ? "" : "s", nc,
-				 nc == 1 ? "" : "s", worst);
-	c->subtitle = pdb_xasprintf("baseline %s; candidate %s", b, k);
-	free(b);
-	free(k);
-}
-
-struct pdb_chart *pdb_compare_chart(struct pdb_store *store, const char *base,
-				    const char *cand, const struct pdb_plot_opts *opts,
-				    struct pdb_err *err)
-{
-	struct pdb_compare cmp = { 0 };
-	struct pdb_compare_opts co;
-	struct pdb_chart *c = NULL;
-	struct pdb_chart_panel *p;
-	int64_t *bids = NULL, *cids = NULL;
-	size_t nb = 0, nc = 0, rows[MAX_ROWS], nrows, shown;
-	char *names[MAX_ROWS];
-
-	pdb_compare_opts_init(&co);
-	co.bench_glob = opts->bench_glob;
-	co.metric_glob = opts->metric_glob;
-	if (pdb_store_resolve_group(store, base, opts->last, &bids, &nb, err) < 0 ||
-	    pdb_store_resolve_group(store, cand, opts->cand_last, &cids, &nc, err) < 0 ||
-	    pdb_compare_run_groups(store, bids, nb, cids, nc, &co, &cmp, err) < 0)
-		goto out;
-	nrows = pdb_compare_chart_rows(&cmp, rows, MAX_ROWS, &shown);
-	if (nrows == 0) {
-		pdb_err_set(err, PDB_EXIT_INPUT, "no series with a change to show between %s and %s",
-			    base, cand);
-		goto out;
-	}
 	c = pdb_chart_new("compare", NULL, opts->width, opts->height, opts->theme);
-	titles(c, base, cand, bids, nb, cids, nc, nrows, shown);
-	if (opts->title) {
-		free(c->title);
-		c->title = pdb_xstrdup(opts->title);
-	}
-	for (size_t i = 0, k = 0; i < cmp.nrows; i++) {
-		const struct pdb_compare_row *r = &cmp.rows[i];
-		char *name;
-		if (k < nrows && rows[k] == i) {
-			pdb_chart_select(c);
-			k++;
-			continue;
-		}
+	if (opts->title)
+		c->title = pdb_xasprintf("%s%s", opts->title, worst);
+	else
+		titles(c, cmp, worst);
+	for (size_t i = 0, k = 0; i < cmp->nrows; i++) {
+		const struct pdb_compare_row *r = &cmp->rows[i];
 		if (r->hidden)
 			continue;
 		pdb_chart_select(c);
-		name = row_name(r);
-		pdb_chart_skip(c, "%s: %s", name, !isfinite(r->change_pct) ?
-			       (r->verdict == PDB_VERDICT_NEW ? "only in the candidate, no change to draw" :
-				r->verdict == PDB_VERDICT_MISSING ? "only in the baseline, no change to draw" :
-				"no change in % to draw") : "past the worst rows the chart has room for");
-		free(name);
+		if (k < nrows && rows[k] == i) {
+			k++;
+			continue;
+		}
+		pdb_chart_skip(c, "%s%s%s%s %s: past the worst rows the chart has room for",
+			       r->benchmark, *r->dims ? " [" : "", r->dims, *r->dims ? "]" : "",
+			       r->metric);
 	}
 	p = pdb_chart_add_panel(c, NULL, "change of the candidate, with its interval", "%", "", "");
 	p->x.include_zero = 1;
+	names = pdb_xcalloc(nrows ? nrows : 1, sizeof *names);
 	for (size_t k = 0; k < nrows; k++)
-		names[k] = row_name(&cmp.rows[rows[k]]);
+		names[k] = row_label(cmp, rows, nrows, k);
 	pdb_chart_axis_categories(&p->y, (const char *const *)names, nrows);
 	for (size_t k = 0; k < nrows; k++)
 		free(names[k]);
-	pdb_compare_chart_bars(p, &cmp, rows, nrows);
-out:
-	pdb_compare_release(&cmp);
-	free(bids);
-	free(cids);
+	free(names);
+	bars(p, cmp, rows, nrows);
+	free(rows);
 	return c;
 }

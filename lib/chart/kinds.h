@@ -15,7 +15,8 @@ struct pdb_plot_opts {
 	const char *title;       /* NULL: a title from the data */
 	const char *where;       /* history: only runs with these attributes ("k=v,k=v"); NULL: all */
 	int width, height, theme;
-	int last, cand_last;     /* compare: BASE (CAND) is the last N runs its selector matches */
+	int last, cand_last;     /* plot compare: BASE (CAND) is the last N runs its selector
+				  * matches (read by cmd/plot.c, which makes the comparison) */
 };
 
 /* Scaling: throughput against vCPUs. */
@@ -90,24 +91,15 @@ struct pdb_history_input {
 struct pdb_chart *pdb_history_chart_of(const struct pdb_history_input *in, size_t n,
 				       const struct pdb_plot_opts *opts, struct pdb_err *err);
 
-/* Compare: per-series change with its interval, coloured by verdict, worst
- * first; base and cand are run selectors or comma-separated lists (or the
- * last opts->last / cand_last runs they match). Caller frees; NULL with err. */
-struct pdb_chart *pdb_compare_chart(struct pdb_store *store, const char *base,
-				    const char *cand, const struct pdb_plot_opts *opts,
-				    struct pdb_err *err);
-
-/* The compare chart's parts, shared with the report (chart/compare_chart.c). */
+/* Compare: the comparison cmp (made by the caller, with its configuration,
+ * thresholds and filters) drawn, worst first: a row for each series the
+ * table shows, up to max_rows — its change in % as a bar with its interval
+ * coloured by verdict, or, where there is no change to draw (failed,
+ * missing, new), a labelled row without a bar. opts: only its size, theme
+ * and title (NULL: one from the runs). Caller frees. */
 struct pdb_compare;
-/* Up to max rows of cmp that have a change in % (worst first, as cmp is
- * sorted) into rows; *shown counts all such rows. Returns how many went in. */
-size_t pdb_compare_chart_rows(const struct pdb_compare *cmp, size_t *rows, size_t max,
-			      size_t *shown);
-/* The zero line, the ±threshold lines, and one series of bars with their
- * intervals and values per verdict, coloured by verdict; rows[k] is drawn
- * on category k. */
-void pdb_compare_chart_bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
-			    const size_t *rows, size_t nrows);
+struct pdb_chart *pdb_compare_chart(const struct pdb_compare *cmp, size_t max_rows,
+				    const struct pdb_plot_opts *opts);
 
 /* A result of a run, as the kinds select them. */
 struct pdb_chart_item {

@@ -4,6 +4,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "escape.h"
+
+/* A text of the chart (a title, a label from the data) in quotes, escaped
+ * for the terminal the layout is printed on. */
+static void q(struct pdb_buf *out, const char *s)
+{
+	pdb_buf_puts(out, "\"");
+	pdb_escape_term(out, s ? s : "");
+	pdb_buf_puts(out, "\"");
+}
+
 static const char *kind_name(int kind)
 {
 	static const char *const names[] = { "linear", "log", "nines", "category", "log2" };
@@ -26,11 +37,15 @@ static void axis_text(struct pdb_buf *out, const char *name, const struct pdb_ax
 {
 	if (!a->present)
 		return;
-	pdb_buf_printf(out, "  %s %s %.4g..%.4g \"%s\" px %.1f..%.1f\n", name, kind_name(a->kind),
-		       a->lo, a->hi, a->title, a->px_lo, a->px_hi);
+	pdb_buf_printf(out, "  %s %s %.4g..%.4g ", name, kind_name(a->kind), a->lo, a->hi);
+	q(out, a->title);
+	pdb_buf_printf(out, " px %.1f..%.1f\n", a->px_lo, a->px_hi);
 	pdb_buf_printf(out, "    ticks");
-	for (size_t i = 0; i < a->nticks; i++)
-		pdb_buf_printf(out, " \"%s\"@%.1f", a->ticks[i].label, a->ticks[i].px);
+	for (size_t i = 0; i < a->nticks; i++) {
+		pdb_buf_puts(out, " ");
+		q(out, a->ticks[i].label);
+		pdb_buf_printf(out, "@%.1f", a->ticks[i].px);
+	}
 	pdb_buf_puts(out, "\n");
 }
 
@@ -46,9 +61,13 @@ static void texts_text(struct pdb_buf *out, const struct pdb_chart_layout *L)
 		while (k < n && (k == i || !pdb_chart_boxes_overlap(&b[i], &b[k])))
 			k++;
 		if (off || k < n) {
-			pdb_buf_printf(out, "text \"%s\" %s%s%s%s\n", b[i].text, off ? "leaves the canvas" : "",
-				       off && k < n ? ", " : "", k < n ? "overlaps " : "",
-				       k < n ? b[k].text : "");
+			pdb_buf_puts(out, "text ");
+			q(out, b[i].text);
+			pdb_buf_printf(out, " %s%s%s", off ? "leaves the canvas" : "",
+				       off && k < n ? ", " : "", k < n ? "overlaps " : "");
+			if (k < n)
+				pdb_escape_term(out, b[k].text);
+			pdb_buf_puts(out, "\n");
 			bad++;
 		}
 	}
@@ -59,20 +78,30 @@ static void texts_text(struct pdb_buf *out, const struct pdb_chart_layout *L)
 void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_layout *L,
 			   struct pdb_buf *out)
 {
-	pdb_buf_printf(out, "chart %s %dx%d %s \"%s\"\n", c->kind, L->width, L->height,
-		       c->theme == PDB_THEME_DARK ? "dark" : "light", L->title);
-	if (*L->subtitle)
-		pdb_buf_printf(out, "subtitle \"%s\"\n", L->subtitle);
+	pdb_buf_printf(out, "chart %s %dx%d %s ", c->kind, L->width, L->height,
+		       c->theme == PDB_THEME_DARK ? "dark" : "light");
+	q(out, L->title);
+	pdb_buf_puts(out, "\n");
+	if (*L->subtitle) {
+		pdb_buf_puts(out, "subtitle ");
+		q(out, L->subtitle);
+		pdb_buf_puts(out, "\n");
+	}
 	texts_text(out, L);
 	pdb_buf_printf(out, "selected %zu: drawn %zu, left out %zu\n", c->nselected,
 		       pdb_chart_drawn(c), c->nskipped);
-	for (size_t i = 0; i < c->nskipped; i++)
-		pdb_buf_printf(out, "left out %s\n", c->skipped[i]);
+	for (size_t i = 0; i < c->nskipped; i++) {
+		pdb_buf_puts(out, "left out ");
+		pdb_escape_term(out, c->skipped[i]);
+		pdb_buf_puts(out, "\n");
+	}
 	for (size_t i = 0; i < L->npanels; i++) {
 		const struct pdb_chart_panel *p = &c->panels[i];
 		const struct pdb_panel_layout *pl = &L->panels[i];
-		pdb_buf_printf(out, "panel %zu \"%s\" plot %.1f,%.1f %.1f,%.1f\n", i + 1,
-			       pl->title, pl->left, pl->top, pl->right, pl->bottom);
+		pdb_buf_printf(out, "panel %zu ", i + 1);
+		q(out, pl->title);
+		pdb_buf_printf(out, " plot %.1f,%.1f %.1f,%.1f\n", pl->left, pl->top, pl->right,
+			       pl->bottom);
 		axis_text(out, "x", &pl->x);
 		axis_text(out, "y", &pl->y);
 		axis_text(out, "y2", &pl->y2);
@@ -81,17 +110,21 @@ void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_lay
 			const struct pdb_series_layout *l = &pl->series[s];
 			char marks[64];
 			marks_text(se->marks, marks, sizeof marks);
-			pdb_buf_printf(out, "  series \"%s\" %s colour %d points %zu drawn %zu",
-				       se->label ? se->label : "", marks, se->color, l->n_in, l->n);
+			pdb_buf_puts(out, "  series ");
+			q(out, se->label);
+			pdb_buf_printf(out, " %s colour %d points %zu drawn %zu", marks, se->color,
+				       l->n_in, l->n);
 			if (l->n > 0)
 				pdb_buf_printf(out, " from %.1f,%.1f to %.1f,%.1f", l->px[0], l->py[0],
 					       l->px[l->n - 1], l->py[l->n - 1]);
 			pdb_buf_puts(out, "\n");
 			if (se->marks & PDB_MARK_VALUES) {
 				pdb_buf_printf(out, "    values %zu of %zu:", l->nvalues, l->n);
-				for (size_t k = 0; k < l->nvalues; k++)
-					pdb_buf_printf(out, " \"%s\"@%.1f,%.1f", l->values[k].text,
-						       l->values[k].x, l->values[k].y);
+				for (size_t k = 0; k < l->nvalues; k++) {
+					pdb_buf_puts(out, " ");
+					q(out, l->values[k].text);
+					pdb_buf_printf(out, "@%.1f,%.1f", l->values[k].x, l->values[k].y);
+				}
 				pdb_buf_puts(out, "\n");
 			}
 		}
@@ -104,8 +137,10 @@ void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_lay
 		if (pl->legend.n > 0) {
 			pdb_buf_printf(out, "  legend %s %.1f,%.1f %.1fx%.1f:", pl->legend.where,
 				       pl->legend.x, pl->legend.y, pl->legend.w, pl->legend.h);
-			for (size_t k = 0; k < pl->legend.n; k++)
-				pdb_buf_printf(out, " \"%s\"", pl->legend.labels[k]);
+			for (size_t k = 0; k < pl->legend.n; k++) {
+				pdb_buf_puts(out, " ");
+				q(out, pl->legend.labels[k]);
+			}
 			pdb_buf_puts(out, "\n");
 		}
 	}

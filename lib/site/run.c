@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "compare_render.h"
 #include "report_internal.h"
 
 static void attributes(const struct pdb_run_row *r, struct pdb_buf *b)
@@ -34,16 +35,9 @@ static void attributes(const struct pdb_run_row *r, struct pdb_buf *b)
 
 static void counts(const struct pdb_compare *c, struct pdb_buf *b)
 {
-	int first = 1;
-
 	pdb_buf_puts(b, "<p>");
-	for (int v = 0; v < PDB_VERDICT_COUNT; v++) {
-		if (!c->counts[v])
-			continue;
-		pdb_buf_printf(b, "%s%zu %s", first ? "" : ", ", c->counts[v], pdb_verdict_name(v));
-		first = 0;
-	}
-	pdb_buf_printf(b, "%s (significance level %g).</p>\n", first ? "no series" : "", c->alpha);
+	pdb_compare_counts_text(c, b);
+	pdb_buf_printf(b, " (significance level %g).</p>\n", c->alpha);
 }
 
 /* What detect found at the k-th point of a series: a change point or an outlier. */
@@ -179,7 +173,7 @@ int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
 		pdb_buf_puts(b, " Worst first; change and interval are this run's change in the "
 			     "metric's own direction.</p>\n");
 		counts(&cmp, b);
-		pdb_report_compare_table(&cmp, 1, b);
+		pdb_compare_table_all(&cmp, PDB_RENDER_HTML, 0, b);
 	} else if (run->prev) {
 		pdb_buf_printf(b, " The newest run of each branch has the statistical comparison here; "
 			       "for this one run <code>perfdb compare run%lld run%lld</code> or "

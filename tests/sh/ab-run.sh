@@ -46,7 +46,7 @@ for i in $(seq $tries); do
 		--compare >"$work/out" 2>"$work/err"
 	status=$?
 	if [ $status = 0 ]; then passes=$((passes + 1)); else echo "A/A run $i: exit $status"; cat "$work/out"; fi
-	grep -q 'tested paired, p and interval from the Wilcoxon signed-rank test' "$work/out" ||
+	grep -q 'paired = Wilcoxon signed-rank test of the per-pair' "$work/out" ||
 		{ echo "FAIL: A/A run $i does not say it was tested paired"; cat "$work/out"; fail=1; }
 done
 echo "the same build twice: exit 0 in $passes of $tries"

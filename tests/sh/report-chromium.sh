@@ -39,7 +39,7 @@ check() { # check WHAT EXPECTED COUNT_COMMAND
 check "title" '<h1>Performance report: v1.1 against v1.0</h1>' 1
 check "inline charts" '<svg ' 4
 check "tables" '<table class="' 4
-check "verdict" '<div class="verdict regression">' 1
+check "verdict" '<div class="verdict fail">' 1
 grep -q -i '<script' "$work/page.dom" && { echo "FAIL: a script element in the page"; fail=1; }
 
 # the benchmark named <script>alert(1)</script> is text in the DOM
