@@ -56,8 +56,9 @@ struct pdb_compare_row {
 				* of an A/B pair, "welch-t-log" for samples too small
 				* for a rank test, "history" (the candidate against
 				* the run-to-run noise of the baseline branch's
-				* runs), "histogram" (quantile intervals from the
-				* event counts); NULL when nothing was tested */
+				* runs), "welch-t" (values <= 0), "histogram"
+				* (quantile intervals from the event counts); NULL
+				* when nothing was tested */
 	size_t n_history;      /* runs of history the test used (test "history"), else 0 */
 	double history_spread_pct; /* their run-to-run spread (robust SD of the
 				    * per-run log medians, as %), else NaN */

