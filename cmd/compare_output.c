@@ -17,9 +17,11 @@
 #define MD_ROWS_BEFORE_DETAILS 50 /* a 500-series compare stays readable in a PR comment */
 
 static const char change_note[] =
-	"baseline and candidate are medians; change (HL) is the Hodges-Lehmann estimate of "
-	"the candidate/baseline ratio (the median of all pairwise ratios), its interval at "
-	"1 - alpha, which can differ from the ratio of the medians";
+	"baseline and candidate are medians; change is the test's estimate of the "
+	"candidate/baseline ratio with its interval at 1 - alpha: for rank and paired the "
+	"Hodges-Lehmann estimate (the median of all pairwise ratios, which can differ from "
+	"the ratio of the medians), for welch the ratio of geometric means, for history the "
+	"ratio of the medians";
 
 static int shown(const struct pdb_compare_row *r, const struct compare_view *v)
 {
@@ -338,7 +340,7 @@ static void junit_message(const struct pdb_compare_row *r, struct pdb_buf *b)
 	pdb_compare_p_text(r->p_value, p, sizeof p);
 	pdb_compare_test_text(r, test, sizeof test);
 	pdb_compare_verdict_text(r, verdict, sizeof verdict);
-	pdb_buf_printf(b, "%s: %s -> %s, change (HL) %s, interval %s, p %s, test %s, n %zu/%zu",
+	pdb_buf_printf(b, "%s: %s -> %s, change %s, interval %s, p %s, test %s, n %zu/%zu",
 		       verdict, base, cand, change, interval, p, test, r->n_base, r->n_cand);
 }
 

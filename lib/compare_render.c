@@ -125,7 +125,7 @@ void pdb_compare_runs_label(const struct pdb_compare_run *runs, size_t n, int fm
 /* ---- the table ---- */
 
 static const char *const head[] = { "benchmark", "dims", "metric", "n", "baseline",
-				    "candidate", "change (HL)", "interval", "p", "test",
+				    "candidate", "change", "interval", "p", "test",
 				    "verdict" };
 #define NCOLS (sizeof head / sizeof head[0])
 #define COL_CHANGE 6
