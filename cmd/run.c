@@ -220,7 +220,7 @@ static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan,
 /* Finish the runs and store them; print their ids (on stderr when the
  * comparison has stdout). An exit status, or -1 to go on. */
 static int store_runs(struct pdb_store *store, struct pdb_run *const *runs, const struct pdb_spec *spec,
-		      const struct pdb_checkouts *co, const char *source, const char *name, int compare)
+		      const struct pdb_checkouts *co, const char *source, int compare)
 {
 	size_t nruns = spec->nvariants ? spec->nvariants : 1;
 	const char *fp = getenv("PERFDB_FINGERPRINT");
@@ -231,11 +231,6 @@ static int store_runs(struct pdb_store *store, struct pdb_run *const *runs, cons
 		pdb_set_str(&runs[v]->tool, "perfdb");
 		pdb_set_str(&runs[v]->format, "run");
 		pdb_set_str(&runs[v]->source, source);
-		if (name && spec->nvariants) {
-			free(runs[v]->name);
-			runs[v]->name = pdb_xasprintf("%s-%s", name, spec->variants[v].name);
-		} else if (name)
-			pdb_set_str(&runs[v]->name, name);
 		if (!(fp && (strcmp(fp, "0") == 0 || strcmp(fp, "off") == 0)))
 			pdb_fingerprint_capture(runs[v], co->added[v] ? co->dir[v] : NULL);
 		if (pdb_store_insert_run(store, runs[v], 0, &err) < 0)
@@ -490,6 +485,23 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 			pdb_run_set_attr(runs[r], "variant", spec.variants[r].name);
 			pdb_run_set_attr(runs[r], "ab", ab);
 		}
+		if (name && spec.nvariants)
+			runs[r]->name = pdb_xasprintf("%s-%s", name, spec.variants[r].name);
+		else if (name)
+			pdb_set_str(&runs[r]->name, name);
+	}
+	/* a name taken is refused before anything runs, not after the suite */
+	for (size_t r = 0; r < nruns; r++) {
+		int64_t taken;
+		if (!runs[r]->name)
+			continue;
+		if (pdb_store_run_named(store, runs[r]->name, &taken, &err) < 0 ||
+		    (taken && pdb_err_set(&err, PDB_EXIT_INPUT, "a run named '%s' exists already "
+					  "(run%lld): nothing was run", runs[r]->name,
+					  (long long)taken) < 0)) {
+			status = cmd_fail("run", &err);
+			goto out;
+		}
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -517,7 +529,7 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		gate.footnote = foot;
 		gate.open_note = adaptive_open_note(&ad, note, sizeof note);
 	}
-	if ((status = store_runs(store, runs, &spec, &co, argv[optind], name, compare)) >= 0)
+	if ((status = store_runs(store, runs, &spec, &co, argv[optind], compare)) >= 0)
 		goto out;
 	status = compare ? compare_gate_run(&gate, store, &runs[0]->id, 1, &runs[1]->id, 1, "run")
 			 : PDB_EXIT_OK;

@@ -54,6 +54,10 @@ int pdb_store_merge(struct pdb_store *dst, struct pdb_store *src, int dry_run,
 		    pdb_merge_rename_fn on_rename, void *ctx,
 		    struct pdb_merge_stats *stats, struct pdb_err *err);
 
+/* The id of the run named name in *id, 0 when none. 0, or -1 on error. */
+int pdb_store_run_named(struct pdb_store *store, const char *name, int64_t *id,
+			struct pdb_err *err);
+
 /* Resolve a run selector (run42, 42, a name, latest, latest~N,
  * latest:KEY=VALUE[,KEY=VALUE], latest~N:KEY=VALUE) to a run id. */
 int pdb_store_resolve(struct pdb_store *store, const char *selector,

@@ -54,6 +54,15 @@ static int64_t lookup_id(struct pdb_store *store, const char *sql, const char *a
 	return id;
 }
 
+int pdb_store_run_named(struct pdb_store *store, const char *name, int64_t *id,
+			struct pdb_err *err)
+{
+	int failed = 0;
+
+	*id = lookup_id(store, "SELECT id FROM runs WHERE name = ?", name, err, &failed);
+	return failed ? -1 : 0;
+}
+
 struct insert_stmts {
 	sqlite3_stmt *attr, *series_get, *series_add, *result, *stat, *failure;
 };
