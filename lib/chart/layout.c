@@ -400,6 +400,7 @@ static void place_series(const struct pdb_chart_series *se, const struct pdb_axi
 	l->py = pdb_xmalloc((m ? m : 1) * sizeof *l->py);
 	if (!hbar && m > 2 * (size_t)width && sorted(px, m)) {
 		l->n = pdb_chart_reduce(px, py, m, l->px, l->py);
+		l->reduced = 1;
 	} else {
 		memcpy(l->px, px, m * sizeof *px);
 		memcpy(l->py, py, m * sizeof *py);

@@ -51,6 +51,7 @@ struct pdb_text_box {
 struct pdb_series_layout {
 	size_t n_in;       /* points in the data */
 	size_t n;          /* points kept */
+	int reduced;       /* px, py are per-column extremes (pdb_chart_reduce), not the line */
 	double *px, *py;   /* pixel coordinates */
 	double *plo, *phi; /* band / interval in pixels (NULL when none) */
 	size_t nband;      /* band points (may differ from n when reduced) */
