@@ -274,7 +274,7 @@ static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_la
 		cairo_fill(cr);
 	}
 	if (se->marks & PDB_MARK_HBAR) {
-		double zero = pl->x.px_lo + (0 - pl->x.lo) / (pl->x.hi - pl->x.lo) * (pl->x.px_hi - pl->x.px_lo);
+		double zero = pdb_chart_axis_px(&pl->x, 0);
 		double row = fabs(pl->y.px_hi - pl->y.px_lo) / (pl->y.hi - pl->y.lo);
 		double h = row * 0.62 < 26 ? row * 0.62 : 26;
 		for (size_t i = 0; i < l->n; i++) {
