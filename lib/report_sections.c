@@ -22,7 +22,8 @@ static char *run_label(const struct pdb_run *run)
 static char *point_label(const struct pdb_history_point *p)
 {
 	if (p->commit)
-		return pdb_xasprintf("run%lld (%.12s)", (long long)p->run_id, p->commit);
+		return pdb_xasprintf("run%lld (%.*s)", (long long)p->run_id, /* whole characters */
+				     (int)pdb_utf8_prefix(p->commit, 12), p->commit);
 	if (p->run_name)
 		return pdb_xasprintf("run%lld (%s)", (long long)p->run_id, p->run_name);
 	return pdb_xasprintf("run%lld", (long long)p->run_id);
@@ -214,6 +215,17 @@ static void env_warning(const struct pdb_compare *c, int html, struct pdb_buf *b
 	pdb_buf_puts(b, "): the changes may come from the machine, not the code.");
 }
 
+/* "failed: REASON", "regression (warn)" into v: a failure's reason is the
+ * tool's text, of any length, cut to whole characters. */
+static void verdict_text(const struct pdb_compare_row *r, char *v, size_t size)
+{
+	char *text = pdb_xasprintf("%s%s%s%s", pdb_verdict_name(r->verdict), r->warn ? " (warn)" : "",
+				   r->reason ? ": " : "", r->reason ? r->reason : "");
+
+	pdb_utf8_copy(v, size, text);
+	free(text);
+}
+
 static void geomean_table(const struct pdb_compare *c, int html, struct pdb_buf *b)
 {
 	static const char *head[] = { "metric", "series", "candidate / baseline", "change" };
@@ -264,8 +276,7 @@ void pdb_report_compare_table(const struct pdb_compare *c, int html, struct pdb_
 		pdb_compare_change_text(r, ch, sizeof ch);
 		pdb_compare_interval_text(r, iv, sizeof iv);
 		pdb_compare_p_text(r->p_value, p, sizeof p);
-		snprintf(v, sizeof v, "%s%s%s%s", pdb_verdict_name(r->verdict), r->warn ? " (warn)" : "",
-			 r->reason ? ": " : "", r->reason ? r->reason : "");
+		verdict_text(r, v, sizeof v);
 		snprintf(cls, sizeof cls, "v-%s", pdb_verdict_name(r->verdict));
 		table_row(&t, cls, row, r->verdict == PDB_VERDICT_REGRESSION ||
 			  r->verdict == PDB_VERDICT_FAILED ? 1u << 6 : 0);

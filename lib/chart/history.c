@@ -34,7 +34,7 @@ static void axis_add(struct runs_axis *a, const struct pdb_history_point *p)
 	memmove(a->names + k + 1, a->names + k, (a->n - k) * sizeof *a->names);
 	a->ids[k] = p->run_id;
 	if (p->commit)
-		a->names[k] = pdb_xstrndup(p->commit, strnlen(p->commit, 7));
+		a->names[k] = pdb_xstrndup(p->commit, pdb_utf8_prefix(p->commit, 7)); /* whole characters */
 	else if (p->run_name)
 		a->names[k] = pdb_xstrdup(p->run_name);
 	else

@@ -118,17 +118,22 @@ static void add_tick(struct pdb_axis_layout *a, double value, const char *label)
 	a->ticks = pdb_xrealloc(a->ticks, (a->nticks + 1) * sizeof *a->ticks);
 	a->ticks[a->nticks].value = value;
 	a->ticks[a->nticks].px = 0;
-	snprintf(a->ticks[a->nticks].label, sizeof a->ticks[0].label, "%s", label ? label : "");
+	/* a category's name may be longer than the label holds: cut whole characters */
+	pdb_utf8_copy(a->ticks[a->nticks].label, sizeof a->ticks[0].label, label ? label : "");
 	a->nticks++;
 }
 
 static void axis_title(char *out, size_t size, const char *title, const char *unit)
 {
+	char *t;
+
 	if (!unit || !*unit || strcmp(unit, "s") == 0 || strcmp(unit, "%") == 0 ||
 	    strcmp(unit, "B") == 0) /* the ticks say it */
-		snprintf(out, size, "%s", title ? title : "");
+		t = pdb_xstrdup(title ? title : "");
 	else
-		snprintf(out, size, "%s (%s)", title ? title : "", unit);
+		t = pdb_xasprintf("%s (%s)", title ? title : "", unit);
+	pdb_utf8_copy(out, size, t); /* a long metric name or unit: whole characters */
+	free(t);
 }
 
 /* Ticks at the multiples of step in lo..hi (a->lo..a->hi in the shown
