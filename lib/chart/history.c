@@ -412,7 +412,10 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 	for (size_t k = 0; k < nseries; k++) {
 		size_t s = order[k].i, no;
 		char *label = nseries == 1 ? NULL : series_label(series, nseries, s, dims);
-		char *source = pdb_xasprintf("series %lld", (long long)series[s].id);
+		/* unique by the id, read by its name where stderr names it */
+		char *source = pdb_xasprintf("%s%s%s%s %s (series %lld)", series[s].benchmark,
+					     *dims[s] ? " [" : "", dims[s], *dims[s] ? "]" : "",
+					     series[s].metric, (long long)series[s].id);
 		pdb_chart_select(c);
 		if (in[s].npts == 0)
 			pdb_chart_skip(c, "%s%s%s%s %s: no values in the runs given%s", series[s].benchmark,

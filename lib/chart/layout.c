@@ -431,6 +431,7 @@ static void place_series(const struct pdb_chart_series *se, const struct pdb_axi
 		py[m] = b;
 		m++;
 	}
+	l->n_undrawn = se->n - m;
 	l->px = pdb_xmalloc((m ? m : 1) * sizeof *l->px);
 	l->py = pdb_xmalloc((m ? m : 1) * sizeof *l->py);
 	if (!hbar && m > 2 * (size_t)width && sorted(px, m)) {

@@ -52,6 +52,7 @@ struct pdb_series_layout {
 	size_t n_in;       /* points in the data */
 	size_t n;          /* points kept */
 	int reduced;       /* px, py are per-column extremes (pdb_chart_reduce), not the line */
+	size_t n_undrawn;  /* points with no place: NaN, infinite, not > 0 on a log axis */
 	double *px, *py;   /* pixel coordinates */
 	double *plo, *phi; /* band / interval in pixels (NULL when none) */
 	size_t nband;      /* band points (may differ from n when reduced) */
