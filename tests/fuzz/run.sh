@@ -77,9 +77,14 @@ if [ $values = 1 ]; then
   make --no-print-directory BUILD=build-asan \
     OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
     build-asan/perfdb >"$out/values-build.log" 2>&1 || { echo "fuzz: cannot build build-asan/perfdb"; exit 2; }
+  kept() { find "$out/values/crashes" "$out/values/hangs" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
+  before=$(kept)
   python3 tests/fuzz/values.py build-asan/perfdb "$out/values" "$seconds" $FUZZ_SEED | sed 's/^/  /'
-  [ "$(ls "$out/values/crashes" "$out/values/hangs" 2>/dev/null | grep -c .)" = 0 ] ||
-    { crashes=$((crashes + 1)); echo "  CRASH or HANG: see $out/values/crashes, $out/values/hangs"; }
+  after=$(kept)
+  if [ "$after" -gt "$before" ]; then
+    crashes=$((crashes + after - before))
+    echo "  CRASH or HANG: see $out/values/crashes and $out/values/hangs"
+  fi
 fi
 echo "fuzz: $crashes new crash(es); artifacts in $out/crashes"
 [ $crashes = 0 ]
