@@ -231,6 +231,8 @@ static void axis_compute(const struct pdb_chart_panel *p, int is_x, double len,
 	case PDB_AXIS_LOG:
 		a->lo = floor(log10(r.lo) + 1e-9);
 		a->hi = ceil(log10(r.hi) - 1e-9);
+		if (!isfinite(a->lo) || !isfinite(a->hi)) /* a forced end not above 0 */
+			a->lo = 0, a->hi = 1;
 		if (a->hi <= a->lo)
 			a->hi = a->lo + 1;
 		log_ticks(a, def->unit);
@@ -239,6 +241,8 @@ static void axis_compute(const struct pdb_chart_panel *p, int is_x, double len,
 		/* a quarter of a doubling of room either side */
 		a->lo = log2(r.lo) - 0.25;
 		a->hi = log2(r.hi) + 0.25;
+		if (!isfinite(a->lo) || !isfinite(a->hi)) /* a forced end not above 0 */
+			a->lo = -0.25, a->hi = 0.25;
 		for (double e = ceil(a->lo); e <= a->hi; e += floor((a->hi - a->lo) / PDB_MAX_TICKS) + 1) {
 			char label[32];
 			snprintf(label, sizeof label, "%g", pow(2, e));
