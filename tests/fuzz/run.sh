@@ -7,7 +7,8 @@
 # the fixtures' numbers to ±DBL_MAX, ±1e308, ±5e-324, NaN, ±Infinity, 0, -0
 # and their names to UTF-8 labels (tests/fuzz/labels.txt), ingests them and
 # draws every chart, report and site with the ASan build (build-asan/perfdb,
-# built here) under a timeout; crashes and hangs go to build-fuzz/values.
+# built here) under a timeout; crashes, hangs and cut UTF-8 (a chart cairo
+# refused, a page that does not decode) go to build-fuzz/values.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${FUZZ_BUILD:-$root/build-fuzz}
 seconds=${FUZZ_SECONDS:-60}
@@ -77,13 +78,13 @@ if [ $values = 1 ]; then
   make --no-print-directory BUILD=build-asan \
     OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
     build-asan/perfdb >"$out/values-build.log" 2>&1 || { echo "fuzz: cannot build build-asan/perfdb"; exit 2; }
-  kept() { find "$out/values/crashes" "$out/values/hangs" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
+  kept() { find "$out/values/crashes" "$out/values/hangs" "$out/values/cuts" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
   before=$(kept)
   python3 tests/fuzz/values.py build-asan/perfdb "$out/values" "$seconds" $FUZZ_SEED | sed 's/^/  /'
   after=$(kept)
   if [ "$after" -gt "$before" ]; then
     crashes=$((crashes + after - before))
-    echo "  CRASH or HANG: see $out/values/crashes and $out/values/hangs"
+    echo "  CRASH, HANG or CUT: see $out/values/crashes, hangs and cuts"
   fi
 fi
 echo "fuzz: $crashes new crash(es); artifacts in $out/crashes"

@@ -6,9 +6,11 @@ bytes of mixed UTF-8 (tests/fuzz/labels.txt and random ones), ingest each
 mutant beside the fixture it came from and run every chart on it: plot
 latency, history, scaling and compare, report and site, each under a timeout.
 
-A sanitizer report or a signal is a crash, the timeout a hang; each is kept
-(the mutant, the command, its stderr) under OUT/crashes or OUT/hangs. Prints
-the counts; exits 1 when there was a crash or a hang.
+A sanitizer report or a signal is a crash, the timeout a hang, a chart cairo
+refused as "not valid UTF-8" or a page (HTML, Markdown, SVG) that is not
+UTF-8 a cut; each is kept (the mutant, the command, its stderr) under
+OUT/crashes, OUT/hangs or OUT/cuts. Prints the counts; exits 1 when there
+was any.
 
 Usage: values.py PERFDB OUT SECONDS [SEED]
 """
@@ -81,11 +83,26 @@ def mutate(text, rng, dictionary):
     return text
 
 
-def verdict(rc, err):
+def pages_not_utf8(work):
+    """The first page the command wrote that does not decode as UTF-8, or None."""
+    for d, _, files in os.walk(work):
+        for f in files:
+            if f.endswith((".html", ".md", ".svg")):
+                try:
+                    with open(os.path.join(d, f), encoding="utf-8") as fh:
+                        fh.read()
+                except UnicodeDecodeError:
+                    return os.path.relpath(os.path.join(d, f), work)
+    return None
+
+
+def verdict(rc, err, pages):
     if rc == 124:
         return "hang"
     if re.search(r"AddressSanitizer|LeakSanitizer|runtime error:|UndefinedBehaviorSanitizer", err) or rc >= 128 or rc < 0:
         return "crash"
+    if "not valid UTF-8" in err or (pages and pages_not_utf8(pages)):
+        return "cut"
     return None
 
 
@@ -129,10 +146,11 @@ def main():
     seed = int(sys.argv[4]) if len(sys.argv) > 4 else int(time.time())
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     rng, files, dictionary = random.Random(seed), fixtures(root), labels(root)
-    counts = {"mutants": 0, "rejected": 0, "runs": 0, "crash": 0, "hang": 0}
+    counts = {"mutants": 0, "rejected": 0, "runs": 0, "crash": 0, "hang": 0, "cut": 0}
     kinds = {}
     os.makedirs(os.path.join(out, "crashes"), exist_ok=True)
     os.makedirs(os.path.join(out, "hangs"), exist_ok=True)
+    os.makedirs(os.path.join(out, "cuts"), exist_ok=True)
     end = time.time() + seconds
     while time.time() < end:
         fixture = rng.choice(files)
@@ -146,13 +164,16 @@ def main():
                     counts["rejected"] += 1
                 if not what.startswith("ingest"):
                     counts["runs"] += 1
-                v = verdict(rc, err)
+                # the pages of report and site: their -o folder
+                pages = os.path.join(work, args[-1]) if what.split()[0] in ("report", "site") else None
+                v = verdict(rc, err, pages)
                 if not v:
                     continue
                 counts[v] += 1
                 kinds[(v, what)] = kinds.get((v, what), 0) + 1
                 n = counts[v]
-                keep = os.path.join(out, "crashes" if v == "crash" else "hangs", "%d-%d" % (seed, n))
+                keep = os.path.join(out, {"crash": "crashes", "hang": "hangs", "cut": "cuts"}[v],
+                                    "%d-%d" % (seed, n))
                 os.makedirs(keep, exist_ok=True)
                 for f in os.listdir(work):
                     if f.startswith("mutant"):
@@ -162,11 +183,12 @@ def main():
                         os.path.relpath(fixture, root), " ".join(args), rc, err[-6000:]))
         finally:
             shutil.rmtree(work, ignore_errors=True)
-    print("values: seed %d: %d mutants (%d refused by ingest), %d chart runs: %d crash(es), %d hang(s)"
-          % (seed, counts["mutants"], counts["rejected"], counts["runs"], counts["crash"], counts["hang"]))
+    print("values: seed %d: %d mutants (%d refused by ingest), %d chart runs: %d crash(es), "
+          "%d hang(s), %d cut(s)" % (seed, counts["mutants"], counts["rejected"], counts["runs"],
+                                     counts["crash"], counts["hang"], counts["cut"]))
     for (v, what), n in sorted(kinds.items()):
         print("  %s in %s: %d" % (v, what, n))
-    return 1 if counts["crash"] or counts["hang"] else 0
+    return 1 if counts["crash"] or counts["hang"] or counts["cut"] else 0
 
 
 if __name__ == "__main__":
