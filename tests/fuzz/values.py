@@ -66,20 +66,24 @@ def json_string(s):
     return json.dumps(s, ensure_ascii=False)[1:-1]
 
 
-def mutate(text, rng, dictionary):
-    """Numbers: all of them to one value, or each with a chance to any;
-    names: with a chance, each to a label from the dictionary or random."""
+def rename(text, rng, dictionary):
+    """Names: with a chance, each to a label from the dictionary or random."""
+    if rng.random() < 0.5:
+        p = rng.choice([0.3, 1.0])
+        text = NAME.sub(lambda m: m.group(1) + '"' + json_string(
+            rng.choice(dictionary) if rng.random() < 0.5 else random_label(rng)) + '"'
+            if rng.random() < p else m.group(0), text)
+    return text
+
+
+def mutate(text, rng):
+    """Numbers: all of them to one value, or each with a chance to any."""
     mode, value = rng.random(), rng.choice(SPECIAL)
     if mode < 0.3:
         text = NUMBER.sub(lambda m: value, text)
     elif mode < 0.8:
         p = rng.choice([0.05, 0.2, 0.5])
         text = NUMBER.sub(lambda m: rng.choice(SPECIAL) if rng.random() < p else m.group(0), text)
-    if rng.random() < 0.5:
-        p = rng.choice([0.3, 1.0])
-        text = NAME.sub(lambda m: m.group(1) + '"' + json_string(
-            rng.choice(dictionary) if rng.random() < 0.5 else random_label(rng)) + '"'
-            if rng.random() < p else m.group(0), text)
     return text
 
 
@@ -106,15 +110,19 @@ def verdict(rc, err, pages):
     return None
 
 
-def run_mutant(perfdb, fixture, mutant_text, work):
-    """Ingest the fixture and the mutant; draw everything. Yields (what, cmd, rc, stderr)."""
+def run_mutant(perfdb, fixture, base_text, mutant_text, work):
+    """Ingest the base (the fixture, renamed) and the mutant (its numbers
+    changed too, so that compare and history set them side by side); draw
+    everything. Yields (what, cmd, rc, stderr)."""
     env = dict(os.environ, PERFDB_DB=os.path.join(work, "db"), PERFDB_FINGERPRINT="off",
                TZ="UTC", LC_ALL="C.UTF-8", SOURCE_DATE_EPOCH="1764000000",
                ASAN_OPTIONS="detect_leaks=0:abort_on_error=0",
                UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
-    mutant = os.path.join(work, "mutant" + os.path.splitext(fixture)[1])
-    with open(mutant, "w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write(mutant_text)
+    ext = os.path.splitext(fixture)[1]
+    base, mutant = os.path.join(work, "base" + ext), os.path.join(work, "mutant" + ext)
+    for path, text in ((base, base_text), (mutant, mutant_text)):
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(text)
 
     def run(args):
         """perfdb args under timeout(1): status 124 when it ran out."""
@@ -125,8 +133,8 @@ def run_mutant(perfdb, fixture, mutant_text, work):
         except subprocess.TimeoutExpired:
             return 124, "timeout\n"
 
-    rc, err = run(["ingest", fixture, "-n", "base", "--force"])
-    yield "ingest base", ["ingest", fixture], rc, err
+    rc, err = run(["ingest", base, "-n", "base", "--force"])
+    yield "ingest base", ["ingest", "base"], rc, err
     rc, err = run(["ingest", mutant, "-n", "mut", "--force"])
     yield "ingest", ["ingest", "mutant"], rc, err
     if rc != 0:
@@ -155,11 +163,12 @@ def main():
     while time.time() < end:
         fixture = rng.choice(files)
         with open(fixture, encoding="utf-8", errors="surrogateescape") as f:
-            text = mutate(f.read(), rng, dictionary)
+            base_text = rename(f.read(), rng, dictionary)
+        text = mutate(base_text, rng)
         counts["mutants"] += 1
         work = tempfile.mkdtemp(prefix="values-")
         try:
-            for what, args, rc, err in run_mutant(perfdb, fixture, text, work):
+            for what, args, rc, err in run_mutant(perfdb, fixture, base_text, text, work):
                 if what == "ingest" and rc != 0:
                     counts["rejected"] += 1
                 if not what.startswith("ingest"):
@@ -176,7 +185,7 @@ def main():
                                     "%d-%d" % (seed, n))
                 os.makedirs(keep, exist_ok=True)
                 for f in os.listdir(work):
-                    if f.startswith("mutant"):
+                    if f.startswith(("mutant", "base")):
                         shutil.copy(os.path.join(work, f), keep)
                 with open(os.path.join(keep, "what"), "w") as f:
                     f.write("fixture %s\ncommand perfdb %s\nstatus %d\n%s" % (
