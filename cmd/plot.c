@@ -232,6 +232,21 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 	return -1;
 }
 
+/* The data series with values the chart has no place for (NaN, infinite,
+ * not above 0 on a log axis): drawn without them, and said so. */
+static void say_undrawn(const struct pdb_chart *c, const struct pdb_chart_layout *L)
+{
+	for (size_t i = 0; i < L->npanels; i++)
+		for (size_t s = 0; s < L->panels[i].nseries; s++) {
+			const struct pdb_chart_series *se = &c->panels[i].series[s];
+			size_t n = L->panels[i].series[s].n_undrawn;
+			if (n > 0 && se->source)
+				fprintf(stderr, "perfdb: plot: %s: %zu of %zu values not drawn "
+					"(NaN, infinite or, on a log axis, not above 0)\n",
+					se->source, n, se->n);
+		}
+}
+
 /* Check the kind and how many runs it takes; -1 when fine, else a status. */
 static int check_args(const char *kind, int nruns, const struct plot_opts *o)
 {
@@ -386,6 +401,7 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 	for (size_t i = 0; i < chart->nskipped; i++)
 		left_out(chart->skipped[i]);
 	layout = pdb_chart_layout(chart);
+	say_undrawn(chart, layout);
 	if (o.layout) {
 		struct pdb_buf text;
 		pdb_buf_init(&text);

@@ -3,9 +3,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "units.h"
+#include "util.h"
 
 void pdb_compare_value_text(double v, const char *unit, char *out, size_t size)
 {
@@ -73,8 +75,13 @@ void pdb_compare_p_text(double p, char *out, size_t size)
 
 void pdb_compare_verdict_text(const struct pdb_compare_row *r, char *out, size_t size)
 {
-	snprintf(out, size, "%s%s%s%s", pdb_verdict_name(r->verdict), r->warn ? " (warn)" : "",
-		 r->reason ? ": " : "", r->reason ? r->reason : "");
+	/* a failure's reason is the tool's text, of any length: cut to whole characters */
+	char *text = pdb_xasprintf("%s%s%s%s", pdb_verdict_name(r->verdict),
+				   r->warn ? " (warn)" : "", r->reason ? ": " : "",
+				   r->reason ? r->reason : "");
+
+	pdb_utf8_copy(out, size, text);
+	free(text);
 }
 
 /* The tests of compare.c by their name, a short cell and what it means. */

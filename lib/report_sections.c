@@ -23,7 +23,8 @@ static char *run_label(const struct pdb_run *run)
 static char *point_label(const struct pdb_history_point *p)
 {
 	if (p->commit)
-		return pdb_xasprintf("run%lld (%.12s)", (long long)p->run_id, p->commit);
+		return pdb_xasprintf("run%lld (%.*s)", (long long)p->run_id, /* whole characters */
+				     (int)pdb_utf8_prefix(p->commit, 12), p->commit);
 	if (p->run_name)
 		return pdb_xasprintf("run%lld (%s)", (long long)p->run_id, p->run_name);
 	return pdb_xasprintf("run%lld", (long long)p->run_id);

@@ -3,8 +3,11 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "util.h"
 
 struct unit_row {
 	const char *name;
@@ -252,14 +255,27 @@ static void format_unit(double value, const char *unit, int fixed, char *out, un
 		snprintf(out, size, "%s%s %s", num, steps[i].si, unit);
 }
 
+/* The value in full, then cut to out: a unit is the data's text, of any
+ * length and script, and snprintf would cut inside a UTF-8 character. */
+static void format_unit_cut(double value, const char *unit, int fixed, char *out,
+			    unsigned long size)
+{
+	size_t room = strlen(unit) + 96; /* the number, a prefix and spaces fit in 96 */
+	char *full = pdb_xmalloc(room);
+
+	format_unit(value, unit, fixed, full, room);
+	pdb_utf8_copy(out, size, full);
+	free(full);
+}
+
 void pdb_unit_format(double value, const char *unit, char *out, unsigned long size)
 {
-	format_unit(value, unit, 0, out, size);
+	format_unit_cut(value, unit, 0, out, size);
 }
 
 void pdb_unit_format_fixed(double value, const char *unit, char *out, unsigned long size)
 {
-	format_unit(value, unit, 1, out, size);
+	format_unit_cut(value, unit, 1, out, size);
 }
 
 int pdb_stat_has_unit(const char *name)

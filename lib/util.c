@@ -317,6 +317,39 @@ const char *pdb_did_you_mean(const char *word, const char *const *candidates, si
 	return buf;
 }
 
+size_t pdb_utf8_prefix(const char *s, size_t max)
+{
+	size_t n = strnlen(s, max + 1);
+
+	if (n <= max)
+		return n;
+	/* s[max] is the first byte left out: a continuation byte there means
+	 * the character it belongs to does not fit whole */
+	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	return max;
+}
+
+int pdb_utf8_copy(char *out, size_t size, const char *s)
+{
+	static const char ellipsis[] = "…";
+	size_t len = strlen(s), keep;
+
+	if (size == 0)
+		return len > 0;
+	if (len < size) {
+		memmove(out, s, len + 1);
+		return 0;
+	}
+	keep = pdb_utf8_prefix(s, size - 1 >= 2 * (sizeof ellipsis - 1) ? size - sizeof ellipsis
+									 : size - 1);
+	memmove(out, s, keep);
+	out[keep] = 0;
+	if (keep + sizeof ellipsis <= size)
+		memcpy(out + keep, ellipsis, sizeof ellipsis);
+	return 1;
+}
+
 size_t pdb_utf8_valid_len(const char *text, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)text;

@@ -22,6 +22,15 @@ void pdb_grow(void **items, size_t *cap, size_t need, size_t size);
  * all of it is): no overlong forms, surrogates or code points past U+10FFFF. */
 size_t pdb_utf8_valid_len(const char *s, size_t n);
 
+/* The length of the longest prefix of s of at most max bytes that ends
+ * at the end of a UTF-8 character (strlen(s) when that is at most max). */
+size_t pdb_utf8_prefix(const char *s, size_t max);
+/* s copied into out (size bytes with the NUL; out may be s), cut when it
+ * does not fit at the end of a whole UTF-8 character, never inside one
+ * (cairo refuses a cut sequence and the chart with it), and then ending in
+ * "…" when size leaves room for it. Returns 1 when cut, else 0. */
+int pdb_utf8_copy(char *out, size_t size, const char *s);
+
 /* Bounded parsing: the whole string must be a number in range. 0 or -1. */
 int pdb_parse_double(const char *s, double *out);
 int pdb_parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);

@@ -34,7 +34,7 @@ static void axis_add(struct runs_axis *a, const struct pdb_history_point *p)
 	memmove(a->names + k + 1, a->names + k, (a->n - k) * sizeof *a->names);
 	a->ids[k] = p->run_id;
 	if (p->commit)
-		a->names[k] = pdb_xstrndup(p->commit, strnlen(p->commit, 7));
+		a->names[k] = pdb_xstrndup(p->commit, pdb_utf8_prefix(p->commit, 7)); /* whole characters */
 	else if (p->run_name)
 		a->names[k] = pdb_xstrdup(p->run_name);
 	else
@@ -412,7 +412,10 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 	for (size_t k = 0; k < nseries; k++) {
 		size_t s = order[k].i, no;
 		char *label = nseries == 1 ? NULL : series_label(series, nseries, s, dims);
-		char *source = pdb_xasprintf("series %lld", (long long)series[s].id);
+		/* unique by the id, read by its name where stderr names it */
+		char *source = pdb_xasprintf("%s%s%s%s %s (series %lld)", series[s].benchmark,
+					     *dims[s] ? " [" : "", dims[s], *dims[s] ? "]" : "",
+					     series[s].metric, (long long)series[s].id);
 		pdb_chart_select(c);
 		if (in[s].npts == 0)
 			pdb_chart_skip(c, "%s%s%s%s %s: no values in the runs given%s", series[s].benchmark,

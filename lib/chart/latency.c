@@ -60,24 +60,39 @@ static void spectrum_from_stats(const struct pdb_result *r, double **x, double *
  * where the samples still say something, then the max. */
 static void spectrum_from_samples(const struct pdb_result *r, double **x, double **y, size_t *n)
 {
-	struct pdb_weighted *s = pdb_xmalloc(r->nsamples * sizeof *s);
-	double *cum = pdb_xmalloc(r->nsamples * sizeof *cum), total = 0, tmax;
-	size_t cap, k = 0;
+	struct pdb_weighted *s = pdb_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof *s);
+	double *cum = pdb_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof *cum), total = 0, tmax;
+	size_t cap, k = 0, ns = 0;
 
+	/* NaN is no value (null): it has no rank. Infinities rank at the ends
+	 * and their percentiles are left out where the line is drawn. */
 	for (size_t i = 0; i < r->nsamples; i++) {
-		s[i].v = r->samples[i].value;
-		s[i].w = pdb_sample_has_weight(&r->samples[i]) ? r->samples[i].weight : 1;
+		if (isnan(r->samples[i].value))
+			continue;
+		s[ns].v = r->samples[i].value;
+		s[ns].w = pdb_sample_has_weight(&r->samples[i]) ? r->samples[i].weight : 1;
+		ns++;
 	}
-	pdb_chart_sort_weighted(s, r->nsamples);
-	for (size_t i = 0; i < r->nsamples; i++)
+	if (ns == 0) {
+		*x = pdb_xmalloc(sizeof **x);
+		*y = pdb_xmalloc(sizeof **y);
+		*n = 0;
+		free(s);
+		free(cum);
+		return;
+	}
+	pdb_chart_sort_weighted(s, ns);
+	for (size_t i = 0; i < ns; i++)
 		cum[i] = total += s[i].w;
-	tmax = log10(total);
+	/* weights summing past 10^15 (or to inf) add no percentile worth a place:
+	 * the grid stops there, and its size stays bounded */
+	tmax = fmin(log10(total), 15);
 	cap = (size_t)((tmax > 0.3 ? tmax : 0.3) / 0.02) + 4;
 	*x = pdb_xmalloc(cap * sizeof **x);
 	*y = pdb_xmalloc(cap * sizeof **y);
 	for (double t = log10(2); t <= tmax + 1e-9 && k + 1 < cap; t += 0.02) {
 		double p = 100 * (1 - pow(10, -t)), want = p / 100 * total;
-		size_t lo = 0, hi = r->nsamples - 1;
+		size_t lo = 0, hi = ns - 1;
 		while (lo < hi) { /* first cumulative weight reaching want */
 			size_t mid = (lo + hi) / 2;
 			if (cum[mid] >= want)
@@ -90,7 +105,7 @@ static void spectrum_from_samples(const struct pdb_result *r, double **x, double
 		k++;
 	}
 	(*x)[k] = 100;
-	(*y)[k] = s[r->nsamples - 1].v;
+	(*y)[k] = s[ns - 1].v;
 	*n = k + 1;
 	free(s);
 	free(cum);
@@ -159,6 +174,18 @@ static const char *const suffixes[] = { "_p50", "_p99", "_p99.9", "_max", "_p100
 static int drawable(const struct pdb_result *r)
 {
 	return strcmp(r->unit, "s") == 0 && (r->nsamples >= 2 || count_percentiles(r) >= 2);
+}
+
+/* Whether r has a value a chart can place: a finite sample or percentile. */
+static int any_finite(const struct pdb_result *r)
+{
+	for (size_t i = 0; i < r->nsamples; i++)
+		if (isfinite(r->samples[i].value))
+			return 1;
+	for (size_t i = 0; i < r->nstats; i++)
+		if (stat_percent(r->stats[i].name) >= 0 && isfinite(r->stats[i].value))
+			return 1;
+	return 0;
 }
 
 /* A time that a reader would take for a latency: named so, or with a percentile. */
@@ -306,6 +333,14 @@ static size_t pick_results(struct pdb_run **runs, size_t nruns, const struct pdb
 				(*out)[n].family = fam;
 				n++;
 				pdb_chart_select(c);
+			} else if (drawable(r) && !any_finite(r)) {
+				/* NaN, null, ±Infinity only: no point has a place */
+				struct pdb_chart_item it = { runs[k], r, 0 };
+				char *key = pdb_chart_item_key(&it);
+				pdb_chart_select(c);
+				pdb_chart_skip(c, "%s: no finite value (NaN or infinite only): "
+					       "nothing to draw", key);
+				free(key);
 			} else if (drawable(r)) {
 				pdb_grow((void **)out, &cap, n + 1, sizeof **out);
 				(*out)[n].run = runs[k];
@@ -510,7 +545,10 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 	c = pdb_chart_new("latency", NULL, opts->width, opts->height, opts->theme);
 	n = pick_results(runs, nsel, opts, c, &it);
 	if (n == 0 || n > MAX_LINES) {
-		if (n == 0)
+		if (n == 0 && c->nskipped > 0) /* the reason the one left out is not drawn */
+			pdb_err_set(err, PDB_EXIT_INPUT, "no latency series to draw: %s%s", c->skipped[0],
+				    c->nskipped > 1 ? " (and others)" : "");
+		else if (n == 0)
 			pdb_err_set(err, PDB_EXIT_INPUT, "no latency series (a time metric with samples "
 				    "or percentiles) in the runs given%s",
 				    opts->bench_glob || opts->metric_glob ? " (and --bench/--metric)" : "");

@@ -1,6 +1,7 @@
 /* Chart layout: axis ranges and ticks, margins and panels, series placement, legend placement. */
 #include "chart/layout.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,12 @@ static struct range data_range(const struct pdb_chart_panel *p, int is_x, int po
 	return r;
 }
 
+/* v, or the largest finite double of its sign when v overflowed. */
+static double clamp_finite(double v)
+{
+	return v > DBL_MAX ? DBL_MAX : v < -DBL_MAX ? -DBL_MAX : v;
+}
+
 static double to_axis(const struct pdb_axis_layout *a, double v)
 {
 	switch (a->kind) {
@@ -85,45 +92,73 @@ static double to_axis(const struct pdb_axis_layout *a, double v)
 	}
 }
 
+/* The share of the axis at t: in halves when the span -DBL_MAX..DBL_MAX
+ * is past DBL_MAX (halving is exact, so the share is the same). */
+static double axis_share(const struct pdb_axis_layout *a, double t)
+{
+	if (isfinite(a->hi - a->lo))
+		return (t - a->lo) / (a->hi - a->lo);
+	return (t / 2 - a->lo / 2) / (a->hi / 2 - a->lo / 2);
+}
+
 static double to_px(const struct pdb_axis_layout *a, double v)
 {
-	double t = to_axis(a, v);
-	return a->px_lo + (t - a->lo) / (a->hi - a->lo) * (a->px_hi - a->px_lo);
+	return a->px_lo + axis_share(a, to_axis(a, v)) * (a->px_hi - a->px_lo);
+}
+
+double pdb_chart_axis_px(const struct pdb_axis_layout *a, double v)
+{
+	return to_px(a, v);
 }
 
 static void add_tick(struct pdb_axis_layout *a, double value, const char *label)
 {
+	if (!isfinite(value)) /* 10^309, 2^1024: past DBL_MAX, no place on the axis */
+		return;
 	a->ticks = pdb_xrealloc(a->ticks, (a->nticks + 1) * sizeof *a->ticks);
 	a->ticks[a->nticks].value = value;
 	a->ticks[a->nticks].px = 0;
-	snprintf(a->ticks[a->nticks].label, sizeof a->ticks[0].label, "%s", label ? label : "");
+	/* a category's name may be longer than the label holds: cut whole characters */
+	pdb_utf8_copy(a->ticks[a->nticks].label, sizeof a->ticks[0].label, label ? label : "");
 	a->nticks++;
 }
 
 static void axis_title(char *out, size_t size, const char *title, const char *unit)
 {
+	char *t;
+
 	if (!unit || !*unit || strcmp(unit, "s") == 0 || strcmp(unit, "%") == 0 ||
 	    strcmp(unit, "B") == 0) /* the ticks say it */
-		snprintf(out, size, "%s", title ? title : "");
+		t = pdb_xstrdup(title ? title : "");
 	else
-		snprintf(out, size, "%s (%s)", title ? title : "", unit);
+		t = pdb_xasprintf("%s (%s)", title ? title : "", unit);
+	pdb_utf8_copy(out, size, t); /* a long metric name or unit: whole characters */
+	free(t);
 }
 
-static void linear_ticks(struct pdb_axis_layout *a, const char *unit, double step)
+/* Ticks at the multiples of step in lo..hi (a->lo..a->hi in the shown
+ * units), labelled in unit. */
+static void linear_ticks(struct pdb_axis_layout *a, double lo, double hi, const char *unit,
+			 double step)
 {
-	for (double v = ceil(a->lo / step - 1e-9) * step; v <= a->hi + step * 1e-9; v += step)
-		add_tick(a, fabs(v) < step * 1e-9 ? 0 : v, NULL);
+	double v[PDB_MAX_TICKS];
+	size_t n = pdb_chart_tick_values(lo, hi, &step, v, PDB_MAX_TICKS);
+
+	for (size_t i = 0; i < n; i++)
+		add_tick(a, v[i], NULL);
 	pdb_chart_tick_labels(a->ticks, a->nticks, unit, 0, step);
 }
 
 static void log_ticks(struct pdb_axis_layout *a, const char *unit)
 {
 	int decades = (int)lround(a->hi - a->lo);
+	/* 5e-324..1.8e308 spans 633 decades: every how many of them a tick goes */
+	int every = decades / PDB_MAX_TICKS + 1;
 
-	for (int e = (int)lround(a->lo); e <= (int)lround(a->hi); e++) {
+	for (int e = (int)lround(a->lo); e <= (int)lround(a->hi); e += every) {
 		static const double mult[] = { 1, 2, 5 };
 		for (int m = 0; m < (decades <= 2 ? 3 : 1); m++)
-			if (e + log10(mult[m]) <= a->hi + 1e-9)
+			if (e + log10(mult[m]) <= a->hi + 1e-9 && mult[m] * pow(10, e) > 0)
 				add_tick(a, mult[m] * pow(10, e), NULL);
 	}
 	pdb_chart_tick_labels(a->ticks, a->nticks, unit, 1, 1);
@@ -183,9 +218,10 @@ static void axis_compute(const struct pdb_chart_panel *p, int is_x, double len,
 	a->present = 1;
 	axis_title(a->title, sizeof a->title, def->title, def->unit);
 	r = data_range(p, is_x, def->kind == PDB_AXIS_LOG || def->kind == PDB_AXIS_LOG2);
-	if (!r.any) {
-		r.lo = def->kind == PDB_AXIS_LOG ? 1 : 0;
-		r.hi = def->kind == PDB_AXIS_LOG ? 10 : 1;
+	if (!r.any) { /* log axes have no place for 0: log2(0) is -inf */
+		int log = def->kind == PDB_AXIS_LOG || def->kind == PDB_AXIS_LOG2;
+		r.lo = log ? 1 : 0;
+		r.hi = log ? 10 : 1;
 	}
 	if (isfinite(def->min))
 		r.lo = def->min;
@@ -195,6 +231,8 @@ static void axis_compute(const struct pdb_chart_panel *p, int is_x, double len,
 	case PDB_AXIS_LOG:
 		a->lo = floor(log10(r.lo) + 1e-9);
 		a->hi = ceil(log10(r.hi) - 1e-9);
+		if (!isfinite(a->lo) || !isfinite(a->hi)) /* a forced end not above 0 */
+			a->lo = 0, a->hi = 1;
 		if (a->hi <= a->lo)
 			a->hi = a->lo + 1;
 		log_ticks(a, def->unit);
@@ -203,7 +241,9 @@ static void axis_compute(const struct pdb_chart_panel *p, int is_x, double len,
 		/* a quarter of a doubling of room either side */
 		a->lo = log2(r.lo) - 0.25;
 		a->hi = log2(r.hi) + 0.25;
-		for (double e = ceil(a->lo); e <= a->hi; e++) {
+		if (!isfinite(a->lo) || !isfinite(a->hi)) /* a forced end not above 0 */
+			a->lo = -0.25, a->hi = 0.25;
+		for (double e = ceil(a->lo); e <= a->hi; e += floor((a->hi - a->lo) / PDB_MAX_TICKS) + 1) {
 			char label[32];
 			snprintf(label, sizeof label, "%g", pow(2, e));
 			add_tick(a, pow(2, e), label);
@@ -244,15 +284,16 @@ static void axis_compute(const struct pdb_chart_panel *p, int is_x, double len,
 			step = pdb_chart_nice_step(a->hi - a->lo, target);
 		else
 			step = pdb_chart_nice_range(&a->lo, &a->hi, target);
-		a->lo *= scale;
-		a->hi *= scale;
-		step *= scale;
+		/* rounded out in KiB..TiB, the ends may pass DBL_MAX back in bytes */
+		a->lo = clamp_finite(a->lo * scale);
+		a->hi = clamp_finite(a->hi * scale);
+		step = clamp_finite(step * scale);
 		if (def->integer && step < 1) {
 			step = 1;
 			a->lo = floor(a->lo);
 			a->hi = ceil(a->hi);
 		}
-		linear_ticks(a, def->unit, step);
+		linear_ticks(a, a->lo, a->hi, def->unit, step);
 		break;
 	}
 	}
@@ -275,9 +316,7 @@ static void axis2_compute(const struct pdb_chart_axis *def, const struct pdb_axi
 	a->hi = y->hi;
 	axis_title(a->title, sizeof a->title, def->title2, def->unit2);
 	step = pdb_chart_nice_step(hi - lo, target < 3 ? 3 : target > 9 ? 9 : target);
-	for (double v = ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step)
-		add_tick(a, fabs(v) < step * 1e-9 ? 0 : v, NULL);
-	pdb_chart_tick_labels(a->ticks, a->nticks, def->unit2 ? def->unit2 : "", 0, step);
+	linear_ticks(a, lo, hi, def->unit2 ? def->unit2 : "", step);
 }
 
 static void axis_place(struct pdb_axis_layout *a, double px_lo, double px_hi)
@@ -396,10 +435,12 @@ static void place_series(const struct pdb_chart_series *se, const struct pdb_axi
 		py[m] = b;
 		m++;
 	}
+	l->n_undrawn = se->n - m;
 	l->px = pdb_xmalloc((m ? m : 1) * sizeof *l->px);
 	l->py = pdb_xmalloc((m ? m : 1) * sizeof *l->py);
 	if (!hbar && m > 2 * (size_t)width && sorted(px, m)) {
 		l->n = pdb_chart_reduce(px, py, m, l->px, l->py);
+		l->reduced = 1;
 	} else {
 		memcpy(l->px, px, m * sizeof *px);
 		memcpy(l->py, py, m * sizeof *py);

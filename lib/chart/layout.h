@@ -51,6 +51,8 @@ struct pdb_text_box {
 struct pdb_series_layout {
 	size_t n_in;       /* points in the data */
 	size_t n;          /* points kept */
+	int reduced;       /* px, py are per-column extremes (pdb_chart_reduce), not the line */
+	size_t n_undrawn;  /* points with no place: NaN, infinite, not > 0 on a log axis */
 	double *px, *py;   /* pixel coordinates */
 	double *plo, *phi; /* band / interval in pixels (NULL when none) */
 	size_t nband;      /* band points (may differ from n when reduced) */
@@ -91,11 +93,20 @@ void pdb_chart_layout_free(struct pdb_chart_layout *layout);
 void pdb_chart_layout_text(const struct pdb_chart *chart,
 			   const struct pdb_chart_layout *layout, struct pdb_buf *out);
 
-/* A nice step (1, 2 or 5 x 10^k) near span / target. */
+/* The pixel position of v (data units) on a placed axis; NaN when v has
+ * none (0 on a log axis). Finite for finite v, even on -DBL_MAX..DBL_MAX. */
+double pdb_chart_axis_px(const struct pdb_axis_layout *a, double v);
+/* A nice step (1, 2 or 5 x 10^k) near span / target; finite and > 0 for
+ * any span (inf and denormal spans included). */
 double pdb_chart_nice_step(double span, int target);
 /* Round [*lo, *hi] out to multiples of a nice step for about target ticks;
  * returns the step. A zero span is widened first. */
 double pdb_chart_nice_range(double *lo, double *hi, int target);
+/* The tick values of a linear axis lo..hi: the multiples of *step in it,
+ * at most max (the step is widened by a whole factor when more would fit),
+ * into out; returns how many. None when lo, hi or the step is not finite. */
+#define PDB_MAX_TICKS 64
+size_t pdb_chart_tick_values(double lo, double hi, double *step, double *out, size_t max);
 /* The binary scale (1, 1024, 1024², ...) that bytes up to amax are labelled in. */
 double pdb_chart_bytes_scale(double amax);
 /* Tick labels for values on an axis of unit: a common SI prefix for linear

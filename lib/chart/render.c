@@ -217,12 +217,19 @@ static void marker(cairo_t *cr, const struct theme *t, struct rgb c, double x, d
 /* A line reduced per pixel column is dense: every column is covered from
  * its lowest to its highest point, including the step from the column
  * before. Fill that outline (one polygon) instead of stroking thousands
- * of tiny segments; the pixels are the same as a 1.5 px line's. */
+ * of tiny segments; the pixels are the same as a 1.5 px line's. Only for
+ * a reduced line (l->reduced), which keeps at least one point. */
 static void envelope(cairo_t *cr, const struct pdb_series_layout *l)
 {
 	size_t ncols = 0, i = 0;
-	double *cx = pdb_xmalloc(l->n * sizeof *cx), *top = pdb_xmalloc(l->n * sizeof *top);
-	double *bot = pdb_xmalloc(l->n * sizeof *bot), prev = l->py[0];
+	double *cx, *top, *bot, prev;
+
+	if (l->n == 0)
+		return;
+	cx = pdb_xmalloc(l->n * sizeof *cx);
+	top = pdb_xmalloc(l->n * sizeof *top);
+	bot = pdb_xmalloc(l->n * sizeof *bot);
+	prev = l->py[0];
 
 	while (i < l->n) {
 		double col = floor(l->px[i]), lo = prev, hi = prev;
@@ -267,7 +274,7 @@ static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_la
 		cairo_fill(cr);
 	}
 	if (se->marks & PDB_MARK_HBAR) {
-		double zero = pl->x.px_lo + (0 - pl->x.lo) / (pl->x.hi - pl->x.lo) * (pl->x.px_hi - pl->x.px_lo);
+		double zero = pdb_chart_axis_px(&pl->x, 0);
 		double row = fabs(pl->y.px_hi - pl->y.px_lo) / (pl->y.hi - pl->y.lo);
 		double h = row * 0.62 < 26 ? row * 0.62 : 26;
 		for (size_t i = 0; i < l->n; i++) {
@@ -289,7 +296,9 @@ static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_la
 		cairo_stroke(cr);
 		return;
 	}
-	if ((se->marks & PDB_MARK_LINE) && l->n_in > l->n) {
+	/* n_in > n alone is no sign of reduction: points that cannot be
+	 * drawn (NaN, infinite) are left out too, maybe all of them */
+	if ((se->marks & PDB_MARK_LINE) && l->reduced && l->n > 0) {
 		envelope(cr, l);
 		set_rgb(cr, c, 1);
 		cairo_fill(cr);

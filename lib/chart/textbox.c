@@ -21,7 +21,7 @@ void pdb_chart_fit(char *out, size_t size, const char *s, double font, int bold,
 	char *copy = pdb_xstrdup(s);
 
 	if (text_width(copy, font, bold) <= width || len == 0) {
-		snprintf(out, size, "%s", copy);
+		pdb_utf8_copy(out, size, copy); /* wide enough, maybe not long enough */
 		free(copy);
 		return;
 	}
@@ -35,7 +35,12 @@ void pdb_chart_fit(char *out, size_t size, const char *s, double font, int bold,
 	}
 	while (keep > 0 && copy[keep - 1] == ' ')
 		copy[--keep] = 0;
-	snprintf(out, size, "%s%s", copy, keep > 0 ? ellipsis : "");
+	if (keep > 0) {
+		char *cut = pdb_xasprintf("%s%s", copy, ellipsis);
+		free(copy);
+		copy = cut;
+	}
+	pdb_utf8_copy(out, size, copy); /* out may be too small still: whole characters */
 	free(copy);
 }
 
@@ -56,7 +61,7 @@ static void add(struct boxes *bs, const char *text, double x, double y, double w
 	b->y = y;
 	b->w = w;
 	b->h = h;
-	snprintf(b->text, sizeof b->text, "%s", text);
+	pdb_utf8_copy(b->text, sizeof b->text, text); /* a long label: whole characters */
 }
 
 /* A text of font size anchored at x (ax: 0 left, 0.5 centre, 1 right) on

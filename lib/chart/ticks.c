@@ -1,6 +1,7 @@
 /* Chart layout: nice steps, the nines transform, SI tick labels, text widths and line reduction. */
 #include "chart/layout.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,34 +51,88 @@ double pdb_chart_text_width_bold(const char *s, double font_size)
 
 double pdb_chart_nice_step(double span, int target)
 {
-	double raw, mag, f;
+	double raw, mag, f, step;
 
 	if (!(span > 0) || target < 1)
 		return 1;
-	raw = span / target;
+	/* a span past DBL_MAX (-DBL_MAX..DBL_MAX) is read as DBL_MAX: the step
+	 * then stays finite, and the ticks cover what they can */
+	raw = fmax(fmin(span, DBL_MAX) / target, DBL_TRUE_MIN); /* a denormal / 9 is 0 */
 	mag = pow(10, floor(log10(raw)));
 	f = raw / mag;
-	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+	step = (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+	/* a denormal span has no power of ten below it (mag 0), and 10 x 1e308
+	 * is inf: the raw step then, finite and above zero */
+	return isfinite(step) && step > 0 ? step : raw;
+}
+
+/* A span too small to be divided into ticks: nothing, a denormal, or so
+ * little of the values' size that lo + step would round back to lo. */
+static int span_too_small(double lo, double hi)
+{
+	double mag = fmax(fabs(lo), fabs(hi));
+
+	return !(hi - lo >= 1e3 * DBL_MIN) || hi - lo < mag * 1e-12;
 }
 
 double pdb_chart_nice_range(double *lo, double *hi, int target)
 {
-	double step;
+	double step, r;
 
 	if (*hi < *lo) {
 		double t = *lo;
 		*lo = *hi;
 		*hi = t;
 	}
-	if (*hi == *lo) {
-		double d = *lo == 0 ? 1 : fabs(*lo) * 0.1;
-		*lo -= d;
-		*hi += d;
+	if (span_too_small(*lo, *hi)) {
+		/* one value: a tenth of it either side; 0 and denormals, whose
+		 * tenth is nothing, get -1..1 around the middle */
+		double mid = *lo / 2 + *hi / 2, d = fabs(mid) * 0.1;
+		if (!(d >= 1e3 * DBL_MIN))
+			mid = 0, d = 1;
+		*lo = mid - d;
+		*hi = mid + d;
+		if (!isfinite(*hi)) /* past DBL_MAX: the room goes below */
+			*hi = DBL_MAX, *lo = mid - 2 * d;
+		if (!isfinite(*lo))
+			*lo = -DBL_MAX, *hi = mid + 2 * d;
 	}
-	step = pdb_chart_nice_step(*hi - *lo, target);
-	*lo = floor(*lo / step + 1e-9) * step;
-	*hi = ceil(*hi / step - 1e-9) * step;
+	step = pdb_chart_nice_step(*hi - *lo, target); /* inf when past DBL_MAX: it copes */
+	/* round out to the step unless that passes DBL_MAX: the data's own end then */
+	r = floor(*lo / step + 1e-9) * step;
+	if (isfinite(r))
+		*lo = r;
+	r = ceil(*hi / step - 1e-9) * step;
+	if (isfinite(r))
+		*hi = r;
 	return step;
+}
+
+size_t pdb_chart_tick_values(double lo, double hi, double *step, double *out, size_t max)
+{
+	double first, count;
+	size_t n = 0;
+
+	if (!isfinite(lo) || !isfinite(hi) || !(*step > 0) || !isfinite(*step) || hi < lo || max == 0)
+		return 0;
+	/* counted in steps, not by adding them: a step below lo's precision
+	 * would never move v, and hi - first may be past DBL_MAX */
+	first = ceil(lo / *step - 1e-9);
+	count = floor(hi / *step + 1e-9) - first + 1;
+	if (!(count >= 1))
+		return 0;
+	if (count > (double)max) { /* wider steps, as many as fit */
+		double k = ceil(count / (double)max);
+		*step *= k;
+		first = ceil(lo / *step - 1e-9);
+		count = floor(hi / *step + 1e-9) - first + 1;
+	}
+	for (double i = 0; i < count && n < max; i++) {
+		double v = (first + i) * *step;
+		if (isfinite(v))
+			out[n++] = fabs(v) < *step * 1e-9 ? 0 : v;
+	}
+	return n;
 }
 
 double pdb_chart_nines(double percent)
@@ -119,7 +174,7 @@ static void format_tick(double v, size_t prefix, int is_time, int is_pct, int de
 
 	if (v == 0)
 		snprintf(out, size, "0");
-	else if (decimals < 0)
+	else if (decimals < 0 || fabs(s) >= 1e5) /* past the prefixes: 2e+307, not 309 digits */
 		snprintf(out, size, "%.4g", s);
 	else
 		snprintf(out, size, "%.*f", decimals, s);
@@ -155,7 +210,7 @@ static void bytes_tick(double v, size_t k, int decimals, char *out, size_t size)
 {
 	if (v == 0)
 		snprintf(out, size, "0");
-	else if (decimals < 0)
+	else if (decimals < 0 || fabs(v / pow(1024, (double)k)) >= 1e5)
 		snprintf(out, size, "%.4g %s", v / pow(1024, (double)k), binary_names[k]);
 	else
 		snprintf(out, size, "%.*f %s", decimals, v / pow(1024, (double)k), binary_names[k]);

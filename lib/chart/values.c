@@ -56,7 +56,7 @@ void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_la
 	for (size_t s = 0; s < p->nseries; s++) {
 		const struct pdb_chart_series *se = &p->series[s];
 		struct pdb_series_layout *l = &pl->series[s];
-		double zero = pl->x.px_lo + (0 - pl->x.lo) / (pl->x.hi - pl->x.lo) * (pl->x.px_hi - pl->x.px_lo);
+		double zero = pdb_chart_axis_px(&pl->x, 0);
 		if (!(se->marks & PDB_MARK_VALUES) || l->n != se->n || l->n > MAX_VALUES)
 			continue;
 		l->values = pdb_xcalloc(l->n ? l->n : 1, sizeof *l->values);

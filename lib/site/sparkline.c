@@ -11,10 +11,11 @@
 
 static int y_of(double v, double lo, double hi)
 {
-	if (hi <= lo)
+	if (!(hi > lo) || !isfinite(v) || !isfinite(lo) || !isfinite(hi))
 		return HEIGHT / 2;
-	/* higher values up */
-	return (int)lround(PAD + (hi - v) / (hi - lo) * (HEIGHT - 2 * PAD));
+	/* higher values up; in halves, which are exact, so that -DBL_MAX..DBL_MAX
+	 * does not pass DBL_MAX (lround of inf or NaN has no answer) */
+	return (int)lround(PAD + (hi / 2 - v / 2) / (hi / 2 - lo / 2) * (HEIGHT - 2 * PAD));
 }
 
 /* The i-th of n points spread over the width. */
@@ -28,13 +29,14 @@ void site_sparkline(struct pdb_buf *b, const struct site_series *ss)
 	size_t first = ss->n > SPARK_POINTS ? ss->n - SPARK_POINTS : 0, n = ss->n - first;
 	double lo = INFINITY, hi = -INFINITY;
 
-	for (size_t i = first; i < ss->n; i++) {
-		lo = fmin(lo, ss->pts[i].value);
-		hi = fmax(hi, ss->pts[i].value);
-	}
+	for (size_t i = first; i < ss->n; i++) /* NaN and infinities have no place */
+		if (isfinite(ss->pts[i].value)) {
+			lo = fmin(lo, ss->pts[i].value);
+			hi = fmax(hi, ss->pts[i].value);
+		}
 	/* at least MIN_SPAN of the middle value high: noise of a steady series stays small */
-	if (hi - lo < MIN_SPAN * fabs(lo + hi) / 2) {
-		double mid = (lo + hi) / 2, half = MIN_SPAN * fabs(mid) / 2;
+	if (hi / 2 - lo / 2 < MIN_SPAN * fabs(lo / 2 + hi / 2) / 2) {
+		double mid = lo / 2 + hi / 2, half = MIN_SPAN * fabs(mid) / 2;
 		lo = mid - half;
 		hi = mid + half;
 	}

@@ -3,13 +3,24 @@
 # (the library compiled with clang, ASan and UBSan), seed their corpora from
 # fixtures/ (and ../shared/corpus when present), run each for FUZZ_SECONDS
 # (default 60) and report crashes. FUZZ_TARGETS="json csv" picks targets.
+# The target "values" (tests/fuzz/values.py) is no libFuzzer one: it mutates
+# the fixtures' numbers to ±DBL_MAX, ±1e308, ±5e-324, NaN, ±Infinity, 0, -0
+# and their names to UTF-8 labels (tests/fuzz/labels.txt), ingests them and
+# draws every chart, report and site with the ASan build (build-asan/perfdb,
+# built here) under a timeout; crashes, hangs and cut UTF-8 (a chart cairo
+# refused, a page that does not decode) go to build-fuzz/values.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${FUZZ_BUILD:-$root/build-fuzz}
 seconds=${FUZZ_SECONDS:-60}
 CLANG=${CLANG:-clang}
-command -v "$CLANG" >/dev/null 2>&1 || apt-get install -y clang libclang-rt-14-dev >/dev/null 2>&1 ||
-  { echo "fuzz: clang is missing (apt-get install clang libclang-rt-14-dev)"; exit 2; }
 cd "$root" || exit 2
+targets=${FUZZ_TARGETS:-$(ls tests/fuzz/fuzz_*.c | sed 's|.*/fuzz_||; s|\.c$||') values}
+case " $targets " in *" values "*) values=1 ;; *) values=0 ;; esac
+targets=$(echo " $targets " | sed 's/ values / /g')
+# only the libFuzzer targets need clang and the library built for them
+[ -z "$(echo $targets)" ] || command -v "$CLANG" >/dev/null 2>&1 ||
+  apt-get install -y clang libclang-rt-14-dev >/dev/null 2>&1 ||
+  { echo "fuzz: clang is missing (apt-get install clang libclang-rt-14-dev)"; exit 2; }
 mkdir -p "$out/obj" "$out/crashes"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 pkgs=$(sed -n 's/^PKGS *= *//p' Makefile) # the Makefile's list, one source of truth
@@ -21,7 +32,7 @@ libs="$(pkg-config --libs $pkgs) -lcsv -lm"
 sh tests/embed-schema.sh schema/*.sql > "$out/schema.c" || exit 2
 sh tests/embed-templates.sh reports/*.tmpl > "$out/report_templates.c" || exit 2
 objs=""
-for src in lib/*.c lib/*/*.c "$out/schema.c" "$out/report_templates.c"; do
+[ -z "$(echo $targets)" ] || for src in lib/*.c lib/*/*.c "$out/schema.c" "$out/report_templates.c"; do
   obj="$out/obj/$(echo "$src" | sed "s|^$out/||; s|/|_|g; s|\.c$|.o|")"
   if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find lib -name '*.h' -newer "$obj")" ]; then
     $CLANG $cflags -fsanitize=fuzzer-no-link -c -o "$obj" "$src" || { echo "fuzz: cannot compile $src"; exit 2; }
@@ -29,7 +40,6 @@ for src in lib/*.c lib/*/*.c "$out/schema.c" "$out/report_templates.c"; do
   objs="$objs $obj"
 done
 
-targets=${FUZZ_TARGETS:-$(ls tests/fuzz/fuzz_*.c | sed 's|.*/fuzz_||; s|\.c$||')}
 seed() { # seed FAMILY PATTERN...: copy matching fixture and corpus files
   fam=$1; shift
   mkdir -p "$out/corpus/$fam"
@@ -63,5 +73,19 @@ for t in $targets; do
     echo "  CRASH: $(ls -t "$out/crashes" | head -1) (log: $out/fuzz_$t.log)"
   fi
 done
+if [ $values = 1 ]; then
+  echo "== values for $seconds s"
+  make --no-print-directory BUILD=build-asan \
+    OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+    build-asan/perfdb >"$out/values-build.log" 2>&1 || { echo "fuzz: cannot build build-asan/perfdb"; exit 2; }
+  kept() { find "$out/values/crashes" "$out/values/hangs" "$out/values/cuts" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
+  before=$(kept)
+  python3 tests/fuzz/values.py build-asan/perfdb "$out/values" "$seconds" $FUZZ_SEED | sed 's/^/  /'
+  after=$(kept)
+  if [ "$after" -gt "$before" ]; then
+    crashes=$((crashes + after - before))
+    echo "  CRASH, HANG or CUT: see $out/values/crashes, hangs and cuts"
+  fi
+fi
 echo "fuzz: $crashes new crash(es); artifacts in $out/crashes"
 [ $crashes = 0 ]

@@ -204,6 +204,52 @@ static void test_layout_axes(void **state)
 	pdb_chart_free(c);
 }
 
+/* Every axis of any stored values is finite, its ticks bounded and placed,
+ * and the points that can be drawn have finite pixels (issue 31: DBL_MAX
+ * made the tick loop endless, denormals a step of 0). */
+static void test_extreme_axes(void **state)
+{
+	static const double sets[][3] = {
+		{ 0.5, 1.7976931348623157e308, 1 }, { -1.7976931348623157e308, 1.7976931348623157e308, 0 },
+		{ 5e-324, 5e-324, 5e-324 }, { 5e-324, 1e-323, 0 }, { 0, -0.0, 0 },
+		{ 1, 1.0000000000000002, 1 }, { NAN, INFINITY, -INFINITY }, { 1e308, -1e308, NAN },
+		{ 1.7976931348623157e308, 1.7976931348623157e308, 1.7976931348623157e308 },
+		{ -1.7976931348623157e308, -1.7976931348623157e308, -1.7976931348623157e308 },
+	};
+	static const int kinds[] = { PDB_AXIS_LINEAR, PDB_AXIS_LOG, PDB_AXIS_LOG2 };
+	static const double x[] = { 1, 2, 3 };
+	double v[PDB_MAX_TICKS], step;
+
+	(void)state;
+	assert_true(pdb_chart_nice_step(INFINITY, 3) > 0 && isfinite(pdb_chart_nice_step(INFINITY, 3)));
+	assert_true(pdb_chart_nice_step(5e-324, 9) > 0);
+	step = 1e-17; /* below the precision of 1: counted, not added up */
+	assert_true(pdb_chart_tick_values(1, 2, &step, v, PDB_MAX_TICKS) <= PDB_MAX_TICKS);
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+			struct pdb_chart *c = pdb_chart_new("history", "t", 800, 500, PDB_THEME_LIGHT);
+			struct pdb_chart_panel *pn = pdb_chart_add_panel(c, NULL, "x", "", "y", i % 2 ? "s" : "B");
+			struct pdb_chart_layout *L;
+			const struct pdb_panel_layout *pl;
+			pn->y.kind = kinds[k];
+			pn->y.scale2 = k == 0 ? 1000 : 0;
+			if (i == 4 && k > 0) /* a forced end with no logarithm */
+				pn->y.min = 0;
+			pdb_chart_add_series(pn, "a", PDB_MARK_LINE | PDB_MARK_POINTS | PDB_MARK_VALUES, 0,
+					     x, sets[i], NULL, NULL, 3);
+			L = pdb_chart_layout(c);
+			pl = &L->panels[0];
+			assert_true(isfinite(pl->y.lo) && isfinite(pl->y.hi) && pl->y.hi > pl->y.lo);
+			assert_true(pl->y.nticks <= PDB_MAX_TICKS && pl->y2.nticks <= PDB_MAX_TICKS);
+			for (size_t t = 0; t < pl->y.nticks; t++)
+				assert_true(isfinite(pl->y.ticks[t].px) && isfinite(pl->y.ticks[t].value));
+			for (size_t t = 0; t < pl->series[0].n; t++)
+				assert_true(isfinite(pl->series[0].px[t]) && isfinite(pl->series[0].py[t]));
+			pdb_chart_layout_free(L);
+			pdb_chart_free(c);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_reduce),
 		cmocka_unit_test(test_legend_corner),
 		cmocka_unit_test(test_layout_axes),
+		cmocka_unit_test(test_extreme_axes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

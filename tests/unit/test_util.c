@@ -110,12 +110,39 @@ static void test_did_you_mean(void **state)
 	assert_string_equal(pdb_did_you_mean("benchmark", keys, 5, buf, 8), " (did y");
 }
 
+/* Cut to a buffer, a string ends after a whole UTF-8 character (issue 31:
+ * a cut sequence made cairo refuse the chart), with "…" when there is room. */
+static void test_utf8_copy(void **state)
+{
+	char out[64], in[512] = "";
+	const char *chars[] = { "Ж", "🚀", "a", "é", "€" };
+
+	(void)state;
+	assert_int_equal(pdb_utf8_copy(out, sizeof out, "short"), 0);
+	assert_string_equal(out, "short");
+	for (size_t c = 0; c < sizeof chars / sizeof chars[0]; c++)
+		for (size_t size = 1; size <= sizeof out; size++) {
+			in[0] = 0;
+			for (int i = 0; i < 100; i++)
+				strcat(in, chars[(c + (size_t)i) % 5]);
+			assert_int_equal(pdb_utf8_copy(out, size, in), 1);
+			assert_true(strlen(out) < size);
+			assert_int_equal(pdb_utf8_valid_len(out, strlen(out)), strlen(out));
+		}
+	pdb_utf8_copy(out, 8, "ЖЖЖЖЖЖЖЖ"); /* 16 bytes into 8: 2 letters and "…" */
+	assert_string_equal(out, "ЖЖ…");
+	assert_int_equal(pdb_utf8_prefix("aЖ", 2), 1);
+	assert_int_equal(pdb_utf8_prefix("aЖ", 3), 3);
+	assert_int_equal(pdb_utf8_prefix("🚀", 3), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_distance_table),
 		cmocka_unit_test(test_closest_table),
 		cmocka_unit_test(test_did_you_mean),
+		cmocka_unit_test(test_utf8_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
