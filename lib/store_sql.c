@@ -8,7 +8,7 @@
 
 #define BUSY_TIMEOUT_MS 60000
 
-/* The views README's SQL section documents: temporary, so the file is never changed. */
+/* The views docs/commands.md's sql section documents: temporary, so the file is never changed. */
 static const char views_sql[] =
 	"CREATE TEMP VIEW samples_v AS SELECT"
 	" ru.id AS run_id, ru.name AS run_name, r.id AS result_id, se.benchmark, se.dims,"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# make examples: the README's charts (reports/examples/*.svg) drawn from the
+# make examples: the charts of docs/commands.md (reports/examples/*.svg) drawn from the
 # fixtures by the perfdb binary given as $1 (default build/perfdb).
 set -e
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,10 +1,10 @@
 """A declared mapping (perfdb ingest --map MAP.yaml FILE), read from the MAP's own
-words as README documents them, never from perfdb's code: every row (CSV) or record
+words as docs/formats.md documents them, never from perfdb's code: every row (CSV) or record
 (JSON/YAML) is one sample of each mapped metric of its series (benchmark, dims);
 a list value gives several samples; an empty cell, null or a missing field gives
 none (and a series with no value at all does not exist); a metric with `stat:`
 sets that statistic instead.  Units are the tool's,
-canonicalised the way the README says (seconds, bytes, per-second rates); the
+canonicalised the way docs/formats.md says (seconds, bytes, per-second rates); the
 direction is the map's, else the unit's (times and sizes lower, rates higher,
 counts and percentages none).  The MAP path comes in $FACTS_MAP."""
 import csv
