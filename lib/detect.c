@@ -176,55 +176,6 @@ size_t pdb_detect_best_split(const double *x, size_t n, double *q, size_t *kappa
 
 /* ---- Student's t-test ---- */
 
-/* Continued fraction of the incomplete beta (modified Lentz). */
-static double betacf(double a, double b, double x)
-{
-	const double tiny = 1e-300, eps = 1e-16;
-	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
-
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1.0 / d;
-	h = d;
-	for (int m = 1; m <= 10000; m++) {
-		double m2 = 2.0 * m, aa, del;
-
-		aa = m * (b - m) * x / ((a - 1.0 + m2) * (a + m2));
-		d = 1.0 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1.0 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1.0 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0 + m2));
-		d = 1.0 + aa * d;
-		d = fabs(d) < tiny ? tiny : d;
-		c = 1.0 + aa / c;
-		c = fabs(c) < tiny ? tiny : c;
-		d = 1.0 / d;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1.0) < eps)
-			break;
-	}
-	return h;
-}
-
-double pdb_detect_betai(double a, double b, double x)
-{
-	double front;
-
-	if (x <= 0.0)
-		return 0.0;
-	if (x >= 1.0)
-		return 1.0;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) +
-		    a * log(x) + b * log1p(-x));
-	if (x < (a + 1.0) / (a + b + 2.0))
-		return front * betacf(a, b, x) / a;
-	return 1.0 - front * betacf(b, a, 1.0 - x) / b;
-}
-
 double pdb_detect_ttest(double mean1, double sd1, size_t n1,
 			double mean2, double sd2, size_t n2)
 {
@@ -240,7 +191,7 @@ double pdb_detect_ttest(double mean1, double sd1, size_t n1,
 		return NAN; /* equal means, no spread: as scipy */
 	if (isinf(t))
 		return 0.0;
-	return pdb_detect_betai(df / 2.0, 0.5, df / (df + t * t));
+	return pdb_stats_betai(df / 2.0, 0.5, df / (df + t * t));
 }
 
 /* ---- statistics of the two sides of a change point ---- */

@@ -122,8 +122,6 @@ size_t pdb_detect_best_split(const double *x, size_t n, double *q, size_t *kappa
  * 1 when n1 + n2 <= 2. */
 double pdb_detect_ttest(double mean1, double sd1, size_t n1,
 			double mean2, double sd2, size_t n2);
-/* Regularised incomplete beta I_x(a, b). */
-double pdb_detect_betai(double a, double b, double x);
 /* Noise of x[0..n): 1.4826 · median |x[i+1] - x[i]| / sqrt 2, the
  * standard deviation of gaussian noise, which steps barely move (when more
  * than half of the differences are 0: sqrt(pi) / 2 · their mean); 0 when

@@ -71,6 +71,9 @@ double pdb_stats_geomean(const double *v, size_t n);
 /* Holm's step-down adjustment of n p-values, in place (NaN left alone). */
 void pdb_stats_holm(double *p, size_t n);
 
+/* The regularised incomplete beta function I_x(a, b) for x in [0, 1]. */
+double pdb_stats_betai(double a, double b, double x);
+
 /* Student's t with df degrees of freedom (df > 0, not necessarily whole):
  * upper tail P(T > t), and its inverse for p in (0, 1); NaN outside. */
 double pdb_stats_t_sf(double t, double df);

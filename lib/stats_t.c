@@ -4,55 +4,53 @@
 
 #include <math.h>
 
-/* The continued fraction of the regularised incomplete beta function
- * I_x(a, b), evaluated by the modified Lentz method (valid for
- * x < (a + 1) / (a + b + 2); the caller uses the symmetry otherwise). */
-static double beta_fraction(double a, double b, double x)
+/* Continued fraction of the incomplete beta (modified Lentz). */
+static double betacf(double a, double b, double x)
 {
-	const double tiny = 1e-300, eps = 1e-15;
-	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+	const double tiny = 1e-300, eps = 1e-16;
+	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
 
 	if (fabs(d) < tiny)
 		d = tiny;
-	d = 1 / d;
+	d = 1.0 / d;
 	h = d;
-	for (int m = 1; m <= 300; m++) {
-		double m2 = 2.0 * m, num, delta;
+	for (int m = 1; m <= 10000; m++) {
+		double m2 = 2.0 * m, aa, del;
 
-		num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + num * d;
-		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
-		c = 1 + num / c;
-		if (fabs(c) < tiny)
-			c = tiny;
+		aa = m * (b - m) * x / ((a - 1.0 + m2) * (a + m2));
+		d = 1.0 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1.0 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1.0 / d;
 		h *= d * c;
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + num * d;
-		d = fabs(d) < tiny ? 1 / tiny : 1 / d;
-		c = 1 + num / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		delta = d * c;
-		h *= delta;
-		if (fabs(delta - 1) < eps)
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0 + m2));
+		d = 1.0 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1.0 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1.0 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1.0) < eps)
 			break;
 	}
 	return h;
 }
 
-/* I_x(a, b) for x in [0, 1]. */
-static double incomplete_beta(double a, double b, double x)
+double pdb_stats_betai(double a, double b, double x)
 {
 	double front;
 
-	if (x <= 0)
-		return 0;
-	if (x >= 1)
-		return 1;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
-	if (x < (a + 1) / (a + b + 2))
-		return front * beta_fraction(a, b, x) / a;
-	return 1 - front * beta_fraction(b, a, 1 - x) / b;
+	if (x <= 0.0)
+		return 0.0;
+	if (x >= 1.0)
+		return 1.0;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) +
+		    a * log(x) + b * log1p(-x));
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return front * betacf(a, b, x) / a;
+	return 1.0 - front * betacf(b, a, 1.0 - x) / b;
 }
 
 double pdb_stats_t_sf(double t, double df)
@@ -64,7 +62,7 @@ double pdb_stats_t_sf(double t, double df)
 	if (isinf(t))
 		return t > 0 ? 0 : 1;
 	/* P(|T| > |t|) = I_{df / (df + t^2)}(df / 2, 1 / 2) */
-	tail = incomplete_beta(df / 2, 0.5, df / (df + t * t));
+	tail = pdb_stats_betai(df / 2, 0.5, df / (df + t * t));
 	return t > 0 ? tail / 2 : 1 - tail / 2;
 }
 

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "detect.h"
+#include "stats.h"
 
 /* Q by hand: X=[0,0], Y=[1,1]: 2/4 * 4 = 2. X=[1], Y=[2,4]: 2/3*4 - 2*1/(3*1)*2 = 4/3. */
 static void test_energy(void **state)
@@ -71,12 +72,12 @@ static void test_ttest(void **state)
 static void test_betai(void **state)
 {
 	(void)state;
-	assert_float_equal(pdb_detect_betai(1, 1, 0.3), 0.3, 1e-14);
-	assert_float_equal(pdb_detect_betai(3, 1, 0.5), 0.125, 1e-14);
-	assert_float_equal(pdb_detect_betai(7.5, 7.5, 0.5), 0.5, 1e-14);
-	assert_float_equal(pdb_detect_betai(2, 3, 0.4), 0.5248, 1e-13); /* 1-(0.6^4+4*0.4*0.6^3) */
-	assert_float_equal(pdb_detect_betai(2, 3, 0), 0, 0);
-	assert_float_equal(pdb_detect_betai(2, 3, 1), 1, 0);
+	assert_float_equal(pdb_stats_betai(1, 1, 0.3), 0.3, 1e-14);
+	assert_float_equal(pdb_stats_betai(3, 1, 0.5), 0.125, 1e-14);
+	assert_float_equal(pdb_stats_betai(7.5, 7.5, 0.5), 0.5, 1e-14);
+	assert_float_equal(pdb_stats_betai(2, 3, 0.4), 0.5248, 1e-13); /* 1-(0.6^4+4*0.4*0.6^3) */
+	assert_float_equal(pdb_stats_betai(2, 3, 0), 0, 0);
+	assert_float_equal(pdb_stats_betai(2, 3, 1), 1, 0);
 }
 
 /*
