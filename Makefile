@@ -42,10 +42,10 @@ build: $(BUILD)/perfdb
 
 # Install the Debian packages that are missing (apt-get, via sudo when not root).
 deps:
-	@sh tests/deps.sh $(DEBS)
+	@sh scripts/deps.sh $(DEBS)
 
 test-deps:
-	@sh tests/deps.sh $(DEBS) $(TEST_DEBS)
+	@sh scripts/deps.sh $(DEBS) $(TEST_DEBS)
 
 $(BUILD)/perfdb: $(CMD_OBJ) $(BUILD)/libperfdb.a
 	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libperfdb.a $(LIBS)
@@ -58,17 +58,17 @@ $(BUILD)/%.o: %.c $(wildcard lib/*.h lib/*/*.h cmd/*.h)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # SQL migrations compiled into the binary, in file-name order.
-$(BUILD)/schema.c: $(SCHEMA) tests/embed-schema.sh
+$(BUILD)/schema.c: $(SCHEMA) scripts/embed-schema.sh
 	@mkdir -p $(BUILD)
-	sh tests/embed-schema.sh $(SCHEMA) > $@
+	sh scripts/embed-schema.sh $(SCHEMA) > $@
 
 $(BUILD)/schema.o: $(BUILD)/schema.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # Report templates compiled into the binary (perfdb report --templates DIR overrides).
-$(BUILD)/report_templates.c: $(TEMPLATES) tests/embed-templates.sh
+$(BUILD)/report_templates.c: $(TEMPLATES) scripts/embed-templates.sh
 	@mkdir -p $(BUILD)
-	sh tests/embed-templates.sh $(TEMPLATES) > $@
+	sh scripts/embed-templates.sh $(TEMPLATES) > $@
 
 $(BUILD)/report_templates.o: $(BUILD)/report_templates.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -94,7 +94,7 @@ regen: deps
 	@REGEN=1 sh tests/run-cases.sh build
 
 demo: all
-	@sh tests/demo.sh
+	@sh scripts/demo.sh
 
 bench: all
 	@sh tests/bench/run.sh
@@ -103,7 +103,7 @@ fuzz:
 	@sh tests/fuzz/run.sh
 
 examples: all
-	@sh tests/examples.sh $(BUILD)/perfdb
+	@sh scripts/examples.sh $(BUILD)/perfdb
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -41,5 +41,5 @@ else
   echo "examples: $omb absent: latency-omb.svg left as it is"
 fi
 ls "$out"
-sh "$root/tests/examples-report.sh" "$perfdb"
-sh "$root/tests/examples-site.sh" "$perfdb"
+sh "$root/scripts/examples-report.sh" "$perfdb"
+sh "$root/scripts/examples-site.sh" "$perfdb"
