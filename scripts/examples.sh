@@ -1,10 +1,10 @@
 #!/bin/sh
-# make examples: the README's charts (reports/examples/*.svg) drawn from the
+# make examples: the README's charts (docs/examples/*.svg) drawn from the
 # fixtures by the perfdb binary given as $1 (default build/perfdb).
 set -e
 root=$(cd "$(dirname "$0")/.." && pwd)
 perfdb=$(cd "$(dirname "${1:-$root/build/perfdb}")" && pwd)/$(basename "${1:-$root/build/perfdb}")
-out="$root/reports/examples"
+out="$root/docs/examples"
 fx="$root/fixtures/plot"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
