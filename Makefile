@@ -116,7 +116,7 @@ units: $(UNIT_BIN)
 # the jobs), then tests/run-all.sh runs every test of both at once, one per CPU.
 check: test-deps
 	+@$(SUBMAKE) check-builds
-	@sh tests/run-all.sh build build-asan
+	@JOBS="$(JOBS)" sh tests/run-all.sh build build-asan
 
 check-builds: check-build-opt check-build-asan
 
@@ -130,7 +130,7 @@ test: check
 
 regen: deps
 	+@$(BUILDMAKE) build units
-	@REGEN=1 sh tests/run-cases.sh build
+	@ls tests/cases | REGEN=1 xargs -P $(NPROC) -n 16 sh tests/run-cases.sh build
 
 demo: all
 	@sh scripts/demo.sh
