@@ -141,9 +141,15 @@ for f in "$RUNALL_OUT"/*.failed; do
   cat "$RUNALL_OUT/$id.log"
   echo "=== end of $label"
 done
+# every job's time, slowest first, into the first build's test-times.txt
+# (to keep tests/slow.txt up to date); the slowest printed
+first=${builds# }; first=${first%% *}
+cat "$RUNALL_OUT"/*.res 2>/dev/null | sort -k4,4nr |
+  awk '{ ms = $4; $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); printf "  %6.1f  %s\n", ms / 1000, $0 }' \
+  >"$RUNALL_OUT/times"
+cp "$RUNALL_OUT/times" "$first/test-times.txt" 2>/dev/null
 echo
-echo "slowest jobs (s):"
-cat "$RUNALL_OUT"/*.res | sort -k4,4nr | head -12 |
-  awk '{ ms = $4; $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); printf "  %6.1f  %s\n", ms / 1000, $0 }'
+echo "slowest jobs (s; all in $first/test-times.txt):"
+head -12 "$RUNALL_OUT/times"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]
