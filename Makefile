@@ -12,7 +12,25 @@ DEBS     = gcc pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libya
 TEST_DEBS = chromium python3-scipy time git cmark-gfm
 
 OPT     ?= -O2 -g
+ASAN_OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 WARN     = -std=c11 -Wall -Wextra -Werror
+DEPFLAGS = -MMD -MP
+
+# Parallel by default: one job per CPU, unless the command line says -jN
+# (a command-line -j overrides this). Sub-makes share the top one's jobs.
+NPROC   := $(shell nproc 2>/dev/null || echo 1)
+ifeq ($(MAKELEVEL),0)
+MAKEFLAGS += -j$(NPROC)
+endif
+
+# Short output lines (CC, AR, LD, GEN); make V=1 prints the whole commands.
+ifeq ($(V),1)
+Q   =
+say = @:
+else
+Q   = @
+say = @printf '  %-3s %s\n'
+endif
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
@@ -28,73 +46,94 @@ CMD_OBJ  = $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all build deps test-deps check test demo bench regen fuzz install clean examples units
+.PHONY: all build deps test-deps check check-builds check-build-opt check-build-asan test demo bench regen fuzz install clean examples units
 
 # Public targets first install what is missing, then run make again so that
 # pkg-config's answers are read after the install.
 SUBMAKE = $(MAKE) --no-print-directory
+# the builds' sub-makes keep each target's output (a compiler error) together
+BUILDMAKE = $(SUBMAKE) --output-sync=target
+# (recipes calling them start with + so that they share the jobserver)
 
 all: deps
-	@$(SUBMAKE) build
+	+@$(BUILDMAKE) build
 
 build: $(BUILD)/perfdb
 	@ln -sf $(BUILD)/perfdb perfdb
 
 # Install the Debian packages that are missing (apt-get, via sudo when not root).
 deps:
-	@sh tests/deps.sh $(DEBS)
+	@sh scripts/deps.sh $(DEBS)
 
 test-deps:
-	@sh tests/deps.sh $(DEBS) $(TEST_DEBS)
+	@sh scripts/deps.sh $(DEBS) $(TEST_DEBS)
 
 $(BUILD)/perfdb: $(CMD_OBJ) $(BUILD)/libperfdb.a
-	$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libperfdb.a $(LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libperfdb.a $(LIBS)
 
 $(BUILD)/libperfdb.a: $(LIB_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/%.o: %.c $(wildcard lib/*.h lib/*/*.h cmd/*.h)
+# Each object depends on the headers it includes (-MMD -MP: $(BUILD)/**/*.d).
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(say) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # SQL migrations compiled into the binary, in file-name order.
-$(BUILD)/schema.c: $(SCHEMA) tests/embed-schema.sh
+$(BUILD)/schema.c: $(SCHEMA) scripts/embed-schema.sh
 	@mkdir -p $(BUILD)
-	sh tests/embed-schema.sh $(SCHEMA) > $@
+	$(say) GEN $@
+	$(Q)sh scripts/embed-schema.sh $(SCHEMA) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/schema.o: $(BUILD)/schema.c
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(say) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # Report templates compiled into the binary (perfdb report --templates DIR overrides).
-$(BUILD)/report_templates.c: $(TEMPLATES) tests/embed-templates.sh
+$(BUILD)/report_templates.c: $(TEMPLATES) scripts/embed-templates.sh
 	@mkdir -p $(BUILD)
-	sh tests/embed-templates.sh $(TEMPLATES) > $@
+	$(say) GEN $@
+	$(Q)sh scripts/embed-templates.sh $(TEMPLATES) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/report_templates.o: $(BUILD)/report_templates.c
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(say) CC $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfdb.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libperfdb.a $(LIBS) $(CMOCKA_LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ -o $@ $< $(BUILD)/libperfdb.a $(LIBS) $(CMOCKA_LIBS)
+
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)
 
 units: $(UNIT_BIN)
 
 # The whole suite: once on the optimised build, once under ASan + UBSan.
+# The two builds are made side by side (check-builds: two sub-makes sharing
+# the jobs), then tests/run-all.sh runs every test of both at once, one per CPU.
 check: test-deps
-	@$(SUBMAKE) build units
-	@$(SUBMAKE) BUILD=build-asan \
-	  OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  build-asan/perfdb units
-	@sh tests/run-all.sh build build-asan
+	+@$(SUBMAKE) check-builds
+	@JOBS="$(JOBS)" sh tests/run-all.sh build build-asan
+
+check-builds: check-build-opt check-build-asan
+
+check-build-opt:
+	+@$(BUILDMAKE) build units
+
+check-build-asan:
+	+@$(BUILDMAKE) BUILD=build-asan OPT="$(ASAN_OPT)" build-asan/perfdb units
 
 test: check
 
 regen: deps
-	@$(SUBMAKE) build units
-	@REGEN=1 sh tests/run-cases.sh build
+	+@$(BUILDMAKE) build units
+	@ls tests/cases | REGEN=1 xargs -P $(NPROC) -n 16 sh tests/run-cases.sh build
 
 demo: all
-	@sh tests/demo.sh
+	@sh scripts/demo.sh
 
 bench: all
 	@sh tests/bench/run.sh
@@ -103,7 +142,7 @@ fuzz:
 	@sh tests/fuzz/run.sh
 
 examples: all
-	@sh tests/examples.sh $(BUILD)/perfdb
+	@sh scripts/examples.sh $(BUILD)/perfdb
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin

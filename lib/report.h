@@ -9,7 +9,7 @@
 #include "err.h"
 #include "store.h"
 
-/* A template compiled in from reports/ (tests/embed-templates.sh). */
+/* A template compiled in from reports/ (scripts/embed-templates.sh). */
 struct pdb_report_template {
 	const char *name;   /* file name: "report.md.tmpl", "report.html.tmpl" */
 	const char *text;

@@ -2,49 +2,154 @@
 # The whole suite for each build directory given: cmocka unit tests, golden
 # CLI cases, facts tests (tests/facts: every fixture checked series by series
 # against an independent reader), and shell tests (tests/sh/*.sh: exit 0 pass, 77 skip, else fail).
-# Ends with the line "N passed, N failed".
+#
+# Every test of every build is one job: a unit test binary, one golden case
+# (tests/run-cases.sh BUILD NAME), the facts of one format (tests/facts/run.sh
+# BUILD FORMAT) or one shell test. $JOBS jobs (default: the number of CPUs)
+# run at once, the long ones first (tests/slow.txt). Each job's output goes to
+# its own file; a line "ok"/"skip"/"FAIL" is printed as each one ends, and the
+# whole output of every failed job, one after the other, at the end.
+# Ends with the line "N passed, N failed, N skipped"; exit status 1 on a failure.
+# Usage: run-all.sh BUILD_DIR...
 root=$(cd "$(dirname "$0")/.." && pwd)
-pass=0 fail=0 skip=0
-log=$(mktemp)
-add() { # add "passed failed skipped" from a "...: N passed, N failed[, N skipped]" line
-  line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
-  p=$(echo "$line" | sed -E 's/.* ([0-9]+) passed.*/\1/')
-  f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-  s=$(echo "$line" | sed -nE 's/.* ([0-9]+) skipped.*/\1/p')
-  pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1})); skip=$((skip + ${s:-0}))
-}
+self="$root/tests/run-all.sh"
+
+# run-all.sh --one KIND|BUILD|NAME: one job; its output in $RUNALL_OUT/ID.log,
+# "PASSED FAILED SKIPPED MILLISECONDS LABEL" in $RUNALL_OUT/ID.res
+if [ "$1" = --one ]; then
+  IFS='|' read -r kind build name <<EOF
+$2
+EOF
+  id=$(printf '%s' "$kind-$build-$name" | tr -c 'A-Za-z0-9._-' '_')
+  log="$RUNALL_OUT/$id.log"
+  label="$(basename "$build") $kind $(basename "$name")"
+  t0=$(date +%s%N)
+  p=0 f=0 s=0
+  case $kind in
+    unit)
+      "$name" >"$log" 2>&1
+      rc=$?
+      p=$(sed -nE 's/^\[  PASSED  \] ([0-9]+) test.*/\1/p' "$log" | tail -1)
+      f=$(sed -nE 's/^\[  FAILED  \] ([0-9]+) test.*/\1/p' "$log" | tail -1)
+      s=$(sed -nE 's/^\[  SKIPPED \] ([0-9]+) test.*/\1/p' "$log" | tail -1)
+      [ $rc = 0 ] || [ "${f:-0}" != 0 ] || f=1;;
+    case|facts)
+      if [ $kind = case ]; then
+        sh "$root/tests/run-cases.sh" "$build" "$name" >"$log" 2>&1
+      else
+        sh "$root/tests/facts/run.sh" "$build" "$name" >"$log" 2>&1
+      fi
+      rc=$?
+      line=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+      p=$(echo "$line" | sed -nE 's/.* ([0-9]+) passed.*/\1/p')
+      f=$(echo "$line" | sed -nE 's/.* ([0-9]+) failed.*/\1/p')
+      s=$(echo "$line" | sed -nE 's/.* ([0-9]+) skipped.*/\1/p')
+      [ -n "$line" ] || f=1
+      [ $rc = 0 ] || [ "${f:-0}" != 0 ] || f=1;;
+    sh)
+      PERFDB="$build/perfdb" BUILD="$build" ROOT="$root" sh "$name" >"$log" 2>&1
+      rc=$?
+      case $rc in
+        0) p=1;;
+        77) s=1;;
+        *) f=1;;
+      esac;;
+  esac
+  p=${p:-0} f=${f:-0} s=${s:-0}
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  echo "$p $f $s $ms $label" >"$RUNALL_OUT/$id.res"
+  secs=$(awk -v ms="$ms" 'BEGIN { printf "%.1f", ms / 1000 }')
+  # one short write per line: lines of jobs ending together do not mix
+  if [ "$f" != 0 ]; then
+    echo "FAIL $label (${secs} s; its output follows at the end)"
+    echo "$id" >"$RUNALL_OUT/$id.failed"
+  elif [ $kind = sh ] && [ "$s" != 0 ]; then
+    echo "skip $label: $(tail -1 "$log")"
+  elif [ $kind = unit ] || [ $kind = sh ]; then
+    more=; [ "$s" = 0 ] || more=", $s skipped"
+    echo "ok   $label ($p passed$more, $secs s)"
+  else
+    # a case or facts job prints only what it skipped
+    grep '^skip ' "$log" | sed "s|^|$(basename "$build") $kind: |"
+  fi
+  exit 0
+fi
+
+[ $# -gt 0 ] || { echo "usage: run-all.sh BUILD_DIR..." >&2; exit 2; }
+builds=
 for build in "$@"; do
   build=$(cd "$build" && pwd) || exit 2   # relative to the project root, or absolute
-  echo "== suite on $build"
-  for t in "$build"/tests/test_*; do
-    [ -x "$t" ] || continue
-    "$t" >"$log" 2>&1
-    rc=$?
-    p=$(sed -nE 's/^\[  PASSED  \] ([0-9]+) test.*/\1/p' "$log" | tail -1)
-    f=$(sed -nE 's/^\[  FAILED  \] ([0-9]+) test.*/\1/p' "$log" | tail -1)
-    s=$(sed -nE 's/^\[  SKIPPED \] ([0-9]+) test.*/\1/p' "$log" | tail -1)
-    skip=$((skip + ${s:-0}))
-    if [ $rc != 0 ] && [ -z "$f" ]; then f=1; fi
-    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
-    if [ $rc != 0 ]; then cat "$log"; echo "FAIL $(basename "$t")"; else echo "ok   $(basename "$t") (${p:-0} passed${s:+, $s skipped})"; fi
-  done
-  sh "$root/tests/run-cases.sh" "$build" >"$log" 2>&1
-  grep -v '^ok ' "$log"
-  add
-  sh "$root/tests/facts/run.sh" "$build" >"$log" 2>&1
-  grep -v '^ok ' "$log"
-  add
-  for t in "$root"/tests/sh/*.sh; do
-    [ -f "$t" ] || continue
-    PERFDB="$build/perfdb" BUILD="$build" ROOT="$root" sh "$t" >"$log" 2>&1
-    rc=$?
-    case $rc in
-      0) pass=$((pass + 1)); echo "ok   $(basename "$t")";;
-      77) skip=$((skip + 1)); echo "skip $(basename "$t"): $(tail -1 "$log")";;
-      *) fail=$((fail + 1)); cat "$log"; echo "FAIL $(basename "$t")";;
+  builds="$builds $build"
+done
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 1)}
+RUNALL_OUT=$(mktemp -d) || exit 2
+export RUNALL_OUT
+trap 'rm -rf "$RUNALL_OUT"' EXIT
+trap 'exit 130' INT TERM
+
+# every job, "KIND NAME" (NAME a path for unit and sh), once per build
+{
+  for b in $builds; do
+    for t in "$b"/tests/test_*; do
+      case $t in *.d) continue;; esac
+      [ -x "$t" ] && echo "unit $(basename "$t")"
+    done
+  done | sort -u
+  ls "$root/tests/cases" | sed 's/^/case /'
+  awk '$1 !~ /^#/ && NF { print $1 }' "$root/tests/facts/cases.txt" | sort -u | sed 's/^/facts /'
+  for t in "$root"/tests/sh/*.sh; do [ -f "$t" ] && echo "sh $(basename "$t" .sh)"; done
+} >"$RUNALL_OUT/all"
+# the long ones first, in tests/slow.txt's order, then the rest in name order
+grep -v '^#' "$root/tests/slow.txt" 2>/dev/null | grep -Fxf "$RUNALL_OUT/all" >"$RUNALL_OUT/order"
+grep -Fxvf "$RUNALL_OUT/order" "$RUNALL_OUT/all" >>"$RUNALL_OUT/order"
+# for each job, the builds in reverse order (the sanitizer build, given last, is the slower)
+rev=
+for b in $builds; do rev="$b $rev"; done
+while read -r kind name; do
+  for b in $rev; do
+    case $kind in
+      unit) [ -x "$b/tests/$name" ] && echo "unit|$b|$b/tests/$name";;
+      sh) echo "sh|$b|$root/tests/sh/$name.sh";;
+      *) echo "$kind|$b|$name";;
     esac
   done
+done <"$RUNALL_OUT/order" >"$RUNALL_OUT/jobs"
+
+echo "== suite on$builds: $(wc -l <"$RUNALL_OUT/jobs") jobs, $jobs at a time"
+cd "$root" || exit 2
+xargs -d '\n' -P "$jobs" -I @ sh "$self" --one @ <"$RUNALL_OUT/jobs"
+
+pass=0 fail=0 skip=0
+for r in "$RUNALL_OUT"/*.res; do
+  [ -f "$r" ] || continue
+  read -r p f s ms label <"$r"
+  pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 done
-rm -f "$log"
+# a job that ended without a result (killed) is a failure
+njobs=$(wc -l <"$RUNALL_OUT/jobs")
+nres=$(ls "$RUNALL_OUT" | grep -c '\.res$')
+if [ "$nres" != "$njobs" ]; then
+  echo "FAIL: $((njobs - nres)) jobs gave no result"
+  fail=$((fail + njobs - nres))
+fi
+for f in "$RUNALL_OUT"/*.failed; do
+  [ -f "$f" ] || continue
+  id=$(cat "$f")
+  read -r p fl s ms label <"$RUNALL_OUT/$id.res"
+  echo
+  echo "=== FAIL $label: its output"
+  cat "$RUNALL_OUT/$id.log"
+  echo "=== end of $label"
+done
+# every job's time, slowest first, into the first build's test-times.txt
+# (to keep tests/slow.txt up to date); the slowest printed
+first=${builds# }; first=${first%% *}
+cat "$RUNALL_OUT"/*.res 2>/dev/null | sort -k4,4nr |
+  awk '{ ms = $4; $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); printf "  %6.1f  %s\n", ms / 1000, $0 }' \
+  >"$RUNALL_OUT/times"
+cp "$RUNALL_OUT/times" "$first/test-times.txt" 2>/dev/null
+echo
+echo "slowest jobs (s; all in $first/test-times.txt):"
+head -12 "$RUNALL_OUT/times"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]

@@ -13,7 +13,7 @@
 : "${PERFDB:?}" "${ROOT:?}"
 PY=/usr/bin/python3
 if ! $PY -c 'import matplotlib' 2>/dev/null || ! command -v gnuplot >/dev/null; then
-  sh "$ROOT/tests/deps.sh" python3-matplotlib gnuplot-nox >/dev/null 2>&1
+  sh "$ROOT/scripts/deps.sh" python3-matplotlib gnuplot-nox >/dev/null 2>&1
 fi
 $PY -c 'import matplotlib' 2>/dev/null || { echo "bench-plot: python3-matplotlib missing: skipped"; exit 0; }
 command -v gnuplot >/dev/null || { echo "bench-plot: gnuplot missing: skipped"; exit 0; }

@@ -29,8 +29,8 @@ cflags="-std=c11 -g -O1 -D_GNU_SOURCE -Ilib -I$out $san -fno-omit-frame-pointer 
 libs="$(pkg-config --libs $pkgs) -lcsv -lm"
 
 # the library, compiled with coverage for the fuzzer (rebuilt when newer)
-sh tests/embed-schema.sh schema/*.sql > "$out/schema.c" || exit 2
-sh tests/embed-templates.sh reports/*.tmpl > "$out/report_templates.c" || exit 2
+sh scripts/embed-schema.sh schema/*.sql > "$out/schema.c" || exit 2
+sh scripts/embed-templates.sh reports/*.tmpl > "$out/report_templates.c" || exit 2
 objs=""
 [ -z "$(echo $targets)" ] || for src in lib/*.c lib/*/*.c "$out/schema.c" "$out/report_templates.c"; do
   obj="$out/obj/$(echo "$src" | sed "s|^$out/||; s|/|_|g; s|\.c$|.o|")"

@@ -9,6 +9,8 @@
 # anything is measured, Ctrl-C stores both runs as interrupted (exit 130):
 # no worktree is ever left behind, and no hook of the repository runs; the
 # fingerprint's branch and dirtiness are each variant's own checkout's.
+# Finding the 10 % is a timing: make check wants a verdict (exit 0 or 1),
+# make bench (BENCH_BOUNDS=1, tests/bench/bench-ab-git-verdict.sh) exit 1.
 : "${PERFDB:?}"
 command -v cc >/dev/null || { echo "no cc: skipped"; exit 77; }
 command -v git >/dev/null || { echo "no git: skipped"; exit 77; }
@@ -56,8 +58,13 @@ status=$?
 verdict=$(awk -F, '$1 == "spin" && $3 ~ /^(wall|user)_time$/ { printf "%s%s %s, change %s %%", sep, $3, $18, $12; sep = "; " }' "$work/out")
 ended=$(sed -n 's/^perfdb: run: adaptive: ended at //p' "$work/err")
 echo "HEAD~1 against the current checkout (10 % more work): exit $status, $verdict; ended at $ended"
+# finding the 10 % is a timing, which a loaded machine can miss: bounded
+# with BENCH_BOUNDS=1 (make bench); make check wants a verdict, exit 0 or 1
 case $status:$verdict in
 1:*regression*) ;;
+[01]:?*) if [ "${BENCH_BOUNDS:-0}" = 1 ]; then
+	  echo "FAIL: expected exit 1 and a regression"; cat "$work/out" "$work/err"; fail=1
+	else echo "(not found a regression on this machine now: make bench checks that)"; fi ;;
 *) echo "FAIL: expected exit 1 and a regression"; cat "$work/out" "$work/err"; fail=1 ;;
 esac
 got="$(attr 1 variant) $(attr 1 commit) $(attr 1 git_rev); $(attr 2 variant) $(attr 2 commit) $(attr 2 git_rev)"

@@ -3,7 +3,9 @@
 # 10 % more work) run interleaved ABBA with `perfdb run --variant ...
 # --compare`, which exits 1 with a regression (the pair tested paired); the same build as both
 # variants passes (exit 0) run after run; Ctrl-C stores both partial runs
-# as interrupted (exit 130).
+# as interrupted (exit 130). The two verdicts are timings: make check wants
+# a verdict (exit 0 or 1, tested paired), make bench (BENCH_BOUNDS=1,
+# tests/bench/bench-ab-run-verdicts.sh) the regression found and 6 A/A passes.
 : "${PERFDB:?}"
 command -v cc >/dev/null || { echo "no cc: skipped"; exit 77; }
 work=$(mktemp -d) || exit 1
@@ -35,8 +37,13 @@ fail=0
 status=$?
 verdict=$(awk -F, '$1 == "spin" && $3 ~ /^(wall|user)_time$/ { printf "%s%s %s, change %s %%", sep, $3, $18, $12; sep = "; " }' "$work/out")
 echo "10 % more work: exit $status, $verdict"
+# finding the 10 % is a timing, which a loaded machine can miss: bounded
+# with BENCH_BOUNDS=1 (make bench); make check wants a verdict, exit 0 or 1
 case $status:$verdict in
 1:*regression*) ;;
+[01]:?*) if [ "${BENCH_BOUNDS:-0}" = 1 ]; then
+	  echo "FAIL: expected exit 1 and a regression"; cat "$work/out" "$work/err"; fail=1
+	else echo "(not found a regression on this machine now: make bench checks that)"; fi ;;
 *) echo "FAIL: expected exit 1 and a regression"; cat "$work/out" "$work/err"; fail=1 ;;
 esac
 
@@ -46,11 +53,13 @@ for i in $(seq $tries); do
 		--compare >"$work/out" 2>"$work/err"
 	status=$?
 	if [ $status = 0 ]; then passes=$((passes + 1)); else echo "A/A run $i: exit $status"; cat "$work/out"; fi
+	[ $status -le 1 ] || { echo "FAIL: A/A run $i: exit $status"; fail=1; }
 	grep -q 'paired = Wilcoxon signed-rank test of the per-pair' "$work/out" ||
 		{ echo "FAIL: A/A run $i does not say it was tested paired"; cat "$work/out"; fail=1; }
 done
 echo "the same build twice: exit 0 in $passes of $tries"
-[ $passes = $tries ] || fail=1
+# every A/A pass is a timing too: bounded with BENCH_BOUNDS=1 (make bench)
+[ $passes = $tries ] || [ "${BENCH_BOUNDS:-0}" != 1 ] || fail=1
 
 cat > "$work/nap.yaml" <<'YAML'
 repeat: 50

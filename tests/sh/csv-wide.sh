@@ -1,10 +1,12 @@
 #!/bin/sh
-# A CSV with many columns ingests in time linear in its columns: for each
-# reader that keeps a column it has no metric for as a run attribute
-# (hyperfine --export-csv, JMeter, Locust), 400,000 columns take at most 8
-# times the CPU time of 100,000 (4 when linear, 16 when quadratic: before the
-# fix 300,000 took 20 times as long as 100,000). Every column is stored:
-# counted and one value read back with sqlite3.
+# A CSV with many columns: for each reader that keeps a column it has no
+# metric for as a run attribute (hyperfine --export-csv, JMeter, Locust),
+# every one of 400,000 columns is stored: counted and one value read back
+# with sqlite3. With BENCH_BOUNDS=1 (make bench: tests/bench/bench-csv-wide-linear.sh)
+# it also checks that the time is linear in the columns: 400,000 columns take
+# at most 8 times the CPU time of 100,000 (4 when linear, 16 when quadratic:
+# before the fix 300,000 took 20 times as long as 100,000). The bound is a
+# timing, which a loaded machine can miss, so it is not part of make check.
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 export PERFDB_FINGERPRINT=off
@@ -46,11 +48,17 @@ cpu() {
 }
 status=0
 for fmt in hyperfine-csv jmeter locust; do
-  gen "$fmt" 100000
   gen "$fmt" 400000
-  small=$(cpu "$fmt" 100000)
-  big=$(cpu "$fmt" 400000)
-  [ "$small" = fail ] || [ "$big" = fail ] && { echo "$fmt: ingest failed"; status=1; continue; }
+  if [ "${BENCH_BOUNDS:-0}" = 1 ]; then
+    gen "$fmt" 100000
+    small=$(cpu "$fmt" 100000)
+    big=$(cpu "$fmt" 400000)
+    [ "$small" = fail ] || [ "$big" = fail ] && { echo "$fmt: ingest failed"; status=1; continue; }
+  else
+    rm -f "$work/p.db"*
+    "$PERFDB" --db "$work/p.db" ingest --format "$fmt" "$work/$fmt-400000.csv" >/dev/null 2>"$work/err" ||
+      { cat "$work/err"; echo "$fmt: ingest failed"; status=1; continue; }
+  fi
   # the last ingest's database: every column one attribute, with its value
   case $fmt in
     hyperfine-csv) key='x399999[echo]';;
@@ -59,6 +67,7 @@ for fmt in hyperfine-csv jmeter locust; do
   esac
   got=$(sqlite3 "$work/p.db" "SELECT count(*) FROM run_attrs WHERE key GLOB '*x[0-9]*'; SELECT value FROM run_attrs WHERE key = '$key'" | tr '\n' ' ')
   [ "$got" = "400000 v399999 " ] || { echo "$fmt: stored '$got', expected 400000 attributes and $key = v399999"; status=1; }
+  [ "${BENCH_BOUNDS:-0}" = 1 ] || { echo "$fmt: 400,000 columns stored"; continue; }
   awk -v f="$fmt" -v s="$small" -v b="$big" 'BEGIN {
 	r = b / (s > 0.01 ? s : 0.01)
 	printf "%s: 100,000 columns %.2f s, 400,000 columns %.2f s CPU: %.1f x (bound 8)\n", f, s, b, r

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Turn reports/*.tmpl files into the C array of built-in report templates.
-echo '/* generated from the reports directory by tests/embed-templates.sh */'
+echo '/* generated from the reports directory by scripts/embed-templates.sh */'
 echo '#include "report.h"'
 echo 'const struct pdb_report_template pdb_report_templates[] = {'
 for f in "$@"; do

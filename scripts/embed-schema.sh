@@ -1,6 +1,6 @@
 #!/bin/sh
 # Turn schema/NNN-name.sql files into a C array of migrations, in order.
-echo '/* generated from the schema directory by tests/embed-schema.sh */'
+echo '/* generated from the schema directory by scripts/embed-schema.sh */'
 echo '#include "store_internal.h"'
 echo 'const struct pdb_migration pdb_migrations[] = {'
 for f in "$@"; do

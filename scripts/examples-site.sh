@@ -1,11 +1,11 @@
 #!/bin/sh
 # make examples: `perfdb site` on the site's test scenario into OUT (default
-# reports/examples/site), and a screenshot of its index by headless Chromium
+# docs/examples/site), and a screenshot of its index by headless Chromium
 # (skipped without chromium).
 # Usage: examples-site.sh [PERFDB [OUT]]
 root=$(cd "$(dirname "$0")/.." && pwd)
 perfdb=${1:-$root/build/perfdb}
-out=${2:-$root/reports/examples/site}
+out=${2:-$root/docs/examples/site}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export PERFDB_DB="$work/perfdb.db" PERFDB_FINGERPRINT=off SOURCE_DATE_EPOCH=1764000000

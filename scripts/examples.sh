@@ -1,10 +1,10 @@
 #!/bin/sh
-# make examples: the charts of docs/commands.md (reports/examples/*.svg) drawn from the
+# make examples: the charts of docs/commands.md (docs/examples/*.svg) drawn from the
 # fixtures by the perfdb binary given as $1 (default build/perfdb).
 set -e
 root=$(cd "$(dirname "$0")/.." && pwd)
 perfdb=$(cd "$(dirname "${1:-$root/build/perfdb}")" && pwd)/$(basename "${1:-$root/build/perfdb}")
-out="$root/reports/examples"
+out="$root/docs/examples"
 fx="$root/fixtures/plot"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -41,5 +41,5 @@ else
   echo "examples: $omb absent: latency-omb.svg left as it is"
 fi
 ls "$out"
-sh "$root/tests/examples-report.sh" "$perfdb"
-sh "$root/tests/examples-site.sh" "$perfdb"
+sh "$root/scripts/examples-report.sh" "$perfdb"
+sh "$root/scripts/examples-site.sh" "$perfdb"

@@ -1,10 +1,10 @@
 #!/bin/sh
-# make examples: `perfdb report` on the fixtures into OUT (default reports/examples/report),
+# make examples: `perfdb report` on the fixtures into OUT (default docs/examples/report),
 # and a screenshot of its HTML page by headless Chromium (skipped without chromium).
 # Usage: examples-report.sh [PERFDB [OUT]]
 root=$(cd "$(dirname "$0")/.." && pwd)
 perfdb=${1:-$root/build/perfdb}
-out=${2:-$root/reports/examples/report}
+out=${2:-$root/docs/examples/report}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export PERFDB_DB="$work/perfdb.db" PERFDB_FINGERPRINT=off SOURCE_DATE_EPOCH=1764000000
