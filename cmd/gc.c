@@ -52,6 +52,21 @@ static const char *branch_of(const struct pdb_run_row *r)
 }
 
 /* Whether an earlier (newer) row has the same branch. */
+/* "removed run7 (nightly)  2026-...  branch main", a line for each of rows[at[]]. */
+static void print_runs(const char *verb, const struct pdb_run_row *rows, const size_t *at,
+		       size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		const struct pdb_run_row *r = &rows[at[k]];
+		char *name = r->name ? cmd_escape_controls(r->name) : NULL;
+		char *branch = cmd_escape_controls(branch_of(r) ? branch_of(r) : "-");
+		printf("%s run%lld%s%s%s  %s  branch %s\n", verb, (long long)r->id,
+		       name ? " (" : "", name ? name : "", name ? ")" : "", r->created_at, branch);
+		free(name);
+		free(branch);
+	}
+}
+
 static int newest_of_branch(const struct pdb_run_row *rows, size_t i)
 {
 	const char *b = branch_of(&rows[i]);
@@ -92,6 +107,7 @@ static int gc_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct keep *keep = NULL;
 	struct pdb_err err;
 	int64_t last = -1, days = -1, *del = NULL;
+	size_t *at = NULL; /* the rows of del */
 	size_t nrows = 0, nkeep = 0, ndel = 0, cap = 0;
 	int c, dry_run = 0, status = PDB_EXIT_OK;
 	char cutoff[32] = "";
@@ -152,23 +168,23 @@ static int gc_main(int argc, char **argv, struct cmd_ctx *ctx)
 		    kept_by(r, keep, nkeep) || newest_of_branch(rows, i))
 			continue;
 		del = pdb_xrealloc(del, (ndel + 1) * sizeof *del);
+		at = pdb_xrealloc(at, (ndel + 1) * sizeof *at);
+		at[ndel] = i;
 		del[ndel++] = r->id;
-		char *name = r->name ? cmd_escape_controls(r->name) : NULL;
-		char *branch = cmd_escape_controls(branch_of(r) ? branch_of(r) : "-");
-		printf("%s run%lld%s%s%s  %s  branch %s\n", dry_run ? "would remove" : "removed",
-		       (long long)r->id, name ? " (" : "", name ? name : "", name ? ")" : "",
-		       r->created_at, branch);
-		free(name);
-		free(branch);
 	}
 	before = file_size(path);
 	pdb_unit_format_fixed((double)before, "B", size_before, sizeof size_before);
 	if (dry_run) {
+		print_runs("would remove", rows, at, ndel);
 		printf("would remove %zu run%s, keep %zu (dry run: nothing changed); %s: %s\n",
 		       ndel, ndel == 1 ? "" : "s", nrows - ndel, path, size_before);
 		goto out;
 	}
-	if (pdb_store_delete_runs(store, del, ndel, &err) < 0 || pdb_store_vacuum(store, &err) < 0)
+	/* said once done: a disk that fills mid-way removes nothing */
+	if (pdb_store_delete_runs(store, del, ndel, &err) < 0)
+		goto fail;
+	print_runs("removed", rows, at, ndel);
+	if (pdb_store_vacuum(store, &err) < 0)
 		goto fail;
 	after = file_size(path);
 	pdb_unit_format_fixed((double)after, "B", size_after, sizeof size_after);
@@ -183,6 +199,7 @@ out:
 		free(keep[i].value);
 	}
 	free(keep);
+	free(at);
 	free(del);
 	pdb_run_rows_free(rows, nrows);
 	pdb_store_close(store);
