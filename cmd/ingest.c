@@ -1,4 +1,5 @@
 /* perfdb ingest: read result files into one new run. */
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,9 @@ const struct command cmd_ingest = {
 	"                      message reported and skipped\n"
 	"      --group G       consumer group for --from-kafka (default perfdb-ingest)\n"
 	"      --follow        with --from-kafka, wait for more runs at the end\n"
+	"      --broker-timeout SECONDS  with --from-kafka and no --follow, give up\n"
+	"                      (exit 4) when no partition is assigned by then\n"
+	"                      (default 30: an unreachable broker)\n"
 	"Several files make one run. Prints the new run's id (the uuid when only\n"
 	"published).\n",
 	"store result files of any benchmarking tool as a run",
@@ -96,10 +100,12 @@ static void on_stream_bad(void *ctx, int32_t partition, int64_t offset, const st
 }
 
 /* --from-kafka: consume runs into the database until the end (or a signal). */
-static int from_kafka(struct cmd_ctx *ctx, const char *target, const char *group, int follow)
+static int from_kafka(struct cmd_ctx *ctx, const char *target, const char *group, int follow,
+		      double broker_timeout)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct pdb_kafka_consume_opts o = { .target = target, .group = group, .follow = follow,
+					    .broker_timeout = broker_timeout,
 					    .stop = &stop_requested, .on_run = on_stream_run,
 					    .on_bad = on_stream_bad };
 	struct pdb_kafka_consume_stats stats;
@@ -168,7 +174,8 @@ static void warn(const struct pdb_run *run)
 
 static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	enum { OPT_FORCE = 1, OPT_STRICT, OPT_LIST, OPT_TO_KAFKA, OPT_FROM_KAFKA, OPT_GROUP, OPT_FOLLOW };
+	enum { OPT_FORCE = 1, OPT_STRICT, OPT_LIST, OPT_TO_KAFKA, OPT_FROM_KAFKA, OPT_GROUP, OPT_FOLLOW,
+	       OPT_BROKER_TIMEOUT };
 	static const struct option longopts[] = {
 		{ "format", required_argument, 0, 'f' },
 		{ "name", required_argument, 0, 'n' },
@@ -183,6 +190,7 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		{ "from-kafka", required_argument, 0, OPT_FROM_KAFKA },
 		{ "group", required_argument, 0, OPT_GROUP },
 		{ "follow", no_argument, 0, OPT_FOLLOW },
+		{ "broker-timeout", required_argument, 0, OPT_BROKER_TIMEOUT },
 		CMD_COMMON_OPTIONS,
 		{ 0, 0, 0, 0 },
 	};
@@ -194,6 +202,7 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 	const char *detected = NULL, *fp = getenv("PERFDB_FINGERPRINT");
 	const char *to_kafka = NULL, *from_target = NULL, *group = NULL;
 	int c, force = 0, verbose = 0, follow = 0, status = PDB_EXIT_OK;
+	double broker_timeout = NAN;
 
 	while ((c = cmd_getopt(argc, argv, "f:n:a:d:m:vh", longopts, &cmd_ingest)) != -1) {
 		switch (c) {
@@ -207,6 +216,13 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		case OPT_FROM_KAFKA: from_target = optarg; break;
 		case OPT_GROUP: group = optarg; break;
 		case OPT_FOLLOW: follow = 1; break;
+		case OPT_BROKER_TIMEOUT:
+			if (pdb_parse_double(optarg, &broker_timeout) < 0 || !(broker_timeout > 0)) {
+				status = cmd_usage_error(&cmd_ingest, "--broker-timeout: expected seconds "
+							 "above 0, got '%s'", optarg);
+				goto out;
+			}
+			break;
 		case OPT_LIST:
 			list_formats();
 			goto out;
@@ -227,11 +243,13 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		if (optind < argc || to_kafka)
 			status = cmd_usage_error(&cmd_ingest, "--from-kafka takes no files and no --to-kafka");
 		else
-			status = from_kafka(ctx, from_target, group, follow);
+			status = from_kafka(ctx, from_target, group, follow,
+					    isnan(broker_timeout) ? 30 : broker_timeout);
 		goto out;
 	}
-	if (group || follow) {
-		status = cmd_usage_error(&cmd_ingest, "--group and --follow go with --from-kafka");
+	if (group || follow || !isnan(broker_timeout)) {
+		status = cmd_usage_error(&cmd_ingest, "--group, --follow and --broker-timeout go "
+					 "with --from-kafka");
 		goto out;
 	}
 	if (optind >= argc) {

@@ -5,6 +5,7 @@
 #include <librdkafka/rdkafka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "canonical.h"
@@ -168,6 +169,27 @@ static int all_at_end(rd_kafka_t *rk, const rd_kafka_topic_partition_list_t *eof
 	return done;
 }
 
+/* Whether the group gave this consumer a partition: a broker answered. */
+static int has_assignment(rd_kafka_t *rk)
+{
+	rd_kafka_topic_partition_list_t *a = NULL;
+	int yes;
+
+	if (rd_kafka_assignment(rk, &a) || !a)
+		return 0;
+	yes = a->cnt > 0;
+	rd_kafka_topic_partition_list_destroy(a);
+	return yes;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 int pdb_kafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_consume_opts *o,
 			   struct pdb_kafka_consume_stats *stats, struct pdb_err *err)
 {
@@ -179,8 +201,9 @@ int pdb_kafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_consu
 	rd_kafka_topic_partition_list_t *subs = NULL, *eof = rd_kafka_topic_partition_list_new(8);
 	rd_kafka_t *rk = NULL;
 	long crash = crash_after(), commits = 0;
+	struct timespec start;
 	size_t stored;
-	int ret = -1;
+	int ret = -1, assigned = 0;
 
 	memset(stats, 0, sizeof *stats);
 	if (split_target(o->target, &brokers, &topic, err) < 0 ||
@@ -193,10 +216,20 @@ int pdb_kafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_consu
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka: cannot subscribe to %s", topic);
 		goto out;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (!(o->stop && *o->stop)) {
 		rd_kafka_message_t *m = rd_kafka_consumer_poll(rk, 200);
-		if (!m)
+		if (!m) {
+			if (!assigned && !o->follow && o->broker_timeout > 0 &&
+			    !(assigned = has_assignment(rk)) && seconds_since(&start) > o->broker_timeout) {
+				pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka: %s: no partition assigned in "
+					    "%g s: is a broker there, with the topic? (nothing stored)", o->target,
+					    o->broker_timeout);
+				goto out;
+			}
 			continue;
+		}
+		assigned = 1;
 		if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
 			if (!rd_kafka_topic_partition_list_find(eof, topic, m->partition))
 				rd_kafka_topic_partition_list_add(eof, topic, m->partition);

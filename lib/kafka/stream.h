@@ -18,6 +18,8 @@ struct pdb_kafka_consume_opts {
 	const char *target;          /* "BROKERS/TOPIC" */
 	const char *group;           /* consumer group; NULL: "perfdb-ingest" */
 	int follow;                  /* keep waiting at the end of the topic */
+	double broker_timeout;       /* without follow: seconds to wait for a partition
+				      * (no broker answered: an error); 0: forever */
 	volatile sig_atomic_t *stop; /* set on SIGINT/SIGTERM */
 	/* Told about every message: a run stored (id) or already there
 	 * (duplicate), or a malformed one (err says why) that is skipped. */
