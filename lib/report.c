@@ -34,8 +34,9 @@ int pdb_report_default_baseline(struct pdb_store *store, int64_t cand, int64_t *
 	if (*base == 0 && pdb_store_previous_run(store, cand, NULL, NULL, base, err) < 0)
 		goto out;
 	if (*base == 0) {
-		pdb_err_set(err, PDB_EXIT_INPUT, "run%lld is the oldest run: there is no baseline "
-			    "before it (give one with --baseline)", (long long)cand);
+		pdb_err_set(err, PDB_EXIT_INPUT, "no run before run%lld has a series in common "
+			    "with it: there is no baseline (give one with --baseline)",
+			    (long long)cand);
 		goto out;
 	}
 	rc = 0;
