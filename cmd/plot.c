@@ -30,6 +30,8 @@ const struct command cmd_plot = {
 	"  -b, --bench GLOB      only benchmarks matching GLOB\n"
 	"  -m, --metric NAME     only metrics matching NAME (a glob)\n"
 	"  -t, --title TEXT      the chart's title\n"
+	"  -w, --where K=V[,K=V] history: only runs with these attributes\n"
+	"                        (--where branch=main: one branch's history)\n"
 	"  -W, --width PX        width in pixels (default 1200)\n"
 	"  -H, --height PX       height in pixels (default 700)\n"
 	"      --theme NAME      light (default) or dark\n"
@@ -170,6 +172,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 		{ "bench", required_argument, 0, 'b' },
 		{ "metric", required_argument, 0, 'm' },
 		{ "title", required_argument, 0, 't' },
+		{ "where", required_argument, 0, 'w' },
 		{ "width", required_argument, 0, 'W' },
 		{ "height", required_argument, 0, 'H' },
 		{ "format", required_argument, 0, 'F' },
@@ -187,12 +190,17 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 	int64_t n;
 	int c, status;
 
-	while ((c = cmd_getopt(argc, argv, "o:b:m:t:W:H:F:n:c:h", longopts, &cmd_plot)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "o:b:m:t:w:W:H:F:n:c:h", longopts, &cmd_plot)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'b': o->chart.bench_glob = optarg; break;
 		case 'm': o->chart.metric_glob = optarg; break;
 		case 't': o->chart.title = optarg; break;
+		case 'w':
+			if (!strchr(optarg, '='))
+				return cmd_usage_error(&cmd_plot, "expected KEY=VALUE, got '%s'", optarg);
+			o->chart.where = optarg;
+			break;
 		case 'W':
 			if ((status = parse_size(optarg, "--width", &o->chart.width)) >= 0)
 				return status;
@@ -266,6 +274,9 @@ static int check_args(const char *kind, int nruns, const struct plot_opts *o)
 				       min == 2 ? "two runs: BASE CAND" : "one or more runs");
 	if ((o->chart.last || o->chart.cand_last) && strcmp(kind, "compare") != 0)
 		return cmd_usage_error(&cmd_plot, "--last and --cand-last go with 'plot compare'");
+	if (o->chart.where && strcmp(kind, "history") != 0)
+		return cmd_usage_error(&cmd_plot, "--where goes with 'plot history' (the other "
+				       "charts take the runs named)");
 	if ((o->config || !isnan(o->threshold_pct)) && strcmp(kind, "compare") != 0)
 		return cmd_usage_error(&cmd_plot, "--config and --threshold go with 'plot compare'");
 	if (o->format >= 0 && (strcmp(kind, "scaling") != 0 || o->output))
