@@ -124,7 +124,7 @@ static int migrate(struct pdb_store *store, struct pdb_err *err)
 
 	while (pdb_migrations[known].name)
 		known++;
-	if (user_version(store, &have, err) < 0 || check_foreign(store, have, err) < 0)
+	if (user_version(store, &have, err) < 0)
 		return -1;
 	if (have > known)
 		return pdb_err_set(err, PDB_EXIT_RUNTIME,
@@ -222,6 +222,7 @@ out:
 static struct pdb_store *open_store(const char *path, int existing, struct pdb_err *err)
 {
 	struct pdb_store *store = pdb_xcalloc(1, sizeof *store);
+	int have;
 
 	store->path = pdb_xstrdup(path);
 	store->readonly = !writable(path);
@@ -242,6 +243,9 @@ static struct pdb_store *open_store(const char *path, int existing, struct pdb_e
 	}
 	sqlite3_busy_timeout(store->db, BUSY_TIMEOUT_MS);
 	if (existing && check_perfdb(store, err) < 0)
+		goto fail;
+	/* before any pragma that writes: another program's file stays as it was */
+	if (user_version(store, &have, err) < 0 || check_foreign(store, have, err) < 0)
 		goto fail;
 	if (!store->readonly &&
 	    (pdb_store_exec(store, "PRAGMA journal_mode = WAL", err) < 0 ||
