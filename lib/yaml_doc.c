@@ -161,6 +161,30 @@ fail:
 	return -1;
 }
 
+/* After the first document: its end, then the stream's. A second document
+ * (stress-ng writes a map, a tool may append) is refused, not dropped. */
+static int only_document(struct loader *l, struct pdb_yaml_doc *doc)
+{
+	yaml_event_t ev;
+
+	for (;;) {
+		int type;
+		if (next(l, &ev) < 0)
+			return -1;
+		type = ev.type;
+		if (type == YAML_DOCUMENT_START_EVENT) {
+			int line = (int)ev.start_mark.line + 1, col = (int)ev.start_mark.column + 1;
+			yaml_event_delete(&ev);
+			return pdb_err_at(l->err, PDB_EXIT_INPUT, doc->file, line, col,
+					  "a second YAML document: perfdb reads one a file "
+					  "(split the file, one document each)");
+		}
+		yaml_event_delete(&ev);
+		if (type == YAML_STREAM_END_EVENT)
+			return 0;
+	}
+}
+
 int pdb_yaml_load(const char *path, const char *name, struct pdb_yaml_doc *doc,
 		  struct pdb_err *err)
 {
@@ -193,7 +217,8 @@ int pdb_yaml_load(const char *path, const char *name, struct pdb_yaml_doc *doc,
 		}
 		break;
 	} while (1);
-	ret = read_node(&l, &ev, &doc->root, 0);
+	if ((ret = read_node(&l, &ev, &doc->root, 0)) == 0)
+		ret = only_document(&l, doc);
 out:
 	yaml_parser_delete(&l.parser);
 	fclose(f);
