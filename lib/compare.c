@@ -522,7 +522,9 @@ static int compare_history(struct ctx *c, struct pdb_compare_row *row, const cha
 	size_t nbase = c->out->nbase;
 	long k;
 
-	if (c->paired || c->out->ncand != 1 || !(row->median_base > 0) || !(row->median_cand > 0))
+	/* a baseline not stored (id 0: an adaptive run's look) has no history */
+	if (c->paired || c->out->ncand != 1 || c->history_until <= 0 ||
+	    !(row->median_base > 0) || !(row->median_cand > 0))
 		return 0;
 	if ((k = history_noise(c, key, &tau_d, &se2, err)) < 0)
 		return -1;
