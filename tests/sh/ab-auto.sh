@@ -41,7 +41,7 @@ samples=$(sqlite3 "$PERFDB_DB" "SELECT group_concat(r.n, ' ') FROM results r JOI
 echo "stored: $n runs, wall_time samples $samples"
 [ "$n" = 2 ] && [ "$samples" = "$pairs $pairs" ] || { echo "FAIL: expected 2 runs of $pairs samples each"; fail=1; }
 "$PERFDB" compare latest~1 latest --metric wall_time --alpha 0.002 >"$work/cmp" 2>&1
-grep -q 'tested paired' "$work/cmp" || { echo "FAIL: the stored pair is not tested paired"; cat "$work/cmp"; fail=1; }
+grep -q 'paired = Wilcoxon signed-rank test' "$work/cmp" || { echo "FAIL: the stored pair is not tested paired"; cat "$work/cmp"; fail=1; }
 
 # the same sleep twice: the interval narrows look by look to within ±10 %
 start=$(date +%s)
