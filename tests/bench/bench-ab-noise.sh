@@ -105,9 +105,9 @@ for i in $(seq "$TRIALS"); do
 done
 kill $hog
 hog=
-"$PERFDB" compare "$a" "$b" --metric wall_time | grep -q "tested paired" &&
+"$PERFDB" compare "$a" "$b" --metric wall_time | grep -q "paired = Wilcoxon signed-rank test" &&
 	{ echo "the sequential runs were tested paired"; exit 1; }
-"$PERFDB" compare latest~3 latest~2 --metric wall_time | grep -q "tested paired" ||
+"$PERFDB" compare latest~3 latest~2 --metric wall_time | grep -q "paired = Wilcoxon signed-rank test" ||
 	{ echo "the interleaved runs were not tested paired"; exit 1; }
 awk -v n="$TRIALS" -v r="$REPEAT" -v i="$inter" -v s="$seq" -v cpus="$cpus" -v t=$(($(date +%s) - start)) 'BEGIN {
 	printf "A/A, %d repetitions a side, a CPU hog in bursts on all %d CPUs, %d trials each (%d s):\n", r, cpus, n, t
