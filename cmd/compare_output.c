@@ -256,7 +256,6 @@ static json_t *row_json(const struct pdb_compare_row *r, const struct compare_vi
 	json_object_set_new(o, "hidden", hidden_name(r->hidden) ? json_string(hidden_name(r->hidden))
 							       : json_null());
 	json_object_set_new(o, "band", r->band ? json_string(r->band) : json_null());
-	json_object_set_new(o, "band_pct", num(pct4(r->band_pct)));
 	json_object_set_new(o, "threshold_pct", num(r->threshold_pct));
 	json_object_set_new(o, "warn", json_boolean(r->warn));
 	return o;
@@ -331,17 +330,11 @@ static int junit_skipped(const struct pdb_compare_row *r, const struct compare_v
 /* A test case's message: the verdict, the values, the change and the test. */
 static void junit_message(const struct pdb_compare_row *r, struct pdb_buf *b)
 {
-	char base[64], cand[64], change[64], interval[160], p[32], test[48], verdict[600];
+	struct pdb_compare_cells c;
 
-	pdb_compare_value_text(r->median_base, r->unit, base, sizeof base);
-	pdb_compare_value_text(r->median_cand, r->unit, cand, sizeof cand);
-	pdb_compare_change_text(r, change, sizeof change);
-	pdb_compare_interval_text(r, interval, sizeof interval);
-	pdb_compare_p_text(r->p_value, p, sizeof p);
-	pdb_compare_test_text(r, test, sizeof test);
-	pdb_compare_verdict_text(r, verdict, sizeof verdict);
-	pdb_buf_printf(b, "%s: %s -> %s, change %s, interval %s, p %s, test %s, n %zu/%zu",
-		       verdict, base, cand, change, interval, p, test, r->n_base, r->n_cand);
+	pdb_compare_row_cells(r, &c);
+	pdb_buf_printf(b, "%s: %s -> %s, change %s, interval %s, p %s, test %s, n %s",
+		       c.verdict, c.base, c.cand, c.change, c.interval, c.p, c.test, c.n);
 }
 
 void compare_print_junit(const struct pdb_compare *c, const struct compare_view *v, FILE *out)

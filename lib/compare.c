@@ -706,7 +706,7 @@ static struct pdb_compare_row *new_row(struct ctx *c, const struct entry *e)
 	row->median_base = row->median_cand = row->mean_base = row->mean_cand = NAN;
 	row->change_pct = row->ci_low_pct = row->ci_high_pct = NAN;
 	row->change_abs = row->ci_low_abs = row->ci_high_abs = NAN;
-	row->p_value = row->band_pct = row->warn_pct = row->history_spread_pct = NAN;
+	row->p_value = row->warn_pct = row->history_spread_pct = NAN;
 	row->band = "samples";
 	row->verdict = PDB_VERDICT_COUNT; /* not decided yet */
 	return row;
@@ -803,7 +803,7 @@ static struct pdb_compare_row *failure_row(struct ctx *c, const struct pdb_failu
 	row->median_base = row->median_cand = row->mean_base = NAN;
 	row->mean_cand = row->change_pct = row->ci_low_pct = NAN;
 	row->ci_high_pct = row->change_abs = row->ci_low_abs = NAN;
-	row->ci_high_abs = row->p_value = row->band_pct = row->history_spread_pct = NAN;
+	row->ci_high_abs = row->p_value = row->history_spread_pct = NAN;
 	row->threshold_pct = row->warn_pct = NAN;
 	return row;
 }

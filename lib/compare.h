@@ -64,7 +64,6 @@ struct pdb_compare_row {
 				    * per-run log medians, as %), else NaN */
 	double threshold_pct;  /* fail level used for this series */
 	double warn_pct;       /* warn level, NaN when none */
-	double band_pct;       /* single samples: noise band used, else NaN */
 	int verdict;           /* enum pdb_verdict */
 	char *reason;          /* why failed, inconclusive or insufficient; NULL else */
 	int failed_in_base;    /* the benchmark failed in a baseline run (no value there) */

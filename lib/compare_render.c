@@ -219,20 +219,13 @@ static void md_row(struct pdb_buf *b, const struct pdb_compare_row *r, const cha
 
 void pdb_compare_table_row(struct pdb_compare_table *t, const struct pdb_compare_row *r)
 {
-	char n[48], base[64], cand[64], change[64], interval[160], p[32], test[48], verdict[600];
+	struct pdb_compare_cells c;
 	const char *cells[NCOLS] = { r->benchmark, *r->dims ? r->dims : "-",
-				     r->metric && *r->metric ? r->metric : "-", n, base, cand,
-				     change, interval, p, test, verdict };
+				     r->metric && *r->metric ? r->metric : "-", c.n, c.base, c.cand,
+				     c.change, c.interval, c.p, c.test, c.verdict };
 	int em = r->verdict == PDB_VERDICT_REGRESSION || r->verdict == PDB_VERDICT_FAILED;
 
-	snprintf(n, sizeof n, "%zu/%zu", r->n_base, r->n_cand);
-	pdb_compare_value_text(r->median_base, r->unit, base, sizeof base);
-	pdb_compare_value_text(r->median_cand, r->unit, cand, sizeof cand);
-	pdb_compare_change_text(r, change, sizeof change);
-	pdb_compare_interval_text(r, interval, sizeof interval);
-	pdb_compare_p_text(r->p_value, p, sizeof p);
-	pdb_compare_test_text(r, test, sizeof test);
-	pdb_compare_verdict_text(r, verdict, sizeof verdict);
+	pdb_compare_row_cells(r, &c);
 	if (t->fmt == PDB_RENDER_TEXT)
 		pdb_text_table_add(&t->text, cells, t->color ? verdict_color(r->verdict) : NULL);
 	else if (t->fmt == PDB_RENDER_HTML)

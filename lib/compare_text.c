@@ -47,9 +47,7 @@ void pdb_compare_interval_text(const struct pdb_compare_row *r, char *out, size_
 {
 	char lo[64], hi[64];
 
-	if (r->band && strcmp(r->band, "samples") != 0 && !isnan(r->band_pct))
-		snprintf(out, size, "±%.1f%% %s", r->band_pct, r->band);
-	else if (!isnan(r->ci_low_pct)) {
+	if (!isnan(r->ci_low_pct)) {
 		pct_text(r->ci_low_pct, lo, sizeof lo);
 		pct_text(r->ci_high_pct, hi, sizeof hi);
 		snprintf(out, size, "[%s, %s]", lo, hi);
@@ -110,6 +108,18 @@ void pdb_compare_test_text(const struct pdb_compare_row *r, char *out, size_t si
 		snprintf(out, size, "%s (%zu runs)", cell, r->n_history);
 	else
 		snprintf(out, size, "%s", cell);
+}
+
+void pdb_compare_row_cells(const struct pdb_compare_row *r, struct pdb_compare_cells *c)
+{
+	snprintf(c->n, sizeof c->n, "%zu/%zu", r->n_base, r->n_cand);
+	pdb_compare_value_text(r->median_base, r->unit, c->base, sizeof c->base);
+	pdb_compare_value_text(r->median_cand, r->unit, c->cand, sizeof c->cand);
+	pdb_compare_change_text(r, c->change, sizeof c->change);
+	pdb_compare_interval_text(r, c->interval, sizeof c->interval);
+	pdb_compare_p_text(r->p_value, c->p, sizeof c->p);
+	pdb_compare_test_text(r, c->test, sizeof c->test);
+	pdb_compare_verdict_text(r, c->verdict, sizeof c->verdict);
 }
 
 void pdb_compare_tests_note(const struct pdb_compare *c, struct pdb_buf *b)

@@ -187,14 +187,6 @@ static int point_commits(struct pdb_store *store, struct pdb_history_point *pts,
 	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "series history commits");
 }
 
-/* A run in which the benchmark failed has no value for it, whatever the tool
- * timed (hyperfine --ignore-failure times failed runs): the condition on a
- * row `res` of results. The failures of the run are looked up first: most
- * runs have none, and then the series is not looked up. */
-#define FAILED_IN_RUN "EXISTS (SELECT 1 FROM failures f CROSS JOIN series s" \
-		      " WHERE f.run_id = res.run_id AND s.id = res.series_id" \
-		      " AND f.benchmark = s.benchmark AND f.dims = s.dims)"
-
 /* The points of a series, the newest `last` only when last > 0; with labels,
  * each with its run's name, created_at and commit. */
 static int read_points(struct pdb_store *store, int64_t series_id, const char *where,
@@ -217,7 +209,7 @@ static int read_points(struct pdb_store *store, int64_t series_id, const char *w
 	if (!labels && where)
 		pdb_buf_puts(&sql, " JOIN runs r ON r.id = res.run_id");
 	pdb_buf_puts(&sql, " WHERE res.series_id = ?1 AND res.run_id >= ?2 AND res.run_id <= ?3"
-		     " AND NOT " FAILED_IN_RUN);
+		     " AND NOT " PDB_FAILED_IN_RUN("res"));
 	pdb_store_filter_sql(&sql, where, 4);
 	/* the order of results_series (series_id, run_id): no sort */
 	if (last)
@@ -325,7 +317,7 @@ int pdb_store_all_points(struct pdb_store *store, const char *where, int64_t sin
 		     " res.series_id FROM results res");
 	if (where)
 		pdb_buf_puts(&sql, " JOIN runs r ON r.id = res.run_id");
-	pdb_buf_puts(&sql, " WHERE +res.run_id >= ?1 AND NOT " FAILED_IN_RUN);
+	pdb_buf_puts(&sql, " WHERE +res.run_id >= ?1 AND NOT " PDB_FAILED_IN_RUN("res"));
 	pdb_store_filter_sql(&sql, where, 2);
 	st = pdb_store_prepare(store, sql.data, err);
 	pdb_buf_release(&sql);

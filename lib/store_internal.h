@@ -37,6 +37,14 @@ int pdb_store_exec(struct pdb_store *store, const char *sql, struct pdb_err *err
 int pdb_store_begin(struct pdb_store *store, struct pdb_err *err);
 int pdb_store_commit(struct pdb_store *store, struct pdb_err *err);
 
+/* A run in which the benchmark failed has no value for it, whatever the tool
+ * timed (hyperfine --ignore-failure times failed runs): the SQL condition on
+ * the row aliased res of results. The failures of the run are looked up
+ * first: most runs have none, and then the series is not looked up. */
+#define PDB_FAILED_IN_RUN(res) "EXISTS (SELECT 1 FROM failures f CROSS JOIN series s" \
+	" WHERE f.run_id = " res ".run_id AND s.id = " res ".series_id" \
+	" AND f.benchmark = s.benchmark AND f.dims = s.dims)"
+
 /* Attribute filters "k=v,k=v" on runs aliased r: append the SQL (parameters
  * numbered from first_param) and bind them; returns the next free number. */
 int pdb_store_filter_sql(struct pdb_buf *sql, const char *where, int first_param);
