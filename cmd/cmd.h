@@ -76,6 +76,11 @@ int cmd_use_color(FILE *out);
 char *cmd_output_dir(char *arg);
 /* Split "K=V" into key and value (pointers into a copy the caller frees). */
 int cmd_split_kv(const char *text, char **key, char **value);
+/* --where K=V[,K=V...], repeatable: every part appended to where ("k=v,k=v",
+ * all must match). -1 when taken, else the status of a usage error for a
+ * part without KEY=. */
+struct pdb_buf;
+int cmd_add_where(const struct command *cmd, struct pdb_buf *where, const char *arg);
 
 /* Aligned text tables (lib/text_table.c) printed to a stream. Cells are copied. */
 struct cmd_table {

@@ -190,6 +190,20 @@ int cmd_split_kv(const char *text, char **key, char **value)
 	return 0;
 }
 
+int cmd_add_where(const struct command *cmd, struct pdb_buf *where, const char *arg)
+{
+	const char *part = arg;
+
+	do {
+		const char *end = strchr(part, ','), *eq = strchr(part, '=');
+		if (!eq || eq == part || (end && eq > end))
+			return cmd_usage_error(cmd, "--where needs KEY=VALUE[,KEY=VALUE], got '%s'", arg);
+		part = end ? end + 1 : NULL;
+	} while (part);
+	pdb_buf_printf(where, "%s%s", where->len ? "," : "", arg);
+	return -1;
+}
+
 void cmd_table_init(struct cmd_table *t, size_t ncols, const char *align)
 {
 	pdb_text_table_init(&t->t, ncols, align);

@@ -17,13 +17,13 @@ const struct command cmd_export = {
 	"export", export_main,
 	"perfdb export [RUN...] [--where K=V]... [--bench GLOB] [--metric GLOB]\n"
 	"              [--format csv|jsonl] [--stats] [-o FILE]\n"
-	"  -w, --where K=V    only runs with this attribute (repeatable: all must match)\n"
-	"  -b, --bench GLOB   only benchmarks matching GLOB\n"
-	"  -m, --metric GLOB  only metrics matching GLOB\n"
-	"  -F, --format FMT   csv (default) or jsonl, one JSON object a line\n"
-	"  -s, --stats        one row per statistic the tool computed, not per sample\n"
-	"  -o, --output FILE  write FILE (through a temporary file renamed over it)\n"
-	"      --db FILE      the database\n"
+	"  -w, --where K=V[,K=V]  only runs with these attributes (repeatable)\n"
+	"  -b, --bench GLOB       only benchmarks matching GLOB\n"
+	"  -m, --metric GLOB      only metrics matching GLOB\n"
+	"  -F, --format FMT       csv (default) or jsonl, one JSON object a line\n"
+	"  -s, --stats            one row per statistic the tool computed, not per sample\n"
+	"  -o, --output FILE      write FILE (through a temporary file renamed over it)\n"
+	"      --db FILE          the database\n"
 	"No RUN: every run, oldest first. A row per sample: run, uuid, name, created_at,\n"
 	"commit, branch, benchmark, dim.NAME for every dim, metric, unit, direction,\n"
 	"index, value, t, weight (with --stats: stat and value instead of the last four).\n"
@@ -381,11 +381,9 @@ static int export_main(int argc, char **argv, struct cmd_ctx *ctx)
 	while ((c = cmd_getopt(argc, argv, "w:b:m:F:so:h", longopts, &cmd_export)) != -1) {
 		switch (c) {
 		case 'w':
-			if (!strchr(optarg, '=') || *optarg == '=' || strchr(optarg, ',')) {
-				status = cmd_usage_error(&cmd_export, "--where needs KEY=VALUE, got '%s'", optarg);
+			if ((status = cmd_add_where(&cmd_export, &where, optarg)) >= 0)
 				goto out;
-			}
-			pdb_buf_printf(&where, "%s%s", where.len ? "," : "", optarg);
+			status = PDB_EXIT_OK;
 			break;
 		case 'b': o.bench = optarg; break;
 		case 'm': o.metric = optarg; break;

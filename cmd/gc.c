@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "cmd.h"
+#include "retention.h"
 #include "units.h"
 #include "util.h"
 
@@ -12,36 +13,24 @@ static int gc_main(int argc, char **argv, struct cmd_ctx *ctx);
 
 const struct command cmd_gc = {
 	"gc", gc_main,
-	"perfdb gc [--keep-last N] [--older-than DAYS] [--keep K=V]... [--dry-run]\n"
+	"perfdb gc [--keep-last N] [--older-than DAYS] [--keep K=V]... [--keep-per K,K]\n"
+	"          [--where K=V]... [--dry-run]\n"
 	"  -l, --keep-last N       keep the N newest runs\n"
 	"  -o, --older-than DAYS   delete only runs created more than DAYS days ago\n"
 	"  -k, --keep K=V          keep every run whose attribute K is V (name=NAME: that run)\n"
+	"  -p, --keep-per K[,K]    keep the newest run of each combination of these\n"
+	"                          attributes' values (default: branch)\n"
+	"  -w, --where K=V[,K=V]   only runs with these attributes are considered;\n"
+	"                          the others are kept and not counted\n"
 	"  -n, --dry-run           print what would be deleted, delete nothing\n"
 	"      --db FILE           the database\n"
 	"At least one of --keep-last and --older-than. A run is deleted when it is outside\n"
 	"every rule given: not among the N newest, older than DAYS, matching no --keep,\n"
-	"and not the newest run of its branch (the attribute branch; runs without one\n"
-	"count as one branch). Then the file is vacuumed in place; prints each run\n"
-	"removed and the file's size before and after.\n",
+	"and not the newest run of its combination of --keep-per's attributes (a run\n"
+	"without one of them has a value of its own for it). Then the file is vacuumed\n"
+	"in place; prints each run removed and the file's size before and after.\n",
 	"delete runs outside a retention policy and reclaim the space",
 };
-
-struct keep {
-	char *key, *value;
-};
-
-static int kept_by(const struct pdb_run_row *r, const struct keep *keep, size_t nkeep)
-{
-	for (size_t i = 0; i < nkeep; i++) {
-		if (strcmp(keep[i].key, "name") == 0 && r->name && strcmp(r->name, keep[i].value) == 0)
-			return 1;
-		for (size_t a = 0; a < r->nattrs; a++)
-			if (strcmp(r->attrs[a].key, keep[i].key) == 0 &&
-			    strcmp(r->attrs[a].value, keep[i].value) == 0)
-				return 1;
-	}
-	return 0;
-}
 
 static const char *branch_of(const struct pdb_run_row *r)
 {
@@ -51,7 +40,6 @@ static const char *branch_of(const struct pdb_run_row *r)
 	return NULL;
 }
 
-/* Whether an earlier (newer) row has the same branch. */
 /* "removed run7 (nightly)  2026-...  branch main", a line for each of rows[at[]]. */
 static void print_runs(const char *verb, const struct pdb_run_row *rows, const size_t *at,
 		       size_t n)
@@ -67,18 +55,6 @@ static void print_runs(const char *verb, const struct pdb_run_row *rows, const s
 	}
 }
 
-static int newest_of_branch(const struct pdb_run_row *rows, size_t i)
-{
-	const char *b = branch_of(&rows[i]);
-
-	for (size_t k = 0; k < i; k++) {
-		const char *o = branch_of(&rows[k]);
-		if ((!b && !o) || (b && o && strcmp(b, o) == 0))
-			return 0;
-	}
-	return 1;
-}
-
 static long long file_size(const char *path)
 {
 	struct stat st;
@@ -91,60 +67,88 @@ static long long file_size(const char *path)
 	return n;
 }
 
+/* --keep-per's attributes: the comma-separated names of arg (each non-empty),
+ * pointers into arg. -1, or the status of a usage error. */
+static int parse_per(char *arg, const char ***per, size_t *nper)
+{
+	free(*per);
+	*per = NULL;
+	*nper = 0;
+	for (char *save = NULL, *k = strtok_r(arg, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		*per = pdb_xrealloc(*per, (*nper + 1) * sizeof **per);
+		(*per)[(*nper)++] = k;
+	}
+	if (*nper == 0 || arg[0] == ',' || arg[strlen(arg) - 1] == ',')
+		return cmd_usage_error(&cmd_gc, "--keep-per needs attribute names K[,K]");
+	return -1;
+}
+
 static int gc_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{ "keep-last", required_argument, 0, 'l' },
 		{ "older-than", required_argument, 0, 'o' },
 		{ "keep", required_argument, 0, 'k' },
+		{ "keep-per", required_argument, 0, 'p' },
+		{ "where", required_argument, 0, 'w' },
 		{ "dry-run", no_argument, 0, 'n' },
 		CMD_COMMON_OPTIONS,
 		{ 0, 0, 0, 0 },
 	};
-	struct pdb_run_filter all = { 0 };
+	static const char *branch_only[] = { "branch" };
+	struct pdb_retention policy = { .keep_last = -1, .per = branch_only, .nper = 1 };
+	struct pdb_run_filter filter = { 0 };
 	struct pdb_store *store = NULL;
 	struct pdb_run_row *rows = NULL;
-	struct keep *keep = NULL;
+	struct pdb_attr *keep = NULL;
+	const char **per = NULL;
+	struct pdb_buf where;
 	struct pdb_err err;
-	int64_t last = -1, days = -1, *del = NULL;
+	int64_t days = -1, *del = NULL;
 	size_t *at = NULL; /* the rows of del */
-	size_t nrows = 0, nkeep = 0, ndel = 0, cap = 0;
+	size_t nrows = 0, nkeep = 0, ndel = 0, nper = 0, cap = 0;
 	int c, dry_run = 0, status = PDB_EXIT_OK;
 	char cutoff[32] = "";
 	const char *path;
 	long long before, after;
 	char size_before[48], size_after[48];
 
-	while ((c = cmd_getopt(argc, argv, "l:o:k:nh", longopts, &cmd_gc)) != -1) {
+	pdb_buf_init(&where);
+	while ((c = cmd_getopt(argc, argv, "l:o:k:p:w:nh", longopts, &cmd_gc)) != -1) {
 		if (c == 'l' || c == 'o') {
-			int64_t *v = c == 'l' ? &last : &days;
+			int64_t *v = c == 'l' ? &policy.keep_last : &days;
 			if (pdb_parse_int64(optarg, 0, 1000000000, v) < 0) {
 				status = cmd_usage_error(&cmd_gc, "--%s needs a whole number, got '%s'",
 							 c == 'l' ? "keep-last" : "older-than", optarg);
 				goto out;
 			}
 		} else if (c == 'k') {
-			struct keep k;
+			struct pdb_attr k;
 			if (cmd_split_kv(optarg, &k.key, &k.value) < 0 || !*k.key) {
 				status = cmd_usage_error(&cmd_gc, "--keep needs KEY=VALUE, got '%s'", optarg);
 				goto out;
 			}
 			pdb_grow((void **)&keep, &cap, nkeep + 1, sizeof *keep);
 			keep[nkeep++] = k;
+		} else if (c == 'p') {
+			if ((status = parse_per(optarg, &per, &nper)) >= 0)
+				goto out;
+		} else if (c == 'w') {
+			if ((status = cmd_add_where(&cmd_gc, &where, optarg)) >= 0)
+				goto out;
 		} else if (c == 'n') {
 			dry_run = 1;
 		} else if ((status = cmd_common_option(&cmd_gc, ctx, c)) >= 0) {
 			goto out;
-		} else {
-			status = PDB_EXIT_OK;
 		}
+		status = PDB_EXIT_OK;
 	}
 	path = pdb_store_default_path(ctx->db_path);
 	if (optind < argc) {
 		status = cmd_usage_error(&cmd_gc, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
-	if (last < 0 && days < 0) {
+	if (policy.keep_last < 0 && days < 0) {
 		status = cmd_usage_error(&cmd_gc, "expected --keep-last N or --older-than DAYS");
 		goto out;
 	}
@@ -157,27 +161,30 @@ static int gc_main(int argc, char **argv, struct cmd_ctx *ctx)
 		t = timegm(&tm) - (time_t)days * 86400;
 		gmtime_r(&t, &tm);
 		strftime(cutoff, sizeof cutoff, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		policy.cutoff = cutoff;
 	}
+	policy.keep = keep;
+	policy.nkeep = nkeep;
+	if (per) {
+		policy.per = per;
+		policy.nper = nper;
+	}
+	filter.where = where.len ? where.data : NULL;
 	if (!(store = cmd_open_existing_store(ctx, &err)) ||
-	    pdb_store_list_runs(store, &all, &rows, &nrows, &err) < 0) /* newest first */
+	    pdb_store_list_runs(store, &filter, &rows, &nrows, &err) < 0) /* newest first */
 		goto fail;
-	for (size_t i = 0; i < nrows; i++) {
-		const struct pdb_run_row *r = &rows[i];
-		if ((last >= 0 && (int64_t)i < last) ||
-		    (*cutoff && strcmp(r->created_at, cutoff) >= 0) ||
-		    kept_by(r, keep, nkeep) || newest_of_branch(rows, i))
-			continue;
-		del = pdb_xrealloc(del, (ndel + 1) * sizeof *del);
-		at = pdb_xrealloc(at, (ndel + 1) * sizeof *at);
-		at[ndel] = i;
-		del[ndel++] = r->id;
-	}
+	at = pdb_xcalloc(nrows ? nrows : 1, sizeof *at);
+	ndel = pdb_retention_select(&policy, rows, nrows, at);
+	del = pdb_xcalloc(ndel ? ndel : 1, sizeof *del);
+	for (size_t k = 0; k < ndel; k++)
+		del[k] = rows[at[k]].id;
 	before = file_size(path);
 	pdb_unit_format_fixed((double)before, "B", size_before, sizeof size_before);
 	if (dry_run) {
 		print_runs("would remove", rows, at, ndel);
-		printf("would remove %zu run%s, keep %zu (dry run: nothing changed); %s: %s\n",
-		       ndel, ndel == 1 ? "" : "s", nrows - ndel, path, size_before);
+		printf("would remove %zu run%s, keep %zu%s (dry run: nothing changed); %s: %s\n",
+		       ndel, ndel == 1 ? "" : "s", nrows - ndel, filter.where ? " of those matching"
+		       : "", path, size_before);
 		goto out;
 	}
 	/* said once done: a disk that fills mid-way removes nothing */
@@ -188,8 +195,9 @@ static int gc_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto fail;
 	after = file_size(path);
 	pdb_unit_format_fixed((double)after, "B", size_after, sizeof size_after);
-	printf("removed %zu run%s, kept %zu; %s: %s before, %s after\n", ndel,
-	       ndel == 1 ? "" : "s", nrows - ndel, path, size_before, size_after);
+	printf("removed %zu run%s, kept %zu%s; %s: %s before, %s after\n", ndel,
+	       ndel == 1 ? "" : "s", nrows - ndel, filter.where ? " of those matching" : "",
+	       path, size_before, size_after);
 	goto out;
 fail:
 	status = cmd_fail("gc", &err);
@@ -199,8 +207,10 @@ out:
 		free(keep[i].value);
 	}
 	free(keep);
+	free(per);
 	free(at);
 	free(del);
+	pdb_buf_release(&where);
 	pdb_run_rows_free(rows, nrows);
 	pdb_store_close(store);
 	return status;

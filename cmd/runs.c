@@ -11,11 +11,11 @@ static int runs_main(int argc, char **argv, struct cmd_ctx *ctx);
 
 const struct command cmd_runs = {
 	"runs", runs_main,
-	"perfdb runs [--format text|json] [--limit N] [--where KEY=VALUE]\n"
-	"  -F, --format FMT     text (default) or json\n"
-	"  -l, --limit N        at most N runs\n"
-	"  -w, --where KEY=VAL  only runs whose attribute KEY is VAL\n"
-	"      --db FILE        the database\n",
+	"perfdb runs [--format text|json] [--limit N] [--where K=V]...\n"
+	"  -F, --format FMT       text (default) or json\n"
+	"  -l, --limit N          at most N runs\n"
+	"  -w, --where K=V[,K=V]  only runs with these attributes (repeatable)\n"
+	"      --db FILE          the database\n",
 	"list runs, newest first",
 };
 
@@ -106,12 +106,13 @@ static int runs_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_run_filter filter = { 0 };
 	struct pdb_store *store = NULL;
 	struct pdb_run_row *rows = NULL;
-	char *key = NULL, *value = NULL;
+	struct pdb_buf where;
 	struct pdb_err err;
 	size_t nrows = 0;
 	int c, format = 0, status = PDB_EXIT_OK;
 	int64_t limit;
 
+	pdb_buf_init(&where);
 	while ((c = cmd_getopt(argc, argv, "F:l:w:h", longopts, &cmd_runs)) != -1) {
 		switch (c) {
 		case 'F':
@@ -128,15 +129,9 @@ static int runs_main(int argc, char **argv, struct cmd_ctx *ctx)
 			filter.limit = (int)limit;
 			break;
 		case 'w':
-			free(key);
-			free(value);
-			key = value = NULL;
-			if (cmd_split_kv(optarg, &key, &value) < 0) {
-				status = cmd_usage_error(&cmd_runs, "--where takes KEY=VALUE, got '%s'", optarg);
+			if ((status = cmd_add_where(&cmd_runs, &where, optarg)) >= 0)
 				goto out;
-			}
-			filter.where_key = key;
-			filter.where_value = value;
+			status = PDB_EXIT_OK;
 			break;
 		default:
 			if ((status = cmd_common_option(&cmd_runs, ctx, c)) >= 0)
@@ -148,6 +143,7 @@ static int runs_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_usage_error(&cmd_runs, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
+	filter.where = where.len ? where.data : NULL;
 	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    pdb_store_list_runs(store, &filter, &rows, &nrows, &err) < 0) {
 		status = cmd_fail("runs", &err);
@@ -160,7 +156,6 @@ static int runs_main(int argc, char **argv, struct cmd_ctx *ctx)
 out:
 	pdb_run_rows_free(rows, nrows);
 	pdb_store_close(store);
-	free(key);
-	free(value);
+	pdb_buf_release(&where);
 	return status;
 }

@@ -89,8 +89,7 @@ struct pdb_run_row {
 };
 struct pdb_run_filter {
 	int limit;              /* 0: all */
-	const char *where_key;  /* NULL: no filter */
-	const char *where_value;
+	const char *where;      /* only runs with these attributes ("k=v,k=v"); NULL: all */
 };
 int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
 			struct pdb_run_row **rows, size_t *nrows,

@@ -671,24 +671,26 @@ int pdb_store_delete_run(struct pdb_store *store, int64_t id, struct pdb_err *er
 int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
 			struct pdb_run_row **rows, size_t *nrows, struct pdb_err *err)
 {
-	sqlite3_stmt *st = pdb_store_prepare(store,
-		"SELECT r.id, r.name, r.created_at, r.tool, r.format, r.status,"
-		" (SELECT count(*) FROM results WHERE run_id = r.id),"
-		" (SELECT json_group_object(key, value) FROM run_attrs WHERE run_id = r.id)"
-		" FROM runs r"
-		" WHERE ?1 IS NULL OR EXISTS (SELECT 1 FROM run_attrs a"
-		"   WHERE a.run_id = r.id AND a.key = ?1 AND a.value = ?2)"
-		" ORDER BY r.id DESC LIMIT ?3", err);
+	struct pdb_buf sql;
+	sqlite3_stmt *st;
 	size_t cap = 0;
 	int rc;
 
 	*rows = NULL;
 	*nrows = 0;
+	pdb_buf_init(&sql);
+	pdb_buf_puts(&sql, "SELECT r.id, r.name, r.created_at, r.tool, r.format, r.status,"
+		" (SELECT count(*) FROM results WHERE run_id = r.id),"
+		" (SELECT json_group_object(key, value) FROM run_attrs WHERE run_id = r.id)"
+		" FROM runs r WHERE 1");
+	pdb_store_filter_sql(&sql, f->where, 2);
+	pdb_buf_puts(&sql, " ORDER BY r.id DESC LIMIT ?1");
+	st = pdb_store_prepare(store, sql.data, err);
+	pdb_buf_release(&sql);
 	if (!st)
 		return -1;
-	bind_text(st, 1, f->where_key);
-	bind_text(st, 2, f->where_value);
-	sqlite3_bind_int64(st, 3, f->limit > 0 ? f->limit : -1);
+	sqlite3_bind_int64(st, 1, f->limit > 0 ? f->limit : -1);
+	pdb_store_filter_bind(st, f->where, 2);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct pdb_run_row *row;
 		json_t *attrs, *v;
