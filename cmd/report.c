@@ -16,6 +16,8 @@ const struct command cmd_report = {
 	"  -b, --baseline RUN    the run to compare with (default: the newest run before\n"
 	"                        CANDIDATE with a series in common, on its branch, else\n"
 	"                        on any branch: the site's rule)\n"
+	"  -w, --where K=V[,K=V] the runs of the history charts and of the default\n"
+	"                        baseline (default: the candidate's branch)\n"
 	"  -t, --title TEXT      the page's title\n"
 	"  -F, --format FMT      markdown, html or both (default)\n"
 	"  -c, --config FILE     thresholds, directions, ignores (default ./perfdb.yaml)\n"
@@ -34,6 +36,7 @@ enum { OPT_TEMPLATES = 0x2000 };
 
 struct report_cli {
 	const char *baseline, *config;
+	struct pdb_buf where;
 	struct pdb_report_opts opts;
 };
 
@@ -43,6 +46,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct repo
 		{ "output", required_argument, 0, 'o' },
 		{ "baseline", required_argument, 0, 'b' },
 		{ "title", required_argument, 0, 't' },
+		{ "where", required_argument, 0, 'w' },
 		{ "format", required_argument, 0, 'F' },
 		{ "config", required_argument, 0, 'c' },
 		{ "templates", required_argument, 0, OPT_TEMPLATES },
@@ -52,11 +56,16 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct repo
 	static const char *const formats[] = { "markdown", "html", "both", NULL };
 	int c, status, f;
 
-	while ((c = cmd_getopt(argc, argv, "o:b:t:F:c:h", longopts, &cmd_report)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "o:b:t:w:F:c:h", longopts, &cmd_report)) != -1) {
 		switch (c) {
 		case 'o': o->opts.outdir = cmd_output_dir(optarg); break;
 		case 'b': o->baseline = optarg; break;
 		case 't': o->opts.title = optarg; break;
+		case 'w':
+			if ((status = cmd_add_where(&cmd_report, &o->where, optarg)) >= 0)
+				return status;
+			o->opts.where = o->where.data;
+			break;
 		case 'F':
 			if ((f = cmd_parse_format(optarg, formats)) < 0)
 				return cmd_usage_error(&cmd_report, "unknown format '%s' (markdown, "
@@ -90,6 +99,7 @@ static int report_main(int argc, char **argv, struct cmd_ctx *ctx)
 	int status;
 
 	pdb_compare_config_init(&cfg);
+	pdb_buf_init(&o.where);
 	if ((status = parse_options(argc, argv, ctx, &o)) >= 0)
 		goto out;
 	if (cmd_compare_config(o.config, &cfg, &o.opts.config, &err) < 0) {
@@ -99,7 +109,7 @@ static int report_main(int argc, char **argv, struct cmd_ctx *ctx)
 	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    pdb_store_resolve(store, argv[optind], &cand, &err) < 0 ||
 	    (o.baseline ? pdb_store_resolve(store, o.baseline, &base, &err)
-			: pdb_report_default_baseline(store, cand, &base, &err)) < 0 ||
+			: pdb_report_default_baseline(store, cand, o.opts.where, &base, &err)) < 0 ||
 	    pdb_report_write(store, base, cand, &o.opts, &files, &err) < 0) {
 		status = cmd_fail("report", &err);
 		goto out;
@@ -109,6 +119,7 @@ static int report_main(int argc, char **argv, struct cmd_ctx *ctx)
 	status = PDB_EXIT_OK;
 out:
 	pdb_report_files_release(&files);
+	pdb_buf_release(&o.where);
 	pdb_compare_config_release(&cfg);
 	pdb_store_close(store);
 	return status;

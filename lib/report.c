@@ -18,29 +18,39 @@ void pdb_report_files_release(struct pdb_report_files *f)
 	memset(f, 0, sizeof *f);
 }
 
-int pdb_report_default_baseline(struct pdb_store *store, int64_t cand, int64_t *base,
-				struct pdb_err *err)
+char *pdb_report_history_where(const struct pdb_run *cand, const char *where)
+{
+	const char *branch = pdb_run_get_attr(cand, "branch");
+
+	if (where)
+		return pdb_xstrdup(where);
+	return branch ? pdb_xasprintf("branch=%s", branch) : NULL;
+}
+
+int pdb_report_default_baseline(struct pdb_store *store, int64_t cand, const char *where,
+				int64_t *base, struct pdb_err *err)
 {
 	struct pdb_run *run = pdb_store_load_run(store, cand, err);
-	const char *branch;
+	char *same = NULL;
 	int rc = -1;
 
 	*base = 0;
 	if (!run)
 		return -1;
-	branch = pdb_run_get_attr(run, "branch");
-	if (branch && pdb_store_previous_run(store, cand, "branch", branch, base, err) < 0)
+	same = pdb_report_history_where(run, where);
+	if (same && pdb_store_previous_run(store, cand, same, base, err) < 0)
 		goto out;
-	if (*base == 0 && pdb_store_previous_run(store, cand, NULL, NULL, base, err) < 0)
+	if (*base == 0 && !where && pdb_store_previous_run(store, cand, NULL, base, err) < 0)
 		goto out;
 	if (*base == 0) {
-		pdb_err_set(err, PDB_EXIT_INPUT, "no run before run%lld has a series in common "
+		pdb_err_set(err, PDB_EXIT_INPUT, "no run before run%lld%s%s has a series in common "
 			    "with it: there is no baseline (give one with --baseline)",
-			    (long long)cand);
+			    (long long)cand, where ? " matching " : "", where ? where : "");
 		goto out;
 	}
 	rc = 0;
 out:
+	free(same);
 	pdb_run_free(run);
 	return rc;
 }
@@ -168,6 +178,7 @@ int pdb_report_write(struct pdb_store *store, int64_t base, int64_t cand,
 	    pdb_compare_run_groups(store, &base, 1, &cand, 1, &r.opts, &r.cmp, err) < 0 ||
 	    make_dir(opts->outdir, err) < 0)
 		goto out;
+	r.where = pdb_report_history_where(r.cand, opts->where);
 	title = opts->title ? pdb_xstrdup(opts->title) : default_title(r.base, r.cand);
 	r.title = title;
 	files->regression = pdb_compare_failed(&r.cmp, PDB_FAIL_ON_DEFAULT);
@@ -188,6 +199,7 @@ out:
 	pdb_compare_release(&r.cmp);
 	pdb_run_free(r.base);
 	pdb_run_free(r.cand);
+	free(r.where);
 	free(title);
 	return rc;
 }

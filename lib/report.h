@@ -25,6 +25,8 @@ struct pdb_report_opts {
 	int formats;                /* PDB_REPORT_MARKDOWN | PDB_REPORT_HTML */
 	const char *templates_dir;  /* NULL: the built-in templates */
 	const struct pdb_compare_config *config; /* NULL: none */
+	const char *where;          /* the history's runs ("k=v,k=v"); NULL: the candidate's
+				     * branch (branch=NAME), or every run without one */
 };
 
 /* What was written, in order; paths are malloc'ed (release the struct). */
@@ -35,11 +37,16 @@ struct pdb_report_files {
 };
 void pdb_report_files_release(struct pdb_report_files *f);
 
-/* The default baseline of cand: the newest older run with the same branch
- * attribute, else the newest older run. -1 with err (PDB_EXIT_INPUT) when
- * there is no older run. */
-int pdb_report_default_baseline(struct pdb_store *store, int64_t cand, int64_t *base,
-				struct pdb_err *err);
+/* The runs a report of cand draws its history from and takes its default
+ * baseline from: where, else cand's branch ("branch=NAME"), else NULL (all).
+ * Caller frees. */
+struct pdb_run;
+char *pdb_report_history_where(const struct pdb_run *cand, const char *where);
+/* The default baseline of cand: the newest older run with a series in
+ * common among the runs of pdb_report_history_where, else (where NULL)
+ * among all. -1 with err (PDB_EXIT_INPUT) when there is none. */
+int pdb_report_default_baseline(struct pdb_store *store, int64_t cand, const char *where,
+				int64_t *base, struct pdb_err *err);
 
 /* Compare base with cand and write opts->outdir/index.md and/or index.html
  * with the charts beside them (NAME.png and NAME.svg; the HTML has them

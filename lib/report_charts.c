@@ -335,7 +335,7 @@ static int detect_history(struct pdb_store *store, const struct report *r,
 	double *x;
 	int rc = 0;
 
-	if (pdb_store_series_history(store, s->id, NULL, 0, r->cand->id, &h->pts, &h->n, err) < 0)
+	if (pdb_store_series_history(store, s->id, r->where, 0, r->cand->id, &h->pts, &h->n, err) < 0)
 		return -1;
 	keep_recent(h);
 	if (h->n < 4)

@@ -27,6 +27,7 @@ struct report_history {
 struct report {
 	const char *title;
 	struct pdb_run *base, *cand;
+	char *where;                        /* the history's runs ("k=v,k=v"), or NULL: all */
 	struct pdb_compare cmp;
 	struct pdb_compare_opts opts;       /* what cmp was compared with */
 	struct report_chart compare_chart;  /* name NULL: nothing to draw */

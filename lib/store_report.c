@@ -8,28 +8,26 @@
 	" ON c.series_id = p.series_id WHERE p.run_id = r.id AND c.run_id = ?1" \
 	" AND NOT " PDB_FAILED_IN_RUN("p") " AND NOT " PDB_FAILED_IN_RUN("c") ")"
 
-int pdb_store_previous_run(struct pdb_store *store, int64_t before_id, const char *key,
-			   const char *value, int64_t *id, struct pdb_err *err)
+int pdb_store_previous_run(struct pdb_store *store, int64_t before_id, const char *where,
+			   int64_t *id, struct pdb_err *err)
 {
+	struct pdb_buf sql;
 	sqlite3_stmt *st;
 	int rc;
 
 	*id = 0;
 	/* the site's rule (lib/site/gather.c, run_prevs): a series in common,
 	 * each with a value (not of a benchmark that failed in its run) */
-	st = pdb_store_prepare(store, key
-		? "SELECT r.id FROM runs r JOIN run_attrs a ON a.run_id = r.id "
-		  "WHERE r.id < ?1 AND a.key = ?2 AND a.value = ?3 AND " SHARES_A_SERIES
-		  " ORDER BY r.id DESC LIMIT 1"
-		: "SELECT r.id FROM runs r WHERE r.id < ?1 AND " SHARES_A_SERIES
-		  " ORDER BY r.id DESC LIMIT 1", err);
+	pdb_buf_init(&sql);
+	pdb_buf_puts(&sql, "SELECT r.id FROM runs r WHERE r.id < ?1 AND " SHARES_A_SERIES);
+	pdb_store_filter_sql(&sql, where, 2);
+	pdb_buf_puts(&sql, " ORDER BY r.id DESC LIMIT 1");
+	st = pdb_store_prepare(store, sql.data, err);
+	pdb_buf_release(&sql);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, before_id);
-	if (key) {
-		sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, value, -1, SQLITE_STATIC);
-	}
+	pdb_store_filter_bind(st, where, 2);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*id = sqlite3_column_int64(st, 0);

@@ -6,11 +6,11 @@
 
 #include "store.h"
 
-/* The newest run older than before_id (a smaller id) whose attribute key
- * is value, or with key NULL any older run, that has a value of a series
+/* The newest run older than before_id (a smaller id) whose attributes
+ * match where ("k=v,k=v"; NULL: any run) that has a value of a series
  * run before_id has a value of (as the site compares a run). *id = 0 when
  * there is none. */
-int pdb_store_previous_run(struct pdb_store *store, int64_t before_id, const char *key,
-			   const char *value, int64_t *id, struct pdb_err *err);
+int pdb_store_previous_run(struct pdb_store *store, int64_t before_id, const char *where,
+			   int64_t *id, struct pdb_err *err);
 
 #endif
