@@ -2,50 +2,78 @@
 #include <stdlib.h>
 
 #include "cmd.h"
+#include "util.h"
 
 static int rm_main(int argc, char **argv, struct cmd_ctx *ctx);
 
 const struct command cmd_rm = {
 	"rm", rm_main,
-	"perfdb rm RUN...\n"
-	"      --db FILE  the database\n"
-	"Deletes each run; all selectors are resolved first, so a bad one deletes nothing.\n",
+	"perfdb rm RUN... | --where K=V[,K=V]...\n"
+	"  -w, --where K=V[,K=V]  every run with these attributes (repeatable: all must match;\n"
+	"                         none is not an error)\n"
+	"      --db FILE          the database\n"
+	"Deletes each run named and every run --where matches, in one transaction; all\n"
+	"selectors are resolved first, so a bad one deletes nothing.\n",
 	"delete runs",
 };
 
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Sort ids and drop repeats (a run named twice, or named and matched). */
+static size_t unique_ids(int64_t *ids, size_t n)
+{
+	size_t k = 0;
+
+	qsort(ids, n, sizeof *ids, cmp_id);
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || ids[k - 1] != ids[i])
+			ids[k++] = ids[i];
+	return k;
+}
+
 static int rm_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = { CMD_COMMON_OPTIONS, { 0, 0, 0, 0 } };
+	static const struct option longopts[] = {
+		{ "where", required_argument, 0, 'w' },
+		CMD_COMMON_OPTIONS,
+		{ 0, 0, 0, 0 },
+	};
 	struct pdb_store *store = NULL;
+	struct pdb_buf where;
 	struct pdb_err err;
 	int64_t *ids = NULL;
+	size_t n = 0;
 	int c, status = PDB_EXIT_OK;
 
-	while ((c = cmd_getopt(argc, argv, "h", longopts, &cmd_rm)) != -1)
-		if ((status = cmd_common_option(&cmd_rm, ctx, c)) >= 0)
+	pdb_buf_init(&where);
+	while ((c = cmd_getopt(argc, argv, "w:h", longopts, &cmd_rm)) != -1)
+		if ((status = c == 'w' ? cmd_add_where(&cmd_rm, &where, optarg)
+				       : cmd_common_option(&cmd_rm, ctx, c)) >= 0)
 			goto out;
 	status = PDB_EXIT_OK;
-	if (optind >= argc) {
-		status = cmd_usage_error(&cmd_rm, "expected at least one RUN");
+	if (optind >= argc && !where.len) {
+		status = cmd_usage_error(&cmd_rm, "expected at least one RUN or --where");
 		goto out;
 	}
-	if (!(store = cmd_open_existing_store(ctx, &err))) {
-		status = cmd_fail("rm", &err);
-		goto out;
-	}
-	ids = calloc((size_t)(argc - optind), sizeof *ids);
+	if (!(store = cmd_open_existing_store(ctx, &err)) ||
+	    (where.len && pdb_store_run_ids(store, where.data, &ids, &n, &err) < 0))
+		goto fail;
+	ids = pdb_xrealloc(ids, (n + (size_t)(argc - optind) + 1) * sizeof *ids);
 	for (int i = optind; i < argc; i++)
-		if (pdb_store_resolve(store, argv[i], &ids[i - optind], &err) < 0) {
-			status = cmd_fail("rm", &err);
-			goto out;
-		}
-	for (int i = 0; i < argc - optind; i++)
-		if (pdb_store_delete_run(store, ids[i], &err) < 0) {
-			status = cmd_fail("rm", &err);
-			goto out;
-		}
+		if (pdb_store_resolve(store, argv[i], &ids[n++], &err) < 0)
+			goto fail;
+	if (pdb_store_delete_runs(store, ids, unique_ids(ids, n), &err) < 0)
+		goto fail;
+	goto out;
+fail:
+	status = cmd_fail("rm", &err);
 out:
 	free(ids);
+	pdb_buf_release(&where);
 	pdb_store_close(store);
 	return status;
 }
