@@ -8,8 +8,13 @@
 # artifact upload/download; GitLab's protected branches' caches apart from the
 # others' unless cache:unprotect. Steps named "Install perfdb" are skipped (perfdb is on
 # PATH). Anything else the YAML asks for is an error, so the recipes cannot use
-# what this player does not play. Exit: the status of the first job that fails, else 0.
-# Usage: ci-play.py github|gitlab YAML REPO STATE BRANCH RUN_ID [--pr]
+# what this player does not play. Conditions: a step's `if:` (GitHub) and a job's
+# `rules: - if:` (GitLab) of the form `NAME == 'VALUE'` or `!=`. A re-run is
+# --attempt N: the same run id, GITHUB_RUN_ATTEMPT N, new GitLab job ids; every
+# job runs again, and an artifact uploaded again must say overwrite (GitHub's v4
+# artifacts are immutable) or is replaced (GitLab's, per job).
+# Exit: the status of the first job that fails, else 0.
+# Usage: ci-play.py github|gitlab YAML REPO STATE BRANCH RUN_ID [--pr] [--attempt N]
 #   REPO: the repository's files (bench.sh); STATE: caches and artifacts, kept
 #   between pipelines; --pr: BRANCH's pull request #1 into main.
 import fnmatch, glob, itertools, os, re, shutil, subprocess, sys
@@ -17,6 +22,7 @@ import yaml
 
 system, path, repo, state, branch, run_id = sys.argv[1:7]
 pr = "--pr" in sys.argv[7:]
+attempt = sys.argv[sys.argv.index("--attempt") + 1] if "--attempt" in sys.argv else "1"
 doc = yaml.safe_load(open(path))
 caches = os.path.join(state, "caches")        # caches/SCOPE/KEY/..., in save order
 artifacts = os.path.join(state, "artifacts", run_id)
@@ -33,6 +39,13 @@ def copy_in(src, dst):
     else:
         os.makedirs(os.path.dirname(dst) or ".", exist_ok=True)
         shutil.copy2(src, dst)
+
+def condition(expr, lookup):
+    """A condition NAME == 'VALUE' or NAME != "VALUE", NAME looked up."""
+    m = re.fullmatch(r"""\s*\$?([A-Za-z_][A-Za-z0-9_.]*)\s*(==|!=)\s*(['"])(.*)\3\s*""", expr)
+    if not m:
+        fail("condition '%s': only NAME == 'VALUE' and != are played" % expr)
+    return (lookup(m.group(1)) == m.group(4)) == (m.group(2) == "==")
 
 def run_script(script, cwd, env, label):
     print("$ %s" % label, flush=True)
@@ -71,7 +84,9 @@ def cache_entries(scopes):
 # ---- GitHub Actions
 
 def gh_context(matrix):
-    return {"github.run_id": run_id, "github.head_ref": branch if pr else "",
+    return {"github.run_id": run_id, "github.run_attempt": attempt,
+            "github.event_name": "pull_request" if pr else "push",
+            "github.head_ref": branch if pr else "",
             "github.ref_name": "1/merge" if pr else branch,
             **{"matrix." + k: str(v) for k, v in matrix.items()}}
 
@@ -89,6 +104,13 @@ def gh_expand(text, ctx):
 def gh_step(step, work, env, ctx, scope):
     uses = step.get("uses")
     w = {k: gh_expand(v, ctx) for k, v in (step.get("with") or {}).items()}
+    def known(name):
+        if name not in ctx:
+            fail("unknown expression '%s'" % name)
+        return ctx[name]
+    if "if" in step and not condition(step["if"], known):
+        print("$ %s: skipped (if: %s)" % (step.get("name") or uses, step["if"]))
+        return 0
     if "run" in step:
         if "${{" in step["run"]:
             fail("step '%s': the script uses ${{ }}; give it env variables" % step.get("name"))
@@ -97,7 +119,13 @@ def gh_step(step, work, env, ctx, scope):
         return 0  # the job's folder is a fresh copy of the repository
     if uses == "actions/upload-artifact@v4":
         dst = os.path.join(artifacts, w["name"])
-        os.makedirs(dst, exist_ok=True)
+        if os.path.exists(dst):
+            if (step.get("with") or {}).get("overwrite") is not True:
+                print("upload-artifact: an artifact named %s exists (v4 artifacts are "
+                      "immutable; overwrite: true replaces it)" % w["name"])
+                return 1
+            shutil.rmtree(dst)
+        os.makedirs(dst)
         for f in glob.glob(os.path.join(work, w["path"])):
             shutil.copy2(f, dst)
         print("$ upload-artifact %s: %s" % (w["name"], w["path"]))
@@ -146,7 +174,8 @@ def github():
                 ctx = gh_context(m)
                 label = name + "".join(" (%s)" % v for v in values)
                 work = fresh_job(label)
-                env = dict(os.environ, GITHUB_RUN_ID=run_id, GITHUB_SHA="sha" + run_id,
+                env = dict(os.environ, GITHUB_RUN_ID=run_id, GITHUB_RUN_ATTEMPT=attempt,
+                           GITHUB_EVENT_NAME=ctx["github.event_name"], GITHUB_SHA="sha" + run_id,
                            GITHUB_REF_NAME=ctx["github.ref_name"],
                            GITHUB_HEAD_REF=ctx["github.head_ref"],
                            GITHUB_STEP_SUMMARY=os.path.join(work, "step-summary.md"))
@@ -171,9 +200,11 @@ def gl_expand(text, env):
 
 def gitlab():
     slug = re.sub(r"[^a-z0-9]", "-", branch.lower())
-    jobs = {n: j for n, j in doc.items() if isinstance(j, dict) and "script" in j}
+    jobs = {n: j for n, j in doc.items()
+            if isinstance(j, dict) and "script" in j and not n.startswith(".")}  # .hidden: templates
+    job_ids = itertools.count(1)
     for name, job in jobs.items():
-        unknown = set(job) - {"stage", "parallel", "script", "artifacts", "cache", "needs"}
+        unknown = set(job) - {"stage", "parallel", "script", "artifacts", "cache", "needs", "rules"}
         if unknown:
             fail("job %s: keywords this player does not play: %s" % (name, sorted(unknown)))
     for stage in doc["stages"]:
@@ -188,18 +219,31 @@ def gitlab():
                                               else [entry[k]] for k in keys))]
             for m in combos:
                 label = name + "".join(" %s" % v for v in m.values())
-                work = fresh_job(label)
                 env = dict(os.environ, CI_PIPELINE_ID=run_id, CI_COMMIT_SHA="sha" + run_id,
+                           CI_JOB_ID="%s%s%02d" % (run_id, attempt, next(job_ids)),
                            CI_COMMIT_REF_NAME=branch, CI_COMMIT_REF_SLUG=slug,
                            **{k: str(v) for k, v in m.items()})
+                rules = job.get("rules")
+                if rules is not None:
+                    if any(set(r) != {"if"} for r in rules):
+                        fail("job %s: only rules of one if: are played" % name)
+                    if not any(condition(r["if"], lambda v: env.get(v, "")) for r in rules):
+                        print("== job %s: not in this pipeline (rules)" % label)
+                        continue
+                work = fresh_job(label)
                 print("== job %s" % label, flush=True)
-                for f in sorted(os.listdir(artifacts)):  # every earlier job's artifacts
-                    copy_in(os.path.join(artifacts, f), work)
+                for before in doc["stages"][:doc["stages"].index(stage)]:
+                    dirs = os.path.join(artifacts, before)  # earlier stages' artifacts
+                    for f in sorted(os.listdir(dirs)) if os.path.isdir(dirs) else []:
+                        copy_in(os.path.join(dirs, f), work)
                 cache = job.get("cache")
+                policy = (cache or {}).get("policy", "pull-push")
+                if policy not in ("pull", "push", "pull-push"):
+                    fail("job %s: cache policy %s" % (name, policy))
                 # protected (main) and other branches' caches are apart unless unprotect
                 side = "" if cache and cache.get("unprotect") is True else \
                     "-protected" if branch == "main" else "-non_protected"
-                if cache:
+                if cache and policy != "push":
                     keys = [gl_expand(cache["key"], env) + side] + \
                         [k + side for k in cache.get("fallback_keys", [])]
                     hit = next((k for k in keys if os.path.isdir(os.path.join(caches, "gl", k))),
@@ -208,14 +252,15 @@ def gitlab():
                         copy_in(os.path.join(caches, "gl", hit), work)
                     print("$ cache %s: %s" % (keys[0], hit or "miss"))
                 rc = run_script("\n".join(job["script"]), work, env, label + ": script")
-                if cache and (rc == 0 or cache.get("when") == "always"):
+                if cache and policy != "pull" and (rc == 0 or cache.get("when") == "always"):
                     key = gl_expand(cache["key"], env) + side
                     shutil.rmtree(os.path.join(caches, "gl", key), ignore_errors=True)
                     save_cache("gl", key, work, cache["paths"])  # GitLab overwrites a key
                     print("$ cache %s: saved" % key)
                 if rc != 0:
                     return rc
-                art = os.path.join(artifacts, label.replace(" ", "_"))
+                art = os.path.join(artifacts, stage, label.replace(" ", "_"))
+                shutil.rmtree(art, ignore_errors=True)  # a job's retry replaces its artifacts
                 for p in (job.get("artifacts") or {}).get("paths", []):
                     if os.path.exists(os.path.join(work, p)):
                         copy_in(os.path.join(work, p), os.path.join(art, p))
