@@ -43,6 +43,7 @@ enum { FMT_TEXT, FMT_JSON, FMT_MARKDOWN };
 
 struct detect_cli {
 	const char *bench, *metric, *where, *since;
+	struct pdb_buf where_parts;   /* --where's, which where points to */
 	struct pdb_detect_opts opts;
 	int format, no_cache;
 	int64_t fail_recent;   /* 0: off */
@@ -356,9 +357,9 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
 		case 'b': cli->bench = optarg; break;
 		case 'm': cli->metric = optarg; break;
 		case 'w':
-			if (!strchr(optarg, '='))
-				return cmd_usage_error(&cmd_detect, "expected KEY=VALUE, got '%s'", optarg);
-			cli->where = optarg;
+			if ((status = cmd_add_where(&cmd_detect, &cli->where_parts, optarg)) >= 0)
+				return status;
+			cli->where = cli->where_parts.data;
 			break;
 		case OPT_SINCE: cli->since = optarg; break;
 		case OPT_WINDOW:
@@ -476,6 +477,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	int status, rc;
 
 	pdb_detect_opts_init(&cli.opts);
+	pdb_buf_init(&cli.where_parts);
 	if ((status = parse_options(argc, argv, ctx, &cli)) >= 0)
 		goto out;
 	status = PDB_EXIT_OK;
@@ -539,5 +541,6 @@ out:
 	free(selection);
 	pdb_series_free(series, nseries);
 	pdb_store_close(store);
+	pdb_buf_release(&cli.where_parts);
 	return status;
 }

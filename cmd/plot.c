@@ -59,6 +59,7 @@ struct plot_opts {
 	const char *config;   /* compare: --config, NULL: ./perfdb.yaml when it exists */
 	double threshold_pct; /* compare: --threshold, NaN: none */
 	const char *output;
+	struct pdb_buf where; /* --where's parts, which chart.where points to */
 	int layout, format; /* format: -1 none, 0 text, 1 json */
 };
 
@@ -197,9 +198,9 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 		case 'm': o->chart.metric_glob = optarg; break;
 		case 't': o->chart.title = optarg; break;
 		case 'w':
-			if (!strchr(optarg, '='))
-				return cmd_usage_error(&cmd_plot, "expected KEY=VALUE, got '%s'", optarg);
-			o->chart.where = optarg;
+			if ((status = cmd_add_where(&cmd_plot, &o->where, optarg)) >= 0)
+				return status;
+			o->chart.where = o->where.data;
 			break;
 		case 'W':
 			if ((status = parse_size(optarg, "--width", &o->chart.width)) >= 0)
@@ -387,6 +388,7 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 	 * fresh (page-faulting) memory for each */
 	mallopt(M_MMAP_THRESHOLD, 256 << 20);
 	mallopt(M_TRIM_THRESHOLD, 512 << 20);
+	pdb_buf_init(&o.where);
 	if ((status = parse_options(argc, argv, ctx, &o)) >= 0)
 		goto out;
 	if (optind >= argc) {
@@ -427,5 +429,6 @@ out:
 	pdb_chart_layout_free(layout);
 	pdb_chart_free(chart);
 	pdb_store_close(store);
+	pdb_buf_release(&o.where);
 	return status;
 }

@@ -34,7 +34,9 @@ const struct command cmd_site = {
 
 enum { OPT_SINCE = 0x2000, OPT_BASE_URL };
 
-static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_site_opts *o)
+/* --where parts are gathered in where, which o->where points to. */
+static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_site_opts *o,
+			 struct pdb_buf *where)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, 0, 'o' },
@@ -53,9 +55,9 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_
 		switch (c) {
 		case 'o': o->outdir = cmd_output_dir(optarg); break;
 		case 'w':
-			if (!strchr(optarg, '='))
-				return cmd_usage_error(&cmd_site, "expected KEY=VALUE, got '%s'", optarg);
-			o->where = optarg;
+			if ((status = cmd_add_where(&cmd_site, where, optarg)) >= 0)
+				return status;
+			o->where = where->data;
 			break;
 		case OPT_SINCE: o->since = optarg; break;
 		case 't': o->title = optarg; break;
@@ -88,11 +90,13 @@ static int site_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_site_opts o = { .jobs = pdb_exec_cpus_allowed() };
 	struct pdb_site_stats st = { 0 };
 	struct pdb_store *store = NULL;
+	struct pdb_buf where;
 	struct pdb_err err;
 	char *base = NULL;
 	int status;
 
-	if ((status = parse_options(argc, argv, ctx, &o)) >= 0)
+	pdb_buf_init(&where);
+	if ((status = parse_options(argc, argv, ctx, &o, &where)) >= 0)
 		goto out;
 	/* page paths are appended to the base: it ends with a slash */
 	if (o.base_url && o.base_url[strlen(o.base_url) - 1] != '/')
@@ -112,6 +116,7 @@ static int site_main(int argc, char **argv, struct cmd_ctx *ctx)
 out:
 	pdb_site_stats_release(&st);
 	pdb_store_close(store);
+	pdb_buf_release(&where);
 	free(base);
 	return status;
 }
