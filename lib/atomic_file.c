@@ -34,3 +34,24 @@ int pdb_atomic_end(const char *tmp, const char *path, int ok, struct pdb_err *er
 	unlink(tmp);
 	return -1;
 }
+
+int pdb_make_dir(const char *dir, enum pdb_dir_kind kind, int *made, struct pdb_err *err)
+{
+	struct stat st;
+	int there;
+
+	if (made)
+		*made = 0;
+	if (mkdir(dir, 0777) == 0) {
+		if (made)
+			*made = 1;
+		return 0;
+	}
+	there = errno == EEXIST && (kind == PDB_DIR_GIVEN ? stat(dir, &st) : lstat(dir, &st)) == 0;
+	if (there && S_ISDIR(st.st_mode))
+		return 0;
+	if (errno != EEXIST)
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", dir, strerror(errno));
+	return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: exists and is not a directory%s", dir,
+			   kind == PDB_DIR_OWN ? " (a symlink is not followed)" : "");
+}

@@ -55,18 +55,6 @@ out:
 	return rc;
 }
 
-static int make_dir(const char *dir, struct pdb_err *err)
-{
-	struct stat st;
-
-	if (mkdir(dir, 0777) == 0)
-		return 0;
-	if (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-		return 0;
-	return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", dir,
-			   errno == EEXIST ? "exists and is not a directory" : strerror(errno));
-}
-
 /* The template text: DIR/NAME, or the built-in one. *source names it for
  * errors. Caller frees the text. */
 static char *load_template(const char *dir, const char *name, char **source,
@@ -176,7 +164,7 @@ int pdb_report_write(struct pdb_store *store, int64_t base, int64_t cand,
 	if (!(r.base = pdb_store_load_run(store, base, err)) ||
 	    !(r.cand = pdb_store_load_run(store, cand, err)) ||
 	    pdb_compare_run_groups(store, &base, 1, &cand, 1, &r.opts, &r.cmp, err) < 0 ||
-	    make_dir(opts->outdir, err) < 0)
+	    pdb_make_dir(opts->outdir, PDB_DIR_GIVEN, NULL, err) < 0)
 		goto out;
 	r.where = pdb_report_history_where(r.cand, opts->where);
 	title = opts->title ? pdb_xstrdup(opts->title) : default_title(r.base, r.cand);

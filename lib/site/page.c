@@ -138,20 +138,6 @@ void site_note(struct site *s, const char *fmt, ...)
 	pthread_mutex_unlock(&lock);
 }
 
-/* dir made when missing; a symlink or a file there is refused. */
-static int make_dir(const char *dir, struct pdb_err *err)
-{
-	struct stat st;
-
-	if (mkdir(dir, 0777) == 0)
-		return 0;
-	if (errno == EEXIST && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-		return 0;
-	return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", dir,
-			   errno == EEXIST ? "exists and is not a directory (a symlink is not "
-			   "followed)" : strerror(errno));
-}
-
 int site_write_page(const struct site *s, const char *path, const struct pdb_buf *b,
 		    struct pdb_err *err)
 {
@@ -162,7 +148,7 @@ int site_write_page(const struct site *s, const char *path, const struct pdb_buf
 
 	if (slash) {
 		char *dir = pdb_xasprintf("%s/%.*s", s->opts->outdir, (int)(slash - path), path);
-		rc = make_dir(dir, err);
+		rc = pdb_make_dir(dir, PDB_DIR_OWN, NULL, err);
 		free(dir);
 		if (rc < 0)
 			goto out;

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "atomic_file.h"
+
 void pdb_site_stats_release(struct pdb_site_stats *st)
 {
 	for (size_t i = 0; i < st->nnotes; i++)
@@ -41,12 +43,10 @@ static int make_outdir(const char *dir, int *made, struct pdb_err *err)
 	struct stat st;
 	int ours;
 
-	*made = mkdir(dir, 0777) == 0;
+	if (pdb_make_dir(dir, PDB_DIR_GIVEN, made, err) < 0)
+		return -1;
 	if (*made)
 		return 0;
-	if (errno != EEXIST || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", dir,
-				   errno == EEXIST ? "exists and is not a directory" : strerror(errno));
 	manifest = pdb_xasprintf("%s/" SITE_MANIFEST, dir);
 	ours = lstat(manifest, &st) == 0;
 	free(manifest);
