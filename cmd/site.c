@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "compare_config.h"
 #include "runner/exec.h"
 #include "site/site.h"
 #include "util.h"
@@ -19,6 +20,8 @@ const struct command cmd_site = {
 	"      --base-url URL      where the site is published (http:// or https://),\n"
 	"                          for canonical links; the pages link to each other\n"
 	"                          by relative paths either way\n"
+	"  -c, --config FILE       the run pages' comparisons' thresholds, directions,\n"
+	"                          ignores, as compare's (default ./perfdb.yaml)\n"
 	"  -j, --jobs N            threads that draw the benchmark pages (default:\n"
 	"                          the CPUs perfdb may run on)\n"
 	"      --db FILE           the database\n"
@@ -36,7 +39,7 @@ enum { OPT_SINCE = 0x2000, OPT_BASE_URL };
 
 /* --where parts are gathered in where, which o->where points to. */
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_site_opts *o,
-			 struct pdb_buf *where)
+			 struct pdb_buf *where, const char **config)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, 0, 'o' },
@@ -45,13 +48,14 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_
 		{ "title", required_argument, 0, 't' },
 		{ "base-url", required_argument, 0, OPT_BASE_URL },
 		{ "jobs", required_argument, 0, 'j' },
+		{ "config", required_argument, 0, 'c' },
 		CMD_COMMON_OPTIONS,
 		{ 0, 0, 0, 0 },
 	};
 	int64_t jobs;
 	int c, status;
 
-	while ((c = cmd_getopt(argc, argv, "o:w:t:j:h", longopts, &cmd_site)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "o:w:t:j:c:h", longopts, &cmd_site)) != -1) {
 		switch (c) {
 		case 'o': o->outdir = cmd_output_dir(optarg); break;
 		case 'w':
@@ -61,6 +65,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_
 			break;
 		case OPT_SINCE: o->since = optarg; break;
 		case 't': o->title = optarg; break;
+		case 'c': *config = optarg; break;
 		case OPT_BASE_URL:
 			if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)
 				return cmd_usage_error(&cmd_site, "--base-url must start with http:// "
@@ -90,14 +95,21 @@ static int site_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_site_opts o = { .jobs = pdb_exec_cpus_allowed() };
 	struct pdb_site_stats st = { 0 };
 	struct pdb_store *store = NULL;
+	struct pdb_compare_config cfg;
 	struct pdb_buf where;
 	struct pdb_err err;
+	const char *config = NULL;
 	char *base = NULL;
 	int status;
 
 	pdb_buf_init(&where);
-	if ((status = parse_options(argc, argv, ctx, &o, &where)) >= 0)
+	pdb_compare_config_init(&cfg);
+	if ((status = parse_options(argc, argv, ctx, &o, &where, &config)) >= 0)
 		goto out;
+	if (cmd_compare_config(config, &cfg, &o.config, &err) < 0) {
+		status = cmd_fail("site", &err);
+		goto out;
+	}
 	/* page paths are appended to the base: it ends with a slash */
 	if (o.base_url && o.base_url[strlen(o.base_url) - 1] != '/')
 		o.base_url = base = pdb_xasprintf("%s/", o.base_url);
@@ -117,6 +129,7 @@ out:
 	pdb_site_stats_release(&st);
 	pdb_store_close(store);
 	pdb_buf_release(&where);
+	pdb_compare_config_release(&cfg);
 	free(base);
 	return status;
 }

@@ -821,8 +821,9 @@ static void mark_failures(struct ctx *c, struct pdb_run *const *cand, size_t nca
 			char *dims_json;
 			struct pdb_compare_row *row;
 			int matched = 0;
-			if (!pdb_glob_match(c->opts->bench_glob, f->benchmark))
-				continue; /* --bench left it out */
+			if (!pdb_glob_match(c->opts->bench_glob, f->benchmark) ||
+			    (c->opts->config && pdb_compare_config_ignores(c->opts->config, f->benchmark)))
+				continue; /* --bench or the configuration left it out */
 			dims_json = pdb_dims_text(f->dims, f->ndims);
 			for (size_t r = 0; r < out->nrows; r++) {
 				row = &out->rows[r];
@@ -870,7 +871,8 @@ static void mark_base_failures(struct ctx *c, struct pdb_run *const *base, size_
 			for (size_t r = 0; r < c->out->nrows && !found; r++)
 				found = strcmp(c->out->rows[r].benchmark, f->benchmark) == 0 &&
 					strcmp(c->out->rows[r].dims_json, dims_json) == 0;
-			if (!found && pdb_glob_match(c->opts->bench_glob, f->benchmark)) {
+			if (!found && pdb_glob_match(c->opts->bench_glob, f->benchmark) &&
+			    !(c->opts->config && pdb_compare_config_ignores(c->opts->config, f->benchmark))) {
 				struct pdb_compare_row *row = failure_row(c, f, dims_json);
 				row->verdict = PDB_VERDICT_MISSING;
 				row->failed_in_base = 1;

@@ -198,6 +198,15 @@ out:
 	return ret;
 }
 
+int pdb_compare_config_ignores(const struct pdb_compare_config *cfg, const char *benchmark)
+{
+	for (size_t i = 0; i < cfg->nrules; i++)
+		if (cfg->rules[i].ignore && !cfg->rules[i].metric &&
+		    pdb_glob_match(cfg->rules[i].benchmark, benchmark))
+			return 1;
+	return 0;
+}
+
 int pdb_compare_config_apply(const struct pdb_compare_config *cfg, const char *benchmark,
 			     const char *metric, double *threshold_pct, double *warn_pct,
 			     int *direction)

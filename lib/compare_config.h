@@ -33,6 +33,9 @@ void pdb_compare_config_release(struct pdb_compare_config *cfg);
 /* The rules' settings for one series (the section's own threshold and
  * warn are the caller's defaults): fields left as they are when no rule
  * sets them. Returns 1 when the series is ignored, else 0. */
+/* 1 when a rule ignores the benchmark whole (every metric: no metric glob),
+ * so that its failures are not gated either; else 0. */
+int pdb_compare_config_ignores(const struct pdb_compare_config *cfg, const char *benchmark);
 int pdb_compare_config_apply(const struct pdb_compare_config *cfg, const char *benchmark,
 			     const char *metric, double *threshold_pct, double *warn_pct,
 			     int *direction);

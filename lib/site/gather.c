@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_config.h"
 #include "store_detect.h"
 
 static const struct site *sort_site; /* for qsort, which has no context argument */
@@ -647,6 +648,28 @@ static void run_prevs(struct site *s)
 	}
 }
 
+/* The comparison's configuration, for the keys of the pages that show one. */
+static uint64_t config_hash(const struct pdb_compare_config *cfg)
+{
+	uint64_t h = SITE_HASH_START;
+
+	if (!cfg)
+		return h;
+	h = site_hash(h, &cfg->alpha, sizeof cfg->alpha);
+	h = site_hash(h, &cfg->threshold_pct, sizeof cfg->threshold_pct);
+	h = site_hash(h, &cfg->warn_pct, sizeof cfg->warn_pct);
+	for (size_t i = 0; i < cfg->nrules; i++) {
+		const struct pdb_compare_rule *r = &cfg->rules[i];
+		int flags[3] = { r->direction, r->has_direction, r->ignore };
+		h = site_hash_str(h, r->benchmark);
+		h = site_hash_str(h, r->metric);
+		h = site_hash(h, &r->threshold_pct, sizeof r->threshold_pct);
+		h = site_hash(h, &r->warn_pct, sizeof r->warn_pct);
+		h = site_hash(h, flags, sizeof flags);
+	}
+	return h;
+}
+
 /* A run's page shows its values, those of the run it is compared with and
  * whether a change point or an outlier is at it; the newest run of a branch
  * also the statistical comparison (whose band may come from the runs
@@ -654,6 +677,7 @@ static void run_prevs(struct site *s)
 static void run_keys(struct site *s)
 {
 	uint64_t *values = pdb_xmalloc((s->nruns + 1) * sizeof *values), before = SITE_HASH_START;
+	uint64_t config = config_hash(s->opts->config);
 
 	for (size_t i = 0; i < s->nruns; i++) {
 		values[i] = SITE_HASH_START;
@@ -690,6 +714,8 @@ static void run_keys(struct site *s)
 		}
 		h = site_hash(h, &r->shown, sizeof r->shown);
 		h = site_hash(h, &r->newest, sizeof r->newest);
+		if (r->newest)
+			h = site_hash(h, &config, sizeof config);
 		h = site_hash_str(h, r->row->status);
 		h = site_hash_str(h, r->row->tool);
 		h = site_hash_str(h, r->row->format);

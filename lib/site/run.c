@@ -33,11 +33,13 @@ static void attributes(const struct pdb_run_row *r, struct pdb_buf *b)
 	pdb_buf_puts(b, "</tbody>\n</table>\n");
 }
 
-static void counts(const struct pdb_compare *c, struct pdb_buf *b)
+/* compare's headline: "FAIL: 1 regression, 2 unchanged (fails on ...)". */
+static void counts(const struct pdb_compare *c, const struct pdb_compare_opts *co,
+		   struct pdb_buf *b)
 {
-	pdb_buf_puts(b, "<p>");
-	pdb_compare_counts_text(c, b);
-	pdb_buf_printf(b, " (significance level %g).</p>\n", c->alpha);
+	pdb_buf_puts(b, "<p><strong>");
+	pdb_compare_headline(c, PDB_FAIL_ON_DEFAULT, co, PDB_RENDER_HTML, b);
+	pdb_buf_printf(b, "</strong> (significance level %g).</p>\n", c->alpha);
 }
 
 /* What detect found at the k-th point of a series: a change point or an outlier. */
@@ -146,6 +148,7 @@ int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
 	int rc = -1;
 
 	pdb_compare_opts_init(&co);
+	co.config = s->opts->config;
 	/* the statistical comparison costs a second a run of 2,000 series: the
 	 * newest run of each branch has it, the others say how to get it */
 	if (run->prev && run->newest &&
@@ -172,7 +175,7 @@ int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
 	if (run->prev && run->newest) {
 		pdb_buf_puts(b, " Worst first; change and interval are this run's change in the "
 			     "metric's own direction.</p>\n");
-		counts(&cmp, b);
+		counts(&cmp, &co, b);
 		pdb_compare_table_all(&cmp, PDB_RENDER_HTML, 0, b);
 	} else if (run->prev) {
 		pdb_buf_printf(b, " The newest run of each branch has the statistical comparison here; "

@@ -14,6 +14,8 @@ struct pdb_site_opts {
 	const char *title;     /* NULL: "Performance dashboard" */
 	const char *base_url;  /* where the site is published (canonical links); NULL: none */
 	int jobs;              /* threads that draw the benchmark pages (0, 1: this one) */
+	const struct pdb_compare_config *config; /* the run pages' comparisons are compare's
+						  * with this configuration; NULL: none */
 };
 
 /* What was done, for the caller to print. */
