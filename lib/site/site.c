@@ -20,40 +20,103 @@ void pdb_site_stats_release(struct pdb_site_stats *st)
 }
 
 /* 1 when dir holds nothing but "." and "..". */
-static int is_empty_dir(const char *dir)
+/* Whether name is the manifest's temporary file (".perfdb-site.manifest.XXXXXX"):
+ * a build killed while it claimed the folder leaves one. */
+static int is_manifest_tmp(const char *name)
+{
+	size_t n = strlen(SITE_MANIFEST);
+
+	return name[0] == '.' && strncmp(name + 1, SITE_MANIFEST, n) == 0 &&
+	       name[n + 1] == '.' && strlen(name + n + 2) == 6;
+}
+
+/* Whether dir holds nothing but the manifest's temporary files and (when not
+ * NULL) a file named but. */
+static int is_empty_dir_but(const char *dir, const char *but)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int empty = d != NULL;
 
 	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+		    !(but && strcmp(e->d_name, but) == 0) && !is_manifest_tmp(e->d_name))
 			empty = 0;
 	if (d)
 		closedir(d);
 	return empty;
 }
 
+static int is_empty_dir(const char *dir)
+{
+	return is_empty_dir_but(dir, NULL);
+}
+
 /* The output folder: made, or one perfdb wrote before (its manifest is
  * there), or an empty one; a folder of other files is refused, since the
- * site would overwrite them. */
-static int make_outdir(const char *dir, int *made, struct pdb_err *err)
+ * site would overwrite them. A new or empty folder is claimed at once with
+ * an empty manifest, so that a build killed half-way leaves a folder the
+ * next build takes as its own (*claimed: 1 made now, 2 empty and claimed). */
+static int make_outdir(const char *dir, int *claimed, struct pdb_err *err)
 {
+	struct site_manifest none = { 0 };
 	char *manifest;
 	struct stat st;
-	int ours;
+	int made, ours;
 
-	if (pdb_make_dir(dir, PDB_DIR_GIVEN, made, err) < 0)
+	*claimed = 0;
+	if (pdb_make_dir(dir, PDB_DIR_GIVEN, &made, err) < 0)
 		return -1;
-	if (*made)
-		return 0;
 	manifest = pdb_xasprintf("%s/" SITE_MANIFEST, dir);
-	ours = lstat(manifest, &st) == 0;
+	ours = !made && lstat(manifest, &st) == 0;
 	free(manifest);
-	if (!ours && !is_empty_dir(dir))
+	if (ours)
+		return 0;
+	if (!made && !is_empty_dir(dir))
 		return pdb_err_set(err, PDB_EXIT_USAGE, "%s: holds files of its own and no "
 				   SITE_MANIFEST ": give a new or empty folder", dir);
-	return 0;
+	*claimed = made ? 1 : 2;
+	return site_manifest_write(dir, &none, err);
+}
+
+/* Leave a folder claimed for nothing as it was: empty, or not there. */
+static void unclaim(const char *dir, int claimed)
+{
+	char *manifest = pdb_xasprintf("%s/" SITE_MANIFEST, dir);
+
+	if (claimed && is_empty_dir_but(dir, SITE_MANIFEST)) {
+		unlink(manifest);
+		if (claimed == 1)
+			rmdir(dir);
+	}
+	free(manifest);
+}
+
+/* Temporary files a killed build left (".NAME.XXXXXX", pdb_atomic_begin's) in
+ * the folders the site writes: removed before it writes again. */
+static void remove_leftovers(const char *outdir)
+{
+	static const char *const sub[] = { "", "/b", "/r" };
+
+	for (size_t i = 0; i < sizeof sub / sizeof *sub; i++) {
+		char *dir = pdb_xasprintf("%s%s", outdir, sub[i]);
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			size_t n = strlen(e->d_name);
+			char *path;
+			struct stat st;
+			if (e->d_name[0] != '.' || n < 9 || e->d_name[n - 7] != '.')
+				continue;
+			path = pdb_xasprintf("%s/%s", dir, e->d_name);
+			if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+				unlink(path);
+			free(path);
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+	}
 }
 
 static int is_file(const struct site *s, const char *path)
@@ -261,10 +324,13 @@ int pdb_site_write(struct pdb_store *store, const struct pdb_site_opts *opts,
 	struct site_manifest old = { 0 }, now = { 0 };
 	char *index = NULL;
 	struct stat sb;
-	int rc = -1, made = 0;
+	int rc = -1, claimed = 0;
 
 	memset(st, 0, sizeof *st);
-	if (make_outdir(opts->outdir, &made, err) < 0 || site_gather(&s, err) < 0 ||
+	if (make_outdir(opts->outdir, &claimed, err) < 0)
+		goto out;
+	remove_leftovers(opts->outdir);
+	if (site_gather(&s, err) < 0 ||
 	    site_manifest_read(opts->outdir, &old, err) < 0 || pages(&s, &old, &now, err) < 0)
 		goto out;
 	site_manifest_sort(&now);
@@ -278,8 +344,8 @@ int pdb_site_write(struct pdb_store *store, const struct pdb_site_opts *opts,
 	st->benchmarks = s.nbenches;
 	rc = 0;
 out:
-	if (rc < 0 && made)
-		rmdir(opts->outdir); /* made for nothing: left as it was (if still empty) */
+	if (rc < 0)
+		unclaim(opts->outdir, claimed);
 	free(index);
 	site_manifest_release(&old);
 	site_manifest_release(&now);
