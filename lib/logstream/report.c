@@ -75,8 +75,12 @@ void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct 
 		total(run, bench, dims, ndims, "foreign", "count", PDB_DIR_NONE, (double)t->foreign);
 		total(run, bench, dims, ndims, "unmatched", "count", PDB_DIR_NONE,
 		      (double)(t->lines - received - t->duplicated - t->foreign));
-	} else if (received > 0) {
-		total(run, bench, dims, ndims, "delivery_time", "s", PDB_DIR_LOWER, last);
+	} else {
+		if (received > 0)
+			total(run, bench, dims, ndims, "delivery_time", "s", PDB_DIR_LOWER, last);
+		/* counted beyond what was sent: the count is not of these lines alone */
+		total(run, bench, dims, ndims, "excess", "count", PDB_DIR_LOWER,
+		      received > res->sent ? (double)(received - res->sent) : 0);
 	}
 	if (t->command) /* runs of the command that gave no count */
 		total(run, bench, dims, ndims, "probe_errors", "count", PDB_DIR_LOWER, (double)t->probe_errors);

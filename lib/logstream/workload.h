@@ -30,6 +30,7 @@ struct pdb_logstream_result {
 	struct pdb_logstream_tally tally;
 	int interrupted;
 	char error[256];             /* the last send failure, or "" */
+	char warning[256];           /* what the numbers alone do not say, or "" */
 };
 
 /* Run the workload of opts->spec: send rate x duration lines, each when
@@ -47,7 +48,8 @@ void pdb_logstream_result_release(struct pdb_logstream_result *res);
  * repetition); per repetition sent, received, missing, missing_pct,
  * errors, and with a matching probe duplicated, foreign, unmatched,
  * delivery_delay_mean, for a counts-only probe delivery_time (s until the
- * final count), for a command probe probe_errors. */
+ * final count) and excess (counted beyond what was sent), for a command
+ * probe probe_errors. */
 void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct pdb_run *run,
 				 const char *bench, const struct pdb_attr *dims, size_t ndims);
 
