@@ -563,10 +563,24 @@ static int has_times(const struct pdb_result *r)
 	return n >= 2;
 }
 
-/* Throughput over time: rates whose samples carry time offsets, one panel
- * per unit (msg/s apart from B/s), at most MAX_LINES lines in each. */
-static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
-			      const struct pdb_plot_opts *opts)
+/* Rates: what throughput over time draws. */
+static int is_rate(const struct pdb_result *r)
+{
+	return r->direction == PDB_DIR_HIGHER;
+}
+
+/* A lag (Kafka's consumer_lag): messages behind, a count named so. */
+static int is_lag(const struct pdb_result *r)
+{
+	return strcmp(r->unit, "count") == 0 && strstr(r->metric, "lag") != NULL;
+}
+
+/* Series over time that pick takes and whose samples carry time offsets,
+ * one panel per unit (msg/s apart from B/s) titled what, at most MAX_LINES
+ * lines in each. */
+static void timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
+			 const struct pdb_plot_opts *opts, int (*pick)(const struct pdb_result *),
+			 const char *what)
 {
 	struct pdb_chart_item *it = NULL, *sub = NULL;
 	size_t n = 0, cap = 0, nunits = 0, ucap = 0;
@@ -576,8 +590,7 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
 			size_t u = 0;
-			if (r->direction != PDB_DIR_HIGHER || !pdb_glob_match(opts->bench_glob, r->benchmark) ||
-			    !has_times(r))
+			if (!pick(r) || !pdb_glob_match(opts->bench_glob, r->benchmark) || !has_times(r))
 				continue;
 			pdb_grow((void **)&it, &cap, n + 1, sizeof *it);
 			it[n].run = runs[k];
@@ -594,8 +607,8 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 	sub = pdb_xmalloc((n ? n : 1) * sizeof *sub);
 	for (size_t u = 0; u < nunits; u++) {
 		struct pdb_chart_panel *p;
-		char *title = nunits > 1 ? pdb_xasprintf("Throughput over time: %s", units[u]) :
-			      pdb_xstrdup("Throughput over time");
+		char *title = nunits > 1 ? pdb_xasprintf("%s over time: %s", what, units[u]) :
+			      pdb_xasprintf("%s over time", what);
 		struct reps_seen reps = { 0, 0 };
 		char **labels, *note;
 		size_t m = 0;
@@ -614,8 +627,8 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 				add_line(p, labels[i], key, (int)i, &tl);
 				reps_add(&reps, &tl);
 			} else {
-				pdb_chart_skip(c, "%s: more than %d lines in its throughput panel: "
-					       "narrow them with --bench", key, MAX_LINES);
+				pdb_chart_skip(c, "%s: more than %d lines in its %s panel: "
+					       "narrow them with --bench", key, MAX_LINES, what);
 			}
 			free(key);
 			timeline_free(&tl);
@@ -629,6 +642,21 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 	free(sub);
 	free(it);
 	free(units);
+}
+
+/* A lag panel (the last, when there is one) goes right after the first
+ * throughput panel (msg/s, before B/s): whether a pipeline keeps up
+ * stays in the chart when the height holds fewer panels. */
+static void lag_after_rates(struct pdb_chart *c, size_t throughput)
+{
+	struct pdb_chart_panel lag;
+
+	if (c->npanels < throughput + 3 || strncmp(c->panels[c->npanels - 1].title, "Lag", 3) != 0)
+		return;
+	lag = c->panels[c->npanels - 1];
+	memmove(&c->panels[throughput + 2], &c->panels[throughput + 1],
+		(c->npanels - throughput - 2) * sizeof lag);
+	c->panels[throughput + 1] = lag;
 }
 
 /* The time panels past what the chart's height holds are left out, the
@@ -682,7 +710,7 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 	struct pdb_chart *c;
 	struct pdb_chart_panel *p;
 	char **labels = NULL, **keys = NULL;
-	size_t n = 0;
+	size_t n = 0, throughput;
 	int others = 0;
 
 	if (pdb_chart_load_runs(store, sel, nsel, &runs, err) < 0)
@@ -733,7 +761,10 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 	}
 	auto_log(p, 20);
 	latency_over_time(c, it, labels, keys, n);
-	throughput_panels(c, runs, nsel, opts);
+	throughput = c->npanels;
+	timed_panels(c, runs, nsel, opts, is_rate, "Throughput");
+	timed_panels(c, runs, nsel, opts, is_lag, "Lag");
+	lag_after_rates(c, throughput);
 	fit_panels(c);
 	whole_duration(c, 1);
 out:
