@@ -240,7 +240,7 @@ static void run_stream(struct pdb_run *run, const struct pdb_spec *spec, const s
 	}
 	n = point_dims(spec, s->point, dims);
 	if (s->kind == PDB_STEP_MEASURE && !lr.interrupted && res->status == 0)
-		pdb_logstream_result_to_run(&lr, run, b->name, dims, n);
+		pdb_logstream_result_to_run(&lr, b->stream, run, b->name, dims, n);
 	pdb_logstream_result_release(&lr);
 	free(rate);
 }
