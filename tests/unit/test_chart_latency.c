@@ -72,6 +72,8 @@ static struct pdb_chart *three_repetitions(size_t nreps)
 							 PDB_DIR_HIGHER), (double)t, rate[k][t]);
 			pdb_result_add_at(pdb_run_series(run, "pipe", NULL, 0, "delivery_delay_p99", "s",
 							 PDB_DIR_LOWER), (double)t, p99[k][t]);
+			pdb_result_add_at(pdb_run_series(run, "pipe", NULL, 0, "consumer_lag", "count",
+							 PDB_DIR_LOWER), (double)t, (double)(100 * k + 10 * t));
 		}
 	s.weight = 100;
 	pdb_result_add_sample(pdb_run_series(run, "pipe", NULL, 0, "delivery_delay", "s", PDB_DIR_LOWER), &s);
@@ -123,6 +125,12 @@ static void test_repetitions_median(void **state)
 	assert_forward(&l->series[0]);
 	assert_float_equal(l->series[0].y[1], 0.03, 1e-12);
 	assert_non_null(strstr(l->title, "median of 3 repetitions"));
+	/* the lag over time in a panel of its own, after the rates */
+	assert_non_null(p = panel(c, "Lag over time"));
+	assert_true(p > panel(c, "Throughput over time"));
+	assert_int_equal(p->nseries, 1);
+	assert_forward(&p->series[0]);
+	assert_float_equal(p->series[0].y[2], 120, 1e-9);
 	pdb_chart_free(c);
 }
 
