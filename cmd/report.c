@@ -114,6 +114,8 @@ static int report_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_fail("report", &err);
 		goto out;
 	}
+	for (size_t i = 0; i < files.nnotes; i++)
+		fprintf(stderr, "perfdb: report: %s\n", files.notes[i]);
 	for (size_t i = 0; i < files.n; i++)
 		printf("%s\n", files.paths[i]);
 	status = PDB_EXIT_OK;

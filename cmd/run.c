@@ -167,6 +167,9 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 		       ls->template_path ? ls->template_path : "perfdb seq=$SEQ ts=$TS", text, ls->duration);
 		if (ls->has_probe)
 			printf(", probe %s", ls->probe.file ? ls->probe.file : ls->probe.command);
+		for (size_t k = 0; k < ls->nprobes; k++)
+			printf("%s %s %s", k ? "," : ", probes", ls->probes[k].name,
+			       ls->probes[k].file ? ls->probes[k].file : ls->probes[k].command);
 		free(text);
 		return;
 	}

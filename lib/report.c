@@ -15,6 +15,9 @@ void pdb_report_files_release(struct pdb_report_files *f)
 	for (size_t i = 0; i < f->n; i++)
 		free(f->paths[i]);
 	free(f->paths);
+	for (size_t i = 0; i < f->nnotes; i++)
+		free(f->notes[i]);
+	free(f->notes);
 	memset(f, 0, sizeof *f);
 }
 

@@ -34,6 +34,8 @@ struct pdb_report_files {
 	char **paths;
 	size_t n;
 	int regression;             /* the comparison fails compare's default gate */
+	char **notes;               /* what the page leaves out and why, one line each */
+	size_t nnotes;
 };
 void pdb_report_files_release(struct pdb_report_files *f);
 

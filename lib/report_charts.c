@@ -22,6 +22,7 @@ void pdb_report_chart_release(struct report_chart *c)
 	free(c->name);
 	free(c->alt);
 	free(c->svg);
+	free(c->note);
 	memset(c, 0, sizeof *c);
 }
 
@@ -239,31 +240,103 @@ static int has_latency(const struct pdb_run *run)
 	return 0;
 }
 
+static struct pdb_plot_opts latency_opts(void)
+{
+	return (struct pdb_plot_opts){ .width = WIDTH, .height = 560, .theme = PDB_THEME_LIGHT,
+				       .title = "Latency percentiles: baseline and candidate" };
+}
+
+/* At most this many narrowed latency charts are tried. */
+#define LATENCY_TRIES 16
+
+/* The note of a latency chart left out (row NULL) or narrowed to row's
+ * benchmark (and metric, by_metric), with why, added to files for stderr too. */
+static void latency_note(struct report *r, const struct pdb_compare_row *row, int by_metric,
+			 const char *why, struct pdb_report_files *files)
+{
+	char *note;
+
+	if (row)
+		note = pdb_xasprintf("The latency chart shows %s%s%s only: the runs have more latency "
+				     "series than one chart holds (%s); perfdb plot latency RUN "
+				     "--bench B --metric M draws the others.", row->benchmark,
+				     by_metric ? " " : "", by_metric ? row->metric : "", why);
+	else
+		note = pdb_xasprintf("No latency chart: the runs have more latency series than one "
+				     "chart holds, and no benchmark or metric of them alone fits (%s); "
+				     "perfdb plot latency RUN --bench B --metric M draws them.", why);
+	r->latency_chart.note = note;
+	files->notes = pdb_xrealloc(files->notes, (files->nnotes + 1) * sizeof *files->notes);
+	files->notes[files->nnotes++] = pdb_xstrdup(note);
+}
+
+/* Too many lines for one chart: the latency of the benchmark of the
+ * latency (a time named so, else any time) that changed most, else of its
+ * metric alone; the next one's when that metric draws nothing. NULL (*used
+ * NULL) with err when none fits, or on the store's error (another code). */
+static struct pdb_chart *narrowed(struct pdb_store *store, struct report *r, const char *const *runs,
+				  const struct pdb_compare_row **used, int *by_metric,
+				  struct pdb_err *err)
+{
+	struct pdb_plot_opts o = latency_opts();
+	struct pdb_chart *c = NULL;
+	size_t tries = 0;
+
+	*used = NULL;
+	for (size_t k = 0; !c && k < 2 * r->cmp.nrows && tries < LATENCY_TRIES; k++) {
+		const struct pdb_compare_row *row = &r->cmp.rows[k % r->cmp.nrows];
+		char *bench, *metric = NULL;
+		/* the first pass takes the times named latency, the second the others */
+		if (strcmp(row->unit, "s") != 0 || !strstr(row->metric, "lat") != (k >= r->cmp.nrows))
+			continue;
+		o.bench_glob = bench = pdb_glob_quote(row->benchmark);
+		o.metric_glob = NULL;
+		for (*by_metric = 0; !c && *by_metric < 2; ++*by_metric) {
+			if (*by_metric)
+				o.metric_glob = metric = pdb_glob_quote(row->metric);
+			pdb_err_clear(err);
+			c = pdb_latency_chart(store, runs, 2, &o, err);
+			tries++;
+			if (c || err->code != PDB_EXIT_USAGE)
+				break; /* drawn, or nothing of this metric to draw: the next row's */
+		}
+		free(bench);
+		free(metric);
+		if (!c && err->code != PDB_EXIT_USAGE && err->code != PDB_EXIT_INPUT)
+			return NULL; /* the store's error, not the data's */
+		if (c)
+			*used = row;
+	}
+	return c;
+}
+
 static int latency_chart(struct pdb_store *store, struct report *r, const char *dir,
 			 struct pdb_report_files *files, struct pdb_err *err)
 {
-	struct pdb_plot_opts o = { .width = WIDTH, .height = 560, .theme = PDB_THEME_LIGHT,
-				   .title = "Latency percentiles: baseline and candidate" };
+	struct pdb_plot_opts o = latency_opts();
 	char *bsel = pdb_xasprintf("run%lld", (long long)r->base->id);
 	char *csel = pdb_xasprintf("run%lld", (long long)r->cand->id);
 	const char *runs[2] = { bsel, csel };
+	const struct pdb_compare_row *row;
 	struct pdb_chart *c = NULL;
-	char *glob = NULL;
-	int rc = 0;
+	char why[sizeof err->msg];
+	int rc = 0, by_metric;
 
 	if (!has_latency(r->base) && !has_latency(r->cand))
 		goto out;
 	c = pdb_latency_chart(store, runs, 2, &o, err);
-	/* too many lines: the latency of the benchmark that changed most */
-	for (size_t i = 0; !c && err->code == PDB_EXIT_USAGE && i < r->cmp.nrows; i++) {
-		const struct pdb_compare_row *row = &r->cmp.rows[i];
-		if (strcmp(row->unit, "s") != 0 || !strstr(row->metric, "lat"))
-			continue;
-		glob = pdb_glob_quote(row->benchmark);
-		o.bench_glob = glob;
-		pdb_err_clear(err);
-		c = pdb_latency_chart(store, runs, 2, &o, err);
-		break;
+	if (!c && err->code == PDB_EXIT_USAGE) { /* too many lines: say so, never drop in silence */
+		snprintf(why, sizeof why, "%s", err->msg);
+		c = narrowed(store, r, runs, &row, &by_metric, err);
+		if (!c && err->code != PDB_EXIT_USAGE && err->code != PDB_EXIT_INPUT) {
+			rc = -1;
+			goto out;
+		}
+		latency_note(r, row, by_metric, why, files);
+		if (!c) {
+			pdb_err_clear(err);
+			goto out;
+		}
 	}
 	if (!c) {
 		rc = absent(err);
@@ -272,7 +345,6 @@ static int latency_chart(struct pdb_store *store, struct report *r, const char *
 	rc = render(c, dir, "latency", "Latency percentile spectrum of the baseline and the "
 		    "candidate on a nines axis", &r->latency_chart, files, err);
 out:
-	free(glob);
 	free(bsel);
 	free(csel);
 	return rc;

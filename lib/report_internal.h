@@ -13,6 +13,7 @@ struct report_chart {
 	char *name;   /* file stem, "compare", "history-1" */
 	char *alt;    /* what it shows, plain text */
 	char *svg;    /* the SVG for inlining: no XML prolog, ids made unique */
+	char *note;   /* what the page shows in place of the chart, or of part of it, and why; or NULL */
 };
 
 /* The history of a series that changed, with its change points. */

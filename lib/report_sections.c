@@ -229,6 +229,11 @@ static void chart(const struct report_chart *c, int html, struct pdb_buf *b)
 {
 	struct table t = { .html = html, .b = b };
 
+	if (c->note) { /* what is left out, before what is drawn */
+		pdb_buf_puts(b, html ? "<p class=\"note\">" : "");
+		text(&t, c->note);
+		pdb_buf_puts(b, html ? "</p>\n" : "\n\n");
+	}
 	if (!c->name)
 		return;
 	if (html) {

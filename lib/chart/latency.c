@@ -117,34 +117,137 @@ static int cmp_sample_t(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Points (t, value) of samples that carry time offsets, and the last value
- * held for one more (mean) period: a sample stands for the period from its
- * offset on, so the line reaches the end of the run. 0 when fewer than 2. */
-static size_t over_time(const struct pdb_result *r, double **x, double **y)
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A series over time. Its timed samples in stored order, split into
+ * repetitions where an offset is not past its repetition's first (each
+ * repetition's seconds start again at 0), each in time order. One
+ * repetition is its own points; several are, at every offset any of them
+ * has, the median of the repetitions running then, lo and hi their lowest
+ * and highest, never one line through all of them. A sample stands for the
+ * period from its offset on, so the last value is held for one more
+ * (mean) period and the line reaches the end of the run. */
+struct timeline {
+	double *x, *y, *lo, *hi; /* lo, hi: NULL for one repetition */
+	size_t n;                /* 0 when fewer than 2 points */
+	size_t reps;
+};
+
+struct repetition {
+	struct pdb_sample *s;       /* n samples in time order */
+	size_t n, at;               /* at: the last sample at or before the offset being drawn */
+	double end;                 /* where its last sample's period ends */
+};
+
+/* The median, lowest and highest across the repetitions running at t (the
+ * last sample of each at or before t); 0 when none runs then. */
+static size_t across(struct repetition *rep, size_t nrep, double t, double *v, double *med,
+		     double *lo, double *hi)
+{
+	size_t m = 0;
+
+	for (size_t k = 0; k < nrep; k++) {
+		struct repetition *r = &rep[k];
+		if (r->n == 0 || t < r->s[0].t || t >= r->end)
+			continue;
+		while (r->at + 1 < r->n && r->s[r->at + 1].t <= t)
+			r->at++;
+		v[m++] = r->s[r->at].value;
+	}
+	if (m == 0)
+		return 0;
+	qsort(v, m, sizeof *v, cmp_double);
+	*med = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+	*lo = v[0];
+	*hi = v[m - 1];
+	return m;
+}
+
+static void timeline_free(struct timeline *tl)
+{
+	free(tl->x);
+	free(tl->y);
+	free(tl->lo);
+	free(tl->hi);
+}
+
+static void over_time(const struct pdb_result *r, struct timeline *tl)
 {
 	struct pdb_sample *s = pdb_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof *s);
-	size_t n = 0;
+	struct repetition *rep = pdb_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof *rep);
+	double *grid, *v, end = -INFINITY;
+	const struct repetition *longest = NULL;
+	size_t n = 0, nrep = 0, ng = 0;
 
+	memset(tl, 0, sizeof *tl);
 	for (size_t i = 0; i < r->nsamples; i++)
 		if (pdb_sample_has_t(&r->samples[i]))
 			s[n++] = r->samples[i];
-	for (size_t i = 1; i < n; i++)
-		if (s[i].t < s[i - 1].t) { /* samples usually come in time order */
-			qsort(s, n, sizeof *s, cmp_sample_t);
-			break;
-		}
-	*x = pdb_xmalloc((n + 1) * sizeof **x);
-	*y = pdb_xmalloc((n + 1) * sizeof **y);
 	for (size_t i = 0; i < n; i++) {
-		(*x)[i] = s[i].t;
-		(*y)[i] = s[i].value;
+		if (nrep == 0 || s[i].t <= rep[nrep - 1].s[0].t)
+			rep[nrep++] = (struct repetition){ .s = &s[i] };
+		rep[nrep - 1].n++;
 	}
+	for (size_t k = 0; k < nrep; k++) {
+		struct repetition *p = &rep[k];
+		qsort(p->s, p->n, sizeof *p->s, cmp_sample_t); /* usually in time order already */
+		if (!longest || p->n > longest->n)
+			longest = p;
+	}
+	tl->reps = nrep;
+	grid = pdb_xmalloc((n + 1) * sizeof *grid);
+	v = pdb_xmalloc((nrep ? nrep : 1) * sizeof *v);
+	tl->x = pdb_xmalloc((n + 1) * sizeof *tl->x);
+	tl->y = pdb_xmalloc((n + 1) * sizeof *tl->y);
+	if (nrep > 1) {
+		tl->lo = pdb_xmalloc((n + 1) * sizeof *tl->lo);
+		tl->hi = pdb_xmalloc((n + 1) * sizeof *tl->hi);
+	}
+	if (!longest || longest->n < 2)
+		goto out;
+	/* a lone sample's period is the longest repetition's */
+	for (size_t k = 0; k < nrep; k++) {
+		struct repetition *p = &rep[k];
+		const struct repetition *by = p->n >= 2 ? p : longest;
+		p->end = p->s[p->n - 1].t + (by->s[by->n - 1].t - by->s[0].t) / (double)(by->n - 1);
+		if (p->end > end)
+			end = p->end;
+	}
+	for (size_t i = 0; i < n; i++)
+		grid[i] = s[i].t;
+	qsort(grid, n, sizeof *grid, cmp_double);
+	for (size_t i = 0; i < n; i++) {
+		double med, lo, hi;
+		if (i > 0 && grid[i] == grid[i - 1])
+			continue;
+		if (across(rep, nrep, grid[i], v, &med, &lo, &hi) == 0)
+			continue;
+		tl->x[ng] = grid[i];
+		tl->y[ng] = med;
+		if (tl->lo) {
+			tl->lo[ng] = lo;
+			tl->hi[ng] = hi;
+		}
+		ng++;
+	}
+	if (ng >= 2) {
+		tl->x[ng] = end;
+		tl->y[ng] = tl->y[ng - 1];
+		if (tl->lo) {
+			tl->lo[ng] = tl->lo[ng - 1];
+			tl->hi[ng] = tl->hi[ng - 1];
+		}
+		tl->n = ng + 1;
+	}
+out:
+	free(grid);
+	free(v);
+	free(rep);
 	free(s);
-	if (n < 2)
-		return 0;
-	(*x)[n] = (*x)[n - 1] + ((*x)[n - 1] - (*x)[0]) / (double)(n - 1);
-	(*y)[n] = (*y)[n - 1];
-	return n + 1;
 }
 
 /* Log scale when the values span a factor of limit or more. */
@@ -360,12 +463,46 @@ static size_t pick_results(struct pdb_run **runs, size_t nruns, const struct pdb
 	return n;
 }
 
+/* Add tl as a line, with its band across repetitions when it has one. */
 static void add_line(struct pdb_chart_panel *p, const char *label, const char *source, int color,
-		     const double *x, const double *y, size_t n)
+		     const struct timeline *tl)
 {
-	struct pdb_chart_series *s = pdb_chart_add_series(p, label, PDB_MARK_LINE, color % 8,
-							  x, y, NULL, NULL, n);
+	struct pdb_chart_series *s = pdb_chart_add_series(p, label, PDB_MARK_LINE | (tl->lo ? PDB_MARK_BAND : 0),
+							  color % 8, tl->x, tl->y, tl->lo, tl->hi, tl->n);
 	pdb_chart_series_source(s, source);
+}
+
+/* The fewest and most repetitions of a panel's lines. */
+struct reps_seen {
+	size_t lo, hi;
+};
+
+static void reps_add(struct reps_seen *r, const struct timeline *tl)
+{
+	if (tl->n == 0)
+		return;
+	if (r->lo == 0 || tl->reps < r->lo)
+		r->lo = tl->reps;
+	if (tl->reps > r->hi)
+		r->hi = tl->reps;
+}
+
+/* What a panel's title says of lines drawn across repetitions: "" for one. */
+static char *reps_note(const struct reps_seen *r)
+{
+	if (r->hi < 2)
+		return pdb_xstrdup("");
+	if (r->lo == r->hi)
+		return pdb_xasprintf("median of %zu repetitions, band: lowest to highest", r->hi);
+	return pdb_xasprintf("median of %zu to %zu repetitions, band: lowest to highest", r->lo, r->hi);
+}
+
+/* title, with the notes that are not "" in parentheses. */
+static void panel_title(struct pdb_chart_panel *p, const char *title, const char *a, const char *b)
+{
+	free(p->title);
+	p->title = *a && *b ? pdb_xasprintf("%s (%s; %s)", title, a, b) :
+		   *a || *b ? pdb_xasprintf("%s (%s)", title, *a ? a : b) : pdb_xstrdup(title);
 }
 
 /* Latency over time: each series' own timed samples, else its per-period
@@ -374,18 +511,20 @@ static void latency_over_time(struct pdb_chart *c, const struct pdb_chart_item *
 			      char *const *labels, char *const *keys, size_t n)
 {
 	struct pdb_chart_panel *p = NULL;
+	struct reps_seen reps = { 0, 0 };
 	size_t lines = 0;
+	char *note, *more;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pdb_result *own = it[i].r;
 		/* a family has no samples of its own: its series are the lines */
 		for (size_t k = it[i].family ? 1 : 0; k < NSUFFIXES + 1; k++) {
 			const struct pdb_result *r = k == 0 ? own : sibling(it[i].run, own, name_len(&it[i]), k - 1);
-			double *x, *y;
-			size_t m;
+			struct timeline tl;
 			if (!r)
 				continue;
-			if ((m = over_time(r, &x, &y)) > 0) {
+			over_time(r, &tl);
+			if (tl.n > 0) {
 				if (!p)
 					p = pdb_chart_add_panel(c, "Latency over time", "time", "s",
 								"latency", "s");
@@ -393,25 +532,26 @@ static void latency_over_time(struct pdb_chart *c, const struct pdb_chart_item *
 					char *label = k == 0 ? pdb_xstrdup(labels[i]) :
 						      n > 1 ? pdb_xasprintf("%s %s", labels[i], suffixes[k - 1] + 1) :
 						      pdb_xstrdup(suffixes[k - 1] + 1);
-					add_line(p, label, keys[i], (int)lines, x, y, m);
+					add_line(p, label, keys[i], (int)lines, &tl);
+					reps_add(&reps, &tl);
 					free(label);
 				}
 				lines++;
 			}
-			free(x);
-			free(y);
-			if (k == 0 && m > 0)
+			timeline_free(&tl);
+			if (k == 0 && tl.n > 0)
 				break; /* its own samples say it all */
 		}
 	}
 	if (!p)
 		return;
 	auto_log(p, 50);
-	if (lines > MAX_LINES) {
-		free(p->title);
-		p->title = pdb_xasprintf("Latency over time (%d of %zu lines: narrow them with "
-					 "--bench or --metric)", MAX_LINES, lines);
-	}
+	note = reps_note(&reps);
+	more = lines > MAX_LINES ? pdb_xasprintf("%d of %zu lines: narrow them with --bench or --metric",
+						 MAX_LINES, lines) : pdb_xstrdup("");
+	panel_title(p, "Latency over time", note, more);
+	free(note);
+	free(more);
 }
 
 static int has_times(const struct pdb_result *r)
@@ -423,10 +563,24 @@ static int has_times(const struct pdb_result *r)
 	return n >= 2;
 }
 
-/* Throughput over time: rates whose samples carry time offsets, one panel
- * per unit (msg/s apart from B/s), at most MAX_LINES lines in each. */
-static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
-			      const struct pdb_plot_opts *opts)
+/* Rates: what throughput over time draws. */
+static int is_rate(const struct pdb_result *r)
+{
+	return r->direction == PDB_DIR_HIGHER;
+}
+
+/* A lag (Kafka's consumer_lag): messages behind, a count named so. */
+static int is_lag(const struct pdb_result *r)
+{
+	return strcmp(r->unit, "count") == 0 && strstr(r->metric, "lag") != NULL;
+}
+
+/* Series over time that pick takes and whose samples carry time offsets,
+ * one panel per unit (msg/s apart from B/s) titled what, at most MAX_LINES
+ * lines in each. */
+static void timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
+			 const struct pdb_plot_opts *opts, int (*pick)(const struct pdb_result *),
+			 const char *what)
 {
 	struct pdb_chart_item *it = NULL, *sub = NULL;
 	size_t n = 0, cap = 0, nunits = 0, ucap = 0;
@@ -436,8 +590,7 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
 			size_t u = 0;
-			if (r->direction != PDB_DIR_HIGHER || !pdb_glob_match(opts->bench_glob, r->benchmark) ||
-			    !has_times(r))
+			if (!pick(r) || !pdb_glob_match(opts->bench_glob, r->benchmark) || !has_times(r))
 				continue;
 			pdb_grow((void **)&it, &cap, n + 1, sizeof *it);
 			it[n].run = runs[k];
@@ -454,9 +607,10 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 	sub = pdb_xmalloc((n ? n : 1) * sizeof *sub);
 	for (size_t u = 0; u < nunits; u++) {
 		struct pdb_chart_panel *p;
-		char *title = nunits > 1 ? pdb_xasprintf("Throughput over time: %s", units[u]) :
-			      pdb_xstrdup("Throughput over time");
-		char **labels;
+		char *title = nunits > 1 ? pdb_xasprintf("%s over time: %s", what, units[u]) :
+			      pdb_xasprintf("%s over time", what);
+		struct reps_seen reps = { 0, 0 };
+		char **labels, *note;
 		size_t m = 0;
 		for (size_t i = 0; i < n; i++)
 			if (strcmp(it[i].r->unit, units[u]) == 0)
@@ -466,24 +620,43 @@ static void throughput_panels(struct pdb_chart *c, struct pdb_run **runs, size_t
 		p->y.include_zero = 1;
 		for (size_t i = 0; i < m; i++) {
 			char *key = pdb_chart_item_key(&sub[i]);
-			double *x, *y;
-			size_t np = over_time(sub[i].r, &x, &y);
+			struct timeline tl;
+			over_time(sub[i].r, &tl);
 			pdb_chart_select(c);
-			if (i < MAX_LINES)
-				add_line(p, labels[i], key, (int)i, x, y, np);
-			else
-				pdb_chart_skip(c, "%s: more than %d lines in its throughput panel: "
-					       "narrow them with --bench", key, MAX_LINES);
+			if (i < MAX_LINES) {
+				add_line(p, labels[i], key, (int)i, &tl);
+				reps_add(&reps, &tl);
+			} else {
+				pdb_chart_skip(c, "%s: more than %d lines in its %s panel: "
+					       "narrow them with --bench", key, MAX_LINES, what);
+			}
 			free(key);
-			free(x);
-			free(y);
+			timeline_free(&tl);
 		}
+		note = reps_note(&reps);
+		panel_title(p, title, note, "");
+		free(note);
 		pdb_chart_labels_free(labels, m);
 		free(title);
 	}
 	free(sub);
 	free(it);
 	free(units);
+}
+
+/* A lag panel (the last, when there is one) goes right after the first
+ * throughput panel (msg/s, before B/s): whether a pipeline keeps up
+ * stays in the chart when the height holds fewer panels. */
+static void lag_after_rates(struct pdb_chart *c, size_t throughput)
+{
+	struct pdb_chart_panel lag;
+
+	if (c->npanels < throughput + 3 || strncmp(c->panels[c->npanels - 1].title, "Lag", 3) != 0)
+		return;
+	lag = c->panels[c->npanels - 1];
+	memmove(&c->panels[throughput + 2], &c->panels[throughput + 1],
+		(c->npanels - throughput - 2) * sizeof lag);
+	c->panels[throughput + 1] = lag;
 }
 
 /* The time panels past what the chart's height holds are left out, the
@@ -537,7 +710,7 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 	struct pdb_chart *c;
 	struct pdb_chart_panel *p;
 	char **labels = NULL, **keys = NULL;
-	size_t n = 0;
+	size_t n = 0, throughput;
 	int others = 0;
 
 	if (pdb_chart_load_runs(store, sel, nsel, &runs, err) < 0)
@@ -588,7 +761,10 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 	}
 	auto_log(p, 20);
 	latency_over_time(c, it, labels, keys, n);
-	throughput_panels(c, runs, nsel, opts);
+	throughput = c->npanels;
+	timed_panels(c, runs, nsel, opts, is_rate, "Throughput");
+	timed_panels(c, runs, nsel, opts, is_lag, "Lag");
+	lag_after_rates(c, throughput);
 	fit_panels(c);
 	whole_duration(c, 1);
 out:

@@ -680,8 +680,8 @@ static void merge_seconds(struct state *st, struct pdb_kafka_result *res)
 {
 	size_t n = st->prod.nsec > st->cons.nsec ? st->prod.nsec : st->cons.nsec;
 
-	if (n > (size_t)(res->elapsed + 0.999999))
-		n = (size_t)(res->elapsed + 0.999999);
+	if (n > (size_t)(res->watched + 0.999999))
+		n = (size_t)(res->watched + 0.999999);
 	res->seconds = pdb_xcalloc(n + 1, sizeof *res->seconds);
 	res->nseconds = n;
 	for (size_t i = 0; i < n; i++) {
@@ -809,6 +809,9 @@ int pdb_kafka_workload_run(const struct pdb_kafka_workload_opts *opts,
 	if (res->elapsed < 0)
 		res->elapsed = 0;
 	drain(&st, &p);
+	res->watched = (double)(now_ns() - st.warm_end) / 1e9;
+	if (res->watched < res->elapsed)
+		res->watched = res->elapsed;
 	ret = 0;
 out:
 	if (started) {

@@ -44,6 +44,7 @@ struct pdb_kafka_lag {
 
 struct pdb_kafka_result {
 	double elapsed;                /* seconds measured */
+	double watched;                /* seconds from the warm-up's end to the drain's */
 	uint64_t sent, bytes;          /* measured: due after the warm-up */
 	/* all messages, warm-up included: handed to librdkafka, delivered,
 	 * failed (produce, delivery or consume), read from the output topic,
@@ -75,9 +76,9 @@ int pdb_kafka_workload_run(const struct pdb_kafka_workload_opts *opts,
 void pdb_kafka_result_release(struct pdb_kafka_result *res);
 
 /* Add res to run as the series of bench with dims: time series per second
- * (produce_rate, produce_throughput, consume_rate, consume_throughput,
- * backlog, errors, delivery_latency_p99, e2e_latency_p99, consumer_lag
- * with dim group and stats max and final), latency histograms as weighted
+ * (produce_rate, produce_throughput, errors, delivery_latency_p99 over the
+ * seconds sent; consume_rate, consume_throughput, backlog, e2e_latency_p99
+ * over the drain too; consumer_lag with dim group and stats max and final), latency histograms as weighted
  * samples with percentile stats, and totals (sent, received; lost,
  * duplicated and unmatched when output is tied to input). Repetitions
  * accumulate. */

@@ -103,26 +103,33 @@ void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run 
 {
 	struct pdb_result *r;
 	double cum_sent = (double)res->warm_sent, cum_consumed = (double)res->warm_received;
-	size_t whole = (size_t)res->elapsed;
+	size_t whole = (size_t)res->elapsed, watched = (size_t)res->watched;
 
 	if (whole > res->nseconds)
 		whole = res->nseconds;
-	/* per-second series over the whole seconds measured */
-	for (size_t i = 0; i < whole; i++) {
+	if (watched > res->nseconds)
+		watched = res->nseconds;
+	if (watched < whole)
+		watched = whole;
+	/* per-second series over the whole seconds sent, the consuming side's
+	 * over the drain as well: a lagging pipeline goes on delivering */
+	for (size_t i = 0; i < watched; i++) {
 		const struct pdb_kafka_second *s = &res->seconds[i];
 		double t = (double)i;
 		cum_sent += (double)s->sent;
 		cum_consumed += (double)s->consumed;
-		pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "produce_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->sent);
-		pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "produce_throughput", "B/s", PDB_DIR_HIGHER), t, (double)s->bytes);
+		if (i < whole) {
+			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "produce_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->sent);
+			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "produce_throughput", "B/s", PDB_DIR_HIGHER), t, (double)s->bytes);
+			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "errors_per_second", "count", PDB_DIR_LOWER), t, (double)s->errors);
+			if (s->delivery_p99 > 0)
+				pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "delivery_latency_p99", "s", PDB_DIR_LOWER), t, s->delivery_p99);
+		}
 		if (res->consumed) {
 			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "consume_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->consumed);
 			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "consume_throughput", "B/s", PDB_DIR_HIGHER), t, (double)s->consumed_bytes);
 			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "backlog", "count", PDB_DIR_LOWER), t, cum_sent - cum_consumed);
 		}
-		pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "errors_per_second", "count", PDB_DIR_LOWER), t, (double)s->errors);
-		if (s->delivery_p99 > 0)
-			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "delivery_latency_p99", "s", PDB_DIR_LOWER), t, s->delivery_p99);
 		if (s->e2e_p99 > 0)
 			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "e2e_latency_p99", "s", PDB_DIR_LOWER), t, s->e2e_p99);
 	}

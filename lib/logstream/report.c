@@ -22,30 +22,16 @@ static void total(struct pdb_run *run, const char *bench, const struct pdb_attr 
 	pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, metric, unit, direction), v);
 }
 
-void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct pdb_run *run,
-				 const char *bench, const struct pdb_attr *dims, size_t ndims)
+/* What probe k of res counted, as the series of bench with dims (and its stage's). */
+static void probe_to_run(const struct pdb_logstream_result *res, size_t k, struct pdb_run *run,
+			 const char *bench, const struct pdb_attr *dims, size_t ndims)
 {
-	const struct pdb_logstream_tally *t = &res->tally;
+	const struct pdb_logstream_tally *t = &res->tally[k];
 	uint64_t received = atomic_load(&t->received);
 	double last = t->last_change ? (double)(t->last_change - t->t0) / 1e9 : 0;
-	size_t whole = (size_t)res->elapsed;
+	size_t whole;
 	struct pdb_result *r;
 
-	if (whole > res->nsent_sec)
-		whole = res->nsent_sec;
-	for (size_t i = 0; i < whole; i++)
-		pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "send_rate", "lines/s", PDB_DIR_HIGHER), (double)i,
-		       (double)res->sent_per_sec[i]);
-	r = pdb_run_series(run, bench, dims, ndims, "send_rate", "lines/s", PDB_DIR_HIGHER);
-	if (whole == 0)
-		pdb_result_add_raw(r, (double)res->sent / res->elapsed);
-	pdb_result_set_stat(r, "mean", (double)res->sent / res->elapsed);
-	/* perfdb's own pacing, not the pipeline's: reported, never gated */
-	add_hist(run, bench, dims, ndims, "send_delay", PDB_DIR_NONE, res->send_delay);
-	total(run, bench, dims, ndims, "sent", "count", PDB_DIR_NONE, (double)res->sent);
-	total(run, bench, dims, ndims, "errors", "count", PDB_DIR_LOWER, (double)res->errors);
-	if (!res->probed)
-		return;
 	/* arrivals over the whole seconds watched, the drain included */
 	whole = t->nsec < (size_t)res->watched ? t->nsec : (size_t)res->watched;
 	for (size_t i = 0; i < whole; i++) {
@@ -75,9 +61,46 @@ void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, struct 
 		total(run, bench, dims, ndims, "foreign", "count", PDB_DIR_NONE, (double)t->foreign);
 		total(run, bench, dims, ndims, "unmatched", "count", PDB_DIR_NONE,
 		      (double)(t->lines - received - t->duplicated - t->foreign));
-	} else if (received > 0) {
-		total(run, bench, dims, ndims, "delivery_time", "s", PDB_DIR_LOWER, last);
+	} else {
+		if (received > 0)
+			total(run, bench, dims, ndims, "delivery_time", "s", PDB_DIR_LOWER, last);
+		/* counted beyond what was sent: the count is not of these lines alone */
+		total(run, bench, dims, ndims, "excess", "count", PDB_DIR_LOWER,
+		      received > res->sent ? (double)(received - res->sent) : 0);
 	}
 	if (t->command) /* runs of the command that gave no count */
 		total(run, bench, dims, ndims, "probe_errors", "count", PDB_DIR_LOWER, (double)t->probe_errors);
+}
+
+void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, const struct pdb_logstream_spec *ls,
+				 struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims)
+{
+	struct pdb_attr *d = pdb_xcalloc(ndims + 1, sizeof *d);
+	size_t whole = (size_t)res->elapsed;
+	struct pdb_result *r;
+
+	if (whole > res->nsent_sec)
+		whole = res->nsent_sec;
+	for (size_t i = 0; i < whole; i++)
+		pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "send_rate", "lines/s", PDB_DIR_HIGHER), (double)i,
+		       (double)res->sent_per_sec[i]);
+	r = pdb_run_series(run, bench, dims, ndims, "send_rate", "lines/s", PDB_DIR_HIGHER);
+	if (whole == 0)
+		pdb_result_add_raw(r, (double)res->sent / res->elapsed);
+	pdb_result_set_stat(r, "mean", (double)res->sent / res->elapsed);
+	/* perfdb's own pacing, not the pipeline's: reported, never gated */
+	add_hist(run, bench, dims, ndims, "send_delay", PDB_DIR_NONE, res->send_delay);
+	total(run, bench, dims, ndims, "sent", "count", PDB_DIR_NONE, (double)res->sent);
+	total(run, bench, dims, ndims, "errors", "count", PDB_DIR_LOWER, (double)res->errors);
+	if (ndims)
+		memcpy(d, dims, ndims * sizeof *d);
+	for (size_t k = 0; k < res->nprobed; k++) {
+		if (!ls->nprobes) { /* the one probe: no stage */
+			probe_to_run(res, k, run, bench, dims, ndims);
+			continue;
+		}
+		d[ndims] = (struct pdb_attr){ .key = "stage", .value = ls->probes[k].name };
+		probe_to_run(res, k, run, bench, d, ndims + 1);
+	}
+	free(d);
 }

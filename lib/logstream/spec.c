@@ -177,11 +177,29 @@ static int read_probe(struct reader *r, const json_t *v, struct pdb_logstream_pr
 	return 0;
 }
 
+/* probes: {STAGE: PROBE, ...}, each counting the same lines at a stage of its own. */
+static int read_probes(struct reader *r, const json_t *v, struct pdb_logstream_spec *ls)
+{
+	const char *name;
+	json_t *x;
+
+	if (!json_is_object(v) || json_object_size(v) == 0)
+		return bad(r, v, "%s: expected a mapping of stage names to probes", "probes");
+	ls->probes = pdb_xcalloc(json_object_size(v), sizeof *ls->probes);
+	json_object_foreach((json_t *)v, name, x) {
+		struct pdb_logstream_probe *p = &ls->probes[ls->nprobes++];
+		p->name = pdb_xstrdup(name);
+		if (read_probe(r, x, p) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int read_key_value(struct reader *r, const char *key, const json_t *v, struct pdb_logstream_spec *ls)
 {
 	static const char *const keys[] = {
 		"target", "framing", "template", "vars", "rate", "duration", "drain", "batch",
-		"content_type", "probe",
+		"content_type", "probe", "probes",
 	};
 
 	if (!strcmp(key, "target"))
@@ -225,6 +243,8 @@ static int read_key_value(struct reader *r, const char *key, const json_t *v, st
 		ls->has_probe = 1;
 		return read_probe(r, v, &ls->probe);
 	}
+	if (!strcmp(key, "probes"))
+		return read_probes(r, v, ls);
 	return unknown(r, v, key, "stream", keys, sizeof keys / sizeof keys[0]);
 }
 
@@ -277,8 +297,15 @@ struct pdb_logstream_spec *pdb_logstream_spec_read(const struct pdb_yaml_doc *do
 			goto fail;
 		pdb_kafka_template_free(tpl);
 	}
+	if (ls->has_probe && ls->nprobes) {
+		bad(&r, json_object_get(v, "probes"), "%s: give probe or probes, not both", "probes");
+		goto fail;
+	}
 	if (ls->has_probe && ls->probe.file && !ls->probe.match && !ls->template_path)
 		ls->probe.match = pdb_xstrdup(DEFAULT_MATCH); /* the default template's */
+	for (size_t i = 0; i < ls->nprobes; i++)
+		if (ls->probes[i].file && !ls->probes[i].match && !ls->template_path)
+			ls->probes[i].match = pdb_xstrdup(DEFAULT_MATCH);
 	if (!ls->content_type)
 		ls->content_type = pdb_xstrdup("text/plain");
 	free(dir);
@@ -287,6 +314,15 @@ fail:
 	free(dir);
 	pdb_logstream_spec_free(ls);
 	return NULL;
+}
+
+static void probe_free(struct pdb_logstream_probe *p)
+{
+	free(p->file);
+	free(p->match);
+	free(p->command);
+	free(p->value);
+	free(p->name);
 }
 
 void pdb_logstream_spec_free(struct pdb_logstream_spec *ls)
@@ -305,10 +341,10 @@ void pdb_logstream_spec_free(struct pdb_logstream_spec *ls)
 	free(ls->vars);
 	free(ls->rate);
 	free(ls->content_type);
-	free(ls->probe.file);
-	free(ls->probe.match);
-	free(ls->probe.command);
-	free(ls->probe.value);
+	probe_free(&ls->probe);
+	for (size_t i = 0; i < ls->nprobes; i++)
+		probe_free(&ls->probes[i]);
+	free(ls->probes);
 	free(ls);
 }
 

@@ -31,6 +31,7 @@ struct pdb_logstream_probe {
 	char *command;              /* shell command printing a count, or NULL */
 	char *value;                /* regex whose first group is that count */
 	double every;               /* seconds between runs of command */
+	char *name;                 /* probes: its stage; NULL for the one probe: */
 };
 
 struct pdb_logstream_spec {
@@ -45,6 +46,8 @@ struct pdb_logstream_spec {
 	char *content_type;         /* http */
 	int has_probe;
 	struct pdb_logstream_probe probe;
+	struct pdb_logstream_probe *probes; /* probes: one per stage, in spec order; or NULL */
+	size_t nprobes;
 };
 
 /* Read the `stream:` mapping v of doc (spec_path names the spec: template

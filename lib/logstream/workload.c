@@ -54,7 +54,7 @@ static void flush(struct pdb_logstream_sender *s, struct pdb_logstream_result *r
 {
 	size_t n = pdb_logstream_sender_pending(s);
 	uint64_t failed = pdb_logstream_sender_flush(s, deadline);
-	int64_t sent = now_ns(), t0 = res->tally.t0;
+	int64_t sent = now_ns(), t0 = res->tally[0].t0;
 
 	if (n == 0)
 		return;
@@ -65,7 +65,7 @@ static void flush(struct pdb_logstream_sender *s, struct pdb_logstream_result *r
 	if (res->elapsed < (double)(sent - t0) / 1e9)
 		res->elapsed = (double)(sent - t0) / 1e9;
 	for (uint64_t k = 0; k < n; k++) {
-		int64_t due = due_of(&res->tally, first + k);
+		int64_t due = due_of(&res->tally[0], first + k);
 		size_t sec = (size_t)((due - t0) / NS);
 		pdb_hist_record(res->send_delay, (uint64_t)(sent > due ? sent - due : 0));
 		if (k < n - failed && sec < res->nsent_sec)
@@ -78,7 +78,7 @@ static void send_all(const struct pdb_logstream_opts *o, struct pdb_logstream_se
 		     struct pdb_kafka_template *tpl, struct pdb_logstream_result *res)
 {
 	const struct pdb_logstream_spec *ls = o->spec;
-	struct pdb_logstream_tally *t = &res->tally;
+	struct pdb_logstream_tally *t = &res->tally[0];
 	uint64_t total = (uint64_t)ceil(ls->duration * o->rate), seq = 0, first = 0;
 	int64_t deadline = t->t0 + (int64_t)((ls->duration + ls->drain) * 1e9) + NS;
 	int http = ls->target.kind == PDB_LOGSTREAM_HTTP;
@@ -103,7 +103,9 @@ static void send_all(const struct pdb_logstream_opts *o, struct pdb_logstream_se
 			clock_gettime(CLOCK_REALTIME, &wall);
 			pdb_kafka_template_render(tpl, t->base + seq, (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000, &line);
 			pdb_logstream_sender_add(s, line.data, line.len);
-			atomic_store(&t->sent, ++seq);
+			seq++;
+			for (size_t k = 0; k < res->ntally; k++)
+				atomic_store(&res->tally[k].sent, seq);
 		}
 		if (!http || pending >= (size_t)ls->batch) {
 			flush(s, res, first, deadline);
@@ -116,13 +118,46 @@ static void send_all(const struct pdb_logstream_opts *o, struct pdb_logstream_se
 		res->elapsed = ls->duration;
 }
 
-/* Wait until every line sent arrived, or the drain time passed. */
+/* Whether every probe has seen every line sent. */
+static int all_arrived(struct pdb_logstream_result *res)
+{
+	for (size_t k = 0; k < res->nprobed; k++)
+		if (atomic_load(&res->tally[k].received) < res->sent)
+			return 0;
+	return 1;
+}
+
+/* Wait until every line sent arrived at every probe, or the drain time passed. */
 static void drain(const struct pdb_logstream_opts *o, struct pdb_logstream_result *res)
 {
 	int64_t until = now_ns() + (int64_t)(o->spec->drain * 1e9);
 
-	while (!stopped(o) && atomic_load(&res->tally.received) < res->sent && now_ns() < until)
+	while (!stopped(o) && !all_arrived(res) && now_ns() < until)
 		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
+}
+
+/* The spec's probes: probes:, or the one probe:; how many. */
+static size_t probes_of(const struct pdb_logstream_spec *ls, const struct pdb_logstream_probe **out)
+{
+	*out = ls->nprobes ? ls->probes : &ls->probe;
+	return ls->nprobes ? ls->nprobes : (size_t)ls->has_probe;
+}
+
+/* A counts-only probe that counted more than was sent counts something
+ * else too (another source, an earlier run's backlog): missing is 0 only
+ * as far as such a count can tell, and the run says so. */
+static void excess_warning(struct pdb_logstream_result *res, const struct pdb_logstream_probe *p)
+{
+	for (size_t k = 0; k < res->nprobed && !res->warning[0]; k++) {
+		uint64_t received = atomic_load(&res->tally[k].received);
+		if (res->tally[k].matched || received <= res->sent || res->interrupted)
+			continue;
+		snprintf(res->warning, sizeof res->warning, "the probe%s%s counted %llu lines of %llu "
+			 "sent: %llu in excess (stored as excess), lines of another source or an "
+			 "earlier run; missing 0 is not known", p[k].name ? " " : "",
+			 p[k].name ? p[k].name : "", (unsigned long long)received,
+			 (unsigned long long)res->sent, (unsigned long long)(received - res->sent));
+	}
 }
 
 int pdb_logstream_run(const struct pdb_logstream_opts *opts, struct pdb_logstream_result *res,
@@ -131,36 +166,51 @@ int pdb_logstream_run(const struct pdb_logstream_opts *opts, struct pdb_logstrea
 	const struct pdb_logstream_spec *ls = opts->spec;
 	struct pdb_kafka_template *tpl = NULL;
 	struct pdb_logstream_sender *s = NULL;
-	struct pdb_logstream_prober *pr = NULL;
+	const struct pdb_logstream_probe *probes;
+	size_t nprobes = probes_of(ls, &probes);
+	struct pdb_logstream_prober **pr = pdb_xcalloc(nprobes + 1, sizeof *pr);
 	int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0), ret = -1;
+	uint64_t base = seq_base();
+	int64_t t0;
 
 	memset(res, 0, sizeof *res);
 	res->send_delay = pdb_xcalloc(1, sizeof *res->send_delay);
-	res->tally.delay = pdb_xcalloc(1, sizeof *res->tally.delay);
-	res->tally.rate = opts->rate;
-	res->tally.base = seq_base();
+	res->ntally = nprobes ? nprobes : 1;
+	res->tally = pdb_xcalloc(res->ntally, sizeof *res->tally);
+	for (size_t k = 0; k < res->ntally; k++) {
+		res->tally[k].delay = pdb_xcalloc(1, sizeof *res->tally[k].delay);
+		res->tally[k].rate = opts->rate;
+		res->tally[k].base = base;
+	}
 	res->nsent_sec = (size_t)ceil(ls->duration);
 	res->sent_per_sec = pdb_xcalloc(res->nsent_sec + 1, sizeof *res->sent_per_sec);
 	if (!(tpl = pdb_logstream_template_new(ls, opts->seed, err)) || !(s = pdb_logstream_sender_open(ls, err)))
 		goto out;
-	if (ls->has_probe && !(pr = pdb_logstream_probe_open(&ls->probe, &res->tally, err)))
-		goto out;
-	res->probed = pr != NULL;
-	res->tally.t0 = now_ns() + NS / 100; /* the probe is running when line 0 is due */
-	if (pr && pdb_logstream_probe_start(pr, err) < 0)
-		goto out;
+	for (size_t k = 0; k < nprobes; k++)
+		if (!(pr[k] = pdb_logstream_probe_open(&probes[k], &res->tally[k], err)))
+			goto out;
+	res->nprobed = nprobes;
+	t0 = now_ns() + NS / 100; /* the probes are running when line 0 is due */
+	for (size_t k = 0; k < res->ntally; k++)
+		res->tally[k].t0 = t0;
+	for (size_t k = 0; k < nprobes; k++)
+		if (pdb_logstream_probe_start(pr[k], err) < 0)
+			goto out;
 	prctl(PR_SET_TIMERSLACK, 1000, 0, 0, 0);
 	send_all(opts, s, tpl, res);
 	if (slack > 0)
 		prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0);
 	res->interrupted = stopped(opts);
-	if (pr) {
+	if (nprobes) {
 		drain(opts, res);
-		res->watched = (double)(now_ns() - res->tally.t0) / 1e9;
+		res->watched = (double)(now_ns() - t0) / 1e9;
+		excess_warning(res, probes);
 	}
 	ret = 0;
 out:
-	pdb_logstream_probe_close(pr);
+	for (size_t k = 0; k < nprobes; k++)
+		pdb_logstream_probe_close(pr[k]);
+	free(pr);
 	pdb_logstream_sender_close(s);
 	pdb_kafka_template_free(tpl);
 	if (ret < 0)
@@ -172,8 +222,11 @@ void pdb_logstream_result_release(struct pdb_logstream_result *res)
 {
 	free(res->send_delay);
 	free(res->sent_per_sec);
-	free(res->tally.delay);
-	free(res->tally.arrived);
-	free(res->tally.delay_p99);
+	for (size_t k = 0; k < res->ntally; k++) {
+		free(res->tally[k].delay);
+		free(res->tally[k].arrived);
+		free(res->tally[k].delay_p99);
+	}
+	free(res->tally);
 	memset(res, 0, sizeof *res);
 }

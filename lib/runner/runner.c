@@ -232,9 +232,15 @@ static void run_stream(struct pdb_run *run, const struct pdb_spec *spec, const s
 		snprintf(res->stderr_tail, sizeof res->stderr_tail, "stream: nothing sent: %.400s", lr.error);
 		res->status = 1;
 	}
+	if (lr.warning[0] && opts->progress && s->kind == PDB_STEP_MEASURE) {
+		char msg[400];
+		struct pdb_progress p = { .event = PDB_PROGRESS_WARNING, .message = msg };
+		snprintf(msg, sizeof msg, "%s: %s", b->name, lr.warning);
+		opts->progress(opts->ctx, &p);
+	}
 	n = point_dims(spec, s->point, dims);
 	if (s->kind == PDB_STEP_MEASURE && !lr.interrupted && res->status == 0)
-		pdb_logstream_result_to_run(&lr, run, b->name, dims, n);
+		pdb_logstream_result_to_run(&lr, b->stream, run, b->name, dims, n);
 	pdb_logstream_result_release(&lr);
 	free(rate);
 }

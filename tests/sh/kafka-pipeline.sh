@@ -109,4 +109,15 @@ assert 0 < peak < len(points) - 1, points
 assert all(points[i][1] <= points[i + 1][1] + 50 for i in range(peak)), points
 assert all(points[i][1] >= points[i + 1][1] for i in range(peak, len(points) - 1)), points
 assert lag["stats"]["final"] == 0 and points[-1][1] == 0, points
+# consume_rate goes on through the drain: the throttle's 500 lines/s take
+# about 12 s for 6,000, far past the 3 s measured send
+ct = [s["t"] for s in one("consume_rate")["samples"]]
+print(f"consume_rate {len(ct)} s, to t={ct[-1]:.0f} s; lag to t={points[-1][0]:.1f} s")
+assert len(ct) >= 8 and ct[-1] >= points[peak][0] + 3, ct
+assert sum(consume[3:]) > 2000, consume          # the drain's share of what came back
 EOF
+# the chart draws the lag over time, next to the message rates
+"$PERFDB" --db "$db" plot latency latest --layout >"$work/layout" || fail "plot failed"
+grep -q '^panel 4 "Lag over time"' "$work/layout" || fail "no lag panel after the msg/s rates: $(grep '^panel' "$work/layout")"
+if [ -n "${KEEP_CHART:-}" ]; then "$PERFDB" --db "$db" plot latency latest -o "$KEEP_CHART" || fail "plot failed"; fi
+:
