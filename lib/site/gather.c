@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "compare_config.h"
 #include "store_detect.h"
@@ -491,6 +492,38 @@ static char *bench_file(const char *name)
 	return b.data;
 }
 
+static int cmp_file_then_name(const void *pa, const void *pb)
+{
+	const struct site_bench *a = *(const struct site_bench *const *)pa;
+	const struct site_bench *b = *(const struct site_bench *const *)pb;
+	int c = strcasecmp(a->file, b->file);
+
+	return c ? c : strcmp(a->name, b->name);
+}
+
+/* Page files that differ in case only, or whose hashes met, would be one file
+ * (on a case-insensitive disk, or always): the first by name keeps its file,
+ * the others become "NAME~2.html", "NAME~3.html" ('~' is in no other page's
+ * name, so these cannot meet a page again). */
+static void unique_bench_files(struct site *s)
+{
+	struct site_bench **by = pdb_xmalloc((s->nbenches + 1) * sizeof *by);
+
+	for (size_t i = 0; i < s->nbenches; i++)
+		by[i] = &s->benches[i];
+	qsort(by, s->nbenches, sizeof *by, cmp_file_then_name);
+	for (size_t i = 1, first = 0; i < s->nbenches; i++) {
+		char *f = by[i]->file;
+		if (strcasecmp(f, by[first]->file) != 0) {
+			first = i; /* the group's first keeps its file */
+			continue;
+		}
+		by[i]->file = pdb_xasprintf("%.*s~%zu.html", (int)(strlen(f) - 5), f, i - first + 1);
+		free(f);
+	}
+	free(by);
+}
+
 static int cmp_series(const void *pa, const void *pb)
 {
 	const struct site_series *a = &sort_site->series[*(const size_t *)pa];
@@ -559,6 +592,7 @@ static void gather_benches(struct site *s)
 	for (size_t i = 0; i < s->nbenches; i++)
 		qsort(s->benches[i].series, s->benches[i].n, sizeof *s->benches[i].series, cmp_series);
 	qsort(s->benches, s->nbenches, sizeof *s->benches, cmp_bench);
+	unique_bench_files(s);
 	for (size_t i = 0; i < s->nbenches; i++)
 		for (size_t k = 0; k < s->benches[i].n; k++)
 			s->series[s->benches[i].series[k]].bench = i;
