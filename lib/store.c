@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -173,6 +174,18 @@ static int writable(const char *path)
 	return ok;
 }
 
+/* Whether path-wal exists with frames in it (committed changes not yet
+ * folded into the file). */
+static int wal_has_changes(const char *path)
+{
+	char *wal = pdb_xasprintf("%s-wal", path);
+	struct stat st;
+	int yes = stat(wal, &st) == 0 && st.st_size > 32; /* more than the WAL header */
+
+	free(wal);
+	return yes;
+}
+
 int pdb_store_readonly(const struct pdb_store *store)
 {
 	return store->readonly;
@@ -228,10 +241,23 @@ static struct pdb_store *open_store(const char *path, int existing, struct pdb_e
 	store->readonly = !writable(path);
 	if (store->readonly) {
 		/* a read-only file, folder or filesystem: WAL's -shm cannot be made,
-		 * so read it as the immutable file it is */
-		char *uri = sqlite3_mprintf("file:%s?immutable=1", path);
+		 * so read it as the immutable file it is; but changes committed to a
+		 * -wal file left beside it (a writer killed, or another program
+		 * holding it) are not in the file: read them through the -shm there,
+		 * or say they cannot be read, never show what is without them */
+		int wal = wal_has_changes(path);
+		char *uri = sqlite3_mprintf(wal ? "file:%s?mode=ro" : "file:%s?immutable=1", path);
 		int rc = sqlite3_open_v2(uri, &store->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
 		sqlite3_free(uri);
+		if (rc == SQLITE_OK && wal)
+			rc = sqlite3_exec(store->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+		if (rc != SQLITE_OK && wal) {
+			pdb_err_set(err, PDB_EXIT_RUNTIME, "%s-wal: changes committed there cannot be read "
+				    "by a read-only opening (%s); open the database once where it can be "
+				    "written, which folds them into the file", path,
+				    sqlite3_errmsg(store->db));
+			goto fail;
+		}
 		if (rc != SQLITE_OK) {
 			pdb_store_fail(store, err, "open");
 			goto fail;
