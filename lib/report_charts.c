@@ -352,14 +352,23 @@ out:
 
 /* ---- history: the series that changed, with their change points ---- */
 
+static int cmp_series_key(const void *key, const void *elem)
+{
+	const struct pdb_compare_row *row = key;
+	const struct pdb_series *s = elem;
+	int c = strcmp(row->benchmark, s->benchmark);
+
+	if (!c)
+		c = strcmp(row->dims_json, s->dims);
+	return c ? c : strcmp(row->metric, s->metric);
+}
+
+/* The series of a row, in s as pdb_store_list_series orders it (by
+ * benchmark, dims, metric: SQLite's binary order is strcmp's). */
 static const struct pdb_series *find_series(const struct pdb_series *s, size_t n,
 					    const struct pdb_compare_row *row)
 {
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(s[i].benchmark, row->benchmark) == 0 &&
-		    strcmp(s[i].metric, row->metric) == 0 && strcmp(s[i].dims, row->dims_json) == 0)
-			return &s[i];
-	return NULL;
+	return bsearch(row, s, n, sizeof *s, cmp_series_key);
 }
 
 /* Keep the last HISTORY_POINTS points that have a value. */
@@ -443,6 +452,7 @@ static int history_chart(struct pdb_store *store, const struct report *r,
 	char *title = pdb_xasprintf("History: %s (%s)", h->row->benchmark, h->row->metric);
 	char *name = pdb_xasprintf("history-%zu", index + 1);
 	struct pdb_plot_opts o = { .bench_glob = bench, .metric_glob = metric, .title = title,
+				   .where = r->where,
 				   .width = WIDTH, .height = 380, .theme = PDB_THEME_LIGHT };
 	const char *runs[2] = { from, to };
 	struct pdb_chart *c = pdb_history_chart(store, runs, 2, &o, err);
