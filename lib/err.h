@@ -2,7 +2,7 @@
 #ifndef PDB_ERR_H
 #define PDB_ERR_H
 
-/* Exit status of every command (DESIGN.md); never renumbered. */
+/* Exit status of every command (ARCHITECTURE.md); never renumbered. */
 enum pdb_exit {
 	PDB_EXIT_OK = 0,
 	PDB_EXIT_REGRESSION = 1, /* compare/detect found a regression */
