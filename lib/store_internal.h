@@ -17,6 +17,9 @@ struct pdb_store {
 	sqlite3 *db;
 	char *path;
 	int readonly;      /* the file (or its folder) cannot be written: opened immutable */
+	/* the order's lookups (lib/store_order.c), asked once per series read:
+	 * prepared once */
+	sqlite3_stmt *seq_of, *lo_id_of;
 };
 
 /* Rows of (id, benchmark, dims, metric, unit, direction) stepped from st
