@@ -1054,7 +1054,7 @@ static int match_series(struct ctx *c, const struct entry *be, size_t nbe,
 }
 
 /* Where the history test reads the run-to-run noise: the branch of the
- * newest baseline run (by id), up to that run; the candidate (one run) is
+ * newest baseline run (in the order of runs), up to that run; the candidate (one run) is
  * never its own history. A branch name holding a comma cannot be an
  * attribute filter: such a baseline reads every run. */
 static void history_of(struct ctx *c, struct pdb_run *const *brun, size_t nbase,
@@ -1063,7 +1063,7 @@ static void history_of(struct ctx *c, struct pdb_run *const *brun, size_t nbase,
 	const struct pdb_run *newest = brun[0];
 
 	for (size_t i = 1; i < nbase; i++)
-		if (brun[i]->id > newest->id)
+		if (brun[i]->seq > newest->seq)
 			newest = brun[i];
 	c->history_until = newest->id;
 	c->history_branch = pdb_run_get_attr(newest, "branch");

@@ -68,6 +68,7 @@ struct pdb_failure {
 
 struct pdb_run {
 	int64_t id;             /* 0 until stored */
+	int64_t seq;            /* its place in the order of runs once stored (runs.seq) */
 	char uuid[37];
 	char *name;             /* NULL when unnamed */
 	char *created_at;       /* ISO 8601 UTC */

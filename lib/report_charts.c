@@ -403,7 +403,7 @@ static int changed(const struct report *r, const struct report_history *h)
 	if (h->row->verdict == PDB_VERDICT_REGRESSION || h->row->verdict == PDB_VERDICT_IMPROVEMENT)
 		return 1;
 	for (size_t k = 0; k < h->res.ncps; k++)
-		if (h->pts[h->res.cps[k].index].run_id > r->base->id)
+		if (h->pts[h->res.cps[k].index].seq > r->base->seq)
 			return 1;
 	return 0;
 }

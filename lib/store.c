@@ -302,6 +302,8 @@ void pdb_store_close(struct pdb_store *store)
 {
 	if (!store)
 		return;
+	sqlite3_finalize(store->seq_of);
+	sqlite3_finalize(store->lo_id_of);
 	sqlite3_close(store->db);
 	free(store->path);
 	free(store);

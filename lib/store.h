@@ -36,7 +36,7 @@ int pdb_store_insert_renaming(struct pdb_store *store, struct pdb_run *run,
 			      const char *renamed_attr, struct pdb_err *err);
 
 /* Ids of the runs whose attributes match where ("k=v,k=v", or NULL: all),
- * ascending. *ids is malloc'ed; caller frees. */
+ * in the order of runs (oldest first). *ids is malloc'ed; caller frees. */
 int pdb_store_run_ids(struct pdb_store *store, const char *where, int64_t **ids, size_t *n,
 		      struct pdb_err *err);
 
@@ -58,6 +58,12 @@ int pdb_store_merge(struct pdb_store *dst, struct pdb_store *src, int dry_run,
 int pdb_store_run_named(struct pdb_store *store, const char *name, int64_t *id,
 			struct pdb_err *err);
 
+/* The order of runs: by the time they were measured (created_at, always
+ * UTC text YYYY-MM-DDTHH:MM:SSZ, so that it sorts as time), ties by id,
+ * whatever order they were stored in. Every rule below that speaks of
+ * older, newer, latest or history means this order (runs.seq; a run's
+ * seq is its place in it, compared in memory, never shown). */
+
 /* Resolve a run selector (run42, 42, a name, latest, latest~N,
  * latest:KEY=VALUE[,KEY=VALUE], latest~N:KEY=VALUE) to a run id. */
 int pdb_store_resolve(struct pdb_store *store, const char *selector,
@@ -69,7 +75,8 @@ int pdb_store_resolve(struct pdb_store *store, const char *selector,
 int pdb_store_resolve_since(struct pdb_store *store, const char *selector,
 			    int64_t *id, size_t *fewer, struct pdb_err *err);
 /* Resolve "SELECTOR" or a comma-separated list, or with last > 0 the last
- * `last` runs matching the selector's filter up to it (newest last).
+ * `last` runs matching the selector's filter up to it, in the order of
+ * runs (newest last).
  * *ids is malloc'ed; caller frees. */
 int pdb_store_resolve_group(struct pdb_store *store, const char *selector,
 			    int last, int64_t **ids, size_t *nids,
@@ -81,7 +88,7 @@ struct pdb_run *pdb_store_load_run(struct pdb_store *store, int64_t id,
 
 /* Runs newest first, for `perfdb runs`. */
 struct pdb_run_row {
-	int64_t id;
+	int64_t id, seq;
 	char *name, *created_at, *tool, *format, *status;
 	struct pdb_attr *attrs;
 	size_t nattrs;
@@ -97,10 +104,11 @@ int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
 void pdb_run_rows_free(struct pdb_run_row *rows, size_t nrows);
 /* A benchmark that failed in a run, as stored (dims as series.dims). */
 struct pdb_failure_row {
-	int64_t run_id;
+	int64_t run_id, seq;
 	char *benchmark, *dims, *reason;
 };
-/* The failures of the runs with id >= since_id, by run, benchmark, dims. */
+/* The failures of the runs from since_id on (0: all), by run (in order),
+ * benchmark, dims. */
 int pdb_store_failure_rows(struct pdb_store *store, int64_t since_id,
 			   struct pdb_failure_row **rows, size_t *n, struct pdb_err *err);
 void pdb_failure_rows_free(struct pdb_failure_row *rows, size_t n);
@@ -130,6 +138,7 @@ int pdb_store_run_series(struct pdb_store *store, int64_t run_id, struct pdb_ser
  * for a result with no samples, the tool's median, else its mean. */
 struct pdb_history_point {
 	int64_t run_id;
+	int64_t seq;        /* the run's place in the order of runs */
 	char *run_name;     /* NULL when unnamed */
 	char *created_at;
 	char *commit;       /* the run's commit attribute, or NULL */
@@ -139,8 +148,8 @@ struct pdb_history_point {
 	double lower, upper;    /* the tool's bounds (Bencher lower_value, upper_value):
 				 * NAN unless pdb_store_series_bounds read them */
 };
-/* The points of a series in run order (ascending id), over runs with
- * since_id <= id <= until_id (0: no bound) whose attributes match where
+/* The points of a series in the order of runs, over the runs from since_id
+ * to until_id (0: no bound) whose attributes match where
  * ("k=v,k=v", or NULL). *pts is malloc'ed; free with pdb_history_free. */
 int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 			     const char *where, int64_t since_id, int64_t until_id,
@@ -151,21 +160,21 @@ void pdb_history_free(struct pdb_history_point *pts, size_t n);
 void pdb_history_point_init(struct pdb_history_point *p, int64_t run_id);
 /* The points of every series given, as pdb_store_series_history gives them
  * but without their runs' names, times and commits (NULL)
- * (over runs with id >= since_id whose attributes match where), read in one
+ * (over the runs from since_id on whose attributes match where), read in one
  * pass: pts[i] and n[i] for series[i]; free each with pdb_history_free. */
 int pdb_store_all_points(struct pdb_store *store, const char *where, int64_t since_id,
 			 const struct pdb_series *series, size_t nseries,
 			 struct pdb_history_point **pts, size_t *n, struct pdb_err *err);
-/* The newest count points of a series over runs with id <= until_id (0: no
- * bound) whose attributes match where (NULL: all), in run order, without
+/* The newest count points of a series over the runs up to until_id (0: no
+ * bound) whose attributes match where (NULL: all), in order, without
  * labels (as pdb_store_all_points). */
 int pdb_store_series_last(struct pdb_store *store, int64_t series_id, const char *where,
 			  int64_t until_id, size_t count, struct pdb_history_point **pts,
 			  size_t *n, struct pdb_err *err);
 /* The values of a series as detect splits them: the run ids and values of
  * the points with a finite value (as pdb_store_series_history gives them),
- * over runs with id >= since_id and id > after_run whose attributes match
- * where, appended to *v in run order; v->last_run becomes the newest run
+ * over the runs from since_id on and after run after_run (0: none) whose
+ * attributes match where, appended to *v in order; v->last_run becomes the newest run
  * read, with a value or not, and v->rows counts the results read. */
 struct pdb_series_values {
 	int64_t *run_ids;  /* malloc'ed */
@@ -187,7 +196,7 @@ int pdb_store_series_failures(struct pdb_store *store, const struct pdb_series *
 int pdb_store_point_label(struct pdb_store *store, struct pdb_history_point *p,
 			  struct pdb_err *err);
 /* Fill the lower and upper bounds of the points (as pdb_store_series_history
- * gave them, in run order) from their results' stats: one query for the
+ * gave them, in order) from their results' stats: one query for the
  * series, for the charts that draw them. */
 int pdb_store_series_bounds(struct pdb_store *store, int64_t series_id,
 			    struct pdb_history_point *pts, size_t n, struct pdb_err *err);

@@ -106,14 +106,16 @@ int pdb_store_detect_cache_get(struct pdb_store *store, int64_t series_id,
 	return ret;
 }
 
-/* Run ids as the gaps between them (the first from 0), each an unsigned
- * LEB128 varint: a byte or two per point instead of eight. */
+/* Run ids (in the order of runs, so not always ascending) as the signed
+ * gaps between them (the first from 0), zigzag-coded into unsigned LEB128
+ * varints: a byte or two per point instead of eight. */
 static size_t pack_ids(const int64_t *ids, size_t n, unsigned char *out)
 {
 	size_t len = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		uint64_t gap = (uint64_t)(ids[i] - (i ? ids[i - 1] : 0));
+		int64_t d = ids[i] - (i ? ids[i - 1] : 0);
+		uint64_t gap = d < 0 ? ((uint64_t)-(d + 1) << 1) | 1 : (uint64_t)d << 1;
 
 		do {
 			out[len++] = (unsigned char)((gap & 0x7f) | (gap > 0x7f ? 0x80 : 0));
@@ -124,11 +126,11 @@ static size_t pack_ids(const int64_t *ids, size_t n, unsigned char *out)
 }
 
 /* The n ids of pack_ids' bytes p[0..len) into ids; -1 unless they are
- * exactly n, ascending and positive. */
+ * exactly n, positive and none the same as the one before. */
 static int unpack_ids(const unsigned char *p, size_t len, int64_t *ids, size_t n)
 {
 	size_t at = 0;
-	uint64_t id = 0;
+	int64_t id = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		uint64_t gap = 0;
@@ -140,10 +142,18 @@ static int unpack_ids(const unsigned char *p, size_t len, int64_t *ids, size_t n
 			gap |= (uint64_t)(p[at] & 0x7f) << shift;
 			shift += 7;
 		} while (p[at++] & 0x80);
-		if (gap == 0 || gap > (uint64_t)INT64_MAX - id)
+		if (gap == 0 || (gap >> 1) >= (uint64_t)INT64_MAX)
 			return -1;
-		id += gap;
-		ids[i] = (int64_t)id;
+		if (gap & 1) {
+			if ((int64_t)(gap >> 1) >= id - 1)
+				return -1;
+			id -= (int64_t)(gap >> 1) + 1;
+		} else {
+			if ((int64_t)(gap >> 1) > INT64_MAX - id)
+				return -1;
+			id += (int64_t)(gap >> 1);
+		}
+		ids[i] = id;
 	}
 	return at == len ? 0 : -1;
 }
@@ -178,8 +188,7 @@ static int cached_values(struct pdb_store *store, int64_t series_id,
 		dv->v.n = n;
 		/* a row that does not hold together is ignored (and rewritten) */
 		whole = last_run > 0 && bytes % 8 == 0 && (n == 0 || (ids && vals)) &&
-			unpack_ids(ids, idlen, dv->v.run_ids, n) == 0 &&
-			(n == 0 || dv->v.run_ids[n - 1] <= last_run);
+			unpack_ids(ids, idlen, dv->v.run_ids, n) == 0;
 		for (size_t i = 0; whole && i < n; i++) {
 			uint64_t bits = pdb_store_get_le64(vals + 8 * i);
 
@@ -201,11 +210,15 @@ int pdb_store_detect_values(struct pdb_store *store, int64_t series_id,
 			    int use_cache, struct pdb_detect_values *dv,
 			    struct pdb_err *err)
 {
+	int64_t seq = 0;
 	int had_cache;
 
 	memset(dv, 0, sizeof *dv);
-	if (use_cache && cached_values(store, series_id, selection, dv, err) < 0)
-		return -1;
+	if (use_cache && (cached_values(store, series_id, selection, dv, err) < 0 ||
+			  pdb_store_run_seq(store, dv->v.last_run, &seq, err) < 0))
+		goto fail;
+	if (seq == 0) /* none cached, or its last run is gone: read them all */
+		pdb_series_values_release(&dv->v);
 	had_cache = dv->v.last_run > 0;
 	if (pdb_store_series_values(store, series_id, where, since_id, dv->v.last_run,
 				    &dv->v, err) < 0)

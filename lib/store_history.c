@@ -150,14 +150,18 @@ static void point_values(sqlite3_stmt *st, struct pdb_history_point *p)
 }
 
 /* The commit attribute of each point's run. A dense series (points in at
- * least half of the runs lo..hi) reads the commits of lo..hi in one range
- * scan merged by run id; a sparse one looks each run up (a lookup per row
- * in the main query cost more than the whole scan). */
+ * least half of the runs lo..hi, stored in the order they were measured)
+ * reads the commits of lo..hi in one range scan merged by run id; a sparse
+ * one looks each run up (a lookup per row in the main query cost more than
+ * the whole scan). */
 static int point_commits(struct pdb_store *store, struct pdb_history_point *pts,
 			 size_t n, struct pdb_err *err)
 {
 	int64_t lo = pts[0].run_id, hi = pts[n - 1].run_id;
-	int dense = (uint64_t)(hi - lo) < 2 * (uint64_t)n;
+	int dense = lo <= hi && (uint64_t)(hi - lo) < 2 * (uint64_t)n;
+
+	for (size_t i = 1; dense && i < n; i++)
+		dense = pts[i - 1].run_id < pts[i].run_id;
 	sqlite3_stmt *st = pdb_store_prepare(store, dense
 		/* +key: the primary key's run order, not run_attrs_key and a sort */
 		? "SELECT run_id, value FROM run_attrs WHERE run_id >= ?1"
@@ -177,6 +181,10 @@ static int point_commits(struct pdb_store *store, struct pdb_history_point *pts,
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			int64_t id = sqlite3_column_int64(st, 0);
 
+			if (!dense) {
+				pts[i].commit = column_dup(st, 1);
+				continue;
+			}
 			while (k < n && pts[k].run_id < id)
 				k++;
 			if (k < n && pts[k].run_id == id)
@@ -187,10 +195,29 @@ static int point_commits(struct pdb_store *store, struct pdb_history_point *pts,
 	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "series history commits");
 }
 
-/* The points of a series, the newest `last` only when last > 0; with labels,
- * each with its run's name, created_at and commit. */
+static int cmp_point_seq(const void *a, const void *b)
+{
+	int64_t x = ((const struct pdb_history_point *)a)->seq;
+	int64_t y = ((const struct pdb_history_point *)b)->seq;
+	return x < y ? -1 : x > y;
+}
+
+/* Points read in the order they were stored into the order of runs (most
+ * histories are in it already: no sort). */
+static void order_points(struct pdb_history_point *pts, size_t n)
+{
+	for (size_t k = 1; k < n; k++)
+		if (pts[k - 1].seq > pts[k].seq) {
+			qsort(pts, n, sizeof *pts, cmp_point_seq);
+			return;
+		}
+}
+
+/* The points of a series over the runs of range b, the newest `last` only
+ * when last > 0; with labels, each with its run's name, created_at and
+ * commit. */
 static int read_points(struct pdb_store *store, int64_t series_id, const char *where,
-		       int64_t since_id, int64_t until_id, size_t last, int labels,
+		       const struct pdb_order_bounds *b, size_t last, int labels,
 		       struct pdb_history_point **pts, size_t *n, struct pdb_err *err)
 {
 	struct pdb_buf sql;
@@ -201,29 +228,26 @@ static int read_points(struct pdb_store *store, int64_t series_id, const char *w
 	*pts = NULL;
 	*n = 0;
 	pdb_buf_init(&sql);
-	/* without labels the runs table only for an attribute filter */
 	pdb_buf_puts(&sql, labels
-		? "SELECT r.id, r.name, r.created_at, res.samples, res.weights, res.id"
-		  " FROM results res JOIN runs r ON r.id = res.run_id"
-		: "SELECT res.run_id, NULL, NULL, res.samples, res.weights, res.id FROM results res");
-	if (!labels && where)
-		pdb_buf_puts(&sql, " JOIN runs r ON r.id = res.run_id");
-	pdb_buf_puts(&sql, " WHERE res.series_id = ?1 AND res.run_id >= ?2 AND res.run_id <= ?3"
+		? "SELECT r.id, r.name, r.created_at, res.samples, res.weights, res.id, r.seq"
+		: "SELECT res.run_id, NULL, NULL, res.samples, res.weights, res.id, r.seq");
+	/* the results of the series by results_series (series_id, run_id) from
+	 * lo_id on, each run looked up for its place */
+	pdb_buf_puts(&sql, " FROM results res CROSS JOIN runs r ON r.id = res.run_id"
+		     " WHERE res.series_id = ?1 AND res.run_id >= ?2 AND r.seq >= ?3 AND r.seq <= ?4"
 		     " AND NOT " PDB_FAILED_IN_RUN("res"));
-	pdb_store_filter_sql(&sql, where, 4);
-	/* the order of results_series (series_id, run_id): no sort */
+	pdb_store_filter_sql(&sql, where, 5);
 	if (last)
-		pdb_buf_printf(&sql, " ORDER BY res.run_id DESC LIMIT %zu", last);
-	else
-		pdb_buf_puts(&sql, " ORDER BY res.run_id");
+		pdb_buf_printf(&sql, " ORDER BY r.seq DESC LIMIT %zu", last);
 	st = pdb_store_prepare(store, sql.data, err);
 	pdb_buf_release(&sql);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, series_id);
-	sqlite3_bind_int64(st, 2, since_id);
-	sqlite3_bind_int64(st, 3, until_id > 0 ? until_id : INT64_MAX);
-	pdb_store_filter_bind(st, where, 4);
+	sqlite3_bind_int64(st, 2, b->lo_id);
+	sqlite3_bind_int64(st, 3, b->lo);
+	sqlite3_bind_int64(st, 4, b->hi);
+	pdb_store_filter_bind(st, where, 5);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct pdb_history_point *p;
 		pdb_grow((void **)pts, &cap, *n + 1, sizeof **pts);
@@ -232,6 +256,7 @@ static int read_points(struct pdb_store *store, int64_t series_id, const char *w
 		p->run_name = column_dup(st, 1);
 		p->created_at = column_dup(st, 2);
 		p->commit = NULL;
+		p->seq = sqlite3_column_int64(st, 6);
 		point_values(st, p);
 		if (p->n == 0 && point_stats(store, sqlite3_column_int64(st, 5), p, err) < 0) {
 			rc = SQLITE_ERROR;
@@ -239,11 +264,7 @@ static int read_points(struct pdb_store *store, int64_t series_id, const char *w
 		}
 	}
 	sqlite3_finalize(st);
-	for (size_t i = 0; last && i < *n / 2; i++) { /* newest first: into run order */
-		struct pdb_history_point t = (*pts)[i];
-		(*pts)[i] = (*pts)[*n - 1 - i];
-		(*pts)[*n - 1 - i] = t;
-	}
+	order_points(*pts, *n);
 	if (rc == SQLITE_DONE && labels && *n > 0 && point_commits(store, *pts, *n, err) < 0)
 		rc = SQLITE_ERROR;
 	if (rc != SQLITE_DONE) {
@@ -260,19 +281,26 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 			     struct pdb_history_point **pts, size_t *n,
 			     struct pdb_err *err)
 {
-	return read_points(store, series_id, where, since_id, until_id, 0, 1, pts, n, err);
+	struct pdb_order_bounds b;
+
+	*pts = NULL;
+	*n = 0;
+	if (pdb_store_order_bounds(store, since_id, until_id, &b, err) < 0)
+		return -1;
+	return read_points(store, series_id, where, &b, 0, 1, pts, n, err);
 }
 
 int pdb_store_series_last(struct pdb_store *store, int64_t series_id, const char *where,
 			  int64_t until_id, size_t count, struct pdb_history_point **pts,
 			  size_t *n, struct pdb_err *err)
 {
-	if (count == 0) {
-		*pts = NULL;
-		*n = 0;
-		return 0;
-	}
-	return read_points(store, series_id, where, 0, until_id, count, 0, pts, n, err);
+	struct pdb_order_bounds b;
+
+	*pts = NULL;
+	*n = 0;
+	if (count == 0 || pdb_store_order_bounds(store, 0, until_id, &b, err) < 0)
+		return count == 0 ? 0 : -1;
+	return read_points(store, series_id, where, &b, count, 0, pts, n, err);
 }
 
 struct series_slot {
@@ -286,21 +314,15 @@ static int cmp_slot(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_point_run(const void *a, const void *b)
-{
-	int64_t x = ((const struct pdb_history_point *)a)->run_id;
-	int64_t y = ((const struct pdb_history_point *)b)->run_id;
-	return x < y ? -1 : x > y;
-}
-
 int pdb_store_all_points(struct pdb_store *store, const char *where, int64_t since_id,
 			 const struct pdb_series *series, size_t nseries,
 			 struct pdb_history_point **pts, size_t *n, struct pdb_err *err)
 {
 	struct series_slot *slots = pdb_xmalloc((nseries + 1) * sizeof *slots);
 	size_t *cap = pdb_xcalloc(nseries + 1, sizeof *cap);
+	struct pdb_order_bounds b;
 	struct pdb_buf sql;
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = NULL;
 	int rc = SQLITE_ERROR;
 
 	for (size_t i = 0; i < nseries; i++) {
@@ -314,17 +336,17 @@ int pdb_store_all_points(struct pdb_store *store, const char *where, int64_t sin
 	 * they are stored costs less than a range scan of each series' index
 	 * and a lookup of each of its rows */
 	pdb_buf_puts(&sql, "SELECT res.run_id, NULL, NULL, res.samples, res.weights, res.id,"
-		     " res.series_id FROM results res");
-	if (where)
-		pdb_buf_puts(&sql, " JOIN runs r ON r.id = res.run_id");
-	pdb_buf_puts(&sql, " WHERE +res.run_id >= ?1 AND NOT " PDB_FAILED_IN_RUN("res"));
-	pdb_store_filter_sql(&sql, where, 2);
-	st = pdb_store_prepare(store, sql.data, err);
+		     " res.series_id, r.seq FROM results res CROSS JOIN runs r ON r.id = res.run_id"
+		     " WHERE +res.run_id >= ?1 AND r.seq >= ?2 AND NOT " PDB_FAILED_IN_RUN("res"));
+	pdb_store_filter_sql(&sql, where, 3);
+	if (pdb_store_order_bounds(store, since_id, 0, &b, err) == 0)
+		st = pdb_store_prepare(store, sql.data, err);
 	pdb_buf_release(&sql);
 	if (!st)
 		goto out;
-	sqlite3_bind_int64(st, 1, since_id);
-	pdb_store_filter_bind(st, where, 2);
+	sqlite3_bind_int64(st, 1, b.lo_id);
+	sqlite3_bind_int64(st, 2, b.lo);
+	pdb_store_filter_bind(st, where, 3);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct series_slot key = { sqlite3_column_int64(st, 6), 0 }, *slot;
 		struct pdb_history_point *p;
@@ -337,6 +359,7 @@ int pdb_store_all_points(struct pdb_store *store, const char *where, int64_t sin
 		p = &pts[slot->index][n[slot->index]++];
 		memset(p, 0, sizeof *p);
 		p->run_id = sqlite3_column_int64(st, 0);
+		p->seq = sqlite3_column_int64(st, 7);
 		point_values(st, p);
 		if (p->n == 0 && point_stats(store, sqlite3_column_int64(st, 5), p, err) < 0) {
 			rc = SQLITE_ERROR;
@@ -345,11 +368,7 @@ int pdb_store_all_points(struct pdb_store *store, const char *where, int64_t sin
 	}
 	sqlite3_finalize(st);
 	for (size_t i = 0; rc == SQLITE_DONE && i < nseries; i++)
-		for (size_t k = 1; k < n[i]; k++)
-			if (pts[i][k - 1].run_id > pts[i][k].run_id) {
-				qsort(pts[i], n[i], sizeof *pts[i], cmp_point_run);
-				break;
-			}
+		order_points(pts[i], n[i]);
 out:
 	free(slots);
 	free(cap);
@@ -368,12 +387,23 @@ int pdb_store_series_values(struct pdb_store *store, int64_t series_id,
 			    struct pdb_series_values *v, struct pdb_err *err)
 {
 	struct pdb_history_point *pts;
+	struct pdb_order_bounds b;
+	int64_t after = 0;
 	size_t n;
 
+	if (pdb_store_order_bounds(store, since_id, 0, &b, err) < 0 ||
+	    pdb_store_run_seq(store, after_run, &after, err) < 0)
+		return -1;
+	if (after_run > 0 && after == 0)
+		return pdb_err_set(err, PDB_EXIT_INPUT, "run%lld is not stored", (long long)after_run);
 	/* one lower bound on run_id: with two, SQLite would bound its index
 	 * range by one and filter every row of the series by the other */
-	if (read_points(store, series_id, where, since_id > after_run ? since_id : after_run + 1,
-			0, 0, 0, &pts, &n, err) < 0)
+	if (after >= b.lo) {
+		b.lo = after + 1;
+		if (pdb_store_order_lo_id(store, &b, err) < 0)
+			return -1;
+	}
+	if (read_points(store, series_id, where, &b, 0, 0, &pts, &n, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		v->last_run = pts[i].run_id;
@@ -405,6 +435,7 @@ int pdb_store_series_failures(struct pdb_store *store, const struct pdb_series *
 			      const char *where, int64_t since_id, int64_t until_id,
 			      struct pdb_history_point **pts, size_t *n, struct pdb_err *err)
 {
+	struct pdb_order_bounds b;
 	struct pdb_buf sql;
 	sqlite3_stmt *st;
 	size_t cap = 0;
@@ -412,25 +443,28 @@ int pdb_store_series_failures(struct pdb_store *store, const struct pdb_series *
 
 	*pts = NULL;
 	*n = 0;
+	if (pdb_store_order_bounds(store, since_id, until_id, &b, err) < 0)
+		return -1;
 	pdb_buf_init(&sql);
-	pdb_buf_puts(&sql, "SELECT f.run_id FROM failures f JOIN runs r ON r.id = f.run_id"
-		     " WHERE f.benchmark = ?1 AND f.dims = ?2 AND f.run_id >= ?3 AND f.run_id <= ?4");
+	pdb_buf_puts(&sql, "SELECT f.run_id, r.seq FROM failures f JOIN runs r ON r.id = f.run_id"
+		     " WHERE f.benchmark = ?1 AND f.dims = ?2 AND r.seq >= ?3 AND r.seq <= ?4");
 	pdb_store_filter_sql(&sql, where, 5);
-	pdb_buf_puts(&sql, " ORDER BY f.run_id");
+	pdb_buf_puts(&sql, " ORDER BY r.seq");
 	st = pdb_store_prepare(store, sql.data, err);
 	pdb_buf_release(&sql);
 	if (!st)
 		return -1;
 	sqlite3_bind_text(st, 1, series->benchmark, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, series->dims ? series->dims : "{}", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, since_id);
-	sqlite3_bind_int64(st, 4, until_id > 0 ? until_id : INT64_MAX);
+	sqlite3_bind_int64(st, 3, b.lo);
+	sqlite3_bind_int64(st, 4, b.hi);
 	pdb_store_filter_bind(st, where, 5);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct pdb_history_point *p;
 		pdb_grow((void **)pts, &cap, *n + 1, sizeof **pts);
 		p = &(*pts)[(*n)++];
 		pdb_history_point_init(p, sqlite3_column_int64(st, 0));
+		p->seq = sqlite3_column_int64(st, 1);
 	}
 	sqlite3_finalize(st);
 	for (size_t i = 0; rc == SQLITE_DONE && i < *n; i++)
@@ -476,23 +510,24 @@ int pdb_store_series_bounds(struct pdb_store *store, int64_t series_id,
 	if (n == 0)
 		return 0;
 	st = pdb_store_prepare(store,
-		"SELECT res.run_id, s.name, s.value FROM results res"
+		"SELECT r.seq, s.name, s.value FROM results res"
+		" JOIN runs r ON r.id = res.run_id"
 		" JOIN stats s ON s.result_id = res.id AND s.name IN ('lower_value', 'upper_value')"
-		" WHERE res.series_id = ?1 AND res.run_id >= ?2 AND res.run_id <= ?3"
-		" ORDER BY res.run_id", err);
+		" WHERE res.series_id = ?1 AND r.seq >= ?2 AND r.seq <= ?3"
+		" ORDER BY r.seq", err);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, series_id);
-	sqlite3_bind_int64(st, 2, pts[0].run_id);
-	sqlite3_bind_int64(st, 3, pts[n - 1].run_id);
+	sqlite3_bind_int64(st, 2, pts[0].seq);
+	sqlite3_bind_int64(st, 3, pts[n - 1].seq);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
+		int64_t seq = sqlite3_column_int64(st, 0);
 		const char *name = (const char *)sqlite3_column_text(st, 1);
 		double v = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
 
-		while (k < n && pts[k].run_id < id)
+		while (k < n && pts[k].seq < seq)
 			k++;
-		if (k < n && pts[k].run_id == id)
+		if (k < n && pts[k].seq == seq)
 			*(strcmp(name, "lower_value") == 0 ? &pts[k].lower : &pts[k].upper) = v;
 	}
 	sqlite3_finalize(st);

@@ -17,6 +17,9 @@ struct pdb_store {
 	sqlite3 *db;
 	char *path;
 	int readonly;      /* the file (or its folder) cannot be written: opened immutable */
+	/* the order's lookups (lib/store_order.c), asked once per series read:
+	 * prepared once */
+	sqlite3_stmt *seq_of, *lo_id_of;
 };
 
 /* Rows of (id, benchmark, dims, metric, unit, direction) stepped from st
@@ -49,6 +52,29 @@ int pdb_store_commit(struct pdb_store *store, struct pdb_err *err);
  * numbered from first_param) and bind them; returns the next free number. */
 int pdb_store_filter_sql(struct pdb_buf *sql, const char *where, int first_param);
 void pdb_store_filter_bind(sqlite3_stmt *st, const char *where, int first_param);
+
+/* The order of runs (lib/store_order.c): by the time they were measured,
+ * created_at, ties by id, kept in runs.seq (schema/006-run-order.sql). */
+/* The seq a run measured at created_at takes, inside the caller's write
+ * transaction: the runs measured after it (if any) move up by one. */
+int pdb_store_place_run(struct pdb_store *store, const char *created_at, int64_t *seq,
+			struct pdb_err *err);
+/* The seq of run id in *seq; 0 when id is 0 or there is no such run. */
+int pdb_store_run_seq(struct pdb_store *store, int64_t id, int64_t *seq, struct pdb_err *err);
+/* A range of the order: the runs with lo <= seq <= hi. Every run from lo on
+ * has an id of at least lo_id (so that a range scan of results by run id
+ * can stop short of the runs before: exact when runs were stored in order). */
+struct pdb_order_bounds {
+	int64_t lo, hi, lo_id;
+};
+/* The range from run since_id to run until_id (0: no bound) in *b. */
+int pdb_store_order_bounds(struct pdb_store *store, int64_t since_id, int64_t until_id,
+			   struct pdb_order_bounds *b, struct pdb_err *err);
+/* b->lo_id for b->lo. */
+int pdb_store_order_lo_id(struct pdb_store *store, struct pdb_order_bounds *b,
+			  struct pdb_err *err);
+/* Sort run ids into the order, oldest first. */
+int pdb_store_sort_runs(struct pdb_store *store, int64_t *ids, size_t n, struct pdb_err *err);
 
 /* Pack and unpack arrays of doubles (little-endian) for sample blobs. */
 void pdb_store_pack(const struct pdb_sample *s, size_t n, int which, unsigned char *out);

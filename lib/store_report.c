@@ -19,9 +19,10 @@ int pdb_store_previous_run(struct pdb_store *store, int64_t before_id, const cha
 	/* the site's rule (lib/site/gather.c, run_prevs): a series in common,
 	 * each with a value (not of a benchmark that failed in its run) */
 	pdb_buf_init(&sql);
-	pdb_buf_puts(&sql, "SELECT r.id FROM runs r WHERE r.id < ?1 AND " SHARES_A_SERIES);
+	pdb_buf_puts(&sql, "SELECT r.id FROM runs r WHERE r.seq < (SELECT seq FROM runs WHERE id = ?1)"
+		     " AND " SHARES_A_SERIES);
 	pdb_store_filter_sql(&sql, where, 2);
-	pdb_buf_puts(&sql, " ORDER BY r.id DESC LIMIT 1");
+	pdb_buf_puts(&sql, " ORDER BY r.seq DESC LIMIT 1");
 	st = pdb_store_prepare(store, sql.data, err);
 	pdb_buf_release(&sql);
 	if (!st)

@@ -6,7 +6,7 @@
 
 #include "store.h"
 
-/* The newest run older than before_id (a smaller id) whose attributes
+/* The newest run before run before_id in the order of runs whose attributes
  * match where ("k=v,k=v"; NULL: any run) that has a value of a series
  * run before_id has a value of (as the site compares a run). *id = 0 when
  * there is none. */

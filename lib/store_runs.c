@@ -196,14 +196,15 @@ static int insert_run_tx(struct pdb_store *store, struct pdb_run *run, int force
 {
 	struct insert_stmts s = { 0 };
 	sqlite3_stmt *st = NULL;
-	int64_t run_id;
+	int64_t run_id, seq;
 	int ret = -1;
 
-	if (refuse_duplicates(store, run, force, err) < 0)
+	if (refuse_duplicates(store, run, force, err) < 0 ||
+	    pdb_store_place_run(store, run->created_at, &seq, err) < 0)
 		goto out;
 	st = pdb_store_prepare(store,
-		"INSERT INTO runs(uuid, name, created_at, tool, format, source, sha256, status)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?)", err);
+		"INSERT INTO runs(uuid, name, created_at, tool, format, source, sha256, status, seq)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
 	if (!st)
 		goto out;
 	bind_text(st, 1, run->uuid);
@@ -214,6 +215,7 @@ static int insert_run_tx(struct pdb_store *store, struct pdb_run *run, int force
 	bind_text(st, 6, run->source);
 	bind_text(st, 7, run->sha256);
 	bind_text(st, 8, run->status ? run->status : "complete");
+	sqlite3_bind_int64(st, 9, seq);
 	if (step_done(store, st, err, "add run") < 0)
 		goto out;
 	run_id = sqlite3_last_insert_rowid(store->db);
@@ -249,6 +251,7 @@ static int insert_run_tx(struct pdb_store *store, struct pdb_run *run, int force
 			goto out;
 	}
 	run->id = run_id;
+	run->seq = seq;
 	ret = 0;
 out:
 	insert_stmts_free(&s);
@@ -340,7 +343,7 @@ int pdb_store_run_ids(struct pdb_store *store, const char *where, int64_t **ids,
 	pdb_buf_init(&sql);
 	pdb_buf_puts(&sql, "SELECT r.id FROM runs r WHERE 1");
 	pdb_store_filter_sql(&sql, where, 1);
-	pdb_buf_puts(&sql, " ORDER BY r.id");
+	pdb_buf_puts(&sql, " ORDER BY r.seq");
 	st = pdb_store_prepare(store, sql.data, err);
 	pdb_buf_release(&sql);
 	if (!st)
@@ -615,7 +618,7 @@ struct pdb_run *pdb_store_load_run(struct pdb_store *store, int64_t id,
 				   struct pdb_err *err)
 {
 	sqlite3_stmt *st = pdb_store_prepare(store,
-		"SELECT uuid, name, created_at, tool, format, source, sha256, status"
+		"SELECT uuid, name, created_at, tool, format, source, sha256, status, seq"
 		" FROM runs WHERE id = ?", err);
 	struct pdb_run *run = NULL;
 	int rc;
@@ -643,6 +646,7 @@ struct pdb_run *pdb_store_load_run(struct pdb_store *store, int64_t id,
 	run->sha256 = column_dup(st, 6);
 	free(run->status);
 	run->status = column_dup(st, 7);
+	run->seq = sqlite3_column_int64(st, 8);
 	if (load_attrs(store, run, err) < 0 || load_results(store, run, err) < 0 ||
 	    load_failures(store, run, err) < 0) {
 		pdb_run_free(run);
@@ -679,12 +683,12 @@ int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
 	*rows = NULL;
 	*nrows = 0;
 	pdb_buf_init(&sql);
-	pdb_buf_puts(&sql, "SELECT r.id, r.name, r.created_at, r.tool, r.format, r.status,"
+	pdb_buf_puts(&sql, "SELECT r.id, r.name, r.created_at, r.tool, r.format, r.status, r.seq,"
 		" (SELECT count(*) FROM results WHERE run_id = r.id),"
 		" (SELECT json_group_object(key, value) FROM run_attrs WHERE run_id = r.id)"
 		" FROM runs r WHERE 1");
 	pdb_store_filter_sql(&sql, f->where, 2);
-	pdb_buf_puts(&sql, " ORDER BY r.id DESC LIMIT ?1");
+	pdb_buf_puts(&sql, " ORDER BY r.seq DESC LIMIT ?1");
 	st = pdb_store_prepare(store, sql.data, err);
 	pdb_buf_release(&sql);
 	if (!st)
@@ -705,8 +709,9 @@ int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
 		row->tool = column_dup(st, 3);
 		row->format = column_dup(st, 4);
 		row->status = column_dup(st, 5);
-		row->nseries = sqlite3_column_int64(st, 6);
-		attrs = json_loads((const char *)sqlite3_column_text(st, 7), 0, NULL);
+		row->seq = sqlite3_column_int64(st, 6);
+		row->nseries = sqlite3_column_int64(st, 7);
+		attrs = json_loads((const char *)sqlite3_column_text(st, 8), 0, NULL);
 		row->attrs = pdb_xcalloc(json_object_size(attrs), sizeof *row->attrs);
 		json_object_foreach(attrs, k, v) {
 			row->attrs[row->nattrs].key = pdb_xstrdup(k);
@@ -729,8 +734,10 @@ int pdb_store_failure_rows(struct pdb_store *store, int64_t since_id,
 			   struct pdb_failure_row **rows, size_t *n, struct pdb_err *err)
 {
 	sqlite3_stmt *st = pdb_store_prepare(store,
-		"SELECT run_id, benchmark, dims, reason FROM failures WHERE run_id >= ?"
-		" ORDER BY run_id, benchmark, dims", err);
+		"SELECT f.run_id, f.benchmark, f.dims, f.reason, r.seq FROM failures f"
+		" JOIN runs r ON r.id = f.run_id"
+		" WHERE r.seq >= coalesce((SELECT seq FROM runs WHERE id = ?1), 0)"
+		" ORDER BY r.seq, f.benchmark, f.dims", err);
 	size_t cap = 0;
 	int rc;
 
@@ -747,6 +754,7 @@ int pdb_store_failure_rows(struct pdb_store *store, int64_t since_id,
 		f->benchmark = pdb_xstrdup((const char *)sqlite3_column_text(st, 1));
 		f->dims = pdb_xstrdup((const char *)sqlite3_column_text(st, 2));
 		f->reason = pdb_xstrdup((const char *)sqlite3_column_text(st, 3));
+		f->seq = sqlite3_column_int64(st, 4);
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE)

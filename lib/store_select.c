@@ -8,7 +8,8 @@
 #include "util.h"
 
 /* A parsed selector: either an exact id/name, or "the Nth newest run
- * matching these attributes at or below max_id". */
+ * matching these attributes, at or before the place max_seq" (the order of
+ * runs: store.h). */
 struct selector {
 	int64_t id;          /* >0: exact id */
 	const char *name;    /* exact name */
@@ -52,23 +53,23 @@ static int parse_selector(const char *text, struct selector *sel, struct pdb_err
 	return 0;
 }
 
-/* SQL matching runs by "k=v,k=v" (all must hold) and id <= ?2, newest first. */
+/* SQL matching runs by "k=v,k=v" (all must hold) and seq <= ?1, newest first. */
 static sqlite3_stmt *filtered_query(struct pdb_store *store, const char *filter,
-				    int64_t max_id, int64_t limit, int64_t offset,
+				    int64_t max_seq, int64_t limit, int64_t offset,
 				    struct pdb_err *err)
 {
 	struct pdb_buf sql;
 	sqlite3_stmt *st;
 
 	pdb_buf_init(&sql);
-	pdb_buf_puts(&sql, "SELECT r.id FROM runs r WHERE r.id <= ?1");
+	pdb_buf_puts(&sql, "SELECT r.id FROM runs r WHERE r.seq <= ?1");
 	pdb_store_filter_sql(&sql, filter, 4);
-	pdb_buf_puts(&sql, " ORDER BY r.id DESC LIMIT ?2 OFFSET ?3");
+	pdb_buf_puts(&sql, " ORDER BY r.seq DESC LIMIT ?2 OFFSET ?3");
 	st = pdb_store_prepare(store, sql.data, err);
 	pdb_buf_release(&sql);
 	if (!st)
 		return NULL;
-	sqlite3_bind_int64(st, 1, max_id);
+	sqlite3_bind_int64(st, 1, max_seq);
 	sqlite3_bind_int64(st, 2, limit);
 	sqlite3_bind_int64(st, 3, offset);
 	pdb_store_filter_bind(st, filter, 4);
@@ -77,7 +78,7 @@ static sqlite3_stmt *filtered_query(struct pdb_store *store, const char *filter,
 
 /* Up to limit ids of runs matching sel, newest first, skipping sel->back. */
 static int select_ids(struct pdb_store *store, const struct selector *sel,
-		      const char *text, int64_t max_id, int64_t limit,
+		      const char *text, int64_t max_seq, int64_t limit,
 		      int64_t **ids, size_t *nids, struct pdb_err *err)
 {
 	sqlite3_stmt *st = NULL;
@@ -96,7 +97,7 @@ static int select_ids(struct pdb_store *store, const struct selector *sel,
 		else
 			sqlite3_bind_text(st, 1, sel->name, -1, SQLITE_STATIC);
 	} else {
-		st = filtered_query(store, sel->filter, max_id, limit, sel->back, err);
+		st = filtered_query(store, sel->filter, max_seq, limit, sel->back, err);
 		if (!st)
 			return -1;
 	}
@@ -153,7 +154,7 @@ int pdb_store_resolve_since(struct pdb_store *store, const char *selector,
 		/* fewer than back + 1 runs match: all of them, the oldest last */
 		sel.back = 0;
 		free(ids);
-		if (select_ids(store, &sel, selector, back, back, &ids, &n, err) == 0) {
+		if (select_ids(store, &sel, selector, INT64_MAX, back, &ids, &n, err) == 0) {
 			*id = ids[n - 1];
 			*fewer = n;
 			ret = 0;
@@ -162,12 +163,6 @@ int pdb_store_resolve_since(struct pdb_store *store, const char *selector,
 	free(ids);
 	free(sel.filter);
 	return ret;
-}
-
-static int cmp_id(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
 }
 
 int pdb_store_resolve_group(struct pdb_store *store, const char *selector,
@@ -179,14 +174,15 @@ int pdb_store_resolve_group(struct pdb_store *store, const char *selector,
 	*ids = NULL;
 	*nids = 0;
 	if (last > 0) {
-		int64_t top;
+		int64_t top, seq;
 		if (pdb_store_resolve(store, selector, &top, err) < 0 ||
+		    pdb_store_run_seq(store, top, &seq, err) < 0 ||
 		    parse_selector(selector, &sel, err) < 0)
 			return -1;
 		/* the last N runs sharing the selector's filter, up to and with top */
 		{
 			struct selector group = { .filter = sel.filter };
-			ret = select_ids(store, &group, selector, top, last, ids, nids, err);
+			ret = select_ids(store, &group, selector, seq, last, ids, nids, err);
 		}
 		free(sel.filter);
 	} else if ((strncmp(selector, "latest", 6) == 0 && strchr(selector, ':')) ||
@@ -207,12 +203,11 @@ int pdb_store_resolve_group(struct pdb_store *store, const char *selector,
 		}
 		free(copy);
 	}
-	if (ret < 0) {
+	if (ret < 0 || pdb_store_sort_runs(store, *ids, *nids, err) < 0) {
 		free(*ids);
 		*ids = NULL;
 		*nids = 0;
 		return -1;
 	}
-	qsort(*ids, *nids, sizeof **ids, cmp_id);
 	return 0;
 }

@@ -91,10 +91,14 @@ for line in perfdb("sql", "--format", "jsonl", query).splitlines():
                else row[:9] + [num(row[9])])
 check("sql jsonl", got, want)
 
-# export: runN, dims as dim.NAME columns, no result id (rows in the same order)
+# export: runN, dims as dim.NAME columns, no result id (rows in the same
+# order, but the runs in the order they were measured: created_at, ties by id)
+con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+place = {rid: k for k, (rid,) in enumerate(con.execute("SELECT id FROM runs ORDER BY created_at, id"))}
+want_export = sorted(want, key=lambda w: place[w[0]])
 ex = list(csv.DictReader(io.StringIO(perfdb("export", *(["--stats"] if kind == "stats" else [])))))
 got = []
-for r, w in zip(ex, want):
+for r, w in zip(ex, want_export):
     dims = {k[4:]: v for k, v in r.items() if k.startswith("dim.") and v != ""}
     head = [int(r["run"][3:]), r["name"] or None, w[2], r["benchmark"], dims, r["metric"],
             r["unit"], r["direction"]]
@@ -102,7 +106,7 @@ for r, w in zip(ex, want):
         got.append(head + [int(r["index"]), num(r["value"]), num(r["t"]), num(r["weight"])])
     else:
         got.append(head + [r["stat"], num(r["value"])])
-check("export", got if len(ex) == len(want) else ex, want)
+check("export", got if len(ex) == len(want) else ex, want_export)
 
 if plain:
     con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)

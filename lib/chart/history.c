@@ -13,9 +13,10 @@
 
 #define MAX_MARKED 120   /* runs on the x axis up to which each point is marked */
 
-/* The x positions: every run any of the series has, by id. */
+/* The x positions: every run any of the series has, in the order of runs
+ * (by seq: store.h). */
 struct runs_axis {
-	int64_t *ids;
+	int64_t *seqs, *ids;
 	char **names;
 	size_t n;
 };
@@ -24,14 +25,17 @@ static void axis_add(struct runs_axis *a, const struct pdb_history_point *p)
 {
 	size_t k = 0;
 
-	while (k < a->n && a->ids[k] < p->run_id)
+	while (k < a->n && a->seqs[k] < p->seq)
 		k++;
-	if (k < a->n && a->ids[k] == p->run_id)
+	if (k < a->n && a->seqs[k] == p->seq)
 		return;
+	a->seqs = pdb_xrealloc(a->seqs, (a->n + 1) * sizeof *a->seqs);
 	a->ids = pdb_xrealloc(a->ids, (a->n + 1) * sizeof *a->ids);
 	a->names = pdb_xrealloc(a->names, (a->n + 1) * sizeof *a->names);
+	memmove(a->seqs + k + 1, a->seqs + k, (a->n - k) * sizeof *a->seqs);
 	memmove(a->ids + k + 1, a->ids + k, (a->n - k) * sizeof *a->ids);
 	memmove(a->names + k + 1, a->names + k, (a->n - k) * sizeof *a->names);
+	a->seqs[k] = p->seq;
 	a->ids[k] = p->run_id;
 	if (p->commit)
 		a->names[k] = pdb_xstrndup(p->commit, pdb_utf8_prefix(p->commit, 7)); /* whole characters */
@@ -70,20 +74,20 @@ static void axis_tell_apart(struct runs_axis *a)
 	free(repeats);
 }
 
-static double position(const struct runs_axis *a, int64_t id)
+/* The x of the run at place seq. */
+static double position(const struct runs_axis *a, int64_t seq)
 {
 	size_t lo = 0, hi = a->n;
 
-	/* the ids ascend */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (a->ids[mid] < id)
+		if (a->seqs[mid] < seq)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < a->n && a->ids[lo] == id ? (double)lo : NAN;
+	return lo < a->n && a->seqs[lo] == seq ? (double)lo : NAN;
 }
 
 /* Change points of one series, drawn between the runs on either side in
@@ -116,14 +120,14 @@ static size_t change_points(const struct pdb_history_point *pts, size_t n, int d
 	if (ok) {
 		for (size_t k = 0; k < res->ncps; k++) {
 			size_t i = res->cps[k].index;
-			pdb_chart_add_vmark(p, (position(axis, pts[i - 1].run_id) +
-						position(axis, pts[i].run_id)) / 2, color, 1);
+			pdb_chart_add_vmark(p, (position(axis, pts[i - 1].seq) +
+						position(axis, pts[i].seq)) / 2, color, 1);
 		}
 		found = res->ncps;
 		ox = pdb_xmalloc((res->noutliers ? res->noutliers : 1) * sizeof *ox);
 		oy = pdb_xmalloc((res->noutliers ? res->noutliers : 1) * sizeof *oy);
 		for (size_t k = 0; k < res->noutliers; k++) {
-			ox[k] = position(axis, pts[res->outliers[k].index].run_id);
+			ox[k] = position(axis, pts[res->outliers[k].index].seq);
 			oy[k] = res->outliers[k].value;
 		}
 		if (res->noutliers > 0)
@@ -256,7 +260,7 @@ static void add_history_stretch(struct pdb_chart_panel *p, const struct pdb_hist
 	struct pdb_chart_series *se;
 
 	for (size_t i = 0; i < n; i++) {
-		x[i] = position(axis, pts[i].run_id);
+		x[i] = position(axis, pts[i].seq);
 		y[i] = pts[i].value;
 	}
 	if (band == BAND_IQR) {
@@ -296,9 +300,9 @@ static void add_history_series(struct pdb_chart_panel *p, const struct pdb_histo
 
 	for (size_t i = 0; i < in->npts; i++) {
 		int end = i + 1 == in->npts;
-		while (!end && f < in->nfailed && in->failed[f].run_id < in->pts[i].run_id)
+		while (!end && f < in->nfailed && in->failed[f].seq < in->pts[i].seq)
 			f++;
-		end = end || (f < in->nfailed && in->failed[f].run_id < in->pts[i + 1].run_id);
+		end = end || (f < in->nfailed && in->failed[f].seq < in->pts[i + 1].seq);
 		if (!end)
 			continue;
 		add_history_stretch(p, in->pts + start, i + 1 - start, axis, label, color, source,
@@ -351,8 +355,8 @@ static void failed_marks(const struct pdb_history_input *in, int color,
 	size_t k = 0, m = 0;
 
 	for (size_t i = 0; i < in->nfailed && in->npts > 0; i++) {
-		int64_t run = in->failed[i].run_id;
-		while (k + 1 < in->npts && in->pts[k + 1].run_id < run)
+		int64_t run = in->failed[i].seq;
+		while (k + 1 < in->npts && in->pts[k + 1].seq < run)
 			k++;
 		x[m] = position(axis, run);
 		y[m++] = in->pts[k].value;
@@ -452,6 +456,7 @@ out:
 		free(axis.names[k]);
 	free(axis.names);
 	free(axis.ids);
+	free(axis.seqs);
 	return rc;
 }
 

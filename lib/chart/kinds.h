@@ -76,9 +76,9 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *runs,
 				    size_t nruns, const struct pdb_plot_opts *opts,
 				    struct pdb_err *err);
-/* One series of a history chart, read: its points in run order (their
+/* One series of a history chart, read: its points in the order of runs (seq) (their
  * bounds filled where the chart should draw them), the runs in which its
- * benchmark failed (points without a value, in run order: a cross each),
+ * benchmark failed (points without a value, in that order: a cross each),
  * and detect's result for those points (NULL: detect runs here). */
 struct pdb_detect_result;
 struct pdb_history_input {

@@ -46,6 +46,7 @@ static struct pdb_history_point *failed_points(const struct site *s, const struc
 		commit = site_run_attr(r, "commit");
 		p = &pts[(*n)++];
 		pdb_history_point_init(p, r->id);
+		p->seq = r->seq;
 		p->run_name = r->name ? pdb_xstrdup(r->name) : NULL;
 		p->created_at = pdb_xstrdup(r->created_at);
 		p->commit = commit ? pdb_xstrdup(commit) : NULL;
@@ -253,7 +254,7 @@ static void change_points(const struct site *s, const struct site_bench *bench, 
 	pdb_buf_puts(b, "</tbody>\n</table>\n");
 }
 
-/* The runs the benchmark ran in, ascending: its series' points and its failures. */
+/* The runs the benchmark ran in, in order: its series' points and its failures. */
 static size_t bench_runs(const struct site *s, const struct site_bench *bench, int64_t **out)
 {
 	size_t cap = 0, n = 0;
@@ -384,7 +385,7 @@ static void recent_runs(const struct site *s, const struct site_bench *bench, co
 		pdb_buf_puts(b, "</td>");
 		for (size_t i = 0; i < bench->n; i++) {
 			const struct site_series *ss = &s->series[bench->series[i]];
-			const struct pdb_history_point *p = site_point_at(ss, ids[r]);
+			const struct pdb_history_point *p = site_point_at(ss, site_find_run(s, ids[r]));
 			pdb_buf_puts(b, "<td class=\"num\">");
 			if (!p && site_failure_in(s, site_find_run(s, ids[r]), ss->s->benchmark,
 						  ss->s->dims))

@@ -26,27 +26,33 @@ uint64_t site_hash_str(uint64_t h, const char *s)
 	return site_hash(h, s ? s : "", s ? strlen(s) + 1 : 1);
 }
 
-static int cmp_run_id(const void *key, const void *elem)
-{
-	int64_t id = *(const int64_t *)key, other = ((const struct site_run *)elem)->row->id;
-
-	return id < other ? -1 : id > other;
-}
-
 const struct site_run *site_find_run(const struct site *s, int64_t id)
 {
-	return bsearch(&id, s->runs, s->nruns, sizeof *s->runs, cmp_run_id);
-}
-
-const struct pdb_history_point *site_point_at(const struct site_series *ss, int64_t run)
-{
-	size_t lo = 0, hi = ss->n;
+	size_t lo = 0, hi = s->nruns;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (ss->pts[mid].run_id == run)
+		int64_t other = s->runs[s->by_id[mid]].row->id;
+		if (other == id)
+			return &s->runs[s->by_id[mid]];
+		if (other < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const struct pdb_history_point *site_point_at(const struct site_series *ss,
+					      const struct site_run *run)
+{
+	size_t lo = 0, hi = ss->n;
+
+	while (run && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ss->pts[mid].seq == run->row->seq)
 			return &ss->pts[mid];
-		if (ss->pts[mid].run_id < run)
+		if (ss->pts[mid].seq < run->row->seq)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -97,7 +103,7 @@ static void choose_branch(struct site *s)
 	for (size_t i = 0; i < s->nrows; i++) { /* newest first */
 		const char *b = site_run_attr(&s->rows[i], "branch");
 		size_t k = 0;
-		if (s->rows[i].id < s->since_id)
+		if (s->rows[i].seq < s->since_seq)
 			continue;
 		if (!b) {
 			unnamed++;
@@ -134,15 +140,35 @@ static void choose_branch(struct site *s)
 		  unnamed ? "; runs without a branch are left out" : "");
 }
 
-/* The selected runs in ascending id, each with the run it is compared with. */
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static const struct site *sort_runs_site; /* for qsort, as sort_site */
+
+static int cmp_run_at(const void *a, const void *b)
+{
+	int64_t x = sort_runs_site->runs[*(const size_t *)a].row->id;
+	int64_t y = sort_runs_site->runs[*(const size_t *)b].row->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The selected runs in the order of runs, each with the run it is compared with. */
 static int gather_runs(struct site *s, struct pdb_err *err)
 {
 	struct pdb_run_filter f = { 0 };
 	int64_t *ids = NULL;
-	size_t nids = 0, k = 0;
+	size_t nids = 0;
 
 	if (pdb_store_list_runs(s->store, &f, &s->rows, &s->nrows, err) < 0)
 		return -1;
+	for (size_t i = 0; i < s->nrows && s->since_id; i++)
+		if (s->rows[i].id == s->since_id)
+			s->since_seq = s->rows[i].seq;
 	if (s->opts->where)
 		s->where = pdb_xstrdup(s->opts->where);
 	else
@@ -155,18 +181,21 @@ static int gather_runs(struct site *s, struct pdb_err *err)
 				   s->opts->where);
 	}
 	s->runs = pdb_xcalloc(nids + 1, sizeof *s->runs);
-	/* rows are newest first, ids ascending */
+	s->by_id = pdb_xcalloc(nids + 1, sizeof *s->by_id);
+	qsort(ids, nids, sizeof *ids, cmp_id);
+	/* rows are newest first */
 	for (size_t i = s->nrows; i-- > 0;) {
 		const struct pdb_run_row *r = &s->rows[i];
-		while (k < nids && ids[k] < r->id)
-			k++;
-		if (k == nids || ids[k] != r->id || r->id < s->since_id)
+		if (!bsearch(&r->id, ids, nids, sizeof *ids, cmp_id) || r->seq < s->since_seq)
 			continue;
 		s->runs[s->nruns].row = r;
 		s->runs[s->nruns].file = pdb_xasprintf("r/run%lld.html", (long long)r->id);
+		s->by_id[s->nruns] = s->nruns;
 		s->nruns++;
 	}
 	free(ids);
+	sort_runs_site = s;
+	qsort(s->by_id, s->nruns, sizeof *s->by_id, cmp_run_at);
 	for (size_t i = 0; i < s->nruns; i++) {
 		struct site_run *run = &s->runs[i];
 
@@ -226,7 +255,7 @@ static int ran(const struct site *s, const size_t *order, size_t lo, size_t hi,
 	       const struct site_run *run, const struct site_failure *f)
 {
 	for (size_t k = lo; k < hi; k++)
-		if (site_point_at(&s->series[order[k]], run->row->id))
+		if (site_point_at(&s->series[order[k]], run))
 			return 1;
 	return site_failure_in(s, run, f->row->benchmark, f->row->dims) != NULL;
 }
@@ -662,7 +691,7 @@ static void run_values(struct site *s)
 static int shares(const struct site *s, const struct site_run *r, const struct site_run *q)
 {
 	for (size_t v = 0; v < r->nvalues; v++)
-		if (site_point_at(&s->series[r->values[v].series], q->row->id))
+		if (site_point_at(&s->series[r->values[v].series], q))
 			return 1;
 	return 0;
 }
@@ -810,6 +839,7 @@ void site_release(struct site *s)
 		free(s->runs[i].values);
 	}
 	free(s->runs);
+	free(s->by_id);
 	for (size_t i = 0; i < s->nfailures; i++)
 		free(s->failures[i].dims);
 	free(s->failures);

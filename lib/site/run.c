@@ -80,7 +80,7 @@ static void values(const struct site *s, const struct site_run *run, struct pdb_
 	for (size_t i = 0; i < run->nvalues; i++) {
 		const struct site_series *ss = &s->series[run->values[i].series];
 		const struct pdb_history_point *p = &ss->pts[run->values[i].k];
-		const struct pdb_history_point *q = run->prev ? site_point_at(ss, run->prev) : NULL;
+		const struct pdb_history_point *q = run->prev ? site_point_at(ss, site_find_run(s, run->prev)) : NULL;
 
 		pdb_buf_printf(b, "<tr><td class=\"name\"><a href=\"../%s\">", s->benches[ss->bench].file);
 		site_text(b, ss->s->benchmark);

@@ -93,10 +93,12 @@ struct site {
 	size_t nbranches;
 	const char *title;
 	int64_t since_id;
+	int64_t since_seq;                /* its place in the order of runs (0: none) */
 	struct pdb_run_row *rows;         /* every run, newest first */
 	size_t nrows;
-	struct site_run *runs;            /* the selected runs, ascending id */
+	struct site_run *runs;            /* the selected runs, in the order of runs (store.h) */
 	size_t nruns;
+	size_t *by_id;                    /* runs[by_id[0..nruns)]: ascending id */
 	int branches_mixed;               /* the selected runs are of several branches */
 	struct pdb_failure_row *frows;    /* the failures of runs from since_id on */
 	size_t nfrows;
@@ -118,8 +120,9 @@ struct site {
 int site_gather(struct site *s, struct pdb_err *err);
 void site_release(struct site *s);
 const struct site_run *site_find_run(const struct site *s, int64_t id);
-/* The point of series ss in run (its points ascend by run), or NULL. */
-const struct pdb_history_point *site_point_at(const struct site_series *ss, int64_t run);
+/* The point of series ss in run (its points are in the order of runs), or NULL. */
+const struct pdb_history_point *site_point_at(const struct site_series *ss,
+					      const struct site_run *run);
 /* The failure of benchmark (with dims as series.dims) in run, or NULL. */
 const struct site_failure *site_failure_in(const struct site *s, const struct site_run *run,
 					   const char *benchmark, const char *dims);
