@@ -162,6 +162,17 @@ static void add_value(struct pdb_run *run, const struct pdb_spec *spec, size_t p
 	pdb_result_add_raw(series(run, spec, point, bench, metric, unit), v);
 }
 
+/* A regex metric's value: its direction the spec's, when it gives one. */
+static void add_metric(struct pdb_run *run, const struct pdb_spec *spec, size_t point,
+		       const char *bench, const struct pdb_regex_metric *m, double v)
+{
+	struct pdb_result *r = series(run, spec, point, bench, m->name, m->unit);
+
+	if (m->has_direction)
+		r->direction = m->direction;
+	pdb_result_add_raw(r, v);
+}
+
 /* A workload (kafka: or stream:) that could not run: a failed repetition. */
 static void workload_failed(struct pdb_exec_result *res, const struct pdb_err *err, double t0)
 {
@@ -282,7 +293,7 @@ static int regex_metrics(struct pdb_run *run, const struct pdb_spec *spec,
 		if (regexec(&re, text, 2, m, 0) == 0 && m[1].rm_so >= 0) {
 			char *num = pdb_xstrndup(text + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
 			if (pdb_parse_double(num, &v) == 0)
-				add_value(run, spec, s->point, b->name, b->metrics[i].name, b->metrics[i].unit, v);
+				add_metric(run, spec, s->point, b->name, &b->metrics[i], v);
 			else if (ok) {
 				snprintf(why, whysize, "metric %s: '%s' is not a number", b->metrics[i].name, num);
 				ok = 0;
