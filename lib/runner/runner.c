@@ -300,7 +300,8 @@ static int regex_metrics(struct pdb_run *run, const struct pdb_spec *spec,
 			}
 			free(num);
 		} else if (ok) {
-			snprintf(why, whysize, "metric %s: no match in the output", b->metrics[i].name);
+			snprintf(why, whysize, "metric %s: no match for '%s'", b->metrics[i].name,
+				 b->metrics[i].regex);
 			ok = 0;
 		}
 		regfree(&re);
@@ -547,6 +548,8 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 				record_failure(run, spec, s, &res, res.stderr_tail);
 			failed[s->variant] |= res.status != 0 && !b->allow_failure;
 			ran[i] = res.status != 0 ? 2 : 1;
+			if (res.status != 0)
+				snprintf(why, sizeof why, "%s", res.stderr_tail);
 			goto done;
 		}
 		if (pdb_exec_run(&eo, &res, err) < 0) {
@@ -575,6 +578,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 done:
 		p.event = PDB_PROGRESS_DONE;
 		p.res = &res;
+		p.why = why[0] ? why : NULL;
 		p.elapsed = now() - t0;
 		p.eta = p.elapsed / (double)(i + 1) * (double)(plan->nsteps - i - 1);
 		if (opts->progress)
