@@ -310,6 +310,36 @@ static int regex_metrics(struct pdb_run *run, const struct pdb_spec *spec,
 	return ok ? 0 : -1;
 }
 
+/* Statistics of a spread, whose direction is not their metric's. */
+static int is_spread(const char *stat)
+{
+	return !strcmp(stat, "stddev") || !strcmp(stat, "variance") || !strcmp(stat, "mad") ||
+	       !strcmp(stat, "cv");
+}
+
+/* One repetition's parsed result r into run as the series of bench and
+ * dims: its samples appended to its series (unit, sense and values as
+ * parsed: already canonical), each of its statistics one sample of the
+ * series METRIC_STAT, so that every repetition's p95 is kept and the
+ * series of N repetitions holds N values, not the last one's. */
+static void add_parsed(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t nd,
+		       const struct pdb_result *r)
+{
+	if (r->nsamples > 0 || r->nstats == 0) {
+		struct pdb_result values = *r;
+		values.nstats = 0; /* statistics: below */
+		pdb_result_add_values(pdb_run_result_with_dims(run, bench, dims, nd, r->metric, r->unit), &values);
+	}
+	for (size_t k = 0; k < r->nstats; k++) {
+		char *metric = pdb_xasprintf("%s_%s", r->metric, r->stats[k].name);
+		struct pdb_result *dst = pdb_run_series(run, bench, dims, nd, metric, r->unit,
+							is_spread(r->stats[k].name) ? PDB_DIR_NONE : r->direction);
+		struct pdb_sample v = PDB_SAMPLE(r->stats[k].value);
+		pdb_result_add_sample(dst, &v);
+		free(metric);
+	}
+}
+
 /* Parse the command's output with an ingest format into run. */
 static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
 			const struct pdb_step *s, const struct expanded *x,
@@ -353,17 +383,14 @@ static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
 		struct pdb_attr dims[64];
 		size_t nd = 0;
 		char *name = pdb_xasprintf("%s/%s", b->name, r->benchmark);
-		struct pdb_result *dst;
 		for (size_t k = 0; k < r->ndims && nd < 64; k++)
 			dims[nd++] = r->dims[k];
 		for (size_t k = 0; k < spec->nmatrix && nd < 64; k++) {
 			dims[nd].key = spec->matrix[k].name;
 			dims[nd++].value = (char *)pdb_plan_value(spec, s->point, k);
 		}
-		dst = pdb_run_result_with_dims(run, name, dims, nd, r->metric, r->unit);
+		add_parsed(run, name, dims, nd, r);
 		free(name);
-		/* already canonical: keep the tool's unit, sense and values as parsed */
-		pdb_result_add_values(dst, r);
 	}
 	ret = 0;
 out:
@@ -447,6 +474,33 @@ static void count_failed_reps(const struct pdb_spec *spec, const struct pdb_plan
 	}
 	free(reps);
 	free(bad);
+}
+
+/* repetitions.NAME[POINT]: how many measured repetitions of each benchmark
+ * and point succeeded, i.e. gave their values to its series. ran[i]: 1
+ * when step i ran and succeeded. */
+static void count_reps(const struct pdb_spec *spec, const struct pdb_plan *plan,
+		       const unsigned char *ran, struct pdb_run *const *runs)
+{
+	for (size_t i = 0; i < plan->nsteps; i++) {
+		const struct pdb_step *s = &plan->steps[i];
+		char *point, *key, *text;
+		const char *had;
+		long n;
+
+		if (s->kind != PDB_STEP_MEASURE || ran[i] != 1)
+			continue;
+		point = pdb_plan_point_text(spec, s->point);
+		key = pdb_xasprintf("repetitions.%s%s%s%s", spec->benches[s->bench].name, *point ? "[" : "",
+				    point, *point ? "]" : "");
+		had = pdb_run_get_attr(runs[s->variant], key);
+		n = had ? strtol(had, NULL, 10) : 0;
+		text = pdb_xasprintf("%ld", n + 1);
+		pdb_run_set_attr(runs[s->variant], key, text);
+		free(text);
+		free(key);
+		free(point);
+	}
 }
 
 static void environment(struct pdb_run *const *runs, size_t nruns, const struct pdb_runner_opts *opts)
@@ -590,6 +644,7 @@ done:
 	/* the last look: the caller says its verdicts (and there is no more to run) */
 	if (plan->nlooks && plan->nsteps && !(opts->stop && *opts->stop) && ran[plan->nsteps - 1])
 		look(plan, plan->steps[plan->nsteps - 1].look, opts, runs, nruns, failed, now() - t0);
+	count_reps(spec, plan, ran, runs);
 	for (size_t v = 0; v < nruns; v++) {
 		count_failed_reps(spec, plan, ran, v, runs[v]);
 		pdb_set_str(&runs[v]->status, opts->stop && *opts->stop ? "interrupted"
