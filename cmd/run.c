@@ -215,6 +215,9 @@ static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		free(point);
 	}
 	printf("%zu steps, %zu measured\n", plan->nsteps, plan->nmeasure);
+	if (spec->interleave)
+		printf("interleaved: each repetition runs every benchmark at every matrix point in turn "
+		       "(%zu point%s), every setup first\n", plan->npoints, plan->npoints == 1 ? "" : "s");
 	if (ad) {
 		adaptive_schedule_text(ad, text, sizeof text);
 		printf("adaptive: %s; budget %g s of measuring; the steps above are those up to the last look\n",
