@@ -83,6 +83,7 @@ static void progress(void *vctx, const struct pdb_progress *p)
 {
 	struct progress_ctx *c = vctx;
 	char where[256];
+	int failed;
 
 	if (p->event == PDB_PROGRESS_WARNING) {
 		fprintf(stderr, "%sperfdb: run: warning: %s\n", c->tty ? "\r\033[K" : "", p->message);
@@ -91,17 +92,18 @@ static void progress(void *vctx, const struct pdb_progress *p)
 	snprintf(where, sizeof where, "%s%s%s%s%s%s %s %d/%d", p->bench, *p->point ? " " : "", p->point,
 		 p->variant ? " (" : "", p->variant ? p->variant : "", p->variant ? ")" : "",
 		 step_name(p->s->kind), p->s->rep + 1, reps_of(c->plan, p->s));
-	if (c->tty) {
+	failed = p->event == PDB_PROGRESS_DONE && (p->res->status != 0 || p->res->timed_out || p->why);
+	if (c->tty && !failed) {
 		int width = 24, done = (int)(width * (p->step + (p->event == PDB_PROGRESS_DONE)) / p->nsteps);
 		fprintf(stderr, "\r\033[K[%.*s%*s] %zu/%zu %s  ETA %d:%02d", done,
 			"########################", width - done, "", p->step + 1, p->nsteps, where,
 			(int)p->eta / 60, (int)p->eta % 60);
 		if (p->event == PDB_PROGRESS_DONE && p->step + 1 == p->nsteps)
 			fputs("\r\033[K", stderr);
-	} else if (p->event == PDB_PROGRESS_DONE) {
-		fprintf(stderr, "perfdb: run: [%zu/%zu] %s: %s %.3f s%s\n", p->step + 1, p->nsteps, where,
-			p->res->status == 0 && !p->res->timed_out ? "ok" : "FAILED", p->res->wall,
-			p->res->timed_out ? " (timed out)" : "");
+	} else if (p->event == PDB_PROGRESS_DONE) { /* a failure is a line of its own, at once */
+		fprintf(stderr, "%sperfdb: run: [%zu/%zu] %s: %s %.3f s%s%s%s\n", c->tty ? "\r\033[K" : "",
+			p->step + 1, p->nsteps, where, failed ? "FAILED" : "ok", p->res->wall,
+			p->res->timed_out ? " (timed out)" : "", p->why ? ": " : "", p->why ? p->why : "");
 	}
 }
 
@@ -213,6 +215,9 @@ static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		free(point);
 	}
 	printf("%zu steps, %zu measured\n", plan->nsteps, plan->nmeasure);
+	if (spec->interleave)
+		printf("interleaved: each repetition runs every benchmark at every matrix point in turn "
+		       "(%zu point%s), every setup first\n", plan->npoints, plan->npoints == 1 ? "" : "s");
 	if (ad) {
 		adaptive_schedule_text(ad, text, sizeof text);
 		printf("adaptive: %s; budget %g s of measuring; the steps above are those up to the last look\n",

@@ -12,46 +12,30 @@
 #define DEFAULT_DRAIN 5.0
 #define DEFAULT_PARTITIONS 3
 
-struct reader {
-	const struct pdb_yaml_doc *doc;
-	const char *dir;    /* of the spec, with a trailing '/', or "" */
-	struct pdb_err *err;
-};
-
-static int bad(struct reader *r, const json_t *v, const char *fmt, const char *what)
+static int bad(struct pdb_spec_reader *r, const json_t *v, const char *fmt, const char *what)
 {
-	return pdb_yaml_bad(r->doc, v, PDB_EXIT_INPUT, r->err, fmt, what);
+	return pdb_spec_bad(r, v, fmt, what);
 }
 
-static char *path_of(struct reader *r, const char *p)
+static int read_props(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
 {
-	return p[0] == '/' ? pdb_xstrdup(p) : pdb_xasprintf("%s%s", r->dir, p);
-}
-
-static int read_props(struct reader *r, const json_t *v, struct pdb_attr **out, size_t *n,
-		      const char *what)
-{
-	const char *k;
+	struct pdb_kafka_spec *ks = out;
+	int producer = !strcmp(k->name, "producer");
+	struct pdb_attr **props = producer ? &ks->producer : &ks->consumer;
+	size_t *n = producer ? &ks->nproducer : &ks->nconsumer;
+	const char *name;
 	json_t *pv;
 
 	if (!json_is_object(v))
-		return bad(r, v, "%s: expected a mapping of librdkafka properties", what);
-	*out = pdb_xcalloc(json_object_size(v) + 1, sizeof **out);
-	json_object_foreach((json_t *)v, k, pv) {
+		return bad(r, v, "%s: expected a mapping of librdkafka properties", k->name);
+	*props = pdb_xcalloc(json_object_size(v) + 1, sizeof **props);
+	json_object_foreach((json_t *)v, name, pv) {
 		char *text = pdb_yaml_scalar_text(pv);
 		if (!text)
-			return bad(r, pv, "%s: expected a plain value", what);
-		(*out)[*n].key = pdb_xstrdup(k);
-		(*out)[(*n)++].value = text;
+			return bad(r, pv, "%s: expected a plain value", k->name);
+		(*props)[*n].key = pdb_xstrdup(name);
+		(*props)[(*n)++].value = text;
 	}
-	return 0;
-}
-
-static int read_seconds(struct reader *r, const json_t *v, double min, double *out, const char *what)
-{
-	if (!json_is_number(v) || json_number_value(v) < min || !isfinite(json_number_value(v)))
-		return bad(r, v, "%s: expected seconds", what);
-	*out = json_number_value(v);
 	return 0;
 }
 
@@ -79,61 +63,54 @@ out:
 	return ret;
 }
 
-static int read_var(struct reader *r, const char *name, const json_t *v, struct pdb_kafka_var *var)
+static int read_hot(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
 {
-	const json_t *csv = json_object_get(v, "csv"), *col = json_object_get(v, "column");
-	const json_t *hot = json_object_get(v, "hot"), *header = json_object_get(v, "header");
-	const char *k;
-	json_t *x;
+	struct pdb_kafka_var *var = out;
 
-	var->name = pdb_xstrdup(name);
-	if (!json_is_object(v) || !json_is_string(csv))
-		return bad(r, v, "vars: %s: expected {csv: FILE, column: N, hot: \"10%%:80%%\"}", name);
-	json_object_foreach((json_t *)v, k, x)
-		if (strcmp(k, "csv") && strcmp(k, "column") && strcmp(k, "hot") && strcmp(k, "header")) {
-			static const char *const keys[] = { "csv", "column", "hot", "header" };
-			char hint[80];
-			return pdb_yaml_bad(r->doc, x, PDB_EXIT_INPUT, r->err, "vars: unknown key '%s'%s", k,
-					    pdb_did_you_mean(k, keys, 4, hint, sizeof hint));
-		}
-	var->csv = path_of(r, json_string_value(csv));
-	var->column = 1;
-	if (col && (!json_is_integer(col) || json_integer_value(col) < 1 || json_integer_value(col) > 100000))
-		return bad(r, col, "%s: expected a column number (1 is the first)", "column");
-	if (col)
-		var->column = (long)json_integer_value(col);
-	if (header && !json_is_boolean(header))
-		return bad(r, header, "%s: expected true or false", "header");
-	var->header = json_is_true(header);
-	if (hot && (!json_is_string(hot) ||
-		    pdb_kafka_parse_hot(json_string_value(hot), &var->hot_values, &var->hot_share) < 0))
-		return bad(r, hot, "%s: expected \"VALUES%%:PICKS%%\" such as \"10%%:80%%\"", "hot");
+	if (!json_is_string(v) || pdb_kafka_parse_hot(json_string_value(v), &var->hot_values, &var->hot_share) < 0)
+		return bad(r, v, "%s: expected \"VALUES%%:PICKS%%\" such as \"10%%:80%%\"", k->name);
 	return 0;
 }
 
-int pdb_kafka_read_vars(const struct pdb_yaml_doc *doc, const char *dir, const json_t *v,
-			struct pdb_kafka_var **vars, size_t *nvars, struct pdb_err *err)
+static const struct pdb_spec_key var_keys[] = {
+	PDB_KEY(struct pdb_kafka_var, "csv", PDB_KEY_PATH, csv),
+	PDB_KEY_RANGE(struct pdb_kafka_var, "column", PDB_KEY_INT, column, 1, 100000),
+	PDB_KEY_READ("hot", read_hot),
+	PDB_KEY(struct pdb_kafka_var, "header", PDB_KEY_BOOL, header),
+};
+const struct pdb_spec_section pdb_kafka_var_section = {
+	"a variable", var_keys, sizeof var_keys / sizeof var_keys[0],
+};
+
+int pdb_kafka_read_vars(struct pdb_spec_reader *r, const json_t *v, struct pdb_kafka_var **vars,
+			size_t *nvars)
 {
-	struct reader rd = { .doc = doc, .dir = dir, .err = err }, *r = &rd;
-	const char *k;
+	const char *name;
 	json_t *x;
 
 	if (!json_is_object(v))
 		return bad(r, v, "%s: expected a mapping NAME: {csv: FILE, column: N}", "vars");
 	*vars = pdb_xcalloc(json_object_size(v) + 1, sizeof **vars);
-	json_object_foreach((json_t *)v, k, x) {
-		if (!strcmp(k, "SEQ") || !strcmp(k, "TS") || !strcmp(k, "GUID"))
-			return bad(r, x, "vars: %s is built in", k);
-		if (read_var(r, k, x, &(*vars)[(*nvars)++]) < 0)
+	json_object_foreach((json_t *)v, name, x) {
+		struct pdb_kafka_var *var = &(*vars)[(*nvars)++];
+		if (!strcmp(name, "SEQ") || !strcmp(name, "TS") || !strcmp(name, "GUID"))
+			return bad(r, x, "vars: %s is built in", name);
+		var->name = pdb_xstrdup(name);
+		var->column = 1;
+		if (pdb_spec_read_map(r, x, &pdb_kafka_var_section, var) < 0)
 			return -1;
+		if (!var->csv)
+			return bad(r, x, "vars: %s: expected {csv: FILE, column: N, hot: \"10%%:80%%\"}", name);
 	}
 	return 0;
 }
 
-static int read_key(struct reader *r, const json_t *v, struct pdb_kafka_spec *ks)
+static int read_key(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
 {
+	struct pdb_kafka_spec *ks = out;
 	const char *s = json_string_value(v);
 
+	(void)k;
 	if (!s)
 		return bad(r, v, "%s: expected none, sequence or $VARIABLE", "key");
 	if (strcmp(s, "none") == 0)
@@ -149,15 +126,17 @@ static int read_key(struct reader *r, const json_t *v, struct pdb_kafka_spec *ks
 }
 
 /* match: "$.PATH" or {regex: RE} (group 1, or the whole match, is the value). */
-static int read_match(struct reader *r, const json_t *v, struct pdb_kafka_spec *ks)
+static int read_match(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
 {
+	struct pdb_kafka_spec *ks = out;
 	const json_t *re = json_object_get(v, "regex");
 	const char *what;
 
+	(void)k;
 	if (json_is_string(v) && json_string_value(v)[0] == '$') {
 		ks->match_text = pdb_xstrdup(json_string_value(v));
 		if (pdb_map_path_parse(ks->match_text, &ks->match_steps, &ks->nmatch_steps, &what) < 0)
-			return pdb_yaml_bad(r->doc, v, PDB_EXIT_INPUT, r->err, "match: %s", what);
+			return pdb_spec_bad(r, v, "match: %s", what);
 		for (size_t i = 0; i < ks->nmatch_steps; i++)
 			if (!ks->match_steps[i].key && ks->match_steps[i].index < 0)
 				return bad(r, v, "%s: [*] picks many values; the path must name one", "match");
@@ -176,11 +155,13 @@ static int read_match(struct reader *r, const json_t *v, struct pdb_kafka_spec *
 	return 0;
 }
 
-static int read_groups(struct reader *r, const json_t *v, struct pdb_kafka_spec *ks)
+static int read_groups(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
 {
+	struct pdb_kafka_spec *ks = out;
 	size_t i;
 	json_t *g;
 
+	(void)k;
 	if (!json_is_array(v) || json_array_size(v) == 0)
 		return bad(r, v, "%s: expected a list of consumer group names", "lag_groups");
 	ks->lag_groups = pdb_xcalloc(json_array_size(v) + 1, sizeof *ks->lag_groups);
@@ -192,83 +173,67 @@ static int read_groups(struct reader *r, const json_t *v, struct pdb_kafka_spec 
 	return 0;
 }
 
-static int read_key_value(struct reader *r, const char *key, const json_t *v, struct pdb_kafka_spec *ks)
+static int read_vars(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
 {
-	if (!strcmp(key, "brokers") || !strcmp(key, "topic") || !strcmp(key, "output_topic") ||
-	    !strcmp(key, "template")) {
-		char **field = !strcmp(key, "brokers") ? &ks->brokers : !strcmp(key, "topic") ? &ks->topic
-			     : !strcmp(key, "output_topic") ? &ks->output_topic : &ks->template_path;
-		if (!json_is_string(v) || !*json_string_value(v))
-			return bad(r, v, "%s: expected text", key);
-		*field = !strcmp(key, "template") ? path_of(r, json_string_value(v))
-			 : pdb_xstrdup(json_string_value(v));
-		return 0;
-	}
-	if (!strcmp(key, "producer"))
-		return read_props(r, v, &ks->producer, &ks->nproducer, key);
-	if (!strcmp(key, "consumer"))
-		return read_props(r, v, &ks->consumer, &ks->nconsumer, key);
-	if (!strcmp(key, "vars"))
-		return pdb_kafka_read_vars(r->doc, r->dir, v, &ks->vars, &ks->nvars, r->err);
-	if (!strcmp(key, "key"))
-		return read_key(r, v, ks);
-	if (!strcmp(key, "match"))
-		return read_match(r, v, ks);
-	if (!strcmp(key, "lag_groups"))
-		return read_groups(r, v, ks);
-	if (!strcmp(key, "rate")) {
-		double rate;
-		struct pdb_err ignored;
-		if (!(ks->rate = pdb_yaml_scalar_text(v)) || (!strchr(ks->rate, '{') && pdb_kafka_parse_rate(ks->rate, &rate, &ignored) < 0))
-			return bad(r, v, "%s: expected messages per second (0: as fast as possible) or a {matrix} value", key);
-		return 0;
-	}
-	if (!strcmp(key, "size") || !strcmp(key, "partitions") || !strcmp(key, "count")) {
-		long long max = !strcmp(key, "size") ? 64LL << 20 : !strcmp(key, "partitions") ? 10000 : 1LL << 40;
-		if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > max)
-			return bad(r, v, "%s: expected a positive whole number in range", key);
-		if (!strcmp(key, "size"))
-			ks->size = (long)json_integer_value(v);
-		else if (!strcmp(key, "partitions"))
-			ks->partitions = (int)json_integer_value(v);
-		else
-			ks->count = (long long)json_integer_value(v);
-		return 0;
-	}
-	if (!strcmp(key, "duration"))
-		return read_seconds(r, v, 0.001, &ks->duration, key);
-	if (!strcmp(key, "warmup"))
-		return read_seconds(r, v, 0, &ks->warmup, key);
-	if (!strcmp(key, "drain"))
-		return read_seconds(r, v, 0, &ks->drain, key);
-	if (!strcmp(key, "consume")) {
-		if (!json_is_boolean(v))
-			return bad(r, v, "%s: expected true or false", key);
-		ks->produce_only = !json_is_true(v);
-		return 0;
-	}
-	{
-		static const char *const keys[] = {
-			"brokers", "topic", "output_topic", "template", "producer", "consumer", "vars",
-			"key", "rate", "size", "partitions", "count", "duration", "warmup", "drain",
-			"consume", "match", "lag_groups",
-		};
-		char hint[80];
-		return pdb_yaml_bad(r->doc, v, PDB_EXIT_INPUT, r->err, "unknown key '%s' in kafka%s", key,
-				    pdb_did_you_mean(key, keys, sizeof keys / sizeof keys[0],
-						     hint, sizeof hint));
-	}
+	struct pdb_kafka_spec *ks = out;
+
+	(void)k;
+	return pdb_kafka_read_vars(r, v, &ks->vars, &ks->nvars);
 }
+
+static int read_rate(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
+{
+	struct pdb_kafka_spec *ks = out;
+	struct pdb_err ignored;
+	double rate;
+
+	if (!(ks->rate = pdb_yaml_scalar_text(v)) ||
+	    (!strchr(ks->rate, '{') && pdb_kafka_parse_rate(ks->rate, &rate, &ignored) < 0))
+		return bad(r, v, "%s: expected messages per second (0: as fast as possible) or a {matrix} value", k->name);
+	return 0;
+}
+
+static int read_consume(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
+{
+	struct pdb_kafka_spec *ks = out;
+	int consume;
+
+	if (pdb_spec_bool(r, v, &consume, k->name) < 0)
+		return -1;
+	ks->produce_only = !consume;
+	return 0;
+}
+
+static const struct pdb_spec_key kafka_keys[] = {
+	PDB_KEY(struct pdb_kafka_spec, "brokers", PDB_KEY_TEXT, brokers),
+	PDB_KEY(struct pdb_kafka_spec, "topic", PDB_KEY_TEXT, topic),
+	PDB_KEY(struct pdb_kafka_spec, "output_topic", PDB_KEY_TEXT, output_topic),
+	PDB_KEY(struct pdb_kafka_spec, "template", PDB_KEY_PATH, template_path),
+	PDB_KEY_READ("producer", read_props),
+	PDB_KEY_READ("consumer", read_props),
+	PDB_KEY_READ("vars", read_vars),
+	PDB_KEY_READ("key", read_key),
+	PDB_KEY_READ("rate", read_rate),
+	PDB_KEY_RANGE(struct pdb_kafka_spec, "size", PDB_KEY_INT, size, 1, 64 << 20),
+	PDB_KEY_RANGE(struct pdb_kafka_spec, "partitions", PDB_KEY_INT, partitions, 1, 10000),
+	PDB_KEY_RANGE(struct pdb_kafka_spec, "count", PDB_KEY_INT, count, 1, (double)(1LL << 40)),
+	PDB_KEY_RANGE(struct pdb_kafka_spec, "duration", PDB_KEY_SECONDS, duration, 0.001, PDB_SPEC_MAX_SECONDS),
+	PDB_KEY_RANGE(struct pdb_kafka_spec, "warmup", PDB_KEY_SECONDS, warmup, 0, PDB_SPEC_MAX_SECONDS),
+	PDB_KEY_RANGE(struct pdb_kafka_spec, "drain", PDB_KEY_SECONDS, drain, 0, PDB_SPEC_MAX_SECONDS),
+	PDB_KEY_READ("consume", read_consume),
+	PDB_KEY_READ("match", read_match),
+	PDB_KEY_READ("lag_groups", read_groups),
+};
+const struct pdb_spec_section pdb_kafka_section = {
+	"kafka", kafka_keys, sizeof kafka_keys / sizeof kafka_keys[0],
+};
 
 struct pdb_kafka_spec *pdb_kafka_spec_read(const struct pdb_yaml_doc *doc, const json_t *v,
 					   const char *spec_path, struct pdb_err *err)
 {
 	struct pdb_kafka_spec *ks = pdb_xcalloc(1, sizeof *ks);
-	const char *slash = strrchr(spec_path, '/');
-	char *dir = slash ? pdb_xstrndup(spec_path, (size_t)(slash - spec_path + 1)) : pdb_xstrdup("");
-	struct reader r = { .doc = doc, .dir = dir, .err = err };
-	const char *key;
-	json_t *x;
+	char *dir = pdb_spec_dir(spec_path);
+	struct pdb_spec_reader r = { .doc = doc, .dir = dir, .err = err };
 
 	ks->size = DEFAULT_SIZE;
 	ks->partitions = DEFAULT_PARTITIONS;
@@ -277,9 +242,8 @@ struct pdb_kafka_spec *pdb_kafka_spec_read(const struct pdb_yaml_doc *doc, const
 		bad(&r, v, "%s: expected a mapping with brokers and topic", "kafka");
 		goto fail;
 	}
-	json_object_foreach((json_t *)v, key, x)
-		if (read_key_value(&r, key, x, ks) < 0)
-			goto fail;
+	if (pdb_spec_read_map(&r, v, &pdb_kafka_section, ks) < 0)
+		goto fail;
 	if (!ks->brokers || !ks->topic) {
 		bad(&r, v, "%s: needs brokers (a bootstrap list or mock:N) and topic", "kafka");
 		goto fail;

@@ -8,6 +8,7 @@
 #include "err.h"
 #include "formats/map_spec.h"
 #include "model.h"
+#include "runner/spec_keys.h"
 #include "yaml_doc.h"
 
 /* A template variable whose values come from a CSV column. */
@@ -66,12 +67,15 @@ void pdb_kafka_spec_free(struct pdb_kafka_spec *ks); /* NULL-safe */
  * err when text is not a rate. */
 int pdb_kafka_parse_rate(const char *text, double *rate, struct pdb_err *err);
 
-/* A spec's `vars:` mapping v of doc (NAME: {csv, column, hot, header}), CSV
- * paths relative to dir ("" or ending in '/'), appended to *vars (the
+/* A spec's `vars:` mapping v (NAME: {csv, column, hot, header}), CSV
+ * paths relative to the spec's directory, appended to *vars (the
  * spec that owns them frees them). 0, or -1 with err at FILE:LINE:COL.
  * Shared by the kafka: and stream: workloads. */
-int pdb_kafka_read_vars(const struct pdb_yaml_doc *doc, const char *dir, const json_t *v,
-			struct pdb_kafka_var **vars, size_t *nvars, struct pdb_err *err);
+int pdb_kafka_read_vars(struct pdb_spec_reader *r, const json_t *v, struct pdb_kafka_var **vars,
+			size_t *nvars);
+
+/* The keys of kafka: and of a variable, for the docs test. */
+extern const struct pdb_spec_section pdb_kafka_section, pdb_kafka_var_section;
 
 /* Parse "10%:80%" (share of values : share of picks). 0 or -1. */
 int pdb_kafka_parse_hot(const char *text, double *values, double *share);

@@ -18,64 +18,9 @@
 #define DEFAULT_MATCH "seq=([0-9]+)"
 #define DEFAULT_TEMPLATE "perfdb seq=$SEQ ts=$TS"
 
-struct reader {
-	const struct pdb_yaml_doc *doc;
-	const char *dir;    /* of the spec, with a trailing '/', or "" */
-	struct pdb_err *err;
-};
-
-static int bad(struct reader *r, const json_t *v, const char *fmt, const char *what)
+static int bad(struct pdb_spec_reader *r, const json_t *v, const char *fmt, const char *what)
 {
-	return pdb_yaml_bad(r->doc, v, PDB_EXIT_INPUT, r->err, fmt, what);
-}
-
-static int unknown(struct reader *r, const json_t *v, const char *key, const char *where,
-		   const char *const *keys, size_t n)
-{
-	char hint[80];
-
-	return pdb_yaml_bad(r->doc, v, PDB_EXIT_INPUT, r->err, "unknown key '%s' in %s%s", key, where,
-			    pdb_did_you_mean(key, keys, n, hint, sizeof hint));
-}
-
-static char *path_of(struct reader *r, const char *p)
-{
-	return p[0] == '/' ? pdb_xstrdup(p) : pdb_xasprintf("%s%s", r->dir, p);
-}
-
-static int read_text(struct reader *r, const json_t *v, char **out, const char *what)
-{
-	if (!json_is_string(v) || !*json_string_value(v))
-		return bad(r, v, "%s: expected text", what);
-	free(*out);
-	*out = pdb_xstrdup(json_string_value(v));
-	return 0;
-}
-
-static int read_seconds(struct reader *r, const json_t *v, double min, double *out, const char *what)
-{
-	if (!json_is_number(v) || json_number_value(v) < min || !isfinite(json_number_value(v)) ||
-	    json_number_value(v) > 1e6)
-		return bad(r, v, "%s: expected seconds", what);
-	*out = json_number_value(v);
-	return 0;
-}
-
-/* A POSIX extended regex with a (group), into *out. */
-static int read_regex(struct reader *r, const json_t *v, char **out, const char *what)
-{
-	regex_t re;
-	size_t groups;
-
-	if (read_text(r, v, out, what) < 0)
-		return -1;
-	if (regcomp(&re, *out, REG_EXTENDED) != 0)
-		return bad(r, v, "%s: not a valid POSIX extended regular expression", what);
-	groups = re.re_nsub;
-	regfree(&re);
-	if (groups < 1)
-		return bad(r, v, "%s: needs a (group) around the value", what);
-	return 0;
+	return pdb_spec_bad(r, v, fmt, what);
 }
 
 /* "HOST:PORT" or "[V6]:PORT" (default_port when there is none and it is
@@ -109,11 +54,13 @@ static int split_host_port(const char *s, const char *default_port, struct pdb_l
 	return 0;
 }
 
-static int read_target(struct reader *r, const json_t *v, struct pdb_logstream_target *t)
+static int read_target(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
 {
 	static const char expect[] = "%s: expected udp://HOST:PORT, tcp://HOST:PORT, unix:PATH, file:PATH or http://HOST[:PORT]/PATH";
+	struct pdb_logstream_target *t = &((struct pdb_logstream_spec *)out)->target;
 	const char *s = json_string_value(v), *rest;
 
+	(void)k;
 	if (!s || !*s)
 		return bad(r, v, expect, "target");
 	t->text = pdb_xstrdup(s);
@@ -139,32 +86,24 @@ static int read_target(struct reader *r, const json_t *v, struct pdb_logstream_t
 	return 0;
 }
 
-static int read_probe(struct reader *r, const json_t *v, struct pdb_logstream_probe *p)
-{
-	static const char *const keys[] = { "file", "match", "command", "every", "value" };
-	const char *key;
-	json_t *x;
+static const struct pdb_spec_key probe_keys[] = {
+	PDB_KEY(struct pdb_logstream_probe, "file", PDB_KEY_TEXT, file),
+	PDB_KEY(struct pdb_logstream_probe, "match", PDB_KEY_REGEX, match),
+	PDB_KEY(struct pdb_logstream_probe, "command", PDB_KEY_TEXT, command),
+	PDB_KEY_RANGE(struct pdb_logstream_probe, "every", PDB_KEY_SECONDS, every, 0.01, PDB_SPEC_MAX_SECONDS),
+	PDB_KEY(struct pdb_logstream_probe, "value", PDB_KEY_REGEX, value),
+};
+const struct pdb_spec_section pdb_logstream_probe_section = {
+	"probe", probe_keys, sizeof probe_keys / sizeof probe_keys[0],
+};
 
+static int read_one_probe(struct pdb_spec_reader *r, const json_t *v, struct pdb_logstream_probe *p)
+{
 	if (!json_is_object(v))
 		return bad(r, v, "%s: expected {file: PATH, match: REGEX} or {command: CMD, every: S, value: REGEX}", "probe");
 	p->every = DEFAULT_EVERY;
-	json_object_foreach((json_t *)v, key, x) {
-		int rc;
-		if (!strcmp(key, "file"))
-			rc = read_text(r, x, &p->file, key);
-		else if (!strcmp(key, "command"))
-			rc = read_text(r, x, &p->command, key);
-		else if (!strcmp(key, "match"))
-			rc = read_regex(r, x, &p->match, key);
-		else if (!strcmp(key, "value"))
-			rc = read_regex(r, x, &p->value, key);
-		else if (!strcmp(key, "every"))
-			rc = read_seconds(r, x, 0.01, &p->every, key);
-		else
-			rc = unknown(r, x, key, "probe", keys, sizeof keys / sizeof keys[0]);
-		if (rc < 0)
-			return -1;
-	}
+	if (pdb_spec_read_map(r, v, &pdb_logstream_probe_section, p) < 0)
+		return -1;
 	if (!p->file == !p->command)
 		return bad(r, v, "%s: needs a file or a command (one of them)", "probe");
 	if (p->file && (json_object_get(v, "value") || json_object_get(v, "every")))
@@ -177,85 +116,79 @@ static int read_probe(struct reader *r, const json_t *v, struct pdb_logstream_pr
 	return 0;
 }
 
-/* probes: {STAGE: PROBE, ...}, each counting the same lines at a stage of its own. */
-static int read_probes(struct reader *r, const json_t *v, struct pdb_logstream_spec *ls)
+static int read_probe(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
 {
+	struct pdb_logstream_spec *ls = out;
+
+	(void)k;
+	ls->has_probe = 1;
+	return read_one_probe(r, v, &ls->probe);
+}
+
+/* probes: {STAGE: PROBE, ...}, each counting the same lines at a stage of its own. */
+static int read_probes(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
+{
+	struct pdb_logstream_spec *ls = out;
 	const char *name;
 	json_t *x;
 
 	if (!json_is_object(v) || json_object_size(v) == 0)
-		return bad(r, v, "%s: expected a mapping of stage names to probes", "probes");
+		return bad(r, v, "%s: expected a mapping of stage names to probes", k->name);
 	ls->probes = pdb_xcalloc(json_object_size(v), sizeof *ls->probes);
 	json_object_foreach((json_t *)v, name, x) {
 		struct pdb_logstream_probe *p = &ls->probes[ls->nprobes++];
 		p->name = pdb_xstrdup(name);
-		if (read_probe(r, x, p) < 0)
+		if (read_one_probe(r, x, p) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int read_key_value(struct reader *r, const char *key, const json_t *v, struct pdb_logstream_spec *ls)
-{
-	static const char *const keys[] = {
-		"target", "framing", "template", "vars", "rate", "duration", "drain", "batch",
-		"content_type", "probe", "probes",
-	};
+static const char *const framings[] = { "lines", "syslog", NULL }; /* enum pdb_logstream_framing */
 
-	if (!strcmp(key, "target"))
-		return read_target(r, v, &ls->target);
-	if (!strcmp(key, "framing")) {
-		const char *s = json_string_value(v);
-		if (!s || (strcmp(s, "syslog") && strcmp(s, "lines")))
-			return bad(r, v, "%s: expected syslog or lines", key);
-		ls->framing = !strcmp(s, "syslog") ? PDB_LOGSTREAM_SYSLOG : PDB_LOGSTREAM_LINES;
-		return 0;
-	}
-	if (!strcmp(key, "template")) {
-		if (!json_is_string(v) || !*json_string_value(v))
-			return bad(r, v, "%s: expected a file name", key);
-		ls->template_path = path_of(r, json_string_value(v));
-		return 0;
-	}
-	if (!strcmp(key, "vars"))
-		return pdb_kafka_read_vars(r->doc, r->dir, v, &ls->vars, &ls->nvars, r->err);
-	if (!strcmp(key, "rate")) {
-		double rate;
-		struct pdb_err ignored;
-		if (!(ls->rate = pdb_yaml_scalar_text(v)) ||
-		    (!strchr(ls->rate, '{') && pdb_logstream_parse_rate(ls->rate, &rate, &ignored) < 0))
-			return bad(r, v, "%s: expected lines per second (a positive number) or a {matrix} value", key);
-		return 0;
-	}
-	if (!strcmp(key, "duration"))
-		return read_seconds(r, v, 0.001, &ls->duration, key);
-	if (!strcmp(key, "drain"))
-		return read_seconds(r, v, 0, &ls->drain, key);
-	if (!strcmp(key, "batch")) {
-		if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 1000000)
-			return bad(r, v, "%s: expected lines per request (1 to 1000000)", key);
-		ls->batch = (long)json_integer_value(v);
-		return 0;
-	}
-	if (!strcmp(key, "content_type"))
-		return read_text(r, v, &ls->content_type, key);
-	if (!strcmp(key, "probe")) {
-		ls->has_probe = 1;
-		return read_probe(r, v, &ls->probe);
-	}
-	if (!strcmp(key, "probes"))
-		return read_probes(r, v, ls);
-	return unknown(r, v, key, "stream", keys, sizeof keys / sizeof keys[0]);
+static int read_vars(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
+{
+	struct pdb_logstream_spec *ls = out;
+
+	(void)k;
+	return pdb_kafka_read_vars(r, v, &ls->vars, &ls->nvars);
 }
+
+static int read_rate(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
+{
+	struct pdb_logstream_spec *ls = out;
+	struct pdb_err ignored;
+	double rate;
+
+	if (!(ls->rate = pdb_yaml_scalar_text(v)) ||
+	    (!strchr(ls->rate, '{') && pdb_logstream_parse_rate(ls->rate, &rate, &ignored) < 0))
+		return bad(r, v, "%s: expected lines per second (a positive number) or a {matrix} value", k->name);
+	return 0;
+}
+
+static const struct pdb_spec_key stream_keys[] = {
+	PDB_KEY_READ("target", read_target),
+	PDB_KEY_ONE_OF(struct pdb_logstream_spec, "framing", framing, framings),
+	PDB_KEY(struct pdb_logstream_spec, "template", PDB_KEY_PATH, template_path),
+	PDB_KEY_READ("vars", read_vars),
+	PDB_KEY_READ("rate", read_rate),
+	PDB_KEY_RANGE(struct pdb_logstream_spec, "duration", PDB_KEY_SECONDS, duration, 0.001, PDB_SPEC_MAX_SECONDS),
+	PDB_KEY_RANGE(struct pdb_logstream_spec, "drain", PDB_KEY_SECONDS, drain, 0, PDB_SPEC_MAX_SECONDS),
+	PDB_KEY_RANGE(struct pdb_logstream_spec, "batch", PDB_KEY_INT, batch, 1, 1000000),
+	PDB_KEY(struct pdb_logstream_spec, "content_type", PDB_KEY_TEXT, content_type),
+	PDB_KEY_READ("probe", read_probe),
+	PDB_KEY_READ("probes", read_probes),
+};
+const struct pdb_spec_section pdb_logstream_section = {
+	"stream", stream_keys, sizeof stream_keys / sizeof stream_keys[0],
+};
 
 struct pdb_logstream_spec *pdb_logstream_spec_read(const struct pdb_yaml_doc *doc, const json_t *v,
 						   const char *spec_path, struct pdb_err *err)
 {
 	struct pdb_logstream_spec *ls = pdb_xcalloc(1, sizeof *ls);
-	const char *slash = strrchr(spec_path, '/'), *key;
-	char *dir = slash ? pdb_xstrndup(spec_path, (size_t)(slash - spec_path + 1)) : pdb_xstrdup("");
-	struct reader r = { .doc = doc, .dir = dir, .err = err };
-	json_t *x;
+	char *dir = pdb_spec_dir(spec_path);
+	struct pdb_spec_reader r = { .doc = doc, .dir = dir, .err = err };
 
 	ls->framing = -1;
 	ls->duration = DEFAULT_DURATION;
@@ -265,9 +198,8 @@ struct pdb_logstream_spec *pdb_logstream_spec_read(const struct pdb_yaml_doc *do
 		bad(&r, v, "%s: expected a mapping with target and rate", "stream");
 		goto fail;
 	}
-	json_object_foreach((json_t *)v, key, x)
-		if (read_key_value(&r, key, x, ls) < 0)
-			goto fail;
+	if (pdb_spec_read_map(&r, v, &pdb_logstream_section, ls) < 0)
+		goto fail;
 	if (!ls->target.text || !ls->rate) {
 		bad(&r, v, "%s: needs a target and a rate (lines/s)", "stream");
 		goto fail;

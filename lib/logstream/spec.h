@@ -58,6 +58,9 @@ struct pdb_logstream_spec *pdb_logstream_spec_read(const struct pdb_yaml_doc *do
 						   const char *spec_path, struct pdb_err *err);
 void pdb_logstream_spec_free(struct pdb_logstream_spec *ls); /* NULL-safe */
 
+/* The keys of stream: and of its probe, for the docs test. */
+extern const struct pdb_spec_section pdb_logstream_section, pdb_logstream_probe_section;
+
 struct pdb_kafka_template;
 
 /* The spec's template (its file, or the default "perfdb seq=$SEQ ts=$TS")

@@ -57,12 +57,13 @@ static void reps_range(const struct into *in, size_t b, int repeat, const int *l
 	*to = in->look ? 0 : repeat > 0 ? repeat : in->spec->benches[b].repeat;
 }
 
-/* The steps of one look at matrix point p for the chosen benchmarks. */
+/* The steps of one look at matrix point p for the chosen benchmarks, one
+ * benchmark after the other. */
 static void add_point(const struct into *in, const size_t *chosen, size_t nchosen, size_t p,
 		      int repeat, const int *looks)
 {
 	const struct pdb_spec *spec = in->spec;
-	int most = 0, least = INT_MAX, most_warm = 0, from, to;
+	int from, to;
 
 	for (size_t i = 0; i < nchosen; i++) {
 		const struct pdb_bench_spec *b = &spec->benches[chosen[i]];
@@ -71,14 +72,6 @@ static void add_point(const struct into *in, const size_t *chosen, size_t nchose
 			continue; /* nothing of it at this look: no setup either */
 		if (has(&b->setup))
 			add(in, PDB_STEP_SETUP, chosen[i], p, 0);
-		if (to > most)
-			most = to;
-		if (from < least)
-			least = from;
-		if (b->warmup > most_warm)
-			most_warm = b->warmup;
-		if (spec->interleave)
-			continue;
 		for (int w = 0; w < b->warmup; w++)
 			add(in, PDB_STEP_WARMUP, chosen[i], p, w);
 		for (int r = from; r < to; r++)
@@ -86,25 +79,53 @@ static void add_point(const struct into *in, const size_t *chosen, size_t nchose
 		if (has(&b->teardown))
 			add(in, PDB_STEP_TEARDOWN, chosen[i], p, 0);
 	}
-	if (!spec->interleave)
-		return;
+}
+
+/* interleave: true: the steps of one look for the chosen benchmarks at
+ * every matrix point, round robin: every setup first, then warm-up w and
+ * repetition r of each benchmark at each point in turn (point 1: A B,
+ * point 2: A B, then again), then the teardowns, so that drift hits
+ * every benchmark and every point alike. */
+static void add_interleaved(const struct into *in, const size_t *chosen, size_t nchosen, size_t npoints,
+			    int repeat, const int *looks)
+{
+	const struct pdb_spec *spec = in->spec;
+	int most = 0, least = INT_MAX, most_warm = 0, from, to;
+
+	for (size_t p = 0; p < npoints; p++)
+		for (size_t i = 0; i < nchosen; i++) {
+			reps_range(in, chosen[i], repeat, looks, &from, &to);
+			if (from >= to)
+				continue;
+			if (p == 0) {
+				most = to > most ? to : most;
+				least = from < least ? from : least;
+				if (spec->benches[chosen[i]].warmup > most_warm)
+					most_warm = spec->benches[chosen[i]].warmup;
+			}
+			if (has(&spec->benches[chosen[i]].setup))
+				add(in, PDB_STEP_SETUP, chosen[i], p, 0);
+		}
 	for (int w = 0; w < most_warm; w++)
-		for (size_t i = 0; i < nchosen; i++) {
-			reps_range(in, chosen[i], repeat, looks, &from, &to);
-			if (from < to && w < spec->benches[chosen[i]].warmup)
-				add(in, PDB_STEP_WARMUP, chosen[i], p, w);
-		}
+		for (size_t p = 0; p < npoints; p++)
+			for (size_t i = 0; i < nchosen; i++) {
+				reps_range(in, chosen[i], repeat, looks, &from, &to);
+				if (from < to && w < spec->benches[chosen[i]].warmup)
+					add(in, PDB_STEP_WARMUP, chosen[i], p, w);
+			}
 	for (int r = least; r < most; r++)
+		for (size_t p = 0; p < npoints; p++)
+			for (size_t i = 0; i < nchosen; i++) {
+				reps_range(in, chosen[i], repeat, looks, &from, &to);
+				if (r >= from && r < to)
+					add(in, PDB_STEP_MEASURE, chosen[i], p, r);
+			}
+	for (size_t p = 0; p < npoints; p++)
 		for (size_t i = 0; i < nchosen; i++) {
 			reps_range(in, chosen[i], repeat, looks, &from, &to);
-			if (r >= from && r < to)
-				add(in, PDB_STEP_MEASURE, chosen[i], p, r);
+			if (from < to && has(&spec->benches[chosen[i]].teardown))
+				add(in, PDB_STEP_TEARDOWN, chosen[i], p, 0);
 		}
-	for (size_t i = 0; i < nchosen; i++) {
-		reps_range(in, chosen[i], repeat, looks, &from, &to);
-		if (from < to && has(&spec->benches[chosen[i]].teardown))
-			add(in, PDB_STEP_TEARDOWN, chosen[i], p, 0);
-	}
 }
 
 int pdb_plan_build_looks(const struct pdb_spec *spec, const char *only, int repeat,
@@ -139,7 +160,9 @@ int pdb_plan_build_looks(const struct pdb_spec *spec, const char *only, int repe
 	}
 	for (size_t k = 0; k < (nlooks ? nlooks : 1); k++) {
 		struct into in = { plan, spec, k };
-		for (size_t p = 0; p < plan->npoints; p++)
+		if (spec->interleave)
+			add_interleaved(&in, chosen, nchosen, plan->npoints, repeat, nlooks ? looks : none);
+		for (size_t p = 0; p < plan->npoints && !spec->interleave; p++)
 			add_point(&in, chosen, nchosen, p, repeat, nlooks ? looks : none);
 	}
 	free(chosen);

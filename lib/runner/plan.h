@@ -28,8 +28,8 @@ struct pdb_plan {
 
 /* Expand spec into steps: every benchmark matching only (a glob, NULL: all)
  * at every matrix point; repeat > 0 overrides every benchmark's repeat.
- * Interleaved specs run the repetitions of the benchmarks in turn (A B A B)
- * within a matrix point. With two variants every step runs once per
+ * Interleaved specs run the repetitions of the benchmarks and matrix
+ * points in turn (A@1 B@1 A@2 B@2, then again), every setup first. With two variants every step runs once per
  * variant: setups and warm-ups of both first, then the repetitions in
  * ABBA order (A B, B A, A B, ...), then the teardowns. Release with
  * pdb_plan_release. */

@@ -162,6 +162,17 @@ static void add_value(struct pdb_run *run, const struct pdb_spec *spec, size_t p
 	pdb_result_add_raw(series(run, spec, point, bench, metric, unit), v);
 }
 
+/* A regex metric's value: its direction the spec's, when it gives one. */
+static void add_metric(struct pdb_run *run, const struct pdb_spec *spec, size_t point,
+		       const char *bench, const struct pdb_regex_metric *m, double v)
+{
+	struct pdb_result *r = series(run, spec, point, bench, m->name, m->unit);
+
+	if (m->has_direction)
+		r->direction = m->direction;
+	pdb_result_add_raw(r, v);
+}
+
 /* A workload (kafka: or stream:) that could not run: a failed repetition. */
 static void workload_failed(struct pdb_exec_result *res, const struct pdb_err *err, double t0)
 {
@@ -282,20 +293,51 @@ static int regex_metrics(struct pdb_run *run, const struct pdb_spec *spec,
 		if (regexec(&re, text, 2, m, 0) == 0 && m[1].rm_so >= 0) {
 			char *num = pdb_xstrndup(text + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
 			if (pdb_parse_double(num, &v) == 0)
-				add_value(run, spec, s->point, b->name, b->metrics[i].name, b->metrics[i].unit, v);
+				add_metric(run, spec, s->point, b->name, &b->metrics[i], v);
 			else if (ok) {
 				snprintf(why, whysize, "metric %s: '%s' is not a number", b->metrics[i].name, num);
 				ok = 0;
 			}
 			free(num);
 		} else if (ok) {
-			snprintf(why, whysize, "metric %s: no match in the output", b->metrics[i].name);
+			snprintf(why, whysize, "metric %s: no match for '%s'", b->metrics[i].name,
+				 b->metrics[i].regex);
 			ok = 0;
 		}
 		regfree(&re);
 	}
 	free(text);
 	return ok ? 0 : -1;
+}
+
+/* Statistics of a spread, whose direction is not their metric's. */
+static int is_spread(const char *stat)
+{
+	return !strcmp(stat, "stddev") || !strcmp(stat, "variance") || !strcmp(stat, "mad") ||
+	       !strcmp(stat, "cv");
+}
+
+/* One repetition's parsed result r into run as the series of bench and
+ * dims: its samples appended to its series (unit, sense and values as
+ * parsed: already canonical), each of its statistics one sample of the
+ * series METRIC_STAT, so that every repetition's p95 is kept and the
+ * series of N repetitions holds N values, not the last one's. */
+static void add_parsed(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t nd,
+		       const struct pdb_result *r)
+{
+	if (r->nsamples > 0 || r->nstats == 0) {
+		struct pdb_result values = *r;
+		values.nstats = 0; /* statistics: below */
+		pdb_result_add_values(pdb_run_result_with_dims(run, bench, dims, nd, r->metric, r->unit), &values);
+	}
+	for (size_t k = 0; k < r->nstats; k++) {
+		char *metric = pdb_xasprintf("%s_%s", r->metric, r->stats[k].name);
+		struct pdb_result *dst = pdb_run_series(run, bench, dims, nd, metric, r->unit,
+							is_spread(r->stats[k].name) ? PDB_DIR_NONE : r->direction);
+		struct pdb_sample v = PDB_SAMPLE(r->stats[k].value);
+		pdb_result_add_sample(dst, &v);
+		free(metric);
+	}
 }
 
 /* Parse the command's output with an ingest format into run. */
@@ -341,17 +383,14 @@ static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
 		struct pdb_attr dims[64];
 		size_t nd = 0;
 		char *name = pdb_xasprintf("%s/%s", b->name, r->benchmark);
-		struct pdb_result *dst;
 		for (size_t k = 0; k < r->ndims && nd < 64; k++)
 			dims[nd++] = r->dims[k];
 		for (size_t k = 0; k < spec->nmatrix && nd < 64; k++) {
 			dims[nd].key = spec->matrix[k].name;
 			dims[nd++].value = (char *)pdb_plan_value(spec, s->point, k);
 		}
-		dst = pdb_run_result_with_dims(run, name, dims, nd, r->metric, r->unit);
+		add_parsed(run, name, dims, nd, r);
 		free(name);
-		/* already canonical: keep the tool's unit, sense and values as parsed */
-		pdb_result_add_values(dst, r);
 	}
 	ret = 0;
 out:
@@ -435,6 +474,33 @@ static void count_failed_reps(const struct pdb_spec *spec, const struct pdb_plan
 	}
 	free(reps);
 	free(bad);
+}
+
+/* repetitions.NAME[POINT]: how many measured repetitions of each benchmark
+ * and point succeeded, i.e. gave their values to its series. ran[i]: 1
+ * when step i ran and succeeded. */
+static void count_reps(const struct pdb_spec *spec, const struct pdb_plan *plan,
+		       const unsigned char *ran, struct pdb_run *const *runs)
+{
+	for (size_t i = 0; i < plan->nsteps; i++) {
+		const struct pdb_step *s = &plan->steps[i];
+		char *point, *key, *text;
+		const char *had;
+		long n;
+
+		if (s->kind != PDB_STEP_MEASURE || ran[i] != 1)
+			continue;
+		point = pdb_plan_point_text(spec, s->point);
+		key = pdb_xasprintf("repetitions.%s%s%s%s", spec->benches[s->bench].name, *point ? "[" : "",
+				    point, *point ? "]" : "");
+		had = pdb_run_get_attr(runs[s->variant], key);
+		n = had ? strtol(had, NULL, 10) : 0;
+		text = pdb_xasprintf("%ld", n + 1);
+		pdb_run_set_attr(runs[s->variant], key, text);
+		free(text);
+		free(key);
+		free(point);
+	}
 }
 
 static void environment(struct pdb_run *const *runs, size_t nruns, const struct pdb_runner_opts *opts)
@@ -536,6 +602,8 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 				record_failure(run, spec, s, &res, res.stderr_tail);
 			failed[s->variant] |= res.status != 0 && !b->allow_failure;
 			ran[i] = res.status != 0 ? 2 : 1;
+			if (res.status != 0)
+				snprintf(why, sizeof why, "%s", res.stderr_tail);
 			goto done;
 		}
 		if (pdb_exec_run(&eo, &res, err) < 0) {
@@ -564,6 +632,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 done:
 		p.event = PDB_PROGRESS_DONE;
 		p.res = &res;
+		p.why = why[0] ? why : NULL;
 		p.elapsed = now() - t0;
 		p.eta = p.elapsed / (double)(i + 1) * (double)(plan->nsteps - i - 1);
 		if (opts->progress)
@@ -575,6 +644,7 @@ done:
 	/* the last look: the caller says its verdicts (and there is no more to run) */
 	if (plan->nlooks && plan->nsteps && !(opts->stop && *opts->stop) && ran[plan->nsteps - 1])
 		look(plan, plan->steps[plan->nsteps - 1].look, opts, runs, nruns, failed, now() - t0);
+	count_reps(spec, plan, ran, runs);
 	for (size_t v = 0; v < nruns; v++) {
 		count_failed_reps(spec, plan, ran, v, runs[v]);
 		pdb_set_str(&runs[v]->status, opts->stop && *opts->stop ? "interrupted"

@@ -20,6 +20,9 @@ struct pdb_progress {
 	const char *variant;               /* the step's variant, NULL without variants */
 	double elapsed, eta;               /* seconds */
 	const struct pdb_exec_result *res; /* with DONE */
+	const char *why;                   /* with DONE: why a repetition whose command
+					    * succeeded failed ("metric errors: no match
+					    * for '...'"), or NULL */
 	const char *message;               /* with WARNING */
 };
 

@@ -7,6 +7,7 @@
 
 #include "kafka/workload_spec.h"
 #include "logstream/spec.h"
+#include "runner/spec_keys.h"
 #include "util.h"
 #include "yaml_doc.h"
 
@@ -14,188 +15,200 @@
 #define MAX_REPEAT 1000000
 #define MAX_NAME 64 /* the messages below say 64 */
 
-struct reader {
-	struct pdb_yaml_doc doc;
-	struct pdb_err *err;
-};
-
-static int bad(struct reader *r, const json_t *v, const char *fmt, const char *what)
+static int bad(struct pdb_spec_reader *r, const json_t *v, const char *fmt, const char *what)
 {
-	return pdb_yaml_bad(&r->doc, v, PDB_EXIT_INPUT, r->err, fmt, what);
+	return pdb_spec_bad(r, v, fmt, what);
 }
 
-static int read_command(struct reader *r, const json_t *v, struct pdb_command *out,
-			const char *what)
+/* A command (the field of key k): a shell string or a list of arguments. */
+static int read_command(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+			void *out)
 {
+	struct pdb_command *c = (struct pdb_command *)((char *)out + k->offset);
 	size_t i;
 	json_t *item;
 
 	if (json_is_string(v)) {
-		out->shell = pdb_xstrdup(json_string_value(v));
+		c->shell = pdb_xstrdup(json_string_value(v));
 		return 0;
 	}
 	if (!json_is_array(v) || json_array_size(v) == 0)
-		return bad(r, v, "%s: expected a shell string or a non-empty list of arguments", what);
-	out->argv = pdb_xcalloc(json_array_size(v) + 1, sizeof *out->argv);
+		return bad(r, v, "%s: expected a shell string or a non-empty list of arguments", k->name);
+	c->argv = pdb_xcalloc(json_array_size(v) + 1, sizeof *c->argv);
 	json_array_foreach(v, i, item) {
-		if (!(out->argv[i] = pdb_yaml_scalar_text(item)))
-			return bad(r, item, "%s: expected a plain argument", what);
+		if (!(c->argv[i] = pdb_yaml_scalar_text(item)))
+			return bad(r, item, "%s: expected a plain argument", k->name);
 	}
-	return 0;
-}
-
-static int read_int(struct reader *r, const json_t *v, int min, int max, int *out,
-		    const char *what)
-{
-	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
-		return bad(r, v, "%s: expected a whole number in range", what);
-	*out = (int)json_integer_value(v);
 	return 0;
 }
 
 /* repeat: a whole number, or auto (an adaptive A/B run); the first auto's
  * place is kept, for the error when the run turns out to have no variants. */
-static int read_repeat(struct reader *r, const json_t *v, struct pdb_spec *spec, int *repeat,
-		       int *is_auto)
+static int read_repeat(struct pdb_spec_reader *r, const json_t *v, int *repeat, int *is_auto)
 {
+	struct pdb_spec *spec = r->ctx;
 	int line, col;
 
 	if (!json_is_string(v) || strcmp(json_string_value(v), "auto") != 0) {
 		*is_auto = 0;
 		if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > MAX_REPEAT)
-			return bad(r, v, "%s: expected a whole number in range, or auto", "repeat");
+			return bad(r, v, "%s: expected a whole number from 1 to 1000000, or auto", "repeat");
 		*repeat = (int)json_integer_value(v);
 		return 0;
 	}
 	*is_auto = 1;
-	if (!spec->auto_where && pdb_yaml_where(&r->doc, v, &line, &col) == 0)
-		spec->auto_where = pdb_xasprintf("%s:%d:%d", r->doc.file, line, col);
+	if (!spec->auto_where && pdb_yaml_where(r->doc, v, &line, &col) == 0)
+		spec->auto_where = pdb_xasprintf("%s:%d:%d", r->doc->file, line, col);
 	return 0;
 }
 
-static int read_bool(struct reader *r, const json_t *v, int *out, const char *what)
+static int read_top_repeat(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+			   void *out)
 {
-	if (!json_is_boolean(v))
-		return bad(r, v, "%s: expected true or false", what);
-	*out = json_is_true(v);
-	return 0;
+	struct pdb_spec *spec = out;
+
+	(void)k;
+	return read_repeat(r, v, &spec->repeat, &spec->repeat_auto);
 }
 
-static int read_metrics(struct reader *r, const json_t *v, struct pdb_bench_spec *b)
+static int read_bench_repeat(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+			     void *out)
 {
+	struct pdb_bench_spec *b = out;
+
+	(void)k;
+	return read_repeat(r, v, &b->repeat, &b->repeat_auto);
+}
+
+static const char *const directions[] = { "lower", "higher", "none", NULL };
+static const int direction_of[] = { PDB_DIR_LOWER, PDB_DIR_HIGHER, PDB_DIR_NONE };
+
+/* A metric entry as read: its direction the index in directions, or -1. */
+struct metric_entry {
+	struct pdb_regex_metric m;
+	int direction;
+};
+
+static const struct pdb_spec_key metric_keys[] = {
+	PDB_KEY(struct metric_entry, "name", PDB_KEY_TEXT, m.name),
+	PDB_KEY(struct metric_entry, "regex", PDB_KEY_REGEX, m.regex),
+	PDB_KEY(struct metric_entry, "unit", PDB_KEY_PLAIN, m.unit),
+	PDB_KEY_ONE_OF(struct metric_entry, "direction", direction, directions),
+};
+static const struct pdb_spec_section metric_section = {
+	"a metric", metric_keys, sizeof metric_keys / sizeof metric_keys[0],
+};
+
+static int read_metrics(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+			void *out)
+{
+	struct pdb_bench_spec *b = out;
 	size_t i;
 	json_t *m;
 
 	if (!json_is_array(v))
-		return bad(r, v, "%s: expected a list of {name, regex, unit}", "metrics");
-	b->metrics = pdb_xcalloc(json_array_size(v), sizeof *b->metrics);
+		return bad(r, v, "%s: expected a list of {name, regex, unit, direction}", k->name);
+	b->metrics = pdb_xcalloc(json_array_size(v) + 1, sizeof *b->metrics);
 	json_array_foreach(v, i, m) {
-		struct pdb_regex_metric *rm = &b->metrics[b->nmetrics];
-		const char *name = json_string_value(json_object_get(m, "name"));
-		const char *re = json_string_value(json_object_get(m, "regex"));
-		const char *unit = json_string_value(json_object_get(m, "unit"));
-		regex_t compiled;
-		if (!json_is_object(m) || !name || !re)
-			return bad(r, m, "%s: each needs a name and a regex", "metrics");
-		if (regcomp(&compiled, re, REG_EXTENDED) != 0)
-			return bad(r, json_object_get(m, "regex"), "%s: not a valid POSIX extended regular expression", "regex");
-		if (compiled.re_nsub < 1) {
-			regfree(&compiled);
-			return bad(r, json_object_get(m, "regex"), "%s: needs a (group) around the value", "regex");
-		}
-		regfree(&compiled);
-		rm->name = pdb_xstrdup(name);
-		rm->regex = pdb_xstrdup(re);
-		rm->unit = pdb_xstrdup(unit ? unit : "");
-		b->nmetrics++;
+		struct metric_entry e = { .direction = -1 };
+		int rc = pdb_spec_read_map(r, m, &metric_section, &e);
+		b->metrics[b->nmetrics++] = e.m; /* released with the spec, read or not */
+		if (rc < 0)
+			return -1;
+		if (!e.m.name || !e.m.regex)
+			return bad(r, m, "%s: each needs a name and a regex", k->name);
+		if (!e.m.unit)
+			b->metrics[i].unit = pdb_xstrdup("");
+		b->metrics[i].has_direction = e.direction >= 0;
+		b->metrics[i].direction = e.direction >= 0 ? direction_of[e.direction] : PDB_DIR_NONE;
 	}
 	return 0;
 }
 
-static int read_bench(struct reader *r, const json_t *o, struct pdb_spec *spec,
-		      struct pdb_bench_spec *b, int warmup, int repeat, int repeat_auto)
+static int read_env(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
 {
-	const char *key;
-	json_t *v;
+	struct pdb_bench_spec *b = out;
+	const char *name;
+	json_t *ev;
 
+	if (!json_is_object(v))
+		return bad(r, v, "%s: expected a mapping NAME: value", k->name);
+	b->env = pdb_xcalloc(json_object_size(v) + 1, sizeof *b->env);
+	json_object_foreach((json_t *)v, name, ev) {
+		char *text = pdb_yaml_scalar_text(ev);
+		if (!text)
+			return bad(r, ev, "%s: expected a plain value", k->name);
+		b->env[b->nenv].key = pdb_xstrdup(name);
+		b->env[b->nenv++].value = text;
+	}
+	return 0;
+}
+
+static const struct pdb_spec_key parse_keys[] = {
+	PDB_KEY(struct pdb_bench_spec, "format", PDB_KEY_TEXT, parse_format),
+	PDB_KEY(struct pdb_bench_spec, "file", PDB_KEY_TEXT, parse_file), /* relative to cwd: at run time */
+};
+static const struct pdb_spec_section parse_section = {
+	"parse", parse_keys, sizeof parse_keys / sizeof parse_keys[0],
+};
+
+static int read_parse(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
+{
+	struct pdb_bench_spec *b = out;
+
+	if (pdb_spec_read_map(r, v, &parse_section, b) < 0)
+		return -1;
+	if (!b->parse_format)
+		return bad(r, v, "%s: expected {format: NAME, file: PATH}", k->name);
+	return 0;
+}
+
+static int read_kafka(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
+{
+	struct pdb_bench_spec *b = out;
+
+	(void)k;
+	return (b->kafka = pdb_kafka_spec_read(r->doc, v, r->doc->file, r->err)) ? 0 : -1;
+}
+
+static int read_stream(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
+{
+	struct pdb_bench_spec *b = out;
+
+	(void)k;
+	return (b->stream = pdb_logstream_spec_read(r->doc, v, r->doc->file, r->err)) ? 0 : -1;
+}
+
+static const struct pdb_spec_key bench_keys[] = {
+	PDB_KEY(struct pdb_bench_spec, "name", PDB_KEY_PLAIN, name),
+	PDB_KEY_READ_FIELD(struct pdb_bench_spec, "command", command, read_command),
+	PDB_KEY_READ_FIELD(struct pdb_bench_spec, "setup", setup, read_command),
+	PDB_KEY_READ_FIELD(struct pdb_bench_spec, "teardown", teardown, read_command),
+	PDB_KEY(struct pdb_bench_spec, "cwd", PDB_KEY_TEXT, cwd),
+	PDB_KEY_RANGE(struct pdb_bench_spec, "timeout", PDB_KEY_SECONDS, timeout, 0.001, PDB_SPEC_MAX_SECONDS),
+	PDB_KEY_RANGE(struct pdb_bench_spec, "warmup", PDB_KEY_INT, warmup, 0, MAX_REPEAT),
+	PDB_KEY_READ("repeat", read_bench_repeat),
+	PDB_KEY(struct pdb_bench_spec, "allow_failure", PDB_KEY_BOOL, allow_failure),
+	PDB_KEY_READ("env", read_env),
+	PDB_KEY_READ("parse", read_parse),
+	PDB_KEY_READ("metrics", read_metrics),
+	PDB_KEY_READ("kafka", read_kafka),
+	PDB_KEY_READ("stream", read_stream),
+};
+static const struct pdb_spec_section bench_section = {
+	"a benchmark", bench_keys, sizeof bench_keys / sizeof bench_keys[0],
+};
+
+static int read_bench(struct pdb_spec_reader *r, const json_t *o, const struct pdb_spec *spec,
+		      struct pdb_bench_spec *b)
+{
+	b->warmup = spec->warmup;
+	b->repeat = spec->repeat;
+	b->repeat_auto = spec->repeat_auto;
 	if (!json_is_object(o))
 		return bad(r, o, "%s: each benchmark is a mapping with a name and a command", "benchmarks");
-	b->warmup = warmup;
-	b->repeat = repeat;
-	b->repeat_auto = repeat_auto;
-	json_object_foreach((json_t *)o, key, v) {
-		int rc = 0;
-		if (strcmp(key, "name") == 0) {
-			if (!(b->name = pdb_yaml_scalar_text(v)))
-				rc = bad(r, v, "%s: expected text", key);
-		} else if (strcmp(key, "command") == 0) {
-			rc = read_command(r, v, &b->command, key);
-		} else if (strcmp(key, "setup") == 0) {
-			rc = read_command(r, v, &b->setup, key);
-		} else if (strcmp(key, "teardown") == 0) {
-			rc = read_command(r, v, &b->teardown, key);
-		} else if (strcmp(key, "cwd") == 0) {
-			if (!json_is_string(v))
-				rc = bad(r, v, "%s: expected a directory", key);
-			else
-				b->cwd = pdb_xstrdup(json_string_value(v));
-		} else if (strcmp(key, "timeout") == 0) {
-			if (!json_is_number(v) || json_number_value(v) <= 0)
-				rc = bad(r, v, "%s: expected seconds (a positive number)", key);
-			else
-				b->timeout = json_number_value(v);
-		} else if (strcmp(key, "warmup") == 0) {
-			rc = read_int(r, v, 0, MAX_REPEAT, &b->warmup, key);
-		} else if (strcmp(key, "repeat") == 0) {
-			rc = read_repeat(r, v, spec, &b->repeat, &b->repeat_auto);
-		} else if (strcmp(key, "allow_failure") == 0) {
-			rc = read_bool(r, v, &b->allow_failure, key);
-		} else if (strcmp(key, "env") == 0) {
-			const char *k;
-			json_t *ev;
-			if (!json_is_object(v))
-				rc = bad(r, v, "%s: expected a mapping NAME: value", key);
-			b->env = pdb_xcalloc(json_object_size(v) + 1, sizeof *b->env);
-			json_object_foreach(v, k, ev) {
-				char *text = pdb_yaml_scalar_text(ev);
-				if (!text && rc == 0)
-					rc = bad(r, ev, "%s: expected a plain value", "env");
-				if (!text)
-					break;
-				b->env[b->nenv].key = pdb_xstrdup(k);
-				b->env[b->nenv++].value = text;
-			}
-		} else if (strcmp(key, "parse") == 0) {
-			const char *format = json_string_value(json_object_get(v, "format"));
-			const char *file = json_string_value(json_object_get(v, "file"));
-			if (!json_is_object(v) || !format)
-				rc = bad(r, v, "%s: expected {format: NAME, file: PATH}", key);
-			else {
-				b->parse_format = pdb_xstrdup(format);
-				b->parse_file = pdb_xstrdup(file);
-			}
-		} else if (strcmp(key, "metrics") == 0) {
-			rc = read_metrics(r, v, b);
-		} else if (strcmp(key, "kafka") == 0) {
-			if (!(b->kafka = pdb_kafka_spec_read(&r->doc, v, r->doc.file, r->err)))
-				rc = -1;
-		} else if (strcmp(key, "stream") == 0) {
-			if (!(b->stream = pdb_logstream_spec_read(&r->doc, v, r->doc.file, r->err)))
-				rc = -1;
-		} else {
-			static const char *const keys[] = {
-				"name", "command", "setup", "teardown", "cwd", "timeout", "warmup",
-				"repeat", "allow_failure", "env", "parse", "metrics", "kafka", "stream",
-			};
-			char hint[80];
-			rc = pdb_yaml_bad(&r->doc, v, PDB_EXIT_INPUT, r->err,
-					  "unknown key '%s' in a benchmark%s", key,
-					  pdb_did_you_mean(key, keys, sizeof keys / sizeof keys[0],
-							   hint, sizeof hint));
-		}
-		if (rc < 0)
-			return -1;
-	}
+	if (pdb_spec_read_map(r, o, &bench_section, b) < 0)
+		return -1;
 	if (!b->name)
 		return bad(r, o, "%s: a benchmark needs a name", "benchmarks");
 	if (!b->command.argv && !b->command.shell && !b->kafka && !b->stream)
@@ -205,11 +218,14 @@ static int read_bench(struct reader *r, const json_t *o, struct pdb_spec *spec,
 	return 0;
 }
 
-static int read_matrix(struct reader *r, const json_t *v, struct pdb_spec *spec)
+static int read_matrix(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+		       void *out)
 {
+	struct pdb_spec *spec = out;
 	const char *key;
 	json_t *list;
 
+	(void)k;
 	if (!json_is_object(v))
 		return bad(r, v, "%s: expected a mapping NAME: [values]", "matrix");
 	spec->matrix = pdb_xcalloc(json_object_size(v) + 1, sizeof *spec->matrix);
@@ -362,11 +378,14 @@ static const char *variants_problem(const struct pdb_spec *spec, char *buf, size
 	return NULL;
 }
 
-static int read_variants(struct reader *r, const json_t *v, struct pdb_spec *spec)
+static int read_variants(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+			 void *out)
 {
+	struct pdb_spec *spec = out;
 	const char *name, *key;
 	json_t *vars, *value;
 
+	(void)k;
 	if (!json_is_object(v))
 		return bad(r, v, "%s: expected a mapping NAME: {KEY: value}", "variants");
 	json_object_foreach((json_t *)v, name, vars) {
@@ -415,60 +434,59 @@ int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t
 	return 0;
 }
 
-static int read_top_key(struct reader *r, const char *key, const json_t *v,
-			struct pdb_spec *spec, int *warmup, int *repeat, int *repeat_auto)
+/* benchmarks: read after the top level's defaults (repeat: below it counts). */
+static int read_later(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
 {
-	if (strcmp(key, "warmup") == 0)
-		return read_int(r, v, 0, MAX_REPEAT, warmup, key);
-	if (strcmp(key, "repeat") == 0)
-		return read_repeat(r, v, spec, repeat, repeat_auto);
-	if (strcmp(key, "max_repeat") == 0)
-		return read_int(r, v, 2, MAX_REPEAT, &spec->max_repeat, key);
-	if (strcmp(key, "budget") == 0) {
-		if (!json_is_number(v) || json_number_value(v) <= 0)
-			return bad(r, v, "%s: expected seconds (a positive number)", key);
-		spec->budget = json_number_value(v);
-		return 0;
-	}
-	if (strcmp(key, "interleave") == 0)
-		return read_bool(r, v, &spec->interleave, key);
-	if (strcmp(key, "matrix") == 0)
-		return read_matrix(r, v, spec);
-	if (strcmp(key, "variants") == 0)
-		return read_variants(r, v, spec);
-	if (strcmp(key, "build") == 0)
-		return read_command(r, v, &spec->build, key);
-	if (strcmp(key, "benchmarks") == 0)
-		return 0; /* read after the defaults above */
-	{
-		static const char *const keys[] = { "warmup", "repeat", "interleave", "matrix", "variants",
-						    "build", "benchmarks", "max_repeat", "budget" };
-		char hint[80];
-		return pdb_yaml_bad(&r->doc, v, PDB_EXIT_INPUT, r->err, "unknown key '%s'%s", key,
-				    pdb_did_you_mean(key, keys, sizeof keys / sizeof keys[0],
-						     hint, sizeof hint));
-	}
+	(void)r, (void)k, (void)v, (void)out;
+	return 0;
+}
+
+static const struct pdb_spec_key top_keys[] = {
+	PDB_KEY_RANGE(struct pdb_spec, "warmup", PDB_KEY_INT, warmup, 0, MAX_REPEAT),
+	PDB_KEY_READ("repeat", read_top_repeat),
+	PDB_KEY_RANGE(struct pdb_spec, "max_repeat", PDB_KEY_INT, max_repeat, 2, MAX_REPEAT),
+	PDB_KEY_RANGE(struct pdb_spec, "budget", PDB_KEY_SECONDS, budget, 0.001, PDB_SPEC_MAX_SECONDS),
+	PDB_KEY(struct pdb_spec, "interleave", PDB_KEY_BOOL, interleave),
+	PDB_KEY_READ("matrix", read_matrix),
+	PDB_KEY_READ("variants", read_variants),
+	PDB_KEY_READ_FIELD(struct pdb_spec, "build", build, read_command),
+	PDB_KEY_READ("benchmarks", read_later),
+};
+static const struct pdb_spec_section top_section = {
+	"a run spec", top_keys, sizeof top_keys / sizeof top_keys[0],
+};
+
+const struct pdb_spec_section *const *pdb_spec_sections(size_t *n)
+{
+	static const struct pdb_spec_section *const all[] = {
+		&top_section, &bench_section, &metric_section, &parse_section,
+		&pdb_kafka_section, &pdb_kafka_var_section, &pdb_logstream_section,
+		&pdb_logstream_probe_section,
+	};
+
+	*n = sizeof all / sizeof all[0];
+	return all;
 }
 
 int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
 {
-	struct reader r = { .err = err };
+	struct pdb_yaml_doc doc;
+	struct pdb_spec_reader r = { .doc = &doc, .dir = "", .err = err, .ctx = spec };
 	json_t *root, *benches, *v;
-	int warmup = 0, repeat = DEFAULT_REPEAT, repeat_auto = 0, ret = -1;
-	const char *key;
+	int ret = -1;
 	size_t i;
 
 	memset(spec, 0, sizeof *spec);
-	if (pdb_yaml_load(path, NULL, &r.doc, err) < 0)
+	spec->repeat = DEFAULT_REPEAT;
+	if (pdb_yaml_load(path, NULL, &doc, err) < 0)
 		return -1;
-	root = r.doc.root;
+	root = doc.root;
 	if (!json_is_object(root)) {
 		bad(&r, root, "%s", "a spec is a mapping with 'benchmarks'");
 		goto out;
 	}
-	json_object_foreach(root, key, v)
-		if (read_top_key(&r, key, v, spec, &warmup, &repeat, &repeat_auto) < 0)
-			goto out;
+	if (pdb_spec_read_map(&r, root, &top_section, spec) < 0)
+		goto out;
 	if ((v = json_object_get(root, "variants"))) {
 		char buf[256];
 		const char *problem = variants_problem(spec, buf, sizeof buf);
@@ -485,7 +503,7 @@ int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
 	spec->benches = pdb_xcalloc(json_array_size(benches), sizeof *spec->benches);
 	json_array_foreach(benches, i, v) {
 		spec->nbenches++;
-		if (read_bench(&r, v, spec, &spec->benches[i], warmup, repeat, repeat_auto) < 0)
+		if (read_bench(&r, v, spec, &spec->benches[i]) < 0)
 			goto out;
 		for (size_t k = 0; k < i; k++)
 			if (strcmp(spec->benches[k].name, spec->benches[i].name) == 0) {
@@ -495,7 +513,7 @@ int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
 	}
 	ret = 0;
 out:
-	pdb_yaml_doc_release(&r.doc);
+	pdb_yaml_doc_release(&doc);
 	if (ret < 0)
 		pdb_spec_release(spec);
 	return ret;

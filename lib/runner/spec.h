@@ -17,6 +17,8 @@ struct pdb_regex_metric {
 	char *name;
 	char *regex;        /* POSIX extended; the first group is the value */
 	char *unit;
+	int direction;      /* enum pdb_direction */
+	int has_direction;  /* direction: given; else the unit's */
 };
 
 struct pdb_kafka_spec;
@@ -62,6 +64,7 @@ struct pdb_spec {
 	struct pdb_variant *variants; /* none, or two: the base, then the candidate */
 	size_t nvariants;
 	int interleave;
+	int warmup, repeat, repeat_auto; /* the top level's: each benchmark's defaults */
 	struct pdb_command build;     /* run in each variant's checkout first (git: variants) */
 	double budget;                /* budget: seconds of an adaptive run; 0: the default */
 	int max_repeat;               /* max_repeat: pairs of an adaptive run; 0: the default */
