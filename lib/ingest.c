@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,29 +25,9 @@ struct ingest {
 	int own_env;      /* every file so far carried its own environment */
 	int nfiles;
 	const char *first_format;
+	int hashed;       /* the first path was hashed (sha256) */
+	char sha256[65];  /* of the first file as given (compressed), or "" */
 };
-
-/* Copy standard input to a temporary file; its path into out. */
-static int spool_stdin(char *out, size_t size, struct pdb_err *err)
-{
-	const char *dir = getenv("TMPDIR");
-	char buf[65536];
-	size_t n;
-	int fd;
-
-	snprintf(out, size, "%s/perfdb-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(out);
-	if (fd < 0)
-		return pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file: %s", strerror(errno));
-	while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
-		if (write(fd, buf, n) != (ssize_t)n) {
-			close(fd);
-			unlink(out);
-			return pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file: %s", strerror(errno));
-		}
-	close(fd);
-	return 0;
-}
 
 static size_t read_head(const char *path, unsigned char *head)
 {
@@ -61,39 +42,75 @@ static size_t read_head(const char *path, unsigned char *head)
 	return n;
 }
 
-/* One input opened for the adapters: its first bytes read, a compressed file
- * decompressed to a temporary file first (errors name the file as given, at
- * positions in the decompressed text). */
+/* One input opened for the adapters: its first bytes read, a FIFO copied
+ * and a compressed file decompressed to temporary files first (errors name
+ * the file as given, at positions in the decompressed text). */
 struct input {
 	struct pdb_source src;
 	unsigned char *head;
-	char unpacked[2][4096]; /* decompressed, then its byte order mark dropped */
+	struct pdb_temp spool;       /* a FIFO's bytes */
+	struct pdb_temp unpacked[2]; /* decompressed, then its byte order mark dropped */
 };
+
+static const char *kind_of_file(mode_t mode)
+{
+	return S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device"
+	     : S_ISSOCK(mode) ? "a socket" : "not a file";
+}
 
 static int input_open(struct input *x, const struct ingest *in, const char *path,
 		      const char *name, struct pdb_err *err)
 {
+	struct pdb_input_limits lim = pdb_input_limits_or_default(&in->opts->limits);
 	struct stat sb;
 
 	memset(x, 0, sizeof *x);
+	pdb_temp_init(&x->spool);
+	for (int i = 0; i < 2; i++)
+		pdb_temp_init(&x->unpacked[i]);
 	x->src = (struct pdb_source){ .path = path, .name = name, .map_path = in->opts->map_path };
 	if (stat(path, &sb) < 0)
 		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s", strerror(errno));
 	x->src.is_dir = S_ISDIR(sb.st_mode);
 	if (x->src.is_dir)
 		return 0;
+	if (S_ISFIFO(sb.st_mode)) { /* read once, as standard input is */
+		int fd = open(path, O_RDONLY), rc;
+
+		if (fd < 0)
+			return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s", strerror(errno));
+		rc = pdb_spool_to_temp(fd, name, &lim, &x->spool, err);
+		close(fd);
+		if (rc < 0)
+			return -1;
+		if (fstat(x->spool.fd, &sb) < 0)
+			return pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file: %s", strerror(errno));
+		x->src.path = x->spool.path;
+	} else if (!S_ISREG(sb.st_mode)) {
+		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "not a regular file (%s): perfdb "
+				  "reads files, folders, FIFOs and standard input", kind_of_file(sb.st_mode));
+	} else if ((uint64_t)sb.st_size > lim.max_bytes) {
+		char limit[32];
+
+		pdb_format_bytes(lim.max_bytes, limit, sizeof limit);
+		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "more than %s (%lld bytes; the "
+				  "limit: --max-input SIZE or PERFDB_MAX_INPUT raises it)", limit,
+				  (long long)sb.st_size);
+	}
 	x->head = pdb_xmalloc(HEAD_SIZE + 1);
 	x->src.head = x->head;
-	x->src.head_len = read_head(path, x->head);
+	x->src.head_len = read_head(x->src.path, x->head);
 	for (int i = 0; i < 2; i++) {
+		/* the second level's ratio is of the file as given */
 		int rc = pdb_decompress_to_temp(x->src.path, name, x->head, x->src.head_len,
-						x->unpacked[i], sizeof x->unpacked[i], err);
+						i ? (uint64_t)sb.st_size : 0, &lim,
+						&x->unpacked[i], err);
 		if (rc < 0)
 			return -1;
 		if (rc == 0)
 			break;
-		x->src.path = x->unpacked[i];
-		x->src.head_len = read_head(x->unpacked[i], x->head);
+		x->src.path = x->unpacked[i].path;
+		x->src.head_len = read_head(x->src.path, x->head);
 	}
 	return 0;
 }
@@ -101,8 +118,8 @@ static int input_open(struct input *x, const struct ingest *in, const char *path
 static void input_close(struct input *x)
 {
 	for (int i = 0; i < 2; i++)
-		if (x->unpacked[i][0])
-			unlink(x->unpacked[i]);
+		pdb_temp_close(&x->unpacked[i]);
+	pdb_temp_close(&x->spool);
 	free(x->head);
 }
 
@@ -455,6 +472,9 @@ static int ingest_path(struct ingest *in, const char *path, const char *name,
 
 	if (input_open(&x, in, path, name, err) < 0)
 		goto out;
+	if (!in->hashed++ &&  /* the first path (of a FIFO, its copy) */
+	    pdb_sha256_file(x.spool.fd >= 0 ? x.spool.path : path, in->sha256) < 0)
+		in->sha256[0] = '\0';
 	f = choose_format(in, &x.src, err);
 	if (!f) {
 		if (x.src.is_dir && !in->opts->format)
@@ -495,31 +515,30 @@ struct pdb_run *pdb_ingest_files(const char *const *paths, size_t npaths,
 				 const char **detected, struct pdb_err *err)
 {
 	struct ingest in = { .opts = opts, .own_env = 1 };
-	char spooled[4096] = "", hex[65] = "";
+	struct pdb_temp spooled;
 	int ok = 0;
 
+	pdb_temp_init(&spooled);
 	in.run = pdb_run_new();
 	pdb_buf_init(&in.sources);
 	for (size_t i = 0; i < npaths; i++) {
 		const char *path = paths[i], *name = paths[i];
 		if (strcmp(path, "-") == 0) {
-			if (spooled[0])
+			if (spooled.fd >= 0)
 				goto fail_usage;
-			if (spool_stdin(spooled, sizeof spooled, err) < 0)
-				goto out;
-			path = spooled;
 			name = "<stdin>";
+			if (pdb_spool_to_temp(STDIN_FILENO, name, &opts->limits, &spooled, err) < 0)
+				goto out;
+			path = spooled.path;
 		}
-		if (i == 0 && pdb_sha256_file(path, hex) < 0)
-			hex[0] = '\0';
 		if (ingest_path(&in, path, name, err) < 0)
 			goto out;
 		pdb_buf_printf(&in.sources, "%s%s", i ? "," : "", name);
 	}
 	/* a run read back from its canonical form keeps its own sha256 and source,
 	 * null included: the round trip gives back the run exactly */
-	if (hex[0] && !in.run->sha256 && !in.run->own_identity)
-		pdb_set_str(&in.run->sha256, hex);
+	if (in.sha256[0] && !in.run->sha256 && !in.run->own_identity)
+		pdb_set_str(&in.run->sha256, in.sha256);
 	if (in.sources.data && !in.run->source && !in.run->own_identity)
 		pdb_set_str(&in.run->source, in.sources.data);
 	for (size_t i = 0; i < in.run->nresults; i++)
@@ -544,8 +563,7 @@ struct pdb_run *pdb_ingest_files(const char *const *paths, size_t npaths,
 fail_usage:
 	pdb_err_set(err, PDB_EXIT_USAGE, "standard input ('-') can be read only once");
 out:
-	if (spooled[0])
-		unlink(spooled);
+	pdb_temp_close(&spooled);
 	pdb_buf_release(&in.sources);
 	if (!ok) {
 		pdb_run_free(in.run);
