@@ -55,7 +55,7 @@ struct input {
 static const char *kind_of_file(mode_t mode)
 {
 	return S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device"
-	     : S_ISSOCK(mode) ? "a socket" : "not a file";
+	     : S_ISSOCK(mode) ? "a socket" : S_ISFIFO(mode) ? "a FIFO" : "not a file";
 }
 
 static int input_open(struct input *x, const struct ingest *in, const char *path,
@@ -197,6 +197,9 @@ struct dir_walk {
 	size_t skipped;
 	struct pdb_attr *seen; /* sha256 -> name of every file read */
 	size_t nseen, capseen;
+	char *root;            /* the folder's real path: no link is followed out of it */
+	struct dir_id { dev_t dev; ino_t ino; } *dirs; /* every folder read: each once */
+	size_t ndirs, capdirs;
 };
 
 /* The name of an earlier file of the walk with the same contents, or NULL
@@ -216,18 +219,75 @@ static const char *seen_before(struct dir_walk *w, const char *path, const char 
 	return NULL;
 }
 
+/* An entry of the walk not read, and why: kept as an attribute. */
+static void note_skipped(struct dir_walk *w, const char *name, const char *why)
+{
+	char *key = pdb_xasprintf("ingest.skipped[%s]", name);
+
+	pdb_run_set_attr(w->in->run, key, why);
+	free(key);
+	w->skipped++;
+}
+
 /* Skip a file of the walk for a reason: kept as an attribute; an error with --strict. */
 static int skip_file(struct dir_walk *w, const char *name, const char *why,
 		     struct pdb_err *err)
 {
-	char *key;
-
 	if (w->in->opts->strict)
 		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s (--strict)", why);
-	key = pdb_xasprintf("ingest.skipped[%s]", name);
-	pdb_run_set_attr(w->in->run, key, why);
-	free(key);
-	w->skipped++;
+	note_skipped(w, name, why);
+	return 0;
+}
+
+/* 1 when the folder sb was read before (a loop, a bind mount), else 0 and
+ * remembered. */
+static int dir_seen(struct dir_walk *w, const struct stat *sb)
+{
+	for (size_t i = 0; i < w->ndirs; i++)
+		if (w->dirs[i].dev == sb->st_dev && w->dirs[i].ino == sb->st_ino)
+			return 1;
+	pdb_grow((void **)&w->dirs, &w->capdirs, w->ndirs + 1, sizeof *w->dirs);
+	w->dirs[w->ndirs++] = (struct dir_id){ sb->st_dev, sb->st_ino };
+	return 0;
+}
+
+/* Whether the link path leads into the walk's folder. */
+static int inside_root(const struct dir_walk *w, const char *path)
+{
+	char *real = realpath(path, NULL);
+	size_t len = strlen(w->root);
+	int in = real && (strcmp(w->root, "/") == 0 || (strncmp(real, w->root, len) == 0 &&
+							  (real[len] == '/' || real[len] == '\0')));
+
+	free(real);
+	return in;
+}
+
+/* A symbolic link of the walk: 1 to read what it leads to (a file inside the
+ * folder), 0 when not (said why), -1 with err (--strict). A link to a folder
+ * is never followed: inside, its files are read where they are; outside, or
+ * a loop, they are not the folder's. */
+static int follow_link(struct dir_walk *w, const char *path, const char *name,
+		       struct pdb_err *err)
+{
+	char target[4096], *why;
+	ssize_t n = readlink(path, target, sizeof target - 1);
+	struct stat sb;
+	int inside = inside_root(w, path);
+
+	target[n < 0 ? 0 : n] = '\0';
+	if (stat(path, &sb) < 0) {
+		why = pdb_xasprintf("a link to nothing (-> %s)", target);
+		n = skip_file(w, name, why, err);
+		free(why);
+		return n < 0 ? -1 : 0;
+	}
+	if (inside && !S_ISDIR(sb.st_mode))
+		return 1;
+	why = pdb_xasprintf(!inside ? "a link out of the folder (-> %s): not followed"
+			    : "a link to a folder (-> %s): its files are read where they are", target);
+	note_skipped(w, name, why);
+	free(why);
 	return 0;
 }
 
@@ -251,10 +311,15 @@ static int walk_entry(struct dir_walk *w, const char *path, const char *name, st
 static int walk_dir(struct dir_walk *w, const char *path, const char *name, struct pdb_err *err)
 {
 	struct dirent **list = NULL;
-	int n = scandir(path, &list, NULL, alphasort), ret = 0;
+	struct stat sb;
+	int n, ret = 0;
 	size_t len = strlen(name);
 
-	if (n < 0)
+	if (stat(path, &sb) == 0 && dir_seen(w, &sb)) {
+		note_skipped(w, name, "a folder read already (a loop)");
+		return 0;
+	}
+	if ((n = scandir(path, &list, NULL, alphasort)) < 0)
 		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s", strerror(errno));
 	while (len > 1 && name[len - 1] == '/') /* "results/" names its files results/FILE */
 		len--;
@@ -282,8 +347,21 @@ static int walk_entry(struct dir_walk *w, const char *path, const char *name, st
 	size_t before;
 	int ret = -1;
 
-	if (stat(path, &sb) < 0 || (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)))
-		return 0; /* dangling links, sockets, fifos: not result files */
+	if (lstat(path, &sb) < 0)
+		return 0; /* gone since the folder was listed */
+	if (S_ISLNK(sb.st_mode)) {
+		if ((ret = follow_link(w, path, name, err)) <= 0)
+			return ret;
+		if (stat(path, &sb) < 0)
+			return 0;
+	}
+	if (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)) { /* a FIFO here would block */
+		char *why = pdb_xasprintf("not a regular file (%s)", kind_of_file(sb.st_mode));
+		ret = skip_file(w, name, why, err);
+		free(why);
+		return ret;
+	}
+	ret = -1;
 	if (input_open(&x, w->in, path, name, err) < 0)
 		goto out;
 	f = w->forced ? w->forced : pdb_format_detect(&x.src);
@@ -418,9 +496,10 @@ static int group_used(const struct group *g)
 static int ingest_dir_files(struct ingest *in, const struct pdb_format *forced,
 			    const char *path, const char *name, struct pdb_err *err)
 {
-	struct dir_walk w = { .in = in, .forced = forced };
+	struct dir_walk w = { .in = in, .forced = forced, .root = realpath(path, NULL) };
 	size_t used = 0;
-	int ret = walk_dir(&w, path, name, err);
+	int ret = w.root ? walk_dir(&w, path, name, err)
+		: pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s", strerror(errno));
 
 	if (ret == 0)
 		choose_richer(w.groups, w.ngroups);
@@ -460,6 +539,8 @@ static int ingest_dir_files(struct ingest *in, const struct pdb_format *forced,
 		free(w.seen[i].value);
 	}
 	free(w.seen);
+	free(w.dirs);
+	free(w.root);
 	return ret;
 }
 
