@@ -198,7 +198,7 @@ static void report(const struct pdb_run *run, const char *format)
 /* One line on stderr for every file skipped and every benchmark that failed. */
 static void warn(const struct pdb_run *run)
 {
-	static const char skipped[] = "ingest.skipped[";
+	static const char skipped[] = "ingest.skipped[", warning[] = "ingest.warning[";
 
 	for (size_t i = 0; i < run->nattrs; i++) {
 		const char *k = run->attrs[i].key;
@@ -206,6 +206,14 @@ static void warn(const struct pdb_run *run)
 			fprintf(stderr, "perfdb: ingest: skipped %.*s: %s\n",
 				(int)(strlen(k) - sizeof skipped), k + sizeof skipped - 1,
 				run->attrs[i].value);
+		if (strncmp(k, warning, sizeof warning - 1) == 0) {
+			char *line = pdb_xasprintf("%.*s:%s", (int)(strlen(k) - sizeof warning),
+						   k + sizeof warning - 1, run->attrs[i].value);
+			char *safe = cmd_escape_controls(line);
+			fprintf(stderr, "perfdb: ingest: warning: %s\n", safe);
+			free(safe);
+			free(line);
+		}
 	}
 	for (size_t i = 0; i < run->nfailures; i++) {
 		const struct pdb_failure *f = &run->failures[i];

@@ -50,6 +50,7 @@ struct input {
 	unsigned char *head;
 	struct pdb_temp spool;       /* a FIFO's bytes */
 	struct pdb_temp unpacked[2]; /* decompressed, then its byte order mark dropped */
+	struct pdb_buf warnings;     /* the reader's, "LINE:COL: what" a line */
 };
 
 static const char *kind_of_file(mode_t mode)
@@ -65,10 +66,12 @@ static int input_open(struct input *x, const struct ingest *in, const char *path
 	struct stat sb;
 
 	memset(x, 0, sizeof *x);
+	pdb_buf_init(&x->warnings);
 	pdb_temp_init(&x->spool);
 	for (int i = 0; i < 2; i++)
 		pdb_temp_init(&x->unpacked[i]);
-	x->src = (struct pdb_source){ .path = path, .name = name, .map_path = in->opts->map_path };
+	x->src = (struct pdb_source){ .path = path, .name = name, .map_path = in->opts->map_path,
+				      .warnings = &x->warnings };
 	if (stat(path, &sb) < 0)
 		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s", strerror(errno));
 	x->src.is_dir = S_ISDIR(sb.st_mode);
@@ -120,7 +123,28 @@ static void input_close(struct input *x)
 	for (int i = 0; i < 2; i++)
 		pdb_temp_close(&x->unpacked[i]);
 	pdb_temp_close(&x->spool);
+	pdb_buf_release(&x->warnings);
 	free(x->head);
+}
+
+/* What the reader of x said about it, kept as the run attribute
+ * ingest.warning[NAME] (ingest prints it). */
+static void keep_warnings(struct pdb_run *run, const struct input *x)
+{
+	struct pdb_buf value;
+	char *key;
+
+	if (!x->warnings.len)
+		return;
+	pdb_buf_init(&value);
+	for (const char *p = x->warnings.data, *nl; *p; p = nl + 1) { /* lines joined by "; " */
+		nl = strchr(p, '\n');
+		pdb_buf_printf(&value, "%s%.*s", value.len ? "; " : "", (int)(nl - p), p);
+	}
+	key = pdb_xasprintf("ingest.warning[%s]", x->src.name);
+	pdb_run_set_attr(run, key, value.data);
+	free(key);
+	pdb_buf_release(&value);
 }
 
 static const struct pdb_format *choose_format(const struct ingest *in,
@@ -385,6 +409,7 @@ static int walk_entry(struct dir_walk *w, const char *path, const char *name, st
 	before = g->run->nresults;
 	if (f->parse(&x.src, g->run, err) < 0)
 		goto out;
+	keep_warnings(w->in->run, &x);
 	pdb_grow((void **)&g->files, &g->capfiles, g->nfiles + 1, sizeof *g->files);
 	g->files[g->nfiles++] = pdb_xstrdup(name);
 	pdb_grow((void **)&g->file_of, &g->capfile_of, g->run->nresults + 1, sizeof *g->file_of);
@@ -568,6 +593,7 @@ static int ingest_path(struct ingest *in, const char *path, const char *name,
 	}
 	if (f->parse(&x.src, in->run, err) < 0)
 		goto out;
+	keep_warnings(in->run, &x);
 	note_format(in, f);
 	ret = 0;
 out:
