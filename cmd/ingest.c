@@ -1,4 +1,6 @@
 /* perfdb ingest: read result files into one new run. */
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -22,6 +24,10 @@ const struct command cmd_ingest = {
 	"  -m, --map MAP.yaml  read a CSV/JSON/YAML file as MAP.yaml declares\n"
 	"      --force         store a file that was ingested before\n"
 	"      --strict        a file of a directory that no adapter reads is an error\n"
+	"      --max-input SIZE  the most one input may give, decompressed or read\n"
+	"                      from a pipe (default 1G, or $PERFDB_MAX_INPUT; k, M, G, T)\n"
+	"      --max-ratio N   the most a compressed input may grow past 64 MiB, as\n"
+	"                      N times its size (default 100, or $PERFDB_MAX_RATIO)\n"
 	"  -v, --verbose       tell on stderr what was detected and stored\n"
 	"      --list-formats  list the formats and exit\n"
 	"      --db FILE       the database (default $PERFDB_DB or ./perfdb.db)\n"
@@ -63,6 +69,48 @@ static void kv_release(struct kv_list *l)
 		free(l->items[i].value);
 	}
 	free(l->items);
+}
+
+/* "512", "64k", "1G", "2TiB" (powers of 1024) into *out, above 0: 0, or -1. */
+static int parse_size(const char *text, uint64_t *out)
+{
+	static const char units[] = "kmgt";
+	char *end;
+	unsigned long long n;
+	const char *u;
+	uint64_t scale = 1;
+
+	if (!text || !(*text >= '0' && *text <= '9'))
+		return -1;
+	errno = 0;
+	n = strtoull(text, &end, 10);
+	if (errno || n == 0)
+		return -1;
+	if (*end && (u = strchr(units, tolower((unsigned char)*end)))) {
+		scale = (uint64_t)1 << (10 * (u - units + 1));
+		end++;
+		if (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0)
+			end += strlen(end);
+	}
+	if (*end || n > UINT64_MAX / scale)
+		return -1;
+	*out = (uint64_t)n * scale;
+	return 0;
+}
+
+/* --max-input SIZE or --max-ratio N (what names the option or variable)
+ * into the limits: 0, or a usage error's status. */
+static int set_limit(struct pdb_input_limits *lim, int ratio, const char *what,
+		     const char *text)
+{
+	if (!ratio && parse_size(text, &lim->max_bytes) < 0)
+		return cmd_usage_error(&cmd_ingest, "%s: expected a size above 0 (512, 64k, 1G), "
+				       "got '%s'", what, text);
+	if (ratio && (pdb_parse_double(text, &lim->max_ratio) < 0 || !(lim->max_ratio >= 1) ||
+		      isinf(lim->max_ratio)))
+		return cmd_usage_error(&cmd_ingest, "%s: expected a ratio of at least 1, got '%s'",
+				       what, text);
+	return 0;
 }
 
 static volatile sig_atomic_t stop_requested;
@@ -150,7 +198,7 @@ static void report(const struct pdb_run *run, const char *format)
 /* One line on stderr for every file skipped and every benchmark that failed. */
 static void warn(const struct pdb_run *run)
 {
-	static const char skipped[] = "ingest.skipped[";
+	static const char skipped[] = "ingest.skipped[", warning[] = "ingest.warning[";
 
 	for (size_t i = 0; i < run->nattrs; i++) {
 		const char *k = run->attrs[i].key;
@@ -158,6 +206,14 @@ static void warn(const struct pdb_run *run)
 			fprintf(stderr, "perfdb: ingest: skipped %.*s: %s\n",
 				(int)(strlen(k) - sizeof skipped), k + sizeof skipped - 1,
 				run->attrs[i].value);
+		if (strncmp(k, warning, sizeof warning - 1) == 0) {
+			char *line = pdb_xasprintf("%.*s:%s", (int)(strlen(k) - sizeof warning),
+						   k + sizeof warning - 1, run->attrs[i].value);
+			char *safe = cmd_escape_controls(line);
+			fprintf(stderr, "perfdb: ingest: warning: %s\n", safe);
+			free(safe);
+			free(line);
+		}
 	}
 	for (size_t i = 0; i < run->nfailures; i++) {
 		const struct pdb_failure *f = &run->failures[i];
@@ -175,7 +231,7 @@ static void warn(const struct pdb_run *run)
 static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	enum { OPT_FORCE = 1, OPT_STRICT, OPT_LIST, OPT_TO_KAFKA, OPT_FROM_KAFKA, OPT_GROUP, OPT_FOLLOW,
-	       OPT_BROKER_TIMEOUT };
+	       OPT_BROKER_TIMEOUT, OPT_MAX_INPUT, OPT_MAX_RATIO };
 	static const struct option longopts[] = {
 		{ "format", required_argument, 0, 'f' },
 		{ "name", required_argument, 0, 'n' },
@@ -184,6 +240,8 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		{ "map", required_argument, 0, 'm' },
 		{ "force", no_argument, 0, OPT_FORCE },
 		{ "strict", no_argument, 0, OPT_STRICT },
+		{ "max-input", required_argument, 0, OPT_MAX_INPUT },
+		{ "max-ratio", required_argument, 0, OPT_MAX_RATIO },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "list-formats", no_argument, 0, OPT_LIST },
 		{ "to-kafka", required_argument, 0, OPT_TO_KAFKA },
@@ -203,6 +261,8 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 	const char *to_kafka = NULL, *from_target = NULL, *group = NULL;
 	int c, force = 0, verbose = 0, follow = 0, status = PDB_EXIT_OK;
 	double broker_timeout = NAN;
+	const char *env_input = getenv("PERFDB_MAX_INPUT"), *env_ratio = getenv("PERFDB_MAX_RATIO");
+
 
 	while ((c = cmd_getopt(argc, argv, "f:n:a:d:m:vh", longopts, &cmd_ingest)) != -1) {
 		switch (c) {
@@ -212,6 +272,12 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		case 'v': verbose = 1; break;
 		case OPT_FORCE: force = 1; break;
 		case OPT_STRICT: opts.strict = 1; break;
+		case OPT_MAX_INPUT:
+		case OPT_MAX_RATIO:
+			if ((status = set_limit(&opts.limits, c == OPT_MAX_RATIO, c == OPT_MAX_RATIO ?
+						"--max-ratio" : "--max-input", optarg)) != 0)
+				goto out;
+			break;
 		case OPT_TO_KAFKA: to_kafka = optarg; break;
 		case OPT_FROM_KAFKA: from_target = optarg; break;
 		case OPT_GROUP: group = optarg; break;
@@ -256,6 +322,12 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_usage_error(&cmd_ingest, "no file to ingest");
 		goto out;
 	}
+	/* the environment's limits where no option gave one */
+	if ((!opts.limits.max_bytes && env_input && *env_input &&
+	     (status = set_limit(&opts.limits, 0, "PERFDB_MAX_INPUT", env_input)) != 0) ||
+	    (!opts.limits.max_ratio && env_ratio && *env_ratio &&
+	     (status = set_limit(&opts.limits, 1, "PERFDB_MAX_RATIO", env_ratio)) != 0))
+		goto out;
 	opts.attrs = attrs.items;
 	opts.nattrs = attrs.n;
 	opts.dims = dims.items;

@@ -423,7 +423,7 @@ int pdb_canonical_read(char *text, size_t len, struct pdb_run *run, const char *
 		       struct pdb_err *err)
 {
 	struct text src = { name, text, len, NULL, NULL };
-	json_t *doc = pdb_json_parse(text, len, name, 1, err);
+	json_t *doc = pdb_json_parse(text, len, name, 1, NULL, err);
 	int ret;
 
 	if (!doc)

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,29 +25,9 @@ struct ingest {
 	int own_env;      /* every file so far carried its own environment */
 	int nfiles;
 	const char *first_format;
+	int hashed;       /* the first path was hashed (sha256) */
+	char sha256[65];  /* of the first file as given (compressed), or "" */
 };
-
-/* Copy standard input to a temporary file; its path into out. */
-static int spool_stdin(char *out, size_t size, struct pdb_err *err)
-{
-	const char *dir = getenv("TMPDIR");
-	char buf[65536];
-	size_t n;
-	int fd;
-
-	snprintf(out, size, "%s/perfdb-stdin-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(out);
-	if (fd < 0)
-		return pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file: %s", strerror(errno));
-	while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
-		if (write(fd, buf, n) != (ssize_t)n) {
-			close(fd);
-			unlink(out);
-			return pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file: %s", strerror(errno));
-		}
-	close(fd);
-	return 0;
-}
 
 static size_t read_head(const char *path, unsigned char *head)
 {
@@ -61,39 +42,78 @@ static size_t read_head(const char *path, unsigned char *head)
 	return n;
 }
 
-/* One input opened for the adapters: its first bytes read, a compressed file
- * decompressed to a temporary file first (errors name the file as given, at
- * positions in the decompressed text). */
+/* One input opened for the adapters: its first bytes read, a FIFO copied
+ * and a compressed file decompressed to temporary files first (errors name
+ * the file as given, at positions in the decompressed text). */
 struct input {
 	struct pdb_source src;
 	unsigned char *head;
-	char unpacked[2][4096]; /* decompressed, then its byte order mark dropped */
+	struct pdb_temp spool;       /* a FIFO's bytes */
+	struct pdb_temp unpacked[2]; /* decompressed, then its byte order mark dropped */
+	struct pdb_buf warnings;     /* the reader's, "LINE:COL: what" a line */
 };
+
+static const char *kind_of_file(mode_t mode)
+{
+	return S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device"
+	     : S_ISSOCK(mode) ? "a socket" : S_ISFIFO(mode) ? "a FIFO" : "not a file";
+}
 
 static int input_open(struct input *x, const struct ingest *in, const char *path,
 		      const char *name, struct pdb_err *err)
 {
+	struct pdb_input_limits lim = pdb_input_limits_or_default(&in->opts->limits);
 	struct stat sb;
 
 	memset(x, 0, sizeof *x);
-	x->src = (struct pdb_source){ .path = path, .name = name, .map_path = in->opts->map_path };
+	pdb_buf_init(&x->warnings);
+	pdb_temp_init(&x->spool);
+	for (int i = 0; i < 2; i++)
+		pdb_temp_init(&x->unpacked[i]);
+	x->src = (struct pdb_source){ .path = path, .name = name, .map_path = in->opts->map_path,
+				      .warnings = &x->warnings };
 	if (stat(path, &sb) < 0)
 		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s", strerror(errno));
 	x->src.is_dir = S_ISDIR(sb.st_mode);
 	if (x->src.is_dir)
 		return 0;
+	if (S_ISFIFO(sb.st_mode)) { /* read once, as standard input is */
+		int fd = open(path, O_RDONLY), rc;
+
+		if (fd < 0)
+			return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s", strerror(errno));
+		rc = pdb_spool_to_temp(fd, name, &lim, &x->spool, err);
+		close(fd);
+		if (rc < 0)
+			return -1;
+		if (fstat(x->spool.fd, &sb) < 0)
+			return pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file: %s", strerror(errno));
+		x->src.path = x->spool.path;
+	} else if (!S_ISREG(sb.st_mode)) {
+		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "not a regular file (%s): perfdb "
+				  "reads files, folders, FIFOs and standard input", kind_of_file(sb.st_mode));
+	} else if ((uint64_t)sb.st_size > lim.max_bytes) {
+		char limit[32];
+
+		pdb_format_bytes(lim.max_bytes, limit, sizeof limit);
+		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "more than %s (%lld bytes; the "
+				  "limit: --max-input SIZE or PERFDB_MAX_INPUT raises it)", limit,
+				  (long long)sb.st_size);
+	}
 	x->head = pdb_xmalloc(HEAD_SIZE + 1);
 	x->src.head = x->head;
-	x->src.head_len = read_head(path, x->head);
+	x->src.head_len = read_head(x->src.path, x->head);
 	for (int i = 0; i < 2; i++) {
+		/* the second level's ratio is of the file as given */
 		int rc = pdb_decompress_to_temp(x->src.path, name, x->head, x->src.head_len,
-						x->unpacked[i], sizeof x->unpacked[i], err);
+						i ? (uint64_t)sb.st_size : 0, &lim,
+						&x->unpacked[i], err);
 		if (rc < 0)
 			return -1;
 		if (rc == 0)
 			break;
-		x->src.path = x->unpacked[i];
-		x->src.head_len = read_head(x->unpacked[i], x->head);
+		x->src.path = x->unpacked[i].path;
+		x->src.head_len = read_head(x->src.path, x->head);
 	}
 	return 0;
 }
@@ -101,9 +121,30 @@ static int input_open(struct input *x, const struct ingest *in, const char *path
 static void input_close(struct input *x)
 {
 	for (int i = 0; i < 2; i++)
-		if (x->unpacked[i][0])
-			unlink(x->unpacked[i]);
+		pdb_temp_close(&x->unpacked[i]);
+	pdb_temp_close(&x->spool);
+	pdb_buf_release(&x->warnings);
 	free(x->head);
+}
+
+/* What the reader of x said about it, kept as the run attribute
+ * ingest.warning[NAME] (ingest prints it). */
+static void keep_warnings(struct pdb_run *run, const struct input *x)
+{
+	struct pdb_buf value;
+	char *key;
+
+	if (!x->warnings.len)
+		return;
+	pdb_buf_init(&value);
+	for (const char *p = x->warnings.data, *nl; *p; p = nl + 1) { /* lines joined by "; " */
+		nl = strchr(p, '\n');
+		pdb_buf_printf(&value, "%s%.*s", value.len ? "; " : "", (int)(nl - p), p);
+	}
+	key = pdb_xasprintf("ingest.warning[%s]", x->src.name);
+	pdb_run_set_attr(run, key, value.data);
+	free(key);
+	pdb_buf_release(&value);
 }
 
 static const struct pdb_format *choose_format(const struct ingest *in,
@@ -180,6 +221,9 @@ struct dir_walk {
 	size_t skipped;
 	struct pdb_attr *seen; /* sha256 -> name of every file read */
 	size_t nseen, capseen;
+	char *root;            /* the folder's real path: no link is followed out of it */
+	struct dir_id { dev_t dev; ino_t ino; } *dirs; /* every folder read: each once */
+	size_t ndirs, capdirs;
 };
 
 /* The name of an earlier file of the walk with the same contents, or NULL
@@ -199,18 +243,75 @@ static const char *seen_before(struct dir_walk *w, const char *path, const char 
 	return NULL;
 }
 
+/* An entry of the walk not read, and why: kept as an attribute. */
+static void note_skipped(struct dir_walk *w, const char *name, const char *why)
+{
+	char *key = pdb_xasprintf("ingest.skipped[%s]", name);
+
+	pdb_run_set_attr(w->in->run, key, why);
+	free(key);
+	w->skipped++;
+}
+
 /* Skip a file of the walk for a reason: kept as an attribute; an error with --strict. */
 static int skip_file(struct dir_walk *w, const char *name, const char *why,
 		     struct pdb_err *err)
 {
-	char *key;
-
 	if (w->in->opts->strict)
 		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s (--strict)", why);
-	key = pdb_xasprintf("ingest.skipped[%s]", name);
-	pdb_run_set_attr(w->in->run, key, why);
-	free(key);
-	w->skipped++;
+	note_skipped(w, name, why);
+	return 0;
+}
+
+/* 1 when the folder sb was read before (a loop, a bind mount), else 0 and
+ * remembered. */
+static int dir_seen(struct dir_walk *w, const struct stat *sb)
+{
+	for (size_t i = 0; i < w->ndirs; i++)
+		if (w->dirs[i].dev == sb->st_dev && w->dirs[i].ino == sb->st_ino)
+			return 1;
+	pdb_grow((void **)&w->dirs, &w->capdirs, w->ndirs + 1, sizeof *w->dirs);
+	w->dirs[w->ndirs++] = (struct dir_id){ sb->st_dev, sb->st_ino };
+	return 0;
+}
+
+/* Whether the link path leads into the walk's folder. */
+static int inside_root(const struct dir_walk *w, const char *path)
+{
+	char *real = realpath(path, NULL);
+	size_t len = strlen(w->root);
+	int in = real && (strcmp(w->root, "/") == 0 || (strncmp(real, w->root, len) == 0 &&
+							  (real[len] == '/' || real[len] == '\0')));
+
+	free(real);
+	return in;
+}
+
+/* A symbolic link of the walk: 1 to read what it leads to (a file inside the
+ * folder), 0 when not (said why), -1 with err (--strict). A link to a folder
+ * is never followed: inside, its files are read where they are; outside, or
+ * a loop, they are not the folder's. */
+static int follow_link(struct dir_walk *w, const char *path, const char *name,
+		       struct pdb_err *err)
+{
+	char target[4096], *why;
+	ssize_t n = readlink(path, target, sizeof target - 1);
+	struct stat sb;
+	int inside = inside_root(w, path);
+
+	target[n < 0 ? 0 : n] = '\0';
+	if (stat(path, &sb) < 0) {
+		why = pdb_xasprintf("a link to nothing (-> %s)", target);
+		n = skip_file(w, name, why, err);
+		free(why);
+		return n < 0 ? -1 : 0;
+	}
+	if (inside && !S_ISDIR(sb.st_mode))
+		return 1;
+	why = pdb_xasprintf(!inside ? "a link out of the folder (-> %s): not followed"
+			    : "a link to a folder (-> %s): its files are read where they are", target);
+	note_skipped(w, name, why);
+	free(why);
 	return 0;
 }
 
@@ -234,10 +335,15 @@ static int walk_entry(struct dir_walk *w, const char *path, const char *name, st
 static int walk_dir(struct dir_walk *w, const char *path, const char *name, struct pdb_err *err)
 {
 	struct dirent **list = NULL;
-	int n = scandir(path, &list, NULL, alphasort), ret = 0;
+	struct stat sb;
+	int n, ret = 0;
 	size_t len = strlen(name);
 
-	if (n < 0)
+	if (stat(path, &sb) == 0 && dir_seen(w, &sb)) {
+		note_skipped(w, name, "a folder read already (a loop)");
+		return 0;
+	}
+	if ((n = scandir(path, &list, NULL, alphasort)) < 0)
 		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s", strerror(errno));
 	while (len > 1 && name[len - 1] == '/') /* "results/" names its files results/FILE */
 		len--;
@@ -265,8 +371,21 @@ static int walk_entry(struct dir_walk *w, const char *path, const char *name, st
 	size_t before;
 	int ret = -1;
 
-	if (stat(path, &sb) < 0 || (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)))
-		return 0; /* dangling links, sockets, fifos: not result files */
+	if (lstat(path, &sb) < 0)
+		return 0; /* gone since the folder was listed */
+	if (S_ISLNK(sb.st_mode)) {
+		if ((ret = follow_link(w, path, name, err)) <= 0)
+			return ret;
+		if (stat(path, &sb) < 0)
+			return 0;
+	}
+	if (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)) { /* a FIFO here would block */
+		char *why = pdb_xasprintf("not a regular file (%s)", kind_of_file(sb.st_mode));
+		ret = skip_file(w, name, why, err);
+		free(why);
+		return ret;
+	}
+	ret = -1;
 	if (input_open(&x, w->in, path, name, err) < 0)
 		goto out;
 	f = w->forced ? w->forced : pdb_format_detect(&x.src);
@@ -290,6 +409,7 @@ static int walk_entry(struct dir_walk *w, const char *path, const char *name, st
 	before = g->run->nresults;
 	if (f->parse(&x.src, g->run, err) < 0)
 		goto out;
+	keep_warnings(w->in->run, &x);
 	pdb_grow((void **)&g->files, &g->capfiles, g->nfiles + 1, sizeof *g->files);
 	g->files[g->nfiles++] = pdb_xstrdup(name);
 	pdb_grow((void **)&g->file_of, &g->capfile_of, g->run->nresults + 1, sizeof *g->file_of);
@@ -401,9 +521,10 @@ static int group_used(const struct group *g)
 static int ingest_dir_files(struct ingest *in, const struct pdb_format *forced,
 			    const char *path, const char *name, struct pdb_err *err)
 {
-	struct dir_walk w = { .in = in, .forced = forced };
+	struct dir_walk w = { .in = in, .forced = forced, .root = realpath(path, NULL) };
 	size_t used = 0;
-	int ret = walk_dir(&w, path, name, err);
+	int ret = w.root ? walk_dir(&w, path, name, err)
+		: pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s", strerror(errno));
 
 	if (ret == 0)
 		choose_richer(w.groups, w.ngroups);
@@ -443,6 +564,8 @@ static int ingest_dir_files(struct ingest *in, const struct pdb_format *forced,
 		free(w.seen[i].value);
 	}
 	free(w.seen);
+	free(w.dirs);
+	free(w.root);
 	return ret;
 }
 
@@ -455,6 +578,9 @@ static int ingest_path(struct ingest *in, const char *path, const char *name,
 
 	if (input_open(&x, in, path, name, err) < 0)
 		goto out;
+	if (!in->hashed++ &&  /* the first path (of a FIFO, its copy) */
+	    pdb_sha256_file(x.spool.fd >= 0 ? x.spool.path : path, in->sha256) < 0)
+		in->sha256[0] = '\0';
 	f = choose_format(in, &x.src, err);
 	if (!f) {
 		if (x.src.is_dir && !in->opts->format)
@@ -467,6 +593,7 @@ static int ingest_path(struct ingest *in, const char *path, const char *name,
 	}
 	if (f->parse(&x.src, in->run, err) < 0)
 		goto out;
+	keep_warnings(in->run, &x);
 	note_format(in, f);
 	ret = 0;
 out:
@@ -495,31 +622,30 @@ struct pdb_run *pdb_ingest_files(const char *const *paths, size_t npaths,
 				 const char **detected, struct pdb_err *err)
 {
 	struct ingest in = { .opts = opts, .own_env = 1 };
-	char spooled[4096] = "", hex[65] = "";
+	struct pdb_temp spooled;
 	int ok = 0;
 
+	pdb_temp_init(&spooled);
 	in.run = pdb_run_new();
 	pdb_buf_init(&in.sources);
 	for (size_t i = 0; i < npaths; i++) {
 		const char *path = paths[i], *name = paths[i];
 		if (strcmp(path, "-") == 0) {
-			if (spooled[0])
+			if (spooled.fd >= 0)
 				goto fail_usage;
-			if (spool_stdin(spooled, sizeof spooled, err) < 0)
-				goto out;
-			path = spooled;
 			name = "<stdin>";
+			if (pdb_spool_to_temp(STDIN_FILENO, name, &opts->limits, &spooled, err) < 0)
+				goto out;
+			path = spooled.path;
 		}
-		if (i == 0 && pdb_sha256_file(path, hex) < 0)
-			hex[0] = '\0';
 		if (ingest_path(&in, path, name, err) < 0)
 			goto out;
 		pdb_buf_printf(&in.sources, "%s%s", i ? "," : "", name);
 	}
 	/* a run read back from its canonical form keeps its own sha256 and source,
 	 * null included: the round trip gives back the run exactly */
-	if (hex[0] && !in.run->sha256 && !in.run->own_identity)
-		pdb_set_str(&in.run->sha256, hex);
+	if (in.sha256[0] && !in.run->sha256 && !in.run->own_identity)
+		pdb_set_str(&in.run->sha256, in.sha256);
 	if (in.sources.data && !in.run->source && !in.run->own_identity)
 		pdb_set_str(&in.run->source, in.sources.data);
 	for (size_t i = 0; i < in.run->nresults; i++)
@@ -544,8 +670,7 @@ struct pdb_run *pdb_ingest_files(const char *const *paths, size_t npaths,
 fail_usage:
 	pdb_err_set(err, PDB_EXIT_USAGE, "standard input ('-') can be read only once");
 out:
-	if (spooled[0])
-		unlink(spooled);
+	pdb_temp_close(&spooled);
 	pdb_buf_release(&in.sources);
 	if (!ok) {
 		pdb_run_free(in.run);

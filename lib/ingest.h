@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "decompress.h"
 #include "err.h"
 #include "model.h"
 
@@ -17,11 +18,15 @@ struct pdb_ingest_opts {
 	size_t ndims;
 	int fingerprint;             /* capture the environment */
 	int strict;                  /* a file skipped in a directory is an error */
+	struct pdb_input_limits limits; /* per input, decompressed (0: defaults) */
 };
 
 /* Parse paths ("-" is standard input) into one new run: results, tool,
  * format, source, sha256 (of the first file), attributes, failures. Nothing
- * is stored. Compressed files (gzip, zstd, xz) are read through. A directory
+ * is stored. Compressed files (gzip, zstd, xz) are read through, standard
+ * input and FIFOs copied first, each within opts->limits (a regular file too:
+ * at most limits.max_bytes); any other kind of file (a device) is refused.
+ * Temporary files have no name: nothing is left on any exit. A directory
  * no adapter claims gives every file in it (subdirectories too) that an
  * adapter recognises; each file skipped, unrecognised or holding the same
  * results as a richer one, becomes the attribute ingest.skipped[NAME] with

@@ -360,6 +360,8 @@ struct gnuplot {
 static int tsv_header(struct gnuplot *g, struct pdb_csv *csv, char **fields, size_t nfields,
 		      struct pdb_err *err)
 {
+	if (pdb_csv_unique_names(csv, fields, nfields, err) < 0)
+		return -1;
 	g->col_seconds = -1;
 	for (size_t k = 0; k < NPHASES; k++)
 		g->col[k] = -1;

@@ -65,7 +65,7 @@ static int has_bench(const char *path, int depth)
 		if (e->d_name[0] == '.' || strcmp(e->d_name, "report") == 0)
 			continue;
 		p = pdb_xasprintf("%s/%s", path, e->d_name);
-		if (stat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
+		if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode)) /* no link: loops */
 			found = has_bench(p, depth + 1);
 		free(p);
 	}
@@ -320,7 +320,7 @@ static int walk(struct pdb_run *run, const char *path, const char *name, int dep
 		char *child = pdb_xasprintf("%s/%s", path, d),
 		     *child_name = pdb_xasprintf("%s/%s", name, d);
 		if (ret == 0 && d[0] != '.' && strcmp(d, "report") != 0 &&
-		    stat(child, &sb) == 0 && S_ISDIR(sb.st_mode))
+		    lstat(child, &sb) == 0 && S_ISDIR(sb.st_mode)) /* no link: loops */
 			ret = walk(run, child, child_name, depth + 1, err);
 		free(child);
 		free(child_name);

@@ -68,6 +68,42 @@ int pdb_csv_bad(struct pdb_csv *csv, struct pdb_err *err, size_t field,
 			  field_col(csv, field), "%s", msg);
 }
 
+struct named {
+	const char *name;
+	size_t at;
+};
+
+static int by_name_then_place(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->at < y->at ? -1 : x->at > y->at;
+}
+
+int pdb_csv_unique_names(struct pdb_csv *csv, char **fields, size_t nfields,
+			 struct pdb_err *err)
+{
+	struct named *v = pdb_xcalloc(nfields + 1, sizeof *v);
+	size_t n = 0, first = 0, second = 0;
+
+	for (size_t i = 0; i < nfields; i++)
+		if (fields[i][0])
+			v[n++] = (struct named){ fields[i], i };
+	qsort(v, n, sizeof *v, by_name_then_place); /* wide headers: not n * n */
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(v[i].name, v[i - 1].name) == 0 && (i < 2 || strcmp(v[i - 2].name, v[i].name) != 0) &&
+		    (!second || v[i].at < second)) {
+			first = v[i - 1].at + 1;
+			second = v[i].at + 1;
+		}
+	free(v);
+	if (!second)
+		return 0;
+	return pdb_csv_bad(csv, err, second - 1, "the column '%s' is named twice (columns %zu and "
+			   "%zu): one of them would not be read", fields[second - 1], first, second);
+}
+
 static void on_field(void *data, size_t len, void *ctx)
 {
 	struct pdb_csv *csv = ctx;

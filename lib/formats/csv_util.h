@@ -29,6 +29,12 @@ long pdb_csv_row(const struct pdb_csv *csv);
 int pdb_csv_bad(struct pdb_csv *csv, struct pdb_err *err, size_t field,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* A header row (the current one) that names a column twice would have one
+ * of the two read and the other dropped: -1 with err at the second, naming
+ * the first; else 0. Empty names, which no reader looks up, may repeat. */
+int pdb_csv_unique_names(struct pdb_csv *csv, char **fields, size_t nfields,
+			 struct pdb_err *err);
+
 /* Sniff the delimiter from the head of a file: ',', '\t' or ';'. */
 char pdb_csv_sniff(const struct pdb_source *src);
 

@@ -7,6 +7,8 @@
 #include "err.h"
 #include "model.h"
 
+struct pdb_buf;
+
 /* One input given to ingest. */
 struct pdb_source {
 	const char *path;            /* file or directory to read */
@@ -15,6 +17,9 @@ struct pdb_source {
 	size_t head_len;
 	int is_dir;
 	const char *map_path;        /* --map MAP.yaml, or NULL */
+	/* What a reader read but the file may not mean ("LINE:COL: what", one a
+	 * line: a key given twice), for ingest to say and keep; NULL: unsaid. */
+	struct pdb_buf *warnings;
 };
 
 struct pdb_format {

@@ -110,6 +110,8 @@ out:
 static int header(struct state *st, struct pdb_csv *csv, char **fields, size_t n,
 		  struct pdb_err *err)
 {
+	if (pdb_csv_unique_names(csv, fields, n, err) < 0)
+		return -1;
 	for (size_t i = 0; i < NFIXED; i++)
 		if (i >= n || strcmp(fields[i], fixed[i]) != 0)
 			return pdb_csv_bad(csv, err, i < n ? i : n - 1,

@@ -380,6 +380,8 @@ struct hey_csv {
 static int csv_header(struct hey_csv *c, struct pdb_csv *csv, char **fields, size_t nfields,
 		      struct pdb_err *err)
 {
+	if (pdb_csv_unique_names(csv, fields, nfields, err) < 0)
+		return -1;
 	c->col_time = c->col_status = c->col_offset = -1;
 	for (size_t k = 0; k < NPHASES; k++)
 		c->col_phase[k] = -1;

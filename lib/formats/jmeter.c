@@ -166,6 +166,8 @@ static struct label *label_get(struct reader *rd, const char *name)
 static int read_header(struct reader *rd, struct pdb_csv *csv, char **fields,
 		       size_t nfields, struct pdb_err *err)
 {
+	if (pdb_csv_unique_names(csv, fields, nfields, err) < 0)
+		return -1;
 	rd->cols = pdb_xcalloc(nfields, sizeof *rd->cols);
 	rd->names = pdb_xcalloc(nfields, sizeof *rd->names);
 	rd->ncols = nfields;

@@ -345,14 +345,26 @@ int pdb_json_doc_load(const struct pdb_source *src, const char *const *keep, int
 	struct scan s = { .doc = doc };
 	const char *paths[KEEP_MAX];
 	struct pdb_err ignored;
+	struct pdb_buf dup;
 	size_t npaths = 0;
 	json_t *r;
 
 	memset(doc, 0, sizeof *doc);
 	pdb_buf_init(&s.out);
 	pdb_buf_init(&s.pending);
+	pdb_buf_init(&dup);
 	if (scan_file(&s, src->path) == 0)
-		doc->root = pdb_json_parse(s.out.data, s.out.len, src->name, unique_keys, &ignored);
+		doc->root = pdb_json_parse(s.out.data, s.out.len, src->name, unique_keys, &dup, &ignored);
+	if (doc->root && dup.len && src->warnings) {
+		/* positions in the packed text are not the file's: found again in it */
+		size_t len = 0;
+		char *text = pdb_json_read(src, &len, &ignored);
+
+		if (text)
+			pdb_json_note_duplicate(text, len, src->warnings);
+		free(text);
+	}
+	pdb_buf_release(&dup);
 	pdb_buf_release(&s.out);
 	pdb_buf_release(&s.pending);
 	free(s.nums.values);
@@ -364,7 +376,8 @@ int pdb_json_doc_load(const struct pdb_source *src, const char *const *keep, int
 
 		pdb_json_doc_free(doc);
 		text = pdb_json_read(src, &len, err);
-		doc->root = text ? pdb_json_parse(text, len, src->name, unique_keys, err) : NULL;
+		doc->root = text ? pdb_json_parse(text, len, src->name, unique_keys, src->warnings, err)
+			  : NULL;
 		free(text);
 		return doc->root ? 0 : -1;
 	}

@@ -104,8 +104,21 @@ char *pdb_json_read(const struct pdb_source *src, size_t *len, struct pdb_err *e
 	return text;
 }
 
+void pdb_json_note_duplicate(const char *text, size_t len, struct pdb_buf *warnings)
+{
+	struct pdb_json_pos second, first;
+	char *key;
+
+	if (!pdb_json_duplicate_key(text, len, &key, &second, &first))
+		return;
+	pdb_buf_printf(warnings, "%d:%d: the key '%s' is given twice in one object (its first "
+		       "value at %d:%d): the last value is kept\n", second.line, second.col, key,
+		       first.line, first.col);
+	free(key);
+}
+
 json_t *pdb_json_parse(char *text, size_t len, const char *name, int unique_keys,
-		       struct pdb_err *err)
+		       struct pdb_buf *warnings, struct pdb_err *err)
 {
 	json_error_t jerr;
 	json_t *doc;
@@ -120,7 +133,12 @@ json_t *pdb_json_parse(char *text, size_t len, const char *name, int unique_keys
 		return NULL;
 	}
 	replace_nonfinite(text, len);
-	doc = json_loadb(text, len, JSON_DECODE_ANY | (unique_keys ? JSON_REJECT_DUPLICATES : 0), &jerr);
+	doc = json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
+	if (!doc && json_error_code(&jerr) == json_error_duplicate_key && !unique_keys) {
+		if (warnings)
+			pdb_json_note_duplicate(text, len, warnings);
+		doc = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
+	}
 	if (!doc && json_error_code(&jerr) == json_error_duplicate_key) {
 		struct pdb_json_pos second, first;
 		char *key;
@@ -147,7 +165,7 @@ json_t *pdb_json_load(const struct pdb_source *src, struct pdb_err *err)
 {
 	size_t len = 0;
 	char *text = pdb_json_read(src, &len, err);
-	json_t *doc = text ? pdb_json_parse(text, len, src->name, 0, err) : NULL;
+	json_t *doc = text ? pdb_json_parse(text, len, src->name, 0, src->warnings, err) : NULL;
 
 	free(text);
 	return doc;

@@ -13,11 +13,16 @@
 json_t *pdb_json_load(const struct pdb_source *src, struct pdb_err *err);
 /* The two halves of pdb_json_load: src's text (NUL-terminated, *len bytes;
  * caller frees), and text parsed (its NaN and Infinity tokens replaced in
- * place, errors naming name). unique_keys: a key given twice in one object
- * is an error at the second, naming where the first value is. */
+ * place, errors naming name). A key given twice in one object: with
+ * unique_keys an error at the second, naming where the first value is;
+ * without, the last value is kept (iperf3 3.12 writes some keys twice) and
+ * said in warnings (when not NULL) by pdb_json_note_duplicate. */
 char *pdb_json_read(const struct pdb_source *src, size_t *len, struct pdb_err *err);
 json_t *pdb_json_parse(char *text, size_t len, const char *name, int unique_keys,
-		       struct pdb_err *err);
+		       struct pdb_buf *warnings, struct pdb_err *err);
+/* The first key text gives twice in one object, said into warnings as
+ * "LINE:COL: ..." (nothing when there is none). */
+void pdb_json_note_duplicate(const char *text, size_t len, struct pdb_buf *warnings);
 
 /* A number from a JSON value (also NaN/Infinity tokens and numeric strings
  * when allow_string). 0, or -1 when v is not a number. */

@@ -163,6 +163,8 @@ static int read_header(struct reader *rd, struct pdb_csv *csv, char **fields,
 	if (k == sizeof kinds / sizeof kinds[0])
 		return pdb_csv_bad(csv, err, 0, "not a Locust CSV file: expected a header "
 				   "such as Type,Name,Request Count,... or Timestamp,User Count,...");
+	if (pdb_csv_unique_names(csv, fields, nfields, err) < 0)
+		return -1;
 	rd->kind = kinds[k].kind;
 	rd->cols = pdb_xcalloc(nfields, sizeof *rd->cols);
 	rd->ncols = nfields;

@@ -252,6 +252,8 @@ static int csv_header(struct mapper *m, struct pdb_csv *csv, char **fields, size
 {
 	const struct pdb_map_spec *s = m->spec;
 
+	if (pdb_csv_unique_names(csv, fields, nfields, m->err) < 0)
+		return -1;
 	if (resolve_column(m, csv, fields, nfields, &s->benchmark, &m->bench_col) < 0)
 		return -1;
 	for (size_t i = 0; i < s->ndims; i++)
