@@ -59,10 +59,11 @@ static void bad_long(const struct command *cmd, const struct option *longopts, c
 	free(word);
 }
 
-int cmd_getopt(int argc, char **argv, const char *shortopts,
-	       const struct option *longopts, const struct command *cmd)
+/* getopt_long with the messages of cmd_next_option. */
+static int next_option(int argc, char **argv, const char *shortopts,
+		       const struct option *longopts, const struct command *cmd)
 {
-	char optstring[128];
+	char optstring[2 * CMD_MAX_OPTIONS + 2];
 	const char *arg;
 	const struct option *o;
 	int c;
@@ -95,6 +96,62 @@ int cmd_getopt(int argc, char **argv, const char *shortopts,
 	return '?';
 }
 
+int cmd_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts, const struct command *cmd)
+{
+	return next_option(argc, argv, shortopts, longopts, cmd);
+}
+
+const struct cmd_option cmd_common_options[] = {
+	{ "db", CMD_OPT_DB, "FILE", "the database", NULL },
+	{ "help", 'h', NULL, "print this help and exit", NULL },
+	{ 0 },
+};
+
+/* The option named name in the table options (ended by { 0 }), or NULL. */
+static const struct cmd_option *find_option(const struct cmd_option *options, const char *name)
+{
+	for (const struct cmd_option *o = options; o && o->name; o++)
+		if (strcmp(o->name, name) == 0)
+			return o;
+	return NULL;
+}
+
+size_t cmd_options(const struct command *cmd, const struct cmd_option **out)
+{
+	size_t n = 0;
+
+	for (const struct cmd_option *o = cmd->options; o && o->name; o++)
+		out[n++] = o;
+	for (const struct cmd_option *o = cmd_common_options; o->name; o++)
+		if (!find_option(cmd->options, o->name))
+			out[n++] = o;
+	if (n > CMD_MAX_OPTIONS)
+		abort(); /* a table too long for the buffers: CMD_MAX_OPTIONS is too small */
+	return n;
+}
+
+int cmd_next_option(int argc, char **argv, const struct command *cmd)
+{
+	const struct cmd_option *opts[CMD_MAX_OPTIONS + 2];
+	struct option longopts[CMD_MAX_OPTIONS + 1];
+	char shortopts[2 * CMD_MAX_OPTIONS + 1], *p = shortopts;
+	size_t n = cmd_options(cmd, opts);
+
+	for (size_t i = 0; i < n; i++) {
+		longopts[i] = (struct option){ opts[i]->name,
+			opts[i]->arg ? required_argument : no_argument, 0, opts[i]->val };
+		if (opts[i]->val < CMD_LONG_ONLY) {
+			*p++ = (char)opts[i]->val;
+			if (opts[i]->arg)
+				*p++ = ':';
+		}
+	}
+	longopts[n] = (struct option){ 0 };
+	*p = '\0';
+	return next_option(argc, argv, shortopts, longopts, cmd);
+}
+
 int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c)
 {
 	switch (c) {
@@ -122,9 +179,53 @@ int cmd_fail(const char *name, const struct pdb_err *err)
 	return err->code ? err->code : PDB_EXIT_RUNTIME;
 }
 
+/* "  -F, --format FMT" or "      --all": an option's left column in -h. */
+static void option_label(const struct cmd_option *o, char *out, size_t size)
+{
+	char letter[8] = "    ";
+
+	if (o->val < CMD_LONG_ONLY)
+		snprintf(letter, sizeof letter, "-%c, ", o->val);
+	snprintf(out, size, "  %s--%s%s%s", letter, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+/* The help column: two spaces after the widest label of at most 24
+ * characters; a wider label has its help two spaces after it. */
+#define LABEL_MAX 24
+
 void cmd_print_usage(const struct command *cmd, FILE *out)
 {
-	fprintf(out, "usage: %s", cmd->usage);
+	const struct cmd_option *opts[CMD_MAX_OPTIONS];
+	size_t n, col = 0;
+	char label[128];
+
+	if (cmd->usage) {
+		fprintf(out, "usage: %s", cmd->usage);
+		return;
+	}
+	fprintf(out, "usage: perfdb %s%s%s\n", cmd->name, *cmd->synopsis ? " " : "", cmd->synopsis);
+	n = cmd_options(cmd, opts);
+	for (size_t i = 0; i < n; i++) {
+		option_label(opts[i], label, sizeof label);
+		if (strlen(label) <= LABEL_MAX && strlen(label) + 2 > col)
+			col = strlen(label) + 2;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *line = opts[i]->help;
+		size_t len;
+		option_label(opts[i], label, sizeof label);
+		len = strcspn(line, "\n");
+		if (strlen(label) + 2 <= col)
+			fprintf(out, "%-*s%.*s\n", (int)col, label, (int)len, line);
+		else
+			fprintf(out, "%s  %.*s\n", label, (int)len, line);
+		for (line += len; *line == '\n'; line += len) {
+			line++;
+			len = strcspn(line, "\n");
+			fprintf(out, "%*s%.*s\n", (int)col, "", (int)len, line);
+		}
+	}
+	fputs(cmd->text ? cmd->text : "", out);
 }
 
 int cmd_usage_error(const struct command *cmd, const char *fmt, ...)
