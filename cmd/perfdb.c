@@ -75,11 +75,10 @@ static void print_overview(FILE *out)
 
 static int help_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = { CMD_COMMON_OPTIONS, { 0, 0, 0, 0 } };
 	const struct command *cmd;
 	int c, status;
 
-	while ((c = cmd_getopt(argc, argv, "h", longopts, &cmd_help)) != -1)
+	while ((c = cmd_next_option(argc, argv, &cmd_help)) != -1)
 		if ((status = cmd_common_option(&cmd_help, ctx, c)) >= 0)
 			return status;
 	if (optind >= argc) {
@@ -95,11 +94,12 @@ static int help_main(int argc, char **argv, struct cmd_ctx *ctx)
 }
 
 const struct command cmd_help = {
-	"help", help_main,
-	"perfdb help [COMMAND]\n"
-	"With no COMMAND, lists the commands; with one, shows its options (as\n"
-	"'perfdb COMMAND -h' does).\n",
-	"list the commands, or show one's options",
+	.name = "help", .run = help_main,
+	.summary = "list the commands, or show one's options",
+	.synopsis = "[COMMAND]",
+	.text = "With no COMMAND, lists the commands; with one, shows its options (as\n"
+		"'perfdb COMMAND -h' does).\n",
+	.operand = CMD_OPERAND_COMMAND,
 };
 
 int main(int argc, char **argv)
