@@ -75,6 +75,14 @@ int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c);
 int cmd_getopt(int argc, char **argv, const char *shortopts,
 	       const struct option *longopts, const struct command *cmd);
 
+/* What perfdb is, in a few lines: `perfdb help` and perfdb(1) say it. */
+extern const char cmd_about[];
+
+/* perfdb --generate KIND: a man page (man, man-COMMAND, man-formats), the
+ * bash completion (complete-bash) or the option tables as text (options)
+ * on out; the exit status (2 for an unknown KIND, said on stderr). */
+int cmd_generate(const char *kind, FILE *out);
+
 /* cmd's options, its own then the common ones it did not give a help of
  * its own, into out (CMD_MAX_OPTIONS at most); returns how many. */
 #define CMD_MAX_OPTIONS 48
