@@ -35,7 +35,6 @@ enum cmd_operand { CMD_OPERAND_NONE, CMD_OPERAND_RUN, CMD_OPERAND_FILE, CMD_OPER
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv, struct cmd_ctx *ctx);
-	const char *usage;     /* (until every command has a table) */
 	const char *summary;   /* one line for `perfdb help` */
 	const char *synopsis;  /* what follows "perfdb NAME" on the usage line */
 	const struct cmd_option *options; /* ended by { 0 }; --db and -h are added */
@@ -44,10 +43,6 @@ struct command {
 	enum cmd_operand operand;
 	const char *const *kinds; /* the words its first operand must be (plot's KIND), or NULL */
 };
-
-/* (until every command has a table: report, export and gc still say
- * { name, run, usage, summary }) */
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 /* The command table (cmd/perfdb.c), NULL-ended; each cmd/NAME.c defines
  * one `const struct command cmd_NAME`. */
@@ -69,11 +64,6 @@ int cmd_next_option(int argc, char **argv, const struct command *cmd);
 /* Handles --db, -h and the '?' of cmd_next_option. Returns -1 to go on, or an
  * exit status (0 after help, 2 after a usage error). */
 int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c);
-/* (until every command has a table) */
-#define CMD_COMMON_OPTIONS { "db", required_argument, 0, CMD_OPT_DB }, \
-	{ "help", no_argument, 0, 'h' }
-int cmd_getopt(int argc, char **argv, const char *shortopts,
-	       const struct option *longopts, const struct command *cmd);
 
 /* What perfdb is, in a few lines: `perfdb help` and perfdb(1) say it. */
 extern const char cmd_about[];

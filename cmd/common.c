@@ -96,12 +96,6 @@ static int next_option(int argc, char **argv, const char *shortopts,
 	return '?';
 }
 
-int cmd_getopt(int argc, char **argv, const char *shortopts,
-	       const struct option *longopts, const struct command *cmd)
-{
-	return next_option(argc, argv, shortopts, longopts, cmd);
-}
-
 const struct cmd_option cmd_common_options[] = {
 	{ "db", CMD_OPT_DB, "FILE", "the database", NULL },
 	{ "help", 'h', NULL, "print this help and exit", NULL },
@@ -161,7 +155,7 @@ int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c)
 	case 'h':
 		cmd_print_usage(cmd, stdout);
 		return PDB_EXIT_OK;
-	case '?': /* cmd_getopt said what was wrong */
+	case '?': /* cmd_next_option said what was wrong */
 		return PDB_EXIT_USAGE;
 	default: /* an option of the command's that it forgot to handle */
 		return cmd_usage_error(cmd, "option %d is not handled (a bug)", c);
@@ -199,10 +193,6 @@ void cmd_print_usage(const struct command *cmd, FILE *out)
 	size_t n, col = 0;
 	char label[128];
 
-	if (cmd->usage) {
-		fprintf(out, "usage: %s", cmd->usage);
-		return;
-	}
 	fprintf(out, "usage: perfdb %s%s%s\n", cmd->name, *cmd->synopsis ? " " : "", cmd->synopsis);
 	n = cmd_options(cmd, opts);
 	for (size_t i = 0; i < n; i++) {

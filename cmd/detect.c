@@ -25,7 +25,7 @@ static const char *const outlier_modes[] = { "report", "keep", NULL };
 static const struct cmd_option options[] = {
 	{ "bench", 'b', "GLOB", "benchmarks to look at (default: all)", NULL },
 	{ "metric", 'm', "GLOB", "metrics to look at (default: all)", NULL },
-	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes", NULL },
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable: all must match)", NULL },
 	{ "since", OPT_SINCE, "RUN", "only runs from RUN on", NULL },
 	{ "window", OPT_WINDOW, "N", "split window, in runs (default 50)", NULL },
 	{ "pvalue", 'p', "P", "significance of a change point in its series (default\n"

@@ -154,7 +154,7 @@ int main(int argc, char **argv)
 	}
 	if (!(cmd = find_command(argv[i])))
 		return unknown_command("perfdb: ", argv[i]);
-	/* the commands' options go through cmd_getopt, which says what is
+	/* the commands' options go through cmd_next_option, which says what is
 	 * wrong itself: getopt_long must not (opterr = 0 there) */
 	optind = 1;
 	status = cmd->run(argc - i, argv + i, &ctx);

@@ -14,7 +14,7 @@ enum { OPT_SINCE = CMD_LONG_ONLY, OPT_BASE_URL, OPT_TITLE };
 
 static const struct cmd_option options[] = {
 	{ "output", 'o', "DIR", "where to write the site (made when missing)", NULL },
-	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes", NULL },
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable: all must match)", NULL },
 	{ "since", OPT_SINCE, "RUN", "only runs from RUN on", NULL },
 	{ "title", OPT_TITLE, "TEXT", "the site's title (default \"Performance dashboard\")", NULL },
 	{ "base-url", OPT_BASE_URL, "URL", "where the site is published (http:// or https://),\n"
