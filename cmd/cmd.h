@@ -74,7 +74,7 @@ extern const char cmd_about[];
 int cmd_generate(const char *kind, FILE *out);
 
 /* cmd's options, its own then the common ones it did not give a help of
- * its own, into out (CMD_MAX_OPTIONS at most); returns how many. */
+ * its own, into out (room for CMD_MAX_OPTIONS; more aborts); returns how many. */
 #define CMD_MAX_OPTIONS 48
 size_t cmd_options(const struct command *cmd, const struct cmd_option **out);
 

@@ -113,21 +113,23 @@ static const struct cmd_option *find_option(const struct cmd_option *options, co
 
 size_t cmd_options(const struct command *cmd, const struct cmd_option **out)
 {
+	const struct cmd_option *const tables[] = { cmd->options, cmd_common_options };
 	size_t n = 0;
 
-	for (const struct cmd_option *o = cmd->options; o && o->name; o++)
-		out[n++] = o;
-	for (const struct cmd_option *o = cmd_common_options; o->name; o++)
-		if (!find_option(cmd->options, o->name))
+	for (size_t t = 0; t < 2; t++)
+		for (const struct cmd_option *o = tables[t]; o && o->name; o++) {
+			if (t == 1 && find_option(cmd->options, o->name))
+				continue; /* the command's own --db */
+			if (n == CMD_MAX_OPTIONS)
+				abort(); /* a table longer than CMD_MAX_OPTIONS: raise it */
 			out[n++] = o;
-	if (n > CMD_MAX_OPTIONS)
-		abort(); /* a table too long for the buffers: CMD_MAX_OPTIONS is too small */
+		}
 	return n;
 }
 
 int cmd_next_option(int argc, char **argv, const struct command *cmd)
 {
-	const struct cmd_option *opts[CMD_MAX_OPTIONS + 2];
+	const struct cmd_option *opts[CMD_MAX_OPTIONS];
 	struct option longopts[CMD_MAX_OPTIONS + 1];
 	char shortopts[2 * CMD_MAX_OPTIONS + 1], *p = shortopts;
 	size_t n = cmd_options(cmd, opts);
