@@ -46,7 +46,7 @@ CMD_OBJ  = $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all build deps test-deps check check-builds check-build-opt check-build-asan test demo bench regen fuzz install clean examples units
+.PHONY: all build docs deps test-deps check check-builds check-build-opt check-build-asan test demo bench regen fuzz install clean examples units
 
 # Public targets first install what is missing, then run make again so that
 # pkg-config's answers are read after the install.
@@ -58,7 +58,7 @@ BUILDMAKE = $(SUBMAKE) --output-sync=target
 all: deps
 	+@$(BUILDMAKE) build
 
-build: $(BUILD)/perfdb
+build: $(BUILD)/perfdb $(BUILD)/man/perfdb.1 $(BUILD)/perfdb.bash
 	@ln -sf $(BUILD)/perfdb perfdb
 
 # Install the Debian packages that are missing (apt-get, via sudo when not root).
@@ -102,6 +102,16 @@ $(BUILD)/report_templates.o: $(BUILD)/report_templates.c
 	$(say) CC $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
+# The man pages and the bash completion, printed by the binary from the
+# tables that parse its options (perfdb --generate).
+$(BUILD)/man/perfdb.1: $(BUILD)/perfdb scripts/gen-man.sh
+	$(say) GEN $(BUILD)/man
+	$(Q)sh scripts/gen-man.sh $(BUILD)/perfdb $(BUILD)/man
+
+$(BUILD)/perfdb.bash: $(BUILD)/perfdb
+	$(say) GEN $@
+	$(Q)$(BUILD)/perfdb --generate complete-bash > $@.tmp && mv $@.tmp $@
+
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfdb.a
 	@mkdir -p $(dir $@)
 	$(say) LD $@
@@ -132,6 +142,11 @@ regen: deps
 	+@$(BUILDMAKE) build units
 	@ls tests/cases | REGEN=1 xargs -P $(NPROC) -n 16 sh tests/run-cases.sh build
 
+# docs/commands.md's option lists, rewritten from perfdb NAME -h
+docs: build
+	@sh scripts/docs-options.sh $(BUILD)/perfdb docs/commands.md > $(BUILD)/commands.md
+	@mv $(BUILD)/commands.md docs/commands.md
+
 demo: all
 	@sh scripts/demo.sh
 
@@ -149,6 +164,11 @@ install: build
 	install -m 755 $(BUILD)/perfdb $(DESTDIR)$(PREFIX)/bin/perfdb
 	install -d $(DESTDIR)$(PREFIX)/share/perfdb
 	install -m 644 sql/plain-views.sql $(DESTDIR)$(PREFIX)/share/perfdb/plain-views.sql
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(BUILD)/man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 $(BUILD)/perfdb.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/perfdb
 
 clean:
 	rm -rf build build-asan build-fuzz perfdb

@@ -15,34 +15,68 @@ struct cmd_ctx {
 	const char *db_path; /* --db before the command, or NULL */
 };
 
+/* One option of a command: getopt_long's long option and short letter,
+ * the lines of -h and of the man page, and the bash completion are all
+ * made from it (cmd/common.c, cmd/generate.c). */
+struct cmd_option {
+	const char *name;   /* the long option, without "--" */
+	int val;            /* its short letter, or a code >= CMD_LONG_ONLY when it has none;
+			     * what cmd_next_option returns for it */
+	const char *arg;    /* the value's name ("FILE", "N"), or NULL: a flag; FILE, DIR,
+			     * RUN and FORMAT (an ingest format) tell the completion what it is */
+	const char *help;   /* what -h says, lines separated by '\n' */
+	const char *const *choices; /* the words the value must be (NULL-ended), or NULL */
+};
+#define CMD_LONG_ONLY 0x100
+
+/* What a command's operands are, for the completion. */
+enum cmd_operand { CMD_OPERAND_NONE, CMD_OPERAND_RUN, CMD_OPERAND_FILE, CMD_OPERAND_COMMAND };
+
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv, struct cmd_ctx *ctx);
-	const char *usage;   /* "perfdb NAME ..." and its options, lines ending in \n */
-	const char *summary; /* one line for `perfdb help` */
+	const char *summary;   /* one line for `perfdb help` */
+	const char *synopsis;  /* what follows "perfdb NAME" on the usage line */
+	const struct cmd_option *options; /* ended by { 0 }; --db and -h are added */
+	const char *text;      /* what -h prints under the options, lines ending in \n;
+				* the man page's DESCRIPTION (an indented line is kept as is) */
+	enum cmd_operand operand;
+	const char *const *kinds; /* the words its first operand must be (plot's KIND), or NULL */
 };
 
 /* The command table (cmd/perfdb.c), NULL-ended; each cmd/NAME.c defines
  * one `const struct command cmd_NAME`. */
 extern const struct command *const commands[];
 
-/* Options every command takes; add CMD_COMMON_OPTIONS to its long options
- * and pass unknown letters to cmd_common_option. */
+/* Options every command takes beside its own (--db FILE, -h/--help);
+ * a command may give --db a help of its own in its table (val CMD_OPT_DB). */
 #define CMD_OPT_DB 0x1000
-#define CMD_COMMON_OPTIONS { "db", required_argument, 0, CMD_OPT_DB }, \
-	{ "help", no_argument, 0, 'h' }
+extern const struct cmd_option cmd_common_options[];
 
-/* getopt_long for cmd, which says what is wrong itself: an unknown option
- * ("unknown option '--tresh' (did you mean --threshold?)", the candidates
- * being longopts), a missing value ("option '--format' needs a value"), an
+/* The next option of cmd's command line, as getopt_long returns it: an
+ * option's val, -1 at the end, '?' after a usage error. Says what is wrong
+ * itself: an unknown option ("unknown option '--tresh' (did you mean
+ * --threshold?)"), a missing value ("option '--format' needs a value"), an
  * ambiguous abbreviation or a value given to a flag is a usage error on
  * stderr, and returns '?' (which cmd_common_option turns into status 2). */
-int cmd_getopt(int argc, char **argv, const char *shortopts,
-	       const struct option *longopts, const struct command *cmd);
+int cmd_next_option(int argc, char **argv, const struct command *cmd);
 
-/* Handles --db, -h and the '?' of cmd_getopt. Returns -1 to go on, or an
+/* Handles --db, -h and the '?' of cmd_next_option. Returns -1 to go on, or an
  * exit status (0 after help, 2 after a usage error). */
 int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c);
+
+/* What perfdb is, in a few lines: `perfdb help` and perfdb(1) say it. */
+extern const char cmd_about[];
+
+/* perfdb --generate KIND: a man page (man, man-COMMAND, man-formats), the
+ * bash completion (complete-bash) or the option tables as text (options)
+ * on out; the exit status (2 for an unknown KIND, said on stderr). */
+int cmd_generate(const char *kind, FILE *out);
+
+/* cmd's options, its own then the common ones it did not give a help of
+ * its own, into out (room for CMD_MAX_OPTIONS; more aborts); returns how many. */
+#define CMD_MAX_OPTIONS 48
+size_t cmd_options(const struct command *cmd, const struct cmd_option **out);
 
 /* s for a terminal (pdb_escape_term: control characters as \n, \xNN, ...),
  * for text that may quote a result file. Caller frees. */

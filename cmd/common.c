@@ -59,10 +59,11 @@ static void bad_long(const struct command *cmd, const struct option *longopts, c
 	free(word);
 }
 
-int cmd_getopt(int argc, char **argv, const char *shortopts,
-	       const struct option *longopts, const struct command *cmd)
+/* getopt_long with the messages of cmd_next_option. */
+static int next_option(int argc, char **argv, const char *shortopts,
+		       const struct option *longopts, const struct command *cmd)
 {
-	char optstring[128];
+	char optstring[2 * CMD_MAX_OPTIONS + 2];
 	const char *arg;
 	const struct option *o;
 	int c;
@@ -95,6 +96,58 @@ int cmd_getopt(int argc, char **argv, const char *shortopts,
 	return '?';
 }
 
+const struct cmd_option cmd_common_options[] = {
+	{ "db", CMD_OPT_DB, "FILE", "the database", NULL },
+	{ "help", 'h', NULL, "print this help and exit", NULL },
+	{ 0 },
+};
+
+/* The option named name in the table options (ended by { 0 }), or NULL. */
+static const struct cmd_option *find_option(const struct cmd_option *options, const char *name)
+{
+	for (const struct cmd_option *o = options; o && o->name; o++)
+		if (strcmp(o->name, name) == 0)
+			return o;
+	return NULL;
+}
+
+size_t cmd_options(const struct command *cmd, const struct cmd_option **out)
+{
+	const struct cmd_option *const tables[] = { cmd->options, cmd_common_options };
+	size_t n = 0;
+
+	for (size_t t = 0; t < 2; t++)
+		for (const struct cmd_option *o = tables[t]; o && o->name; o++) {
+			if (t == 1 && find_option(cmd->options, o->name))
+				continue; /* the command's own --db */
+			if (n == CMD_MAX_OPTIONS)
+				abort(); /* a table longer than CMD_MAX_OPTIONS: raise it */
+			out[n++] = o;
+		}
+	return n;
+}
+
+int cmd_next_option(int argc, char **argv, const struct command *cmd)
+{
+	const struct cmd_option *opts[CMD_MAX_OPTIONS];
+	struct option longopts[CMD_MAX_OPTIONS + 1];
+	char shortopts[2 * CMD_MAX_OPTIONS + 1], *p = shortopts;
+	size_t n = cmd_options(cmd, opts);
+
+	for (size_t i = 0; i < n; i++) {
+		longopts[i] = (struct option){ opts[i]->name,
+			opts[i]->arg ? required_argument : no_argument, 0, opts[i]->val };
+		if (opts[i]->val < CMD_LONG_ONLY) {
+			*p++ = (char)opts[i]->val;
+			if (opts[i]->arg)
+				*p++ = ':';
+		}
+	}
+	longopts[n] = (struct option){ 0 };
+	*p = '\0';
+	return next_option(argc, argv, shortopts, longopts, cmd);
+}
+
 int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c)
 {
 	switch (c) {
@@ -104,7 +157,7 @@ int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c)
 	case 'h':
 		cmd_print_usage(cmd, stdout);
 		return PDB_EXIT_OK;
-	case '?': /* cmd_getopt said what was wrong */
+	case '?': /* cmd_next_option said what was wrong */
 		return PDB_EXIT_USAGE;
 	default: /* an option of the command's that it forgot to handle */
 		return cmd_usage_error(cmd, "option %d is not handled (a bug)", c);
@@ -122,9 +175,49 @@ int cmd_fail(const char *name, const struct pdb_err *err)
 	return err->code ? err->code : PDB_EXIT_RUNTIME;
 }
 
+/* "  -F, --format FMT" or "      --all": an option's left column in -h. */
+static void option_label(const struct cmd_option *o, char *out, size_t size)
+{
+	char letter[8] = "    ";
+
+	if (o->val < CMD_LONG_ONLY)
+		snprintf(letter, sizeof letter, "-%c, ", o->val);
+	snprintf(out, size, "  %s--%s%s%s", letter, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+/* The help column: two spaces after the widest label of at most 24
+ * characters; a wider label has its help two spaces after it. */
+#define LABEL_MAX 24
+
 void cmd_print_usage(const struct command *cmd, FILE *out)
 {
-	fprintf(out, "usage: %s", cmd->usage);
+	const struct cmd_option *opts[CMD_MAX_OPTIONS];
+	size_t n, col = 0;
+	char label[128];
+
+	fprintf(out, "usage: perfdb %s%s%s\n", cmd->name, *cmd->synopsis ? " " : "", cmd->synopsis);
+	n = cmd_options(cmd, opts);
+	for (size_t i = 0; i < n; i++) {
+		option_label(opts[i], label, sizeof label);
+		if (strlen(label) <= LABEL_MAX && strlen(label) + 2 > col)
+			col = strlen(label) + 2;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *line = opts[i]->help;
+		size_t len;
+		option_label(opts[i], label, sizeof label);
+		len = strcspn(line, "\n");
+		if (strlen(label) + 2 <= col)
+			fprintf(out, "%-*s%.*s\n", (int)col, label, (int)len, line);
+		else
+			fprintf(out, "%s  %.*s\n", label, (int)len, line);
+		for (line += len; *line == '\n'; line += len) {
+			line++;
+			len = strcspn(line, "\n");
+			fprintf(out, "%*s%.*s\n", (int)col, "", (int)len, line);
+		}
+	}
+	fputs(cmd->text ? cmd->text : "", out);
 }
 
 int cmd_usage_error(const struct command *cmd, const char *fmt, ...)

@@ -11,35 +11,27 @@
 
 static int compare_main(int argc, char **argv, struct cmd_ctx *ctx);
 
-const struct command cmd_compare = {
-	"compare", compare_main,
-	"perfdb compare [OPTIONS] BASE CANDIDATE\n"
-	"  -F, --format FMT     text (default), markdown, json, junit or csv\n"
-	"  -t, --threshold PCT  fail level in % (default 5, 10 for p95 and beyond)\n"
-	"  -a, --alpha A        significance level (default 0.01)\n"
-	"  -c, --config FILE    thresholds, directions, ignores (default ./perfdb.yaml)\n"
-	"  -m, --metric GLOB    only metrics matching GLOB\n"
-	"  -b, --bench GLOB     only benchmarks matching GLOB\n"
-	"      --fail-on LIST   verdicts that fail the gate, comma-separated (default\n"
-	"                       regression,failed; add missing, insufficient,\n"
-	"                       inconclusive; never: report only)\n"
-	"      --all            also show constant and bookkeeping series\n"
-	"      --title TEXT     markdown: a heading above the summary (shards appending\n"
-	"                       to one file stay apart)\n"
-	"      --holm           Holm-adjust p-values across series\n"
-	"      --strict-env     exit 3 when cpu_model, vcpus or host differ\n"
-	"  -n, --last N         BASE is the last N runs matching its selector\n"
-	"      --cand-last N    CANDIDATE is the last N runs matching its selector\n"
-	"      --db FILE        the database\n"
-	"BASE, CANDIDATE: a run selector (run42, latest~1, latest:branch=main) or a\n"
-	"comma-separated group (run40,run41,run42); a group's runs give one value each.\n"
-	"Exit: 0 pass, 1 the gate fails (a regression, a failed benchmark, or a candidate\n"
-	"run that ended failed), 2 usage, 3 unknown run or no series in common, 4 database\n"
-	"error.\n",
-	"compare two runs or run groups, exit 1 on a regression",
+enum { OPT_LAST = CMD_LONG_ONLY, OPT_CAND_LAST };
+
+static const struct cmd_option options[] = {
+	COMPARE_GATE_OPTIONS,
+	{ "last", OPT_LAST, "N", "BASE is the last N runs matching its selector", NULL },
+	{ "cand-last", OPT_CAND_LAST, "N", "CANDIDATE is the last N runs matching its selector", NULL },
+	{ 0 },
 };
 
-enum { OPT_CAND_LAST = 0x2000 };
+const struct command cmd_compare = {
+	.name = "compare", .run = compare_main,
+	.summary = "compare two runs or run groups, exit 1 on a regression",
+	.synopsis = "[OPTIONS] BASE CANDIDATE",
+	.options = options,
+	.text = "BASE, CANDIDATE: a run selector (run42, latest~1, latest:branch=main) or a\n"
+		"comma-separated group (run40,run41,run42); a group's runs give one value each.\n"
+		"Exit: 0 pass, 1 the gate fails (a regression, a failed benchmark, or a candidate\n"
+		"run that ended failed), 2 usage, 3 unknown run or no series in common, 4 database\n"
+		"error.\n",
+	.operand = CMD_OPERAND_RUN,
+};
 
 struct compare_opts {
 	int last, cand_last;
@@ -48,32 +40,22 @@ struct compare_opts {
 
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct compare_opts *o)
 {
-	static const struct option longopts[] = {
-		COMPARE_GATE_OPTIONS,
-		{ "last", required_argument, 0, 'n' },
-		{ "cand-last", required_argument, 0, OPT_CAND_LAST },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
 	int c, status;
 	int64_t n;
 
-	while ((c = cmd_getopt(argc, argv, "F:t:a:c:m:b:n:h", longopts, &cmd_compare)) != -1) {
-		const char *letter = c > 0 && c < 0x100 ? strchr(COMPARE_GATE_LETTERS, c) : NULL;
-		if (letter)
-			c = GATE_FORMAT + (int)(letter - COMPARE_GATE_LETTERS);
+	while ((c = cmd_next_option(argc, argv, &cmd_compare)) != -1) {
 		if ((status = compare_gate_option(&o->gate, &cmd_compare, c, optarg)) >= 0) {
 			if (status)
 				return status;
 			continue;
 		}
 		switch (c) {
-		case 'n':
+		case OPT_LAST:
 		case OPT_CAND_LAST:
 			if (pdb_parse_int64(optarg, 1, 100000, &n) < 0)
 				return cmd_usage_error(&cmd_compare, "--%s: expected a count, not '%s'",
-						       c == 'n' ? "last" : "cand-last", optarg);
-			*(c == 'n' ? &o->last : &o->cand_last) = (int)n;
+						       c == OPT_LAST ? "last" : "cand-last", optarg);
+			*(c == OPT_LAST ? &o->last : &o->cand_last) = (int)n;
 			break;
 		default:
 			if ((status = cmd_common_option(&cmd_compare, ctx, c)) >= 0)

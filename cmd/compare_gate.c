@@ -54,17 +54,19 @@ static int parse_pct(const char *s, double lo, double hi, double *out)
 	return pdb_parse_double(s, out) == 0 && *out >= lo && *out <= hi ? 0 : -1;
 }
 
+/* --format, in the order of FMT_TEXT, FMT_MARKDOWN, ... */
+const char *const compare_gate_formats[] = { "text", "markdown", "json", "junit", "csv", NULL };
+
 int compare_gate_option(struct compare_gate *g, const struct command *cmd, int c, const char *arg)
 {
-	static const char *const formats[] = { "text", "markdown", "json", "junit", "csv", NULL };
 	char bad[128];
 
 	switch (c) {
-	case GATE_FORMAT:
-		if ((g->format = cmd_parse_format(arg, formats)) < 0)
+	case 'F':
+		if ((g->format = cmd_parse_format(arg, compare_gate_formats)) < 0)
 			return cmd_usage_error(cmd, "unknown format '%s'", arg);
 		return 0;
-	case GATE_THRESHOLD:
+	case 't':
 		if (parse_pct(arg, 0, 1e6, &g->cmp.threshold_pct) < 0)
 			return cmd_usage_error(cmd, "--threshold: expected a percentage, not '%s'", arg);
 		return 0;
@@ -72,9 +74,9 @@ int compare_gate_option(struct compare_gate *g, const struct command *cmd, int c
 		if (parse_pct(arg, 1e-12, 0.5, &g->cmp.alpha) < 0)
 			return cmd_usage_error(cmd, "--alpha: expected a number in (0, 0.5], not '%s'", arg);
 		return 0;
-	case GATE_CONFIG: g->config = arg; return 0;
-	case GATE_METRIC: g->cmp.metric_glob = arg; return 0;
-	case GATE_BENCH: g->cmp.bench_glob = arg; return 0;
+	case 'c': g->config = arg; return 0;
+	case 'm': g->cmp.metric_glob = arg; return 0;
+	case 'b': g->cmp.bench_glob = arg; return 0;
 	case GATE_FAIL_ON:
 		if (parse_fail_on(arg, &g->view.fail_on, bad, sizeof bad) < 0)
 			return cmd_usage_error(cmd, "--fail-on: unknown verdict '%s' (expected a comma "

@@ -9,25 +9,25 @@
 #include "compare_config.h"
 #include "compare_output.h"
 
-/* Option codes of the gate's long options; the first six in the order of
- * compare's letters F, t, a, c, m, b (COMPARE_GATE_LETTERS). */
-enum {
-	GATE_FORMAT = 0x2100, GATE_THRESHOLD, GATE_ALPHA, GATE_CONFIG, GATE_METRIC, GATE_BENCH,
-	GATE_FAIL_ON, GATE_HOLM, GATE_STRICT_ENV, GATE_ALL, GATE_TITLE
-};
-#define COMPARE_GATE_LETTERS "Ftacmb"
+/* The gate's options, in compare's table and in run's (with --compare):
+ * cmd_next_option returns a letter or a GATE_ code for them. */
+enum { GATE_ALPHA = 0x2100, GATE_FAIL_ON, GATE_HOLM, GATE_STRICT_ENV, GATE_ALL, GATE_TITLE };
+extern const char *const compare_gate_formats[];
 #define COMPARE_GATE_OPTIONS \
-	{ "format", required_argument, 0, GATE_FORMAT }, \
-	{ "threshold", required_argument, 0, GATE_THRESHOLD }, \
-	{ "alpha", required_argument, 0, GATE_ALPHA }, \
-	{ "config", required_argument, 0, GATE_CONFIG }, \
-	{ "metric", required_argument, 0, GATE_METRIC }, \
-	{ "bench", required_argument, 0, GATE_BENCH }, \
-	{ "fail-on", required_argument, 0, GATE_FAIL_ON }, \
-	{ "holm", no_argument, 0, GATE_HOLM }, \
-	{ "strict-env", no_argument, 0, GATE_STRICT_ENV }, \
-	{ "all", no_argument, 0, GATE_ALL }, \
-	{ "title", required_argument, 0, GATE_TITLE }
+	{ "format", 'F', "FMT", "text (default), markdown, json, junit or csv", compare_gate_formats }, \
+	{ "threshold", 't', "PCT", "fail level in % (default 5, 10 for p95 and beyond)", NULL }, \
+	{ "alpha", GATE_ALPHA, "A", "significance level (default 0.01)", NULL }, \
+	{ "config", 'c', "FILE", "thresholds, directions, ignores (default ./perfdb.yaml)", NULL }, \
+	{ "metric", 'm', "GLOB", "only metrics matching GLOB", NULL }, \
+	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB", NULL }, \
+	{ "fail-on", GATE_FAIL_ON, "LIST", "verdicts that fail the gate, comma-separated (default\n" \
+					    "regression,failed; add missing, insufficient,\n" \
+					    "inconclusive; never: report only)", NULL }, \
+	{ "all", GATE_ALL, NULL, "also show constant and bookkeeping series", NULL }, \
+	{ "title", GATE_TITLE, "TEXT", "markdown: a heading above the summary (shards appending\n" \
+				       "to one file stay apart)", NULL }, \
+	{ "holm", GATE_HOLM, NULL, "Holm-adjust p-values across series", NULL }, \
+	{ "strict-env", GATE_STRICT_ENV, NULL, "exit 3 when cpu_model, vcpus or host differ", NULL }
 
 struct compare_gate {
 	int format, strict_env;
@@ -44,7 +44,7 @@ struct compare_gate {
 void compare_gate_init(struct compare_gate *g);
 void compare_gate_release(struct compare_gate *g);
 
-/* Take option c (a GATE_ code) with its value arg for cmd: -1 when c is
+/* Take option c (a gate option's letter or GATE_ code) with its value arg for cmd: -1 when c is
  * not a gate option, 0 when taken, else the exit status of a usage error
  * (said on stderr). */
 int compare_gate_option(struct compare_gate *g, const struct command *cmd, int c, const char *arg);

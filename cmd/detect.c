@@ -14,32 +14,41 @@
 
 static int detect_main(int argc, char **argv, struct cmd_ctx *ctx);
 
-const struct command cmd_detect = {
-	"detect", detect_main,
-	"perfdb detect [OPTIONS]\n"
-	"  -b, --bench GLOB        benchmarks to look at (default: all)\n"
-	"  -m, --metric GLOB       metrics to look at (default: all)\n"
-	"  -w, --where K=V[,K=V]   only runs with these attributes\n"
-	"      --since RUN         only runs from RUN on\n"
-	"      --window N          split window, in runs (default 50)\n"
-	"  -p, --pvalue P          significance of a change point in its series (default\n"
-	"                          0.001); a looser P keeps what a stricter one finds\n"
-	"      --magnitude PCT     smallest change that counts, % (default 0)\n"
-	"      --outliers MODE     report (default): a one-run spike or an excursion of\n"
-	"                          up to 5 runs is an outlier, and a change point must\n"
-	"                          hold for the whole series; keep: every run counts\n"
-	"                          (Apache Otava)\n"
-	"  -F, --format FMT        text (default), json or markdown\n"
-	"      --fail-recent N     exit 1 when a confirmed regression (6 runs on) lies in\n"
-	"                          the newest N runs\n"
-	"      --no-cache          recompute every split (the cache is still written)\n"
-	"      --db FILE           the database\n",
-	"find change points (regressions, improvements) in series history",
-};
-
-enum { OPT_SINCE = 1, OPT_WINDOW, OPT_MAGNITUDE, OPT_OUTLIERS, OPT_FAIL_RECENT,
+enum { OPT_SINCE = CMD_LONG_ONLY, OPT_WINDOW, OPT_MAGNITUDE, OPT_OUTLIERS, OPT_FAIL_RECENT,
        OPT_NO_CACHE };
 enum { FMT_TEXT, FMT_JSON, FMT_MARKDOWN };
+
+static const char *const formats[] = { "text", "json", "markdown", NULL };
+/* --outliers, in the order of PDB_OUTLIERS_REPORT, PDB_OUTLIERS_KEEP */
+static const char *const outlier_modes[] = { "report", "keep", NULL };
+
+static const struct cmd_option options[] = {
+	{ "bench", 'b', "GLOB", "benchmarks to look at (default: all)", NULL },
+	{ "metric", 'm', "GLOB", "metrics to look at (default: all)", NULL },
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable: all must match)", NULL },
+	{ "since", OPT_SINCE, "RUN", "only runs from RUN on", NULL },
+	{ "window", OPT_WINDOW, "N", "split window, in runs (default 50)", NULL },
+	{ "pvalue", 'p', "P", "significance of a change point in its series (default\n"
+			      "0.001); a looser P keeps what a stricter one finds", NULL },
+	{ "magnitude", OPT_MAGNITUDE, "PCT", "smallest change that counts, % (default 0)", NULL },
+	{ "outliers", OPT_OUTLIERS, "MODE", "report (default): a one-run spike or an excursion of\n"
+					    "up to 5 runs is an outlier, and a change point must\n"
+					    "hold for the whole series; keep: every run counts\n"
+					    "(Apache Otava)", outlier_modes },
+	{ "format", 'F', "FMT", "text (default), json or markdown", formats },
+	{ "fail-recent", OPT_FAIL_RECENT, "N", "exit 1 when a confirmed regression (6 runs on) lies in\n"
+					       "the newest N runs", NULL },
+	{ "no-cache", OPT_NO_CACHE, NULL, "recompute every split (the cache is still written)", NULL },
+	{ 0 },
+};
+
+const struct command cmd_detect = {
+	.name = "detect", .run = detect_main,
+	.summary = "find change points (regressions, improvements) in series history",
+	.synopsis = "[OPTIONS]",
+	.options = options,
+};
+
 
 struct detect_cli {
 	const char *bench, *metric, *where, *since;
@@ -332,27 +341,11 @@ out:
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
 			 struct detect_cli *cli)
 {
-	static const struct option longopts[] = {
-		{ "bench", required_argument, 0, 'b' },
-		{ "metric", required_argument, 0, 'm' },
-		{ "where", required_argument, 0, 'w' },
-		{ "since", required_argument, 0, OPT_SINCE },
-		{ "window", required_argument, 0, OPT_WINDOW },
-		{ "pvalue", required_argument, 0, 'p' },
-		{ "magnitude", required_argument, 0, OPT_MAGNITUDE },
-		{ "outliers", required_argument, 0, OPT_OUTLIERS },
-		{ "format", required_argument, 0, 'F' },
-		{ "fail-recent", required_argument, 0, OPT_FAIL_RECENT },
-		{ "no-cache", no_argument, 0, OPT_NO_CACHE },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
-	static const char *const formats[] = { "text", "json", "markdown", NULL };
 	int c, status;
 	int64_t v;
 	double d;
 
-	while ((c = cmd_getopt(argc, argv, "b:m:w:p:F:h", longopts, &cmd_detect)) != -1) {
+	while ((c = cmd_next_option(argc, argv, &cmd_detect)) != -1) {
 		switch (c) {
 		case 'b': cli->bench = optarg; break;
 		case 'm': cli->metric = optarg; break;
@@ -378,12 +371,11 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
 			cli->opts.magnitude = d / 100.0;
 			break;
 		case OPT_OUTLIERS:
-			if (strcmp(optarg, "report") == 0)
-				cli->opts.outliers = PDB_OUTLIERS_REPORT;
-			else if (strcmp(optarg, "keep") == 0)
-				cli->opts.outliers = PDB_OUTLIERS_KEEP;
-			else
-				return cmd_usage_error(&cmd_detect, "outliers must be report or keep, got '%s'", optarg);
+			switch (cmd_parse_format(optarg, outlier_modes)) {
+			case 0: cli->opts.outliers = PDB_OUTLIERS_REPORT; break;
+			case 1: cli->opts.outliers = PDB_OUTLIERS_KEEP; break;
+			default: return cmd_usage_error(&cmd_detect, "outliers must be report or keep, got '%s'", optarg);
+			}
 			break;
 		case 'F':
 			if ((cli->format = cmd_parse_format(optarg, formats)) < 0)

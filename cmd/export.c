@@ -13,22 +13,28 @@
 
 static int export_main(int argc, char **argv, struct cmd_ctx *ctx);
 
+static const char *const formats[] = { "csv", "jsonl", NULL };
+
+static const struct cmd_option options[] = {
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable)", NULL },
+	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB", NULL },
+	{ "metric", 'm', "GLOB", "only metrics matching GLOB", NULL },
+	{ "format", 'F', "FMT", "csv (default) or jsonl, one JSON object a line", formats },
+	{ "stats", 's', NULL, "one row per statistic the tool computed, not per sample", NULL },
+	{ "output", 'o', "FILE", "write FILE (through a temporary file renamed over it)", NULL },
+	{ 0 },
+};
+
 const struct command cmd_export = {
-	"export", export_main,
-	"perfdb export [RUN...] [--where K=V]... [--bench GLOB] [--metric GLOB]\n"
-	"              [--format csv|jsonl] [--stats] [-o FILE]\n"
-	"  -w, --where K=V[,K=V]  only runs with these attributes (repeatable)\n"
-	"  -b, --bench GLOB       only benchmarks matching GLOB\n"
-	"  -m, --metric GLOB      only metrics matching GLOB\n"
-	"  -F, --format FMT       csv (default) or jsonl, one JSON object a line\n"
-	"  -s, --stats            one row per statistic the tool computed, not per sample\n"
-	"  -o, --output FILE      write FILE (through a temporary file renamed over it)\n"
-	"      --db FILE          the database\n"
-	"No RUN: every run, oldest first. A row per sample: run, uuid, name, created_at,\n"
-	"commit, branch, benchmark, dim.NAME for every dim, metric, unit, direction,\n"
-	"index, value, t, weight (with --stats: stat and value instead of the last four).\n"
-	"RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE\n",
-	"export samples or statistics as CSV or JSON lines",
+	.name = "export", .run = export_main,
+	.summary = "export samples or statistics as CSV or JSON lines",
+	.synopsis = "[OPTIONS] [RUN...]",
+	.options = options,
+	.text = "No RUN: every run, oldest first. A row per sample: run, uuid, name, created_at,\n"
+		"commit, branch, benchmark, dim.NAME for every dim, metric, unit, direction,\n"
+		"index, value, t, weight (with --stats: stat and value instead of the last four).\n"
+		"RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE\n",
+	.operand = CMD_OPERAND_RUN,
 };
 
 struct export_opts {
@@ -354,17 +360,6 @@ out:
 
 static int export_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "where", required_argument, 0, 'w' },
-		{ "bench", required_argument, 0, 'b' },
-		{ "metric", required_argument, 0, 'm' },
-		{ "format", required_argument, 0, 'F' },
-		{ "stats", no_argument, 0, 's' },
-		{ "output", required_argument, 0, 'o' },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
-	static const char *const formats[] = { "csv", "jsonl", NULL };
 	struct export_opts o = { 0 };
 	struct pdb_store *store = NULL;
 	struct pdb_buf where;
@@ -378,7 +373,7 @@ static int export_main(int argc, char **argv, struct cmd_ctx *ctx)
 
 	pdb_buf_init(&where);
 	pdb_buf_puts(&where, "");
-	while ((c = cmd_getopt(argc, argv, "w:b:m:F:so:h", longopts, &cmd_export)) != -1) {
+	while ((c = cmd_next_option(argc, argv, &cmd_export)) != -1) {
 		switch (c) {
 		case 'w':
 			if ((status = cmd_add_where(&cmd_export, &where, optarg)) >= 0)

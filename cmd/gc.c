@@ -11,25 +11,31 @@
 
 static int gc_main(int argc, char **argv, struct cmd_ctx *ctx);
 
+enum { OPT_KEEP_LAST = CMD_LONG_ONLY, OPT_OLDER_THAN, OPT_KEEP_PER, OPT_DRY_RUN };
+
+static const struct cmd_option options[] = {
+	{ "keep-last", OPT_KEEP_LAST, "N", "keep the N newest runs", NULL },
+	{ "older-than", OPT_OLDER_THAN, "DAYS", "delete only runs created more than DAYS days ago", NULL },
+	{ "keep", 'k', "K=V", "keep every run whose attribute K is V (name=NAME: that run)", NULL },
+	{ "keep-per", OPT_KEEP_PER, "K[,K]", "keep the newest run of each combination of these\n"
+					     "attributes' values (default: branch)", NULL },
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes are considered;\n"
+				     "the others are kept and not counted", NULL },
+	{ "dry-run", OPT_DRY_RUN, NULL, "print what would be deleted, delete nothing", NULL },
+	{ 0 },
+};
+
 const struct command cmd_gc = {
-	"gc", gc_main,
-	"perfdb gc [--keep-last N] [--older-than DAYS] [--keep K=V]... [--keep-per K,K]\n"
-	"          [--where K=V]... [--dry-run]\n"
-	"  -l, --keep-last N       keep the N newest runs\n"
-	"  -o, --older-than DAYS   delete only runs created more than DAYS days ago\n"
-	"  -k, --keep K=V          keep every run whose attribute K is V (name=NAME: that run)\n"
-	"  -p, --keep-per K[,K]    keep the newest run of each combination of these\n"
-	"                          attributes' values (default: branch)\n"
-	"  -w, --where K=V[,K=V]   only runs with these attributes are considered;\n"
-	"                          the others are kept and not counted\n"
-	"  -n, --dry-run           print what would be deleted, delete nothing\n"
-	"      --db FILE           the database\n"
-	"At least one of --keep-last and --older-than. A run is deleted when it is outside\n"
-	"every rule given: not among the N newest, older than DAYS, matching no --keep,\n"
-	"and not the newest run of its combination of --keep-per's attributes (a run\n"
-	"without one of them has a value of its own for it). Then the file is vacuumed\n"
-	"in place; prints each run removed and the file's size before and after.\n",
-	"delete runs outside a retention policy and reclaim the space",
+	.name = "gc", .run = gc_main,
+	.summary = "delete runs outside a retention policy and reclaim the space",
+	.synopsis = "[--keep-last N] [--older-than DAYS] [--keep K=V]... [--keep-per K,K]\n"
+		    "          [--where K=V]... [--dry-run]",
+	.options = options,
+	.text = "At least one of --keep-last and --older-than. A run is deleted when it is outside\n"
+		"every rule given: not among the N newest, older than DAYS, matching no --keep,\n"
+		"and not the newest run of its combination of --keep-per's attributes (a run\n"
+		"without one of them has a value of its own for it). Then the file is vacuumed\n"
+		"in place; prints each run removed and the file's size before and after.\n",
 };
 
 static const char *branch_of(const struct pdb_run_row *r)
@@ -85,16 +91,6 @@ static int parse_per(char *arg, const char ***per, size_t *nper)
 
 static int gc_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "keep-last", required_argument, 0, 'l' },
-		{ "older-than", required_argument, 0, 'o' },
-		{ "keep", required_argument, 0, 'k' },
-		{ "keep-per", required_argument, 0, 'p' },
-		{ "where", required_argument, 0, 'w' },
-		{ "dry-run", no_argument, 0, 'n' },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
 	static const char *branch_only[] = { "branch" };
 	struct pdb_retention policy = { .keep_last = -1, .per = branch_only, .nper = 1 };
 	struct pdb_run_filter filter = { 0 };
@@ -114,12 +110,12 @@ static int gc_main(int argc, char **argv, struct cmd_ctx *ctx)
 	char size_before[48], size_after[48];
 
 	pdb_buf_init(&where);
-	while ((c = cmd_getopt(argc, argv, "l:o:k:p:w:nh", longopts, &cmd_gc)) != -1) {
-		if (c == 'l' || c == 'o') {
-			int64_t *v = c == 'l' ? &policy.keep_last : &days;
+	while ((c = cmd_next_option(argc, argv, &cmd_gc)) != -1) {
+		if (c == OPT_KEEP_LAST || c == OPT_OLDER_THAN) {
+			int64_t *v = c == OPT_KEEP_LAST ? &policy.keep_last : &days;
 			if (pdb_parse_int64(optarg, 0, 1000000000, v) < 0) {
 				status = cmd_usage_error(&cmd_gc, "--%s needs a whole number, got '%s'",
-							 c == 'l' ? "keep-last" : "older-than", optarg);
+							 c == OPT_KEEP_LAST ? "keep-last" : "older-than", optarg);
 				goto out;
 			}
 		} else if (c == 'k') {
@@ -130,13 +126,13 @@ static int gc_main(int argc, char **argv, struct cmd_ctx *ctx)
 			}
 			pdb_grow((void **)&keep, &cap, nkeep + 1, sizeof *keep);
 			keep[nkeep++] = k;
-		} else if (c == 'p') {
+		} else if (c == OPT_KEEP_PER) {
 			if ((status = parse_per(optarg, &per, &nper)) >= 0)
 				goto out;
 		} else if (c == 'w') {
 			if ((status = cmd_add_where(&cmd_gc, &where, optarg)) >= 0)
 				goto out;
-		} else if (c == 'n') {
+		} else if (c == OPT_DRY_RUN) {
 			dry_run = 1;
 		} else if ((status = cmd_common_option(&cmd_gc, ctx, c)) >= 0) {
 			goto out;

@@ -14,36 +14,45 @@
 
 static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx);
 
+enum { OPT_FORCE = CMD_LONG_ONLY, OPT_STRICT, OPT_LIST, OPT_TO_KAFKA, OPT_FROM_KAFKA, OPT_GROUP,
+       OPT_FOLLOW, OPT_BROKER_TIMEOUT, OPT_MAP, OPT_MAX_INPUT, OPT_MAX_RATIO };
+
+static const struct cmd_option options[] = {
+	{ "format", 'f', "FORMAT", "the tool's format (default: detected from content)", NULL },
+	{ "name", 'n', "NAME", "a unique name for the run", NULL },
+	{ "attr", 'a', "K=V", "set a run attribute (repeatable): commit, branch, ...", NULL },
+	{ "dim", 'd', "K=V", "add a dimension to every series (repeatable): vcpus=4", NULL },
+	{ "map", OPT_MAP, "MAP.yaml", "read a CSV/JSON/YAML file as MAP.yaml declares", NULL },
+	{ "force", OPT_FORCE, NULL, "store a file that was ingested before", NULL },
+	{ "strict", OPT_STRICT, NULL, "a file of a directory that no adapter reads is an error", NULL },
+	{ "max-input", OPT_MAX_INPUT, "SIZE", "the most one input may give, decompressed or read\n"
+					      "from a pipe (default 1G, or $PERFDB_MAX_INPUT; k, M, G, T)", NULL },
+	{ "max-ratio", OPT_MAX_RATIO, "N", "the most a compressed input may grow past 64 MiB, as\n"
+					   "N times its size (default 100, or $PERFDB_MAX_RATIO)", NULL },
+	{ "verbose", 'v', NULL, "tell on stderr what was detected and stored", NULL },
+	{ "list-formats", OPT_LIST, NULL, "list the formats and exit", NULL },
+	{ "db", CMD_OPT_DB, "FILE", "the database (default $PERFDB_DB or ./perfdb.db)", NULL },
+	{ "to-kafka", OPT_TO_KAFKA, "BROKERS/TOPIC", "publish the run as canonical JSON (key: its\n"
+						    "uuid) instead of storing it; with --db, do both", NULL },
+	{ "from-kafka", OPT_FROM_KAFKA, "BROKERS/TOPIC", "store the runs a topic holds (no files):\n"
+							"at least once, deduplicated by uuid, a malformed\n"
+							"message reported and skipped", NULL },
+	{ "group", OPT_GROUP, "G", "consumer group for --from-kafka (default perfdb-ingest)", NULL },
+	{ "follow", OPT_FOLLOW, NULL, "with --from-kafka, wait for more runs at the end", NULL },
+	{ "broker-timeout", OPT_BROKER_TIMEOUT, "SECONDS", "with --from-kafka and no --follow, give up\n"
+							  "(exit 4) when no partition is assigned by then\n"
+							  "(default 30: an unreachable broker)", NULL },
+	{ 0 },
+};
+
 const struct command cmd_ingest = {
-	"ingest", ingest_main,
-	"perfdb ingest [OPTIONS] FILE|DIR|-...\n"
-	"  -f, --format NAME   the tool's format (default: detected from content)\n"
-	"  -n, --name NAME     a unique name for the run\n"
-	"  -a, --attr K=V      set a run attribute (repeatable): commit, branch, ...\n"
-	"  -d, --dim K=V       add a dimension to every series (repeatable): vcpus=4\n"
-	"  -m, --map MAP.yaml  read a CSV/JSON/YAML file as MAP.yaml declares\n"
-	"      --force         store a file that was ingested before\n"
-	"      --strict        a file of a directory that no adapter reads is an error\n"
-	"      --max-input SIZE  the most one input may give, decompressed or read\n"
-	"                      from a pipe (default 1G, or $PERFDB_MAX_INPUT; k, M, G, T)\n"
-	"      --max-ratio N   the most a compressed input may grow past 64 MiB, as\n"
-	"                      N times its size (default 100, or $PERFDB_MAX_RATIO)\n"
-	"  -v, --verbose       tell on stderr what was detected and stored\n"
-	"      --list-formats  list the formats and exit\n"
-	"      --db FILE       the database (default $PERFDB_DB or ./perfdb.db)\n"
-	"      --to-kafka BROKERS/TOPIC  publish the run as canonical JSON (key: its\n"
-	"                      uuid) instead of storing it; with --db, do both\n"
-	"      --from-kafka BROKERS/TOPIC  store the runs a topic holds (no files):\n"
-	"                      at least once, deduplicated by uuid, a malformed\n"
-	"                      message reported and skipped\n"
-	"      --group G       consumer group for --from-kafka (default perfdb-ingest)\n"
-	"      --follow        with --from-kafka, wait for more runs at the end\n"
-	"      --broker-timeout SECONDS  with --from-kafka and no --follow, give up\n"
-	"                      (exit 4) when no partition is assigned by then\n"
-	"                      (default 30: an unreachable broker)\n"
-	"Several files make one run. Prints the new run's id (the uuid when only\n"
-	"published).\n",
-	"store result files of any benchmarking tool as a run",
+	.name = "ingest", .run = ingest_main,
+	.summary = "store result files of any benchmarking tool as a run",
+	.synopsis = "[OPTIONS] FILE|DIR|-...",
+	.options = options,
+	.text = "Several files make one run. Prints the new run's id (the uuid when only\n"
+		"published).\n",
+	.operand = CMD_OPERAND_FILE,
 };
 
 struct kv_list {
@@ -230,28 +239,6 @@ static void warn(const struct pdb_run *run)
 
 static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	enum { OPT_FORCE = 1, OPT_STRICT, OPT_LIST, OPT_TO_KAFKA, OPT_FROM_KAFKA, OPT_GROUP, OPT_FOLLOW,
-	       OPT_BROKER_TIMEOUT, OPT_MAX_INPUT, OPT_MAX_RATIO };
-	static const struct option longopts[] = {
-		{ "format", required_argument, 0, 'f' },
-		{ "name", required_argument, 0, 'n' },
-		{ "attr", required_argument, 0, 'a' },
-		{ "dim", required_argument, 0, 'd' },
-		{ "map", required_argument, 0, 'm' },
-		{ "force", no_argument, 0, OPT_FORCE },
-		{ "strict", no_argument, 0, OPT_STRICT },
-		{ "max-input", required_argument, 0, OPT_MAX_INPUT },
-		{ "max-ratio", required_argument, 0, OPT_MAX_RATIO },
-		{ "verbose", no_argument, 0, 'v' },
-		{ "list-formats", no_argument, 0, OPT_LIST },
-		{ "to-kafka", required_argument, 0, OPT_TO_KAFKA },
-		{ "from-kafka", required_argument, 0, OPT_FROM_KAFKA },
-		{ "group", required_argument, 0, OPT_GROUP },
-		{ "follow", no_argument, 0, OPT_FOLLOW },
-		{ "broker-timeout", required_argument, 0, OPT_BROKER_TIMEOUT },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
 	struct pdb_ingest_opts opts = { .fingerprint = 1 };
 	struct kv_list attrs = { 0 }, dims = { 0 };
 	struct pdb_store *store = NULL;
@@ -264,11 +251,11 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 	const char *env_input = getenv("PERFDB_MAX_INPUT"), *env_ratio = getenv("PERFDB_MAX_RATIO");
 
 
-	while ((c = cmd_getopt(argc, argv, "f:n:a:d:m:vh", longopts, &cmd_ingest)) != -1) {
+	while ((c = cmd_next_option(argc, argv, &cmd_ingest)) != -1) {
 		switch (c) {
 		case 'f': opts.format = optarg; break;
 		case 'n': opts.name = optarg; break;
-		case 'm': opts.map_path = optarg; break;
+		case OPT_MAP: opts.map_path = optarg; break;
 		case 'v': verbose = 1; break;
 		case OPT_FORCE: force = 1; break;
 		case OPT_STRICT: opts.strict = 1; break;

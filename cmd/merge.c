@@ -8,17 +8,25 @@
 
 static int merge_main(int argc, char **argv, struct cmd_ctx *ctx);
 
+enum { OPT_DRY_RUN = CMD_LONG_ONLY };
+
+static const struct cmd_option options[] = {
+	{ "dry-run", OPT_DRY_RUN, NULL, "do everything but commit: print what would be merged", NULL },
+	{ "db", CMD_OPT_DB, "FILE", "the database merged into (created when missing)", NULL },
+	{ 0 },
+};
+
 const struct command cmd_merge = {
-	"merge", merge_main,
-	"perfdb merge [--dry-run] FILE.db...\n"
-	"  -n, --dry-run  do everything but commit: print what would be merged\n"
-	"      --db FILE  the database merged into (created when missing)\n"
-	"Copies every run of each FILE.db (one transaction per file), keeping uuids,\n"
-	"times, names, attributes, samples, stats and failures. A run whose uuid is\n"
-	"here already is skipped; a name taken by another run becomes NAME~2 (the\n"
-	"attribute merge.renamed_from keeps the old one), with a warning. An older\n"
-	"FILE.db is migrated first; one from a newer perfdb is refused.\n",
-	"merge the runs of other databases into this one",
+	.name = "merge", .run = merge_main,
+	.summary = "merge the runs of other databases into this one",
+	.synopsis = "[--dry-run] FILE.db...",
+	.options = options,
+	.text = "Copies every run of each FILE.db (one transaction per file), keeping uuids,\n"
+		"times, names, attributes, samples, stats and failures. A run whose uuid is\n"
+		"here already is skipped; a name taken by another run becomes NAME~2 (the\n"
+		"attribute merge.renamed_from keeps the old one), with a warning. An older\n"
+		"FILE.db is migrated first; one from a newer perfdb is refused.\n",
+	.operand = CMD_OPERAND_FILE,
 };
 
 struct rename_ctx {
@@ -39,19 +47,14 @@ static void on_rename(void *ctx, const struct pdb_run *run, const char *was)
 
 static int merge_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "dry-run", no_argument, 0, 'n' },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
 	struct pdb_store *store = NULL, *src = NULL;
 	struct pdb_err err;
 	size_t merged = 0, skipped = 0;
 	int c, dry_run = 0, status = PDB_EXIT_OK;
 	const char *path;
 
-	while ((c = cmd_getopt(argc, argv, "nh", longopts, &cmd_merge)) != -1) {
-		if (c == 'n')
+	while ((c = cmd_next_option(argc, argv, &cmd_merge)) != -1) {
+		if (c == OPT_DRY_RUN)
 			dry_run = 1;
 		else if ((status = cmd_common_option(&cmd_merge, ctx, c)) >= 0)
 			goto out;

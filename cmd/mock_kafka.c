@@ -11,14 +11,22 @@
 
 static int mock_kafka_main(int argc, char **argv, struct cmd_ctx *ctx);
 
+enum { OPT_BROKERS = CMD_LONG_ONLY, OPT_TOPICS };
+
+static const struct cmd_option options[] = {
+	{ "brokers", OPT_BROKERS, "N", "brokers in the cluster (default 3)", NULL },
+	{ "topics", OPT_TOPICS, "T:P,...", "create topics with P partitions (default 3)", NULL },
+	{ "db", CMD_OPT_DB, "FILE", "not read: the cluster lives in memory", NULL },
+	{ 0 },
+};
+
 const struct command cmd_mock_kafka = {
-	"mock-kafka", mock_kafka_main,
-	"perfdb mock-kafka [OPTIONS]\n"
-	"  -b, --brokers N        brokers in the cluster (default 3)\n"
-	"  -t, --topics T:P,...   create topics with P partitions (default 3)\n"
-	"Prints the bootstrap list on stdout, then serves until SIGINT/SIGTERM.\n"
-	"Data lives in memory only: it is gone when perfdb exits.\n",
-	"serve a mock Kafka cluster on loopback (for kcat and other clients)",
+	.name = "mock-kafka", .run = mock_kafka_main,
+	.summary = "serve a mock Kafka cluster on loopback (for kcat and other clients)",
+	.synopsis = "[OPTIONS]",
+	.options = options,
+	.text = "Prints the bootstrap list on stdout, then serves until SIGINT/SIGTERM.\n"
+		"Data lives in memory only: it is gone when perfdb exits.\n",
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -56,12 +64,6 @@ static int create_topics(struct pdb_kafka_mock *m, const char *list, struct pdb_
 
 static int mock_kafka_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "brokers", required_argument, 0, 'b' },
-		{ "topics", required_argument, 0, 't' },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, old;
 	struct pdb_kafka_mock *m = NULL;
@@ -70,15 +72,15 @@ static int mock_kafka_main(int argc, char **argv, struct cmd_ctx *ctx)
 	int64_t brokers = 3;
 	int c, status = PDB_EXIT_OK;
 
-	while ((c = cmd_getopt(argc, argv, "b:t:h", longopts, &cmd_mock_kafka)) != -1) {
+	while ((c = cmd_next_option(argc, argv, &cmd_mock_kafka)) != -1) {
 		switch (c) {
-		case 'b':
+		case OPT_BROKERS:
 			if (pdb_parse_int64(optarg, 1, 64, &brokers) < 0) {
 				status = cmd_usage_error(&cmd_mock_kafka, "--brokers takes 1 to 64, got '%s'", optarg);
 				goto out;
 			}
 			break;
-		case 't': topics = optarg; break;
+		case OPT_TOPICS: topics = optarg; break;
 		default:
 			if ((status = cmd_common_option(&cmd_mock_kafka, ctx, c)) >= 0)
 				goto out;

@@ -62,11 +62,13 @@ static int unknown_command(const char *prefix, const char *name)
 	return PDB_EXIT_USAGE;
 }
 
+const char cmd_about[] =
+	"perfdb keeps benchmark results in one SQLite file, compares runs and\n"
+	"gates CI on regressions.\n";
+
 static void print_overview(FILE *out)
 {
-	fputs("usage: perfdb [--db FILE] COMMAND [OPTIONS] [ARGS]\n\n"
-	      "perfdb keeps benchmark results in one SQLite file, compares runs and\n"
-	      "gates CI on regressions.\n\ncommands:\n", out);
+	fprintf(out, "usage: perfdb [--db FILE] COMMAND [OPTIONS] [ARGS]\n\n%s\ncommands:\n", cmd_about);
 	for (size_t i = 0; commands[i]; i++)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fputs("\n'perfdb help COMMAND' or 'perfdb COMMAND -h' shows a command's options.\n"
@@ -75,11 +77,10 @@ static void print_overview(FILE *out)
 
 static int help_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = { CMD_COMMON_OPTIONS, { 0, 0, 0, 0 } };
 	const struct command *cmd;
 	int c, status;
 
-	while ((c = cmd_getopt(argc, argv, "h", longopts, &cmd_help)) != -1)
+	while ((c = cmd_next_option(argc, argv, &cmd_help)) != -1)
 		if ((status = cmd_common_option(&cmd_help, ctx, c)) >= 0)
 			return status;
 	if (optind >= argc) {
@@ -95,11 +96,12 @@ static int help_main(int argc, char **argv, struct cmd_ctx *ctx)
 }
 
 const struct command cmd_help = {
-	"help", help_main,
-	"perfdb help [COMMAND]\n"
-	"With no COMMAND, lists the commands; with one, shows its options (as\n"
-	"'perfdb COMMAND -h' does).\n",
-	"list the commands, or show one's options",
+	.name = "help", .run = help_main,
+	.summary = "list the commands, or show one's options",
+	.synopsis = "[COMMAND]",
+	.text = "With no COMMAND, lists the commands; with one, shows its options (as\n"
+		"'perfdb COMMAND -h' does).\n",
+	.operand = CMD_OPERAND_COMMAND,
 };
 
 int main(int argc, char **argv)
@@ -118,6 +120,10 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			print_overview(stdout);
 			return PDB_EXIT_OK;
+		} else if (strcmp(argv[i], "--generate") == 0 && i + 1 < argc) {
+			return cmd_generate(argv[i + 1], stdout);
+		} else if (strncmp(argv[i], "--generate=", 11) == 0) {
+			return cmd_generate(argv[i] + 11, stdout);
 		} else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
 			ctx.db_path = argv[i + 1];
 			i += 2;
@@ -128,11 +134,11 @@ int main(int argc, char **argv)
 			fputs("perfdb: option '--db' needs a value (see perfdb -h)\n", stderr);
 			return PDB_EXIT_USAGE;
 		} else {
-			static const char *const globals[] = { "db", "help", "version" };
+			static const char *const globals[] = { "db", "help", "version", "generate" };
 			size_t len = strcspn(argv[i], "=");
 			char *word = pdb_xstrndup(argv[i], len);
 			const char *near = strncmp(word, "--", 2) == 0
-				? pdb_closest(word + 2, globals, 3) : NULL;
+				? pdb_closest(word + 2, globals, 4) : NULL;
 			if (near)
 				fprintf(stderr, "perfdb: unknown option '%s' (did you mean --%s?) (see perfdb -h)\n",
 					word, near);
@@ -148,7 +154,7 @@ int main(int argc, char **argv)
 	}
 	if (!(cmd = find_command(argv[i])))
 		return unknown_command("perfdb: ", argv[i]);
-	/* the commands' options go through cmd_getopt, which says what is
+	/* the commands' options go through cmd_next_option, which says what is
 	 * wrong itself: getopt_long must not (opterr = 0 there) */
 	optind = 1;
 	status = cmd->run(argc - i, argv + i, &ctx);

@@ -17,40 +17,50 @@
 
 static int plot_main(int argc, char **argv, struct cmd_ctx *ctx);
 
-const struct command cmd_plot = {
-	"plot", plot_main,
-	"perfdb plot KIND [RUNS...] -o FILE [OPTIONS]\n"
-	"KIND:\n"
-	"  scaling RUN...        throughput against vCPUs (vcpus dimension or attribute),\n"
-	"                        ideal line, per vCPU, efficiency, USL fit with >= 4 counts\n"
-	"  latency RUN...        percentile spectrum (nines axis), latency over time\n"
-	"  history [FROM [TO]]   a series across runs with its band and change points\n"
-	"  compare BASE CAND     change % per series with its interval, by verdict\n"
-	"  -o, --output FILE     the image: .png, .svg or .pdf\n"
-	"  -b, --bench GLOB      only benchmarks matching GLOB\n"
-	"  -m, --metric NAME     only metrics matching NAME (a glob)\n"
-	"  -t, --title TEXT      the chart's title\n"
-	"  -w, --where K=V[,K=V] history: only runs with these attributes\n"
-	"                        (--where branch=main: one branch's history)\n"
-	"  -W, --width PX        width in pixels (default 1200)\n"
-	"  -H, --height PX       height in pixels (default 700)\n"
-	"      --theme NAME      light (default) or dark\n"
-	"      --layout          print the computed layout (axes, ticks, legend) as text\n"
-	"  -c, --config FILE     compare: thresholds, directions, ignores (default\n"
-	"                        ./perfdb.yaml), as perfdb compare reads them\n"
-	"      --threshold PCT   compare: fail level in % (as perfdb compare -t)\n"
-	"  -n, --last N          compare: BASE is the last N runs matching its selector\n"
-	"      --cand-last N     compare: CAND is the last N runs matching its selector\n"
-	"  -F, --format FMT      scaling without -o: print the table as text or json\n"
-	"      --db FILE         the database\n"
-	"RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE; BASE and CAND may\n"
-	"be comma-separated lists of runs. Every series selected is drawn, or named on\n"
-	"stderr with the reason it was left out. compare draws the comparison perfdb\n"
-	"compare makes, every verdict a row; exit 3 when there is nothing to compare.\n",
-	"draw scaling, latency, history and compare charts (PNG, SVG, PDF)",
+enum { OPT_THEME = CMD_LONG_ONLY, OPT_LAYOUT, OPT_LAST, OPT_CAND_LAST, OPT_TITLE };
+
+static const char *const kinds[] = { "scaling", "latency", "history", "compare", NULL };
+static const char *const formats[] = { "text", "json", NULL };
+static const char *const themes[] = { "light", "dark", NULL };
+
+static const struct cmd_option options[] = {
+	{ "output", 'o', "FILE", "the image: .png, .svg or .pdf", NULL },
+	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB", NULL },
+	{ "metric", 'm', "GLOB", "only metrics matching GLOB", NULL },
+	{ "title", OPT_TITLE, "TEXT", "the chart's title", NULL },
+	{ "where", 'w', "K=V[,K=V]", "history: only runs with these attributes\n"
+				     "(--where branch=main: one branch's history)", NULL },
+	{ "width", 'W', "PX", "width in pixels (default 1200)", NULL },
+	{ "height", 'H', "PX", "height in pixels (default 700)", NULL },
+	{ "theme", OPT_THEME, "NAME", "light (default) or dark", themes },
+	{ "layout", OPT_LAYOUT, NULL, "print the computed layout (axes, ticks, legend) as text", NULL },
+	{ "config", 'c', "FILE", "compare: thresholds, directions, ignores (default\n"
+				 "./perfdb.yaml), as perfdb compare reads them", NULL },
+	{ "threshold", 't', "PCT", "compare: fail level in % (as perfdb compare -t)", NULL },
+	{ "last", OPT_LAST, "N", "compare: BASE is the last N runs matching its selector", NULL },
+	{ "cand-last", OPT_CAND_LAST, "N", "compare: CAND is the last N runs matching its selector", NULL },
+	{ "format", 'F', "FMT", "scaling without -o: print the table as text or json", formats },
+	{ 0 },
 };
 
-enum { OPT_THEME = 0x2000, OPT_LAYOUT, OPT_CAND_LAST, OPT_THRESHOLD };
+const struct command cmd_plot = {
+	.name = "plot", .run = plot_main,
+	.summary = "draw scaling, latency, history and compare charts (PNG, SVG, PDF)",
+	.synopsis = "KIND [RUNS...] -o FILE [OPTIONS]",
+	.options = options,
+	.text = "KIND:\n"
+		"  scaling RUN...        throughput against vCPUs (vcpus dimension or attribute),\n"
+		"                        ideal line, per vCPU, efficiency, USL fit with >= 4 counts\n"
+		"  latency RUN...        percentile spectrum (nines axis), latency over time\n"
+		"  history [FROM [TO]]   a series across runs with its band and change points\n"
+		"  compare BASE CAND     change % per series with its interval, by verdict\n"
+		"RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE; BASE and CAND may\n"
+		"be comma-separated lists of runs. Every series selected is drawn, or named on\n"
+		"stderr with the reason it was left out. compare draws the comparison perfdb\n"
+		"compare makes, every verdict a row; exit 3 when there is nothing to compare.\n",
+	.operand = CMD_OPERAND_RUN,
+	.kinds = kinds,
+};
 
 #define COMPARE_MAX_ROWS 40
 
@@ -168,35 +178,15 @@ static int parse_size(const char *text, const char *what, int *out)
 
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, 0, 'o' },
-		{ "bench", required_argument, 0, 'b' },
-		{ "metric", required_argument, 0, 'm' },
-		{ "title", required_argument, 0, 't' },
-		{ "where", required_argument, 0, 'w' },
-		{ "width", required_argument, 0, 'W' },
-		{ "height", required_argument, 0, 'H' },
-		{ "format", required_argument, 0, 'F' },
-		{ "theme", required_argument, 0, OPT_THEME },
-		{ "layout", no_argument, 0, OPT_LAYOUT },
-		{ "last", required_argument, 0, 'n' },
-		{ "cand-last", required_argument, 0, OPT_CAND_LAST },
-		{ "config", required_argument, 0, 'c' },
-		{ "threshold", required_argument, 0, OPT_THRESHOLD },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
-	static const char *const formats[] = { "text", "json", NULL };
-	static const char *const themes[] = { "light", "dark", NULL };
 	int64_t n;
 	int c, status;
 
-	while ((c = cmd_getopt(argc, argv, "o:b:m:t:w:W:H:F:n:c:h", longopts, &cmd_plot)) != -1) {
+	while ((c = cmd_next_option(argc, argv, &cmd_plot)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'b': o->chart.bench_glob = optarg; break;
 		case 'm': o->chart.metric_glob = optarg; break;
-		case 't': o->chart.title = optarg; break;
+		case OPT_TITLE: o->chart.title = optarg; break;
 		case 'w':
 			if ((status = cmd_add_where(&cmd_plot, &o->where, optarg)) >= 0)
 				return status;
@@ -220,18 +210,18 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 			break;
 		case OPT_LAYOUT: o->layout = 1; break;
 		case 'c': o->config = optarg; break;
-		case OPT_THRESHOLD:
+		case 't':
 			if (pdb_parse_double(optarg, &o->threshold_pct) < 0 || o->threshold_pct < 0 ||
 			    o->threshold_pct > 1e6)
 				return cmd_usage_error(&cmd_plot, "--threshold: expected a percentage, "
 						       "not '%s'", optarg);
 			break;
-		case 'n':
+		case OPT_LAST:
 		case OPT_CAND_LAST:
 			if (pdb_parse_int64(optarg, 1, 100000, &n) < 0)
 				return cmd_usage_error(&cmd_plot, "--%s: expected a count, not '%s'",
-						       c == 'n' ? "last" : "cand-last", optarg);
-			*(c == 'n' ? &o->chart.last : &o->chart.cand_last) = (int)n;
+						       c == OPT_LAST ? "last" : "cand-last", optarg);
+			*(c == OPT_LAST ? &o->chart.last : &o->chart.cand_last) = (int)n;
 			break;
 		default:
 			if ((status = cmd_common_option(&cmd_plot, ctx, c)) >= 0)
@@ -266,7 +256,7 @@ static int check_args(const char *kind, int nruns, const struct plot_opts *o)
 		max = 2;
 	} else if (strcmp(kind, "compare") == 0) {
 		min = max = 2;
-	} else if (strcmp(kind, "scaling") != 0 && strcmp(kind, "latency") != 0) {
+	} else if (cmd_parse_format(kind, kinds) < 0) {
 		return cmd_usage_error(&cmd_plot, "unknown chart '%s' (scaling, latency, history, compare)", kind);
 	}
 	if (nruns < min || nruns > max)

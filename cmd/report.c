@@ -8,31 +8,38 @@
 
 static int report_main(int argc, char **argv, struct cmd_ctx *ctx);
 
-const struct command cmd_report = {
-	"report", report_main,
-	"perfdb report CANDIDATE -o DIR [OPTIONS]\n"
-	"  -o, --output DIR      where to write index.md, index.html and the charts\n"
-	"                        (NAME.png and NAME.svg); made when missing\n"
-	"  -b, --baseline RUN    the run to compare with (default: the newest run before\n"
-	"                        CANDIDATE with a series in common, on its branch, else\n"
-	"                        on any branch: the site's rule)\n"
-	"  -w, --where K=V[,K=V] the runs of the history charts and of the default\n"
-	"                        baseline (default: the candidate's branch)\n"
-	"  -t, --title TEXT      the page's title\n"
-	"  -F, --format FMT      markdown, html or both (default)\n"
-	"  -c, --config FILE     thresholds, directions, ignores (default ./perfdb.yaml)\n"
-	"      --templates DIR   read report.md.tmpl and report.html.tmpl from DIR\n"
-	"                        instead of the built-in ones (see reports/)\n"
-	"      --db FILE         the database\n"
-	"Sections: verdict and geometric means, the comparison (worst first), scaling\n"
-	"(vcpus dimension), latency percentiles, history of the series that changed\n"
-	"with their change points, and both runs' environment side by side.\n"
-	"Prints the files written. Exit: 0 written (whatever the verdict), 2 usage,\n"
-	"3 unknown run or bad template, 4 database or file error.\n",
-	"write a Markdown and HTML report of a candidate against its baseline",
+enum { OPT_TEMPLATES = CMD_LONG_ONLY, OPT_BASELINE, OPT_TITLE };
+
+static const char *const formats[] = { "markdown", "html", "both", NULL };
+
+static const struct cmd_option options[] = {
+	{ "output", 'o', "DIR", "where to write index.md, index.html and the charts\n"
+				"(NAME.png and NAME.svg); made when missing", NULL },
+	{ "baseline", OPT_BASELINE, "RUN", "the run to compare with (default: the newest run before\n"
+					   "CANDIDATE with a series in common, on its branch, else\n"
+					   "on any branch: the site's rule)", NULL },
+	{ "where", 'w', "K=V[,K=V]", "the runs of the history charts and of the default\n"
+				     "baseline (default: the candidate's branch)", NULL },
+	{ "title", OPT_TITLE, "TEXT", "the page's title", NULL },
+	{ "format", 'F', "FMT", "markdown, html or both (default)", formats },
+	{ "config", 'c', "FILE", "thresholds, directions, ignores (default ./perfdb.yaml)", NULL },
+	{ "templates", OPT_TEMPLATES, "DIR", "read report.md.tmpl and report.html.tmpl from DIR\n"
+					     "instead of the built-in ones (see reports/)", NULL },
+	{ 0 },
 };
 
-enum { OPT_TEMPLATES = 0x2000 };
+const struct command cmd_report = {
+	.name = "report", .run = report_main,
+	.summary = "write a Markdown and HTML report of a candidate against its baseline",
+	.synopsis = "CANDIDATE -o DIR [OPTIONS]",
+	.options = options,
+	.text = "Sections: verdict and geometric means, the comparison (worst first), scaling\n"
+		"(vcpus dimension), latency percentiles, history of the series that changed\n"
+		"with their change points, and both runs' environment side by side.\n"
+		"Prints the files written. Exit: 0 written (whatever the verdict), 2 usage,\n"
+		"3 unknown run or bad template, 4 database or file error.\n",
+	.operand = CMD_OPERAND_RUN,
+};
 
 struct report_cli {
 	const char *baseline, *config;
@@ -42,25 +49,13 @@ struct report_cli {
 
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct report_cli *o)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, 0, 'o' },
-		{ "baseline", required_argument, 0, 'b' },
-		{ "title", required_argument, 0, 't' },
-		{ "where", required_argument, 0, 'w' },
-		{ "format", required_argument, 0, 'F' },
-		{ "config", required_argument, 0, 'c' },
-		{ "templates", required_argument, 0, OPT_TEMPLATES },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
-	static const char *const formats[] = { "markdown", "html", "both", NULL };
 	int c, status, f;
 
-	while ((c = cmd_getopt(argc, argv, "o:b:t:w:F:c:h", longopts, &cmd_report)) != -1) {
+	while ((c = cmd_next_option(argc, argv, &cmd_report)) != -1) {
 		switch (c) {
 		case 'o': o->opts.outdir = cmd_output_dir(optarg); break;
-		case 'b': o->baseline = optarg; break;
-		case 't': o->opts.title = optarg; break;
+		case OPT_BASELINE: o->baseline = optarg; break;
+		case OPT_TITLE: o->opts.title = optarg; break;
 		case 'w':
 			if ((status = cmd_add_where(&cmd_report, &o->where, optarg)) >= 0)
 				return status;

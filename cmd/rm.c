@@ -6,15 +6,20 @@
 
 static int rm_main(int argc, char **argv, struct cmd_ctx *ctx);
 
+static const struct cmd_option options[] = {
+	{ "where", 'w', "K=V[,K=V]", "every run with these attributes (repeatable: all must match;\n"
+				     "none is not an error)", NULL },
+	{ 0 },
+};
+
 const struct command cmd_rm = {
-	"rm", rm_main,
-	"perfdb rm RUN... | --where K=V[,K=V]...\n"
-	"  -w, --where K=V[,K=V]  every run with these attributes (repeatable: all must match;\n"
-	"                         none is not an error)\n"
-	"      --db FILE          the database\n"
-	"Deletes each run named and every run --where matches, in one transaction; all\n"
-	"selectors are resolved first, so a bad one deletes nothing.\n",
-	"delete runs",
+	.name = "rm", .run = rm_main,
+	.summary = "delete runs",
+	.synopsis = "RUN... | --where K=V[,K=V]...",
+	.options = options,
+	.text = "Deletes each run named and every run --where matches, in one transaction; all\n"
+		"selectors are resolved first, so a bad one deletes nothing.\n",
+	.operand = CMD_OPERAND_RUN,
 };
 
 static int cmp_id(const void *a, const void *b)
@@ -37,11 +42,6 @@ static size_t unique_ids(int64_t *ids, size_t n)
 
 static int rm_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "where", required_argument, 0, 'w' },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
 	struct pdb_store *store = NULL;
 	struct pdb_buf where;
 	struct pdb_err err;
@@ -50,7 +50,7 @@ static int rm_main(int argc, char **argv, struct cmd_ctx *ctx)
 	int c, status = PDB_EXIT_OK;
 
 	pdb_buf_init(&where);
-	while ((c = cmd_getopt(argc, argv, "w:h", longopts, &cmd_rm)) != -1)
+	while ((c = cmd_next_option(argc, argv, &cmd_rm)) != -1)
 		if ((status = c == 'w' ? cmd_add_where(&cmd_rm, &where, optarg)
 				       : cmd_common_option(&cmd_rm, ctx, c)) >= 0)
 			goto out;

@@ -17,36 +17,42 @@
 
 static int run_main(int argc, char **argv, struct cmd_ctx *ctx);
 
+enum { OPT_DRY_RUN = CMD_LONG_ONLY, OPT_VARIANT, OPT_COMPARE, OPT_BUDGET, OPT_MAX_REPEAT, OPT_ONLY };
+
+static const struct cmd_option options[] = {
+	{ "name", 'n', "NAME", "a unique name for the run", NULL },
+	{ "attr", 'a', "K=V", "set a run attribute (repeatable)", NULL },
+	{ "only", OPT_ONLY, "GLOB", "run only the benchmarks whose name matches", NULL },
+	{ "repeat", 'r', "N|auto", "repetitions of every benchmark (overrides the spec);\n"
+				   "auto, with two variants: add pairs (ABBA) until every\n"
+				   "gated series is conclusive, looking at a fixed schedule\n"
+				   "of pair counts, each look at alpha / looks (Bonferroni)", NULL },
+	{ "max-repeat", OPT_MAX_REPEAT, "N", "pairs of --repeat auto at most (spec max_repeat:, 60)", NULL },
+	{ "budget", OPT_BUDGET, "SECONDS", "measuring time of --repeat auto: no look starts whose\n"
+					   "pairs would not fit (spec budget:, 300)", NULL },
+	{ "variant", OPT_VARIANT, "NAME:KEY=VALUE", "an A/B variant, its {KEY} in commands\n"
+						   "(repeatable; the first NAME is the base, the second\n"
+						   "the candidate; replaces the spec's variants);\n"
+						   "NAME:git=REV checks REV out into a temporary\n"
+						   "worktree, {dir}, and runs the spec's build there\n"
+						   "(alone: the candidate is the current checkout)", NULL },
+	{ "dry-run", OPT_DRY_RUN, NULL, "print the expanded plan and run nothing", NULL },
+	{ "compare", OPT_COMPARE, NULL, "after an A/B run, compare the candidate with the base\n"
+					"and exit with compare's status; the options below are\n"
+					"compare's (perfdb compare -h), and need --compare", NULL },
+	COMPARE_GATE_OPTIONS,
+	{ 0 },
+};
+
 const struct command cmd_run = {
-	"run", run_main,
-	"perfdb run [OPTIONS] SPEC.yaml\n"
-	"  -n, --name NAME     a unique name for the run\n"
-	"  -a, --attr K=V      set a run attribute (repeatable)\n"
-	"  -o, --only GLOB     run only the benchmarks whose name matches\n"
-	"  -r, --repeat N      repetitions of every benchmark (overrides the spec)\n"
-	"  -r, --repeat auto   with two variants: add pairs (ABBA) until every gated\n"
-	"                      series is conclusive, looking at a fixed schedule of\n"
-	"                      pair counts, each look at alpha / looks (Bonferroni)\n"
-	"      --max-repeat N  pairs of --repeat auto at most (spec max_repeat:, 60)\n"
-	"      --budget SECONDS  measuring time of --repeat auto: no look starts whose\n"
-	"                      pairs would not fit (spec budget:, 300)\n"
-	"      --variant NAME:KEY=VALUE\n"
-	"                      an A/B variant, its {KEY} in commands (repeatable; the\n"
-	"                      first NAME is the base, the second the candidate;\n"
-	"                      replaces the spec's variants); NAME:git=REV checks REV\n"
-	"                      out into a temporary worktree, {dir}, and runs the\n"
-	"                      spec's build there (alone: the candidate is the\n"
-	"                      current checkout)\n"
-	"      --compare       after an A/B run, compare the candidate with the base\n"
-	"                      and exit with compare's status; takes compare's --format,\n"
-	"                      --threshold, --alpha, --config, --metric, --bench,\n"
-	"                      --fail-on, --all, --holm, --strict-env and --title\n"
-	"      --dry-run       print the expanded plan and run nothing\n"
-	"      --db FILE       the database\n"
-	"Prints the new run's id; with two variants both (\"run7 base\", \"run8 cand\",\n"
-	"on stderr with --compare), stored as NAME-base and NAME-cand with --name.\n"
-	"Ctrl-C stores what finished (status interrupted), exit 130.\n",
-	"run a benchmark spec and store the measurements as a run",
+	.name = "run", .run = run_main,
+	.summary = "run a benchmark spec and store the measurements as a run",
+	.synopsis = "[OPTIONS] SPEC.yaml",
+	.options = options,
+	.text = "Prints the new run's id; with two variants both (\"run7 base\", \"run8 cand\",\n"
+		"on stderr with --compare), stored as NAME-base and NAME-cand with --name.\n"
+		"Ctrl-C stores what finished (status interrupted), exit 130.\n",
+	.operand = CMD_OPERAND_FILE,
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -348,21 +354,6 @@ static void push(const char ***list, size_t *n, size_t *cap, const char *value)
 
 static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	enum { OPT_DRY_RUN = 1, OPT_VARIANT, OPT_COMPARE, OPT_BUDGET, OPT_MAX_REPEAT };
-	static const struct option longopts[] = {
-		{ "name", required_argument, 0, 'n' },
-		{ "attr", required_argument, 0, 'a' },
-		{ "only", required_argument, 0, 'o' },
-		{ "repeat", required_argument, 0, 'r' },
-		{ "dry-run", no_argument, 0, OPT_DRY_RUN },
-		{ "variant", required_argument, 0, OPT_VARIANT },
-		{ "compare", no_argument, 0, OPT_COMPARE },
-		{ "budget", required_argument, 0, OPT_BUDGET },
-		{ "max-repeat", required_argument, 0, OPT_MAX_REPEAT },
-		COMPARE_GATE_OPTIONS,
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
 	struct pdb_spec spec = { 0 };
 	struct pdb_plan plan = { 0 };
 	struct pdb_store *store = NULL;
@@ -382,7 +373,7 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	char ab[37], text[512], end[256], note[128], foot[800];
 
 	compare_gate_init(&gate);
-	while ((c = cmd_getopt(argc, argv, "n:a:o:r:h", longopts, &cmd_run)) != -1) {
+	while ((c = cmd_next_option(argc, argv, &cmd_run)) != -1) {
 		char *k, *v;
 		if ((status = compare_gate_option(&gate, &cmd_run, c, optarg)) >= 0) {
 			if (status)
@@ -393,7 +384,7 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = PDB_EXIT_OK;
 		switch (c) {
 		case 'n': name = optarg; break;
-		case 'o': only = optarg; break;
+		case OPT_ONLY: only = optarg; break;
 		case OPT_DRY_RUN: dry_run = 1; break;
 		case OPT_VARIANT: push(&variants, &nvariants, &capvariants, optarg); break;
 		case OPT_COMPARE: compare = 1; break;

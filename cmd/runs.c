@@ -9,14 +9,20 @@
 
 static int runs_main(int argc, char **argv, struct cmd_ctx *ctx);
 
+static const char *const formats[] = { "text", "json", NULL };
+
+static const struct cmd_option options[] = {
+	{ "format", 'F', "FMT", "text (default) or json", formats },
+	{ "limit", 'l', "N", "at most N runs", NULL },
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable)", NULL },
+	{ 0 },
+};
+
 const struct command cmd_runs = {
-	"runs", runs_main,
-	"perfdb runs [--format text|json] [--limit N] [--where K=V]...\n"
-	"  -F, --format FMT       text (default) or json\n"
-	"  -l, --limit N          at most N runs\n"
-	"  -w, --where K=V[,K=V]  only runs with these attributes (repeatable)\n"
-	"      --db FILE          the database\n",
-	"list runs, newest first",
+	.name = "runs", .run = runs_main,
+	.summary = "list runs, newest first",
+	.synopsis = "[--format text|json] [--limit N] [--where K=V]...",
+	.options = options,
 };
 
 /* Attributes worth a column in the text listing, in this order. */
@@ -95,14 +101,6 @@ static void print_json(const struct pdb_run_row *rows, size_t n)
 
 static int runs_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, 0, 'F' },
-		{ "limit", required_argument, 0, 'l' },
-		{ "where", required_argument, 0, 'w' },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
-	static const char *const formats[] = { "text", "json", NULL };
 	struct pdb_run_filter filter = { 0 };
 	struct pdb_store *store = NULL;
 	struct pdb_run_row *rows = NULL;
@@ -113,7 +111,7 @@ static int runs_main(int argc, char **argv, struct cmd_ctx *ctx)
 	int64_t limit;
 
 	pdb_buf_init(&where);
-	while ((c = cmd_getopt(argc, argv, "F:l:w:h", longopts, &cmd_runs)) != -1) {
+	while ((c = cmd_next_option(argc, argv, &cmd_runs)) != -1) {
 		switch (c) {
 		case 'F':
 			if ((format = cmd_parse_format(optarg, formats)) < 0) {

@@ -12,13 +12,20 @@
 
 static int show_main(int argc, char **argv, struct cmd_ctx *ctx);
 
+static const char *const formats[] = { "text", "json", NULL };
+
+static const struct cmd_option options[] = {
+	{ "format", 'F', "FMT", "text (default) or json, the canonical form of the run", formats },
+	{ 0 },
+};
+
 const struct command cmd_show = {
-	"show", show_main,
-	"perfdb show [--format text|json] RUN\n"
-	"  -F, --format FMT  text (default) or json, the canonical form of the run\n"
-	"      --db FILE     the database\n"
-	"RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE\n",
-	"show a run: attributes and every series",
+	.name = "show", .run = show_main,
+	.summary = "show a run: attributes and every series",
+	.synopsis = "[--format text|json] RUN",
+	.options = options,
+	.text = "RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE\n",
+	.operand = CMD_OPERAND_RUN,
 };
 
 static void value_cell(double v, const char *unit, char *out, size_t size)
@@ -165,19 +172,13 @@ static void print_text(const struct pdb_run *run)
 
 static int show_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, 0, 'F' },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
-	static const char *const formats[] = { "text", "json", NULL };
 	struct pdb_store *store = NULL;
 	struct pdb_run *run = NULL;
 	struct pdb_err err;
 	int c, format = 0, status = PDB_EXIT_OK;
 	int64_t id;
 
-	while ((c = cmd_getopt(argc, argv, "F:h", longopts, &cmd_show)) != -1) {
+	while ((c = cmd_next_option(argc, argv, &cmd_show)) != -1) {
 		if (c == 'F') {
 			if ((format = cmd_parse_format(optarg, formats)) < 0) {
 				status = cmd_usage_error(&cmd_show, "unknown format '%s'", optarg);

@@ -10,52 +10,45 @@
 
 static int site_main(int argc, char **argv, struct cmd_ctx *ctx);
 
-const struct command cmd_site = {
-	"site", site_main,
-	"perfdb site -o DIR [OPTIONS]\n"
-	"  -o, --output DIR        where to write the site (made when missing)\n"
-	"  -w, --where K=V[,K=V]   only runs with these attributes\n"
-	"      --since RUN         only runs from RUN on\n"
-	"  -t, --title TEXT        the site's title (default \"Performance dashboard\")\n"
-	"      --base-url URL      where the site is published (http:// or https://),\n"
-	"                          for canonical links; the pages link to each other\n"
-	"                          by relative paths either way\n"
-	"  -c, --config FILE       the run pages' comparisons' thresholds, directions,\n"
-	"                          ignores, as compare's (default ./perfdb.yaml)\n"
-	"  -j, --jobs N            threads that draw the benchmark pages (default:\n"
-	"                          the CPUs perfdb may run on)\n"
-	"      --db FILE           the database\n"
-	"Writes DIR/index.html (every series by benchmark group, what needs attention\n"
-	"first), DIR/b/BENCHMARK.html (history charts, change points, outliers,\n"
-	"environment) and DIR/r/runN.html (attributes, comparison with the run before\n"
-	"on its branch). No external scripts, fonts or styles: it works from file://.\n"
-	"A rerun writes only the pages whose data changed (DIR/perfdb-site.manifest).\n"
-	"Prints the index's path and what was written. Exit: 0, 2 usage, 3 unknown\n"
-	"run, 4 database or file error.\n",
-	"write a static dashboard of the whole history",
+enum { OPT_SINCE = CMD_LONG_ONLY, OPT_BASE_URL, OPT_TITLE };
+
+static const struct cmd_option options[] = {
+	{ "output", 'o', "DIR", "where to write the site (made when missing)", NULL },
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable: all must match)", NULL },
+	{ "since", OPT_SINCE, "RUN", "only runs from RUN on", NULL },
+	{ "title", OPT_TITLE, "TEXT", "the site's title (default \"Performance dashboard\")", NULL },
+	{ "base-url", OPT_BASE_URL, "URL", "where the site is published (http:// or https://),\n"
+					   "for canonical links; the pages link to each other\n"
+					   "by relative paths either way", NULL },
+	{ "config", 'c', "FILE", "the run pages' comparisons' thresholds, directions,\n"
+				 "ignores, as compare's (default ./perfdb.yaml)", NULL },
+	{ "jobs", 'j', "N", "threads that draw the benchmark pages (default:\n"
+			    "the CPUs perfdb may run on)", NULL },
+	{ 0 },
 };
 
-enum { OPT_SINCE = 0x2000, OPT_BASE_URL };
+const struct command cmd_site = {
+	.name = "site", .run = site_main,
+	.summary = "write a static dashboard of the whole history",
+	.synopsis = "-o DIR [OPTIONS]",
+	.options = options,
+	.text = "Writes DIR/index.html (every series by benchmark group, what needs attention\n"
+		"first), DIR/b/BENCHMARK.html (history charts, change points, outliers,\n"
+		"environment) and DIR/r/runN.html (attributes, comparison with the run before\n"
+		"on its branch). No external scripts, fonts or styles: it works from file://.\n"
+		"A rerun writes only the pages whose data changed (DIR/perfdb-site.manifest).\n"
+		"Prints the index's path and what was written. Exit: 0, 2 usage, 3 unknown\n"
+		"run, 4 database or file error.\n",
+};
 
 /* --where parts are gathered in where, which o->where points to. */
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_site_opts *o,
 			 struct pdb_buf *where, const char **config)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, 0, 'o' },
-		{ "where", required_argument, 0, 'w' },
-		{ "since", required_argument, 0, OPT_SINCE },
-		{ "title", required_argument, 0, 't' },
-		{ "base-url", required_argument, 0, OPT_BASE_URL },
-		{ "jobs", required_argument, 0, 'j' },
-		{ "config", required_argument, 0, 'c' },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
 	int64_t jobs;
 	int c, status;
 
-	while ((c = cmd_getopt(argc, argv, "o:w:t:j:c:h", longopts, &cmd_site)) != -1) {
+	while ((c = cmd_next_option(argc, argv, &cmd_site)) != -1) {
 		switch (c) {
 		case 'o': o->outdir = cmd_output_dir(optarg); break;
 		case 'w':
@@ -64,7 +57,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_
 			o->where = where->data;
 			break;
 		case OPT_SINCE: o->since = optarg; break;
-		case 't': o->title = optarg; break;
+		case OPT_TITLE: o->title = optarg; break;
 		case 'c': *config = optarg; break;
 		case OPT_BASE_URL:
 			if (strncmp(optarg, "http://", 7) != 0 && strncmp(optarg, "https://", 8) != 0)

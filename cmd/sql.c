@@ -11,22 +11,28 @@
 
 static int sql_main(int argc, char **argv, struct cmd_ctx *ctx);
 
+static const char *const formats[] = { "csv", "tsv", "jsonl", "table", NULL };
+
+static const struct cmd_option options[] = {
+	{ "format", 'F', "FMT", "csv with a header (default), tsv, jsonl (one JSON object\n"
+				"a line) or table (aligned text)", formats },
+	{ 0 },
+};
+
 const struct command cmd_sql = {
-	"sql", sql_main,
-	"perfdb sql [--format csv|tsv|jsonl|table] 'SELECT ...'\n"
-	"  -F, --format FMT   csv with a header (default), tsv, jsonl (one JSON object\n"
-	"                     a line) or table (aligned text)\n"
-	"      --db FILE      the database\n"
-	"One statement that only reads, on a read-only connection; writes, ATTACH and\n"
-	"PRAGMAs that set something are refused (exit 2). Beside the tables (runs,\n"
-	"run_attrs, series, results, stats, failures) two views:\n"
-	"  samples_v  run_id, run_name, result_id, benchmark, dims, metric, unit,\n"
-	"             direction, sample, value, t, weight (one row per sample)\n"
-	"  stats_v    run_id, run_name, result_id, benchmark, dims, metric, unit,\n"
-	"             direction, stat, value (one row per statistic)\n"
-	"Reals print as the shortest text that reads back exactly; NULL is empty\n"
-	"(null in jsonl); a blob is x'HEX'.\n",
-	"run a read-only SQL query (samples unpacked in samples_v)",
+	.name = "sql", .run = sql_main,
+	.summary = "run a read-only SQL query (samples unpacked in samples_v)",
+	.synopsis = "[--format csv|tsv|jsonl|table] 'SELECT ...'",
+	.options = options,
+	.text = "One statement that only reads, on a read-only connection; writes, ATTACH and\n"
+		"PRAGMAs that set something are refused (exit 2). Beside the tables (runs,\n"
+		"run_attrs, series, results, stats, failures) two views:\n"
+		"  samples_v  run_id, run_name, result_id, benchmark, dims, metric, unit,\n"
+		"             direction, sample, value, t, weight (one row per sample)\n"
+		"  stats_v    run_id, run_name, result_id, benchmark, dims, metric, unit,\n"
+		"             direction, stat, value (one row per statistic)\n"
+		"Reals print as the shortest text that reads back exactly; NULL is empty\n"
+		"(null in jsonl); a blob is x'HEX'.\n",
 };
 
 enum { FMT_CSV, FMT_TSV, FMT_JSONL, FMT_TABLE };
@@ -211,12 +217,6 @@ static void on_row(void *ctx, const struct pdb_sql_cell *cells, size_t n)
 
 static int sql_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, 0, 'F' },
-		CMD_COMMON_OPTIONS,
-		{ 0, 0, 0, 0 },
-	};
-	static const char *const formats[] = { "csv", "tsv", "jsonl", "table", NULL };
 	struct printer p = { .format = FMT_CSV, .out = stdout };
 	struct pdb_sql_sink sink = { on_columns, on_row, &p };
 	struct pdb_store *store = NULL;
@@ -224,7 +224,7 @@ static int sql_main(int argc, char **argv, struct cmd_ctx *ctx)
 	int c, status = PDB_EXIT_OK;
 
 	pdb_buf_init(&p.cell);
-	while ((c = cmd_getopt(argc, argv, "F:h", longopts, &cmd_sql)) != -1) {
+	while ((c = cmd_next_option(argc, argv, &cmd_sql)) != -1) {
 		switch (c) {
 		case 'F':
 			if ((p.format = cmd_parse_format(optarg, formats)) < 0) {
