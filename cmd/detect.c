@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "branches.h"
 #include "cmd.h"
 #include "escape.h"
 #include "detect.h"
@@ -182,10 +183,11 @@ static json_t *series_json(const struct found *f)
 	return s;
 }
 
-static void print_json(const struct found *fs, size_t n)
+static void print_json(const struct found *fs, size_t n, const char *where)
 {
 	json_t *doc = json_object(), *arr = json_array();
 
+	json_object_set_new(doc, "where", where ? json_string(where) : json_null());
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(arr, series_json(&fs[i]));
 	json_object_set_new(doc, "series", arr);
@@ -465,7 +467,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_err err;
 	size_t nseries = 0, fewer = 0;
 	int64_t since_id = 0;
-	char *params = NULL, *selection = NULL;
+	char *params = NULL, *selection = NULL, *where = NULL, *note = NULL;
 	int status, rc;
 
 	pdb_detect_opts_init(&cli.opts);
@@ -478,10 +480,14 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    pdb_store_begin_read(store, &err) < 0 ||
 	    (cli.since && pdb_store_resolve_since(store, cli.since, &since_id, &fewer, &err) < 0) ||
-	    pdb_store_list_series(store, cli.bench, cli.metric, &series, &nseries, &err) < 0) {
+	    pdb_store_list_series(store, cli.bench, cli.metric, &series, &nseries, &err) < 0 ||
+	    pdb_history_where(store, cli.where, &where, &note, &err) < 0) {
 		status = cmd_fail("detect", &err);
 		goto out;
 	}
+	if (note)
+		fprintf(stderr, "perfdb: detect: %s\n", note);
+	cli.where = where;
 	if (cli.where && where_matches_nothing(store, cli.where, &err, &status))
 		goto out;
 	if (fewer)
@@ -514,7 +520,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 			"detect read it: its cache is not updated\n");
 	}
 	if (cli.format == FMT_JSON)
-		print_json(fs, nseries);
+		print_json(fs, nseries, cli.where);
 	else
 		print_tables(fs, nseries, cli.format == FMT_MARKDOWN);
 	if (fail_recent(fs, nseries, cli.fail_recent) > 0)
@@ -534,5 +540,7 @@ out:
 	pdb_series_free(series, nseries);
 	pdb_store_close(store);
 	pdb_buf_release(&cli.where_parts);
+	free(where);
+	free(note);
 	return status;
 }

@@ -9,6 +9,7 @@
 #include "chart/kinds.h"
 #include "chart/layout.h"
 #include "chart/render.h"
+#include "branches.h"
 #include "cmd.h"
 #include "compare.h"
 #include "compare_render.h"
@@ -372,6 +373,7 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_chart_layout *layout = NULL;
 	struct pdb_err err;
 	const char *kind;
+	char *where = NULL, *note = NULL;
 	int status;
 
 	/* large sample arrays come and go: reuse freed heap rather than map
@@ -390,10 +392,16 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	status = PDB_EXIT_OK;
 	pdb_err_clear(&err);
-	if (!(store = cmd_open_existing_store(ctx, &err))) {
+	if (!(store = cmd_open_existing_store(ctx, &err)) ||
+	    (strcmp(kind, "history") == 0 &&
+	     pdb_history_where(store, o.chart.where, &where, &note, &err) < 0)) {
 		status = cmd_fail("plot", &err);
 		goto out;
 	}
+	if (note)
+		fprintf(stderr, "perfdb: plot: %s\n", note);
+	if (where)
+		o.chart.where = where;
 	chart = build(store, kind, (const char *const *)argv + optind + 1,
 		      (size_t)(argc - optind - 1), &o, &err);
 	if (!chart) {
@@ -420,5 +428,7 @@ out:
 	pdb_chart_free(chart);
 	pdb_store_close(store);
 	pdb_buf_release(&o.where);
+	free(where);
+	free(note);
 	return status;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "branches.h"
 #include "compare_config.h"
 #include "store_detect.h"
 
@@ -92,46 +93,16 @@ static int same_branch(const struct pdb_run_row *a, const struct pdb_run_row *b)
 }
 
 /* Runs of several branches are not one history: without --where the site
- * shows one branch (main, else master, else the one with the most runs,
- * newest first on a tie) and names the others. Runs without a branch then
- * are left out, and said so. */
+ * shows the branch of the rule (lib/branches.h) and names the others. Runs
+ * without a branch then are left out, and said so. */
 static void choose_branch(struct site *s)
 {
-	size_t unnamed = 0, best = 0;
+	size_t unnamed;
 
-	s->branches = pdb_xcalloc(s->nrows + 1, sizeof *s->branches);
-	for (size_t i = 0; i < s->nrows; i++) { /* newest first */
-		const char *b = site_run_attr(&s->rows[i], "branch");
-		size_t k = 0;
-		if (s->rows[i].seq < s->since_seq)
-			continue;
-		if (!b) {
-			unnamed++;
-			continue;
-		}
-		while (k < s->nbranches && strcmp(s->branches[k].name, b) != 0)
-			k++;
-		if (k == s->nbranches)
-			s->branches[s->nbranches++].name = b;
-		s->branches[k].runs++;
-	}
+	s->branches = pdb_branches(s->rows, s->nrows, s->since_seq, &s->nbranches, &unnamed);
 	if (s->nbranches < 2) {
 		s->nbranches = 0;
 		return;
-	}
-	for (size_t k = 1; k < s->nbranches; k++)
-		if (s->branches[k].runs > s->branches[best].runs)
-			best = k;
-	for (size_t k = 0; k < s->nbranches; k++)
-		if (strcmp(s->branches[k].name, "master") == 0)
-			best = k;
-	for (size_t k = 0; k < s->nbranches; k++)
-		if (strcmp(s->branches[k].name, "main") == 0)
-			best = k;
-	{
-		struct site_branch t = s->branches[0];
-		s->branches[0] = s->branches[best];
-		s->branches[best] = t;
 	}
 	s->where = pdb_xasprintf("branch=%s", s->branches[0].name);
 	site_note(s, "the runs have %zu branches: the site shows %s (%zu run%s; --where "

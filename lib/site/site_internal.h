@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "branches.h"
 #include "detect.h"
 #include "site/site.h"
 #include "util.h"
@@ -78,17 +79,12 @@ struct site_run {
 };
 
 /* A branch of the runs, for the site that shows one of several. */
-struct site_branch {
-	const char *name;
-	size_t runs;
-};
-
 struct site {
 	struct pdb_store *store;
 	const struct pdb_site_opts *opts;
 	char *where;                      /* the runs shown: opts->where, else branch=NAME when
 					   * the runs have several branches, else NULL */
-	struct site_branch *branches;     /* when where names the branch chosen: every branch,
+	struct pdb_branch *branches;     /* when where names the branch chosen: every branch,
 					   * the one shown first */
 	size_t nbranches;
 	const char *title;
