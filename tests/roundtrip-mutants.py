@@ -11,14 +11,17 @@
 # the canonical form, and the id is run1 in both fresh databases, so nothing
 # may differ. A refused mutant is fine (that is the parsers' job); a refused A,
 # or B != A, is a failure.
-# Usage: roundtrip-mutants.py PERFDB ROOT [MUTANTS_PER_FILE [SEED]]
+# Usage: roundtrip-mutants.py PERFDB ROOT [MUTANTS_PER_FILE [SEED [EVERY]]]
+#   EVERY N: only every Nth file (in walk order, from the SEED-th modulo N).
 # Prints one line per failure (KEEP=DIR keeps the failing mutants there) and
 # "roundtrip: N mutants of N files, N accepted, N failed"; exit 1 on a failure.
 import hashlib, os, random, re, shutil, subprocess, sys, tempfile
 
 perfdb, root = sys.argv[1], sys.argv[2]
 per_file = int(sys.argv[3]) if len(sys.argv) > 3 else 8
-rng = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 21)
+seed = int(sys.argv[4]) if len(sys.argv) > 4 else 21
+rng = random.Random(seed)
+every = int(sys.argv[5]) if len(sys.argv) > 5 else 1
 keep = os.environ.get("KEEP")
 env = dict(os.environ, PERFDB_FINGERPRINT="off", TZ="UTC")
 work = tempfile.mkdtemp()
@@ -90,6 +93,8 @@ def mutate(data):
     return f"truncated at byte {i}", data[:i]
 
 
+walked = [0]  # files walked so far, for EVERY
+
 def seeds():
     """(path, ingest args) of every file perfdb ingests, directly or with a map of its folder."""
     dirs = [os.path.join(root, "fixtures"), os.path.join(root, "..", "shared", "corpus")]
@@ -101,6 +106,9 @@ def seeds():
             for f in sorted(files):
                 path = os.path.join(base, f)
                 if os.path.getsize(path) > 200_000 or path in maps:
+                    continue
+                walked[0] += 1
+                if (walked[0] + seed) % every:
                     continue
                 for args in [()] + [("--map", m) for m in maps]:
                     if ingest(path, os.path.join(work, "seed.db"), args):
