@@ -21,7 +21,7 @@ static const struct cmd_option options[] = {
 
 const struct command cmd_show = {
 	.name = "show", .run = show_main,
-	.summary = "show a run: attributes and every series",
+	.summary = "show a run: every series, then its attributes",
 	.synopsis = "[--format text|json] RUN",
 	.options = options,
 	.text = "RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE\n",
@@ -83,6 +83,26 @@ static struct row_order *row_order(const struct pdb_run *run)
 	return o;
 }
 
+/* The attributes after the results: a tool may write dozens (fio, Knox). */
+static void print_attrs(const struct pdb_run *run)
+{
+	struct pdb_buf b;
+
+	if (!run->nattrs)
+		return;
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "\nattributes\n");
+	for (size_t i = 0; i < run->nattrs; i++) {
+		size_t len = b.len;
+		pdb_escape_term(&b, run->attrs[i].key);
+		pdb_buf_printf(&b, "%*s ", (int)(b.len - len < 8 ? 8 - (b.len - len) : 0), "");
+		pdb_escape_term(&b, run->attrs[i].value);
+		pdb_buf_puts(&b, "\n");
+	}
+	fputs(b.data, stdout);
+	pdb_buf_release(&b);
+}
+
 static void print_text(const struct pdb_run *run)
 {
 	struct row_order *order = row_order(run);
@@ -111,13 +131,6 @@ static void print_text(const struct pdb_run *run)
 	pdb_buf_puts(&head, "\nsource   ");
 	pdb_escape_term(&head, run->source ? run->source : "-");
 	pdb_buf_puts(&head, "\n");
-	for (size_t i = 0; i < run->nattrs; i++) {
-		size_t len = head.len;
-		pdb_escape_term(&head, run->attrs[i].key);
-		pdb_buf_printf(&head, "%*s ", (int)(head.len - len < 8 ? 8 - (head.len - len) : 0), "");
-		pdb_escape_term(&head, run->attrs[i].value);
-		pdb_buf_puts(&head, "\n");
-	}
 	fputs(head.data, stdout);
 	pdb_buf_release(&head);
 	putchar('\n');
@@ -168,6 +181,7 @@ static void print_text(const struct pdb_run *run)
 	cmd_table_print(&t, stdout);
 	cmd_table_release(&t);
 	free(order);
+	print_attrs(run);
 }
 
 static int show_main(int argc, char **argv, struct cmd_ctx *ctx)

@@ -140,7 +140,7 @@ static void entries_free(struct entry *e, size_t n)
 }
 
 /* The value of a result as one number: median of its samples (weighted),
- * else the tool's median, else its mean; NaN when none. */
+ * else the tool's median (or its p50, the same), else its mean; NaN when none. */
 static double result_value(const struct pdb_result *r)
 {
 	struct pdb_summary s;
@@ -150,8 +150,8 @@ static double result_value(const struct pdb_result *r)
 		pdb_result_summary(r, &s);
 		return s.median;
 	}
-	if (pdb_result_get_stat(r, "median", &v) == 0 || pdb_result_get_stat(r, "mean", &v) == 0 ||
-	    pdb_result_get_stat(r, "p50", &v) == 0)
+	if (pdb_result_get_stat(r, "median", &v) == 0 || pdb_result_get_stat(r, "p50", &v) == 0 ||
+	    pdb_result_get_stat(r, "mean", &v) == 0)
 		return v;
 	/* a tool that gave one statistic only (a p99, say): that one */
 	return r->nstats == 1 ? r->stats[0].value : NAN;

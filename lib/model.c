@@ -480,6 +480,7 @@ void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out)
 	struct pdb_sample *v, one;
 	double sum = 0, wsum = 0, var = 0, acc = 0;
 	size_t n = r->nsamples, i;
+	int weighted = 0, counts = 1;
 
 	out->n = n;
 	out->mean = out->median = out->min = out->max = out->stddev = NAN;
@@ -491,11 +492,18 @@ void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out)
 	memcpy(v, r->samples, n * sizeof *v);
 	/* histogram buckets carry weights: every statistic below honours them */
 	for (i = 0; i < n; i++) {
-		if (!pdb_sample_has_weight(&v[i]))
+		if (pdb_sample_has_weight(&v[i])) {
+			weighted = 1;
+			counts &= v[i].weight >= 0 && v[i].weight == floor(v[i].weight);
+		} else
 			v[i].weight = 1.0;
 		sum += v[i].weight * v[i].value;
 		wsum += v[i].weight;
 	}
+	/* buckets of event counts: n is the events; weights that are shares
+	 * (OpenMessaging's quantiles) count no events: n stays the buckets */
+	if (weighted && counts)
+		out->n = (size_t)llround(wsum);
 	if (n > 1)
 		qsort(v, n, sizeof *v, cmp_sample);
 	out->min = v[0].value;

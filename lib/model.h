@@ -165,8 +165,9 @@ char *pdb_dims_text(const struct pdb_attr *dims, size_t ndims);
 /* "k=v,k=v" for display. Caller frees. */
 char *pdb_dims_display(const struct pdb_attr *dims, size_t ndims);
 
-/* Summary of samples: n, mean, median, min, max (NaN when n == 0).
- * Weighted when samples carry weights. */
+/* Summary of samples: n, mean, median, min, max (NaN when there is no sample).
+ * Weighted when samples carry weights: a histogram's buckets, whose n is then
+ * the events they count (the weights' sum, rounded), not the buckets. */
 struct pdb_summary {
 	size_t n;
 	double mean, median, min, max, stddev;

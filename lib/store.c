@@ -145,6 +145,9 @@ static int migrate(struct pdb_store *store, struct pdb_err *err)
 		char pragma[64];
 		if (pdb_store_exec(store, pdb_migrations[i].sql, err) < 0)
 			goto fail;
+		if (strcmp(pdb_migrations[i].name, "007-series-identity") == 0 &&
+		    pdb_store_migrate_scans(store, err) < 0)
+			goto fail;
 		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", i + 1);
 		if (pdb_store_exec(store, pragma, err) < 0)
 			goto fail;

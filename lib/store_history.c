@@ -81,8 +81,8 @@ static int point_stats(struct pdb_store *store, int64_t result_id,
 {
 	sqlite3_stmt *st = pdb_store_prepare(store,
 		"SELECT name, value FROM stats WHERE result_id = ?"
-		" AND name IN ('median', 'mean', 'min', 'max')", err);
-	double median = NAN;
+		" AND name IN ('median', 'p50', 'mean', 'min', 'max')", err);
+	double median = NAN, p50 = NAN;
 	int rc;
 
 	if (!st)
@@ -93,6 +93,8 @@ static int point_stats(struct pdb_store *store, int64_t result_id,
 		double v = sqlite3_column_type(st, 1) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 1);
 		if (strcmp(name, "median") == 0)
 			median = v;
+		else if (strcmp(name, "p50") == 0)
+			p50 = v;
 		else if (strcmp(name, "mean") == 0)
 			p->mean = v;
 		else if (strcmp(name, "min") == 0)
@@ -101,7 +103,7 @@ static int point_stats(struct pdb_store *store, int64_t result_id,
 			p->max = v;
 	}
 	sqlite3_finalize(st);
-	p->value = isnan(median) ? p->mean : median;
+	p->value = !isnan(median) ? median : !isnan(p50) ? p50 : p->mean;
 	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "series history stats");
 }
 

@@ -12,6 +12,10 @@ struct pdb_migration {
 	const char *sql;
 };
 extern const struct pdb_migration pdb_migrations[]; /* generated, NULL-ended */
+/* Schema 7's step SQL cannot take: hyperfine parameter scans stored under
+ * their expanded commands move to the series of their template
+ * (formats/scan_name.h), their failures with them. In the caller's transaction. */
+int pdb_store_migrate_scans(struct pdb_store *store, struct pdb_err *err);
 
 struct pdb_store {
 	sqlite3 *db;

@@ -44,7 +44,8 @@ double pdb_chart_result_value(const struct pdb_result *r)
 	pdb_result_summary(r, &s);
 	if (s.n > 0)
 		return s.median;
-	if (pdb_result_get_stat(r, "median", &v) == 0 || pdb_result_get_stat(r, "mean", &v) == 0)
+	if (pdb_result_get_stat(r, "median", &v) == 0 || pdb_result_get_stat(r, "p50", &v) == 0 ||
+	    pdb_result_get_stat(r, "mean", &v) == 0)
 		return v;
 	return NAN;
 }

@@ -12,8 +12,13 @@
 
 static const char *const directions[] = { "read", "write", "trim", "sync" };
 
-/* Job options that name files rather than describe the workload: attributes, not dims. */
-static const char *const option_attrs[] = { "name", "directory", "filename" };
+/* Job options that describe the workload: the dims of its series. Every other
+ * option (runtime, ramp_time, time_based, size, file names, ...) says how long or
+ * where it ran: an attribute, so that a longer run is the same series. */
+static const char *const workload_options[] = {
+	"rw", "readwrite", "bs", "blocksize", "iodepth", "numjobs", "rwmixread",
+	"rwmixwrite", "ioengine", "direct",
+};
 
 /* Latency objects of a direction, nanoseconds. */
 static const struct {
@@ -53,7 +58,7 @@ struct job {
 	const struct pdb_source *src;
 	struct pdb_run *run;
 	const char *name;
-	struct pdb_attr dims[64];
+	struct pdb_attr dims[N(workload_options) + 1];
 	size_t ndims;
 	char path[256]; /* $.jobs[i] */
 	char attr[256]; /* fio.job[NAME] or fio.job[NAME#k] */
@@ -283,11 +288,11 @@ static int job_options(struct job *job, const json_t *opts, struct pdb_err *err)
 	json_object_foreach((json_t *)opts, key, v) {
 		if (!json_is_string(v))
 			return bad(job, "[\"job options\"]", "expected string values", err);
-		if (in_list(option_attrs, N(option_attrs), key)) {
+		if (!in_list(workload_options, N(workload_options), key)) {
 			char *name = pdb_xasprintf("%s.%s", job->attr, key);
 			pdb_run_set_attr(job->run, name, json_string_value(v));
 			free(name);
-		} else if (job->ndims < N(job->dims) - 1) {
+		} else { /* room: every workload option, clone and dir */
 			job->dims[job->ndims].key = (char *)key;
 			job->dims[job->ndims].value = (char *)json_string_value(v);
 			job->ndims++;

@@ -7,6 +7,7 @@
 #include "formats/format.h"
 #include "formats/json_packed.h"
 #include "formats/json_util.h"
+#include "formats/scan_name.h"
 #include "util.h"
 
 /* Aggregates hyperfine computes over the runs of one command, in seconds. */
@@ -71,7 +72,7 @@ static int add_array(const struct pdb_source *src, struct pdb_json_doc *doc,
  * failure (with -i hyperfine keeps timing failing runs); the codes are then kept
  * as the attribute exit_codes[COMMAND]. */
 static int exit_codes(const struct pdb_source *src, struct pdb_json_doc *doc,
-		      struct pdb_run *run, const char *command,
+		      struct pdb_run *run, const char *name, const char *command,
 		      const struct pdb_attr *dims, size_t ndims, const json_t *codes,
 		      const char *path, struct pdb_err *err)
 {
@@ -104,7 +105,7 @@ static int exit_codes(const struct pdb_source *src, struct pdb_json_doc *doc,
 		pdb_fmt_double(first, num);
 		reason = mixed ? pdb_xasprintf("%zu of %zu runs exited non-zero", failed, n)
 			       : pdb_xasprintf("%zu of %zu runs exited %s", failed, n, num);
-		pdb_run_add_failure(run, command, dims, ndims, reason);
+		pdb_run_add_failure(run, name, dims, ndims, reason);
 		pdb_attr_set_bench(run, "exit_codes", command, text);
 		free(reason);
 		free(text);
@@ -113,9 +114,12 @@ static int exit_codes(const struct pdb_source *src, struct pdb_json_doc *doc,
 	return 0;
 }
 
-/* One element of results[]: command, times, aggregates, parameters, rest. */
+/* One element of results[]: command, times, aggregates, parameters, rest. The
+ * series is named name (the scan's template, see scan_name.h); the command's
+ * own fields stay keyed by the command as hyperfine wrote it. */
 static int parse_result(const struct pdb_source *src, struct pdb_json_doc *doc,
-			struct pdb_run *run, const json_t *res, size_t idx, struct pdb_err *err)
+			struct pdb_run *run, const json_t *res, size_t idx, const char *name,
+			struct pdb_err *err)
 {
 	const char *command = pdb_json_str(res, "command"), *key;
 	const json_t *params = json_object_get(res, "parameters");
@@ -148,7 +152,7 @@ static int parse_result(const struct pdb_source *src, struct pdb_json_doc *doc,
 			dims[ndims++].value = pdb_json_text(v);
 		}
 	}
-	r = pdb_run_result_with_dims(run, command, dims, ndims, "time", "s");
+	r = pdb_run_result_with_dims(run, name, dims, ndims, "time", "s");
 	json_object_foreach((json_t *)res, key, v) {
 		double x;
 		free(path);
@@ -157,7 +161,7 @@ static int parse_result(const struct pdb_source *src, struct pdb_json_doc *doc,
 			continue;
 		if (strcmp(key, "times") == 0) {
 			/* the time result may have moved: results grow below */
-			r = pdb_run_result_with_dims(run, command, dims, ndims, "time", "s");
+			r = pdb_run_result_with_dims(run, name, dims, ndims, "time", "s");
 			if (add_array(src, doc, r, v, path, err) < 0)
 				goto out;
 		} else if (is_stat(key)) {
@@ -167,10 +171,10 @@ static int parse_result(const struct pdb_source *src, struct pdb_json_doc *doc,
 				pdb_json_bad(err, src, path, "expected a number");
 				goto out;
 			}
-			r = pdb_run_result_with_dims(run, command, dims, ndims, "time", "s");
+			r = pdb_run_result_with_dims(run, name, dims, ndims, "time", "s");
 			pdb_result_set_stat_raw(r, key, x);
 		} else if (strcmp(key, "exit_codes") == 0) {
-			if (exit_codes(src, doc, run, command, dims, ndims, v, path, err) < 0)
+			if (exit_codes(src, doc, run, name, command, dims, ndims, v, path, err) < 0)
 				goto out;
 		} else {
 			char *text = pdb_json_text(v);
@@ -187,12 +191,41 @@ out:
 	return ret;
 }
 
+/* The parameters of results[i] (values as text) and its command, for
+ * pdb_scan_names; what is not of that shape is left for parse_result to refuse. */
+static void scan_item(const json_t *res, struct pdb_scan_item *it)
+{
+	const json_t *params = json_object_get(res, "parameters"), *v;
+	struct pdb_attr *p;
+	const char *key;
+
+	it->command = pdb_json_str(res, "command");
+	if (!it->command)
+		it->command = "";
+	if (!json_is_object(params))
+		return;
+	it->params = p = pdb_xcalloc(json_object_size(params) + 1, sizeof *p);
+	json_object_foreach((json_t *)params, key, v) {
+		p[it->nparams].key = (char *)key;
+		p[it->nparams++].value = pdb_json_text(v);
+	}
+}
+
+static void scan_item_free(struct pdb_scan_item *it)
+{
+	for (size_t i = 0; i < it->nparams; i++)
+		free(it->params[i].value);
+	free((void *)it->params);
+}
+
 static int parse_json(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
 	struct pdb_json_doc doc;
+	struct pdb_scan_item *items = NULL;
+	char **names = NULL;
 	json_t *results, *v;
 	const char *key;
-	size_t i;
+	size_t i, n = 0;
 	int ret = -1;
 
 	if (pdb_json_doc_load(src, packed_paths, 0, &doc, err) < 0)
@@ -203,8 +236,14 @@ static int parse_json(const struct pdb_source *src, struct pdb_run *run, struct 
 			     json_is_object(doc.root) ? "expected an array" : "expected an object");
 		goto out;
 	}
+	n = json_array_size(results);
+	items = pdb_xcalloc(n + 1, sizeof *items);
+	names = pdb_xcalloc(n + 1, sizeof *names);
 	json_array_foreach(results, i, v)
-		if (parse_result(src, &doc, run, v, i, err) < 0)
+		scan_item(v, &items[i]);
+	pdb_scan_names(items, n, names);
+	json_array_foreach(results, i, v)
+		if (parse_result(src, &doc, run, v, i, names[i], err) < 0)
 			goto out;
 	json_object_foreach(doc.root, key, v)
 		if (strcmp(key, "results") != 0)
@@ -212,6 +251,12 @@ static int parse_json(const struct pdb_source *src, struct pdb_run *run, struct 
 	pdb_set_str(&run->tool, "hyperfine");
 	ret = 0;
 out:
+	for (i = 0; i < n; i++) {
+		scan_item_free(&items[i]);
+		free(names[i]);
+	}
+	free(items);
+	free(names);
 	pdb_json_doc_free(&doc);
 	return ret;
 }
@@ -223,11 +268,15 @@ const struct pdb_format pdb_format_hyperfine = {
 	.parse = parse_json,
 };
 
-/* --export-csv: a header, then one row of aggregates per command. */
+/* --export-csv: a header, then one row of aggregates per command. The rows are
+ * checked as they come and kept: a row's name is known only once every row of
+ * its scan is read. */
 struct csv_state {
 	struct pdb_run *run;
 	char **header;
 	size_t ncols;
+	char ***rows;           /* every field of every row */
+	size_t nrows, caprows;
 };
 
 static int detect_csv(const struct pdb_source *src)
@@ -248,67 +297,111 @@ static int csv_header(struct csv_state *st, struct pdb_csv *csv, char **fields,
 	return 0;
 }
 
+static int is_param(const char *column)
+{
+	return strncmp(column, "parameter_", 10) == 0;
+}
+
 static int csv_row(void *ctx, struct pdb_csv *csv, char **fields, size_t n,
 		   struct pdb_err *err)
 {
 	struct csv_state *st = ctx;
-	struct pdb_attr *dims, *extra;
-	struct pdb_result *r;
-	size_t ndims = 0, nextra = 0;
-	int ret = -1;
+	char **row;
 
 	if (!st->header)
 		return csv_header(st, csv, fields, n, err);
 	if (n != st->ncols)
 		return pdb_csv_bad(csv, err, n < st->ncols ? n - 1 : st->ncols,
 				   "expected %zu fields, found %zu", st->ncols, n);
-	dims = pdb_xcalloc(n, sizeof *dims);
-	extra = pdb_xcalloc(n, sizeof *extra);
-	for (size_t i = 1; i < n; i++)
-		if (strncmp(st->header[i], "parameter_", 10) == 0) {
-			dims[ndims].key = st->header[i] + 10;
-			dims[ndims++].value = fields[i];
-		}
-	r = pdb_run_result_with_dims(st->run, fields[0], dims, ndims, "time", "s");
 	for (size_t i = 1; i < n; i++) {
 		double x;
-		if (strncmp(st->header[i], "parameter_", 10) == 0)
+		if (is_param(st->header[i]) || !is_stat(st->header[i]) || fields[i][0] == '\0')
+			continue; /* empty: absent, e.g. the stddev of a single run */
+		if (pdb_parse_double(fields[i], &x) < 0)
+			return pdb_csv_bad(csv, err, i, "%s: expected a number, found '%s'",
+					   st->header[i], fields[i]);
+	}
+	row = pdb_xcalloc(n, sizeof *row);
+	for (size_t i = 0; i < n; i++)
+		row[i] = pdb_xstrdup(fields[i]);
+	pdb_grow((void **)&st->rows, &st->caprows, st->nrows + 1, sizeof *st->rows);
+	st->rows[st->nrows++] = row;
+	return 0;
+}
+
+/* The parameters of a row (the parameter_NAME columns) into dims, which has
+ * room for every column; their number. */
+static size_t row_params(const struct csv_state *st, char **row, struct pdb_attr *dims)
+{
+	size_t ndims = 0;
+
+	for (size_t i = 1; i < st->ncols; i++)
+		if (is_param(st->header[i])) {
+			dims[ndims].key = st->header[i] + 10;
+			dims[ndims++].value = row[i];
+		}
+	return ndims;
+}
+
+/* The checked row as the series name (dims, time): statistics and, for the
+ * other columns, attributes keyed by the command. */
+static void csv_result(struct csv_state *st, char **row, const char *name,
+		       const struct pdb_attr *dims, size_t ndims)
+{
+	struct pdb_attr *extra = pdb_xcalloc(st->ncols, sizeof *extra);
+	struct pdb_result *r = pdb_run_result_with_dims(st->run, name, dims, ndims, "time", "s");
+	size_t nextra = 0;
+
+	for (size_t i = 1; i < st->ncols; i++) {
+		double x;
+		if (is_param(st->header[i]))
 			continue;
 		if (!is_stat(st->header[i])) {
-			extra[nextra].key = pdb_attr_bench_key(st->header[i], fields[0]);
-			extra[nextra++].value = fields[i];
-			continue;
+			extra[nextra].key = pdb_attr_bench_key(st->header[i], row[0]);
+			extra[nextra++].value = row[i];
+		} else if (row[i][0] != '\0' && pdb_parse_double(row[i], &x) == 0) {
+			pdb_result_set_stat_raw(r, st->header[i], x);
 		}
-		if (fields[i][0] == '\0')
-			continue; /* absent, e.g. the stddev of a single run */
-		if (pdb_parse_double(fields[i], &x) < 0) {
-			pdb_csv_bad(csv, err, i, "%s: expected a number, found '%s'",
-				    st->header[i], fields[i]);
-			goto out;
-		}
-		pdb_result_set_stat_raw(r, st->header[i], x);
 	}
 	/* one merge: a column at a time would shift the sorted attributes for each */
 	pdb_run_set_attrs(st->run, extra, nextra);
-	ret = 0;
-out:
 	for (size_t i = 0; i < nextra; i++)
 		free(extra[i].key);
 	free(extra);
-	free(dims);
-	return ret;
 }
 
 static int parse_csv(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
 	struct csv_state st = { .run = run };
 	int ret = pdb_csv_read(src, ',', csv_row, &st, err);
+	struct pdb_attr *dims = pdb_xcalloc(st.nrows * st.ncols + 1, sizeof *dims);
+	struct pdb_scan_item *items = pdb_xcalloc(st.nrows + 1, sizeof *items);
+	char **names = pdb_xcalloc(st.nrows + 1, sizeof *names);
 
+	for (size_t i = 0; i < st.nrows; i++) {
+		items[i].command = st.rows[i][0];
+		items[i].params = dims + i * st.ncols;
+		items[i].nparams = row_params(&st, st.rows[i], dims + i * st.ncols);
+	}
+	if (ret == 0) {
+		pdb_scan_names(items, st.nrows, names);
+		for (size_t i = 0; i < st.nrows; i++)
+			csv_result(&st, st.rows[i], names[i], items[i].params, items[i].nparams);
+		pdb_set_str(&run->tool, "hyperfine");
+	}
+	for (size_t i = 0; i < st.nrows; i++) {
+		for (size_t k = 0; k < st.ncols; k++)
+			free(st.rows[i][k]);
+		free(st.rows[i]);
+		free(names[i]);
+	}
 	for (size_t i = 0; i < st.ncols; i++)
 		free(st.header[i]);
 	free(st.header);
-	if (ret == 0)
-		pdb_set_str(&run->tool, "hyperfine");
+	free(st.rows);
+	free(names);
+	free(items);
+	free(dims);
 	return ret;
 }
 

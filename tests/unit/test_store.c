@@ -196,6 +196,7 @@ static void test_summary(void **state)
 	assert_true(sum.median == 1);
 	assert_true(fabs(sum.mean - 1.45) < 1e-12);
 	assert_true(sum.min == 1 && sum.max == 10);
+	assert_true(sum.n == 100); /* the events the buckets count, not the 3 buckets */
 	pdb_run_free(run);
 }
 

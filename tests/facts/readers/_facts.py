@@ -71,3 +71,63 @@ def load_failures(series_list):
         elif "successful" in m and m["successful"] == 0 and m.get("errors", 0) > 0:
             out.append({"benchmark": bench, "dims": dims})
     return out
+
+
+def scan_names(items):
+    """hyperfine -P/-L: the benchmark name of each (command, {param: value}) of a
+    file, as docs/formats.md says: commands with the same parameter names join, in
+    order, the first group that one template (the command with {param} for a
+    parameter's value) gives entirely; of the templates that fit, the one with a
+    placeholder at the leftmost place possible, then the next, ...  Written as a
+    search over every subset of the places where a value stands."""
+    import itertools
+
+    def expand(tokens, params):
+        return "".join(params[t[1]] if t[0] == 0 else t[1] for t in tokens)
+
+    def candidates(command, params):
+        keys = list(params)
+        places = [(i, i + len(params[k]), ki) for ki, k in enumerate(keys) if params[k]
+                  for i in range(len(command)) if command.startswith(params[k], i)]
+        for chosen in itertools.product((False, True), repeat=len(places)):
+            spans = sorted(p for p, c in zip(places, chosen) if c)
+            if any(a[1] > b[0] for a, b in zip(spans, spans[1:])):
+                continue
+            tokens, at = [], 0
+            for start, end, ki in spans:
+                tokens += [(1, ch) for ch in command[at:start]] + [(0, keys[ki])]
+                at = end
+            tokens += [(1, ch) for ch in command[at:]]
+            yield tokens
+
+    def best(group):
+        command, params = group[0]
+        order = {k: i for i, k in enumerate(params)}
+        fits = [t for t in candidates(command, params)
+                if all(expand(t, p) == c for c, p in group)]
+        if not fits:
+            return None
+        # a placeholder before a character; of two placeholders, the first parameter
+        return min(fits, key=lambda t: [(0, order[x]) if k == 0 else (1, x) for k, x in t])
+
+    def name(tokens):
+        return "".join("{%s}" % x if k == 0 else x for k, x in tokens)
+
+    names = [c if not p else None for c, p in items]
+    for i, (command, params) in enumerate(items):
+        if names[i] is not None:
+            continue
+        group, members, tmpl = [(command, params)], [i], None
+        for j in range(i + 1, len(items)):
+            if names[j] is not None or set(items[j][1]) != set(params):
+                continue
+            t = best(group + [items[j]])
+            if t is not None:
+                group.append(items[j])
+                members.append(j)
+                tmpl = t
+        if tmpl is None:
+            tmpl = best(group)
+        for m in members:
+            names[m] = name(tmpl)
+    return names

@@ -1,5 +1,8 @@
-"""fio --output-format=json: jobs[], each with "job options" (the workload:
-dims, except name/directory/filename which name files) and one object per
+"""fio --output-format=json: jobs[], each with "job options" (the workload
+options are the dims: rw, bs, iodepth, numjobs, rwmixread, ioengine, direct and
+fio's aliases readwrite, blocksize, rwmixwrite; how long and where a job ran --
+runtime, ramp_time, time_based, size, name, directory, filename, ... -- is not
+part of the series) and one object per
 direction (read, write, trim; sync for fsync).  Every direction that did I/O
 (total_ios > 0) is its own series set with dim dir=...: iops (io/s; stats from
 iops_min/max/mean/stddev), bw (bw_bytes B/s; bw_min/max/mean/dev are KiB/s),
@@ -11,7 +14,8 @@ the file's (ascending) order."""
 import json
 from _facts import series, result, text, pct_name
 
-FILE_OPTS = {"name", "directory", "filename"}
+WORKLOAD = {"rw", "readwrite", "bs", "blocksize", "iodepth", "numjobs", "rwmixread",
+            "rwmixwrite", "ioengine", "direct"}
 
 
 def read(path):
@@ -22,7 +26,7 @@ def read(path):
     seen = {}
     for job in doc["jobs"]:
         name = job["jobname"]
-        base = {k: text(v) for k, v in (job.get("job options") or {}).items() if k not in FILE_OPTS}
+        base = {k: text(v) for k, v in (job.get("job options") or {}).items() if k in WORKLOAD}
         if names.count(name) > 1:  # numjobs > 1 without group_reporting: one entry per clone
             base["clone"] = str(seen.get(name, 0))
             seen[name] = seen.get(name, 0) + 1

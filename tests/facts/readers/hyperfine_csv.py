@@ -1,15 +1,18 @@
 """hyperfine --export-csv: one row of aggregates (seconds) per command;
-parameter_X columns are the parameters."""
+parameter_X columns are the parameters; a scan is one benchmark named by the
+command with {param} placeholders (_facts.scan_names)."""
 import csv
-from _facts import series, result
+from _facts import series, result, scan_names
 
 
 def read(path):
     out = []
     with open(path, newline="", encoding="utf-8") as f:
-        for row in csv.DictReader(f):
-            dims = {k[len("parameter_"):]: v for k, v in row.items() if k.startswith("parameter_")}
-            stats = {k: float(row[k]) for k in ("mean", "stddev", "median", "user", "system", "min", "max")
-                     if row.get(k) not in (None, "")}
-            out.append(series(row["command"], "time", "s", "lower", [], stats, dims))
+        rows = list(csv.DictReader(f))
+    items = [(row["command"], {k[len("parameter_"):]: v for k, v in row.items()
+                               if k.startswith("parameter_")}) for row in rows]
+    for row, name, (_, dims) in zip(rows, scan_names(items), items):
+        stats = {k: float(row[k]) for k in ("mean", "stddev", "median", "user", "system", "min", "max")
+                 if row.get(k) not in (None, "")}
+        out.append(series(name, "time", "s", "lower", [], stats, dims))
     return result(out)
