@@ -11,13 +11,20 @@
 
 #define HISTORY_RUNS 30      /* runs of the baseline branch the run-to-run noise is read from */
 #define HISTORY_MIN_RUNS 5   /* fewer: no history test */
-/* The 75th percentile of |Z| for a standard normal Z: the absolute changes
- * from one run to the next have it at 1.1503 times their SD. */
-#define Q75_ABS_NORMAL 1.1503493803760079
-/* Degrees of freedom of that scale per change it is read from: a quantile
- * scale has about 37 % of the efficiency of the SD (calibrated by the
- * seeded A/A gates of tests/unit/test_compare_noise.c). */
-#define SCALE_DF_PER_CHANGE 0.37
+/* The absolute changes from one run to the next, each capped at CAP times
+ * their median (a step or a spike in the history is one or two changes,
+ * which then count as large, not as the scale), have a mean of
+ * CAPPED_MEAN_ABS_NORMAL times the changes' SD when they are normal:
+ * E min(|Z|, a) for a = 3 x 0.6745 (3 median absolute values). */
+#define CAP 3.0
+#define CAPPED_MEAN_ABS_NORMAL 0.7819
+/* Degrees of freedom of that scale per change it is read from (successive
+ * changes overlap, and a mean of absolute values is less efficient than a
+ * variance): calibrated by the seeded sequential A/A gates of
+ * tests/unit/test_compare_gate.c. A quantile scale (the 75th percentile of
+ * the changes) had 0.37 a change: with 6-10 runs of history its interval
+ * was so wide that a +64 % change passed as inconclusive. */
+#define SCALE_DF_PER_CHANGE 0.6
 /* Welch's test below this many values a side has one degree of freedom or
  * so: an interval of [-99 %, +12000 %] says less than "insufficient". */
 #define WELCH_MIN_N 3
@@ -139,24 +146,6 @@ static void entries_free(struct entry *e, size_t n)
 	free(e);
 }
 
-/* The value of a result as one number: median of its samples (weighted),
- * else the tool's median (or its p50, the same), else its mean; NaN when none. */
-static double result_value(const struct pdb_result *r)
-{
-	struct pdb_summary s;
-	double v;
-
-	if (r->nsamples > 0) {
-		pdb_result_summary(r, &s);
-		return s.median;
-	}
-	if (pdb_result_get_stat(r, "median", &v) == 0 || pdb_result_get_stat(r, "p50", &v) == 0 ||
-	    pdb_result_get_stat(r, "mean", &v) == 0)
-		return v;
-	/* a tool that gave one statistic only (a p99, say): that one */
-	return r->nstats == 1 ? r->stats[0].value : NAN;
-}
-
 static int has_weights(const struct pdb_result *r)
 {
 	for (size_t i = 0; i < r->nsamples; i++)
@@ -185,7 +174,7 @@ static double *side_values(const struct entry *e, size_t ne, size_t nruns, size_
 				if (!isnan(r->samples[k].value))
 					v[(*n)++] = r->samples[k].value;
 		} else {
-			double x = result_value(r);
+			double x = pdb_result_value(r);
 			if (!isnan(x))
 				v[(*n)++] = x;
 		}
@@ -498,8 +487,14 @@ static long history_noise(struct ctx *c, const char *key, double *tau_d, double 
 	if (k < 2)
 		goto out;
 	*se2 /= (double)k;
-	qsort(chg, k - 1, sizeof *chg, cmp_double);
-	*tau_d = pdb_stats_quantile(chg, k - 1, 0.75) / Q75_ABS_NORMAL;
+	{
+		double sum = 0, cap;
+		qsort(chg, k - 1, sizeof *chg, cmp_double);
+		cap = CAP * pdb_stats_quantile(chg, k - 1, 0.5);
+		for (size_t i = 0; i + 1 < k; i++)
+			sum += fmin(chg[i], cap);
+		*tau_d = sum / (double)(k - 1) / CAPPED_MEAN_ABS_NORMAL;
+	}
 out:
 	free(loc);
 	free(chg);
@@ -678,9 +673,9 @@ static int verdict_of(const struct ctx *c, struct pdb_compare_row *row)
 		row->reason = pdb_xasprintf("significant, but the interval straddles the %g %% "
 					    "threshold", row->threshold_pct);
 	else if (row->n_history)
-		row->reason = pdb_xasprintf("within the run-to-run noise of its last %zu runs%s%s "
-					    "(±%.3g %% a run)", row->n_history,
-					    c->history_branch ? " on " : "",
+		row->reason = pdb_xasprintf("not significant against the run-to-run noise of its "
+					    "last %zu runs%s%s (±%.3g %% a run): more runs would tell",
+					    row->n_history, c->history_branch ? " on " : "",
 					    c->history_branch ? c->history_branch : "",
 					    row->history_spread_pct);
 	else

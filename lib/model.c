@@ -613,3 +613,18 @@ char *pdb_dims_json_display(const char *json)
 	json_decref(doc);
 	return b.data;
 }
+
+double pdb_result_value(const struct pdb_result *r)
+{
+	struct pdb_summary s;
+	double v;
+
+	if (r->nsamples > 0) {
+		pdb_result_summary(r, &s);
+		return s.median;
+	}
+	if (pdb_result_get_stat(r, "median", &v) == 0 || pdb_result_get_stat(r, "p50", &v) == 0 ||
+	    pdb_result_get_stat(r, "mean", &v) == 0)
+		return v;
+	return r->nstats == 1 ? r->stats[0].value : NAN;
+}

@@ -174,5 +174,9 @@ struct pdb_summary {
 	double p5, q1, q3, p95;  /* the first value whose cumulative weight reaches 5, 25, 75, 95 % */
 };
 void pdb_result_summary(const struct pdb_result *r, struct pdb_summary *out);
+/* A result as one number, as compare and the charts value it: the median
+ * of its samples (weighted), else the tool's median (or its p50, the
+ * same), else its mean, else its only statistic (a p99, say); NaN when none. */
+double pdb_result_value(const struct pdb_result *r);
 
 #endif

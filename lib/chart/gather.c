@@ -36,16 +36,3 @@ char *pdb_chart_run_label(const struct pdb_run *run)
 	return run->name ? pdb_xstrdup(run->name) : pdb_xasprintf("run%lld", (long long)run->id);
 }
 
-double pdb_chart_result_value(const struct pdb_result *r)
-{
-	struct pdb_summary s;
-	double v;
-
-	pdb_result_summary(r, &s);
-	if (s.n > 0)
-		return s.median;
-	if (pdb_result_get_stat(r, "median", &v) == 0 || pdb_result_get_stat(r, "p50", &v) == 0 ||
-	    pdb_result_get_stat(r, "mean", &v) == 0)
-		return v;
-	return NAN;
-}

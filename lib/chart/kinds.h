@@ -126,8 +126,5 @@ int pdb_chart_load_runs(struct pdb_store *store, const char *const *sel, size_t 
 void pdb_chart_runs_free(struct pdb_run **runs, size_t n);
 /* "name" or "run42". Caller frees. */
 char *pdb_chart_run_label(const struct pdb_run *run);
-/* The representative value of a result: median of samples, else the tool's
- * median, else its mean (NAN when none). */
-double pdb_chart_result_value(const struct pdb_result *r);
 
 #endif

@@ -395,7 +395,7 @@ static void spectrum_from_family(const struct pdb_chart_item *it, double **x, do
 		size_t k;
 		if (!same_family(it->r, m, it->family) ||
 		    (p = stat_percent(m->metric + it->family + 1)) < 0 ||
-		    !isfinite(v = pdb_chart_result_value(m)))
+		    !isfinite(v = pdb_result_value(m)))
 			continue;
 		for (k = *n; k > 0 && (*x)[k - 1] > p; k--) {
 			(*x)[k] = (*x)[k - 1];

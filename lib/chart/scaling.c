@@ -267,7 +267,7 @@ int pdb_scaling_gather(struct pdb_store *store, const char *const *sel, size_t n
 	for (size_t k = 0; k < nsel; k++)
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
-			double vc, v = pdb_chart_result_value(r);
+			double vc, v = pdb_result_value(r);
 			if (!pdb_glob_match(opts->bench_glob, r->benchmark) ||
 			    !pdb_glob_match(opts->metric_glob, r->metric) ||
 			    vcpus_of(runs[k], r, &vc) < 0 || !(v > 0))

@@ -52,10 +52,12 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 run = json.load(open(sys.argv[2]))
 series = {(r["benchmark"], r["dims"]["c"], r["metric"]): r for r in run["results"]}
+# a parameter scan is one benchmark named by its template, "cmd {c}"
+template = "cmd {c}"
 bad = []
 for res in doc["results"]:
     cmd, c = res["command"], res["parameters"]["c"]
-    r = series.pop((cmd, c, "time"), None)
+    r = series.pop((template, c, "time"), None)
     if r is None or r["samples"] != res["times"] or r["stats"].get("mean") != res["mean"]:
         bad.append("%s: samples or mean differ" % cmd)
     failed = [x for x in res["exit_codes"] if x != 0]
@@ -63,8 +65,8 @@ for res in doc["results"]:
     want = json.dumps(res["exit_codes"], separators=(",", ":")) if failed else None
     if attr != want:
         bad.append("%s: exit_codes attribute %.40s, expected %.40s" % (cmd, attr, want))
-reasons = {f["benchmark"]: f["reason"] for f in run["failures"]}
-if reasons != {"cmd 3": "1 of 62500 runs exited 2"}:
+reasons = {(f["benchmark"], f["dims"].get("c")): f["reason"] for f in run["failures"]}
+if reasons != {(template, "3"): "1 of 62500 runs exited 2"}:
     bad.append("failures %s" % reasons)
 if series:
     bad.append("series not in the file: %s" % sorted(series))

@@ -204,6 +204,7 @@ static void test_single_sample_static(void **state)
 #define SEQ_SERIES 100
 #define SEQ_RUNS 30
 #define SEQ_TAU 0.10
+#define SHORT_HISTORY 8
 
 static int64_t add_wandering_run(struct pdb_store *store, double factor)
 {
@@ -260,12 +261,20 @@ static void test_sequential_history(void **state)
 {
 	struct fixture *f = *state;
 	int64_t ids[SEQ_RUNS + 1];
-	size_t alarms = 0, gates = 0, decided = 0, by_history, found[4];
+	size_t alarms = 0, gates = 0, decided = 0, by_history, found[4], short_found = 0;
 	static const double shifts[4] = { 2, 4, 6, 8 };
 
 	rng_state = 6;
 	for (int r = 0; r < SEQ_RUNS; r++) {
 		ids[r] = add_wandering_run(f->store, 1.0);
+		if (r == SHORT_HISTORY - 1) {
+			/* 8 runs of history: a shift of 8 SDs is found, not left
+			 * inconclusive for want of runs */
+			ids[SEQ_RUNS] = add_wandering_run(f->store, exp(8 * SEQ_TAU));
+			short_found = history_gate(f->store, ids[r], ids[SEQ_RUNS], &by_history);
+			assert_int_equal(pdb_store_delete_run(f->store, ids[SEQ_RUNS],
+							      &(struct pdb_err){ 0 }), 0);
+		}
 		if (r < 5)
 			continue;
 		alarms += history_gate(f->store, ids[r - 1], ids[r], &by_history);
@@ -280,12 +289,14 @@ static void test_sequential_history(void **state)
 		assert_int_equal(pdb_store_delete_run(f->store, ids[SEQ_RUNS], &(struct pdb_err){ 0 }), 0);
 	}
 	print_message("sequential A/A with history (run-to-run SD %.0f %%): %zu of %zu gates fail, "
-		      "%zu decided by history; shifts of 2, 4, 6, 8 SDs found in %zu, %zu, %zu, %zu of %d\n",
+		      "%zu decided by history; shifts of 2, 4, 6, 8 SDs found in %zu, %zu, %zu, %zu of %d; "
+		      "8 SDs with %d runs of history in %zu\n",
 		      100 * SEQ_TAU, alarms, gates, decided, found[0], found[1], found[2], found[3],
-		      SEQ_SERIES);
+		      SEQ_SERIES, SHORT_HISTORY, short_found);
 	assert_int_equal(decided, gates + 4 * SEQ_SERIES);
 	assert_true(alarms * 100 <= gates);
 	assert_true(found[3] >= SEQ_SERIES * 95 / 100);
+	assert_true(short_found >= SEQ_SERIES * 50 / 100);
 }
 
 /* Three values a side: a rank test cannot reach p < 0.1, Welch's t on log
