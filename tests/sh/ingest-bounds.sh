@@ -20,9 +20,10 @@ bad() { echo "FAIL: $*"; fail=1; }
 expect() {
   name=$1 want=$2 pattern=$3
   shift 3
+  t0=$(date +%s%N)
   ( trap '' XFSZ; ulimit -f 409600; exec timeout 30 "$@" ) >"$work/out" 2>"$work/err"
   rc=$?
-  echo "$name: exit $rc: $(head -c 300 "$work/err" | head -1)"
+  echo "$name: exit $rc ($(( ($(date +%s%N) - t0) / 1000000 )) ms): $(head -c 300 "$work/err" | head -1)"
   [ "$rc" = "$want" ] || bad "$name: exit $rc, expected $want"
   if [ "$pattern" = - ]; then
     [ ! -s "$work/err" ] || bad "$name: stderr not empty"
@@ -86,7 +87,8 @@ case $BUILD in
        sh -c 'ulimit -v 60000; exec "$0" ingest - < "$1"' "$PERFDB" "$work/big.json";;
 esac
 # kill -9 while standard input is spooled: nothing left
-sh -c 'head -c 1048576 /dev/zero; exec sleep 30' | "$PERFDB" ingest - >/dev/null 2>&1 &
+# the writer goes on slowly, and ends at its first write after the reader is killed
+sh -c 'head -c 1048576 /dev/zero; while sleep 0.2; do printf 0 || exit; done' | "$PERFDB" ingest - >/dev/null 2>&1 &
 reader=$!
 sleep 1
 kill -9 $reader
