@@ -30,8 +30,8 @@ static const char environment[] =
 	"  a new run's commit and branch outside a git work tree\n";
 static const char exit_status[] =
 	"  0  success, no regression\n"
-	"  1  compare's gate failed, or detect found a regression (like diff(1):\n"
-	"     not a failure of perfdb)\n"
+	"  1  compare's (or run --compare's) gate failed, or detect --fail-recent\n"
+	"     found a recent regression (like diff(1): not a failure of perfdb)\n"
 	"  2  usage error\n"
 	"  3  bad input: unreadable, malformed, unknown format or run, no series\n"
 	"     in common\n"
@@ -41,7 +41,8 @@ static const char files[] =
 	"./perfdb.db\n"
 	"  the database when neither --db nor PERFDB_DB names one\n"
 	"./perfdb.yaml\n"
-	"  compare's, plot's and report's configuration when --config names none\n";
+	"  the configuration of compare, plot compare, report and site when --config\n"
+	"  names none\n";
 
 /* The text of s (len bytes) for roff: backslashes and hyphens escaped, a
  * line that would start with a control character kept as text. */

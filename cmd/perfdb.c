@@ -71,8 +71,11 @@ static void print_overview(FILE *out)
 	fprintf(out, "usage: perfdb [--db FILE] COMMAND [OPTIONS] [ARGS]\n\n%s\ncommands:\n", cmd_about);
 	for (size_t i = 0; commands[i]; i++)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-	fputs("\n'perfdb help COMMAND' or 'perfdb COMMAND -h' shows a command's options.\n"
-	      "The database is --db FILE, else $PERFDB_DB, else ./perfdb.db.\n", out);
+	fputs("\n'perfdb help COMMAND' or 'perfdb COMMAND -h' shows a command's options;\n"
+	      "man perfdb-COMMAND its manual page. The database is --db FILE, else\n"
+	      "$PERFDB_DB, else ./perfdb.db. perfdb --version prints the version;\n"
+	      "perfdb --generate man|man-COMMAND|man-formats|complete-bash prints the\n"
+	      "manual pages and the bash completion.\n", out);
 }
 
 static int help_main(int argc, char **argv, struct cmd_ctx *ctx)
