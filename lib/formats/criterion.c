@@ -380,6 +380,8 @@ static int csv_row(void *ctx, struct pdb_csv *csv, char **f, size_t nf,
 	double v, n;
 
 	if (pdb_csv_row(csv) == 1) {
+		if (pdb_csv_unique_names(csv, f, nf, err) < 0)
+			return -1;
 		for (size_t i = 0; i < 8; i++) {
 			size_t j = 0;
 			while (j < nf && strcmp(f[j], names[i]) != 0)

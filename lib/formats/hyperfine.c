@@ -290,6 +290,8 @@ static int csv_header(struct csv_state *st, struct pdb_csv *csv, char **fields,
 {
 	if (n == 0 || strcmp(fields[0], "command") != 0)
 		return pdb_csv_bad(csv, err, 0, "expected the header 'command,mean,...'");
+	if (pdb_csv_unique_names(csv, fields, n, err) < 0)
+		return -1;
 	st->header = pdb_xcalloc(n, sizeof *st->header);
 	for (size_t i = 0; i < n; i++)
 		st->header[i] = pdb_xstrdup(fields[i]);

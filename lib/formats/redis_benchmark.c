@@ -57,6 +57,8 @@ static int read_header(struct reader *rd, struct pdb_csv *csv, char **fields,
 	if (nfields < 2 || strcmp(fields[0], "test") != 0 || strcmp(fields[1], "rps") != 0)
 		return pdb_csv_bad(csv, err, 0,
 				   "not a redis-benchmark CSV: expected the header \"test\",\"rps\",...");
+	if (pdb_csv_unique_names(csv, fields, nfields, err) < 0)
+		return -1;
 	rd->cols = pdb_xcalloc(nfields, sizeof *rd->cols);
 	rd->ncols = nfields;
 	for (size_t i = 0; i < nfields; i++) {
