@@ -83,7 +83,7 @@ void compare_print_text(const struct pdb_compare *c, const struct compare_view *
 	pdb_buf_printf(&b, "%s\n", change_note);
 	tests_line(c, &b);
 	if (c->ngeomean) {
-		pdb_buf_puts(&b, "geomean (candidate/baseline, > 1 is worse): ");
+		pdb_buf_puts(&b, "geomean (candidate/baseline, inverted where higher is better; > 1 is worse): ");
 		geomean_line(c, &b);
 		pdb_buf_puts(&b, "\n");
 	}
@@ -161,7 +161,7 @@ void compare_print_markdown(const struct pdb_compare *c, const struct compare_vi
 	if (c->nrows)
 		tests_line(c, &b);
 	if (c->ngeomean) {
-		pdb_buf_puts(&b, "Geometric mean of candidate/baseline (> 1 is worse): ");
+		pdb_buf_puts(&b, "Geometric mean of candidate/baseline, inverted where higher is better (> 1 is worse): ");
 		geomean_line(c, &b);
 		pdb_buf_puts(&b, "\n");
 	}

@@ -204,7 +204,7 @@ static void env_warning(const struct pdb_compare *c, int html, struct pdb_buf *b
 
 static void geomean_table(const struct pdb_compare *c, int html, struct pdb_buf *b)
 {
-	static const char *head[] = { "metric", "series", "candidate / baseline", "change" };
+	static const char *head[] = { "metric", "series", "worse-ratio", "change" };
 	struct table t;
 
 	if (c->ngeomean == 0)
