@@ -9,7 +9,7 @@ DEBS     = gcc pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libya
            librdkafka-dev libcsv-dev libxml2-dev libcmocka-dev fonts-dejavu-core sqlite3 \
            procps kcat python3-yaml rsyslog iproute2
 # What the tests need beside (make check installs them, so no test skips on a new machine)
-TEST_DEBS = chromium python3-scipy time git cmark-gfm
+TEST_DEBS = chromium python3-scipy time git cmark-gfm man-db sysbench
 
 OPT     ?= -O2 -g
 ASAN_OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
