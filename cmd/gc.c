@@ -38,14 +38,6 @@ const struct command cmd_gc = {
 		"in place; prints each run removed and the file's size before and after.\n",
 };
 
-static const char *branch_of(const struct pdb_run_row *r)
-{
-	for (size_t a = 0; a < r->nattrs; a++)
-		if (strcmp(r->attrs[a].key, "branch") == 0)
-			return r->attrs[a].value;
-	return NULL;
-}
-
 /* "removed run7 (nightly)  2026-...  branch main", a line for each of rows[at[]]. */
 static void print_runs(const char *verb, const struct pdb_run_row *rows, const size_t *at,
 		       size_t n)
@@ -53,7 +45,7 @@ static void print_runs(const char *verb, const struct pdb_run_row *rows, const s
 	for (size_t k = 0; k < n; k++) {
 		const struct pdb_run_row *r = &rows[at[k]];
 		char *name = r->name ? cmd_escape_controls(r->name) : NULL;
-		char *branch = cmd_escape_controls(branch_of(r) ? branch_of(r) : "-");
+		char *branch = cmd_escape_controls(pdb_run_row_attr(r, "branch") ? pdb_run_row_attr(r, "branch") : "-");
 		printf("%s run%lld%s%s%s  %s  branch %s\n", verb, (long long)r->id,
 		       name ? " (" : "", name ? name : "", name ? ")" : "", r->created_at, branch);
 		free(name);

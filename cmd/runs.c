@@ -28,14 +28,6 @@ const struct command cmd_runs = {
 /* Attributes worth a column in the text listing, in this order. */
 static const char *const key_attrs[] = { "commit", "branch", "host", "vcpus", NULL };
 
-static const char *row_attr(const struct pdb_run_row *r, const char *key)
-{
-	for (size_t i = 0; i < r->nattrs; i++)
-		if (strcmp(r->attrs[i].key, key) == 0)
-			return r->attrs[i].value;
-	return NULL;
-}
-
 static void print_text(const struct pdb_run_row *rows, size_t n)
 {
 	static const char *header[] = { "id", "name", "created", "tool", "series", "attributes" };
@@ -53,7 +45,7 @@ static void print_text(const struct pdb_run_row *rows, size_t n)
 		pdb_buf_init(&attrs);
 		pdb_buf_puts(&attrs, "");
 		for (size_t k = 0; key_attrs[k]; k++) {
-			const char *v = row_attr(&rows[i], key_attrs[k]);
+			const char *v = pdb_run_row_attr(&rows[i], key_attrs[k]);
 			if (!v)
 				continue;
 			if (strcmp(key_attrs[k], "commit") == 0 && strlen(v) > 12)

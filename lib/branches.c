@@ -6,14 +6,6 @@
 
 #include "util.h"
 
-static const char *branch_of(const struct pdb_run_row *r)
-{
-	for (size_t a = 0; a < r->nattrs; a++)
-		if (strcmp(r->attrs[a].key, "branch") == 0)
-			return r->attrs[a].value;
-	return NULL;
-}
-
 struct pdb_branch *pdb_branches(const struct pdb_run_row *rows, size_t nrows, int64_t since_seq,
 				size_t *n, size_t *unnamed)
 {
@@ -22,7 +14,7 @@ struct pdb_branch *pdb_branches(const struct pdb_run_row *rows, size_t nrows, in
 
 	*n = *unnamed = 0;
 	for (size_t i = 0; i < nrows; i++) { /* newest first: a tie goes to the newest */
-		const char *name = branch_of(&rows[i]);
+		const char *name = pdb_run_row_attr(&rows[i], "branch");
 		size_t k = 0;
 		if (rows[i].seq < since_seq)
 			continue;

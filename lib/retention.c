@@ -6,19 +6,11 @@
 
 #include "util.h"
 
-static const char *attr_of(const struct pdb_run_row *r, const char *key)
-{
-	for (size_t a = 0; a < r->nattrs; a++)
-		if (strcmp(r->attrs[a].key, key) == 0)
-			return r->attrs[a].value;
-	return NULL;
-}
-
 static int kept_by_attr(const struct pdb_run_row *r, const struct pdb_retention *p)
 {
 	for (size_t i = 0; i < p->nkeep; i++) {
 		const char *key = p->keep[i].key, *want = p->keep[i].value;
-		const char *v = strcmp(key, "name") == 0 ? r->name : attr_of(r, key);
+		const char *v = strcmp(key, "name") == 0 ? r->name : pdb_run_row_attr(r, key);
 		if (v && strcmp(v, want) == 0)
 			return 1;
 	}
@@ -34,7 +26,7 @@ static char *combination(const struct pdb_retention *p, const struct pdb_run_row
 	pdb_buf_init(&b);
 	pdb_buf_puts(&b, "");
 	for (size_t a = 0; a < p->nper; a++) {
-		const char *v = attr_of(r, p->per[a]);
+		const char *v = pdb_run_row_attr(r, p->per[a]);
 		pdb_buf_printf(&b, "%c%s\x01", v ? '+' : '-', v ? v : "");
 	}
 	return b.data;

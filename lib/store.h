@@ -102,6 +102,8 @@ int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
 			struct pdb_run_row **rows, size_t *nrows,
 			struct pdb_err *err);
 void pdb_run_rows_free(struct pdb_run_row *rows, size_t nrows);
+/* The value of a row's attribute key, or NULL when it has none. */
+const char *pdb_run_row_attr(const struct pdb_run_row *r, const char *key);
 /* A benchmark that failed in a run, as stored (dims as series.dims). */
 struct pdb_failure_row {
 	int64_t run_id, seq;

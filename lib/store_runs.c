@@ -815,3 +815,11 @@ int pdb_store_vacuum(struct pdb_store *store, struct pdb_err *err)
 		return -1;
 	return pdb_store_exec(store, "PRAGMA wal_checkpoint(TRUNCATE)", err);
 }
+
+const char *pdb_run_row_attr(const struct pdb_run_row *r, const char *key)
+{
+	for (size_t i = 0; i < r->nattrs; i++)
+		if (strcmp(r->attrs[i].key, key) == 0)
+			return r->attrs[i].value;
+	return NULL;
+}

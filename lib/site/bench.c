@@ -43,7 +43,7 @@ static struct pdb_history_point *failed_points(const struct site *s, const struc
 		if (f->bench != bench || strcmp(f->row->dims, dims) != 0)
 			continue;
 		r = site_find_run(s, f->row->run_id)->row;
-		commit = site_run_attr(r, "commit");
+		commit = pdb_run_row_attr(r, "commit");
 		p = &pts[(*n)++];
 		pdb_history_point_init(p, r->id);
 		p->seq = r->seq;

@@ -61,21 +61,13 @@ const struct pdb_history_point *site_point_at(const struct site_series *ss,
 	return NULL;
 }
 
-const char *site_run_attr(const struct pdb_run_row *r, const char *key)
-{
-	for (size_t i = 0; i < r->nattrs; i++)
-		if (strcmp(r->attrs[i].key, key) == 0)
-			return r->attrs[i].value;
-	return NULL;
-}
-
 /* Each point's run name, time and commit, from the runs already read. */
 static void label_points(const struct site *s, struct site_series *ss)
 {
 	for (size_t i = 0; i < ss->n; i++) {
 		struct pdb_history_point *p = &ss->pts[i];
 		const struct site_run *r = site_find_run(s, p->run_id);
-		const char *commit = r ? site_run_attr(r->row, "commit") : NULL;
+		const char *commit = r ? pdb_run_row_attr(r->row, "commit") : NULL;
 
 		if (!r)
 			continue;
@@ -87,7 +79,7 @@ static void label_points(const struct site *s, struct site_series *ss)
 
 static int same_branch(const struct pdb_run_row *a, const struct pdb_run_row *b)
 {
-	const char *x = site_run_attr(a, "branch"), *y = site_run_attr(b, "branch");
+	const char *x = pdb_run_row_attr(a, "branch"), *y = pdb_run_row_attr(b, "branch");
 
 	return x && y ? strcmp(x, y) == 0 : !x && !y;
 }

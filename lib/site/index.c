@@ -30,7 +30,7 @@ static void latest_runs(struct pdb_buf *b, const struct site *s)
 	for (size_t i = s->nruns; i-- > 0;) {
 		const struct site_run *run = &s->runs[i];
 		const struct pdb_run_row *r = run->row;
-		const char *branch = site_run_attr(r, "branch"), *commit = site_run_attr(r, "commit");
+		const char *branch = pdb_run_row_attr(r, "branch"), *commit = pdb_run_row_attr(r, "commit");
 		size_t k = 0;
 
 		while (k < nseen && strcmp(seen[k], branch ? branch : "") != 0)

@@ -153,7 +153,7 @@ void site_failure_table(struct pdb_buf *b, const struct site *s,
 
 		pdb_buf_puts(b, "<tr>");
 		if (with_run == 2) {
-			const char *branch = site_run_attr(site_find_run(s, f->row->run_id)->row,
+			const char *branch = pdb_run_row_attr(site_find_run(s, f->row->run_id)->row,
 							   "branch");
 			pdb_buf_puts(b, "<td>");
 			site_text(b, branch ? branch : "-");

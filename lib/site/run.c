@@ -122,7 +122,7 @@ static void failures(const struct site *s, const struct site_run *run, struct pd
 static void before(const struct site *s, const struct site_run *run, struct pdb_buf *b)
 {
 	const struct pdb_run_row *p = site_find_run(s, run->prev)->row;
-	const char *mine = site_run_attr(run->row, "branch"), *theirs = site_run_attr(p, "branch");
+	const char *mine = pdb_run_row_attr(run->row, "branch"), *theirs = pdb_run_row_attr(p, "branch");
 
 	if (mine ? theirs && strcmp(mine, theirs) == 0 : !theirs) {
 		pdb_buf_puts(b, "</h2>\n<p class=\"note\">The run before on the same branch with a "

@@ -122,8 +122,6 @@ const struct pdb_history_point *site_point_at(const struct site_series *ss,
 /* The failure of benchmark (with dims as series.dims) in run, or NULL. */
 const struct site_failure *site_failure_in(const struct site *s, const struct site_run *run,
 					   const char *benchmark, const char *dims);
-/* The value of a run's attribute, or NULL. */
-const char *site_run_attr(const struct pdb_run_row *r, const char *key);
 
 /* FNV-1a 64 of n bytes, continuing from h (start from SITE_HASH_START). */
 #define SITE_HASH_START 14695981039346656037ULL
