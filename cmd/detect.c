@@ -481,7 +481,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	    pdb_store_begin_read(store, &err) < 0 ||
 	    (cli.since && pdb_store_resolve_since(store, cli.since, &since_id, &fewer, &err) < 0) ||
 	    pdb_store_list_series(store, cli.bench, cli.metric, &series, &nseries, &err) < 0 ||
-	    pdb_history_where(store, cli.where, &where, &note, &err) < 0) {
+	    pdb_history_where(store, cli.where, since_id, &where, &note, &err) < 0) {
 		status = cmd_fail("detect", &err);
 		goto out;
 	}

@@ -394,7 +394,7 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 	pdb_err_clear(&err);
 	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    (strcmp(kind, "history") == 0 &&
-	     pdb_history_where(store, o.chart.where, &where, &note, &err) < 0)) {
+	     pdb_history_where(store, o.chart.where, 0, &where, &note, &err) < 0)) {
 		status = cmd_fail("plot", &err);
 		goto out;
 	}

@@ -22,18 +22,12 @@ const struct command cmd_rm = {
 	.operand = CMD_OPERAND_RUN,
 };
 
-static int cmp_id(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* Sort ids and drop repeats (a run named twice, or named and matched). */
 static size_t unique_ids(int64_t *ids, size_t n)
 {
 	size_t k = 0;
 
-	qsort(ids, n, sizeof *ids, cmp_id);
+	qsort(ids, n, sizeof *ids, pdb_cmp_int64);
 	for (size_t i = 0; i < n; i++)
 		if (k == 0 || ids[k - 1] != ids[i])
 			ids[k++] = ids[i];

@@ -45,22 +45,25 @@ struct pdb_branch *pdb_branches(const struct pdb_run_row *rows, size_t nrows, in
 	return b;
 }
 
-int pdb_history_where(struct pdb_store *store, const char *where, char **out, char **note,
-		      struct pdb_err *err)
+int pdb_branch_same(const struct pdb_run_row *a, const struct pdb_run_row *b)
 {
-	struct pdb_run_filter all = { 0 };
-	struct pdb_run_row *rows = NULL;
+	const char *x = pdb_run_row_attr(a, "branch"), *y = pdb_run_row_attr(b, "branch");
+
+	return x && y ? strcmp(x, y) == 0 : !x && !y;
+}
+
+void pdb_history_where_of(const struct pdb_run_row *rows, size_t nrows, int64_t since_seq,
+			  const char *where, char **out, char **note)
+{
 	struct pdb_branch *b;
-	size_t nrows = 0, n, unnamed;
+	size_t n, unnamed;
 
 	*out = *note = NULL;
 	if (where) {
 		*out = pdb_xstrdup(where);
-		return 0;
+		return;
 	}
-	if (pdb_store_list_runs(store, &all, &rows, &nrows, err) < 0)
-		return -1;
-	b = pdb_branches(rows, nrows, 0, &n, &unnamed);
+	b = pdb_branches(rows, nrows, since_seq, &n, &unnamed);
 	if (n >= 2) {
 		*out = pdb_xasprintf("branch=%s", b[0].name);
 		*note = pdb_xasprintf("the runs have %zu branches: reading %s (%zu run%s; --where "
@@ -69,6 +72,48 @@ int pdb_history_where(struct pdb_store *store, const char *where, char **out, ch
 				      unnamed ? "; runs without a branch are left out" : "");
 	}
 	free(b);
+}
+
+int pdb_history_where(struct pdb_store *store, const char *where, int64_t since_id, char **out,
+		      char **note, struct pdb_err *err)
+{
+	struct pdb_run_filter all = { 0 };
+	struct pdb_run_row *rows = NULL;
+	size_t nrows = 0;
+	int64_t since_seq = 0;
+
+	*out = *note = NULL;
+	if (where) {
+		*out = pdb_xstrdup(where);
+		return 0;
+	}
+	if (pdb_store_list_runs(store, &all, &rows, &nrows, err) < 0)
+		return -1;
+	for (size_t i = 0; i < nrows && since_id; i++)
+		if (rows[i].id == since_id)
+			since_seq = rows[i].seq;
+	pdb_history_where_of(rows, nrows, since_seq, NULL, out, note);
 	pdb_run_rows_free(rows, nrows);
+	return 0;
+}
+
+int pdb_baseline_index(const struct pdb_baseline_history *h, size_t cand, size_t *base)
+{
+	const struct pdb_run_row *c = h->row(h->ctx, cand);
+
+	for (int any = 0; any < 2; any++)
+		for (size_t j = cand; j-- > 0;) {
+			int rc;
+			/* the second pass skips the branch the first one read */
+			if ((h->eligible && !h->eligible(h->ctx, j)) ||
+			    pdb_branch_same(h->row(h->ctx, j), c) == any)
+				continue;
+			if ((rc = h->shares(h->ctx, cand, j)) < 0)
+				return -1;
+			if (rc) {
+				*base = j;
+				return 1;
+			}
+		}
 	return 0;
 }

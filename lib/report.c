@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "atomic_file.h"
+#include "branches.h"
 #include "store_report.h"
 
 void pdb_report_files_release(struct pdb_report_files *f)
@@ -30,21 +31,71 @@ char *pdb_report_history_where(const struct pdb_run *cand, const char *where)
 	return branch ? pdb_xasprintf("branch=%s", branch) : NULL;
 }
 
+/* The history the baseline rule reads: every run, oldest first. */
+struct baseline_ctx {
+	struct pdb_store *store;
+	const struct pdb_run_row *rows;  /* newest first */
+	size_t nrows;
+	const int64_t *eligible;         /* sorted ids; NULL: every run */
+	size_t neligible;
+	struct pdb_err *err;
+};
+
+static const struct pdb_run_row *baseline_row(void *ctx, size_t i)
+{
+	const struct baseline_ctx *b = ctx;
+
+	return &b->rows[b->nrows - 1 - i];
+}
+
+static int baseline_eligible(void *ctx, size_t i)
+{
+	const struct baseline_ctx *b = ctx;
+
+	return !b->eligible || bsearch(&baseline_row(ctx, i)->id, b->eligible, b->neligible,
+				       sizeof *b->eligible, pdb_cmp_int64) != NULL;
+}
+
+static int baseline_shares(void *ctx, size_t a, size_t c)
+{
+	const struct baseline_ctx *b = ctx;
+
+	return pdb_store_runs_share(b->store, baseline_row(ctx, a)->id, baseline_row(ctx, c)->id,
+				    b->err);
+}
+
 int pdb_report_default_baseline(struct pdb_store *store, int64_t cand, const char *where,
 				int64_t *base, struct pdb_err *err)
 {
-	struct pdb_run *run = pdb_store_load_run(store, cand, err);
-	char *same = NULL;
+	struct pdb_run_filter all = { 0 };
+	struct pdb_run *run = NULL;
+	struct pdb_run_row *rows = NULL;
+	int64_t *ids = NULL;
+	size_t nrows = 0, nids = 0, at, found = 0;
+	struct baseline_ctx ctx = { store, NULL, 0, NULL, 0, err };
+	struct pdb_baseline_history h = { 0, baseline_row, baseline_eligible, baseline_shares, &ctx };
 	int rc = -1;
 
 	*base = 0;
-	if (!run)
-		return -1;
-	same = pdb_report_history_where(run, where);
-	if (same && pdb_store_previous_run(store, cand, same, base, err) < 0)
+	if (!(run = pdb_store_load_run(store, cand, err)) || /* a corrupt candidate says so first */
+	    pdb_store_list_runs(store, &all, &rows, &nrows, err) < 0 ||
+	    (where && pdb_store_run_ids(store, where, &ids, &nids, err) < 0))
 		goto out;
-	if (*base == 0 && !where && pdb_store_previous_run(store, cand, NULL, base, err) < 0)
-		goto out;
+	if (where)
+		qsort(ids, nids, sizeof *ids, pdb_cmp_int64);
+	ctx.rows = rows;
+	ctx.nrows = h.n = nrows;
+	ctx.eligible = where ? ids : NULL;
+	ctx.neligible = nids;
+	for (at = 0; at < nrows && baseline_row(&ctx, at)->id != cand; at++)
+		;
+	if (at < nrows) {
+		int got = pdb_baseline_index(&h, at, &found);
+		if (got < 0)
+			goto out;
+		if (got == 1)
+			*base = baseline_row(&ctx, found)->id;
+	}
 	if (*base == 0) {
 		pdb_err_set(err, PDB_EXIT_INPUT, "no run before run%lld%s%s has a series in common "
 			    "with it: there is no baseline (give one with --baseline)",
@@ -53,8 +104,9 @@ int pdb_report_default_baseline(struct pdb_store *store, int64_t cand, const cha
 	}
 	rc = 0;
 out:
-	free(same);
 	pdb_run_free(run);
+	free(ids);
+	pdb_run_rows_free(rows, nrows);
 	return rc;
 }
 

@@ -6,11 +6,8 @@
 
 #include "store.h"
 
-/* The newest run before run before_id in the order of runs whose attributes
- * match where ("k=v,k=v"; NULL: any run) that has a value of a series
- * run before_id has a value of (as the site compares a run). *id = 0 when
- * there is none. */
-int pdb_store_previous_run(struct pdb_store *store, int64_t before_id, const char *where,
-			   int64_t *id, struct pdb_err *err);
+/* 1 when runs a and b each have a value of one series (not of a benchmark
+ * that failed in its run), 0 when not, -1 with err. */
+int pdb_store_runs_share(struct pdb_store *store, int64_t a, int64_t b, struct pdb_err *err);
 
 #endif

@@ -390,3 +390,10 @@ char *pdb_glob_quote(const char *s)
 	}
 	return b.data;
 }
+
+int pdb_cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}

@@ -18,6 +18,9 @@ char *pdb_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 
 /* Grow *items (of item size) so that it holds at least need items. */
 void pdb_grow(void **items, size_t *cap, size_t need, size_t size);
 
+/* qsort and bsearch order of int64_t (run ids) */
+int pdb_cmp_int64(const void *a, const void *b);
+
 /* The length of the longest prefix of s[0..n) that is valid UTF-8 (n when
  * all of it is): no overlong forms, surrogates or code points past U+10FFFF. */
 size_t pdb_utf8_valid_len(const char *s, size_t n);

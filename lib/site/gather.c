@@ -77,37 +77,21 @@ static void label_points(const struct site *s, struct site_series *ss)
 	}
 }
 
-static int same_branch(const struct pdb_run_row *a, const struct pdb_run_row *b)
-{
-	const char *x = pdb_run_row_attr(a, "branch"), *y = pdb_run_row_attr(b, "branch");
-
-	return x && y ? strcmp(x, y) == 0 : !x && !y;
-}
-
 /* Runs of several branches are not one history: without --where the site
  * shows the branch of the rule (lib/branches.h) and names the others. Runs
  * without a branch then are left out, and said so. */
 static void choose_branch(struct site *s)
 {
 	size_t unnamed;
+	char *note;
 
 	s->branches = pdb_branches(s->rows, s->nrows, s->since_seq, &s->nbranches, &unnamed);
-	if (s->nbranches < 2) {
+	if (s->nbranches < 2)
 		s->nbranches = 0;
-		return;
-	}
-	s->where = pdb_xasprintf("branch=%s", s->branches[0].name);
-	site_note(s, "the runs have %zu branches: the site shows %s (%zu run%s; --where "
-		  "branch=NAME for another)%s", s->nbranches, s->where, s->branches[0].runs,
-		  s->branches[0].runs == 1 ? "" : "s",
-		  unnamed ? "; runs without a branch are left out" : "");
-}
-
-static int cmp_id(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
+	pdb_history_where_of(s->rows, s->nrows, s->since_seq, NULL, &s->where, &note);
+	if (note)
+		site_note(s, "%s", note);
+	free(note);
 }
 
 static const struct site *sort_runs_site; /* for qsort, as sort_site */
@@ -145,11 +129,11 @@ static int gather_runs(struct site *s, struct pdb_err *err)
 	}
 	s->runs = pdb_xcalloc(nids + 1, sizeof *s->runs);
 	s->by_id = pdb_xcalloc(nids + 1, sizeof *s->by_id);
-	qsort(ids, nids, sizeof *ids, cmp_id);
+	qsort(ids, nids, sizeof *ids, pdb_cmp_int64);
 	/* rows are newest first */
 	for (size_t i = s->nrows; i-- > 0;) {
 		const struct pdb_run_row *r = &s->rows[i];
-		if (!bsearch(&r->id, ids, nids, sizeof *ids, cmp_id) || r->seq < s->since_seq)
+		if (!bsearch(&r->id, ids, nids, sizeof *ids, pdb_cmp_int64) || r->seq < s->since_seq)
 			continue;
 		s->runs[s->nruns].row = r;
 		s->runs[s->nruns].file = pdb_xasprintf("r/run%lld.html", (long long)r->id);
@@ -162,10 +146,10 @@ static int gather_runs(struct site *s, struct pdb_err *err)
 	for (size_t i = 0; i < s->nruns; i++) {
 		struct site_run *run = &s->runs[i];
 
-		s->branches_mixed |= !same_branch(run->row, s->runs[0].row);
+		s->branches_mixed |= !pdb_branch_same(run->row, s->runs[0].row);
 		run->newest = 1;
 		for (size_t j = i + 1; j < s->nruns && run->newest; j++)
-			run->newest = !same_branch(s->runs[j].row, run->row);
+			run->newest = !pdb_branch_same(s->runs[j].row, run->row);
 	}
 	return 0;
 }
@@ -235,12 +219,12 @@ static int failing_now(struct site *s, const size_t *order, const struct site_ru
 
 	series_of_key(s, order, f->row->benchmark, f->row->dims, &lo, &hi);
 	for (size_t j = i + 1; j < s->nruns; j++)
-		if (same_branch(s->runs[j].row, r->row) && ran(s, order, lo, hi, &s->runs[j], f))
+		if (pdb_branch_same(s->runs[j].row, r->row) && ran(s, order, lo, hi, &s->runs[j], f))
 			return 0;
 	f->since = r->row->id;
 	for (size_t j = i; j-- > 0 && !stopped;) {
 		const struct site_run *q = &s->runs[j];
-		if (!same_branch(q->row, r->row))
+		if (!pdb_branch_same(q->row, r->row))
 			continue;
 		if (site_failure_in(s, q, f->row->benchmark, f->row->dims))
 			f->since = q->row->id;
@@ -659,19 +643,28 @@ static int shares(const struct site *s, const struct site_run *r, const struct s
 	return 0;
 }
 
-/* The run each run is compared with: the newest before it on its branch
- * with a series in common, else the newest before it with one on any branch
- * (a branch's first run against where it came from); 0 when none. */
+static const struct pdb_run_row *history_row(void *ctx, size_t i)
+{
+	return ((const struct site *)ctx)->runs[i].row;
+}
+
+static int history_shares(void *ctx, size_t a, size_t b)
+{
+	const struct site *s = ctx;
+
+	return shares(s, &s->runs[a], &s->runs[b]);
+}
+
+/* The run each run is compared with, by the baseline rule (lib/branches.h);
+ * 0 when none. */
 static void run_prevs(struct site *s)
 {
-	for (size_t i = 0; i < s->nruns; i++) {
-		struct site_run *run = &s->runs[i];
-		for (int any = 0; any < 2 && !run->prev; any++)
-			for (size_t j = i; j-- > 0 && !run->prev;)
-				if ((any || same_branch(s->runs[j].row, run->row)) &&
-				    shares(s, run, &s->runs[j]))
-					run->prev = s->runs[j].row->id;
-	}
+	struct pdb_baseline_history h = { s->nruns, history_row, NULL, history_shares, s };
+	size_t base;
+
+	for (size_t i = 0; i < s->nruns; i++)
+		if (pdb_baseline_index(&h, i, &base) == 1)
+			s->runs[i].prev = s->runs[base].row->id;
 }
 
 /* The comparison's configuration, for the keys of the pages that show one. */

@@ -4,7 +4,8 @@
 # (headline, the run compared with) give the same answer. Histories: a benchmark
 # failing in the candidate; a perfdb.yaml that ignores every benchmark; a
 # threshold of 50 % that makes a +26 % change pass; another tool's run between
-# two of one tool's; a feature branch's run between two of main's.
+# two of one tool's; a feature branch's run between two of main's; runs
+# without a branch; a --since that leaves one branch the most runs.
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -14,8 +15,8 @@ fail=0
 check() { # check WHAT EXPECTED GOT
   if [ "$2" = "$3" ]; then echo "ok: $1: $3"; else echo "FAIL: $1: expected '$2', got '$3'"; fail=1; fi
 }
-# run N TOOL BRANCH SORT_VALUE [failed]: a canonical run; SORT_VALUE "-" leaves
-# the sort benchmark out, "failed" fails it
+# run N TOOL BRANCH SORT_VALUE [failed]: a canonical run; BRANCH "-" gives it
+# none, SORT_VALUE "-" leaves the sort benchmark out, "failed" fails it
 run() {
   /usr/bin/python3 - "$@" > r.json <<'PY'
 import json, sys
@@ -32,7 +33,8 @@ elif v != "-" and not failed:
                 "direction": "lower", "samples": [x, x * 1.01, x * 0.99, x * 1.005, x * 0.995]})
 doc = {"uuid": "6f1c2d3e-4b5a-4c6d-8e7f-9012345678%02d" % int(n), "name": "r" + n,
        "created_at": "2026-11-01T12:%02d:00Z" % int(n), "tool": tool, "format": tool,
-       "source": "r.json", "status": "complete", "attrs": {"branch": branch}, "results": res,
+       "source": "r.json", "status": "complete",
+       "attrs": {"branch": branch} if branch != "-" else {}, "results": res,
        "failures": [{"benchmark": "sort", "dims": {}, "reason": "exit status 1"}] if failed else []}
 print(json.dumps(doc))
 PY
@@ -101,4 +103,19 @@ run 6 hyperfine feature 0.9; run 7 hyperfine main 0.63
 check "report's default baseline: main's run before" run5 "$(report_verdict run7 > /dev/null; report_baseline)"
 check "report's verdict: compare's with that baseline" "$(headline run5 run7)" "$(report_verdict run7)"
 check "site" "$(headline run5 run7) against run5" "$(site_run run7)"
+echo "-- runs without a branch are one branch, as the site has it"
+run 8 hyperfine - 0.6; run 9 hyperfine main 0.63; run 10 hyperfine - 0.6
+check "report's default baseline: the run before without a branch" run8 \
+  "$(report_verdict run10 > /dev/null; report_baseline)"
+
+echo "-- a --since after which another branch has the most runs"
+export PERFDB_DB="$work/since.db"
+for n in 11 12 13 14 15; do run $n hyperfine old 0.5; done
+for n in 16 17 18; do run $n hyperfine new 0.5; done
+note() { sed -n 's/.*the runs have 2 branches: reading \(branch=[a-z]*\).*/\1/p' "$1" | head -1; }
+perfdb detect --since r15 > /dev/null 2> detect.err
+perfdb site --since r15 -o site > /dev/null 2> site.err
+check "detect --since reads the site's branch" "$(note site.err)" "$(note detect.err)"
+check "the branch with the most runs since r15" branch=new "$(note detect.err)"
+
 [ $fail = 0 ] && echo "one-answer: every front end agrees" || exit 1
