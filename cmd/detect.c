@@ -317,27 +317,17 @@ static int detect_series(struct pdb_store *store, const struct detect_cli *cli,
 			 const char *params, const char *selection, int64_t since_id,
 			 struct found *f, struct pdb_err *err)
 {
-	struct pdb_detect_state cached = { 0 };
 	struct pdb_detect_opts o = cli->opts;
-	int found = 0, rc = -1;
 
-	if (pdb_store_detect_values(store, f->series->id, cli->where, since_id, selection,
-				    !cli->no_cache, &f->values, err) < 0)
-		goto out;
-	if (!cli->no_cache &&
-	    pdb_store_detect_cache_get(store, f->series->id, params, &cached,
-				       &found, err) < 0)
-		goto out;
 	o.direction = f->series->direction;
-	if (pdb_detect(f->values.v.values, f->values.v.n, &o, found ? &cached : NULL,
-		       &f->state, &f->res, err) < 0)
-		goto out;
+	if (pdb_store_detect_values(store, f->series->id, cli->where, since_id, selection,
+				    !cli->no_cache, &f->values, err) < 0 ||
+	    pdb_detect_resumed(store, f->series->id, params, !cli->no_cache, f->values.v.values,
+			       f->values.v.n, &o, &f->state, &f->res, err) < 0)
+		return -1;
 	if ((cli->format != FMT_JSON || cli->fail_recent > 0) && label_points(store, f, err) < 0)
-		goto out;
-	rc = 0;
-out:
-	pdb_detect_state_release(&cached);
-	return rc;
+		return -1;
+	return 0;
 }
 
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
@@ -468,7 +458,8 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	size_t nseries = 0, fewer = 0;
 	int64_t since_id = 0;
 	char *params = NULL, *selection = NULL, *where = NULL, *note = NULL;
-	int status, rc;
+	const char *saved_note;
+	int status;
 
 	pdb_detect_opts_init(&cli.opts);
 	pdb_buf_init(&cli.where_parts);
@@ -508,17 +499,13 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		entries[i].state = &fs[i].state;
 		entries[i].values = &fs[i].values;
 	}
-	if (pdb_store_readonly(store)) {
-		fprintf(stderr, "perfdb: detect: the database is read-only: its cache is not updated\n");
-		pdb_store_rollback(store);
-	} else if ((rc = pdb_store_detect_cache_put(store, params, selection, entries,
-						   nseries, &err)) < 0) {
+	if (pdb_detect_cache_save(store, params, selection, entries, nseries, &saved_note,
+				  &err) < 0) {
 		status = cmd_fail("detect", &err);
 		goto out;
-	} else if (rc == 1) {
-		fprintf(stderr, "perfdb: detect: another process wrote to the database while "
-			"detect read it: its cache is not updated\n");
 	}
+	if (saved_note)
+		fprintf(stderr, "perfdb: detect: %s\n", saved_note);
 	if (cli.format == FMT_JSON)
 		print_json(fs, nseries, cli.where);
 	else

@@ -346,3 +346,39 @@ out:
 	pdb_buf_release(&spikes);
 	return ret;
 }
+
+int pdb_detect_resumed(struct pdb_store *store, int64_t series_id, const char *params,
+		       int use_cache, const double *x, size_t n, const struct pdb_detect_opts *o,
+		       struct pdb_detect_state *next, struct pdb_detect_result *res,
+		       struct pdb_err *err)
+{
+	struct pdb_detect_state cached = { 0 };
+	int found = 0, rc;
+
+	if (use_cache && pdb_store_detect_cache_get(store, series_id, params, &cached, &found,
+						    err) < 0)
+		return -1;
+	rc = pdb_detect(x, n, o, found ? &cached : NULL, next, res, err);
+	pdb_detect_state_release(&cached);
+	return rc;
+}
+
+int pdb_detect_cache_save(struct pdb_store *store, const char *params, const char *selection,
+			  const struct pdb_detect_cache_entry *e, size_t n, const char **note,
+			  struct pdb_err *err)
+{
+	int rc;
+
+	*note = NULL;
+	if (pdb_store_readonly(store)) {
+		pdb_store_rollback(store);
+		*note = "the database is read-only: the detect cache is not updated";
+		return 0;
+	}
+	if ((rc = pdb_store_detect_cache_put(store, params, selection, e, n, err)) < 0)
+		return -1;
+	if (rc == 1)
+		*note = "another process wrote to the database while it was read: the detect "
+			"cache is not updated";
+	return 0;
+}

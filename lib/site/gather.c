@@ -343,13 +343,12 @@ static void series_attention(struct site *s)
 /* The history of one series (its points, read: ss->pts, ss->n) and its
  * change points; the split resumes from the detect cache and *next receives
  * the state to cache. */
-static int gather_series(struct site *s, const char *params, struct site_series *ss,
-			 struct pdb_detect_state *next, struct pdb_err *err)
+static int gather_series(struct site *s, struct site_series *ss, struct pdb_detect_state *next,
+			 struct pdb_err *err)
 {
-	struct pdb_detect_state cached = { 0 };
 	struct pdb_detect_opts o;
 	double *x;
-	int found = 0, rc;
+	int rc;
 
 	drop_missing(ss);
 	label_points(s, ss);
@@ -357,15 +356,13 @@ static int gather_series(struct site *s, const char *params, struct site_series 
 		return 0;
 	if (s->bounds && pdb_store_series_bounds(s->store, ss->s->id, ss->pts, ss->n, err) < 0)
 		return -1;
-	if (pdb_store_detect_cache_get(s->store, ss->s->id, params, &cached, &found, err) < 0)
-		return -1;
 	x = pdb_xmalloc(ss->n * sizeof *x);
 	for (size_t i = 0; i < ss->n; i++)
 		x[i] = ss->pts[i].value;
 	pdb_detect_opts_init(&o);
 	o.direction = ss->s->direction;
-	rc = pdb_detect(x, ss->n, &o, found ? &cached : NULL, next, &ss->res, err);
-	pdb_detect_state_release(&cached);
+	rc = pdb_detect_resumed(s->store, ss->s->id, s->params, 1, x, ss->n, &o, next, &ss->res,
+				err);
 	free(x);
 	ss->changed = changed_of(ss);
 	return rc;
@@ -382,11 +379,8 @@ static void series_release(struct site_series *ss)
 static int gather_all_series(struct site *s, struct pdb_err *err)
 {
 	struct pdb_detect_opts o;
-	struct pdb_detect_state *states;
-	struct pdb_detect_cache_entry *entries;
 	struct pdb_history_point **pts;
-	size_t nentries = 0, *npts, next = 0;
-	char *params;
+	size_t *npts, next = 0;
 	int rc = -1;
 
 	if (pdb_store_list_series(s->store, NULL, NULL, &s->all, &s->nall, err) < 0 ||
@@ -401,10 +395,10 @@ static int gather_all_series(struct site *s, struct pdb_err *err)
 		return -1;
 	}
 	pdb_detect_opts_init(&o);
-	params = pdb_store_detect_params(&o, s->since_id, s->where);
+	s->params = pdb_store_detect_params(&o, s->since_id, s->where);
 	s->series = pdb_xcalloc(s->nall + 1, sizeof *s->series);
-	states = pdb_xcalloc(s->nall + 1, sizeof *states);
-	entries = pdb_xcalloc(s->nall + 1, sizeof *entries);
+	s->states = pdb_xcalloc(s->nall + 1, sizeof *s->states);
+	s->entries = pdb_xcalloc(s->nall + 1, sizeof *s->entries);
 	for (size_t i = 0; i < s->nall; i++) {
 		struct site_series *ss = &s->series[s->nseries];
 
@@ -412,7 +406,7 @@ static int gather_all_series(struct site *s, struct pdb_err *err)
 		ss->pts = pts[i];
 		ss->n = npts[i];
 		next = i + 1;
-		if (gather_series(s, params, ss, &states[nentries], err) < 0) {
+		if (gather_series(s, ss, &s->states[s->nentries], err) < 0) {
 			series_release(ss);
 			goto out;
 		}
@@ -421,27 +415,17 @@ static int gather_all_series(struct site *s, struct pdb_err *err)
 			continue;
 		}
 		ss->dims = pdb_dims_json_display(ss->s->dims);
-		entries[nentries].series_id = ss->s->id;
-		entries[nentries].state = &states[nentries];
-		nentries++;
+		s->entries[s->nentries].series_id = ss->s->id;
+		s->entries[s->nentries].state = &s->states[s->nentries];
+		s->nentries++;
 		s->nseries++;
 	}
-	/* the cache is shared with perfdb detect */
-	if (pdb_store_readonly(s->store))
-		site_note(s, "the database is read-only: the detect cache is not updated");
-	else if (pdb_store_detect_cache_put(s->store, params, NULL, entries, nentries, err) < 0)
-		goto out;
 	rc = 0;
 out:
 	for (size_t i = next; i < s->nall; i++) /* not handed to a series */
 		pdb_history_free(pts[i], npts[i]);
 	free(pts);
 	free(npts);
-	for (size_t i = 0; i < nentries; i++)
-		pdb_detect_state_release(&states[i]);
-	free(states);
-	free(entries);
-	free(params);
 	return rc;
 }
 
@@ -756,19 +740,28 @@ static void run_keys(struct site *s)
 	free(values);
 }
 
+/* Everything is read in one read transaction, and the detect cache (shared
+ * with perfdb detect) saved in it at the end: a cache never holds what
+ * another process changed meanwhile. */
 int site_gather(struct site *s, struct pdb_err *err)
 {
+	const char *note;
 	size_t fewer;
 
+	if (pdb_store_begin_read(s->store, err) < 0)
+		return -1;
 	if (s->opts->since &&
 	    pdb_store_resolve_since(s->store, s->opts->since, &s->since_id, &fewer, err) < 0)
-		return -1;
+		goto fail;
 	if (s->opts->since && fewer)
 		site_note(s, "--since %s: only %zu run%s match%s: all of them, from run%lld",
 			  s->opts->since, fewer, fewer == 1 ? "" : "s", fewer == 1 ? "es" : "",
 			  (long long)s->since_id);
-	if (gather_runs(s, err) < 0 || gather_all_series(s, err) < 0 || gather_failures(s, err) < 0)
-		return -1;
+	if (gather_runs(s, err) < 0 || gather_all_series(s, err) < 0 || gather_failures(s, err) < 0 ||
+	    pdb_detect_cache_save(s->store, s->params, NULL, s->entries, s->nentries, &note, err) < 0)
+		goto fail;
+	if (note)
+		site_note(s, "%s", note);
 	series_attention(s);
 	gather_benches(s);
 	bench_failures(s);
@@ -776,10 +769,18 @@ int site_gather(struct site *s, struct pdb_err *err)
 	run_prevs(s);
 	run_keys(s);
 	return 0;
+fail:
+	pdb_store_rollback(s->store);
+	return -1;
 }
 
 void site_release(struct site *s)
 {
+	for (size_t i = 0; i < s->nentries; i++)
+		pdb_detect_state_release(&s->states[i]);
+	free(s->states);
+	free(s->entries);
+	free(s->params);
 	for (size_t i = 0; i < s->nseries; i++)
 		series_release(&s->series[i]);
 	free(s->series);

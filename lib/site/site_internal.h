@@ -107,6 +107,10 @@ struct site {
 	struct site_series *series;       /* those with values in the selected runs, sorted */
 	size_t nseries;
 	int bounds;                       /* 1: some results have the tool's bounds */
+	char *params;                     /* the detect cache's key */
+	struct pdb_detect_state *states;  /* its new states, saved once everything is read */
+	struct pdb_detect_cache_entry *entries;
+	size_t nentries;
 	struct site_bench *benches;       /* by their group's attention, group, attention, name */
 	size_t nbenches;
 	struct pdb_site_stats *stats;

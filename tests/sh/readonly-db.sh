@@ -22,7 +22,7 @@ for c in "runs" "show run1" "sql \"select count(*) from samples_v\"" "compare ru
   [ $status = 0 ] || { [ "$c" = "compare run1 run2" ] && [ $status = 1 ]; } || # 1: the gate's answer
     { echo "$c on a read-only database: exit $status"; cat "$work/err"; exit 1; }
 done
-as_user "$work/perfdb --db $db detect" 2>&1 | grep -q "read-only: its cache is not updated" ||
+as_user "$work/perfdb --db $db detect" 2>&1 | grep -q "perfdb: detect: the database is read-only: the detect cache is not updated" ||
   { echo "detect did not say its cache is not updated"; exit 1; }
 as_user "$work/perfdb --db $db site -o $work/charts/site" 2>&1 |
   grep -q "perfdb: site: the database is read-only: the detect cache is not updated" ||
