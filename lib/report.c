@@ -36,8 +36,9 @@ struct baseline_ctx {
 	struct pdb_store *store;
 	const struct pdb_run_row *rows;  /* newest first */
 	size_t nrows;
-	const int64_t *eligible;         /* sorted ids; NULL: every run */
-	size_t neligible;
+	int filtered;                    /* 0: every run is eligible, 1: those in ids */
+	const int64_t *ids;              /* sorted */
+	size_t nids;
 	struct pdb_err *err;
 };
 
@@ -52,8 +53,8 @@ static int baseline_eligible(void *ctx, size_t i)
 {
 	const struct baseline_ctx *b = ctx;
 
-	return !b->eligible || bsearch(&baseline_row(ctx, i)->id, b->eligible, b->neligible,
-				       sizeof *b->eligible, pdb_cmp_int64) != NULL;
+	return !b->filtered || (b->nids && bsearch(&baseline_row(ctx, i)->id, b->ids, b->nids,
+						   sizeof *b->ids, pdb_cmp_int64));
 }
 
 static int baseline_shares(void *ctx, size_t a, size_t c)
@@ -72,7 +73,7 @@ int pdb_report_default_baseline(struct pdb_store *store, int64_t cand, const cha
 	struct pdb_run_row *rows = NULL;
 	int64_t *ids = NULL;
 	size_t nrows = 0, nids = 0, at, found = 0;
-	struct baseline_ctx ctx = { store, NULL, 0, NULL, 0, err };
+	struct baseline_ctx ctx = { store, NULL, 0, where != NULL, NULL, 0, err };
 	struct pdb_baseline_history h = { 0, baseline_row, baseline_eligible, baseline_shares, &ctx };
 	int rc = -1;
 
@@ -81,12 +82,12 @@ int pdb_report_default_baseline(struct pdb_store *store, int64_t cand, const cha
 	    pdb_store_list_runs(store, &all, &rows, &nrows, err) < 0 ||
 	    (where && pdb_store_run_ids(store, where, &ids, &nids, err) < 0))
 		goto out;
-	if (where)
+	if (nids)
 		qsort(ids, nids, sizeof *ids, pdb_cmp_int64);
 	ctx.rows = rows;
 	ctx.nrows = h.n = nrows;
-	ctx.eligible = where ? ids : NULL;
-	ctx.neligible = nids;
+	ctx.ids = ids;
+	ctx.nids = nids;
 	for (at = 0; at < nrows && baseline_row(&ctx, at)->id != cand; at++)
 		;
 	if (at < nrows) {
