@@ -53,12 +53,17 @@ int pdb_branch_same(const struct pdb_run_row *a, const struct pdb_run_row *b)
 }
 
 void pdb_history_where_of(const struct pdb_run_row *rows, size_t nrows, int64_t since_seq,
-			  const char *where, char **out, char **note)
+			  const char *where, char **out, char **note,
+			  struct pdb_branch **branches, size_t *nbranches)
 {
 	struct pdb_branch *b;
 	size_t n, unnamed;
 
 	*out = *note = NULL;
+	if (branches) {
+		*branches = NULL;
+		*nbranches = 0;
+	}
 	if (where) {
 		*out = pdb_xstrdup(where);
 		return;
@@ -70,6 +75,11 @@ void pdb_history_where_of(const struct pdb_run_row *rows, size_t nrows, int64_t 
 				      "branch=NAME for another)%s", n, *out, b[0].runs,
 				      b[0].runs == 1 ? "" : "s",
 				      unnamed ? "; runs without a branch are left out" : "");
+		if (branches) {
+			*branches = b;
+			*nbranches = n;
+			return;
+		}
 	}
 	free(b);
 }
@@ -80,19 +90,16 @@ int pdb_history_where(struct pdb_store *store, const char *where, int64_t since_
 	struct pdb_run_filter all = { 0 };
 	struct pdb_run_row *rows = NULL;
 	size_t nrows = 0;
-	int64_t since_seq = 0;
 
 	*out = *note = NULL;
-	if (where) {
+	if (where) { /* no need to list the runs */
 		*out = pdb_xstrdup(where);
 		return 0;
 	}
 	if (pdb_store_list_runs(store, &all, &rows, &nrows, err) < 0)
 		return -1;
-	for (size_t i = 0; i < nrows && since_id; i++)
-		if (rows[i].id == since_id)
-			since_seq = rows[i].seq;
-	pdb_history_where_of(rows, nrows, since_seq, NULL, out, note);
+	pdb_history_where_of(rows, nrows, pdb_run_rows_seq(rows, nrows, since_id), NULL, out, note,
+			     NULL, NULL);
 	pdb_run_rows_free(rows, nrows);
 	return 0;
 }

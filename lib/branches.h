@@ -29,9 +29,12 @@ int pdb_branch_same(const struct pdb_run_row *a, const struct pdb_run_row *b);
  * at least since_seq: where when given (copied), else, when they have two
  * branches or more, "branch=NAME" by the rule, with *note saying so ("the
  * runs have 2 branches: reading branch=main (6 runs; --where branch=NAME for
- * another)"); else NULL (all). Both malloc'ed. */
+ * another)"); else NULL (all). Both malloc'ed. When the rule chose, and
+ * branches is not NULL, *branches are the branches (pdb_branches; caller
+ * frees), else NULL and *nbranches 0. */
 void pdb_history_where_of(const struct pdb_run_row *rows, size_t nrows, int64_t since_seq,
-			  const char *where, char **out, char **note);
+			  const char *where, char **out, char **note,
+			  struct pdb_branch **branches, size_t *nbranches);
 
 /* The same over the store's runs, from run since_id on (0: all). */
 int pdb_history_where(struct pdb_store *store, const char *where, int64_t since_id, char **out,

@@ -104,6 +104,8 @@ int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
 void pdb_run_rows_free(struct pdb_run_row *rows, size_t nrows);
 /* The value of a row's attribute key, or NULL when it has none. */
 const char *pdb_run_row_attr(const struct pdb_run_row *r, const char *key);
+/* The seq of run id among rows; 0 when it is not there (or id is 0). */
+int64_t pdb_run_rows_seq(const struct pdb_run_row *rows, size_t nrows, int64_t id);
 /* A benchmark that failed in a run, as stored (dims as series.dims). */
 struct pdb_failure_row {
 	int64_t run_id, seq;

@@ -816,6 +816,14 @@ int pdb_store_vacuum(struct pdb_store *store, struct pdb_err *err)
 	return pdb_store_exec(store, "PRAGMA wal_checkpoint(TRUNCATE)", err);
 }
 
+int64_t pdb_run_rows_seq(const struct pdb_run_row *rows, size_t nrows, int64_t id)
+{
+	for (size_t i = 0; i < nrows && id; i++)
+		if (rows[i].id == id)
+			return rows[i].seq;
+	return 0;
+}
+
 const char *pdb_run_row_attr(const struct pdb_run_row *r, const char *key)
 {
 	for (size_t i = 0; i < r->nattrs; i++)

@@ -77,23 +77,6 @@ static void label_points(const struct site *s, struct site_series *ss)
 	}
 }
 
-/* Runs of several branches are not one history: without --where the site
- * shows the branch of the rule (lib/branches.h) and names the others. Runs
- * without a branch then are left out, and said so. */
-static void choose_branch(struct site *s)
-{
-	size_t unnamed;
-	char *note;
-
-	s->branches = pdb_branches(s->rows, s->nrows, s->since_seq, &s->nbranches, &unnamed);
-	if (s->nbranches < 2)
-		s->nbranches = 0;
-	pdb_history_where_of(s->rows, s->nrows, s->since_seq, NULL, &s->where, &note);
-	if (note)
-		site_note(s, "%s", note);
-	free(note);
-}
-
 static const struct site *sort_runs_site; /* for qsort, as sort_site */
 
 static int cmp_run_at(const void *a, const void *b)
@@ -110,16 +93,18 @@ static int gather_runs(struct site *s, struct pdb_err *err)
 	struct pdb_run_filter f = { 0 };
 	int64_t *ids = NULL;
 	size_t nids = 0;
+	char *note;
 
 	if (pdb_store_list_runs(s->store, &f, &s->rows, &s->nrows, err) < 0)
 		return -1;
-	for (size_t i = 0; i < s->nrows && s->since_id; i++)
-		if (s->rows[i].id == s->since_id)
-			s->since_seq = s->rows[i].seq;
-	if (s->opts->where)
-		s->where = pdb_xstrdup(s->opts->where);
-	else
-		choose_branch(s);
+	s->since_seq = pdb_run_rows_seq(s->rows, s->nrows, s->since_id);
+	/* runs of several branches are not one history: without --where the
+	 * site shows the branch of the rule, and its index names the others */
+	pdb_history_where_of(s->rows, s->nrows, s->since_seq, s->opts->where, &s->where, &note,
+			     &s->branches, &s->nbranches);
+	if (note)
+		site_note(s, "%s", note);
+	free(note);
 	if (pdb_store_run_ids(s->store, s->where, &ids, &nids, err) < 0)
 		return -1;
 	if (nids == 0 && s->opts->where) { /* a typo would empty a published site */
