@@ -114,7 +114,8 @@ static int gather_runs(struct site *s, struct pdb_err *err)
 	}
 	s->runs = pdb_xcalloc(nids + 1, sizeof *s->runs);
 	s->by_id = pdb_xcalloc(nids + 1, sizeof *s->by_id);
-	qsort(ids, nids, sizeof *ids, pdb_cmp_int64);
+	if (nids)
+		qsort(ids, nids, sizeof *ids, pdb_cmp_int64);
 	/* rows are newest first */
 	for (size_t i = s->nrows; i-- > 0;) {
 		const struct pdb_run_row *r = &s->rows[i];
