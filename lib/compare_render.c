@@ -55,7 +55,10 @@ void pdb_compare_counts_text(const struct pdb_compare *c, struct pdb_buf *b)
 	for (int v = 0; v < PDB_VERDICT_COUNT; v++) {
 		if (!c->counts[v])
 			continue;
-		pdb_buf_printf(b, "%s%zu %s", first ? "" : ", ", c->counts[v], pdb_verdict_name(v));
+		/* the two verdicts that are nouns take a plural: "3 regressions" */
+		int noun = v == PDB_VERDICT_REGRESSION || v == PDB_VERDICT_IMPROVEMENT;
+		pdb_buf_printf(b, "%s%zu %s%s", first ? "" : ", ", c->counts[v], pdb_verdict_name(v),
+			       noun && c->counts[v] != 1 ? "s" : "");
 		first = 0;
 	}
 	if (first)
