@@ -49,6 +49,10 @@ expect hyperfine-csv perfdb ingest -f hyp
 expect --version perfdb --ver
 expect nightly perfdb --db "$work/runs.db" show ''
 expect run2 perfdb --db "$work/runs.db" compare run1 ''
+# --db=FILE: bash splits it into three words (COMP_WORDBREAKS has '='), else one
+expect run2 perfdb --db = "$work/runs.db" compare run1 ''
+expect run2 perfdb "--db=$work/runs.db" compare run1 ''
+expect --threshold perfdb --db = "$work/runs.db" compare --thr
 expect latest perfdb show --db "$work/runs.db" l
 expect run1 perfdb report latest --baseline --db "$work/runs.db" r
 expect_not run1 perfdb show ''
