@@ -129,12 +129,16 @@ static struct pdb_result *result(struct job *job, const char *dir, const char *m
 	return pdb_run_result_with_dims(job->run, job->name, dims, n, metric, unit);
 }
 
-/* A value with its periodic statistics: iops or bandwidth. */
+/* A rate over the whole job (iops or bandwidth), one value, with the stats of
+ * the rate fio sampled per interval (iopsavgtime/bwavgtime, 500 ms by default)
+ * named as such: their max can be below the job's rate, and plain "max" beside
+ * the value's own max read as two answers to one question. */
 static int rate(struct job *job, const json_t *d, const char *dir, const char *metric,
 		const char *unit, const char *const keys[5], double stat_scale,
 		struct pdb_err *err)
 {
-	static const char *const stats[] = { "min", "max", "mean", "stddev" };
+	static const char *const stats[] = { "interval_min", "interval_max", "interval_mean",
+					     "interval_stddev" };
 	struct pdb_result *r;
 	double v;
 	int rc = num(job, d, dir, keys[0], &v, err);

@@ -4,8 +4,9 @@ fio's aliases readwrite, blocksize, rwmixwrite; how long and where a job ran --
 runtime, ramp_time, time_based, size, name, directory, filename, ... -- is not
 part of the series) and one object per
 direction (read, write, trim; sync for fsync).  Every direction that did I/O
-(total_ios > 0) is its own series set with dim dir=...: iops (io/s; stats from
-iops_min/max/mean/stddev), bw (bw_bytes B/s; bw_min/max/mean/dev are KiB/s),
+(total_ios > 0) is its own series set with dim dir=...: iops (io/s; stats
+interval_min/max/mean/stddev from iops_min/max/mean/stddev, fio's per-interval
+samples), bw (bw_bytes B/s; the same from bw_min/max/mean/dev, in KiB/s),
 lat/clat/slat (ns -> s; min/max/mean/stddev and the percentile map as pNN) when
 their N > 0, io_bytes, total_ios, short_ios, drop_ios, runtime (ms -> s).  The
 job's own usr_cpu/sys_cpu (%), ctx/majf/minf and job_runtime (ms) have no dir.
@@ -36,12 +37,14 @@ def read(path):
                 continue
             dims = dict(base, dir=d)
             if "iops" in io:
-                st = {s: float(io[k]) for s, k in (("min", "iops_min"), ("max", "iops_max"),
-                                                   ("mean", "iops_mean"), ("stddev", "iops_stddev")) if k in io}
+                st = {"interval_" + s: float(io[k])
+                      for s, k in (("min", "iops_min"), ("max", "iops_max"),
+                                   ("mean", "iops_mean"), ("stddev", "iops_stddev")) if k in io}
                 out.append(series(name, "iops", "io/s", "higher", [float(io["iops"])], st, dims))
             if "bw_bytes" in io:
-                st = {s: float(io[k]) * 1024 for s, k in (("min", "bw_min"), ("max", "bw_max"),
-                                                          ("mean", "bw_mean"), ("stddev", "bw_dev")) if k in io}
+                st = {"interval_" + s: float(io[k]) * 1024
+                      for s, k in (("min", "bw_min"), ("max", "bw_max"),
+                                   ("mean", "bw_mean"), ("stddev", "bw_dev")) if k in io}
                 out.append(series(name, "bw", "B/s", "higher", [float(io["bw_bytes"])], st, dims))
             for key, metric in (("lat_ns", "lat"), ("clat_ns", "clat"), ("slat_ns", "slat")):
                 lat = io.get(key)
