@@ -601,20 +601,22 @@ static int histogram_median_interval(const struct pdb_result *r, double conf, do
 /* One value a side. A histogram on each side (one run, many events) gets
  * the interval of its median from its counts: the change's interval joins
  * the two medians' intervals at 1 - alpha/2 each. An aggregate with no
- * spread and no history is insufficient: no fixed band calls it changed. */
+ * spread and no history is insufficient, whatever its values: no fixed band
+ * calls it changed, and none calls it unchanged. */
 static void compare_single(struct ctx *c, struct pdb_compare_row *row, const struct entry *be,
 			   size_t nb, const struct entry *ce, size_t nc, int positive)
 {
 	double blo, bhi, clo, chi;
 
 	row->band = NULL;
-	if (!positive) {
-		median_change(row, 0, row->median_cand == row->median_base ? NULL
-			      : pdb_xstrdup("one value a side, not all above 0: no ratio to judge"));
+	if (!positive && row->median_cand != row->median_base) {
+		median_change(row, 0, pdb_xstrdup("one value a side, not all above 0: "
+						  "no ratio to judge"));
 		return;
 	}
-	median_change(row, 1, NULL);
-	if (nb == 1 && nc == 1 && c->out->nbase == 1 && c->out->ncand == 1 &&
+	/* equal values are no proof either: 0 and 0 is as insufficient as 5 and 5 */
+	median_change(row, positive, NULL);
+	if (positive && nb == 1 && nc == 1 && c->out->nbase == 1 && c->out->ncand == 1 &&
 	    has_weights(be->r) && has_weights(ce->r) &&
 	    histogram_median_interval(be->r, 1 - c->alpha / 2, &blo, &bhi) == 0 &&
 	    histogram_median_interval(ce->r, 1 - c->alpha / 2, &clo, &chi) == 0) {
