@@ -9,7 +9,7 @@ DEBS     = gcc pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libya
            librdkafka-dev libcsv-dev libxml2-dev libcmocka-dev fonts-dejavu-core sqlite3 \
            procps kcat python3-yaml rsyslog iproute2
 # What the tests need beside (make check installs them, so no test skips on a new machine)
-TEST_DEBS = chromium python3-scipy time git cmark-gfm man-db sysbench
+TEST_DEBS = chromium python3-scipy time git cmark-gfm man-db sysbench zsh tmux
 
 OPT     ?= -O2 -g
 ASAN_OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -58,7 +58,7 @@ BUILDMAKE = $(SUBMAKE) --output-sync=target
 all: deps
 	+@$(BUILDMAKE) build
 
-build: $(BUILD)/perfdb $(BUILD)/man/perfdb.1 $(BUILD)/perfdb.bash
+build: $(BUILD)/perfdb $(BUILD)/man/perfdb.1 $(BUILD)/perfdb.bash $(BUILD)/_perfdb
 	@ln -sf $(BUILD)/perfdb perfdb
 
 # Install the Debian packages that are missing (apt-get, via sudo when not root).
@@ -111,6 +111,10 @@ $(BUILD)/man/perfdb.1: $(BUILD)/perfdb scripts/gen-man.sh
 $(BUILD)/perfdb.bash: $(BUILD)/perfdb
 	$(say) GEN $@
 	$(Q)$(BUILD)/perfdb --generate complete-bash > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/_perfdb: $(BUILD)/perfdb
+	$(say) GEN $@
+	$(Q)$(BUILD)/perfdb --generate complete-zsh > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfdb.a
 	@mkdir -p $(dir $@)
@@ -169,6 +173,8 @@ install: build
 	install -m 644 $(BUILD)/man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 $(BUILD)/perfdb.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/perfdb
+	install -d $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 644 $(BUILD)/_perfdb $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_perfdb
 
 clean:
 	rm -rf build build-asan build-fuzz perfdb
