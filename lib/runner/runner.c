@@ -28,10 +28,6 @@ int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
 				   "and no variant has one");
 	(void)plan;
 	for (size_t b = 0; b < spec->nbenches; b++)
-		if (spec->benches[b].parse_format && !pdb_format_find(spec->benches[b].parse_format))
-			return pdb_err_set(err, PDB_EXIT_USAGE, "benchmark '%s': unknown parse format '%s'",
-					   spec->benches[b].name, spec->benches[b].parse_format);
-	for (size_t b = 0; b < spec->nbenches; b++)
 		for (size_t p = 0; p < pdb_plan_npoints(spec, b); p++) {
 			int want = pdb_plan_vcpus(spec, b, p);
 			if (want > cpus)

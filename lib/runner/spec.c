@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/format.h"
 #include "kafka/workload_spec.h"
 #include "logstream/spec.h"
 #include "runner/spec_keys.h"
@@ -156,11 +157,24 @@ static int read_parse(struct pdb_spec_reader *r, const struct pdb_spec_key *k, c
 {
 	struct pdb_bench_spec *b = out;
 
+	const char *names[64];
+	char hint[128];
+	size_t n = 0;
+
 	if (pdb_spec_read_map(r, v, &parse_section, b) < 0)
 		return -1;
 	if (!b->parse_format)
 		return bad(r, v, "%s: expected {format: NAME, file: PATH}", k->name);
-	return 0;
+	if (pdb_format_find(b->parse_format))
+		return 0;
+	while (pdb_formats[n] && n < sizeof names / sizeof names[0]) {
+		names[n] = pdb_formats[n]->name;
+		n++;
+	}
+	if (!*pdb_did_you_mean(b->parse_format, names, n, hint, sizeof hint))
+		snprintf(hint, sizeof hint, " (perfdb ingest --list-formats lists them)");
+	return pdb_spec_bad(r, json_object_get(v, "format"), "format: '%s' is not an ingest format%s",
+			    b->parse_format, hint);
 }
 
 static int read_kafka(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
