@@ -608,15 +608,19 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 			goto out;
 		}
 		bad = res.status != 0 || res.timed_out;
-		if (s->kind == PDB_STEP_MEASURE && !res.interrupted) {
-			if (!bad) {
-				add_value(run, spec, s, "wall_time", "s", res.wall);
-				add_value(run, spec, s, "user_time", "s", res.user);
-				add_value(run, spec, s, "sys_time", "s", res.sys);
-				add_value(run, spec, s, "peak_rss", "B", res.max_rss);
-				bad = regex_metrics(run, spec, s, out_path, why, sizeof why) < 0 ||
-				      (b->parse_format && parse_output(run, spec, s, &x, out_path, why, sizeof why) < 0);
-			}
+		if (s->kind == PDB_STEP_MEASURE && !res.interrupted && !bad) {
+			/* the repetition's values go into the run only when all of
+			 * them could be read: a failed repetition stores none */
+			struct pdb_run *rep = pdb_run_new();
+			add_value(rep, spec, s, "wall_time", "s", res.wall);
+			add_value(rep, spec, s, "user_time", "s", res.user);
+			add_value(rep, spec, s, "sys_time", "s", res.sys);
+			add_value(rep, spec, s, "peak_rss", "B", res.max_rss);
+			bad = regex_metrics(rep, spec, s, out_path, why, sizeof why) < 0 ||
+			      (b->parse_format && parse_output(rep, spec, s, &x, out_path, why, sizeof why) < 0);
+			if (!bad)
+				pdb_run_merge(run, rep);
+			pdb_run_free(rep);
 		}
 		if (bad && !res.interrupted) {
 			record_failure(run, spec, s, &res, why[0] ? why : NULL);
