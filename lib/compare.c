@@ -936,6 +936,10 @@ static int cmp_row(const void *pa, const void *pb)
 		return (a->hidden != PDB_SHOWN) - (b->hidden != PDB_SHOWN);
 	if (verdict_rank(a->verdict) != verdict_rank(b->verdict))
 		return verdict_rank(a->verdict) - verdict_rank(b->verdict);
+	/* a metric with no direction is never worse: a total that grows with
+	 * the run's length (fio's io_bytes) after every gated row of its verdict */
+	if ((a->direction == PDB_DIR_NONE) != (b->direction == PDB_DIR_NONE))
+		return (a->direction == PDB_DIR_NONE) - (b->direction == PDB_DIR_NONE);
 	if (wa != wb)
 		return wa > wb ? -1 : 1;
 	if ((d = strcmp(a->benchmark, b->benchmark)) != 0)
@@ -963,14 +967,16 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Geometric mean per metric of exp(dir * ln(cand/base)) over the series
- * that have a percentage estimate (direction none counts as lower). */
+ * that have a percentage estimate and a direction (of a metric with none,
+ * > 1 is not worse: fio's io_bytes doubles with the runtime). */
 static void geomeans(struct pdb_compare *out)
 {
 	const char **metrics = pdb_xmalloc((out->nrows ? out->nrows : 1) * sizeof *metrics);
 	size_t nm = 0, cap = 0;
 
 	for (size_t i = 0; i < out->nrows; i++)
-		if (!isnan(out->rows[i].change_pct) && !out->rows[i].hidden)
+		if (!isnan(out->rows[i].change_pct) && !out->rows[i].hidden &&
+		    out->rows[i].direction != PDB_DIR_NONE)
 			metrics[nm++] = out->rows[i].metric;
 	qsort(metrics, nm, sizeof *metrics, cmp_str);
 	for (size_t i = 0; i < nm; i++) {
@@ -982,7 +988,8 @@ static void geomeans(struct pdb_compare *out)
 			continue;
 		for (size_t k = 0; k < out->nrows; k++) {
 			const struct pdb_compare_row *r = &out->rows[k];
-			if (isnan(r->change_pct) || r->hidden || strcmp(r->metric, metrics[i]) != 0)
+			if (isnan(r->change_pct) || r->hidden || r->direction == PDB_DIR_NONE ||
+			    strcmp(r->metric, metrics[i]) != 0)
 				continue;
 			sum += (r->direction == PDB_DIR_HIGHER ? -1 : 1) * log1p(r->change_pct / 100);
 			n++;
