@@ -120,18 +120,19 @@ static int on_look(void *vctx, const struct pdb_look *l)
 }
 
 /* The command of a build or step, its {KEY}s those of variant v at point. */
-static void print_argv(const struct pdb_spec *spec, size_t point, size_t v, const struct pdb_command *c)
+static void print_argv(const struct pdb_spec *spec, size_t bench, size_t point, size_t v,
+		       const struct pdb_command *c)
 {
 	char *text;
 
 	if (c->shell) {
-		text = pdb_plan_expand(spec, point, v, c->shell);
+		text = pdb_plan_expand(spec, bench, point, v, c->shell);
 		printf("%s", text);
 		free(text);
 		return;
 	}
 	for (size_t i = 0; c->argv[i]; i++) {
-		text = pdb_plan_expand(spec, point, v, c->argv[i]);
+		text = pdb_plan_expand(spec, bench, point, v, c->argv[i]);
 		printf(strpbrk(text, " \t'\"$") ? "%s'%s'" : "%s%s", i ? " " : "", text);
 		free(text);
 	}
@@ -146,7 +147,7 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 
 	if (b->kafka && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
 		const struct pdb_kafka_spec *k = b->kafka;
-		text = pdb_plan_expand(spec, s->point, s->variant, k->rate);
+		text = pdb_plan_expand(spec, s->bench, s->point, s->variant, k->rate);
 		printf("kafka %s %s%s%s, ", k->brokers, k->topic, k->output_topic ? " -> " : "",
 		       k->output_topic ? k->output_topic : "");
 		if (k->template_path)
@@ -169,7 +170,7 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 	}
 	if (b->stream && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
 		const struct pdb_logstream_spec *ls = b->stream;
-		text = pdb_plan_expand(spec, s->point, s->variant, ls->rate);
+		text = pdb_plan_expand(spec, s->bench, s->point, s->variant, ls->rate);
 		printf("stream to %s (%s), template %s, %s lines/s, %g s", ls->target.text,
 		       ls->framing == PDB_LOGSTREAM_SYSLOG ? "syslog" : "lines",
 		       ls->template_path ? ls->template_path : "perfdb seq=$SEQ ts=$TS", text, ls->duration);
@@ -181,7 +182,32 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 		free(text);
 		return;
 	}
-	print_argv(spec, s->point, s->variant, c);
+	print_argv(spec, s->bench, s->point, s->variant, c);
+}
+
+/* With a matrix: the points each planned benchmark runs at, from the
+ * parameters it names ("load: 4 points: vcpus 1, 2 x batch 10, 500"). */
+static void print_points(const struct pdb_spec *spec, const struct pdb_plan *plan)
+{
+	int any = spec->nmatrix > 0;
+
+	for (size_t b = 0; b < spec->nbenches; b++)
+		any |= spec->benches[b].nmatrix > 0;
+	for (size_t b = 0; any && b < spec->nbenches; b++) {
+		const struct pdb_bench_spec *bs = &spec->benches[b];
+		size_t i, n = pdb_plan_npoints(spec, b);
+		for (i = 0; i < plan->nsteps && plan->steps[i].bench != b; i++)
+			;
+		if (i == plan->nsteps)
+			continue; /* not planned (--only) */
+		printf("%s: %zu point%s%s", bs->name, n, n == 1 ? "" : "s", bs->naxes ? ": " : " (no matrix parameter)");
+		for (size_t a = 0; a < bs->naxes; a++) {
+			printf("%s%s ", a ? " x " : "", bs->axes[a]->name);
+			for (size_t v = 0; v < bs->axes[a]->nvalues; v++)
+				printf("%s%s", v ? ", " : "", bs->axes[a]->values[v]);
+		}
+		putchar('\n');
+	}
 }
 
 static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan,
@@ -195,14 +221,14 @@ static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		       var->git ? "a temporary worktree, {dir}" : "the current checkout, {dir}");
 		if (spec->build.argv || spec->build.shell) {
 			printf("; build: ");
-			print_argv(spec, PDB_PLAN_NO_POINT, v, &spec->build);
+			print_argv(spec, 0, PDB_PLAN_NO_POINT, v, &spec->build);
 		}
 		putchar('\n');
 	}
 	for (size_t i = 0; i < plan->nsteps; i++) {
 		const struct pdb_step *s = &plan->steps[i];
-		char *point = pdb_plan_point_text(spec, s->point);
-		int vcpus = pdb_plan_vcpus(spec, s->point);
+		char *point = pdb_plan_point_text(spec, s->bench, s->point);
+		int vcpus = pdb_plan_vcpus(spec, s->bench, s->point);
 		if (ad && i && s->look != plan->steps[i - 1].look)
 			printf("look %zu/%zu at %d pairs: the run ends here when every gated series is conclusive,\n"
 			       "  or when the next look's pairs would not fit the budget\n", s->look,
@@ -221,9 +247,10 @@ static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		free(point);
 	}
 	printf("%zu steps, %zu measured\n", plan->nsteps, plan->nmeasure);
+	print_points(spec, plan);
 	if (spec->interleave)
-		printf("interleaved: each repetition runs every benchmark at every matrix point in turn "
-		       "(%zu point%s), every setup first\n", plan->npoints, plan->npoints == 1 ? "" : "s");
+		printf("interleaved: each repetition runs every benchmark at each of its matrix points in turn, "
+		       "every setup first\n");
 	if (ad) {
 		adaptive_schedule_text(ad, text, sizeof text);
 		printf("adaptive: %s; budget %g s of measuring; the steps above are those up to the last look\n",

@@ -70,6 +70,7 @@ struct entry {
 	char *key;               /* benchmark \x1f dims json \x1f metric */
 	char *dims_json;
 	const struct pdb_result *r;
+	const char *tool;        /* of its run (pdb_run_tool_of), NULL: not known */
 };
 
 /* Working state of one comparison. */
@@ -130,6 +131,7 @@ static struct entry *side_entries(struct pdb_run *const *runs, size_t nruns,
 			e[*n].dims_json = dims_json;
 			e[*n].key = series_key(r->benchmark, e[*n].dims_json, r->metric);
 			e[*n].r = r;
+			e[*n].tool = pdb_run_tool_of(runs[i]->tool, runs[i]->format);
 			(*n)++;
 		}
 	if (*n) /* qsort of no array is undefined */
@@ -742,6 +744,8 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 						  &thr, &warn, &direction))
 		return 0;
 	row = new_row(c, e);
+	row->tool_base = nb ? pdb_xstrdup(be->tool ? be->tool : "") : NULL;
+	row->tool_cand = nc ? pdb_xstrdup(ce->tool ? ce->tool : "") : NULL;
 	row->direction = direction;
 	row->threshold_pct = thr;
 	row->warn_pct = warn;
@@ -805,6 +809,25 @@ static struct pdb_compare_row *failure_row(struct ctx *c, const struct pdb_failu
 	return row;
 }
 
+/* The tool of run's values, "" when not known. */
+static const char *run_tool(const struct pdb_run *run)
+{
+	const char *t = pdb_run_tool_of(run->tool, run->format);
+
+	return t ? t : "";
+}
+
+/* Whether a failure in a run of tool speaks for row: the row's values on
+ * that side (cand: the candidate's) come from that tool's runs; a row
+ * with none on that side, by its values on the other. */
+static int row_of_tool(const struct pdb_compare_row *row, int cand, const char *tool)
+{
+	const char *mine = cand ? row->tool_cand : row->tool_base;
+	const char *other = cand ? row->tool_base : row->tool_cand;
+
+	return pdb_same_tool(mine ? mine : other, tool);
+}
+
 /* A benchmark that failed in a candidate run: every row of it (benchmark and
  * dims) gets the verdict failed, whatever its timings say; a failure with no
  * row (a tool's error entry has no values) gets a row of its own. */
@@ -825,7 +848,7 @@ static void mark_failures(struct ctx *c, struct pdb_run *const *cand, size_t nca
 			for (size_t r = 0; r < out->nrows; r++) {
 				row = &out->rows[r];
 				if (strcmp(row->benchmark, f->benchmark) != 0 ||
-				    strcmp(row->dims_json, dims_json) != 0)
+				    strcmp(row->dims_json, dims_json) != 0 || !row_of_tool(row, 1, run_tool(cand[i])))
 					continue;
 				matched = 1;
 				if (row->verdict == PDB_VERDICT_FAILED)
@@ -836,6 +859,7 @@ static void mark_failures(struct ctx *c, struct pdb_run *const *cand, size_t nca
 			}
 			if (!matched) {
 				row = failure_row(c, f, dims_json);
+				row->tool_cand = pdb_xstrdup(run_tool(cand[i]));
 				row->verdict = PDB_VERDICT_FAILED;
 				row->reason = pdb_xstrdup(f->reason);
 			}
@@ -853,7 +877,8 @@ static void mark_base_failures(struct ctx *c, struct pdb_run *const *base, size_
 		struct pdb_compare_row *row = &c->out->rows[r];
 		const struct pdb_failure *f = NULL;
 		for (size_t i = 0; i < nbase && !f; i++)
-			f = pdb_run_find_failure(base[i], row->benchmark, row->dims_json);
+			if (row_of_tool(row, 0, run_tool(base[i])))
+				f = pdb_run_find_failure(base[i], row->benchmark, row->dims_json);
 		row->failed_in_base = f != NULL;
 		if (!f || row->verdict != PDB_VERDICT_NEW)
 			continue;
@@ -867,10 +892,12 @@ static void mark_base_failures(struct ctx *c, struct pdb_run *const *base, size_
 			int found = 0;
 			for (size_t r = 0; r < c->out->nrows && !found; r++)
 				found = strcmp(c->out->rows[r].benchmark, f->benchmark) == 0 &&
-					strcmp(c->out->rows[r].dims_json, dims_json) == 0;
+					strcmp(c->out->rows[r].dims_json, dims_json) == 0 &&
+					row_of_tool(&c->out->rows[r], 0, run_tool(base[i]));
 			if (!found && pdb_glob_match(c->opts->bench_glob, f->benchmark) &&
 			    !(c->opts->config && pdb_compare_config_ignores(c->opts->config, f->benchmark))) {
 				struct pdb_compare_row *row = failure_row(c, f, dims_json);
+				row->tool_base = pdb_xstrdup(run_tool(base[i]));
 				row->verdict = PDB_VERDICT_MISSING;
 				row->failed_in_base = 1;
 				row->reason = pdb_xasprintf("it failed in the baseline (%s) and is not in "
@@ -911,6 +938,10 @@ static int cmp_row(const void *pa, const void *pb)
 		return (a->hidden != PDB_SHOWN) - (b->hidden != PDB_SHOWN);
 	if (verdict_rank(a->verdict) != verdict_rank(b->verdict))
 		return verdict_rank(a->verdict) - verdict_rank(b->verdict);
+	/* a metric with no direction is never worse: a total that grows with
+	 * the run's length (fio's io_bytes) after every gated row of its verdict */
+	if ((a->direction == PDB_DIR_NONE) != (b->direction == PDB_DIR_NONE))
+		return (a->direction == PDB_DIR_NONE) - (b->direction == PDB_DIR_NONE);
 	if (wa != wb)
 		return wa > wb ? -1 : 1;
 	if ((d = strcmp(a->benchmark, b->benchmark)) != 0)
@@ -938,14 +969,16 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Geometric mean per metric of exp(dir * ln(cand/base)) over the series
- * that have a percentage estimate (direction none counts as lower). */
+ * that have a percentage estimate and a direction (of a metric with none,
+ * > 1 is not worse: fio's io_bytes doubles with the runtime). */
 static void geomeans(struct pdb_compare *out)
 {
 	const char **metrics = pdb_xmalloc((out->nrows ? out->nrows : 1) * sizeof *metrics);
 	size_t nm = 0, cap = 0;
 
 	for (size_t i = 0; i < out->nrows; i++)
-		if (!isnan(out->rows[i].change_pct) && !out->rows[i].hidden)
+		if (!isnan(out->rows[i].change_pct) && !out->rows[i].hidden &&
+		    out->rows[i].direction != PDB_DIR_NONE)
 			metrics[nm++] = out->rows[i].metric;
 	qsort(metrics, nm, sizeof *metrics, cmp_str);
 	for (size_t i = 0; i < nm; i++) {
@@ -957,7 +990,8 @@ static void geomeans(struct pdb_compare *out)
 			continue;
 		for (size_t k = 0; k < out->nrows; k++) {
 			const struct pdb_compare_row *r = &out->rows[k];
-			if (isnan(r->change_pct) || r->hidden || strcmp(r->metric, metrics[i]) != 0)
+			if (isnan(r->change_pct) || r->hidden || r->direction == PDB_DIR_NONE ||
+			    strcmp(r->metric, metrics[i]) != 0)
 				continue;
 			sum += (r->direction == PDB_DIR_HIGHER ? -1 : 1) * log1p(r->change_pct / 100);
 			n++;
@@ -1005,6 +1039,27 @@ static void check_env(struct pdb_run *const *base, size_t nbase, struct pdb_run 
 			out->nenv++;
 			break;
 		}
+	}
+}
+
+/* A series whose values come from one tool in the baseline and another in
+ * the candidate (two tools writing one benchmark name) is said as the
+ * environment difference "tool", once: those values may not be the same
+ * measure at all. */
+static void check_tools(struct pdb_compare *out)
+{
+	size_t cap = out->nenv;
+
+	for (size_t i = 0; i < out->nrows; i++) {
+		const struct pdb_compare_row *r = &out->rows[i];
+		if (!r->tool_base || !r->tool_cand || pdb_same_tool(r->tool_base, r->tool_cand))
+			continue;
+		pdb_grow((void **)&out->env, &cap, out->nenv + 1, sizeof *out->env);
+		out->env[out->nenv].key = pdb_xstrdup("tool");
+		out->env[out->nenv].base = pdb_xstrdup(r->tool_base);
+		out->env[out->nenv].cand = pdb_xstrdup(r->tool_cand);
+		out->nenv++;
+		return;
 	}
 }
 
@@ -1108,6 +1163,7 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 		goto out;
 	mark_failures(&c, crun, ncand);
 	mark_base_failures(&c, brun, nbase);
+	check_tools(out);
 	if (opts->holm)
 		holm_adjust(out);
 	for (size_t i = 0; i < out->nrows; i++) {
@@ -1170,6 +1226,8 @@ void pdb_compare_release(struct pdb_compare *cmp)
 		free(r->metric);
 		free(r->unit);
 		free(r->reason);
+		free(r->tool_base);
+		free(r->tool_cand);
 	}
 	free(cmp->rows);
 	for (size_t i = 0; i < cmp->ngeomean; i++)

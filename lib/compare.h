@@ -67,6 +67,8 @@ struct pdb_compare_row {
 	int verdict;           /* enum pdb_verdict */
 	char *reason;          /* why failed, inconclusive or insufficient; NULL else */
 	int failed_in_base;    /* the benchmark failed in a baseline run (no value there) */
+	char *tool_base, *tool_cand; /* the tool of the runs that gave its values on each
+				      * side (pdb_run_tool_of; "": not known), NULL: none there */
 	int hidden;            /* enum pdb_hidden; hidden rows never enter the geomean */
 	int warn;              /* worse than the warn level, not a regression */
 	const char *band;      /* "samples", "history" or "static" (low confidence);

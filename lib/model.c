@@ -176,6 +176,16 @@ void pdb_run_add_failure(struct pdb_run *run, const char *benchmark,
 	run->nfailures++;
 }
 
+const char *pdb_run_tool_of(const char *tool, const char *format)
+{
+	return format && strchr(format, '+') ? NULL : tool;
+}
+
+int pdb_same_tool(const char *a, const char *b)
+{
+	return !a || !b || !*a || !*b || strcmp(a, b) == 0;
+}
+
 const struct pdb_failure *pdb_run_find_failure(const struct pdb_run *run,
 					       const char *benchmark, const char *dims_text)
 {

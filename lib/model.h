@@ -123,6 +123,16 @@ void pdb_run_add_failure(struct pdb_run *run, const char *benchmark,
 const struct pdb_failure *pdb_run_find_failure(const struct pdb_run *run,
 					       const char *benchmark, const char *dims_text);
 
+/* The tool whose values a run holds, for pdb_same_tool: runs.tool, or
+ * NULL when not known or several (a run of files of several formats,
+ * format "hyperfine+fio"). */
+const char *pdb_run_tool_of(const char *tool, const char *format);
+/* Whether a failure in a run of tool a (pdb_run_tool_of) speaks for the
+ * values of a run of tool b: only the same tool's. Two tools may write one
+ * benchmark name (stress-ng's cpu, sysbench's cpu): a failure of one says
+ * nothing of the other's values. A tool not known (NULL or "") is any. */
+int pdb_same_tool(const char *a, const char *b);
+
 /* src's unit, scale, direction, raw unit and name into dst; its samples
  * appended and its stats set. */
 void pdb_result_add_values(struct pdb_result *dst, const struct pdb_result *src);

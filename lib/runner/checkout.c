@@ -161,13 +161,13 @@ int pdb_checkouts_build(const struct pdb_spec *spec, const struct pdb_checkouts 
 	int ret;
 
 	if (b->shell)
-		eo.shell = shell = pdb_plan_expand(spec, PDB_PLAN_NO_POINT, v, b->shell);
+		eo.shell = shell = pdb_plan_expand(spec, 0, PDB_PLAN_NO_POINT, v, b->shell);
 	else {
 		while (b->argv[n])
 			n++;
 		argv = pdb_xcalloc(n + 1, sizeof *argv);
 		for (size_t i = 0; i < n; i++)
-			argv[i] = pdb_plan_expand(spec, PDB_PLAN_NO_POINT, v, b->argv[i]);
+			argv[i] = pdb_plan_expand(spec, 0, PDB_PLAN_NO_POINT, v, b->argv[i]);
 		eo.argv = (const char *const *)argv;
 	}
 	ret = pdb_exec_run(&eo, &res, err);

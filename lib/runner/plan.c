@@ -67,6 +67,8 @@ static void add_point(const struct into *in, const size_t *chosen, size_t nchose
 
 	for (size_t i = 0; i < nchosen; i++) {
 		const struct pdb_bench_spec *b = &spec->benches[chosen[i]];
+		if (p >= pdb_plan_npoints(spec, chosen[i]))
+			continue; /* it has fewer points */
 		reps_range(in, chosen[i], repeat, looks, &from, &to);
 		if (from >= to)
 			continue; /* nothing of it at this look: no setup either */
@@ -94,6 +96,8 @@ static void add_interleaved(const struct into *in, const size_t *chosen, size_t 
 
 	for (size_t p = 0; p < npoints; p++)
 		for (size_t i = 0; i < nchosen; i++) {
+			if (p >= pdb_plan_npoints(spec, chosen[i]))
+				continue;
 			reps_range(in, chosen[i], repeat, looks, &from, &to);
 			if (from >= to)
 				continue;
@@ -109,6 +113,8 @@ static void add_interleaved(const struct into *in, const size_t *chosen, size_t 
 	for (int w = 0; w < most_warm; w++)
 		for (size_t p = 0; p < npoints; p++)
 			for (size_t i = 0; i < nchosen; i++) {
+				if (p >= pdb_plan_npoints(spec, chosen[i]))
+					continue;
 				reps_range(in, chosen[i], repeat, looks, &from, &to);
 				if (from < to && w < spec->benches[chosen[i]].warmup)
 					add(in, PDB_STEP_WARMUP, chosen[i], p, w);
@@ -116,12 +122,16 @@ static void add_interleaved(const struct into *in, const size_t *chosen, size_t 
 	for (int r = least; r < most; r++)
 		for (size_t p = 0; p < npoints; p++)
 			for (size_t i = 0; i < nchosen; i++) {
+				if (p >= pdb_plan_npoints(spec, chosen[i]))
+					continue;
 				reps_range(in, chosen[i], repeat, looks, &from, &to);
 				if (r >= from && r < to)
 					add(in, PDB_STEP_MEASURE, chosen[i], p, r);
 			}
 	for (size_t p = 0; p < npoints; p++)
 		for (size_t i = 0; i < nchosen; i++) {
+			if (p >= pdb_plan_npoints(spec, chosen[i]))
+				continue;
 			reps_range(in, chosen[i], repeat, looks, &from, &to);
 			if (from < to && has(&spec->benches[chosen[i]].teardown))
 				add(in, PDB_STEP_TEARDOWN, chosen[i], p, 0);
@@ -134,14 +144,15 @@ int pdb_plan_build_looks(const struct pdb_spec *spec, const char *only, int repe
 {
 	size_t *chosen = pdb_xcalloc(spec->nbenches, sizeof *chosen), nchosen = 0;
 	static const int none[] = { 0 };
+	size_t npoints = 0; /* the most points of a chosen benchmark */
 
 	memset(plan, 0, sizeof *plan);
-	plan->npoints = 1;
-	for (size_t i = 0; i < spec->nmatrix; i++)
-		plan->npoints *= spec->matrix[i].nvalues;
 	for (size_t b = 0; b < spec->nbenches; b++)
-		if (pdb_glob_match(only, spec->benches[b].name))
+		if (pdb_glob_match(only, spec->benches[b].name)) {
 			chosen[nchosen++] = b;
+			if (pdb_plan_npoints(spec, b) > npoints)
+				npoints = pdb_plan_npoints(spec, b);
+		}
 	if (nchosen == 0) {
 		free(chosen);
 		return pdb_err_set(err, PDB_EXIT_USAGE, "no benchmark matches '%s'", only);
@@ -161,8 +172,8 @@ int pdb_plan_build_looks(const struct pdb_spec *spec, const char *only, int repe
 	for (size_t k = 0; k < (nlooks ? nlooks : 1); k++) {
 		struct into in = { plan, spec, k };
 		if (spec->interleave)
-			add_interleaved(&in, chosen, nchosen, plan->npoints, repeat, nlooks ? looks : none);
-		for (size_t p = 0; p < plan->npoints && !spec->interleave; p++)
+			add_interleaved(&in, chosen, nchosen, npoints, repeat, nlooks ? looks : none);
+		for (size_t p = 0; p < npoints && !spec->interleave; p++)
 			add_point(&in, chosen, nchosen, p, repeat, nlooks ? looks : none);
 	}
 	free(chosen);
@@ -182,24 +193,37 @@ void pdb_plan_release(struct pdb_plan *plan)
 	memset(plan, 0, sizeof *plan);
 }
 
-const char *pdb_plan_value(const struct pdb_spec *spec, size_t point, size_t param)
+size_t pdb_plan_npoints(const struct pdb_spec *spec, size_t bench)
 {
-	/* mixed radix: the last parameter varies fastest */
-	for (size_t i = spec->nmatrix; i-- > param + 1;)
-		point /= spec->matrix[i].nvalues;
-	return spec->matrix[param].values[point % spec->matrix[param].nvalues];
+	const struct pdb_bench_spec *b = &spec->benches[bench];
+	size_t n = 1;
+
+	for (size_t i = 0; i < b->naxes; i++)
+		n *= b->axes[i]->nvalues;
+	return n;
 }
 
-char *pdb_plan_point_text(const struct pdb_spec *spec, size_t point)
+const char *pdb_plan_value(const struct pdb_spec *spec, size_t bench, size_t point, size_t param)
 {
-	struct pdb_buf b;
+	const struct pdb_bench_spec *b = &spec->benches[bench];
 
-	pdb_buf_init(&b);
-	pdb_buf_puts(&b, "");
-	for (size_t i = 0; i < spec->nmatrix; i++)
-		pdb_buf_printf(&b, "%s%s=%s", i ? "," : "", spec->matrix[i].name,
-			       pdb_plan_value(spec, point, i));
-	return b.data;
+	/* mixed radix: the last parameter varies fastest */
+	for (size_t i = b->naxes; i-- > param + 1;)
+		point /= b->axes[i]->nvalues;
+	return b->axes[param]->values[point % b->axes[param]->nvalues];
+}
+
+char *pdb_plan_point_text(const struct pdb_spec *spec, size_t bench, size_t point)
+{
+	const struct pdb_bench_spec *b = &spec->benches[bench];
+	struct pdb_buf buf;
+
+	pdb_buf_init(&buf);
+	pdb_buf_puts(&buf, "");
+	for (size_t i = 0; i < b->naxes; i++)
+		pdb_buf_printf(&buf, "%s%s=%s", i ? "," : "", b->axes[i]->name,
+			       pdb_plan_value(spec, bench, point, i));
+	return buf.data;
 }
 
 static int named(const char *name, const char *p, size_t len)
@@ -207,20 +231,21 @@ static int named(const char *name, const char *p, size_t len)
 	return strlen(name) == len && strncmp(p, name, len) == 0;
 }
 
-/* The value of {p..p+len} at point and variant, or NULL. */
-static const char *lookup(const struct pdb_spec *spec, size_t point, size_t variant,
+/* The value of {p..p+len} at point of bench and variant, or NULL. */
+static const char *lookup(const struct pdb_spec *spec, size_t bench, size_t point, size_t variant,
 			  const char *p, size_t len)
 {
-	for (size_t i = 0; point != PDB_PLAN_NO_POINT && i < spec->nmatrix; i++)
-		if (named(spec->matrix[i].name, p, len))
-			return pdb_plan_value(spec, point, i);
+	for (size_t i = 0; point != PDB_PLAN_NO_POINT && i < spec->benches[bench].naxes; i++)
+		if (named(spec->benches[bench].axes[i]->name, p, len))
+			return pdb_plan_value(spec, bench, point, i);
 	for (size_t i = 0; variant < spec->nvariants && i < spec->variants[variant].nvars; i++)
 		if (named(spec->variants[variant].vars[i].key, p, len))
 			return spec->variants[variant].vars[i].value;
 	return NULL;
 }
 
-char *pdb_plan_expand(const struct pdb_spec *spec, size_t point, size_t variant, const char *text)
+char *pdb_plan_expand(const struct pdb_spec *spec, size_t bench, size_t point, size_t variant,
+		      const char *text)
 {
 	struct pdb_buf b;
 	const char *p = text;
@@ -229,7 +254,8 @@ char *pdb_plan_expand(const struct pdb_spec *spec, size_t point, size_t variant,
 	pdb_buf_puts(&b, "");
 	while (*p) {
 		const char *close = *p == '{' ? strchr(p, '}') : NULL;
-		const char *value = close ? lookup(spec, point, variant, p + 1, (size_t)(close - p - 1)) : NULL;
+		const char *value = close ? lookup(spec, bench, point, variant, p + 1, (size_t)(close - p - 1))
+				    : NULL;
 		if (value) {
 			pdb_buf_puts(&b, value);
 			p = close + 1;
@@ -241,13 +267,14 @@ char *pdb_plan_expand(const struct pdb_spec *spec, size_t point, size_t variant,
 	return b.data;
 }
 
-int pdb_plan_vcpus(const struct pdb_spec *spec, size_t point)
+int pdb_plan_vcpus(const struct pdb_spec *spec, size_t bench, size_t point)
 {
+	const struct pdb_bench_spec *b = &spec->benches[bench];
 	int64_t n;
 
-	for (size_t i = 0; i < spec->nmatrix; i++)
-		if (strcmp(spec->matrix[i].name, "vcpus") == 0 &&
-		    pdb_parse_int64(pdb_plan_value(spec, point, i), 1, 4096, &n) == 0)
+	for (size_t i = 0; i < b->naxes; i++)
+		if (strcmp(b->axes[i]->name, "vcpus") == 0 &&
+		    pdb_parse_int64(pdb_plan_value(spec, bench, point, i), 1, 4096, &n) == 0)
 			return (int)n; /* range checked when the spec was read */
 	return 0;
 }

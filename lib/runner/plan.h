@@ -11,7 +11,7 @@ enum pdb_step_kind { PDB_STEP_SETUP, PDB_STEP_WARMUP, PDB_STEP_MEASURE, PDB_STEP
 struct pdb_step {
 	int kind;       /* enum pdb_step_kind */
 	size_t bench;   /* index into spec->benches */
-	size_t point;   /* matrix point, 0 .. npoints-1 */
+	size_t point;   /* the benchmark's matrix point, 0 .. pdb_plan_npoints - 1 */
 	int rep;        /* repetition (0-based) for warm-ups and measurements */
 	size_t variant; /* index into spec->variants, 0 without variants */
 	size_t look;    /* adaptive runs: the look this step runs before (0 otherwise) */
@@ -20,14 +20,14 @@ struct pdb_step {
 struct pdb_plan {
 	struct pdb_step *steps;
 	size_t nsteps, cap;
-	size_t npoints;     /* product of the matrix list lengths (1 without a matrix) */
 	size_t nmeasure;    /* measured steps */
 	int *looks;         /* adaptive runs: the pairs done at each look, ascending */
 	size_t nlooks;      /* 0: not adaptive */
 };
 
 /* Expand spec into steps: every benchmark matching only (a glob, NULL: all)
- * at every matrix point; repeat > 0 overrides every benchmark's repeat.
+ * at each of its matrix points (point 1 of every benchmark, then point 2 of
+ * those that have one, ...); repeat > 0 overrides every benchmark's repeat.
  * Interleaved specs run the repetitions of the benchmarks and matrix
  * points in turn (A@1 B@1 A@2 B@2, then again), every setup first. With two variants every step runs once per
  * variant: setups and warm-ups of both first, then the repetitions in
@@ -53,17 +53,21 @@ int pdb_plan_build_looks(const struct pdb_spec *spec, const char *only, int repe
 			 struct pdb_err *err);
 void pdb_plan_release(struct pdb_plan *plan);
 
-/* The value of matrix parameter param at point. */
-const char *pdb_plan_value(const struct pdb_spec *spec, size_t point, size_t param);
-/* "vcpus=2,batch=50000" for point ("" without a matrix). Caller frees. */
-char *pdb_plan_point_text(const struct pdb_spec *spec, size_t point);
-/* text with every {name} of a matrix parameter replaced by its value at
+/* A benchmark's matrix points: the product of its axes' list lengths
+ * (1 without any). */
+size_t pdb_plan_npoints(const struct pdb_spec *spec, size_t bench);
+/* The value of axis param of benchmark bench at point. */
+const char *pdb_plan_value(const struct pdb_spec *spec, size_t bench, size_t point, size_t param);
+/* "vcpus=2,batch=50000" for point of bench ("" without a matrix). Caller frees. */
+char *pdb_plan_point_text(const struct pdb_spec *spec, size_t bench, size_t point);
+/* text with every {name} of an axis of bench replaced by its value at
  * point, and every {KEY} of the variant by its value; other braces are
  * left alone. With point PDB_PLAN_NO_POINT, the variant's keys only (a
- * build runs before any matrix point). Caller frees. */
+ * build runs before any matrix point; bench is then not read). Caller frees. */
 #define PDB_PLAN_NO_POINT SIZE_MAX
-char *pdb_plan_expand(const struct pdb_spec *spec, size_t point, size_t variant, const char *text);
-/* The vcpus value at point, or 0 when the matrix has no vcpus. */
-int pdb_plan_vcpus(const struct pdb_spec *spec, size_t point);
+char *pdb_plan_expand(const struct pdb_spec *spec, size_t bench, size_t point, size_t variant,
+		      const char *text);
+/* The vcpus value of bench at point, or 0 when it has no vcpus axis. */
+int pdb_plan_vcpus(const struct pdb_spec *spec, size_t bench, size_t point);
 
 #endif

@@ -26,23 +26,21 @@ int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
 	if ((spec->build.argv || spec->build.shell) && !pdb_spec_has_git(spec))
 		return pdb_err_set(err, PDB_EXIT_USAGE, "build: runs in the checkout of a variant with git: REV, "
 				   "and no variant has one");
-	for (size_t p = 0; p < plan->npoints; p++) {
-		int want = pdb_plan_vcpus(spec, p);
-		if (want > cpus)
-			return pdb_err_set(err, PDB_EXIT_USAGE,
-					   "vcpus %d asked, but only %d CPUs are available here", want, cpus);
-	}
+	(void)plan;
 	for (size_t b = 0; b < spec->nbenches; b++)
-		if (spec->benches[b].parse_format && !pdb_format_find(spec->benches[b].parse_format))
-			return pdb_err_set(err, PDB_EXIT_USAGE, "benchmark '%s': unknown parse format '%s'",
-					   spec->benches[b].name, spec->benches[b].parse_format);
+		for (size_t p = 0; p < pdb_plan_npoints(spec, b); p++) {
+			int want = pdb_plan_vcpus(spec, b, p);
+			if (want > cpus)
+				return pdb_err_set(err, PDB_EXIT_USAGE,
+						   "vcpus %d asked, but only %d CPUs are available here", want, cpus);
+		}
 	for (size_t b = 0; b < spec->nbenches; b++) {
 		const struct pdb_kafka_spec *ks = spec->benches[b].kafka;
 		if (ks && pdb_kafka_mock_parse(ks->brokers) < 0)
 			return pdb_err_set(err, PDB_EXIT_USAGE, "benchmark '%s': brokers '%s': expected mock:N with N from 1 to 64",
 					   spec->benches[b].name, ks->brokers);
-		for (size_t p = 0; ks && p < plan->npoints * variants; p++) {
-			char *rate = pdb_plan_expand(spec, p / variants, p % variants, ks->rate);
+		for (size_t p = 0; ks && p < pdb_plan_npoints(spec, b) * variants; p++) {
+			char *rate = pdb_plan_expand(spec, b, p / variants, p % variants, ks->rate);
 			double r;
 			int bad = pdb_kafka_parse_rate(rate, &r, err);
 			free(rate);
@@ -55,8 +53,8 @@ int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
 	}
 	for (size_t b = 0; b < spec->nbenches; b++) {
 		const struct pdb_logstream_spec *ls = spec->benches[b].stream;
-		for (size_t p = 0; ls && p < plan->npoints * variants; p++) {
-			char *rate = pdb_plan_expand(spec, p / variants, p % variants, ls->rate);
+		for (size_t p = 0; ls && p < pdb_plan_npoints(spec, b) * variants; p++) {
+			char *rate = pdb_plan_expand(spec, b, p / variants, p % variants, ls->rate);
 			double r;
 			int bad = pdb_logstream_parse_rate(rate, &r, err);
 			free(rate);
@@ -82,7 +80,7 @@ static void expand_command(const struct pdb_spec *spec, const struct pdb_step *s
 			   const struct pdb_command *c, struct expanded *x)
 {
 	if (c->shell) {
-		x->shell = pdb_plan_expand(spec, s->point, s->variant, c->shell);
+		x->shell = pdb_plan_expand(spec, s->bench, s->point, s->variant, c->shell);
 		return;
 	}
 	size_t n = 0;
@@ -92,7 +90,7 @@ static void expand_command(const struct pdb_spec *spec, const struct pdb_step *s
 		n++;
 	x->argv = pdb_xcalloc(n + 1, sizeof *x->argv);
 	for (size_t i = 0; i < n; i++)
-		x->argv[i] = pdb_plan_expand(spec, s->point, s->variant, c->argv[i]);
+		x->argv[i] = pdb_plan_expand(spec, s->bench, s->point, s->variant, c->argv[i]);
 }
 
 static void expand(const struct pdb_spec *spec, const struct pdb_step *s, struct expanded *x)
@@ -103,12 +101,12 @@ static void expand(const struct pdb_spec *spec, const struct pdb_step *s, struct
 
 	memset(x, 0, sizeof *x);
 	expand_command(spec, s, c, x);
-	x->cwd = b->cwd ? pdb_plan_expand(spec, s->point, s->variant, b->cwd) : NULL;
-	x->parse_file = b->parse_file ? pdb_plan_expand(spec, s->point, s->variant, b->parse_file) : NULL;
+	x->cwd = b->cwd ? pdb_plan_expand(spec, s->bench, s->point, s->variant, b->cwd) : NULL;
+	x->parse_file = b->parse_file ? pdb_plan_expand(spec, s->bench, s->point, s->variant, b->parse_file) : NULL;
 	x->env = pdb_xcalloc(b->nenv + 1, sizeof *x->env);
 	for (size_t i = 0; i < b->nenv; i++) {
 		x->env[i].key = b->env[i].key;
-		x->env[i].value = pdb_plan_expand(spec, s->point, s->variant, b->env[i].value);
+		x->env[i].value = pdb_plan_expand(spec, s->bench, s->point, s->variant, b->env[i].value);
 	}
 	x->nenv = b->nenv;
 }
@@ -134,39 +132,39 @@ static double now(void)
 }
 
 /* The values of a matrix point as dims (the strings stay the spec's): how many. */
-static size_t point_dims(const struct pdb_spec *spec, size_t point, struct pdb_attr dims[32])
+static size_t point_dims(const struct pdb_spec *spec, size_t bench, size_t point, struct pdb_attr dims[32])
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < spec->nmatrix && n < 32; i++, n++) {
-		dims[n].key = spec->matrix[i].name;
-		dims[n].value = (char *)pdb_plan_value(spec, point, i);
+	for (size_t i = 0; i < spec->benches[bench].naxes && n < 32; i++, n++) {
+		dims[n].key = spec->benches[bench].axes[i]->name;
+		dims[n].value = (char *)pdb_plan_value(spec, bench, point, i);
 	}
 	return n;
 }
 
-/* The result of (bench, metric) at a matrix point: its values are dims. */
+/* The result of metric of step s's benchmark at its matrix point: the
+ * point's values are dims. */
 static struct pdb_result *series(struct pdb_run *run, const struct pdb_spec *spec,
-				 size_t point, const char *bench, const char *metric,
-				 const char *unit)
+				 const struct pdb_step *s, const char *metric, const char *unit)
 {
 	struct pdb_attr dims[32];
-	size_t n = point_dims(spec, point, dims);
+	size_t n = point_dims(spec, s->bench, s->point, dims);
 
-	return pdb_run_result_with_dims(run, bench, dims, n, metric, unit);
+	return pdb_run_result_with_dims(run, spec->benches[s->bench].name, dims, n, metric, unit);
 }
 
-static void add_value(struct pdb_run *run, const struct pdb_spec *spec, size_t point,
-		      const char *bench, const char *metric, const char *unit, double v)
+static void add_value(struct pdb_run *run, const struct pdb_spec *spec, const struct pdb_step *s,
+		      const char *metric, const char *unit, double v)
 {
-	pdb_result_add_raw(series(run, spec, point, bench, metric, unit), v);
+	pdb_result_add_raw(series(run, spec, s, metric, unit), v);
 }
 
 /* A regex metric's value: its direction the spec's, when it gives one. */
-static void add_metric(struct pdb_run *run, const struct pdb_spec *spec, size_t point,
-		       const char *bench, const struct pdb_regex_metric *m, double v)
+static void add_metric(struct pdb_run *run, const struct pdb_spec *spec, const struct pdb_step *s,
+		       const struct pdb_regex_metric *m, double v)
 {
-	struct pdb_result *r = series(run, spec, point, bench, m->name, m->unit);
+	struct pdb_result *r = series(run, spec, s, m->name, m->unit);
 
 	if (m->has_direction)
 		r->direction = m->direction;
@@ -192,7 +190,7 @@ static void run_kafka(struct pdb_run *run, const struct pdb_spec *spec, const st
 	struct pdb_kafka_result kr;
 	struct pdb_attr dims[32];
 	struct pdb_err err;
-	char *rate = pdb_plan_expand(spec, s->point, s->variant, b->kafka->rate);
+	char *rate = pdb_plan_expand(spec, s->bench, s->point, s->variant, b->kafka->rate);
 	double t0 = now();
 	size_t n;
 
@@ -210,7 +208,7 @@ static void run_kafka(struct pdb_run *run, const struct pdb_spec *spec, const st
 		snprintf(msg, sizeof msg, "%s: %s", b->name, kr.warning);
 		opts->progress(opts->ctx, &p);
 	}
-	n = point_dims(spec, s->point, dims);
+	n = point_dims(spec, s->bench, s->point, dims);
 	if (s->kind == PDB_STEP_MEASURE && !kr.interrupted)
 		pdb_kafka_result_to_run(&kr, run, b->name, dims, n);
 	pdb_kafka_result_release(&kr);
@@ -227,7 +225,7 @@ static void run_stream(struct pdb_run *run, const struct pdb_spec *spec, const s
 	struct pdb_logstream_result lr;
 	struct pdb_attr dims[32];
 	struct pdb_err err;
-	char *rate = pdb_plan_expand(spec, s->point, s->variant, b->stream->rate);
+	char *rate = pdb_plan_expand(spec, s->bench, s->point, s->variant, b->stream->rate);
 	double t0 = now();
 	size_t n;
 
@@ -249,7 +247,7 @@ static void run_stream(struct pdb_run *run, const struct pdb_spec *spec, const s
 		snprintf(msg, sizeof msg, "%s: %s", b->name, lr.warning);
 		opts->progress(opts->ctx, &p);
 	}
-	n = point_dims(spec, s->point, dims);
+	n = point_dims(spec, s->bench, s->point, dims);
 	if (s->kind == PDB_STEP_MEASURE && !lr.interrupted && res->status == 0)
 		pdb_logstream_result_to_run(&lr, b->stream, run, b->name, dims, n);
 	pdb_logstream_result_release(&lr);
@@ -293,7 +291,7 @@ static int regex_metrics(struct pdb_run *run, const struct pdb_spec *spec,
 		if (regexec(&re, text, 2, m, 0) == 0 && m[1].rm_so >= 0) {
 			char *num = pdb_xstrndup(text + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
 			if (pdb_parse_double(num, &v) == 0)
-				add_metric(run, spec, s->point, b->name, &b->metrics[i], v);
+				add_metric(run, spec, s, &b->metrics[i], v);
 			else if (ok) {
 				snprintf(why, whysize, "metric %s: '%s' is not a number", b->metrics[i].name, num);
 				ok = 0;
@@ -380,15 +378,12 @@ static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
 	}
 	for (size_t i = 0; i < tmp->nresults; i++) {
 		const struct pdb_result *r = &tmp->results[i];
-		struct pdb_attr dims[64];
+		struct pdb_attr dims[96];
 		size_t nd = 0;
 		char *name = pdb_xasprintf("%s/%s", b->name, r->benchmark);
 		for (size_t k = 0; k < r->ndims && nd < 64; k++)
 			dims[nd++] = r->dims[k];
-		for (size_t k = 0; k < spec->nmatrix && nd < 64; k++) {
-			dims[nd].key = spec->matrix[k].name;
-			dims[nd++].value = (char *)pdb_plan_value(spec, s->point, k);
-		}
+		nd += point_dims(spec, s->bench, s->point, dims + nd); /* 32 at most */
 		add_parsed(run, name, dims, nd, r);
 		free(name);
 	}
@@ -403,7 +398,7 @@ static void record_failure(struct pdb_run *run, const struct pdb_spec *spec,
 			   const struct pdb_step *s, const struct pdb_exec_result *res,
 			   const char *why)
 {
-	char *point = pdb_plan_point_text(spec, s->point);
+	char *point = pdb_plan_point_text(spec, s->bench, s->point);
 	static const char *kinds[] = { "setup", "warmup", "rep", "teardown" };
 	/* failed.NAME[vcpus=2].rep3 (no brackets without a matrix) */
 	char *key = pdb_xasprintf("failed.%s%s%s%s.%s%d", spec->benches[s->bench].name,
@@ -417,7 +412,7 @@ static void record_failure(struct pdb_run *run, const struct pdb_spec *spec,
 	pdb_run_set_attr(run, key, value);
 	if (!spec->benches[s->bench].allow_failure) { /* the benchmark failed: compare's verdict */
 		struct pdb_attr dims[32];
-		size_t n = point_dims(spec, s->point, dims);
+		size_t n = point_dims(spec, s->bench, s->point, dims);
 		char *dims_text, *reason;
 
 		dims_text = pdb_dims_text(dims, n);
@@ -452,7 +447,7 @@ static void count_failed_reps(const struct pdb_spec *spec, const struct pdb_plan
 
 		if (s->variant != variant || s->kind != PDB_STEP_MEASURE || !ran[i])
 			continue;
-		text = pdb_dims_text(dims, point_dims(spec, s->point, dims));
+		text = pdb_dims_text(dims, point_dims(spec, s->bench, s->point, dims));
 		f = pdb_run_find_failure(run, spec->benches[s->bench].name, text);
 		free(text);
 		if (!f)
@@ -490,7 +485,7 @@ static void count_reps(const struct pdb_spec *spec, const struct pdb_plan *plan,
 
 		if (s->kind != PDB_STEP_MEASURE || ran[i] != 1)
 			continue;
-		point = pdb_plan_point_text(spec, s->point);
+		point = pdb_plan_point_text(spec, s->bench, s->point);
 		key = pdb_xasprintf("repetitions.%s%s%s%s", spec->benches[s->bench].name, *point ? "[" : "",
 				    point, *point ? "]" : "");
 		had = pdb_run_get_attr(runs[s->variant], key);
@@ -571,7 +566,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		const struct pdb_step *s = &plan->steps[i];
 		const struct pdb_bench_spec *b = &spec->benches[s->bench];
 		struct pdb_run *run = runs[s->variant];
-		char *point = pdb_plan_point_text(spec, s->point), why[600] = "";
+		char *point = pdb_plan_point_text(spec, s->bench, s->point), why[600] = "";
 		struct pdb_progress p = { .event = PDB_PROGRESS_START, .step = i, .nsteps = plan->nsteps,
 					  .s = s, .bench = b->name, .point = point,
 					  .variant = spec->nvariants ? spec->variants[s->variant].name : NULL };
@@ -587,7 +582,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		}
 		expand(spec, s, &x);
 		eo = (struct pdb_exec_opts){ .argv = (const char *const *)x.argv, .shell = x.shell,
-			.env = x.env, .nenv = x.nenv, .cwd = x.cwd, .vcpus = pdb_plan_vcpus(spec, s->point),
+			.env = x.env, .nenv = x.nenv, .cwd = x.cwd, .vcpus = pdb_plan_vcpus(spec, s->bench, s->point),
 			.timeout = b->timeout, .stdout_path = out_path, .stop = opts->stop };
 		p.elapsed = now() - t0;
 		p.eta = i ? p.elapsed / (double)i * (double)(plan->nsteps - i) : 0;
@@ -613,15 +608,19 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 			goto out;
 		}
 		bad = res.status != 0 || res.timed_out;
-		if (s->kind == PDB_STEP_MEASURE && !res.interrupted) {
-			if (!bad) {
-				add_value(run, spec, s->point, b->name, "wall_time", "s", res.wall);
-				add_value(run, spec, s->point, b->name, "user_time", "s", res.user);
-				add_value(run, spec, s->point, b->name, "sys_time", "s", res.sys);
-				add_value(run, spec, s->point, b->name, "peak_rss", "B", res.max_rss);
-				bad = regex_metrics(run, spec, s, out_path, why, sizeof why) < 0 ||
-				      (b->parse_format && parse_output(run, spec, s, &x, out_path, why, sizeof why) < 0);
-			}
+		if (s->kind == PDB_STEP_MEASURE && !res.interrupted && !bad) {
+			/* the repetition's values go into the run only when all of
+			 * them could be read: a failed repetition stores none */
+			struct pdb_run *rep = pdb_run_new();
+			add_value(rep, spec, s, "wall_time", "s", res.wall);
+			add_value(rep, spec, s, "user_time", "s", res.user);
+			add_value(rep, spec, s, "sys_time", "s", res.sys);
+			add_value(rep, spec, s, "peak_rss", "B", res.max_rss);
+			bad = regex_metrics(rep, spec, s, out_path, why, sizeof why) < 0 ||
+			      (b->parse_format && parse_output(rep, spec, s, &x, out_path, why, sizeof why) < 0);
+			if (!bad)
+				pdb_run_merge(run, rep);
+			pdb_run_free(rep);
 		}
 		if (bad && !res.interrupted) {
 			record_failure(run, spec, s, &res, why[0] ? why : NULL);

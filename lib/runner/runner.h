@@ -44,7 +44,7 @@ struct pdb_runner_opts {
 };
 
 /* Errors that must stop a spec before anything runs: more vCPUs asked than
- * this machine allows, a parse format that does not exist. */
+ * this machine allows (a parse format that does not exist is the spec's). */
 int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		     struct pdb_err *err);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/format.h"
 #include "kafka/workload_spec.h"
 #include "logstream/spec.h"
 #include "runner/spec_keys.h"
@@ -156,11 +157,24 @@ static int read_parse(struct pdb_spec_reader *r, const struct pdb_spec_key *k, c
 {
 	struct pdb_bench_spec *b = out;
 
+	const char *names[64];
+	char hint[128];
+	size_t n = 0;
+
 	if (pdb_spec_read_map(r, v, &parse_section, b) < 0)
 		return -1;
 	if (!b->parse_format)
 		return bad(r, v, "%s: expected {format: NAME, file: PATH}", k->name);
-	return 0;
+	if (pdb_format_find(b->parse_format))
+		return 0;
+	while (pdb_formats[n] && n < sizeof names / sizeof names[0]) {
+		names[n] = pdb_formats[n]->name;
+		n++;
+	}
+	if (!*pdb_did_you_mean(b->parse_format, names, n, hint, sizeof hint))
+		snprintf(hint, sizeof hint, " (perfdb ingest --list-formats lists them)");
+	return pdb_spec_bad(r, json_object_get(v, "format"), "format: '%s' is not an ingest format%s",
+			    b->parse_format, hint);
 }
 
 static int read_kafka(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
@@ -179,6 +193,57 @@ static int read_stream(struct pdb_spec_reader *r, const struct pdb_spec_key *k, 
 	return (b->stream = pdb_logstream_spec_read(r->doc, v, r->doc->file, r->err)) ? 0 : -1;
 }
 
+/* A matrix NAME: [values] into *out and *n (vcpus values are CPU counts). */
+static int read_matrix_into(struct pdb_spec_reader *r, const json_t *v, struct pdb_matrix_param **out,
+			    size_t *n)
+{
+	const char *key;
+	json_t *list;
+
+	if (!json_is_object(v))
+		return bad(r, v, "%s: expected a mapping NAME: [values]", "matrix");
+	*out = pdb_xcalloc(json_object_size(v) + 1, sizeof **out);
+	json_object_foreach((json_t *)v, key, list) {
+		struct pdb_matrix_param *p = &(*out)[(*n)++];
+		size_t i;
+		json_t *item;
+		p->name = pdb_xstrdup(key);
+		if (!json_is_array(list) || json_array_size(list) == 0)
+			return bad(r, list, "matrix '%s': expected a non-empty list", key);
+		p->values = pdb_xcalloc(json_array_size(list), sizeof *p->values);
+		json_array_foreach(list, i, item) {
+			if (!(p->values[i] = pdb_yaml_scalar_text(item)))
+				return bad(r, item, "matrix '%s': expected plain values", key);
+			p->nvalues++;
+		}
+		if (strcmp(key, "vcpus") == 0)
+			for (i = 0; i < p->nvalues; i++) {
+				int64_t cpus;
+				if (pdb_parse_int64(p->values[i], 1, 4096, &cpus) < 0)
+					return bad(r, json_array_get(list, i), "%s: expected a CPU count", "vcpus");
+			}
+	}
+	return 0;
+}
+
+static int read_matrix(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+		       void *out)
+{
+	struct pdb_spec *spec = out;
+
+	(void)k;
+	return read_matrix_into(r, v, &spec->matrix, &spec->nmatrix);
+}
+
+static int read_bench_matrix(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+			     void *out)
+{
+	struct pdb_bench_spec *b = out;
+
+	(void)k;
+	return read_matrix_into(r, v, &b->matrix, &b->nmatrix);
+}
+
 static const struct pdb_spec_key bench_keys[] = {
 	PDB_KEY(struct pdb_bench_spec, "name", PDB_KEY_PLAIN, name),
 	PDB_KEY_READ_FIELD(struct pdb_bench_spec, "command", command, read_command),
@@ -194,6 +259,7 @@ static const struct pdb_spec_key bench_keys[] = {
 	PDB_KEY_READ("metrics", read_metrics),
 	PDB_KEY_READ("kafka", read_kafka),
 	PDB_KEY_READ("stream", read_stream),
+	PDB_KEY_READ("matrix", read_bench_matrix),
 };
 static const struct pdb_spec_section bench_section = {
 	"a benchmark", bench_keys, sizeof bench_keys / sizeof bench_keys[0],
@@ -218,38 +284,99 @@ static int read_bench(struct pdb_spec_reader *r, const json_t *o, const struct p
 	return 0;
 }
 
-static int read_matrix(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
-		       void *out)
+static int text_names(const char *text, const char *name)
 {
-	struct pdb_spec *spec = out;
-	const char *key;
-	json_t *list;
+	size_t len = strlen(name);
 
-	(void)k;
-	if (!json_is_object(v))
-		return bad(r, v, "%s: expected a mapping NAME: [values]", "matrix");
-	spec->matrix = pdb_xcalloc(json_object_size(v) + 1, sizeof *spec->matrix);
-	json_object_foreach((json_t *)v, key, list) {
-		struct pdb_matrix_param *p = &spec->matrix[spec->nmatrix++];
-		size_t i;
-		json_t *item;
-		p->name = pdb_xstrdup(key);
-		if (!json_is_array(list) || json_array_size(list) == 0)
-			return bad(r, list, "matrix '%s': expected a non-empty list", key);
-		p->values = pdb_xcalloc(json_array_size(list), sizeof *p->values);
-		json_array_foreach(list, i, item) {
-			if (!(p->values[i] = pdb_yaml_scalar_text(item)))
-				return bad(r, item, "matrix '%s': expected plain values", key);
-			p->nvalues++;
-		}
-		if (strcmp(key, "vcpus") == 0)
-			for (i = 0; i < p->nvalues; i++) {
-				int64_t n;
-				if (pdb_parse_int64(p->values[i], 1, 4096, &n) < 0)
-					return bad(r, json_array_get(list, i), "%s: expected a CPU count", "vcpus");
-			}
-	}
+	for (const char *p = text ? strchr(text, '{') : NULL; p; p = strchr(p + 1, '{'))
+		if (strncmp(p + 1, name, len) == 0 && p[1 + len] == '}')
+			return 1;
 	return 0;
+}
+
+static int command_names(const struct pdb_command *c, const char *name)
+{
+	if (text_names(c->shell, name))
+		return 1;
+	for (size_t i = 0; c->argv && c->argv[i]; i++)
+		if (text_names(c->argv[i], name))
+			return 1;
+	return 0;
+}
+
+/* The texts here are those runner.c's expand(), run_kafka and run_stream
+ * (and run.c's dry run) put matrix values into. */
+int pdb_bench_names(const struct pdb_bench_spec *b, const char *name)
+{
+	if (command_names(&b->command, name) || command_names(&b->setup, name) ||
+	    command_names(&b->teardown, name) || text_names(b->cwd, name) || text_names(b->parse_file, name) ||
+	    (b->kafka && text_names(b->kafka->rate, name)) || (b->stream && text_names(b->stream->rate, name)))
+		return 1;
+	for (size_t i = 0; i < b->nenv; i++)
+		if (text_names(b->env[i].value, name))
+			return 1;
+	return 0;
+}
+
+static const struct pdb_matrix_param *own_param(const struct pdb_bench_spec *b, const char *name)
+{
+	for (size_t i = 0; i < b->nmatrix; i++)
+		if (strcmp(b->matrix[i].name, name) == 0)
+			return &b->matrix[i];
+	return NULL;
+}
+
+static int is_top_param(const struct pdb_spec *spec, const char *name)
+{
+	for (size_t i = 0; i < spec->nmatrix; i++)
+		if (strcmp(spec->matrix[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* Each benchmark's axes (spec.h); a parameter named by nothing is refused
+ * where it is written: a typo, or dead. vcpus pins, named or not. */
+static int resolve_axes(struct pdb_spec_reader *r, const json_t *root, struct pdb_spec *spec)
+{
+	const json_t *benches = json_object_get(root, "benchmarks");
+	int *used = pdb_xcalloc(spec->nmatrix + 1, sizeof *used);
+	int ret = -1;
+
+	for (size_t bi = 0; bi < spec->nbenches; bi++) {
+		struct pdb_bench_spec *b = &spec->benches[bi];
+		const json_t *own = json_object_get(json_array_get(benches, bi), "matrix");
+		b->axes = pdb_xcalloc(spec->nmatrix + b->nmatrix + 1, sizeof *b->axes);
+		for (size_t i = 0; i < spec->nmatrix; i++) {
+			const struct pdb_matrix_param *p = &spec->matrix[i], *mine = own_param(b, p->name);
+			if (mine)
+				b->axes[b->naxes++] = mine;
+			else if (strcmp(p->name, "vcpus") == 0 || pdb_bench_names(b, p->name)) {
+				b->axes[b->naxes++] = p;
+				used[i] = 1;
+			}
+		}
+		for (size_t i = 0; i < b->nmatrix; i++) {
+			const char *name = b->matrix[i].name;
+			if (strcmp(name, "vcpus") != 0 && !pdb_bench_names(b, name)) {
+				pdb_spec_bad(r, json_object_get(own, name), "benchmark '%s': matrix '%s': {%s} is in none of its "
+				    "command, setup, teardown, env, cwd, parse file or rate", b->name, name, name);
+				goto out;
+			}
+			if (!is_top_param(spec, name))
+				b->axes[b->naxes++] = &b->matrix[i];
+		}
+	}
+	for (size_t i = 0; i < spec->nmatrix; i++)
+		if (!used[i] && strcmp(spec->matrix[i].name, "vcpus") != 0) {
+			const char *name = spec->matrix[i].name;
+			pdb_spec_bad(r, json_object_get(json_object_get(root, "matrix"), name), "matrix '%s': no benchmark "
+			    "uses {%s} (in its command, setup, teardown, env, cwd, parse file or rate)", name, name);
+			goto out;
+		}
+	ret = 0;
+out:
+	free(used);
+	return ret;
 }
 
 static void variants_release(struct pdb_spec *spec)
@@ -374,6 +501,12 @@ static const char *variants_problem(const struct pdb_spec *spec, char *buf, size
 						 v[a].vars[i].key);
 					return buf;
 				}
+			for (size_t b = 0; b < spec->nbenches; b++)
+				if (own_param(&spec->benches[b], v[a].vars[i].key)) {
+					snprintf(buf, size, "variant key '%s' is also a matrix parameter",
+						 v[a].vars[i].key);
+					return buf;
+				}
 		}
 	return NULL;
 }
@@ -487,14 +620,6 @@ int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
 	}
 	if (pdb_spec_read_map(&r, root, &top_section, spec) < 0)
 		goto out;
-	if ((v = json_object_get(root, "variants"))) {
-		char buf[256];
-		const char *problem = variants_problem(spec, buf, sizeof buf);
-		if (problem) {
-			bad(&r, v, "%s", problem);
-			goto out;
-		}
-	}
 	benches = json_object_get(root, "benchmarks");
 	if (!json_is_array(benches) || json_array_size(benches) == 0) {
 		bad(&r, benches ? benches : root, "%s", "'benchmarks' must be a non-empty list");
@@ -511,6 +636,16 @@ int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
 				goto out;
 			}
 	}
+	if ((v = json_object_get(root, "variants"))) {
+		char buf[256];
+		const char *problem = variants_problem(spec, buf, sizeof buf);
+		if (problem) {
+			bad(&r, v, "%s", problem);
+			goto out;
+		}
+	}
+	if (resolve_axes(&r, root, spec) < 0)
+		goto out;
 	ret = 0;
 out:
 	pdb_yaml_doc_release(&doc);
@@ -525,6 +660,17 @@ static void command_release(struct pdb_command *c)
 		free(c->argv[i]);
 	free(c->argv);
 	free(c->shell);
+}
+
+static void matrix_release(struct pdb_matrix_param *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(m[i].name);
+		for (size_t k = 0; k < m[i].nvalues; k++)
+			free(m[i].values[k]);
+		free(m[i].values);
+	}
+	free(m);
 }
 
 void pdb_spec_release(struct pdb_spec *spec)
@@ -551,15 +697,11 @@ void pdb_spec_release(struct pdb_spec *spec)
 		free(b->metrics);
 		pdb_kafka_spec_free(b->kafka);
 		pdb_logstream_spec_free(b->stream);
+		matrix_release(b->matrix, b->nmatrix);
+		free(b->axes);
 	}
 	free(spec->benches);
-	for (size_t i = 0; i < spec->nmatrix; i++) {
-		free(spec->matrix[i].name);
-		for (size_t k = 0; k < spec->matrix[i].nvalues; k++)
-			free(spec->matrix[i].values[k]);
-		free(spec->matrix[i].values);
-	}
-	free(spec->matrix);
+	matrix_release(spec->matrix, spec->nmatrix);
 	variants_release(spec);
 	command_release(&spec->build);
 	free(spec->auto_where);

@@ -24,6 +24,12 @@ struct pdb_regex_metric {
 struct pdb_kafka_spec;
 struct pdb_logstream_spec;
 
+struct pdb_matrix_param {
+	char *name;
+	char **values;
+	size_t nvalues;
+};
+
 struct pdb_bench_spec {
 	char *name;
 	struct pdb_command command, setup, teardown;
@@ -40,12 +46,15 @@ struct pdb_bench_spec {
 	char *parse_file;   /* file it writes; NULL: its stdout */
 	struct pdb_regex_metric *metrics;
 	size_t nmetrics;
-};
-
-struct pdb_matrix_param {
-	char *name;
-	char **values;
-	size_t nvalues;
+	struct pdb_matrix_param *matrix; /* its own matrix: a parameter replaces the
+					  * top level's of that name, or adds one */
+	size_t nmatrix;
+	/* The parameters it runs over (set by pdb_spec_load): the top level's
+	 * that it names as {NAME} in a text the runner substitutes (and vcpus,
+	 * which pins every benchmark), in their order, each replaced by its
+	 * own of that name, then its own others. None: one point. */
+	const struct pdb_matrix_param **axes;
+	size_t naxes;
 };
 
 /* An A/B variant: the value of each {KEY} in its commands. */
@@ -82,6 +91,11 @@ void pdb_spec_release(struct pdb_spec *spec);
  * (code PDB_EXIT_USAGE). */
 int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t nargs,
 			  struct pdb_err *err);
+
+/* Whether benchmark b names {name} in a text the runner substitutes: its
+ * command, setup, teardown, env values, cwd, parse file, or its kafka: or
+ * stream: rate. */
+int pdb_bench_names(const struct pdb_bench_spec *b, const char *name);
 
 /* Whether a variant has git: REV (then every variant has a {dir}). */
 int pdb_spec_has_git(const struct pdb_spec *spec);

@@ -387,8 +387,7 @@ static void recent_runs(const struct site *s, const struct site_bench *bench, co
 			const struct site_series *ss = &s->series[bench->series[i]];
 			const struct pdb_history_point *p = site_point_at(ss, site_find_run(s, ids[r]));
 			pdb_buf_puts(b, "<td class=\"num\">");
-			if (!p && site_failure_in(s, site_find_run(s, ids[r]), ss->s->benchmark,
-						  ss->s->dims))
+			if (!p && site_series_failed_in(s, ss, site_find_run(s, ids[r])))
 				pdb_buf_puts(b, "<span class=\"badge failed\">failed</span>");
 			else
 				site_value(b, p ? p->value : NAN, ss->s->unit);

@@ -153,6 +153,24 @@ const struct site_failure *site_failure_in(const struct site *s, const struct si
 	return NULL;
 }
 
+int site_series_of_tool(const struct site *s, const struct site_series *ss, const char *tool)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		const struct site_run *r = site_find_run(s, ss->pts[i].run_id);
+		if (r && pdb_same_tool(pdb_run_tool_of(r->row->tool, r->row->format), tool))
+			return 1;
+	}
+	return 0;
+}
+
+const struct site_failure *site_series_failed_in(const struct site *s, const struct site_series *ss,
+						 const struct site_run *run)
+{
+	if (!run || !site_series_of_tool(s, ss, pdb_run_tool_of(run->row->tool, run->row->format)))
+		return NULL;
+	return site_failure_in(s, run, ss->s->benchmark, ss->s->dims);
+}
+
 static int cmp_series_key(const void *pa, const void *pb)
 {
 	const struct pdb_series *a = sort_site->series[*(const size_t *)pa].s;
@@ -183,10 +201,22 @@ static void series_of_key(const struct site *s, const size_t *order, const char 
 		(*hi)++;
 }
 
-/* Whether the run ran the benchmark of failure f: a value of it, or a failure. */
+/* The tool of the run that failure f is in. */
+static const char *tool_of(const struct site *s, const struct site_failure *f)
+{
+	const struct pdb_run_row *r = site_find_run(s, f->row->run_id)->row;
+
+	return pdb_run_tool_of(r->tool, r->format);
+}
+
+/* Whether the run ran the benchmark of failure f: a value of it, or a
+ * failure, in a run of f's tool (another tool's benchmark of that name is
+ * another benchmark). */
 static int ran(const struct site *s, const size_t *order, size_t lo, size_t hi,
 	       const struct site_run *run, const struct site_failure *f)
 {
+	if (!pdb_same_tool(pdb_run_tool_of(run->row->tool, run->row->format), tool_of(s, f)))
+		return 0;
 	for (size_t k = lo; k < hi; k++)
 		if (site_point_at(&s->series[order[k]], run))
 			return 1;
@@ -210,7 +240,8 @@ static int failing_now(struct site *s, const size_t *order, const struct site_ru
 	f->since = r->row->id;
 	for (size_t j = i; j-- > 0 && !stopped;) {
 		const struct site_run *q = &s->runs[j];
-		if (!pdb_branch_same(q->row, r->row))
+		if (!pdb_branch_same(q->row, r->row) ||
+		    !pdb_same_tool(pdb_run_tool_of(q->row->tool, q->row->format), tool_of(s, f)))
 			continue;
 		if (site_failure_in(s, q, f->row->benchmark, f->row->dims))
 			f->since = q->row->id;
@@ -257,11 +288,12 @@ static int gather_failures(struct site *s, struct pdb_err *err)
 }
 
 /* What fails now of the series' benchmark and dims (the newest), or NULL. */
-static const struct site_failure *failing_of(const struct site *s, const struct pdb_series *series)
+static const struct site_failure *failing_of(const struct site *s, const struct site_series *ss)
 {
 	for (size_t i = s->nfailing; i-- > 0;)
-		if (strcmp(s->failing[i]->row->benchmark, series->benchmark) == 0 &&
-		    strcmp(s->failing[i]->row->dims, series->dims) == 0)
+		if (strcmp(s->failing[i]->row->benchmark, ss->s->benchmark) == 0 &&
+		    strcmp(s->failing[i]->row->dims, ss->s->dims) == 0 &&
+		    site_series_of_tool(s, ss, tool_of(s, s->failing[i])))
 			return s->failing[i];
 	return NULL;
 }
@@ -320,7 +352,7 @@ static void series_attention(struct site *s)
 {
 	for (size_t i = 0; i < s->nseries; i++) {
 		struct site_series *ss = &s->series[i];
-		ss->failing = failing_of(s, ss->s);
+		ss->failing = failing_of(s, ss);
 		ss->attention = ss->failing ? ATT_FAILED : ss->changed;
 		ss->key = series_key(ss);
 	}

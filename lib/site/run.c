@@ -91,8 +91,7 @@ static void values(const struct site *s, const struct site_run *run, struct pdb_
 		pdb_buf_puts(b, "</td><td class=\"num\">");
 		site_value(b, p->value, ss->s->unit);
 		pdb_buf_puts(b, "</td><td class=\"num\">");
-		if (!q && run->prev &&
-		    site_failure_in(s, site_find_run(s, run->prev), ss->s->benchmark, ss->s->dims))
+		if (!q && run->prev && site_series_failed_in(s, ss, site_find_run(s, run->prev)))
 			pdb_buf_puts(b, "<span class=\"badge failed\">failed</span>");
 		else
 			site_value(b, q ? q->value : NAN, ss->s->unit);

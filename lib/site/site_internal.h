@@ -126,6 +126,12 @@ const struct pdb_history_point *site_point_at(const struct site_series *ss,
 /* The failure of benchmark (with dims as series.dims) in run, or NULL. */
 const struct site_failure *site_failure_in(const struct site *s, const struct site_run *run,
 					   const char *benchmark, const char *dims);
+/* Whether series ss has a value from a run written by tool (pdb_same_tool). */
+int site_series_of_tool(const struct site *s, const struct site_series *ss, const char *tool);
+/* The failure of ss's benchmark and dims in run when ss has values of
+ * run's tool (a failure speaks for its own tool's values only), or NULL. */
+const struct site_failure *site_series_failed_in(const struct site *s, const struct site_series *ss,
+						 const struct site_run *run);
 
 /* FNV-1a 64 of n bytes, continuing from h (start from SITE_HASH_START). */
 #define SITE_HASH_START 14695981039346656037ULL
