@@ -118,10 +118,11 @@ static int parse_cols(const char *text, struct pdb_table *t, struct pdb_err *err
 		colon = strrchr(spec, ':');
 		c->metric = colon ? pdb_xstrndup(spec, (size_t)(colon - spec)) : pdb_xstrdup(spec);
 		if (colon && parse_stat(colon + 1, c) < 0) {
-			char near[64];
+			char near[64] = "";
+			if (!(colon[1] == 'p' && colon[2] >= '0' && colon[2] <= '9'))
+				pdb_did_you_mean(colon + 1, stat_names, 7, near, sizeof near);
 			pdb_err_set(err, PDB_EXIT_INPUT, "--cols: unknown statistic '%s'%s (mean, median, "
-				    "min, max, stddev, stddev_pop, count, pN such as p99)", colon + 1,
-				    pdb_did_you_mean(colon + 1, stat_names, 7, near, sizeof near));
+				    "min, max, stddev, stddev_pop, count, pN such as p99)", colon + 1, near);
 			goto fail;
 		}
 		if (!*c->metric) {
@@ -577,8 +578,8 @@ static int fill_column(const struct pdb_run *run, const struct pdb_table_spec *s
 		for (size_t r = 0; r < t->nrows; r++) {
 			double v = t->values[r * t->ncols + col->of];
 			/* lower is better (a time): the speed-up is the first's over this */
-			t->values[r * t->ncols + c] = of->direction == PDB_DIR_LOWER ? 100 * first / v
-										     : 100 * v / first;
+			t->values[r * t->ncols + c] = of->direction == PDB_DIR_LOWER ? 100 * (first / v)
+										     : 100 * (v / first);
 		}
 		if (unit)
 			return pdb_err_set(err, PDB_EXIT_INPUT, "--unit %s: a speed-up is in %%", col->name);
@@ -599,13 +600,17 @@ static int fill_column(const struct pdb_run *run, const struct pdb_table_spec *s
 			have_unit = 1;
 		}
 		v = cell_value(s, col);
-		/* a count of samples is a count, whatever the series' unit */
 		t->values[r * t->ncols + c] = v;
 	}
 	if (col->stat == PDB_TSTAT_COUNT) {
+		/* --unit METRIC=UNIT is for its values; naming the count itself is an error */
+		int named = 0;
+		for (size_t i = 0; i < spec->nunits; i++)
+			named |= strcmp(spec->units[i].name, col->name) == 0;
 		snprintf(col->unit, sizeof col->unit, "count");
-		if (unit)
+		if (named)
 			return pdb_err_set(err, PDB_EXIT_INPUT, "--unit %s: a count has no unit", col->name);
+		return 0;
 	}
 	if (unit) {
 		struct pdb_unit u;
@@ -707,7 +712,7 @@ static int fill(const struct pdb_run *run, const struct pdb_table_spec *spec, st
 		pdb_err_clear(err);
 		if (fill_column(run, spec, t, c, err) < 0)
 			return -1;
-		shown(t, c, unit_for(spec, &t->cols[c]) != NULL);
+		shown(t, c, t->cols[c].stat != PDB_TSTAT_COUNT && unit_for(spec, &t->cols[c]) != NULL);
 	}
 	return 0;
 }
