@@ -155,7 +155,7 @@ static void html(const struct pdb_table *t, struct pdb_buf *out)
 	}
 	for (size_t c = 0; c < t->ncols; c++) {
 		char *h = pdb_table_header(t, c);
-		pdb_buf_puts(out, "<th>");
+		pdb_buf_puts(out, "<th class=\"num\">");
 		pdb_escape_html(out, h);
 		pdb_buf_puts(out, "</th>");
 		free(h);
