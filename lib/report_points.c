@@ -7,18 +7,35 @@
 #include "report_internal.h"
 #include "table.h"
 
+/* Whether a series of bench from the i-th on has dims. */
+static int has_dims(const struct pdb_run *run, const char *bench, size_t i)
+{
+	for (; i < run->nresults; i++)
+		if (run->results[i].ndims && strcmp(run->results[i].benchmark, bench) == 0)
+			return 1;
+	return 0;
+}
+
 void pdb_report_by_point(const struct pdb_run *run, int html, struct pdb_buf *b)
 {
+	const char **seen = pdb_xmalloc((run->nresults + 1) * sizeof *seen);
+	size_t nseen = 0;
+
 	for (size_t i = 0; i < run->nresults; i++) {
 		const char *bench = run->results[i].benchmark;
 		struct pdb_table t;
 		struct pdb_err err;
-		size_t k = 0;
+		size_t k = nseen;
 
-		while (k < i && strcmp(run->results[k].benchmark, bench) != 0)
-			k++;
-		if (k < i || !run->results[i].ndims)
-			continue; /* one table a benchmark; none without dims */
+		/* one table a benchmark, in the order of their first series; none
+		 * without dims (the benchmarks are few, the series may be 20,000) */
+		while (k > 0 && strcmp(seen[k - 1], bench) != 0)
+			k--;
+		if (k > 0)
+			continue;
+		seen[nseen++] = bench;
+		if (!has_dims(run, bench, i))
+			continue;
 		pdb_err_clear(&err);
 		if (pdb_table_by_point(run, bench, &t, &err) < 0) {
 			pdb_buf_puts(b, html ? "<p class=\"note\">" : "");
@@ -46,4 +63,5 @@ void pdb_report_by_point(const struct pdb_run *run, int html, struct pdb_buf *b)
 		pdb_buf_puts(b, html ? "" : "\n");
 		pdb_table_release(&t);
 	}
+	free(seen);
 }

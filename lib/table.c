@@ -385,7 +385,7 @@ static int gather_points(const struct pdb_run *run, const struct pdb_table_spec 
  * on every dim of it they have (and have one at least), the one that has
  * most; NULL when none; two as specific is an error. */
 static const struct pdb_result *cell_series(const struct pdb_run *run,
-					    const struct pdb_table_spec *spec,
+					    const struct pdb_result *const *cand, size_t ncand,
 					    const struct pdb_table *t, size_t row, const char *metric,
 					    struct pdb_err *err)
 {
@@ -393,11 +393,9 @@ static const struct pdb_result *cell_series(const struct pdb_run *run,
 	size_t best_n = 0;
 	int tie = 0;
 
-	for (size_t i = 0; i < run->nresults; i++) {
-		const struct pdb_result *r = &run->results[i];
+	for (size_t i = 0; i < ncand; i++) {
+		const struct pdb_result *r = cand[i];
 		size_t n = 0, d;
-		if (strcmp(r->benchmark, t->benchmark) != 0 || strcmp(r->metric, metric) != 0 || !held(r, spec))
-			continue;
 		for (d = 0; d < t->ndims; d++) {
 			const char *v = pdb_result_get_dim(r, t->dims[d]);
 			if (v && strcmp(v, t->keys[row * t->ndims + d]) != 0)
@@ -569,6 +567,8 @@ static int fill_column(const struct pdb_run *run, const struct pdb_table_spec *s
 {
 	struct pdb_table_col *col = &t->cols[c];
 	const char *unit = unit_for(spec, col);
+	const struct pdb_result **cand = NULL;
+	size_t ncand = 0, cap = 0;
 	int have_unit = 0;
 
 	if (col->stat == PDB_TSTAT_SPEEDUP) {
@@ -585,11 +585,22 @@ static int fill_column(const struct pdb_run *run, const struct pdb_table_spec *s
 			return pdb_err_set(err, PDB_EXIT_INPUT, "--unit %s: a speed-up is in %%", col->name);
 		return 0;
 	}
+	/* the series the column's cells can take, once (a run may have 20,000) */
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *r = &run->results[i];
+		if (strcmp(r->metric, col->metric) == 0 && strcmp(r->benchmark, t->benchmark) == 0 &&
+		    held(r, spec)) {
+			pdb_grow((void **)&cand, &cap, ncand + 1, sizeof *cand);
+			cand[ncand++] = r;
+		}
+	}
 	for (size_t r = 0; r < t->nrows; r++) {
-		const struct pdb_result *s = cell_series(run, spec, t, r, col->metric, err);
+		const struct pdb_result *s = cell_series(run, cand, ncand, t, r, col->metric, err);
 		double v;
-		if (!s && err->msg[0])
+		if (!s && err->msg[0]) {
+			free(cand);
 			return -1;
+		}
 		if (!s) {
 			t->values[r * t->ncols + c] = NAN;
 			continue;
@@ -602,6 +613,7 @@ static int fill_column(const struct pdb_run *run, const struct pdb_table_spec *s
 		v = cell_value(s, col);
 		t->values[r * t->ncols + c] = v;
 	}
+	free(cand);
 	if (col->stat == PDB_TSTAT_COUNT) {
 		/* --unit METRIC=UNIT is for its values; naming the count itself is an error */
 		int named = 0;
