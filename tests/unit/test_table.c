@@ -134,7 +134,7 @@ static void test_shown(void **state)
 	(void)state;
 
 	for (int i = 0; i < 3; i++) {
-		char dims[16];
+		char dims[32];
 		snprintf(dims, sizeof dims, "rate=%d", i);
 		pdb_result_add_raw(series(run, "b", dims, "d", "s"), v[i]);
 	}
