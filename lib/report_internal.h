@@ -53,6 +53,12 @@ void pdb_report_history_release(struct report_history *h);
  * 1 in each document (they count across the process). Caller frees. */
 char *pdb_report_inline_svg(const char *svg, const char *prefix);
 
+/* The "By matrix point" section of run (lib/report_points.c): a heading
+ * and a table by point (lib/table.c) for each benchmark with two points or
+ * more, as HTML when html, else Markdown; a table that cannot be made is
+ * said in its place. Nothing for a run without dims. */
+void pdb_report_by_point(const struct pdb_run *run, int html, struct pdb_buf *b);
+
 /* Fill tmpl (named source for errors) with the sections of r, as HTML when
  * html, else Markdown. */
 int pdb_report_fill(const struct report *r, int html, const char *tmpl, const char *source,

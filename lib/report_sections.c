@@ -471,13 +471,13 @@ static void environment_table(const struct report *r, int html, struct pdb_buf *
 enum {
 	V_TITLE, V_SUBTITLE, V_VERDICT, V_VERDICT_CLASS, V_HEADLINE, V_VERDICT_DETAIL, V_SUMMARY, V_ENV_WARNING, V_GEOMEAN,
 	V_COMPARE_TABLE, V_COMPARE_CHART, V_SCALING, V_SCALING_CHART, V_SCALING_TABLE,
-	V_LATENCY_CHART, V_HISTORY, V_ENVIRONMENT, V_GENERATED, V_BASELINE, V_CANDIDATE, NVARS
+	V_BY_POINT, V_LATENCY_CHART, V_HISTORY, V_ENVIRONMENT, V_GENERATED, V_BASELINE, V_CANDIDATE, NVARS
 };
 
 static const char *const var_names[NVARS] = {
 	"title", "subtitle", "verdict", "verdict_class", "headline", "verdict_detail", "summary", "env_warning",
 	"geomean_table", "compare_table", "compare_chart", "scaling", "scaling_chart",
-	"scaling_table", "latency_chart", "history", "environment_table", "generated",
+	"scaling_table", "by_point", "latency_chart", "history", "environment_table", "generated",
 	"baseline", "candidate",
 };
 
@@ -514,6 +514,7 @@ int pdb_report_fill(const struct report *r, int html, const char *tmpl, const ch
 		chart(&r->scaling_chart, html, &v[V_SCALING_CHART]);
 		scaling_table(&r->scaling, html, &v[V_SCALING_TABLE]);
 	}
+	pdb_report_by_point(r->cand, html, &v[V_BY_POINT]);
 	chart(&r->latency_chart, html, &v[V_LATENCY_CHART]);
 	for (size_t i = 0; i < r->nhist; i++)
 		history_section(&r->hist[i], html, &v[V_HISTORY]);

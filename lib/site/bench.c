@@ -430,7 +430,15 @@ int site_bench_page(struct site *s, const struct site_bench *bench, struct pdb_b
 	site_text(b, bench->name);
 	pdb_buf_printf(b, "</h1>\n<p class=\"sub\">%zu series over %zu run%s.</p>\n", bench->n, nids,
 		       nids == 1 ? "" : "s");
-	site_series_table(b, s, bench->series, bench->n, 1, 0);
+	if (nids && site_bench_points(b, s, bench, ids[nids - 1], 1)) {
+		/* a matrix reads as its table; its series, one a row, stay a click away */
+		pdb_buf_printf(b, "<details class=\"series\"><summary>Every series (%zu), with its "
+			       "history</summary>\n", bench->n);
+		site_series_table(b, s, bench->series, bench->n, 1, 0);
+		pdb_buf_puts(b, "</details>\n");
+	} else {
+		site_series_table(b, s, bench->series, bench->n, 1, 0);
+	}
 	if (bench->nfailed)
 		failures(s, bench, b);
 	rc = charts(s, bench, b, err);

@@ -10,7 +10,7 @@
 #include "util.h"
 
 /* Bump when the pages change, so that a rerun rewrites them all. */
-#define SITE_FORMAT 1
+#define SITE_FORMAT 2
 /* The file in the output folder that says what each page was built from. */
 #define SITE_MANIFEST "perfdb-site.manifest"
 /* A change point this many runs from the end of its series is recent. */
@@ -183,6 +183,11 @@ void site_failure_table(struct pdb_buf *b, const struct site *s,
 			int with_bench, int with_run);
 /* The change from before to after as a cell: "+2.1% worse" ("-" when there is none). */
 void site_change_cell(struct pdb_buf *b, double before, double after, int direction);
+
+/* points.c: the table by matrix point of the benchmark's series in run_id
+ * (its newest), when they have two points or more; 1 when it wrote one. */
+int site_bench_points(struct pdb_buf *b, const struct site *s, const struct site_bench *bench,
+		      int64_t run_id, int depth);
 
 /* sparkline.c: the recent history of a series as a small inline SVG. */
 void site_sparkline(struct pdb_buf *b, const struct site_series *ss);

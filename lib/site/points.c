@@ -1,0 +1,66 @@
+/* A benchmark page's table by matrix point: the newest run's value of each
+ * of its series, a row per point and a column per metric (lib/table.c),
+ * made from the points the site has read (no store access: pages are
+ * drawn on several threads). */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "site/site_internal.h"
+#include "table.h"
+
+/* The newest run's values of the benchmark's series, as a run of results
+ * with only their values (the tool's median, which lib/table.c takes). */
+static struct pdb_run *newest_values(const struct site *s, const struct site_bench *bench,
+				     int64_t run_id)
+{
+	const struct site_run *run = site_find_run(s, run_id);
+	struct pdb_run *r = pdb_run_new();
+
+	for (size_t i = 0; run && i < bench->n; i++) {
+		const struct site_series *ss = &s->series[bench->series[i]];
+		const struct pdb_history_point *p = site_point_at(ss, run);
+		json_t *dims = json_loads(ss->s->dims, 0, NULL);
+		struct pdb_attr *kv = NULL;
+		size_t n = 0;
+		const char *key;
+		json_t *value;
+		struct pdb_result *res;
+
+		if (!p || !json_is_object(dims)) {
+			json_decref(dims);
+			continue;
+		}
+		kv = pdb_xcalloc(json_object_size(dims) + 1, sizeof *kv);
+		json_object_foreach(dims, key, value)
+			if (json_is_string(value))
+				kv[n++] = (struct pdb_attr){ (char *)key, (char *)json_string_value(value) };
+		res = pdb_run_series(r, ss->s->benchmark, kv, n, ss->s->metric, ss->s->unit,
+				     ss->s->direction);
+		pdb_result_set_stat(res, "median", p->value);
+		free(kv);
+		json_decref(dims);
+	}
+	return r;
+}
+
+int site_bench_points(struct pdb_buf *b, const struct site *s, const struct site_bench *bench,
+		      int64_t run_id, int depth)
+{
+	struct pdb_run *run = newest_values(s, bench, run_id);
+	struct pdb_table t;
+	struct pdb_err err;
+	int shown = 0;
+
+	pdb_err_clear(&err);
+	if (run->nresults && pdb_table_by_point(run, bench->name, &t, &err) == 0 && t.nrows) {
+		pdb_buf_puts(b, "<h2>By matrix point</h2>\n<p class=\"sub\">The values of ");
+		site_run_link(b, s, run_id, depth);
+		pdb_buf_printf(b, ", its newest run: a row per point, a column per metric.</p>\n");
+		pdb_table_render(&t, PDB_TABLE_HTML, b);
+		pdb_table_release(&t);
+		shown = 1;
+	}
+	pdb_run_free(run);
+	return shown;
+}

@@ -1,0 +1,163 @@
+/* Unit tests: lib/table.c, the tables of a run by matrix point. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "table.h"
+
+static struct pdb_result *series(struct pdb_run *run, const char *bench, const char *dims,
+				 const char *metric, const char *unit)
+{
+	struct pdb_attr kv[4];
+	char *copy = strdup(dims), *p = copy, *tok;
+	size_t n = 0;
+	struct pdb_result *r;
+
+	while ((tok = strsep(&p, ",")) && *tok) {
+		char *eq = strchr(tok, '=');
+		*eq = '\0';
+		kv[n++] = (struct pdb_attr){ tok, eq + 1 };
+	}
+	r = pdb_run_result_with_dims(run, bench, kv, n, metric, unit);
+	free(copy);
+	return r;
+}
+
+/* Rows sort as numbers (2 before 10), words after them. */
+static void test_numeric_rows(void **state)
+{
+	static const char *const rates[] = { "10", "2", "many", "100", "2.5" };
+	struct pdb_run *run = pdb_run_new();
+	struct pdb_table_spec spec = { .rows = "rate", .cols = "rcv" };
+	struct pdb_table t;
+	struct pdb_err err;
+	(void)state;
+
+	for (size_t i = 0; i < 5; i++) {
+		char dims[32];
+		snprintf(dims, sizeof dims, "rate=%s", rates[i]);
+		pdb_result_add_raw(series(run, "b", dims, "rcv", "count"), (double)i);
+	}
+	assert_int_equal(pdb_table_build(run, &spec, &t, &err), 0);
+	assert_int_equal(t.nrows, 5);
+	assert_string_equal(t.keys[0], "2");
+	assert_string_equal(t.keys[1], "2.5");
+	assert_string_equal(t.keys[2], "10");
+	assert_string_equal(t.keys[3], "100");
+	assert_string_equal(t.keys[4], "many");
+	assert_true(t.values[0] == 1 && t.values[2] == 0 && t.values[4] == 2);
+	pdb_table_release(&t);
+	pdb_run_free(run);
+}
+
+/* A histogram (weighted samples): the tool's p99 when it stored one, else
+ * the first bucket whose cumulative weight reaches 99 %; its count is the
+ * events, its mean weighted. */
+static void test_histogram(void **state)
+{
+	struct pdb_run *run = pdb_run_new();
+	struct pdb_table_spec spec = { .rows = "rate", .cols = "d:p99,d:p50,d:count,d:mean,e:p99" };
+	struct pdb_table t;
+	struct pdb_err err;
+	struct pdb_result *d, *e;
+	(void)state;
+
+	d = series(run, "b", "rate=1", "d", "s");
+	e = series(run, "b", "rate=1", "e", "s");
+	for (int i = 1; i <= 4; i++) {
+		struct pdb_sample s = PDB_SAMPLE(i);
+		s.weight = i == 4 ? 1 : 33; /* 100 events: 33 of 1, 2 and 3 s, 1 of 4 s */
+		pdb_result_add_sample(d, &s);
+		pdb_result_add_sample(e, &s);
+	}
+	pdb_result_set_stat(d, "p99", 3.5);
+	series(run, "b", "rate=2", "d", "s");
+	pdb_result_add_raw(series(run, "b", "rate=2", "e", "s"), 7);
+	assert_int_equal(pdb_table_build(run, &spec, &t, &err), 0);
+	assert_int_equal(t.nrows, 2);
+	assert_true(t.values[0] == 3.5);   /* the tool's */
+	assert_true(t.values[1] == 2);     /* the 50th event of 100 is in the 2 s bucket */
+	assert_true(t.values[2] == 100);
+	assert_true(fabs(t.values[3] - (33 + 66 + 99 + 4) / 100.0) < 1e-12);
+	assert_true(t.values[4] == 3);     /* the 99th event of 100, no p99 stored */
+	assert_true(isnan(t.values[5]));   /* rate=2's d has no value at all */
+	assert_true(t.values[9] == 7);
+	pdb_table_release(&t);
+	pdb_run_free(run);
+}
+
+/* Two series a row can take (they differ in a dim not in --rows) are refused;
+ * --dim holds one; a series without the dim fills every row. */
+static void test_ambiguous(void **state)
+{
+	struct pdb_run *run = pdb_run_new();
+	struct pdb_table_spec spec = { .rows = "rate", .cols = "rcv,sent" };
+	struct pdb_attr hold = { "stage", "a" };
+	struct pdb_table t;
+	struct pdb_err err;
+	(void)state;
+
+	pdb_result_add_raw(series(run, "b", "rate=1,stage=a", "rcv", "count"), 1);
+	pdb_result_add_raw(series(run, "b", "rate=1,stage=b", "rcv", "count"), 2);
+	pdb_result_add_raw(series(run, "b", "rate=1", "sent", "count"), 3);
+	assert_int_equal(pdb_table_build(run, &spec, &t, &err), -1);
+	assert_int_equal(err.code, PDB_EXIT_INPUT);
+	assert_non_null(strstr(err.msg, "several series of 'rcv' at rate=1"));
+	spec.hold = &hold;
+	spec.nhold = 1;
+	assert_int_equal(pdb_table_build(run, &spec, &t, &err), 0);
+	assert_true(t.nrows == 1 && t.values[0] == 1 && t.values[1] == 3);
+	pdb_table_release(&t);
+	spec.rows = "rate,stage";
+	spec.nhold = 0;
+	assert_int_equal(pdb_table_build(run, &spec, &t, &err), 0);
+	assert_true(t.nrows == 2 && t.values[1] == 3 && t.values[3] == 3 && t.values[2] == 2);
+	pdb_table_release(&t);
+	pdb_run_free(run);
+}
+
+/* One step and one precision a column: times in the step of the smallest,
+ * three significant digits of it. */
+static void test_shown(void **state)
+{
+	static const double v[] = { 0.00177, 0.247, 1.612 };
+	struct pdb_run *run = pdb_run_new();
+	struct pdb_table_spec spec = { .rows = "rate", .cols = "d,d,speedup" };
+	struct pdb_table t;
+	struct pdb_err err;
+	char *cell;
+	(void)state;
+
+	for (int i = 0; i < 3; i++) {
+		char dims[32];
+		snprintf(dims, sizeof dims, "rate=%d", i);
+		pdb_result_add_raw(series(run, "b", dims, "d", "s"), v[i]);
+	}
+	assert_int_equal(pdb_table_build(run, &spec, &t, &err), 0);
+	assert_string_equal(t.cols[0].shown_unit, "ms");
+	assert_int_equal(t.cols[0].decimals, 2);
+	cell = pdb_table_cell(&t, 2, 0);
+	assert_string_equal(cell, "1612.00");
+	free(cell);
+	cell = pdb_table_cell(&t, 1, 2); /* a time: lower is better, 0.00177 / 0.247 */
+	assert_string_equal(cell, "0.7");
+	free(cell);
+	pdb_table_release(&t);
+	pdb_run_free(run);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_numeric_rows),
+		cmocka_unit_test(test_histogram),
+		cmocka_unit_test(test_ambiguous),
+		cmocka_unit_test(test_shown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
