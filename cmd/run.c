@@ -476,7 +476,7 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	status = PDB_EXIT_OK;
 	if (pdb_plan_build_looks(&spec, only, (int)repeat, adaptive ? ad.sched.looks : NULL,
 				 adaptive ? ad.sched.nlooks : 0, &plan, &err) < 0 ||
-	    pdb_runner_check(&spec, &plan, &err) < 0) {
+	    pdb_runner_check(&spec, &err) < 0) {
 		status = cmd_fail("run", &err);
 		goto out;
 	}

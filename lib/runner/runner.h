@@ -45,8 +45,7 @@ struct pdb_runner_opts {
 
 /* Errors that must stop a spec before anything runs: more vCPUs asked than
  * this machine allows (a parse format that does not exist is the spec's). */
-int pdb_runner_check(const struct pdb_spec *spec, const struct pdb_plan *plan,
-		     struct pdb_err *err);
+int pdb_runner_check(const struct pdb_spec *spec, struct pdb_err *err);
 
 /* Run every step of plan and add to runs[variant] (runs[0] without
  * variants; the caller owns them): per benchmark and matrix point,
