@@ -7,6 +7,7 @@
 
 #include "kafka/workload_spec.h"
 #include "logstream/spec.h"
+#include "runner/sample_spec.h"
 #include "runner/spec_keys.h"
 #include "util.h"
 #include "yaml_doc.h"
@@ -179,6 +180,27 @@ static int read_stream(struct pdb_spec_reader *r, const struct pdb_spec_key *k, 
 	return (b->stream = pdb_logstream_spec_read(r->doc, v, r->doc->file, r->err)) ? 0 : -1;
 }
 
+/* sample: of a benchmark, or of the spec (every benchmark without its own). */
+static int read_sample(struct pdb_spec_reader *r, const json_t *v, struct pdb_sample_spec **out)
+{
+	pdb_sample_spec_free(*out);
+	return (*out = pdb_sample_spec_read(r, v)) ? 0 : -1;
+}
+
+static int read_bench_sample(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+			     void *out)
+{
+	(void)k;
+	return read_sample(r, v, &((struct pdb_bench_spec *)out)->sample);
+}
+
+static int read_top_sample(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+			   void *out)
+{
+	(void)k;
+	return read_sample(r, v, &((struct pdb_spec *)out)->sample);
+}
+
 static const struct pdb_spec_key bench_keys[] = {
 	PDB_KEY(struct pdb_bench_spec, "name", PDB_KEY_PLAIN, name),
 	PDB_KEY_READ_FIELD(struct pdb_bench_spec, "command", command, read_command),
@@ -194,6 +216,7 @@ static const struct pdb_spec_key bench_keys[] = {
 	PDB_KEY_READ("metrics", read_metrics),
 	PDB_KEY_READ("kafka", read_kafka),
 	PDB_KEY_READ("stream", read_stream),
+	PDB_KEY_READ("sample", read_bench_sample),
 };
 static const struct pdb_spec_section bench_section = {
 	"a benchmark", bench_keys, sizeof bench_keys / sizeof bench_keys[0],
@@ -451,6 +474,7 @@ static const struct pdb_spec_key top_keys[] = {
 	PDB_KEY_READ("variants", read_variants),
 	PDB_KEY_READ_FIELD(struct pdb_spec, "build", build, read_command),
 	PDB_KEY_READ("benchmarks", read_later),
+	PDB_KEY_READ("sample", read_top_sample),
 };
 static const struct pdb_spec_section top_section = {
 	"a run spec", top_keys, sizeof top_keys / sizeof top_keys[0],
@@ -461,7 +485,7 @@ const struct pdb_spec_section *const *pdb_spec_sections(size_t *n)
 	static const struct pdb_spec_section *const all[] = {
 		&top_section, &bench_section, &metric_section, &parse_section,
 		&pdb_kafka_section, &pdb_kafka_var_section, &pdb_logstream_section,
-		&pdb_logstream_probe_section,
+		&pdb_logstream_probe_section, &pdb_sample_section,
 	};
 
 	*n = sizeof all / sizeof all[0];
@@ -551,6 +575,7 @@ void pdb_spec_release(struct pdb_spec *spec)
 		free(b->metrics);
 		pdb_kafka_spec_free(b->kafka);
 		pdb_logstream_spec_free(b->stream);
+		pdb_sample_spec_free(b->sample);
 	}
 	free(spec->benches);
 	for (size_t i = 0; i < spec->nmatrix; i++) {
@@ -563,5 +588,6 @@ void pdb_spec_release(struct pdb_spec *spec)
 	variants_release(spec);
 	command_release(&spec->build);
 	free(spec->auto_where);
+	pdb_sample_spec_free(spec->sample);
 	memset(spec, 0, sizeof *spec);
 }
