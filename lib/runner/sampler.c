@@ -274,8 +274,12 @@ static void *sampler_main(void *arg)
 		t = s->prev;
 		s->prev = s->cur;
 		s->cur = t;
-		/* a reading late by whole periods (a stalled machine) skips them */
+		/* the next point of the grid, skipping what a late reading (a
+		 * stalled machine) passed and one that would make a period
+		 * shorter than half of every: ticks of 10 ms make short ones coarse */
 		k = (size_t)((s->prev.at - s->t0) / every) + 1;
+		if (s->t0 + (double)k * every - s->prev.at < every / 2)
+			k++;
 	}
 	return NULL;
 }
