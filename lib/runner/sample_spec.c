@@ -29,10 +29,11 @@ static int read_processes(struct pdb_spec_reader *r, const struct pdb_spec_key *
 		p->name = pdb_xstrdup(name);
 		if (!*name)
 			return pdb_spec_bad(r, x, "%s: a process needs a name", k->name);
-		if (pdb_spec_text(r, x, &p->pattern, name) < 0)
-			return -1;
+		if (!json_is_string(x) || !*json_string_value(x))
+			return pdb_spec_bad(r, x, "process %s: expected a pattern (a regex of command lines)", name);
+		p->pattern = pdb_xstrdup(json_string_value(x));
 		if (regcomp(&re, p->pattern, REG_EXTENDED | REG_NOSUB) != 0)
-			return pdb_spec_bad(r, x, "%s: not a valid POSIX extended regular expression", name);
+			return pdb_spec_bad(r, x, "process %s: not a valid POSIX extended regular expression", name);
 		regfree(&re);
 	}
 	return 0;
