@@ -3,6 +3,7 @@
 #include "chart/kinds.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "chart/layout.h"
@@ -33,15 +34,49 @@ static int machine_net(const struct pdb_result *r)
 static const struct {
 	int (*pick)(const struct pdb_result *);
 	const char *what;
+	int process;        /* every line names its process */
 } panels[] = {
-	{ process_cpu, "CPU of processes (100 % = one CPU)" },
-	{ process_rss, "Memory of processes (RSS)" },
-	{ machine_busy, "Machine CPU busy (% of all CPUs)" },
-	{ machine_load, "Machine load average (1 min)" },
-	{ machine_mem, "Machine memory used" },
-	{ machine_disk, "Machine disk" },
-	{ machine_net, "Machine network" },
+	{ process_cpu, "CPU of processes (100 % = one CPU)", 1 },
+	{ process_rss, "Memory of processes (RSS)", 1 },
+	{ machine_busy, "Machine CPU busy (% of all CPUs)", 0 },
+	{ machine_load, "Machine load average (1 min)", 0 },
+	{ machine_mem, "Machine memory used", 0 },
+	{ machine_disk, "Machine disk", 0 },
+	{ machine_net, "Machine network", 0 },
 };
+
+/* The result a series draws (its source is the item's key), or NULL. */
+static const struct pdb_result *drawn(struct pdb_run **runs, size_t nruns, const struct pdb_chart_series *s)
+{
+	for (size_t k = 0; k < nruns && s->source; k++)
+		for (size_t i = 0; i < runs[k]->nresults; i++) {
+			struct pdb_chart_item it = { runs[k], &runs[k]->results[i], 0 };
+			char *key = pdb_chart_item_key(&it);
+			int same = strcmp(key, s->source) == 0;
+			free(key);
+			if (same)
+				return it.r;
+		}
+	return NULL;
+}
+
+/* A legend names only what tells lines apart: a lone process would be
+ * "cpu". Its process is what the reader needs: "process=NAME". */
+static void name_processes(struct pdb_chart_panel *p, struct pdb_run **runs, size_t nruns)
+{
+	for (size_t i = 0; i < p->nseries; i++) {
+		struct pdb_chart_series *s = &p->series[i];
+		const struct pdb_result *r = drawn(runs, nruns, s);
+		const char *name = r ? pdb_result_get_dim(r, "process") : NULL;
+		char *label;
+		if (!name || !s->label || strstr(s->label, "process="))
+			continue;
+		label = strcmp(s->label, r->metric) == 0 ? pdb_xasprintf("process=%s", name)
+			: pdb_xasprintf("%s process=%s", s->label, name);
+		free(s->label);
+		s->label = label;
+	}
+}
 
 const char *pdb_chart_resource_bench(struct pdb_run **runs, size_t nruns, const struct pdb_plot_opts *opts,
 				     int *others)
@@ -83,8 +118,12 @@ size_t pdb_chart_resource_panels(struct pdb_chart *c, struct pdb_run **runs, siz
 {
 	size_t before = c->npanels;
 
-	for (size_t i = 0; i < sizeof panels / sizeof panels[0]; i++)
+	for (size_t i = 0; i < sizeof panels / sizeof panels[0]; i++) {
+		size_t had = c->npanels;
 		pdb_chart_timed_panels(c, runs, nruns, opts, panels[i].pick, panels[i].what);
+		for (size_t k = had; k < c->npanels && panels[i].process; k++)
+			name_processes(&c->panels[k], runs, nruns);
+	}
 	for (size_t i = before; i < c->npanels; i++)
 		zero_based(&c->panels[i]);
 	if (c->npanels > before && pdb_chart_panels_room(c->height) < c->npanels)
