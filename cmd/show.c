@@ -8,6 +8,7 @@
 #include "json_out.h"
 #include "cmd.h"
 #include "escape.h"
+#include "runner/sampler.h"
 #include "util.h"
 
 static int show_main(int argc, char **argv, struct cmd_ctx *ctx);
@@ -103,6 +104,33 @@ static void print_attrs(const struct pdb_run *run)
 	pdb_buf_release(&b);
 }
 
+/* With sampled processes (sample: of a run spec): the one with the
+ * highest mean CPU, its benchmark and the point's other dims. */
+static void print_busiest(const struct pdb_run *run)
+{
+	const struct pdb_result *r = pdb_sampled_busiest(run);
+	struct pdb_attr dims[64];
+	struct pdb_summary s;
+	char cpu[48], *point, *line, *safe;
+	size_t n = 0;
+
+	if (!r)
+		return;
+	pdb_result_summary(r, &s);
+	pdb_unit_format(s.mean, r->unit, cpu, sizeof cpu);
+	for (size_t i = 0; i < r->ndims && n < 64; i++)
+		if (strcmp(r->dims[i].key, "process") != 0)
+			dims[n++] = r->dims[i];
+	point = pdb_dims_display(dims, n);
+	line = pdb_xasprintf("%s: mean CPU %s (%s%s%s%s)", pdb_result_get_dim(r, "process"), cpu, r->benchmark,
+			     *point ? " [" : "", point, *point ? "]" : "");
+	safe = cmd_escape_controls(line);
+	printf("busiest  %s\n\n", safe);
+	free(safe);
+	free(line);
+	free(point);
+}
+
 static void print_text(const struct pdb_run *run)
 {
 	struct row_order *order = row_order(run);
@@ -147,6 +175,7 @@ static void print_text(const struct pdb_run *run)
 	}
 	if (run->nfailures)
 		putchar('\n');
+	print_busiest(run);
 	cmd_table_init(&t, 9, "lllrrrrrl");
 	cmd_table_add(&t, header);
 	for (size_t i = 0; i < run->nresults; i++) {

@@ -9,6 +9,7 @@
 
 #include "chart/layout.h"
 #include "chart/render.h"
+#include "runner/sampler.h"
 #include "units.h"
 
 #define WIDTH 1000
@@ -219,7 +220,8 @@ static int scaling_chart(struct pdb_store *store, struct report *r, const char *
 }
 
 /* A latency metric: a time named so ("latency", fio's "clat"), or with
- * the tool's percentiles. */
+ * the tool's percentiles; or resources sampled during the run (the
+ * latency chart's panels over time). */
 static int has_latency(const struct pdb_run *run)
 {
 	for (size_t i = 0; i < run->nresults; i++) {
@@ -227,6 +229,8 @@ static int has_latency(const struct pdb_run *run)
 		size_t np = 0;
 		double v;
 
+		if (pdb_sampled_kind(r))
+			return 1;
 		if (strcmp(r->unit, "s") != 0)
 			continue;
 		if (strstr(r->metric, "lat"))
@@ -320,7 +324,7 @@ static int latency_chart(struct pdb_store *store, struct report *r, const char *
 	const struct pdb_compare_row *row;
 	struct pdb_chart *c = NULL;
 	char why[sizeof err->msg];
-	int rc = 0, by_metric;
+	int rc = 0, by_metric, resources;
 
 	if (!has_latency(r->base) && !has_latency(r->cand))
 		goto out;
@@ -342,8 +346,13 @@ static int latency_chart(struct pdb_store *store, struct report *r, const char *
 		rc = absent(err);
 		goto out;
 	}
-	rc = render(c, dir, "latency", "Latency percentile spectrum of the baseline and the "
-		    "candidate on a nines axis", &r->latency_chart, files, err);
+	resources = c->npanels && strcmp(c->panels[0].title, "Percentile spectrum") != 0;
+	if (resources) /* no latency series: the resources sampled alone */
+		pdb_set_str(&c->title, "Resources: baseline and candidate");
+	rc = render(c, dir, "latency", resources
+		    ? "Resources sampled during the baseline and the candidate, over time"
+		    : "Latency percentile spectrum of the baseline and the candidate on a nines axis",
+		    &r->latency_chart, files, err);
 out:
 	free(bsel);
 	free(csel);

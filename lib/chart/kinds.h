@@ -119,6 +119,24 @@ int pdb_chart_cmp_dims(const char *a, const char *b);
 /* "run42 bench [k=v] metric": the series an item draws. Caller frees. */
 char *pdb_chart_item_key(const struct pdb_chart_item *item);
 
+/* Series over time that pick takes and whose samples carry time offsets,
+ * one panel per unit (msg/s apart from B/s) titled "WHAT over time", at
+ * most 8 lines in each, repetitions as their median with a band
+ * (chart/latency.c). */
+void pdb_chart_timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
+			    const struct pdb_plot_opts *opts, int (*pick)(const struct pdb_result *),
+			    const char *what);
+/* The panels of the resources sampled during the runs (sample: of a run
+ * spec) after c's panels: processes' CPU and RSS, the machine's CPU busy,
+ * load, memory, disk and network, each over time. The chart grows to hold
+ * them (never squeezes or drops one). How many were added (chart/resources.c). */
+size_t pdb_chart_resource_panels(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
+				 const struct pdb_plot_opts *opts);
+/* The benchmark of the first sampled series of the runs that the bench
+ * glob takes (NULL: none), *others whether another benchmark has some too. */
+const char *pdb_chart_resource_bench(struct pdb_run **runs, size_t nruns, const struct pdb_plot_opts *opts,
+				     int *others);
+
 /* Helpers shared by the kinds (chart/gather.c). */
 /* Load the runs named by selectors; *out malloc'ed, free with pdb_chart_runs_free. */
 int pdb_chart_load_runs(struct pdb_store *store, const char *const *sel, size_t n,

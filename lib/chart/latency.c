@@ -575,12 +575,10 @@ static int is_lag(const struct pdb_result *r)
 	return strcmp(r->unit, "count") == 0 && strstr(r->metric, "lag") != NULL;
 }
 
-/* Series over time that pick takes and whose samples carry time offsets,
- * one panel per unit (msg/s apart from B/s) titled what, at most MAX_LINES
- * lines in each. */
-static void timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
-			 const struct pdb_plot_opts *opts, int (*pick)(const struct pdb_result *),
-			 const char *what)
+/* Panels over time of the series pick takes (kinds.h). */
+void pdb_chart_timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
+			    const struct pdb_plot_opts *opts, int (*pick)(const struct pdb_result *),
+			    const char *what)
 {
 	struct pdb_chart_item *it = NULL, *sub = NULL;
 	size_t n = 0, cap = 0, nunits = 0, ucap = 0;
@@ -717,6 +715,14 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 		return NULL;
 	c = pdb_chart_new("latency", NULL, opts->width, opts->height, opts->theme);
 	n = pick_results(runs, nsel, opts, c, &it);
+	if (n == 0 && !opts->metric_glob && pdb_chart_resource_panels(c, runs, nsel, opts) > 0) {
+		/* no latency, but resources sampled over time: those alone */
+		const char *bench = pdb_chart_resource_bench(runs, nsel, opts, &others);
+		c->title = opts->title ? pdb_xstrdup(opts->title) :
+			   pdb_xasprintf("Resources: %s%s", bench, others ? " and others" : "");
+		whole_duration(c, 0);
+		goto out;
+	}
 	if (n == 0 || n > MAX_LINES) {
 		if (n == 0 && c->nskipped > 0) /* the reason the one left out is not drawn */
 			pdb_err_set(err, PDB_EXIT_INPUT, "no latency series to draw: %s%s", c->skipped[0],
@@ -762,10 +768,11 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 	auto_log(p, 20);
 	latency_over_time(c, it, labels, keys, n);
 	throughput = c->npanels;
-	timed_panels(c, runs, nsel, opts, is_rate, "Throughput");
-	timed_panels(c, runs, nsel, opts, is_lag, "Lag");
+	pdb_chart_timed_panels(c, runs, nsel, opts, is_rate, "Throughput");
+	pdb_chart_timed_panels(c, runs, nsel, opts, is_lag, "Lag");
 	lag_after_rates(c, throughput);
 	fit_panels(c);
+	pdb_chart_resource_panels(c, runs, nsel, opts); /* the chart grows for them */
 	whole_duration(c, 1);
 out:
 	pdb_chart_labels_free(labels, n);

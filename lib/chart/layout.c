@@ -16,6 +16,11 @@ size_t pdb_chart_panels_room(int height)
 	return height > 41 + PDB_PANEL_ROOM ? (size_t)(height - 41) / PDB_PANEL_ROOM : 1;
 }
 
+int pdb_chart_panels_height(size_t n)
+{
+	return 41 + (int)(n < 200 ? n : 200) * PDB_PANEL_ROOM + 1;
+}
+
 /* ---- ranges ---- */
 
 struct range {

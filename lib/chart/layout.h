@@ -19,6 +19,8 @@
  * plot worth reading), and how many a chart of height holds (at least 1). */
 #define PDB_PANEL_ROOM 140
 size_t pdb_chart_panels_room(int height);
+/* The height that holds n panels: the inverse of pdb_chart_panels_room. */
+int pdb_chart_panels_height(size_t n);
 /* Width of text in DejaVu Sans (Bold), UTF-8 aware, in pixels. */
 double pdb_chart_text_width(const char *s, double font_size);
 double pdb_chart_text_width_bold(const char *s, double font_size);

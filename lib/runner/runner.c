@@ -12,6 +12,7 @@
 #include "formats/format.h"
 #include "kafka/workload.h"
 #include "logstream/workload.h"
+#include "runner/sampler.h"
 #include "units.h"
 #include "util.h"
 
@@ -526,6 +527,56 @@ static void environment(struct pdb_run *const *runs, size_t nruns, const struct 
 	}
 }
 
+static void warn(const struct pdb_runner_opts *opts, const char *bench, const char *what)
+{
+	char msg[1200];
+	struct pdb_progress p = { .event = PDB_PROGRESS_WARNING, .message = msg };
+
+	if (!opts->progress)
+		return;
+	snprintf(msg, sizeof msg, "%s: %s", bench, what);
+	opts->progress(opts->ctx, &p);
+}
+
+/* A sampler for a measured step of a benchmark with sample: (its own, else
+ * the spec's), or NULL; one that cannot start is warned about. */
+static struct pdb_sampler *sample_begin(const struct pdb_spec *spec, const struct pdb_step *s,
+					const struct pdb_runner_opts *opts)
+{
+	const struct pdb_bench_spec *b = &spec->benches[s->bench];
+	const struct pdb_sample_spec *ss = b->sample ? b->sample : spec->sample;
+	struct pdb_sampler *smp;
+	struct pdb_err err;
+
+	if (!ss || s->kind != PDB_STEP_MEASURE)
+		return NULL;
+	if (!(smp = pdb_sampler_start(ss, &err)))
+		warn(opts, b->name, err.msg);
+	return smp;
+}
+
+/* Stop the step's sampler; a repetition that succeeded (ok) keeps its
+ * readings as series. What the sampler warns of is said once, at the
+ * first repetition. */
+static void sample_end(struct pdb_sampler *smp, struct pdb_run *run, const struct pdb_spec *spec,
+		       const struct pdb_step *s, int ok, const struct pdb_runner_opts *opts)
+{
+	const struct pdb_sample_readings *rd;
+	struct pdb_attr dims[32];
+	char warning[1024];
+
+	if (!smp)
+		return;
+	rd = pdb_sampler_stop(smp);
+	if (ok) {
+		pdb_sample_readings_to_run(rd, run, spec->benches[s->bench].name, dims,
+					   point_dims(spec, s->bench, s->point, dims), warning, sizeof warning);
+		if (warning[0] && s->rep == 0)
+			warn(opts, spec->benches[s->bench].name, warning);
+	}
+	pdb_sampler_free(smp);
+}
+
 /* The end of look k of an adaptive plan: the runs' status so far (an A/B
  * pair is tested paired only when both are complete), then the caller's
  * word on going on. Nonzero: stop. */
@@ -570,6 +621,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 					  .variant = spec->nvariants ? spec->variants[s->variant].name : NULL };
 		struct pdb_exec_result res;
 		struct pdb_exec_opts eo;
+		struct pdb_sampler *smp;
 		struct expanded x;
 		int bad;
 
@@ -586,6 +638,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		p.eta = i ? p.elapsed / (double)i * (double)(plan->nsteps - i) : 0;
 		if (opts->progress)
 			opts->progress(opts->ctx, &p);
+		smp = sample_begin(spec, s, opts);
 		if ((b->kafka || b->stream) && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
 			if (b->kafka)
 				run_kafka(run, spec, s, i, opts, &res);
@@ -600,6 +653,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 			goto done;
 		}
 		if (pdb_exec_run(&eo, &res, err) < 0) {
+			pdb_sampler_free(smp);
 			expanded_release(&x);
 			free(point);
 			unlink(out_path);
@@ -627,6 +681,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		if (!res.interrupted)
 			ran[i] = bad ? 2 : 1;
 done:
+		sample_end(smp, run, spec, s, ran[i] == 1 && !res.interrupted, opts);
 		p.event = PDB_PROGRESS_DONE;
 		p.res = &res;
 		p.why = why[0] ? why : NULL;

@@ -8,6 +8,7 @@
 #include "formats/format.h"
 #include "kafka/workload_spec.h"
 #include "logstream/spec.h"
+#include "runner/sample_spec.h"
 #include "runner/spec_keys.h"
 #include "util.h"
 #include "yaml_doc.h"
@@ -244,6 +245,27 @@ static int read_bench_matrix(struct pdb_spec_reader *r, const struct pdb_spec_ke
 	return read_matrix_into(r, v, &b->matrix, &b->nmatrix);
 }
 
+/* sample: of a benchmark, or of the spec (every benchmark without its own). */
+static int read_sample(struct pdb_spec_reader *r, const json_t *v, struct pdb_sample_spec **out)
+{
+	pdb_sample_spec_free(*out);
+	return (*out = pdb_sample_spec_read(r, v)) ? 0 : -1;
+}
+
+static int read_bench_sample(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+			     void *out)
+{
+	(void)k;
+	return read_sample(r, v, &((struct pdb_bench_spec *)out)->sample);
+}
+
+static int read_top_sample(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+			   void *out)
+{
+	(void)k;
+	return read_sample(r, v, &((struct pdb_spec *)out)->sample);
+}
+
 static const struct pdb_spec_key bench_keys[] = {
 	PDB_KEY(struct pdb_bench_spec, "name", PDB_KEY_PLAIN, name),
 	PDB_KEY_READ_FIELD(struct pdb_bench_spec, "command", command, read_command),
@@ -260,6 +282,7 @@ static const struct pdb_spec_key bench_keys[] = {
 	PDB_KEY_READ("kafka", read_kafka),
 	PDB_KEY_READ("stream", read_stream),
 	PDB_KEY_READ("matrix", read_bench_matrix),
+	PDB_KEY_READ("sample", read_bench_sample),
 };
 static const struct pdb_spec_section bench_section = {
 	"a benchmark", bench_keys, sizeof bench_keys / sizeof bench_keys[0],
@@ -584,6 +607,7 @@ static const struct pdb_spec_key top_keys[] = {
 	PDB_KEY_READ("variants", read_variants),
 	PDB_KEY_READ_FIELD(struct pdb_spec, "build", build, read_command),
 	PDB_KEY_READ("benchmarks", read_later),
+	PDB_KEY_READ("sample", read_top_sample),
 };
 static const struct pdb_spec_section top_section = {
 	"a run spec", top_keys, sizeof top_keys / sizeof top_keys[0],
@@ -594,7 +618,7 @@ const struct pdb_spec_section *const *pdb_spec_sections(size_t *n)
 	static const struct pdb_spec_section *const all[] = {
 		&top_section, &bench_section, &metric_section, &parse_section,
 		&pdb_kafka_section, &pdb_kafka_var_section, &pdb_logstream_section,
-		&pdb_logstream_probe_section,
+		&pdb_logstream_probe_section, &pdb_sample_section,
 	};
 
 	*n = sizeof all / sizeof all[0];
@@ -699,11 +723,13 @@ void pdb_spec_release(struct pdb_spec *spec)
 		pdb_logstream_spec_free(b->stream);
 		matrix_release(b->matrix, b->nmatrix);
 		free(b->axes);
+		pdb_sample_spec_free(b->sample);
 	}
 	free(spec->benches);
 	matrix_release(spec->matrix, spec->nmatrix);
 	variants_release(spec);
 	command_release(&spec->build);
 	free(spec->auto_where);
+	pdb_sample_spec_free(spec->sample);
 	memset(spec, 0, sizeof *spec);
 }

@@ -23,6 +23,7 @@ struct pdb_regex_metric {
 
 struct pdb_kafka_spec;
 struct pdb_logstream_spec;
+struct pdb_sample_spec;
 
 struct pdb_matrix_param {
 	char *name;
@@ -35,6 +36,7 @@ struct pdb_bench_spec {
 	struct pdb_command command, setup, teardown;
 	struct pdb_kafka_spec *kafka; /* a Kafka load workload instead of command, or NULL */
 	struct pdb_logstream_spec *stream; /* a log stream workload instead of command, or NULL */
+	struct pdb_sample_spec *sample; /* sample: processes and the machine while it runs, or NULL (the spec's) */
 	struct pdb_attr *env;
 	size_t nenv;
 	char *cwd;          /* NULL: the current directory */
@@ -78,6 +80,7 @@ struct pdb_spec {
 	double budget;                /* budget: seconds of an adaptive run; 0: the default */
 	int max_repeat;               /* max_repeat: pairs of an adaptive run; 0: the default */
 	char *auto_where;             /* FILE:LINE:COL of the first repeat: auto, or NULL */
+	struct pdb_sample_spec *sample; /* sample: of every benchmark without its own, or NULL */
 };
 
 /* Read a spec; errors are FILE:LINE:COL (code PDB_EXIT_INPUT). Release
