@@ -91,8 +91,9 @@ static void progress(void *vctx, const struct pdb_progress *p)
 	char where[256];
 	int failed;
 
-	if (p->event == PDB_PROGRESS_WARNING) {
-		fprintf(stderr, "%sperfdb: run: warning: %s\n", c->tty ? "\r\033[K" : "", p->message);
+	if (p->event == PDB_PROGRESS_WARNING || p->event == PDB_PROGRESS_NOTE) {
+		fprintf(stderr, "%sperfdb: run: %s%s\n", c->tty ? "\r\033[K" : "",
+			p->event == PDB_PROGRESS_WARNING ? "warning: " : "", p->message);
 		return;
 	}
 	snprintf(where, sizeof where, "%s%s%s%s%s%s %s %d/%d", p->bench, *p->point ? " " : "", p->point,
@@ -137,6 +138,19 @@ static void print_argv(const struct pdb_spec *spec, size_t point, size_t v, cons
 	}
 }
 
+/* A capacity search as --dry-run says it. */
+static void print_search(const struct pdb_capacity *c, double duration, double drain, const char *unit)
+{
+	char until[512];
+
+	pdb_capacity_until_text(c, until, sizeof until);
+	printf("capacity search %s %s: steps of %g s (+ up to %g s drain), first at %.0f, then by bisection "
+	       "(the geometric middle of the highest passing and the lowest failing rate) to within %g %%, "
+	       "until %s", c->text, unit, c->step > 0 ? c->step : duration, drain, c->low, c->tolerance, until);
+	if (c->settle > 0)
+		printf(", up to %g s settling after a step with lines outstanding", c->settle);
+}
+
 static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 {
 	const struct pdb_bench_spec *b = &spec->benches[s->bench];
@@ -170,9 +184,13 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 	if (b->stream && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
 		const struct pdb_logstream_spec *ls = b->stream;
 		text = pdb_plan_expand(spec, s->point, s->variant, ls->rate);
-		printf("stream to %s (%s), template %s, %s lines/s, %g s", ls->target.text,
+		printf("stream to %s (%s), template %s, ", ls->target.text,
 		       ls->framing == PDB_LOGSTREAM_SYSLOG ? "syslog" : "lines",
-		       ls->template_path ? ls->template_path : "perfdb seq=$SEQ ts=$TS", text, ls->duration);
+		       ls->template_path ? ls->template_path : "perfdb seq=$SEQ ts=$TS");
+		if (ls->search && s->kind == PDB_STEP_MEASURE)
+			print_search(ls->search, ls->duration, ls->drain, "lines/s");
+		else
+			printf("%s lines/s, %g s", text, ls->duration);
 		if (ls->has_probe)
 			printf(", probe %s", ls->probe.file ? ls->probe.file : ls->probe.command);
 		for (size_t k = 0; k < ls->nprobes; k++)

@@ -461,11 +461,24 @@ const struct pdb_spec_section *const *pdb_spec_sections(size_t *n)
 	static const struct pdb_spec_section *const all[] = {
 		&top_section, &bench_section, &metric_section, &parse_section,
 		&pdb_kafka_section, &pdb_kafka_var_section, &pdb_logstream_section,
-		&pdb_logstream_probe_section,
+		&pdb_logstream_probe_section, &pdb_capacity_section,
 	};
 
 	*n = sizeof all / sizeof all[0];
 	return all;
+}
+
+static int searched(const struct pdb_bench_spec *b)
+{
+	return b->stream && b->stream->search;
+}
+
+int pdb_spec_matrix_has(const struct pdb_spec *spec, const char *name)
+{
+	for (size_t i = 0; i < spec->nmatrix; i++)
+		if (strcmp(spec->matrix[i].name, name) == 0)
+			return 1;
+	return 0;
 }
 
 int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
@@ -510,6 +523,11 @@ int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
 				bad(&r, v, "benchmark '%s' appears twice", spec->benches[i].name);
 				goto out;
 			}
+		if (searched(&spec->benches[i]) && pdb_spec_matrix_has(spec, "rate")) {
+			bad(&r, json_object_get(json_object_get(root, "matrix"), "rate"), "matrix 'rate': benchmark "
+			    "'%s' searches its rate and stores each step under the dim rate", spec->benches[i].name);
+			goto out;
+		}
 	}
 	ret = 0;
 out:

@@ -83,6 +83,9 @@ void pdb_spec_release(struct pdb_spec *spec);
 int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t nargs,
 			  struct pdb_err *err);
 
+/* Whether the matrix has a parameter name. */
+int pdb_spec_matrix_has(const struct pdb_spec *spec, const char *name);
+
 /* Whether a variant has git: REV (then every variant has a {dir}). */
 int pdb_spec_has_git(const struct pdb_spec *spec);
 
