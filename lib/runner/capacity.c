@@ -53,8 +53,8 @@ static int read_until(struct pdb_spec_reader *r, const struct pdb_spec_key *k, c
 			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", n ? ", " : "", x->metrics[n]);
 		}
 		if (!known)
-			return pdb_spec_bad(r, limit, "%s: '%s' is not a metric a step stores%s; a condition names "
-					    "one of %s", k->name, name,
+			return pdb_spec_bad(r, limit, "%s: '%s' is not a metric a condition can name%s; it names "
+					    "one of %s (lower is better)", k->name, name,
 					    pdb_did_you_mean(name, x->metrics, n, hint, sizeof hint), list);
 		if (!json_is_number(limit) || !isfinite(json_number_value(limit)) || json_number_value(limit) < 0)
 			return pdb_spec_bad(r, limit, "%s: %s: expected a limit, a number from 0 (in the metric's "
