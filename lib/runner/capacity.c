@@ -143,12 +143,20 @@ static int stat_of(const struct pdb_result *r, const char *metric, double *stat)
 	       pdb_result_get_stat(r, metric + n + 1, stat) == 0;
 }
 
+/* The stage (stream probes:) or group (kafka lag_groups) of a series, or NULL. */
+static const char *stage_of(const struct pdb_result *r)
+{
+	const char *v = pdb_result_get_dim(r, "stage");
+
+	return v ? v : pdb_result_get_dim(r, "group");
+}
+
 /* The worst (largest) value of metric among step's series of bench (every
  * sample: each second, each stage), and for METRIC_STAT the statistic of
  * the histogram METRIC (over every line of the step), with its unit; 0
  * when there is none. */
 static int worst(const struct pdb_run *step, const char *bench, const char *metric, double *value,
-		 const char **unit)
+		 const char **unit, const char **where)
 {
 	int found = 0;
 	double stat;
@@ -160,6 +168,7 @@ static int worst(const struct pdb_run *step, const char *bench, const char *metr
 		if (stat_of(r, metric, &stat) && (!found++ || stat > *value)) {
 			*value = stat;
 			*unit = r->unit;
+			*where = stage_of(r);
 		}
 		if (strcmp(r->metric, metric))
 			continue;
@@ -167,37 +176,39 @@ static int worst(const struct pdb_run *step, const char *bench, const char *metr
 			if (!found++ || r->samples[k].value > *value) {
 				*value = r->samples[k].value;
 				*unit = r->unit;
+				*where = stage_of(r);
 			}
 	}
 	return found > 0;
 }
 
 int pdb_capacity_judge(const struct pdb_capacity *c, const struct pdb_run *step, const char *bench,
-		       char *buf, size_t size)
+		       char *buf, size_t size, char *broke, size_t brokesize)
 {
 	size_t len = 0;
 	int pass = 1;
-	char broke[200] = "";
 
-	buf[0] = '\0';
+	buf[0] = broke[0] = '\0';
 	for (size_t i = 0; i < c->nuntil && len < size; i++) {
 		const struct pdb_capacity_limit *l = &c->until[i];
-		const char *unit = "";
-		char value[64], limit[64];
+		const char *unit = "", *where = NULL;
+		char value[120], limit[64];
 		double v = 0;
-		if (!worst(step, bench, l->metric, &v, &unit)) {
+		if (!worst(step, bench, l->metric, &v, &unit, &where)) {
 			len += (size_t)snprintf(buf + len, size - len, "%s%s not measured", i ? ", " : "", l->metric);
 			if (pass)
-				snprintf(broke, sizeof broke, "%s not measured", l->metric);
+				snprintf(broke, brokesize, "%s not measured", l->metric);
 			pass = 0;
 			continue;
 		}
 		pdb_unit_format(v, unit, value, sizeof value);
+		if (where && v > 0) /* which stage or group was the worst */
+			snprintf(value + strlen(value), sizeof value - strlen(value), " (%.40s)", where);
 		pdb_unit_format(l->limit, unit, limit, sizeof limit);
 		len += (size_t)snprintf(buf + len, size - len, "%s%s %s", i ? ", " : "", l->metric, value);
 		if (v > l->limit) {
 			if (pass)
-				snprintf(broke, sizeof broke, "%s %s > %s", l->metric, value, limit);
+				snprintf(broke, brokesize, "%s %s > %s", l->metric, value, limit);
 			pass = 0;
 		}
 	}
@@ -225,13 +236,9 @@ static int try_rate(const struct pdb_capacity *c, const struct pdb_capacity_ops 
 	d[ndims] = (struct pdb_attr){ .key = "rate", .value = value };
 	ret = ops->step(ops->ctx, rate, runs, bench, d, ndims + 1, err);
 	if (ret == 0) {
-		ret = pdb_capacity_judge(c, step, bench, verdict, sizeof verdict);
+		ret = pdb_capacity_judge(c, step, bench, verdict, sizeof verdict, why, whysize);
 		snprintf(line, sizeof line, "rate %.0f %s: %s", rate, ops->unit, verdict);
 		ops->note(ops->ctx, line);
-		if (!ret)
-			snprintf(why, whysize, "%s", strstr(verdict, "FAIL (") + 6);
-		if (!ret)
-			why[strcspn(why, ")")] = '\0';
 		if (ops->settle && (note = ops->settle(ops->ctx)))
 			ops->note(ops->ctx, note);
 	} else {

@@ -85,8 +85,9 @@ int pdb_capacity_search(const struct pdb_capacity *c, const struct pdb_capacity_
  * every stage, every second; for METRIC_STAT also the statistic STAT of
  * the histogram METRIC, over every line of the step) at most its limit; a
  * metric the step did not measure fails. The verdict's line
- * ("missing_pct 0 %, ... - pass") into buf. */
+ * ("missing_pct 0 %, ... - pass") into buf, the first condition broken
+ * ("missing_pct 6 % (throttle) > 1 %") into broke, or "". */
 int pdb_capacity_judge(const struct pdb_capacity *c, const struct pdb_run *step, const char *bench,
-		       char *buf, size_t size);
+		       char *buf, size_t size, char *broke, size_t brokesize);
 
 #endif
