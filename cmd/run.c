@@ -139,7 +139,8 @@ static void print_argv(const struct pdb_spec *spec, size_t point, size_t v, cons
 }
 
 /* A capacity search as --dry-run says it. */
-static void print_search(const struct pdb_capacity *c, double duration, double drain, const char *unit)
+static void print_search(const struct pdb_capacity *c, double duration, double drain, const char *unit,
+			 int settles)
 {
 	char until[512];
 
@@ -147,7 +148,7 @@ static void print_search(const struct pdb_capacity *c, double duration, double d
 	printf("capacity search %s %s: steps of %g s (+ up to %g s drain), first at %.0f, then by bisection "
 	       "(the geometric middle of the highest passing and the lowest failing rate) to within %g %%, "
 	       "until %s", c->text, unit, c->step > 0 ? c->step : duration, drain, c->low, c->tolerance, until);
-	if (c->settle > 0)
+	if (settles && c->settle > 0)
 		printf(", up to %g s settling after a step with lines outstanding", c->settle);
 }
 
@@ -167,11 +168,16 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 			printf("template %s", k->template_path);
 		else
 			printf("%ld-byte messages", k->size);
-		printf(strcmp(text, "0") ? ", %s msg/s" : ", as fast as possible", text);
-		if (k->count)
-			printf(", %lld messages", k->count);
-		else
-			printf(", %g s", k->duration);
+		if (k->search && s->kind == PDB_STEP_MEASURE) {
+			printf(", ");
+			print_search(k->search, k->duration, k->drain, "msg/s", 0);
+		} else {
+			printf(strcmp(text, "0") ? ", %s msg/s" : ", as fast as possible", text);
+			if (k->count)
+				printf(", %lld messages", k->count);
+			else
+				printf(", %g s", k->duration);
+		}
 		if (k->warmup > 0)
 			printf(" after %g s warm-up", k->warmup);
 		if (k->match)
@@ -188,7 +194,7 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 		       ls->framing == PDB_LOGSTREAM_SYSLOG ? "syslog" : "lines",
 		       ls->template_path ? ls->template_path : "perfdb seq=$SEQ ts=$TS");
 		if (ls->search && s->kind == PDB_STEP_MEASURE)
-			print_search(ls->search, ls->duration, ls->drain, "lines/s");
+			print_search(ls->search, ls->duration, ls->drain, "lines/s", 1);
 		else
 			printf("%s lines/s, %g s", text, ls->duration);
 		if (ls->has_probe)

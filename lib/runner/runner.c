@@ -12,7 +12,7 @@
 #include "formats/format.h"
 #include "kafka/workload.h"
 #include "logstream/workload.h"
-#include "runner/capacity_stream.h"
+#include "runner/capacity_run.h"
 #include "units.h"
 #include "util.h"
 
@@ -182,42 +182,6 @@ static void workload_failed(struct pdb_exec_result *res, const struct pdb_err *e
 	res->wall = now() - t0;
 }
 
-/* A warm-up or measured step of a Kafka benchmark: run the workload, add
- * its series (measured steps only). A workload that cannot run is a failed
- * repetition, like a command that fails. */
-static void run_kafka(struct pdb_run *run, const struct pdb_spec *spec, const struct pdb_step *s,
-		      size_t index, const struct pdb_runner_opts *opts, struct pdb_exec_result *res)
-{
-	const struct pdb_bench_spec *b = &spec->benches[s->bench];
-	struct pdb_kafka_workload_opts wo = { .spec = b->kafka, .stop = opts->stop, .seed = index + 1 };
-	struct pdb_kafka_result kr;
-	struct pdb_attr dims[32];
-	struct pdb_err err;
-	char *rate = pdb_plan_expand(spec, s->point, s->variant, b->kafka->rate);
-	double t0 = now();
-	size_t n;
-
-	memset(res, 0, sizeof *res);
-	if (pdb_kafka_parse_rate(rate, &wo.rate, &err) < 0 || pdb_kafka_workload_run(&wo, &kr, &err) < 0) {
-		workload_failed(res, &err, t0);
-		free(rate);
-		return;
-	}
-	res->wall = now() - t0;
-	res->interrupted = kr.interrupted;
-	if (kr.warning[0] && opts->progress) {
-		char msg[400];
-		struct pdb_progress p = { .event = PDB_PROGRESS_WARNING, .message = msg };
-		snprintf(msg, sizeof msg, "%s: %s", b->name, kr.warning);
-		opts->progress(opts->ctx, &p);
-	}
-	n = point_dims(spec, s->point, dims);
-	if (s->kind == PDB_STEP_MEASURE && !kr.interrupted)
-		pdb_kafka_result_to_run(&kr, run, b->name, dims, n);
-	pdb_kafka_result_release(&kr);
-	free(rate);
-}
-
 struct note_ctx {
 	const struct pdb_runner_opts *opts;
 	const char *bench;
@@ -250,7 +214,8 @@ static void run_search(struct pdb_run *run, const struct pdb_spec *spec, const s
 	size_t n = point_dims(spec, s->point, dims);
 
 	memset(res, 0, sizeof *res);
-	if (pdb_capacity_run_stream(b->stream, &notes, run, b->name, dims, n, &out, &err) < 0) {
+	if ((b->stream ? pdb_capacity_run_stream(b->stream, &notes, run, b->name, dims, n, &out, &err)
+		       : pdb_capacity_run_kafka(b->kafka, &notes, run, b->name, dims, n, &out, &err)) < 0) {
 		workload_failed(res, &err, t0);
 		return;
 	}
@@ -269,6 +234,47 @@ static void run_search(struct pdb_run *run, const struct pdb_spec *spec, const s
 		free(key);
 		free(point);
 	}
+}
+
+/* A warm-up or measured step of a Kafka benchmark: run the workload, add
+ * its series (measured steps only). A workload that cannot run is a failed
+ * repetition, like a command that fails. */
+static void run_kafka(struct pdb_run *run, const struct pdb_spec *spec, const struct pdb_step *s,
+		      size_t index, const struct pdb_runner_opts *opts, struct pdb_exec_result *res)
+{
+	const struct pdb_bench_spec *b = &spec->benches[s->bench];
+	struct pdb_kafka_workload_opts wo = { .spec = b->kafka, .stop = opts->stop, .seed = index + 1 };
+	struct pdb_kafka_result kr;
+	struct pdb_attr dims[32];
+	struct pdb_err err;
+	char *rate;
+	double t0 = now();
+	size_t n;
+
+	if (b->kafka->search && s->kind == PDB_STEP_MEASURE) {
+		run_search(run, spec, s, index, opts, res);
+		return;
+	}
+	rate = pdb_plan_expand(spec, s->point, s->variant, b->kafka->rate);
+	memset(res, 0, sizeof *res);
+	if (pdb_kafka_parse_rate(rate, &wo.rate, &err) < 0 || pdb_kafka_workload_run(&wo, &kr, &err) < 0) {
+		workload_failed(res, &err, t0);
+		free(rate);
+		return;
+	}
+	res->wall = now() - t0;
+	res->interrupted = kr.interrupted;
+	if (kr.warning[0] && opts->progress) {
+		char msg[400];
+		struct pdb_progress p = { .event = PDB_PROGRESS_WARNING, .message = msg };
+		snprintf(msg, sizeof msg, "%s: %s", b->name, kr.warning);
+		opts->progress(opts->ctx, &p);
+	}
+	n = point_dims(spec, s->point, dims);
+	if (s->kind == PDB_STEP_MEASURE && !kr.interrupted)
+		pdb_kafka_result_to_run(&kr, run, b->name, dims, n);
+	pdb_kafka_result_release(&kr);
+	free(rate);
 }
 
 /* A warm-up or measured step of a log stream benchmark, like run_kafka. A

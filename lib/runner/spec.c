@@ -470,7 +470,7 @@ const struct pdb_spec_section *const *pdb_spec_sections(size_t *n)
 
 static int searched(const struct pdb_bench_spec *b)
 {
-	return b->stream && b->stream->search;
+	return (b->stream && b->stream->search) || (b->kafka && b->kafka->search);
 }
 
 int pdb_spec_matrix_has(const struct pdb_spec *spec, const char *name)

@@ -1,6 +1,6 @@
 /* Capacity searches of stream: and kafka: workloads: their steps. */
-#ifndef PDB_CAPACITY_STREAM_H
-#define PDB_CAPACITY_STREAM_H
+#ifndef PDB_CAPACITY_RUN_H
+#define PDB_CAPACITY_RUN_H
 
 #include <signal.h>
 #include <stdint.h>
@@ -10,6 +10,7 @@
 #include "runner/capacity.h"
 
 struct pdb_logstream_spec;
+struct pdb_kafka_spec;
 
 /* Where a search's lines for the user go. */
 struct pdb_capacity_notes {
@@ -27,5 +28,10 @@ struct pdb_capacity_notes {
 int pdb_capacity_run_stream(const struct pdb_logstream_spec *ls, const struct pdb_capacity_notes *n,
 			    struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,
 			    struct pdb_capacity_outcome *out, struct pdb_err *err);
+/* The same for a Kafka load (ks->search): no settling, the drain waits
+ * for the lag to come down. */
+int pdb_capacity_run_kafka(const struct pdb_kafka_spec *ks, const struct pdb_capacity_notes *n,
+			   struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,
+			   struct pdb_capacity_outcome *out, struct pdb_err *err);
 
 #endif

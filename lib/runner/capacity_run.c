@@ -1,10 +1,11 @@
 /* Capacity searches of stream: and kafka: workloads: their steps. */
-#include "runner/capacity_stream.h"
+#include "runner/capacity_run.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "logstream/settle.h"
+#include "kafka/workload.h"
 #include "logstream/workload.h"
 
 #define QUIET 1.0 /* s without a new line: the pipeline has settled */
@@ -82,4 +83,50 @@ int pdb_capacity_run_stream(const struct pdb_logstream_spec *ls, const struct pd
 	if (ls->search->step > 0)
 		c.spec.duration = ls->search->step;
 	return pdb_capacity_search(ls->search, &ops, run, bench, dims, ndims, out, err);
+}
+
+struct kafka_ctx {
+	struct pdb_kafka_spec spec;      /* the benchmark's, its duration the step's */
+	const struct pdb_capacity_notes *n;
+};
+
+static int kafka_step(void *vctx, double rate, struct pdb_run *const runs[2], const char *bench,
+		      const struct pdb_attr *dims, size_t ndims, struct pdb_err *err)
+{
+	struct kafka_ctx *c = vctx;
+	struct pdb_kafka_workload_opts wo = { .spec = &c->spec, .rate = rate, .stop = c->n->stop, .seed = c->n->seed };
+	struct pdb_kafka_result kr;
+
+	if (pdb_kafka_workload_run(&wo, &kr, err) < 0)
+		return -1;
+	if (kr.interrupted) {
+		pdb_kafka_result_release(&kr);
+		return 1;
+	}
+	if (kr.warning[0])
+		c->n->note(c->n->ctx, kr.warning);
+	for (int i = 0; i < 2; i++)
+		pdb_kafka_result_to_run(&kr, runs[i], bench, dims, ndims);
+	pdb_kafka_result_release(&kr);
+	return 0;
+}
+
+static void kafka_note(void *vctx, const char *line)
+{
+	struct kafka_ctx *c = vctx;
+	c->n->note(c->n->ctx, line);
+}
+
+int pdb_capacity_run_kafka(const struct pdb_kafka_spec *ks, const struct pdb_capacity_notes *n,
+			   struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,
+			   struct pdb_capacity_outcome *out, struct pdb_err *err)
+{
+	struct kafka_ctx c = { .spec = *ks, .n = n };
+	struct pdb_capacity_ops ops = { .step = kafka_step, .note = kafka_note, .ctx = &c, .unit = "msg/s" };
+
+	if (ks->search->step > 0) {
+		c.spec.duration = ks->search->step;
+		c.spec.count = 0;
+	}
+	return pdb_capacity_search(ks->search, &ops, run, bench, dims, ndims, out, err);
 }
