@@ -91,8 +91,9 @@ static void progress(void *vctx, const struct pdb_progress *p)
 	char where[256];
 	int failed;
 
-	if (p->event == PDB_PROGRESS_WARNING) {
-		fprintf(stderr, "%sperfdb: run: warning: %s\n", c->tty ? "\r\033[K" : "", p->message);
+	if (p->event == PDB_PROGRESS_WARNING || p->event == PDB_PROGRESS_NOTE) {
+		fprintf(stderr, "%sperfdb: run: %s%s\n", c->tty ? "\r\033[K" : "",
+			p->event == PDB_PROGRESS_WARNING ? "warning: " : "", p->message);
 		return;
 	}
 	snprintf(where, sizeof where, "%s%s%s%s%s%s %s %d/%d", p->bench, *p->point ? " " : "", p->point,
@@ -138,6 +139,20 @@ static void print_argv(const struct pdb_spec *spec, size_t bench, size_t point, 
 	}
 }
 
+/* A capacity search as --dry-run says it. */
+static void print_search(const struct pdb_capacity *c, double duration, double drain, const char *unit,
+			 int settles)
+{
+	char until[512];
+
+	pdb_capacity_until_text(c, until, sizeof until);
+	printf("capacity search %s %s: steps of %g s (+ up to %g s drain), first at %.0f, then by bisection "
+	       "(the geometric middle of the highest passing and the lowest failing rate) to within %g %%, "
+	       "until %s", c->text, unit, c->step > 0 ? c->step : duration, drain, c->low, c->tolerance, until);
+	if (settles && c->settle > 0)
+		printf(", up to %g s settling after a step with lines outstanding", c->settle);
+}
+
 static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 {
 	const struct pdb_bench_spec *b = &spec->benches[s->bench];
@@ -154,11 +169,16 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 			printf("template %s", k->template_path);
 		else
 			printf("%ld-byte messages", k->size);
-		printf(strcmp(text, "0") ? ", %s msg/s" : ", as fast as possible", text);
-		if (k->count)
-			printf(", %lld messages", k->count);
-		else
-			printf(", %g s", k->duration);
+		if (k->search && s->kind == PDB_STEP_MEASURE) {
+			printf(", ");
+			print_search(k->search, k->duration, k->drain, "msg/s", 0);
+		} else {
+			printf(strcmp(text, "0") ? ", %s msg/s" : ", as fast as possible", text);
+			if (k->count)
+				printf(", %lld messages", k->count);
+			else
+				printf(", %g s", k->duration);
+		}
 		if (k->warmup > 0)
 			printf(" after %g s warm-up", k->warmup);
 		if (k->match)
@@ -171,9 +191,13 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 	if (b->stream && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
 		const struct pdb_logstream_spec *ls = b->stream;
 		text = pdb_plan_expand(spec, s->bench, s->point, s->variant, ls->rate);
-		printf("stream to %s (%s), template %s, %s lines/s, %g s", ls->target.text,
+		printf("stream to %s (%s), template %s, ", ls->target.text,
 		       ls->framing == PDB_LOGSTREAM_SYSLOG ? "syslog" : "lines",
-		       ls->template_path ? ls->template_path : "perfdb seq=$SEQ ts=$TS", text, ls->duration);
+		       ls->template_path ? ls->template_path : "perfdb seq=$SEQ ts=$TS");
+		if (ls->search && s->kind == PDB_STEP_MEASURE)
+			print_search(ls->search, ls->duration, ls->drain, "lines/s", 1);
+		else
+			printf("%s lines/s, %g s", text, ls->duration);
 		if (ls->has_probe)
 			printf(", probe %s", ls->probe.file ? ls->probe.file : ls->probe.command);
 		for (size_t k = 0; k < ls->nprobes; k++)

@@ -181,15 +181,28 @@ static int read_vars(struct pdb_spec_reader *r, const struct pdb_spec_key *k, co
 	return pdb_kafka_read_vars(r, v, &ks->vars, &ks->nvars);
 }
 
+/* The lower-is-better metrics of a step, each one value or one a second. */
+const char *const pdb_kafka_search_metrics[] = {
+	"lost", "errors", "duplicated", "unmatched", "consumer_lag", "backlog", "e2e_latency_p99",
+	"e2e_latency_p50", "e2e_latency_mean", "delivery_latency_p99", "errors_per_second", NULL,
+};
+
 static int read_rate(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
 {
 	struct pdb_kafka_spec *ks = out;
 	struct pdb_err ignored;
 	double rate;
 
+	if (json_is_object(v)) { /* a capacity search; a warm-up runs at its LOW */
+		if (pdb_capacity_read(r, v, pdb_kafka_search_metrics, &ks->search) < 0)
+			return -1;
+		ks->rate = pdb_xasprintf("%.0f", ks->search->low);
+		return 0;
+	}
 	if (!(ks->rate = pdb_yaml_scalar_text(v)) ||
 	    (!strchr(ks->rate, '{') && pdb_kafka_parse_rate(ks->rate, &rate, &ignored) < 0))
-		return bad(r, v, "%s: expected messages per second (0: as fast as possible) or a {matrix} value", k->name);
+		return bad(r, v, "%s: expected messages per second (0: as fast as possible), a {matrix} value or "
+			   "{search: [LOW, HIGH], until: {METRIC: LIMIT}}", k->name);
 	return 0;
 }
 
@@ -227,6 +240,30 @@ static const struct pdb_spec_key kafka_keys[] = {
 const struct pdb_spec_section pdb_kafka_section = {
 	"kafka", kafka_keys, sizeof kafka_keys / sizeof kafka_keys[0],
 };
+
+/* A search's conditions need what they name measured: a consumer for
+ * what comes back, lag_groups for consumer_lag. */
+static int search_problem(struct pdb_spec_reader *r, const json_t *v, const struct pdb_kafka_spec *ks)
+{
+	const json_t *until = json_object_get(json_object_get(v, "rate"), "until");
+	const json_t *settle = json_object_get(json_object_get(v, "rate"), "settle");
+
+	if (settle)
+		return bad(r, settle, "%s: a Kafka step does not settle: its drain waits for the lag to come down",
+			   "settle");
+
+	for (size_t i = 0; i < ks->search->nuntil; i++) {
+		const char *m = ks->search->until[i].metric;
+		if (!strcmp(m, "consumer_lag") && !ks->nlag_groups)
+			return bad(r, json_object_get(until, m), "until: %s: needs lag_groups, the groups whose lag "
+				   "is recorded", m);
+		if (ks->produce_only && strcmp(m, "errors") && strcmp(m, "delivery_latency_p99") &&
+		    strcmp(m, "errors_per_second") && strcmp(m, "consumer_lag"))
+			return bad(r, json_object_get(until, m), "until: %s: consume: false measures nothing that "
+				   "comes back", m);
+	}
+	return 0;
+}
 
 struct pdb_kafka_spec *pdb_kafka_spec_read(const struct pdb_yaml_doc *doc, const json_t *v,
 					   const char *spec_path, struct pdb_err *err)
@@ -283,6 +320,8 @@ struct pdb_kafka_spec *pdb_kafka_spec_read(const struct pdb_yaml_doc *doc, const
 			goto fail;
 		}
 	}
+	if (ks->search && search_problem(&r, v, ks) < 0)
+		goto fail;
 	if (!ks->rate)
 		ks->rate = pdb_xstrdup("0");
 	free(dir);
@@ -319,6 +358,7 @@ void pdb_kafka_spec_free(struct pdb_kafka_spec *ks)
 	free(ks->vars);
 	free(ks->key_var);
 	free(ks->rate);
+	pdb_capacity_free(ks->search);
 	if (ks->match == PDB_KAFKA_MATCH_REGEX)
 		regfree(&ks->match_re);
 	free(ks->match_text);

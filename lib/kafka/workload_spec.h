@@ -8,6 +8,7 @@
 #include "err.h"
 #include "formats/map_spec.h"
 #include "model.h"
+#include "runner/capacity.h"
 #include "runner/spec_keys.h"
 #include "yaml_doc.h"
 
@@ -41,7 +42,8 @@ struct pdb_kafka_spec {
 	size_t nvars;
 	int key;                    /* enum pdb_kafka_key */
 	char *key_var;              /* with PDB_KAFKA_KEY_VAR */
-	char *rate;                 /* msg/s as written; may hold {matrix} names */
+	char *rate;                 /* msg/s as written; may hold {matrix} names (a search: its LOW) */
+	struct pdb_capacity *search; /* rate: {search: ...}: the highest rate that holds, or NULL */
 	double duration;            /* seconds of measurement (0 with count) */
 	long long count;            /* messages to measure (0 with duration) */
 	double warmup;              /* seconds produced before measuring */
@@ -73,6 +75,9 @@ int pdb_kafka_parse_rate(const char *text, double *rate, struct pdb_err *err);
  * Shared by the kafka: and stream: workloads. */
 int pdb_kafka_read_vars(struct pdb_spec_reader *r, const json_t *v, struct pdb_kafka_var **vars,
 			size_t *nvars);
+
+/* What a capacity search of a Kafka load may set a limit on (NULL-terminated). */
+extern const char *const pdb_kafka_search_metrics[];
 
 /* The keys of kafka: and of a variable, for the docs test. */
 extern const struct pdb_spec_section pdb_kafka_section, pdb_kafka_var_section;

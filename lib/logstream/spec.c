@@ -154,15 +154,28 @@ static int read_vars(struct pdb_spec_reader *r, const struct pdb_spec_key *k, co
 	return pdb_kafka_read_vars(r, v, &ls->vars, &ls->nvars);
 }
 
+/* The lower-is-better metrics of a step, each one value or one a second. */
+const char *const pdb_logstream_search_metrics[] = {
+	"missing", "missing_pct", "errors", "delivery_delay_p99", "delivery_delay_mean", "duplicated",
+	"excess", "delivery_time", "probe_errors", NULL,
+};
+
 static int read_rate(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
 {
 	struct pdb_logstream_spec *ls = out;
 	struct pdb_err ignored;
 	double rate;
 
+	if (json_is_object(v)) { /* a capacity search; a warm-up runs at its LOW */
+		if (pdb_capacity_read(r, v, pdb_logstream_search_metrics, &ls->search) < 0)
+			return -1;
+		ls->rate = pdb_xasprintf("%.0f", ls->search->low);
+		return 0;
+	}
 	if (!(ls->rate = pdb_yaml_scalar_text(v)) ||
 	    (!strchr(ls->rate, '{') && pdb_logstream_parse_rate(ls->rate, &rate, &ignored) < 0))
-		return bad(r, v, "%s: expected lines per second (a positive number) or a {matrix} value", k->name);
+		return bad(r, v, "%s: expected lines per second (a positive number), a {matrix} value or "
+			   "{search: [LOW, HIGH], until: {METRIC: LIMIT}}", k->name);
 	return 0;
 }
 
@@ -182,6 +195,30 @@ static const struct pdb_spec_key stream_keys[] = {
 const struct pdb_spec_section pdb_logstream_section = {
 	"stream", stream_keys, sizeof stream_keys / sizeof stream_keys[0],
 };
+
+/* A search's conditions need what they name measured: a probe, and for
+ * delays and duplicates a probe that matches each line's $SEQ. */
+static int search_problem(struct pdb_spec_reader *r, const json_t *v, const struct pdb_logstream_spec *ls)
+{
+	const json_t *rate = json_object_get(v, "rate");
+	const json_t *until = json_object_get(rate, "until");
+	const struct pdb_logstream_probe *p = ls->nprobes ? ls->probes : &ls->probe;
+	size_t n = ls->nprobes ? ls->nprobes : (size_t)ls->has_probe;
+
+	if (n == 0)
+		return bad(r, rate, "%s: a search needs a probe (or probes) to judge its steps", "rate");
+	for (size_t i = 0; i < ls->search->nuntil; i++) {
+		const char *m = ls->search->until[i].metric;
+		int needs_match = !strcmp(m, "delivery_delay_p99") || !strcmp(m, "delivery_delay_mean") ||
+				  !strcmp(m, "duplicated");
+		for (size_t k = 0; k < n && needs_match; k++)
+			if (!p[k].file || !p[k].match)
+				return pdb_spec_bad(r, json_object_get(until, m), "until: %s: the probe%s%s counts lines "
+						    "only (a command, or a file without match): it measures no delays "
+						    "or duplicates", m, p[k].name ? " " : "", p[k].name ? p[k].name : "");
+	}
+	return 0;
+}
 
 struct pdb_logstream_spec *pdb_logstream_spec_read(const struct pdb_yaml_doc *doc, const json_t *v,
 						   const char *spec_path, struct pdb_err *err)
@@ -238,6 +275,8 @@ struct pdb_logstream_spec *pdb_logstream_spec_read(const struct pdb_yaml_doc *do
 	for (size_t i = 0; i < ls->nprobes; i++)
 		if (ls->probes[i].file && !ls->probes[i].match && !ls->template_path)
 			ls->probes[i].match = pdb_xstrdup(DEFAULT_MATCH);
+	if (ls->search && search_problem(&r, v, ls) < 0)
+		goto fail;
 	if (!ls->content_type)
 		ls->content_type = pdb_xstrdup("text/plain");
 	free(dir);
@@ -272,6 +311,7 @@ void pdb_logstream_spec_free(struct pdb_logstream_spec *ls)
 	}
 	free(ls->vars);
 	free(ls->rate);
+	pdb_capacity_free(ls->search);
 	free(ls->content_type);
 	probe_free(&ls->probe);
 	for (size_t i = 0; i < ls->nprobes; i++)

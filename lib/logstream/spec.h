@@ -7,6 +7,7 @@
 
 #include "err.h"
 #include "kafka/workload_spec.h"
+#include "runner/capacity.h"
 #include "yaml_doc.h"
 
 enum pdb_logstream_kind {
@@ -40,7 +41,8 @@ struct pdb_logstream_spec {
 	char *template_path;        /* NULL: "perfdb seq=$SEQ ts=$TS" */
 	struct pdb_kafka_var *vars; /* CSV variables of the template */
 	size_t nvars;
-	char *rate;                 /* lines/s as written; may hold {matrix} names */
+	char *rate;                 /* lines/s as written; may hold {matrix} names (a search: its LOW) */
+	struct pdb_capacity *search; /* rate: {search: ...}: the highest rate that holds, or NULL */
 	double duration, drain;     /* seconds */
 	long batch;                 /* http: lines per POST at most */
 	char *content_type;         /* http */
@@ -62,6 +64,9 @@ void pdb_logstream_spec_free(struct pdb_logstream_spec *ls); /* NULL-safe */
 extern const struct pdb_spec_section pdb_logstream_section, pdb_logstream_probe_section;
 
 struct pdb_kafka_template;
+
+/* What a capacity search of a stream may set a limit on (NULL-terminated). */
+extern const char *const pdb_logstream_search_metrics[];
 
 /* The spec's template (its file, or the default "perfdb seq=$SEQ ts=$TS")
  * compiled with its variables, picks seeded by seed. NULL with err

@@ -12,6 +12,7 @@
 #include "formats/format.h"
 #include "kafka/workload.h"
 #include "logstream/workload.h"
+#include "runner/capacity_run.h"
 #include "runner/sampler.h"
 #include "units.h"
 #include "util.h"
@@ -178,6 +179,60 @@ static void workload_failed(struct pdb_exec_result *res, const struct pdb_err *e
 	res->wall = now() - t0;
 }
 
+struct note_ctx {
+	const struct pdb_runner_opts *opts;
+	const char *bench;
+};
+
+/* A line of a capacity search for the user: "NAME: rate 2500 lines/s: ...". */
+static void search_note(void *vctx, const char *line)
+{
+	const struct note_ctx *c = vctx;
+	char msg[800];
+	struct pdb_progress p = { .event = PDB_PROGRESS_NOTE, .message = msg };
+
+	snprintf(msg, sizeof msg, "%s: %s", c->bench, line);
+	if (c->opts->progress)
+		c->opts->progress(c->opts->ctx, &p);
+}
+
+/* A measured step of a benchmark whose rate is a search: the search's
+ * steps, each a point rate=R; its outcome as capacity.NAME[POINT]. */
+static void run_search(struct pdb_run *run, const struct pdb_spec *spec, const struct pdb_step *s,
+		       size_t index, const struct pdb_runner_opts *opts, struct pdb_exec_result *res)
+{
+	const struct pdb_bench_spec *b = &spec->benches[s->bench];
+	struct note_ctx nc = { .opts = opts, .bench = b->name };
+	struct pdb_capacity_notes notes = { .note = search_note, .ctx = &nc, .stop = opts->stop, .seed = index + 1 };
+	struct pdb_capacity_outcome out;
+	struct pdb_attr dims[32];
+	struct pdb_err err;
+	double t0 = now();
+	size_t n = point_dims(spec, s->bench, s->point, dims);
+
+	memset(res, 0, sizeof *res);
+	if ((b->stream ? pdb_capacity_run_stream(b->stream, &notes, run, b->name, dims, n, &out, &err)
+		       : pdb_capacity_run_kafka(b->kafka, &notes, run, b->name, dims, n, &out, &err)) < 0) {
+		workload_failed(res, &err, t0);
+		return;
+	}
+	res->wall = now() - t0;
+	res->interrupted = out.interrupted;
+	if (!out.interrupted) {
+		char *point = pdb_plan_point_text(spec, s->bench, s->point);
+		char *key = pdb_xasprintf("capacity.%s%s%s%s", b->name, *point ? "[" : "", point, *point ? "]" : "");
+		struct pdb_progress p = { .event = out.sustained > 0 ? PDB_PROGRESS_NOTE : PDB_PROGRESS_WARNING };
+		char msg[600];
+		pdb_run_set_attr(run, key, out.text);
+		snprintf(msg, sizeof msg, "%s: %s", b->name, out.text);
+		p.message = msg;
+		if (opts->progress)
+			opts->progress(opts->ctx, &p);
+		free(key);
+		free(point);
+	}
+}
+
 /* A warm-up or measured step of a Kafka benchmark: run the workload, add
  * its series (measured steps only). A workload that cannot run is a failed
  * repetition, like a command that fails. */
@@ -189,10 +244,15 @@ static void run_kafka(struct pdb_run *run, const struct pdb_spec *spec, const st
 	struct pdb_kafka_result kr;
 	struct pdb_attr dims[32];
 	struct pdb_err err;
-	char *rate = pdb_plan_expand(spec, s->bench, s->point, s->variant, b->kafka->rate);
+	char *rate;
 	double t0 = now();
 	size_t n;
 
+	if (b->kafka->search && s->kind == PDB_STEP_MEASURE) {
+		run_search(run, spec, s, index, opts, res);
+		return;
+	}
+	rate = pdb_plan_expand(spec, s->bench, s->point, s->variant, b->kafka->rate);
 	memset(res, 0, sizeof *res);
 	if (pdb_kafka_parse_rate(rate, &wo.rate, &err) < 0 || pdb_kafka_workload_run(&wo, &kr, &err) < 0) {
 		workload_failed(res, &err, t0);
@@ -224,10 +284,15 @@ static void run_stream(struct pdb_run *run, const struct pdb_spec *spec, const s
 	struct pdb_logstream_result lr;
 	struct pdb_attr dims[32];
 	struct pdb_err err;
-	char *rate = pdb_plan_expand(spec, s->bench, s->point, s->variant, b->stream->rate);
+	char *rate;
 	double t0 = now();
 	size_t n;
 
+	if (b->stream->search && s->kind == PDB_STEP_MEASURE) {
+		run_search(run, spec, s, index, opts, res);
+		return;
+	}
+	rate = pdb_plan_expand(spec, s->bench, s->point, s->variant, b->stream->rate);
 	memset(res, 0, sizeof *res);
 	if (pdb_logstream_parse_rate(rate, &lo.rate, &err) < 0 || pdb_logstream_run(&lo, &lr, &err) < 0) {
 		workload_failed(res, &err, t0);

@@ -9,7 +9,8 @@
 #include "runner/exec.h"
 #include "runner/plan.h"
 
-enum pdb_progress_event { PDB_PROGRESS_START, PDB_PROGRESS_DONE, PDB_PROGRESS_WARNING };
+enum pdb_progress_event { PDB_PROGRESS_START, PDB_PROGRESS_DONE, PDB_PROGRESS_WARNING,
+			      PDB_PROGRESS_NOTE /* a line of a step's progress: a capacity search's */ };
 
 /* What the runner tells its caller (cmd/run.c prints it). */
 struct pdb_progress {
@@ -23,7 +24,7 @@ struct pdb_progress {
 	const char *why;                   /* with DONE: why a repetition whose command
 					    * succeeded failed ("metric errors: no match
 					    * for '...'"), or NULL */
-	const char *message;               /* with WARNING */
+	const char *message;               /* with WARNING and NOTE */
 };
 
 /* A look of an adaptive plan: its steps have all run. */

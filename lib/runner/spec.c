@@ -618,11 +618,43 @@ const struct pdb_spec_section *const *pdb_spec_sections(size_t *n)
 	static const struct pdb_spec_section *const all[] = {
 		&top_section, &bench_section, &metric_section, &parse_section,
 		&pdb_kafka_section, &pdb_kafka_var_section, &pdb_logstream_section,
-		&pdb_logstream_probe_section, &pdb_sample_section,
+		&pdb_logstream_probe_section, &pdb_sample_section, &pdb_capacity_section,
 	};
 
 	*n = sizeof all / sizeof all[0];
 	return all;
+}
+
+static int searched(const struct pdb_bench_spec *b)
+{
+	return (b->stream && b->stream->search) || (b->kafka && b->kafka->search);
+}
+
+/* A benchmark that searches its rate stores each step under the dim rate:
+ * a matrix parameter rate of its own clashes, and so does a top one no other
+ * benchmark names (said here rather than as an unused parameter). */
+static int refuse_rate_axis(struct pdb_spec_reader *r, const json_t *root, const struct pdb_spec *spec)
+{
+	const json_t *benches = json_object_get(root, "benchmarks");
+	int top_used = 0;
+
+	for (size_t bi = 0; bi < spec->nbenches; bi++)
+		if (!searched(&spec->benches[bi]) && pdb_bench_names(&spec->benches[bi], "rate"))
+			top_used = 1;
+	for (size_t bi = 0; bi < spec->nbenches; bi++) {
+		const struct pdb_bench_spec *b = &spec->benches[bi];
+		const json_t *matrix = NULL;
+		if (!searched(b))
+			continue;
+		if (own_param(b, "rate"))
+			matrix = json_object_get(json_array_get(benches, bi), "matrix");
+		else if (is_top_param(spec, "rate") && !top_used)
+			matrix = json_object_get(root, "matrix");
+		if (matrix)
+			return pdb_spec_bad(r, json_object_get(matrix, "rate"), "matrix 'rate': benchmark '%s' "
+			    "searches its rate and stores each step under the dim rate", b->name);
+	}
+	return 0;
 }
 
 int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
@@ -668,7 +700,7 @@ int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
 			goto out;
 		}
 	}
-	if (resolve_axes(&r, root, spec) < 0)
+	if (refuse_rate_axis(&r, root, spec) < 0 || resolve_axes(&r, root, spec) < 0)
 		goto out;
 	ret = 0;
 out:

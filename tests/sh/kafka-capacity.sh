@@ -1,0 +1,133 @@
+#!/bin/sh
+# A capacity search of a Kafka pipeline whose capacity is known: on
+# `perfdb mock-kafka`, `kcat -C -G enrich in | (throttle) | kcat -P out`,
+# the throttle (a Python loop) passing at most RATE messages a second.
+# `rate: {search: ...}` of the kafka: load must find the throttle's rate
+# within 20 %, every step a point rate=R with the group's lag, and
+# max_sustained_rate. Messages are matched by $GUID, so that a step never
+# takes a message of the step before for one of its own.
+set -u
+RATE=${CAPACITY_RATE:-450}
+command -v kcat >/dev/null 2>&1 || { echo "kcat is not installed"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 is not installed"; exit 77; }
+work=$(mktemp -d)
+pids=
+broker=
+# the stages stop first (a kcat consumer stopped after the broker waits
+# for it to leave its group); what has not ended in 5 s is killed
+cleanup() {
+  for p in $pids; do kill "$p" 2>/dev/null; done
+  for _ in $(seq 1 50); do
+    alive=
+    for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ -z "$alive" ] && break
+    sleep 0.1
+  done
+  for p in $pids; do kill -9 "$p" 2>/dev/null; done
+  [ -n "$broker" ] && kill "$broker" 2>/dev/null
+  wait 2>/dev/null
+  [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
+}
+trap cleanup EXIT
+export PERFDB_FINGERPRINT=off
+fail() { echo "$*"; [ -f "$work/run.err" ] && cat "$work/run.err"; exit 1; }
+
+"$PERFDB" mock-kafka --brokers 1 --topics in:3,out:3 >"$work/boot" 2>"$work/mock.err" &
+broker=$!
+for _ in $(seq 1 25); do [ -s "$work/boot" ] && break; sleep 0.2; done
+boot=$(cat "$work/boot")
+[ -n "$boot" ] || fail "mock-kafka printed no bootstrap list: $(cat "$work/mock.err")"
+
+# kcat -P reads its input 128 bytes at a time and holds a partial chunk:
+# the throttle writes fixed 384-byte records, each no earlier than 1/RATE s
+# after the one before (a burst of RATE/50 at most)
+cat >"$work/throttle.py" <<'PY'
+import sys, time
+rate = float(sys.argv[1])
+burst = max(1.0, rate / 50)
+nxt = time.monotonic()
+out = sys.stdout.buffer
+for line in sys.stdin.buffer:
+    now = time.monotonic()
+    nxt = max(nxt, now - burst / rate)
+    if nxt > now:
+        out.flush()
+        time.sleep(nxt - now)
+    out.write(line.rstrip(b"\n")[:383].ljust(383) + b"\n")
+    nxt += 1 / rate
+    out.flush()
+PY
+mkfifo "$work/f1" "$work/f2"
+kcat -C -u -b "$boot" -G enrich -X auto.offset.reset=earliest -X auto.commit.interval.ms=100 -X fetch.wait.max.ms=10 in \
+  >"$work/f1" 2>"$work/consume.err" &
+pids="$pids $!"
+python3 "$work/throttle.py" "$RATE" <"$work/f1" >"$work/f2" 2>"$work/throttle.err" &
+pids="$pids $!"
+kcat -P -b "$boot" -X linger.ms=5 -t out <"$work/f2" 2>"$work/produce.err" &
+pids="$pids $!"
+for _ in $(seq 1 50); do grep -qi 'assign' "$work/consume.err" 2>/dev/null && break; sleep 0.2; done
+
+printf '{"seq":$SEQ,"guid":"$GUID","ts":$TS,"pad":"%s"}\n' "$(printf '%200s' '' | tr ' ' x)" >"$work/event.json"
+# steps of 3 s after a warm-up of 1 s (the consumer has joined): a rate r above RATE leaves messages queued, the last late
+# by (r / RATE - 1) x 3 s, so a limit of 0.5 s passes up to RATE x 1.17
+cat >"$work/spec.yaml" <<EOF
+repeat: 1
+benchmarks:
+  - name: enrich
+    kafka:
+      brokers: $boot
+      topic: in
+      output_topic: out
+      template: event.json
+      match: "\$.guid"
+      lag_groups: [enrich]
+      consumer: {fetch.wait.max.ms: 10}
+      producer: {linger.ms: 5}
+      rate: {search: [100, 1600], until: {lost: 0, e2e_latency_p99: 0.5}, step: 3, tolerance: 10}
+      warmup: 1
+      drain: 6
+EOF
+start=$(date +%s)
+"$PERFDB" --db "$work/db" run "$work/spec.yaml" >"$work/run.out" 2>"$work/run.err" || fail "perfdb run failed"
+took=$(($(date +%s) - start))
+grep 'enrich: ' "$work/run.err"
+echo "the search took $took s"
+"$PERFDB" --db "$work/db" show latest --format json >"$work/run.json" || exit 1
+python3 - "$work/run.json" "$RATE" "$work/run.err" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+rate = float(sys.argv[2])
+err = open(sys.argv[3]).read()
+ok = True
+def check(cond, what):
+    global ok
+    if not cond:
+        print("FAIL:", what)
+        ok = False
+def dims(r):
+    return r.get("dims") or {}
+def value(s):
+    return s if isinstance(s, (int, float)) else s["value"]
+msr = [r for r in d["results"] if r["metric"] == "max_sustained_rate"]
+check(len(msr) == 1 and not dims(msr[0]), "one max_sustained_rate without dims")
+found = value(msr[0]["samples"][0]) if msr else 0
+print(f"max_sustained_rate {found:.0f} msg/s against the throttle's {rate:.0f} ({(found / rate - 1) * 100:+.1f} %)")
+check(abs(found / rate - 1) <= 0.20, f"max_sustained_rate {found:.0f} within 20 % of {rate:.0f}")
+steps = sorted({int(dims(r)["rate"]) for r in d["results"] if "rate" in dims(r)})
+print("steps at", ", ".join(map(str, steps)))
+check(len(steps) >= 4, "at least 4 steps")
+for s in steps:
+    check(re.search(rf"enrich: rate {s} msg/s: .* - (pass|FAIL)", err), f"a progress line for rate {s}")
+    lag = [r for r in d["results"] if r["metric"] == "consumer_lag" and dims(r) == {"rate": str(s), "group": "enrich"}]
+    check(lag and lag[0]["samples"], f"rate {s}: the group's lag over time")
+above = [s for s in steps if s > found]
+attr = d["attrs"].get("capacity.enrich", "")
+print("capacity.enrich:", attr)
+check(above and attr.startswith(f"{found:.0f} msg/s sustained; {min(above)} msg/s failed"),
+      "capacity.enrich names the highest passing and the lowest failing rate")
+sys.exit(0 if ok else 1)
+PY
+status=$?
+[ $status = 0 ] || cat "$work/run.err"
+[ "$took" -le 60 ] || { echo "FAIL: the search took $took s (60 at most)"; status=1; }
+exit $status

@@ -1,0 +1,154 @@
+#!/bin/sh
+# A capacity search against a real pipeline whose capacity is known: perfdb
+# sends syslog over TCP to Debian's rsyslogd (started here in the foreground
+# by PID, its own config; no system service touched), which writes each
+# message to stage1.log; a second stage (a Python loop, stopped by PID)
+# follows stage1.log and copies at most RATE lines a second to out.log. Two
+# probes count the same lines at both stages. `rate: {search: ...}` must
+# find the throttle's rate within 20 %, store every step as a point
+# rate=R and max_sustained_rate, and say each step on stderr.
+set -u
+RATE=${CAPACITY_RATE:-700}
+command -v rsyslogd >/dev/null 2>&1 || [ -x /usr/sbin/rsyslogd ] ||
+  apt-get install -y rsyslog >/dev/null 2>&1 ||
+  sudo -n apt-get install -y rsyslog >/dev/null 2>&1
+rsyslogd=$(command -v rsyslogd || echo /usr/sbin/rsyslogd)
+[ -x "$rsyslogd" ] || { echo "rsyslogd not found after trying to install rsyslog"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 is not installed"; exit 77; }
+work=$(mktemp -d)
+pid= throttle=
+cleanup() {
+  for p in $throttle $pid; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+  [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
+}
+trap cleanup EXIT
+export PERFDB_FINGERPRINT=off
+fail() { echo "$*"; [ -f "$work/run.err" ] && cat "$work/run.err"; exit 1; }
+port=
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+  p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
+  if ! ss -Hltn 2>/dev/null | grep -Eq ":$p[[:space:]]"; then port=$p; break; fi
+done
+[ -n "$port" ] || fail "no free port found"
+mkdir "$work/spool"
+cat >"$work/rsyslog.conf" <<CONF
+global(workDirectory="$work/spool")
+module(load="imtcp")
+template(name="msgonly" type="string" string="%msg%\n")
+ruleset(name="stage1") { action(type="omfile" file="$work/stage1.log" template="msgonly") }
+input(type="imtcp" address="127.0.0.1" port="$port" ruleset="stage1")
+CONF
+"$rsyslogd" -n -f "$work/rsyslog.conf" -i "$work/rsyslogd.pid" >"$work/rsyslogd.out" 2>&1 &
+pid=$!
+for _ in $(seq 50); do
+  ss -Hltn 2>/dev/null | grep -Eq ":$port[[:space:]]" && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.1
+done
+if command -v ss >/dev/null 2>&1; then
+  ss -Hltn | grep -Eq ":$port[[:space:]]" || fail "rsyslogd did not listen on $port: $(cat "$work/rsyslogd.out")"
+else
+  sleep 2
+fi
+# the second stage: follows stage1.log from its start, each line no
+# earlier than 1/RATE s after the one before (a burst of RATE/50 at most)
+cat >"$work/throttle.py" <<'PY'
+import os, sys, time
+src, dst, rate = sys.argv[1], sys.argv[2], float(sys.argv[3])
+while not os.path.exists(src):
+    time.sleep(0.01)
+out = open(dst, "a")
+burst = max(1.0, rate / 50)
+nxt = time.monotonic()
+buf = b""
+with open(src, "rb") as f:
+    open(dst + ".ready", "w").close()
+    while True:
+        chunk = f.read(65536)
+        if not chunk:
+            time.sleep(0.005)
+            continue
+        buf += chunk
+        *lines, buf = buf.split(b"\n")
+        for line in lines:
+            now = time.monotonic()
+            nxt = max(nxt, now - burst / rate)
+            if nxt > now:
+                out.flush()
+                time.sleep(nxt - now)
+            out.write(line.decode() + "\n")
+            nxt += 1 / rate
+        out.flush()
+PY
+: >"$work/stage1.log"
+: >"$work/out.log"
+python3 "$work/throttle.py" "$work/stage1.log" "$work/out.log" "$RATE" 2>"$work/throttle.err" &
+throttle=$!
+for _ in $(seq 100); do [ -e "$work/out.log.ready" ] && break; sleep 0.1; done
+[ -e "$work/out.log.ready" ] || fail "the throttle stage did not start: $(cat "$work/throttle.err")"
+
+# steps of 4 s: a rate above the throttle's, r, leaves (r - RATE) x 4 lines
+# queued, a delay of (r / RATE - 1) x 4 s for the last one, so a limit of
+# 0.5 s passes rates up to about RATE x 1.125
+cat >"$work/spec.yaml" <<YAML
+repeat: 1
+benchmarks:
+  - name: pipeline
+    stream:
+      target: tcp://127.0.0.1:$port
+      framing: syslog
+      rate: {search: [200, 2000], until: {missing_pct: 1, delivery_delay_p99: 0.5}, step: 4, tolerance: 10, settle: 20}
+      drain: 0.5
+      probes:
+        rsyslog: {file: $work/stage1.log}
+        throttle: {file: $work/out.log}
+YAML
+start=$(date +%s)
+"$PERFDB" --db "$work/db" run "$work/spec.yaml" >"$work/run.out" 2>"$work/run.err" || fail "perfdb run failed"
+took=$(($(date +%s) - start))
+kill -0 "$throttle" 2>/dev/null || fail "the throttle stage died: $(cat "$work/throttle.err")"
+grep 'pipeline: ' "$work/run.err"
+echo "the search took $took s"
+"$PERFDB" --db "$work/db" show latest --format json >"$work/run.json" || exit 1
+python3 - "$work/run.json" "$RATE" "$work/run.err" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+rate = float(sys.argv[2])
+err = open(sys.argv[3]).read()
+ok = True
+def check(cond, what):
+    global ok
+    if not cond:
+        print("FAIL:", what)
+        ok = False
+def dims(r):
+    return r.get("dims") or {}
+msr = [r for r in d["results"] if r["benchmark"] == "pipeline" and r["metric"] == "max_sustained_rate"]
+check(len(msr) == 1 and not dims(msr[0]), "one max_sustained_rate without dims")
+found = msr[0]["samples"][0] if msr else 0
+found = found["value"] if isinstance(found, dict) else found
+print(f"max_sustained_rate {found:.0f} lines/s against the throttle's {rate:.0f} ({(found / rate - 1) * 100:+.1f} %)")
+check(abs(found / rate - 1) <= 0.20, f"max_sustained_rate {found:.0f} within 20 % of {rate:.0f}")
+steps = sorted({int(dims(r)["rate"]) for r in d["results"] if "rate" in dims(r)})
+print("steps at", ", ".join(map(str, steps)))
+check(len(steps) >= 4, "at least 4 steps")
+for s in steps:
+    check(re.search(rf"pipeline: rate {s} lines/s: .* - (pass|FAIL)", err), f"a progress line for rate {s}")
+# each step is a point of its own with both stages' series
+for s in steps:
+    stages = {dims(r).get("stage") for r in d["results"]
+              if dims(r).get("rate") == str(s) and r["metric"] == "missing_pct"}
+    check(stages == {"rsyslog", "throttle"}, f"rate {s}: missing_pct of both stages")
+above = [s for s in steps if s > found]
+check(above, "a failing step above max_sustained_rate")
+attr = d["attrs"].get("capacity.pipeline", "")
+print("capacity.pipeline:", attr)
+check(above and attr.startswith(f"{found:.0f} lines/s sustained; {min(above)} lines/s failed"),
+      "capacity.pipeline names the highest passing and the lowest failing rate")
+check("outcome" not in err and re.search(r"pipeline: \d+ lines/s sustained", err), "the outcome on stderr")
+sys.exit(0 if ok else 1)
+PY
+status=$?
+[ $status = 0 ] || cat "$work/run.err"
+[ "$took" -le 60 ] || { echo "FAIL: the search took $took s (60 at most)"; status=1; }
+exit $status
