@@ -26,10 +26,16 @@ command -v python3 >/dev/null || { echo "no python3"; exit 77; }
 printf 'while :; do :; done\n' > "$work/burn.sh"
 timeout 60 sh "$work/burn.sh" &
 burn=$!
-timeout 60 sleep 47 &
+idle_secs=47.$$
+timeout 60 sleep "$idle_secs" &
 idle=$!
 sleep 0.3
 bpid=$(pgrep -P "$burn" -f burn.sh) || fail "the burner did not start"
+# patterns for this test's own processes only: make check runs this test
+# for two builds at once, and what a pattern matches is summed
+re() { printf '%s' "$1" | sed 's/[].[^$*+?(){}|\\]/\\&/g'; }
+burn_re="^sh $(re "$work/burn.sh")\$"
+idle_re="^sleep $(re "$idle_secs")\$"
 ticks() { awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$bpid/stat"; }
 
 cat > "$work/spec.yaml" <<YAML
@@ -37,8 +43,8 @@ repeat: 2
 sample:
   every: 0.5
   processes:
-    burn: '^sh [^ ]*burn\.sh\$'
-    idle: '^sleep 47\$'
+    burn: '$burn_re'
+    idle: '$idle_re'
     none: 'no-such-process-anywhere'
 benchmarks:
   - name: wait
