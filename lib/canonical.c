@@ -128,19 +128,17 @@ struct text {
  * finds its line and column; a value that is missing, at its object's). */
 static int bad(struct pdb_err *err, const struct text *src, const char *path, const char *what)
 {
-	struct pdb_json_pos at = { 0, 0 };
 	struct pdb_err ignored;
-	char parent[256], *text = NULL;
+	char *text = NULL;
 	const char *data = src->data;
 	size_t len = src->len;
+	int ret;
 
 	if (!data && src->file) /* read packed: the text only now, for the position */
 		data = text = pdb_json_read(src->file, &len, &ignored);
-	snprintf(parent, sizeof parent, "%s", path);
-	while (data && pdb_json_path_pos(data, len, parent, &at) < 0 && strchr(parent, '.'))
-		*strrchr(parent, '.') = '\0';
+	ret = pdb_json_bad_in(err, src->name, data, len, path, what);
 	free(text);
-	return pdb_err_at(err, PDB_EXIT_INPUT, src->name, at.line, at.col, "%s: %s", path, what);
+	return ret;
 }
 
 static int get_string(json_t *o, const char *key, int required, const char **out,

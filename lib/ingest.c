@@ -14,6 +14,8 @@
 #include "decompress.h"
 #include "fingerprint.h"
 #include "formats/format.h"
+#include "formats/json_pos.h"
+#include "formats/json_util.h"
 #include "util.h"
 
 #define HEAD_SIZE 65536
@@ -145,6 +147,85 @@ static void keep_warnings(struct pdb_run *run, const struct input *x)
 	pdb_run_set_attr(run, key, value.data);
 	free(key);
 	pdb_buf_release(&value);
+}
+
+/* Where a reader's entry is, as "LINE:COL" (a JSON path found in text). */
+static void entry_pos(const char *where, const char *text, size_t len, char out[48])
+{
+	struct pdb_json_pos at;
+
+	if (where[0] == '$' && text && pdb_json_path_pos(text, len, where, &at) == 0)
+		snprintf(out, 48, "%d:%d", at.line, at.col);
+	else
+		snprintf(out, 48, "%s", where[0] ? where : "0:0");
+}
+
+/* The first negative value of a duration among run's results from `from` on
+ * (what x's reader added): said as a warning at its entry's position. A time
+ * cannot be below 0; the value is kept as the tool wrote it (a correction
+ * for the shell's own time can undershoot), but never in silence. */
+static void note_negative_times(const struct pdb_run *run, size_t from, struct input *x,
+				char **text, size_t *len)
+{
+	struct pdb_err ignored;
+
+	for (size_t i = from; i < run->nresults; i++) {
+		const struct pdb_result *r = &run->results[i];
+		const char *where = pdb_run_result_where(run, i);
+		char *what = NULL, *dims, at[48], num[32];
+		double v = 0;
+
+		if (!pdb_unit_is_duration(r->unit))
+			continue;
+		for (size_t k = 0; !what && k < r->nsamples; k++)
+			if ((v = r->samples[k].value) < 0)
+				what = pdb_xasprintf("sample %zu", k + 1);
+		for (size_t k = 0; !what && k < r->nstats; k++)
+			if ((v = r->stats[k].value) < 0 && pdb_stat_has_unit(r->stats[k].name))
+				what = pdb_xasprintf("its %s", r->stats[k].name);
+		if (!what)
+			continue;
+		if (where && where[0] == '$' && !*text && !x->src.is_dir)
+			*text = pdb_json_read(&x->src, len, &ignored);
+		dims = pdb_dims_display(r->dims, r->ndims);
+		pdb_fmt_double(v, num);
+		entry_pos(where ? where : "", *text, *len, at);
+		/* without a position: " the series ..." reads "FILE: the series ..." */
+		pdb_buf_printf(&x->warnings, "%s%s the series '%s'%s%s%s %s: %s is %s s, but a time "
+			       "cannot be negative (kept as written)\n", where ? at : "",
+			       where ? ":" : "", r->benchmark, dims[0] ? " (" : "", dims,
+			       dims[0] ? ")" : "", r->metric, what, num);
+		free(dims);
+		free(what);
+	}
+}
+
+/* The entries of x that gave a benchmark again, said as warnings (the file
+ * read again only then, for their positions); entries end with the file. */
+static void note_repeats(struct pdb_run *run, size_t from, const struct pdb_format *f,
+			 struct input *x)
+{
+	struct pdb_entry_repeat *r;
+	struct pdb_err ignored;
+	char *text = NULL, first[48], again[48];
+	size_t n, len = 0;
+
+	if (!f->own_env) /* perfdb's own file: said when it was first ingested */
+		note_negative_times(run, from, x, &text, &len);
+	pdb_run_end_entries(run);
+	r = pdb_run_take_repeats(run, &n);
+	if (n && !text && !x->src.is_dir)
+		text = pdb_json_read(&x->src, &len, &ignored);
+	for (size_t i = 0; i < n; i++) {
+		entry_pos(r[i].first, text, len, first);
+		entry_pos(r[i].again, text, len, again);
+		pdb_buf_printf(&x->warnings, "%s: the benchmark '%s'%s%s%s is given again (first at "
+			       "%s): kept as its own series, with the dim occurrence=%u\n", again,
+			       r[i].benchmark, r[i].dims[0] ? " (" : "", r[i].dims,
+			       r[i].dims[0] ? ")" : "", first, r[i].occurrence);
+	}
+	free(text);
+	pdb_entry_repeats_free(r, n);
 }
 
 static const struct pdb_format *choose_format(const struct ingest *in,
@@ -407,7 +488,9 @@ static int walk_entry(struct dir_walk *w, const char *path, const char *name, st
 	}
 	g = group_of(w, f);
 	before = g->run->nresults;
-	if (f->parse(&x.src, g->run, err) < 0)
+	ret = f->parse(&x.src, g->run, err);
+	note_repeats(g->run, before, f, &x);
+	if (ret < 0)
 		goto out;
 	keep_warnings(w->in->run, &x);
 	pdb_grow((void **)&g->files, &g->capfiles, g->nfiles + 1, sizeof *g->files);
@@ -574,6 +657,7 @@ static int ingest_path(struct ingest *in, const char *path, const char *name,
 {
 	const struct pdb_format *f;
 	struct input x;
+	size_t before;
 	int ret = -1;
 
 	if (input_open(&x, in, path, name, err) < 0)
@@ -591,7 +675,10 @@ static int ingest_path(struct ingest *in, const char *path, const char *name,
 		ret = ingest_dir_files(in, f, path, name, err);
 		goto out;
 	}
-	if (f->parse(&x.src, in->run, err) < 0)
+	before = in->run->nresults;
+	ret = f->parse(&x.src, in->run, err);
+	note_repeats(in->run, before, f, &x);
+	if (ret < 0)
 		goto out;
 	keep_warnings(in->run, &x);
 	note_format(in, f);

@@ -3,6 +3,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,9 +17,26 @@ struct result_index {
 	size_t cap;
 };
 
+/* A benchmark (with its dims) given by an entry of the file being read
+ * (pdb_run_begin_entry): the entry that gave it last and which occurrence
+ * of it that entry is. */
+struct entry_group {
+	unsigned entry, occurrence, count;
+	char *where;    /* of its first entry */
+};
+
 struct pdb_run_private {
 	struct pdb_run run;
 	struct result_index index;
+	unsigned entry;             /* the current entry, 0: none (results merge) */
+	char *entry_where;
+	struct result_index groups; /* (benchmark, dims) -> entry_group index + 1 */
+	struct entry_group *group;
+	size_t ngroups, capgroups;
+	struct pdb_entry_repeat *repeats;
+	size_t nrepeats, caprepeats;
+	char **result_where;        /* of results[i]'s entry, or NULL */
+	size_t capwhere;
 };
 
 struct pdb_run *pdb_run_new(void)
@@ -83,6 +101,11 @@ void pdb_run_free(struct pdb_run *run)
 		free(p->index.keys[i]);
 	free(p->index.keys);
 	free(p->index.slots);
+	pdb_run_end_entries(run);
+	pdb_entry_repeats_free(p->repeats, p->nrepeats);
+	for (size_t i = 0; i < p->capwhere; i++)
+		free(p->result_where[i]);
+	free(p->result_where);
 	free(p);
 }
 
@@ -140,16 +163,26 @@ static int failure_cmp(const struct pdb_failure *f, const char *benchmark,
 	return c;
 }
 
+static unsigned entry_occurrence(struct pdb_run_private *p, const char *benchmark,
+				 const struct pdb_attr *sorted, size_t ndims);
+
 void pdb_run_add_failure(struct pdb_run *run, const char *benchmark,
 			 const struct pdb_attr *dims, size_t ndims, const char *reason)
 {
 	struct pdb_failure *f;
 	struct pdb_attr *sorted = NULL;
 	size_t capdims = 0, at = 0;
+	unsigned occ;
 	char *text;
 
 	for (size_t i = 0; i < ndims; i++)
 		attrs_set(&sorted, &at, &capdims, dims[i].key, dims[i].value);
+	occ = entry_occurrence((struct pdb_run_private *)run, benchmark, sorted, at);
+	if (occ > 1) {
+		char num[16];
+		snprintf(num, sizeof num, "%u", occ);
+		attrs_set(&sorted, &at, &capdims, "occurrence", num);
+	}
 	text = pdb_dims_text(sorted, at);
 	ndims = at;
 	for (at = 0; at < run->nfailures; at++) {
@@ -288,7 +321,6 @@ static char *result_key(const char *benchmark, const struct pdb_attr *dims,
 	return b.data;
 }
 
-static void index_rebuild(struct pdb_run_private *p, size_t cap);
 
 static size_t *index_slot(struct result_index *ix, const char *key, char ***keyp)
 {
@@ -300,19 +332,19 @@ static size_t *index_slot(struct result_index *ix, const char *key, char ***keyp
 	return &ix->slots[i];
 }
 
-static void index_rebuild(struct pdb_run_private *p, size_t cap)
+static void index_rebuild(struct result_index *ix, size_t cap)
 {
-	struct result_index old = p->index;
+	struct result_index old = *ix;
 
-	p->index.cap = cap;
-	p->index.keys = pdb_xcalloc(cap, sizeof *p->index.keys);
-	p->index.slots = pdb_xcalloc(cap, sizeof *p->index.slots);
+	ix->cap = cap;
+	ix->keys = pdb_xcalloc(cap, sizeof *ix->keys);
+	ix->slots = pdb_xcalloc(cap, sizeof *ix->slots);
 	for (size_t i = 0; i < old.cap; i++) {
 		char **kp;
 		size_t *slot;
 		if (!old.slots[i])
 			continue;
-		slot = index_slot(&p->index, old.keys[i], &kp);
+		slot = index_slot(ix, old.keys[i], &kp);
 		*slot = old.slots[i];
 		*kp = old.keys[i];
 	}
@@ -325,11 +357,128 @@ static int dims_cmp(const void *a, const void *b)
 	return strcmp(((const struct pdb_attr *)a)->key, ((const struct pdb_attr *)b)->key);
 }
 
+void pdb_run_begin_entry(struct pdb_run *run, const char *where)
+{
+	struct pdb_run_private *p = (struct pdb_run_private *)run;
+
+	p->entry++;
+	pdb_set_str(&p->entry_where, where);
+}
+
+void pdb_run_end_entries(struct pdb_run *run)
+{
+	struct pdb_run_private *p = (struct pdb_run_private *)run;
+
+	for (size_t i = 0; i < p->groups.cap; i++)
+		free(p->groups.keys[i]);
+	free(p->groups.keys);
+	free(p->groups.slots);
+	memset(&p->groups, 0, sizeof p->groups);
+	for (size_t i = 0; i < p->ngroups; i++)
+		free(p->group[i].where);
+	free(p->group);
+	p->group = NULL;
+	p->ngroups = p->capgroups = 0;
+	free(p->entry_where);
+	p->entry_where = NULL;
+	p->entry = 0;
+}
+
+const char *pdb_run_result_where(const struct pdb_run *run, size_t i)
+{
+	const struct pdb_run_private *p = (const struct pdb_run_private *)run;
+
+	return i < p->capwhere ? p->result_where[i] : NULL;
+}
+
+struct pdb_entry_repeat *pdb_run_take_repeats(struct pdb_run *run, size_t *n)
+{
+	struct pdb_run_private *p = (struct pdb_run_private *)run;
+	struct pdb_entry_repeat *r = p->repeats;
+
+	*n = p->nrepeats;
+	p->repeats = NULL;
+	p->nrepeats = p->caprepeats = 0;
+	return r;
+}
+
+void pdb_entry_repeats_free(struct pdb_entry_repeat *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(r[i].benchmark);
+		free(r[i].dims);
+		free(r[i].first);
+		free(r[i].again);
+	}
+	free(r);
+}
+
+/* Which occurrence of (benchmark, sorted dims) the current entry is: 1 for
+ * the first entry that gives it (and without entries), N for the Nth, which
+ * is said in the repeats. */
+static unsigned entry_occurrence(struct pdb_run_private *p, const char *benchmark,
+				 const struct pdb_attr *sorted, size_t ndims)
+{
+	struct entry_group *g;
+	size_t *slot;
+	char *key, **kp;
+
+	if (!p->entry)
+		return 1;
+	key = result_key(benchmark, sorted, ndims, "");
+	if ((p->ngroups + 1) * 2 > p->groups.cap)
+		index_rebuild(&p->groups, p->groups.cap ? p->groups.cap * 2 : 64);
+	slot = index_slot(&p->groups, key, &kp);
+	if (!*slot) {
+		*kp = key;
+		pdb_grow((void **)&p->group, &p->capgroups, p->ngroups + 1, sizeof *p->group);
+		g = &p->group[p->ngroups++];
+		*slot = p->ngroups;
+		g->entry = p->entry;
+		g->occurrence = g->count = 1;
+		g->where = pdb_xstrdup(p->entry_where ? p->entry_where : "");
+		return 1;
+	}
+	free(key);
+	g = &p->group[*slot - 1];
+	if (g->entry != p->entry) {
+		struct pdb_entry_repeat *r;
+
+		g->entry = p->entry;
+		g->occurrence = ++g->count;
+		pdb_grow((void **)&p->repeats, &p->caprepeats, p->nrepeats + 1, sizeof *p->repeats);
+		r = &p->repeats[p->nrepeats++];
+		r->benchmark = pdb_xstrdup(benchmark);
+		r->dims = pdb_dims_display(sorted, ndims);
+		r->first = pdb_xstrdup(g->where);
+		r->again = pdb_xstrdup(p->entry_where ? p->entry_where : "");
+		r->occurrence = g->occurrence;
+	}
+	return g->occurrence;
+}
+
+/* dims (sorted, n of them, in a malloc'ed array) with occurrence=N added
+ * when the current entry gives their series a second time or more. */
+static struct pdb_attr *with_occurrence(struct pdb_run_private *p, const char *benchmark,
+					struct pdb_attr *sorted, size_t *n, char num[16])
+{
+	unsigned occ = entry_occurrence(p, benchmark, sorted, *n);
+
+	if (occ < 2)
+		return sorted;
+	snprintf(num, 16, "%u", occ);
+	sorted = pdb_xrealloc(sorted, (*n + 1) * sizeof *sorted);
+	sorted[(*n)++] = (struct pdb_attr){ .key = (char *)"occurrence", .value = num };
+	qsort(sorted, *n, sizeof *sorted, dims_cmp);
+	return sorted;
+}
+
 struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
 					    const char *benchmark,
 					    const struct pdb_attr *dims, size_t ndims,
 					    const char *metric, const char *raw_unit)
 {
+	char num[16];
 	struct pdb_run_private *p = (struct pdb_run_private *)run;
 	struct pdb_attr *sorted = NULL;
 	struct pdb_result *r;
@@ -342,9 +491,10 @@ struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
 		memcpy(sorted, dims, ndims * sizeof *sorted);
 		qsort(sorted, ndims, sizeof *sorted, dims_cmp);
 	}
+	sorted = with_occurrence(p, benchmark, sorted, &ndims, num);
 	key = result_key(benchmark, sorted, ndims, metric);
 	if ((run->nresults + 1) * 2 > p->index.cap)
-		index_rebuild(p, p->index.cap ? p->index.cap * 2 : 64);
+		index_rebuild(&p->index, p->index.cap ? p->index.cap * 2 : 64);
 	slot = index_slot(&p->index, key, &kp);
 	if (*slot) {
 		free(key);
@@ -354,6 +504,13 @@ struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
 	*kp = key;
 	pdb_grow((void **)&run->results, &run->capresults, run->nresults + 1,
 		 sizeof *run->results);
+	if (p->entry && p->entry_where) {
+		size_t old = p->capwhere;
+		pdb_grow((void **)&p->result_where, &p->capwhere, run->nresults + 1,
+			 sizeof *p->result_where);
+		memset(p->result_where + old, 0, (p->capwhere - old) * sizeof *p->result_where);
+		p->result_where[run->nresults] = pdb_xstrdup(p->entry_where);
+	}
 	r = &run->results[run->nresults++];
 	*slot = run->nresults;
 	memset(r, 0, sizeof *r);
@@ -377,8 +534,9 @@ struct pdb_result *pdb_run_add_result(struct pdb_run *run, const char *benchmark
 	return pdb_run_result_with_dims(run, benchmark, NULL, 0, metric, raw_unit);
 }
 
-/* perfdb keeps one zero: -0 is 0 (the store's REAL columns and the canonical
- * JSON have no -0, and no tool means anything else by it). */
+/* A statistic keeps one zero: -0 is 0 (the store's REAL columns keep no -0:
+ * SQLite writes an integral REAL as an integer). Samples and their offsets
+ * are kept as written, -0 too (they are stored packed, bit for bit). */
 static double one_zero(double v)
 {
 	return v == 0 ? 0.0 : v;
@@ -388,10 +546,7 @@ void pdb_result_add_sample(struct pdb_result *r, const struct pdb_sample *s)
 {
 	pdb_grow((void **)&r->samples, &r->capsamples, r->nsamples + 1,
 		 sizeof *r->samples);
-	r->samples[r->nsamples] = *s;
-	r->samples[r->nsamples].value = one_zero(s->value);
-	r->samples[r->nsamples].t = one_zero(s->t);
-	r->nsamples++;
+	r->samples[r->nsamples++] = *s;
 }
 
 /* A scale below 1 that is the inverse of a whole number (ms: 1e-3) divides,

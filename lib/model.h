@@ -107,6 +107,29 @@ void pdb_set_str(char **field, const char *value);
  * The pointer stays valid until the next pdb_run_add_result. */
 struct pdb_result *pdb_run_add_result(struct pdb_run *run, const char *benchmark,
 				      const char *metric, const char *raw_unit);
+/* Entries: one element of a file that is one benchmark's whole result
+ * (hyperfine's results[i], a JMH or pytest-benchmark benchmark). A reader
+ * begins each with where it is (a JSON path, "$.results[1]", or "LINE:COL").
+ * While entries are on, a (benchmark, dims) that an earlier entry gave is
+ * never merged into it: its series and failures get the dim occurrence=N
+ * (the Nth entry to give it), and the repeat is kept for
+ * pdb_run_take_repeats. pdb_run_end_entries (ingest calls it after each
+ * file) turns entries off: results of the same series merge again. */
+void pdb_run_begin_entry(struct pdb_run *run, const char *where);
+void pdb_run_end_entries(struct pdb_run *run);
+struct pdb_entry_repeat {
+	char *benchmark;
+	char *dims;       /* as pdb_dims_display gives them, "" when none */
+	char *first;      /* where its first entry is, as the reader said */
+	char *again;      /* where this entry is */
+	unsigned occurrence;
+};
+/* Where the entry that made run->results[i] is, as its reader said, or NULL. */
+const char *pdb_run_result_where(const struct pdb_run *run, size_t i);
+/* The repeats since the last call (the caller frees them). */
+struct pdb_entry_repeat *pdb_run_take_repeats(struct pdb_run *run, size_t *n);
+void pdb_entry_repeats_free(struct pdb_entry_repeat *r, size_t n);
+
 /* Like pdb_run_add_result with dims given as a sorted-or-not array. */
 struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
 					    const char *benchmark,

@@ -288,3 +288,8 @@ int pdb_stat_has_unit(const char *name)
 			return 0;
 	return 1;
 }
+
+int pdb_unit_is_duration(const char *canonical)
+{
+	return canonical && strcmp(canonical, "s") == 0;
+}

@@ -32,6 +32,9 @@ void pdb_unit_format(double value, const char *unit, char *out, unsigned long si
 /* The same with four significant digits always ("7.930 ms", "12.00k"), so the
  * two sides of a row read alike; whole counts stay whole. */
 void pdb_unit_format_fixed(double value, const char *unit, char *out, unsigned long size);
+/* Whether a canonical unit is a duration (seconds: a time, a latency), whose
+ * values and statistics in its unit cannot be negative. */
+int pdb_unit_is_duration(const char *canonical);
 /* Whether a statistic named name is in its series' unit (mean, p99, stddev)
  * or a plain number (cv, skewness, kurtosis, n, rounds, variance). */
 int pdb_stat_has_unit(const char *name);

@@ -314,9 +314,11 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 	add_host(run, host);
 	if (pdb_json_str(doc, "Title"))
 		pdb_run_set_attr(run, "Title", pdb_json_str(doc, "Title"));
-	json_array_foreach(benchmarks, i, b)
+	json_array_foreach(benchmarks, i, b) {
+		pdb_json_entry(run, "$.Benchmarks", i);
 		if (parse_benchmark(src, benchmarks, b, i, run, err) < 0)
 			goto out;
+	}
 	pdb_set_str(&run->tool, "benchmarkdotnet");
 	ret = 0;
 out:

@@ -175,9 +175,11 @@ static int parse_with(const struct pdb_source *src, struct pdb_run *run,
 		pdb_json_bad(err, src, "$", "expected an array of {name, unit, value}");
 		goto out;
 	}
-	json_array_foreach(doc, i, e)
+	json_array_foreach(doc, i, e) {
+		pdb_json_entry(run, "$", i);
 		if (parse_entry(src, e, i, run, direction, err) < 0)
 			goto out;
+	}
 	pdb_set_str(&run->tool, "github-action-benchmark");
 	ret = 0;
 out:

@@ -1,4 +1,5 @@
 /* Format: hyperfine --export-json (every run's time) and --export-csv (aggregates only). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,9 +243,11 @@ static int parse_json(const struct pdb_source *src, struct pdb_run *run, struct 
 	json_array_foreach(results, i, v)
 		scan_item(v, &items[i]);
 	pdb_scan_names(items, n, names);
-	json_array_foreach(results, i, v)
+	json_array_foreach(results, i, v) {
+		pdb_json_entry(run, "$.results", i);
 		if (parse_result(src, &doc, run, v, i, names[i], err) < 0)
 			goto out;
+	}
 	json_object_foreach(doc.root, key, v)
 		if (strcmp(key, "results") != 0)
 			pdb_attr_set_json(run, key, v);
@@ -276,7 +279,8 @@ struct csv_state {
 	char **header;
 	size_t ncols;
 	char ***rows;           /* every field of every row */
-	size_t nrows, caprows;
+	long *lines;            /* the line where each row ends */
+	size_t nrows, caprows, caplines;
 };
 
 static int detect_csv(const struct pdb_source *src)
@@ -327,6 +331,8 @@ static int csv_row(void *ctx, struct pdb_csv *csv, char **fields, size_t n,
 	for (size_t i = 0; i < n; i++)
 		row[i] = pdb_xstrdup(fields[i]);
 	pdb_grow((void **)&st->rows, &st->caprows, st->nrows + 1, sizeof *st->rows);
+	pdb_grow((void **)&st->lines, &st->caplines, st->nrows + 1, sizeof *st->lines);
+	st->lines[st->nrows] = pdb_csv_line(csv);
 	st->rows[st->nrows++] = row;
 	return 0;
 }
@@ -387,8 +393,12 @@ static int parse_csv(const struct pdb_source *src, struct pdb_run *run, struct p
 	}
 	if (ret == 0) {
 		pdb_scan_names(items, st.nrows, names);
-		for (size_t i = 0; i < st.nrows; i++)
+		for (size_t i = 0; i < st.nrows; i++) {
+			char where[32];
+			snprintf(where, sizeof where, "%ld:1", st.lines[i]);
+			pdb_run_begin_entry(run, where);
 			csv_result(&st, st.rows[i], names[i], items[i].params, items[i].nparams);
+		}
 		pdb_set_str(&run->tool, "hyperfine");
 	}
 	for (size_t i = 0; i < st.nrows; i++) {
@@ -401,6 +411,7 @@ static int parse_csv(const struct pdb_source *src, struct pdb_run *run, struct p
 		free(st.header[i]);
 	free(st.header);
 	free(st.rows);
+	free(st.lines);
 	free(names);
 	free(items);
 	free(dims);

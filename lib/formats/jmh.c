@@ -289,9 +289,11 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 		pdb_json_bad(err, src, "$", "expected an array of benchmarks");
 		goto out;
 	}
-	json_array_foreach(doc, i, b)
+	json_array_foreach(doc, i, b) {
+		pdb_json_entry(run, "$", i);
 		if (parse_benchmark(src, doc, b, i, run, err) < 0)
 			goto out;
+	}
 	pdb_set_str(&run->tool, "jmh");
 	ret = 0;
 out:

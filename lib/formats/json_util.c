@@ -104,6 +104,15 @@ char *pdb_json_read(const struct pdb_source *src, size_t *len, struct pdb_err *e
 	return text;
 }
 
+void pdb_json_say_duplicate(struct pdb_buf *warnings, const char *key,
+			    struct pdb_json_pos second, struct pdb_json_pos first)
+{
+	if (warnings)
+		pdb_buf_printf(warnings, "%d:%d: the key '%s' is given twice in one object (its "
+			       "first value at %d:%d): the last value is kept\n", second.line,
+			       second.col, key, first.line, first.col);
+}
+
 void pdb_json_note_duplicate(const char *text, size_t len, struct pdb_buf *warnings)
 {
 	struct pdb_json_pos second, first;
@@ -111,9 +120,7 @@ void pdb_json_note_duplicate(const char *text, size_t len, struct pdb_buf *warni
 
 	if (!pdb_json_duplicate_key(text, len, &key, &second, &first))
 		return;
-	pdb_buf_printf(warnings, "%d:%d: the key '%s' is given twice in one object (its first "
-		       "value at %d:%d): the last value is kept\n", second.line, second.col, key,
-		       first.line, first.col);
+	pdb_json_say_duplicate(warnings, key, second, first);
 	free(key);
 }
 
@@ -218,10 +225,60 @@ char *pdb_json_text(const json_t *v)
 	return copy;
 }
 
+void pdb_json_entry(struct pdb_run *run, const char *path, size_t i)
+{
+	char *where = pdb_xasprintf("%s[%zu]", path, i);
+
+	pdb_run_begin_entry(run, where);
+	free(where);
+}
+
+int pdb_json_bad_in(struct pdb_err *err, const char *name, const char *text, size_t len,
+		    const char *path, const char *what)
+{
+	struct pdb_json_pos at = { 0, 0 };
+	char parent[512];
+	size_t k = 0;
+
+	/* $.metrics["a.b"] is the walk's $.metrics.a.b */
+	for (const char *p = path; *p && k + 1 < sizeof parent; p++) {
+		const char *end;
+		if (p[0] == '[' && p[1] == '"' && (end = strstr(p + 2, "\"]"))) {
+			size_t n = (size_t)(end - p - 2);
+			if (k + 1 + n + 1 >= sizeof parent)
+				break;
+			parent[k++] = '.';
+			memcpy(parent + k, p + 2, n);
+			k += n;
+			p = end + 1;
+		} else
+			parent[k++] = *p;
+	}
+	parent[k] = '\0';
+	while (text && pdb_json_path_pos(text, len, parent, &at) < 0) {
+		char *dot = strrchr(parent, '.'), *br = strrchr(parent, '[');
+		char *cut = dot > br ? dot : br;
+
+		if (!cut) { /* "$" itself: not JSON text */
+			at.line = at.col = 0;
+			break;
+		}
+		*cut = '\0'; /* a missing value: at its object's, its array's */
+	}
+	return pdb_err_at(err, PDB_EXIT_INPUT, name, at.line, at.col, "%s: %s", path, what);
+}
+
 int pdb_json_bad(struct pdb_err *err, const struct pdb_source *src,
 		 const char *path, const char *what)
 {
-	return pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0, "%s: %s", path, what);
+	struct pdb_err ignored;
+	size_t len = 0;
+	/* an error is met once: the text is read again only now, for the position */
+	char *text = src->is_dir || path[0] != '$' ? NULL : pdb_json_read(src, &len, &ignored);
+	int ret = pdb_json_bad_in(err, src->name, text, len, path, what);
+
+	free(text);
+	return ret;
 }
 
 int pdb_head_has(const struct pdb_source *src, const char *needle)

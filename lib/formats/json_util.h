@@ -6,6 +6,7 @@
 
 #include "err.h"
 #include "formats/format.h"
+#include "formats/json_pos.h"
 
 /* Load src as JSON. Bare NaN, Infinity and -Infinity (Google Benchmark,
  * BenchmarkDotNet) are accepted and read back by pdb_json_num. On a syntax
@@ -23,6 +24,9 @@ json_t *pdb_json_parse(char *text, size_t len, const char *name, int unique_keys
 /* The first key text gives twice in one object, said into warnings as
  * "LINE:COL: ..." (nothing when there is none). */
 void pdb_json_note_duplicate(const char *text, size_t len, struct pdb_buf *warnings);
+/* The same for a key whose two places are known (warnings NULL: unsaid). */
+void pdb_json_say_duplicate(struct pdb_buf *warnings, const char *key,
+			    struct pdb_json_pos second, struct pdb_json_pos first);
 
 /* A number from a JSON value (also NaN/Infinity tokens and numeric strings
  * when allow_string). 0, or -1 when v is not a number. */
@@ -35,9 +39,19 @@ const char *pdb_json_str(const json_t *obj, const char *key);
 /* A JSON value as text (strings as they are, others dumped); caller frees. */
 char *pdb_json_text(const json_t *v);
 
-/* Fail with "FILE: PATH: what" (no line: jansson keeps no positions). */
+/* Begin the entry (pdb_run_begin_entry) that is element i of the array at
+ * path ("$", "$.results"): one benchmark's whole result. */
+void pdb_json_entry(struct pdb_run *run, const char *path, size_t i);
+
+/* Fail with "FILE:LINE:COL: PATH: what", at the value path names ("$",
+ * "$.results[2].mean"), or, when it is missing, at the nearest object or
+ * array it would be in (jansson keeps no positions: src is read again, the
+ * walk of pdb_json_path_pos finds it); "FILE: PATH: what" when none is found. */
 int pdb_json_bad(struct pdb_err *err, const struct pdb_source *src,
 		 const char *path, const char *what);
+/* The same in text already read (len bytes; NULL: no position). */
+int pdb_json_bad_in(struct pdb_err *err, const char *name, const char *text, size_t len,
+		    const char *path, const char *what);
 
 /* Cheap detection helper: does the head contain needle? */
 int pdb_head_has(const struct pdb_source *src, const char *needle);

@@ -219,9 +219,11 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 		goto out;
 	}
 	shared = options_shared(benchmarks);
-	json_array_foreach(benchmarks, i, v)
+	json_array_foreach(benchmarks, i, v) {
+		pdb_json_entry(run, "$.benchmarks", i);
 		if (parse_benchmark(src, &doc, run, v, i, shared, err) < 0)
 			goto out;
+	}
 	json_object_foreach(doc.root, key, v) {
 		if (strcmp(key, "benchmarks") == 0)
 			continue;

@@ -25,6 +25,16 @@ def series(benchmark, metric, unit, direction, samples=None, stats=None, dims=No
             "samples": list(samples or []), "stats": dict(stats or {})}
 
 
+def occurrence(seen, name, dims):
+    """dims of one entry of a file (one benchmark's whole result), with
+    occurrence=N added when N-1 entries before it gave the same benchmark and
+    dims: two results of one benchmark in one file are two series, never one
+    (docs/formats.md). seen is a dict the caller keeps across the entries."""
+    k = (name, tuple(sorted((str(a), text(b)) for a, b in dims.items())))
+    seen[k] = seen.get(k, 0) + 1
+    return dict(dims, occurrence=str(seen[k])) if seen[k] > 1 else dims
+
+
 def result(series_list, failures=None):
     return {"series": series_list, "failures": list(failures or [])}
 

@@ -4,7 +4,7 @@ failed; an exit code is a status, not a metric (no exit_code series).  A
 parameter scan (-P, -L) is one benchmark named by the command with {param}
 placeholders, the parameters its dims (_facts.scan_names)."""
 import json
-from _facts import series, result, text, scan_names
+from _facts import series, result, text, scan_names, occurrence
 
 
 def read(path):
@@ -13,7 +13,9 @@ def read(path):
     out, failures = [], []
     items = [(r["command"], {k: text(v) for k, v in (r.get("parameters") or {}).items()})
              for r in doc["results"]]
+    seen = {}
     for r, name, (_, dims) in zip(doc["results"], scan_names(items), items):
+        dims = occurrence(seen, name, dims)
         stats = {k: float(r[k]) for k in ("mean", "stddev", "median", "min", "max", "user", "system")
                  if r.get(k) is not None}
         out.append(series(name, "time", "s", "lower",
