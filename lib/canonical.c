@@ -15,6 +15,8 @@ json_t *pdb_json_number(double v)
 {
 	if (!isfinite(v))
 		return json_null();
+	if (v == 0 && signbit(v))
+		return json_real(v); /* -0: an integer has no sign to keep */
 	if (v == floor(v) && fabs(v) < 9007199254740992.0)
 		return json_integer((json_int_t)v);
 	return json_real(v);

@@ -451,8 +451,9 @@ static void write_value(struct writer *w, const json_t *v, int indent, int depth
 		break;
 	case JSON_REAL:
 		fmt_real(json_real_value(v), num);
-		/* keep it a real when read back: 1e+20 is fine, "3" needs no dot */
-		put_str(w, num);
+		/* keep it a real when read back: 1e+20 is fine, "3" needs no dot,
+		 * but "-0" would read back as the integer 0: -0 is "-0.0" */
+		put_str(w, strcmp(num, "-0") == 0 ? "-0.0" : num);
 		break;
 	case JSON_TRUE:
 		put_str(w, "true");

@@ -6,7 +6,7 @@
  * Equal: every string field, attribute, series (benchmark, dims, metric, unit,
  * raw unit and name, direction), sample value, offset and weight, statistic and
  * failure, in order (statistics by name: a JSON object, and the store keeps
- * them by name); doubles bit for bit (-0 included: the model keeps one zero),
+ * them by name); doubles bit for bit (-0 included: samples and offsets keep it, statistics keep one zero),
  * any NaN equal to any NaN (NaN is "absent", written null). Not compared: id (0 until stored), scale (how a
  * parser converted the tool's unit, not part of the run) and own_identity (how
  * ingest chose source and sha256). */
