@@ -6,6 +6,7 @@
 
 #include "formats/attrs_util.h"
 #include "formats/format.h"
+#include "formats/json_stream.h"
 #include "formats/json_util.h"
 #include "util.h"
 
@@ -269,12 +270,47 @@ static int parse_row(struct row *row, struct fit *fit)
 	return put_values(row, NULL, 1);
 }
 
+/* The rows of benchmarks[], one at a time from the stream, else from rows. A
+ * row is kept until the next one is read: a BigO row's strings are read by
+ * the RMS row after it. */
+static int parse_rows(const struct pdb_source *src, struct pdb_run *run,
+		      struct pdb_json_stream *s, json_t *rows, struct pdb_err *err)
+{
+	struct fit fit = { NULL, NULL };
+	json_t *v, *prev = NULL;
+	size_t i;
+	int got, ret = -1;
+
+	if (!s) {
+		json_array_foreach(rows, i, v) {
+			struct row row = { .src = src, .run = run, .obj = v, .idx = i, .err = err };
+			if (parse_row(&row, &fit) < 0)
+				return -1;
+		}
+		return 0;
+	}
+	while ((got = pdb_json_stream_next(s, &v, &i, err)) > 0) {
+		struct row row = { .src = src, .run = run, .obj = v, .idx = i, .err = err };
+		int rc = parse_row(&row, &fit);
+		json_decref(prev);
+		prev = v;
+		if (rc < 0)
+			goto out;
+	}
+	ret = got;
+out:
+	json_decref(prev);
+	return ret;
+}
+
+/* A big file is read a row at a time (pdb_json_stream): its memory is the
+ * run's, not the whole document's in jansson (about 5 times the file). */
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
-	json_t *doc = pdb_json_load(src, err), *rows, *v;
-	struct fit fit = { NULL, NULL };
+	struct pdb_json_stream s;
+	int streamed = pdb_json_stream_open(src, "benchmarks", &s, err) == 1;
+	json_t *doc = streamed ? json_incref(s.rest) : pdb_json_load(src, err), *rows, *v;
 	const char *key;
-	size_t i;
 	int ret = -1;
 
 	if (!doc)
@@ -295,11 +331,8 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 	}
 	if (v)
 		parse_context(run, v);
-	json_array_foreach(rows, i, v) {
-		struct row row = { .src = src, .run = run, .obj = v, .idx = i, .err = err };
-		if (parse_row(&row, &fit) < 0)
-			goto out;
-	}
+	if (parse_rows(src, run, streamed ? &s : NULL, rows, err) < 0)
+		goto out;
 	json_object_foreach(doc, key, v)
 		if (strcmp(key, "context") != 0 && strcmp(key, "benchmarks") != 0)
 			pdb_attr_set_json(run, key, v);
@@ -307,6 +340,8 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 	ret = 0;
 out:
 	json_decref(doc);
+	if (streamed)
+		pdb_json_stream_close(&s);
 	return ret;
 }
 
