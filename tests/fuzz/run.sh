@@ -3,6 +3,9 @@
 # (the library compiled with clang, ASan and UBSan), seed their corpora from
 # fixtures/ (and ../shared/corpus when present), run each for FUZZ_SECONDS
 # (default 60) and report crashes. FUZZ_TARGETS="json csv" picks targets.
+# Beside the fixtures, tests/fuzz/make-seeds.sh makes the hostile seeds of
+# issue 31 (gzip bombs, XML entities, UTF-8 labels, keys given twice) and
+# tests/fuzz/FAMILY.dict gives libFuzzer their tokens.
 # The target "values" (tests/fuzz/values.py) is no libFuzzer one: it mutates
 # the fixtures' numbers to ±DBL_MAX, ±1e308, ±5e-324, NaN, ±Infinity, 0, -0
 # and their names to UTF-8 labels (tests/fuzz/labels.txt), ingests them and
@@ -48,6 +51,7 @@ seed() { # seed FAMILY PATTERN...: copy matching fixture and corpus files
       while read -r f; do cp "$f" "$out/corpus/$fam/seed-$(echo "$f" | tr '/' '_')"; done
   done
 }
+[ -z "$(echo $targets)" ] || sh tests/fuzz/make-seeds.sh "$out" || { echo "fuzz: cannot make the seeds"; exit 2; }
 crashes=0
 for t in $targets; do
   $CLANG $cflags -fsanitize=fuzzer -o "$out/fuzz_$t" "tests/fuzz/fuzz_$t.c" $objs $libs ||
@@ -60,10 +64,13 @@ for t in $targets; do
     canonical) seed canonical '*.json' ;;
     *) seed "$t" '*' ;;
   esac
+  dict=tests/fuzz/$t.dict
+  [ "$t" = canonical ] && dict=tests/fuzz/json.dict
+  dict=$([ -f "$dict" ] && echo "-dict=$root/$dict")
   before=$(ls "$out/crashes" | wc -l)
   echo "== fuzz_$t for $seconds s"
   ( cd "$out" && TMPDIR=$(mktemp -d) ASAN_OPTIONS=detect_leaks=1 \
-    "./fuzz_$t" -max_total_time="$seconds" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+    "./fuzz_$t" -max_total_time="$seconds" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -max_len=65536 -timeout=10 -rss_limit_mb=2048 $dict \
       -artifact_prefix="$out/crashes/$t-" -print_final_stats=1 "corpus/$t" \
       > "$out/fuzz_$t.log" 2>&1 )
   tail -n 12 "$out/fuzz_$t.log" | grep -E "^#[0-9]+: cov|SUMMARY|ERROR" | tail -n 3 | sed 's/^/  /'
