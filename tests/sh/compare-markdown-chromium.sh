@@ -52,7 +52,7 @@ for page in summary index; do
     --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
     --dump-dom "file://$work/$page.html" >"$work/$page.dom" 2>"$work/$page.log" ||
     { echo "chromium failed"; cat "$work/$page.log"; exit 1; }
-  python3 - "$work/$page.dom" "$page" <<'PY' || fail=1
+  /usr/bin/python3 - "$work/$page.dom" "$page" <<'PY' || fail=1
 import sys
 from html.parser import HTMLParser
 # what the Markdown itself makes: cmark-gfm's elements for perfdb's Markdown,

@@ -9,7 +9,7 @@
 set -u
 RATE=${CAPACITY_RATE:-450}
 command -v kcat >/dev/null 2>&1 || { echo "kcat is not installed"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "python3 is not installed"; exit 77; }
+command -v /usr/bin/python3 >/dev/null 2>&1 || { echo "python3 is not installed"; exit 77; }
 work=$(mktemp -d)
 pids=
 broker=
@@ -61,7 +61,7 @@ mkfifo "$work/f1" "$work/f2"
 kcat -C -u -b "$boot" -G enrich -X auto.offset.reset=earliest -X auto.commit.interval.ms=100 -X fetch.wait.max.ms=10 in \
   >"$work/f1" 2>"$work/consume.err" &
 pids="$pids $!"
-python3 "$work/throttle.py" "$RATE" <"$work/f1" >"$work/f2" 2>"$work/throttle.err" &
+/usr/bin/python3 "$work/throttle.py" "$RATE" <"$work/f1" >"$work/f2" 2>"$work/throttle.err" &
 pids="$pids $!"
 kcat -P -b "$boot" -X linger.ms=5 -t out <"$work/f2" 2>"$work/produce.err" &
 pids="$pids $!"
@@ -93,7 +93,7 @@ took=$(($(date +%s) - start))
 grep 'enrich: ' "$work/run.err"
 echo "the search took $took s"
 "$PERFDB" --db "$work/db" show latest --format json >"$work/run.json" || exit 1
-python3 - "$work/run.json" "$RATE" "$work/run.err" <<'PY'
+/usr/bin/python3 - "$work/run.json" "$RATE" "$work/run.err" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 rate = float(sys.argv[2])

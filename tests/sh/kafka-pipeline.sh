@@ -82,7 +82,7 @@ db="$work/db"
 "$PERFDB" --db "$db" run "$work/spec.yaml" >"$work/run.out" 2>"$work/run.err" || fail "run failed"
 grep -q 'unknown\|nothing came back' "$work/run.err" && fail "latency and loss not measured"
 "$PERFDB" --db "$db" show --format json latest >"$work/run.json" || fail "show failed"
-python3 - "$work/run.json" <<'EOF' || fail "checks failed"
+/usr/bin/python3 - "$work/run.json" <<'EOF' || fail "checks failed"
 import json, sys
 run = json.load(open(sys.argv[1]))
 res = {(r["metric"], tuple(sorted(r["dims"].items()))): r for r in run["results"]}

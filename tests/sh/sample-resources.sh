@@ -21,7 +21,7 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "sample-resources: $*"; exit 1; }
 export PERFDB_FINGERPRINT=off PERFDB_DB="$work/db"
-command -v python3 >/dev/null || { echo "no python3"; exit 77; }
+command -v /usr/bin/python3 >/dev/null || { echo "no python3"; exit 77; }
 
 printf 'while :; do :; done\n' > "$work/burn.sh"
 timeout 60 sh "$work/burn.sh" &
@@ -63,7 +63,7 @@ grep -q "warning: wait: sample: process none: 'no-such-process-anywhere' matched
 	fail "no warning of the pattern that matched nothing: $(cat "$work/err")"
 
 "$PERFDB" show latest --format json > "$work/run.json" || fail "show --format json"
-python3 - "$work/run.json" "$truth" <<'PY' || fail "the sampled series are not as they should be (the burner used $truth % by its own /proc/PID/stat)"
+/usr/bin/python3 - "$work/run.json" "$truth" <<'PY' || fail "the sampled series are not as they should be (the burner used $truth % by its own /proc/PID/stat)"
 import json, statistics, sys
 run = json.load(open(sys.argv[1]))
 truth = float(sys.argv[2])

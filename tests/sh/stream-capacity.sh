@@ -14,7 +14,7 @@ command -v rsyslogd >/dev/null 2>&1 || [ -x /usr/sbin/rsyslogd ] ||
   sudo -n apt-get install -y rsyslog >/dev/null 2>&1
 rsyslogd=$(command -v rsyslogd || echo /usr/sbin/rsyslogd)
 [ -x "$rsyslogd" ] || { echo "rsyslogd not found after trying to install rsyslog"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "python3 is not installed"; exit 77; }
+command -v /usr/bin/python3 >/dev/null 2>&1 || { echo "python3 is not installed"; exit 77; }
 work=$(mktemp -d)
 pid= throttle=
 cleanup() {
@@ -82,7 +82,7 @@ with open(src, "rb") as f:
 PY
 : >"$work/stage1.log"
 : >"$work/out.log"
-python3 "$work/throttle.py" "$work/stage1.log" "$work/out.log" "$RATE" 2>"$work/throttle.err" &
+/usr/bin/python3 "$work/throttle.py" "$work/stage1.log" "$work/out.log" "$RATE" 2>"$work/throttle.err" &
 throttle=$!
 for _ in $(seq 100); do [ -e "$work/out.log.ready" ] && break; sleep 0.1; done
 [ -e "$work/out.log.ready" ] || fail "the throttle stage did not start: $(cat "$work/throttle.err")"
@@ -110,7 +110,7 @@ kill -0 "$throttle" 2>/dev/null || fail "the throttle stage died: $(cat "$work/t
 grep 'pipeline: ' "$work/run.err"
 echo "the search took $took s"
 "$PERFDB" --db "$work/db" show latest --format json >"$work/run.json" || exit 1
-python3 - "$work/run.json" "$RATE" "$work/run.err" <<'PY'
+/usr/bin/python3 - "$work/run.json" "$RATE" "$work/run.err" <<'PY'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 rate = float(sys.argv[2])

@@ -88,7 +88,7 @@ YAML
 "$PERFDB" --db "$work/db" run "$work/spec.yaml" >"$work/run.out" 2>"$work/run.err" ||
   { echo "perfdb run failed"; cat "$work/run.err"; exit 1; }
 "$PERFDB" --db "$work/db" show latest --format json >"$work/run.json" || exit 1
-python3 - "$work/run.json" <<'PY'
+/usr/bin/python3 - "$work/run.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 def get(bench, metric):

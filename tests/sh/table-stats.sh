@@ -23,7 +23,7 @@ cols() { for s in $(echo $stats | tr , ' '); do printf '%s:%s,' "$1" "$s"; done;
 "$PERFDB" sql "SELECT run_name, benchmark, dims, metric, direction, value, weight FROM samples_v
   WHERE metric IN ('docs_rate', 'wall_time', 'throughput', 'receive_rate', 'missing_pct', 'delivery_delay_p99')" \
   -F jsonl >"$work/samples.jsonl" || { echo "FAIL: perfdb sql"; exit 1; }
-python3 - "$work/tables.json" "$work/samples.jsonl" <<'PY'
+/usr/bin/python3 - "$work/tables.json" "$work/samples.jsonl" <<'PY'
 import json, math, sys
 docs, i, text = [], 0, open(sys.argv[1]).read()
 dec = json.JSONDecoder()
