@@ -7,7 +7,7 @@
 #include "chart/chart.h"
 #include "chart/usl.h"
 #include "err.h"
-#include "store.h"
+#include "store/store.h"
 
 struct pdb_plot_opts {
 	const char *bench_glob;  /* NULL: any benchmark */

@@ -1,5 +1,5 @@
 /* Store: the order of runs, by the time they were measured (runs.seq). */
-#include "store_internal.h"
+#include "store/store_internal.h"
 
 #include <stdlib.h>
 

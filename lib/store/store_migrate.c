@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "formats/scan_name.h"
-#include "store_internal.h"
+#include "store/store_internal.h"
 
 /* One result of a hyperfine run with parameters, as stored. */
 struct scan_row {

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "detect.h"
-#include "store.h"
+#include "store/store.h"
 
 /* The text naming what a cached split depends on: the options, since_id
  * and where (NULL: none). Caller frees. */

@@ -1,5 +1,5 @@
 /* Store: series and their values across runs (for compare, detect and plot). */
-#include "store_internal.h"
+#include "store/store_internal.h"
 
 #include <math.h>
 #include <stdio.h>

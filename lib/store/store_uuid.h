@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "store.h"
+#include "store/store.h"
 
 /* *id = the stored run with uuid, or 0 when there is none. 0 or -1 with err. */
 int pdb_store_find_uuid(struct pdb_store *store, const char *uuid, int64_t *id,

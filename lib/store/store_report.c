@@ -1,7 +1,7 @@
 /* Store: the queries behind `perfdb report` (the default baseline). */
-#include "store_report.h"
+#include "store/store_report.h"
 
-#include "store_internal.h"
+#include "store/store_internal.h"
 
 /* Run r has a value of a series run ?1 has a value of. */
 #define SHARES_A_SERIES "EXISTS (SELECT 1 FROM results p JOIN results c" \

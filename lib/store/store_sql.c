@@ -1,6 +1,6 @@
 /* Store: one read-only SQL statement over the database for `perfdb sql`, with
  * the views samples_v (packed samples unpacked) and stats_v. */
-#include "store_internal.h"
+#include "store/store_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

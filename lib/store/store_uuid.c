@@ -1,7 +1,7 @@
 /* Store: look a run up by uuid (deduplication of runs that arrive more than once). */
-#include "store_uuid.h"
+#include "store/store_uuid.h"
 
-#include "store_internal.h"
+#include "store/store_internal.h"
 
 int pdb_store_find_uuid(struct pdb_store *store, const char *uuid, int64_t *id,
 			struct pdb_err *err)

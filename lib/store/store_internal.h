@@ -4,7 +4,7 @@
 
 #include <sqlite3.h>
 
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 
 struct pdb_migration {
@@ -21,7 +21,7 @@ struct pdb_store {
 	sqlite3 *db;
 	char *path;
 	int readonly;      /* the file (or its folder) cannot be written: opened immutable */
-	/* the order's lookups (lib/store_order.c), asked once per series read:
+	/* the order's lookups (lib/store/store_order.c), asked once per series read:
 	 * prepared once */
 	sqlite3_stmt *seq_of, *lo_id_of;
 };
@@ -57,7 +57,7 @@ int pdb_store_commit(struct pdb_store *store, struct pdb_err *err);
 int pdb_store_filter_sql(struct pdb_buf *sql, const char *where, int first_param);
 void pdb_store_filter_bind(sqlite3_stmt *st, const char *where, int first_param);
 
-/* The order of runs (lib/store_order.c): by the time they were measured,
+/* The order of runs (lib/store/store_order.c): by the time they were measured,
  * created_at, ties by id, kept in runs.seq (schema/006-run-order.sql). */
 /* The seq a run measured at created_at takes, inside the caller's write
  * transaction: the runs measured after it (if any) move up by one. */
@@ -89,7 +89,7 @@ void pdb_store_put_le64(unsigned char *p, uint64_t v);
 uint64_t pdb_store_get_le64(const unsigned char *p);
 
 /* Register the table-valued function pdb_unpack(samples[, offsets[, weights]])
- * (lib/store_unpack.c) on db: rows (idx, value, t, weight). An SQLite code. */
+ * (lib/store/store_unpack.c) on db: rows (idx, value, t, weight). An SQLite code. */
 int pdb_store_register_unpack(sqlite3 *db);
 
 #endif

@@ -1,5 +1,5 @@
 /* Store: inserting, loading, listing, resolving and deleting runs. */
-#include "store_internal.h"
+#include "store/store_internal.h"
 
 #include <jansson.h>
 #include <math.h>

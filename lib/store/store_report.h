@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "store.h"
+#include "store/store.h"
 
 /* 1 when runs a and b each have a value of one series (not of a benchmark
  * that failed in its run), 0 when not, -1 with err. */

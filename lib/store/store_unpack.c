@@ -1,6 +1,6 @@
 /* Store: pdb_unpack(samples, offsets, weights), a table-valued SQL function
  * giving one row per packed sample (index, value, t, weight) for `perfdb sql`. */
-#include "store_internal.h"
+#include "store/store_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

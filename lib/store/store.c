@@ -1,5 +1,5 @@
 /* Store: opening, migrating and transactions of the perfdb SQLite file. */
-#include "store_internal.h"
+#include "store/store_internal.h"
 
 #include <math.h>
 #include <stdio.h>

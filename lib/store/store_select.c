@@ -1,5 +1,5 @@
 /* Store: run selectors (run42, 42, a name, latest, latest~N, latest:K=V). */
-#include "store_internal.h"
+#include "store/store_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* Store: reading and writing the cache of weak change points (detect_cache). */
-#include "store_detect.h"
+#include "store/store_detect.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "store_internal.h"
+#include "store/store_internal.h"
 #include "util.h"
 
 /* Parse "3,17,40" (ascending, each below bound) into *pos[0..*n); -1 if bad. */
