@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/csv_util.h"
+#include "parse/csv_util.h"
 
 uint64_t pdb_kafka_rand(uint64_t *state)
 {

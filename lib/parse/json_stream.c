@@ -1,11 +1,11 @@
 /* JSON whose one long array is read an element at a time: memory bounded by the longest element. */
-#include "formats/json_stream.h"
+#include "parse/json_stream.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/json_pos.h"
-#include "formats/json_util.h"
+#include "parse/json_pos.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 #define CHUNK (1 << 18)

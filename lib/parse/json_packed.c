@@ -1,5 +1,5 @@
 /* JSON with long arrays of numbers kept packed: 8 bytes a number instead of a jansson value each. */
-#include "formats/json_packed.h"
+#include "parse/json_packed.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats/json_util.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 /* A packed array in the text jansson parses: ["\x7fpacked",INDEX], an array

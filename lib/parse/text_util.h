@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "err.h"
-#include "formats/format.h"
+#include "parse/source.h"
 
 /* Called with each line (its newline kept, NUL-terminated) after *lineno
  * was advanced to it. Return 0 to go on, -1 to stop (err filled). */

@@ -6,8 +6,8 @@
 #include <stdio.h>
 
 #include "err.h"
-#include "formats/format.h"
-#include "formats/json_pos.h"
+#include "parse/json_pos.h"
+#include "parse/source.h"
 
 struct pdb_json_element {
 	long long offset, len;   /* bytes of the element in the file */

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "err.h"
-#include "formats/format.h"
+#include "parse/source.h"
 
 struct pdb_csv;
 

@@ -1,5 +1,5 @@
 /* Text reading for adapters: a result file line by line, with the line number kept for errors. */
-#include "formats/text_util.h"
+#include "parse/text_util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* CSV reading for adapters: libcsv, streamed row by row, with file:line:col errors. */
-#include "formats/csv_util.h"
-#include "formats/text_util.h"
+#include "parse/csv_util.h"
+#include "parse/text_util.h"
 
 #include <csv.h>
 #include <errno.h>

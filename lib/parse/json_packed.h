@@ -5,7 +5,7 @@
 #include <jansson.h>
 
 #include "err.h"
-#include "formats/format.h"
+#include "parse/source.h"
 
 /* Arrays with fewer numbers stay jansson arrays. */
 #define PDB_JSON_PACK_MIN 256

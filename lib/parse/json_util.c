@@ -1,5 +1,5 @@
 /* JSON helpers for adapters: loading with file:line:col errors, NaN/Infinity, typed getters. */
-#include "formats/json_util.h"
+#include "parse/json_util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/json_pos.h"
+#include "parse/json_pos.h"
 #include "util.h"
 
 /* Stand-ins of the same length, so that error columns stay true. They start

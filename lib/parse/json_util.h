@@ -5,8 +5,9 @@
 #include <jansson.h>
 
 #include "err.h"
-#include "formats/format.h"
-#include "formats/json_pos.h"
+#include "model.h"
+#include "parse/json_pos.h"
+#include "parse/source.h"
 
 /* Load src as JSON. Bare NaN, Infinity and -Infinity (Google Benchmark,
  * BenchmarkDotNet) are accepted and read back by pdb_json_num. On a syntax

@@ -1,6 +1,6 @@
 /* Positions in JSON text: one walk over the text, which jansson has parsed
  * already (on text it could not parse the walk stops where it is lost). */
-#include "formats/json_pos.h"
+#include "parse/json_pos.h"
 
 #include <stdio.h>
 #include <stdlib.h>
