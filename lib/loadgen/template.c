@@ -1,5 +1,5 @@
 /* Message templates: $SEQ, $TS, $GUID and CSV-backed variables with a skewed hot set. */
-#include "kafka/template.h"
+#include "loadgen/template.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "err.h"
-#include "kafka/workload_spec.h"
+#include "loadgen/vars.h"
 #include "util.h"
 
 /* A fast seeded generator (splitmix64), for payloads and picks. */

@@ -1,5 +1,5 @@
 /* Latency histograms: log-linear buckets, under 1 % relative error from 1 µs to 1 h. */
-#include "kafka/histogram.h"
+#include "loadgen/histogram.h"
 
 #include <math.h>
 #include <string.h>
