@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "err.h"
-#include "store.h"
+#include "store/store.h"
 #include "text_table.h"
 
 #define PDB_VERSION "0.1.0"

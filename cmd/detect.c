@@ -9,7 +9,7 @@
 #include "escape.h"
 #include "detect.h"
 #include "json_out.h"
-#include "store_detect.h"
+#include "store/store_detect.h"
 #include "units.h"
 #include "util.h"
 

@@ -5,7 +5,7 @@
 #include "compare.h"
 #include "runner/adaptive.h"
 #include "runner/runner.h"
-#include "store.h"
+#include "store/store.h"
 
 enum adaptive_end {
 	ADAPTIVE_RUNNING,     /* no look has ended it (yet, or interrupted) */

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "err.h"
-#include "store.h"
+#include "store/store.h"
 
 struct pdb_branch {
 	const char *name;  /* points into the rows given */

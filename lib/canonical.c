@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "formats/json_packed.h"
-#include "formats/json_pos.h"
-#include "formats/json_util.h"
+#include "parse/json_packed.h"
+#include "parse/json_pos.h"
+#include "parse/json_util.h"
 #include "units.h"
 #include "util.h"
 

@@ -7,7 +7,7 @@
 
 #include "compare_config.h"
 #include "err.h"
-#include "store.h"
+#include "store/store.h"
 
 /* Verdicts, in the order of the summary counts. */
 enum pdb_verdict {

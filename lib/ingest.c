@@ -14,8 +14,8 @@
 #include "decompress.h"
 #include "fingerprint.h"
 #include "formats/format.h"
-#include "formats/json_pos.h"
-#include "formats/json_util.h"
+#include "parse/json_pos.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 #define HEAD_SIZE 65536

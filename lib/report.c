@@ -9,7 +9,7 @@
 
 #include "atomic_file.h"
 #include "branches.h"
-#include "store_report.h"
+#include "store/store_report.h"
 
 void pdb_report_files_release(struct pdb_report_files *f)
 {

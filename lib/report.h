@@ -7,7 +7,7 @@
 
 #include "compare_config.h"
 #include "err.h"
-#include "store.h"
+#include "store/store.h"
 
 /* A template compiled in from reports/ (scripts/embed-templates.sh). */
 struct pdb_report_template {

@@ -47,12 +47,6 @@ int pdb_report_charts(struct pdb_store *store, struct report *r, const char *dir
 void pdb_report_chart_release(struct report_chart *c);
 void pdb_report_history_release(struct report_history *h);
 
-/* The SVG for inlining in HTML: without the XML prolog, and with every id
- * (and reference to one) prefixed by prefix, so that the glyphs of several
- * charts on one page do not collide, and cairo's surface numbers counted from
- * 1 in each document (they count across the process). Caller frees. */
-char *pdb_report_inline_svg(const char *svg, const char *prefix);
-
 /* The "By matrix point" section of run (lib/report_points.c): a heading
  * and a table by point (lib/table.c) for each benchmark with two points or
  * more, as HTML when html, else Markdown; a table that cannot be made is

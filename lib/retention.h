@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "store.h"
+#include "store/store.h"
 
 struct pdb_retention {
 	int64_t keep_last;              /* keep the N newest runs; -1: no such rule */

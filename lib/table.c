@@ -301,7 +301,9 @@ static int key_cmp(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-static size_t sort_ndims; /* qsort has no context: the table's dims, for by_key */
+/* qsort has no context: the table's dims, for by_key; one per thread, as the
+ * site builds the tables of its benchmark pages on several (lib/site/site.c). */
+static _Thread_local size_t sort_ndims;
 
 static int by_key(const void *a, const void *b)
 {

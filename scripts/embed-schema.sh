@@ -1,7 +1,7 @@
 #!/bin/sh
 # Turn schema/NNN-name.sql files into a C array of migrations, in order.
 echo '/* generated from the schema directory by scripts/embed-schema.sh */'
-echo '#include "store_internal.h"'
+echo '#include "store/store_internal.h"'
 echo 'const struct pdb_migration pdb_migrations[] = {'
 for f in "$@"; do
   printf '  { "%s",\n' "$(basename "$f" .sql)"

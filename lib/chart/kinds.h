@@ -7,7 +7,7 @@
 #include "chart/chart.h"
 #include "chart/usl.h"
 #include "err.h"
-#include "store.h"
+#include "store/store.h"
 
 struct pdb_plot_opts {
 	const char *bench_glob;  /* NULL: any benchmark */
@@ -79,7 +79,8 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 /* One series of a history chart, read: its points in the order of runs (seq) (their
  * bounds filled where the chart should draw them), the runs in which its
  * benchmark failed (points without a value, in that order: a cross each),
- * and detect's result for those points (NULL: detect runs here). */
+ * and detect's result for those points (NULL: detect runs here, which is
+ * for one thread at a time: lib/stats.h). */
 struct pdb_detect_result;
 struct pdb_history_input {
 	const struct pdb_series *series;

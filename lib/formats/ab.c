@@ -6,11 +6,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "formats/csv_util.h"
 #include "formats/format.h"
 #include "formats/load_util.h"
-#include "formats/json_util.h"
-#include "formats/text_util.h"
+#include "parse/csv_util.h"
+#include "parse/json_util.h"
+#include "parse/text_util.h"
 #include "util.h"
 
 #define BENCH "ab" /* the -e and -g files do not name the URL */

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "formats/json_util.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 char *pdb_attr_bench_key(const char *key, const char *bench)

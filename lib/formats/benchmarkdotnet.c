@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "formats/format.h"
-#include "formats/json_util.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 /* Statistics in nanoseconds per operation, by the name perfdb gives them.

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "formats/format.h"
-#include "formats/json_util.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 /* BMF carries no units: Bencher's built-in measures have fixed ones. Any

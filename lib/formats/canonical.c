@@ -4,8 +4,8 @@
 
 #include "canonical.h"
 #include "formats/format.h"
-#include "formats/json_packed.h"
-#include "formats/json_util.h"
+#include "parse/json_packed.h"
+#include "parse/json_util.h"
 
 /* What show prints first (uuid, created_at, status before the attributes) or,
  * for a hand-written file, the results' own keys: a run with many attributes

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "formats/csv_util.h"
 #include "formats/format.h"
-#include "formats/json_util.h"
+#include "parse/csv_util.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 #define RAW_CSV_HEADER "group,function,value,throughput_num,throughput_type," \

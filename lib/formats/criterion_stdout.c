@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "formats/format.h"
-#include "formats/text_util.h"
+#include "parse/text_util.h"
 #include "util.h"
 
 enum state {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "formats/format.h"
-#include "formats/json_util.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 /* The file carries no direction: "gab" lets the unit decide, the forced

@@ -6,8 +6,8 @@
 
 #include "formats/attrs_util.h"
 #include "formats/format.h"
-#include "formats/json_stream.h"
-#include "formats/json_util.h"
+#include "parse/json_stream.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 /* Keys of a benchmarks[] row that are not user counters. */

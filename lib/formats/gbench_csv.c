@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "formats/attrs_util.h"
-#include "formats/csv_util.h"
 #include "formats/format.h"
+#include "parse/csv_util.h"
 #include "util.h"
 
 #define HEADER "name,iterations,real_time,cpu_time,time_unit"

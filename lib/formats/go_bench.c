@@ -9,8 +9,8 @@
 
 #include "formats/attrs_util.h"
 #include "formats/format.h"
-#include "formats/text_util.h"
-#include "formats/json_util.h"
+#include "parse/json_util.h"
+#include "parse/text_util.h"
 #include "util.h"
 
 struct config {

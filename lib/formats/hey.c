@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/csv_util.h"
 #include "formats/format.h"
 #include "formats/load_util.h"
-#include "formats/json_util.h"
-#include "formats/text_util.h"
+#include "parse/csv_util.h"
+#include "parse/json_util.h"
+#include "parse/text_util.h"
 #include "util.h"
 
 #define BENCH "hey"

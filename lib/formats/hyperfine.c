@@ -4,11 +4,11 @@
 #include <string.h>
 
 #include "formats/attrs_util.h"
-#include "formats/csv_util.h"
 #include "formats/format.h"
-#include "formats/json_packed.h"
-#include "formats/json_util.h"
 #include "formats/scan_name.h"
+#include "parse/csv_util.h"
+#include "parse/json_packed.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 /* Aggregates hyperfine computes over the runs of one command, in seconds. */

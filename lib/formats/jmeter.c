@@ -4,8 +4,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "formats/csv_util.h"
 #include "formats/format.h"
+#include "parse/csv_util.h"
 #include "util.h"
 
 enum role {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "formats/format.h"
-#include "formats/json_util.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 /* Keys read into the model; every other key of a benchmark is kept as a run

@@ -4,7 +4,7 @@
 
 #include "formats/attrs_util.h"
 #include "formats/format.h"
-#include "formats/json_util.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 struct julia {

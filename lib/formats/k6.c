@@ -5,7 +5,7 @@
 
 #include "formats/attrs_util.h"
 #include "formats/format.h"
-#include "formats/json_util.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 #define N(a) (sizeof a / sizeof a[0])

@@ -3,8 +3,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "formats/csv_util.h"
 #include "formats/format.h"
+#include "parse/csv_util.h"
 #include "util.h"
 
 enum kind { KIND_STATS, KIND_HISTORY, KIND_FAILURES, KIND_EXCEPTIONS };

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/csv_util.h"
 #include "formats/format.h"
-#include "formats/json_util.h"
 #include "formats/map_spec.h"
+#include "parse/csv_util.h"
+#include "parse/json_util.h"
 #include "util.h"
 #include "yaml_doc.h"
 

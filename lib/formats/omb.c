@@ -5,7 +5,7 @@
 
 #include "formats/format.h"
 #include "formats/attrs_util.h"
-#include "formats/json_util.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 #define OMB_PERIOD 10.0 /* seconds between two values of a time series */

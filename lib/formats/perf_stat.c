@@ -7,8 +7,8 @@
 
 #include "formats/attrs_util.h"
 #include "formats/format.h"
-#include "formats/json_util.h"
-#include "formats/text_util.h"
+#include "parse/json_util.h"
+#include "parse/text_util.h"
 #include "util.h"
 
 #define BENCH "perf-stat"

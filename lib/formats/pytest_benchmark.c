@@ -5,8 +5,8 @@
 
 #include "formats/attrs_util.h"
 #include "formats/format.h"
-#include "formats/json_packed.h"
-#include "formats/json_util.h"
+#include "parse/json_packed.h"
+#include "parse/json_util.h"
 #include "util.h"
 
 /* Statistics in seconds, kept as stats of the time series. */

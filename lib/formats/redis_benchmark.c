@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/csv_util.h"
 #include "formats/format.h"
+#include "parse/csv_util.h"
 #include "util.h"
 
 #define SIGNATURE "\"test\",\"rps\""

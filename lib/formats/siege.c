@@ -8,8 +8,8 @@
 
 #include "formats/format.h"
 #include "formats/load_util.h"
-#include "formats/json_util.h"
-#include "formats/text_util.h"
+#include "parse/json_util.h"
+#include "parse/text_util.h"
 #include "util.h"
 
 #define BENCH "siege" /* siege prints no URL in its summary or log */

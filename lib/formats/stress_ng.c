@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "formats/format.h"
-#include "formats/json_util.h"
+#include "parse/json_util.h"
 #include "util.h"
 #include "yaml_doc.h"
 

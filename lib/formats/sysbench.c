@@ -11,8 +11,8 @@
 #include <jansson.h>
 
 #include "formats/format.h"
-#include "formats/text_util.h"
-#include "formats/json_util.h"
+#include "parse/json_util.h"
+#include "parse/text_util.h"
 #include "util.h"
 
 #define DIR_UNIT 99   /* the direction the unit implies */

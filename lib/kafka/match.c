@@ -4,7 +4,7 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "kafka/template.h"
+#include "loadgen/template.h"
 
 /* A decimal sequence or a GUID. */
 static int value_seq(uint64_t guid_key, const char *text, size_t len, uint64_t *seq)

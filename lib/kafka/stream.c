@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "canonical.h"
-#include "store_uuid.h"
+#include "store/store_uuid.h"
 #include "util.h"
 
 #define DEFAULT_GROUP "perfdb-ingest"

@@ -8,7 +8,7 @@
 
 #include "err.h"
 #include "model.h"
-#include "store.h"
+#include "store/store.h"
 
 /* Publish run as canonical JSON (key: its uuid) to target "BROKERS/TOPIC"
  * and wait for the broker's acknowledgement. 0, or -1 with err. */

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "kafka/match.h"
-#include "kafka/template.h"
+#include "loadgen/template.h"
 #include "util.h"
 
 #define HEADER "perfdb"        /* token, sequence, due time: 3 x 8 bytes */

@@ -7,9 +7,9 @@
 #include <stdint.h>
 
 #include "err.h"
-#include "kafka/histogram.h"
 #include "kafka/mock.h"
 #include "kafka/workload_spec.h"
+#include "loadgen/histogram.h"
 #include "model.h"
 
 struct pdb_kafka_workload_opts {
@@ -82,12 +82,6 @@ void pdb_kafka_result_release(struct pdb_kafka_result *res);
  * samples with percentile stats, and totals (sent, received; lost,
  * duplicated and unmatched when output is tied to input). Repetitions
  * accumulate. */
-/* h (nanoseconds) added to r (seconds) as weighted samples, then r's max and
- * its percentiles and mean over every sample so far (no percentile above the
- * max: a bucket's value may lie above the largest value in it). Shared by the
- * kafka: and stream: workloads. */
-void pdb_kafka_hist_to_result(struct pdb_result *r, const struct pdb_hist *h);
-
 void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run *run,
 			     const char *bench, const struct pdb_attr *dims, size_t ndims);
 

@@ -7,20 +7,11 @@
 
 #include "err.h"
 #include "formats/map_spec.h"
+#include "loadgen/vars.h"
 #include "model.h"
 #include "runner/capacity.h"
 #include "runner/spec_keys.h"
 #include "yaml_doc.h"
-
-/* A template variable whose values come from a CSV column. */
-struct pdb_kafka_var {
-	char *name;
-	char *csv;          /* path, relative ones resolved against the spec's directory */
-	long column;        /* 1-based */
-	int header;         /* skip the first row */
-	double hot_values;  /* share of the values that are hot (0: uniform choice) */
-	double hot_share;   /* share of the picks that go to the hot values */
-};
 
 enum pdb_kafka_key { PDB_KAFKA_KEY_NONE, PDB_KAFKA_KEY_SEQ, PDB_KAFKA_KEY_VAR };
 
@@ -69,20 +60,10 @@ void pdb_kafka_spec_free(struct pdb_kafka_spec *ks); /* NULL-safe */
  * err when text is not a rate. */
 int pdb_kafka_parse_rate(const char *text, double *rate, struct pdb_err *err);
 
-/* A spec's `vars:` mapping v (NAME: {csv, column, hot, header}), CSV
- * paths relative to the spec's directory, appended to *vars (the
- * spec that owns them frees them). 0, or -1 with err at FILE:LINE:COL.
- * Shared by the kafka: and stream: workloads. */
-int pdb_kafka_read_vars(struct pdb_spec_reader *r, const json_t *v, struct pdb_kafka_var **vars,
-			size_t *nvars);
-
 /* What a capacity search of a Kafka load may set a limit on (NULL-terminated). */
 extern const char *const pdb_kafka_search_metrics[];
 
-/* The keys of kafka: and of a variable, for the docs test. */
-extern const struct pdb_spec_section pdb_kafka_section, pdb_kafka_var_section;
-
-/* Parse "10%:80%" (share of values : share of picks). 0 or -1. */
-int pdb_kafka_parse_hot(const char *text, double *values, double *share);
+/* The keys of kafka:, for the docs test. */
+extern const struct pdb_spec_section pdb_kafka_section;
 
 #endif

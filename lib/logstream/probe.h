@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "err.h"
-#include "kafka/histogram.h"
+#include "loadgen/histogram.h"
 #include "logstream/spec.h"
 
 /* What the sender and the probe share. The sender sets t0 and rate before

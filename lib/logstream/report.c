@@ -1,7 +1,7 @@
 /* Log stream results as series of a run: rates per second, delay histograms, delivery totals. */
 #include "logstream/workload.h"
 
-#include "kafka/workload.h"
+#include "loadgen/hist_result.h"
 
 #include <stdlib.h>
 #include <string.h>

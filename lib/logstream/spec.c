@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kafka/template.h"
+#include "loadgen/template.h"
 #include "util.h"
 
 #define DEFAULT_DURATION 10.0

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "err.h"
-#include "kafka/workload_spec.h"
+#include "loadgen/vars.h"
 #include "runner/capacity.h"
 #include "yaml_doc.h"
 

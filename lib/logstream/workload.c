@@ -8,7 +8,7 @@
 #include <sys/prctl.h>
 #include <time.h>
 
-#include "kafka/template.h"
+#include "loadgen/template.h"
 #include "logstream/sender.h"
 #include "util.h"
 

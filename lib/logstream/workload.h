@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "err.h"
-#include "kafka/histogram.h"
+#include "loadgen/histogram.h"
 #include "logstream/probe.h"
 #include "logstream/spec.h"
 #include "model.h"

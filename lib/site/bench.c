@@ -9,7 +9,7 @@
 #include "chart/kinds.h"
 #include "chart/layout.h"
 #include "chart/render.h"
-#include "report_internal.h"
+#include "svg_inline.h"
 
 #define CHART_WIDTH 1000
 #define CHART_HEIGHT 380

@@ -9,7 +9,7 @@
 
 #include "branches.h"
 #include "compare_config.h"
-#include "store_detect.h"
+#include "store/store_detect.h"
 
 static const struct site *sort_site; /* for qsort, which has no context argument */
 

@@ -7,7 +7,6 @@
 
 #include "compare.h"
 #include "compare_render.h"
-#include "report_internal.h"
 
 static void attributes(const struct pdb_run_row *r, struct pdb_buf *b)
 {

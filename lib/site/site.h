@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "err.h"
-#include "store.h"
+#include "store/store.h"
 
 struct pdb_site_opts {
 	const char *outdir;    /* made when missing */

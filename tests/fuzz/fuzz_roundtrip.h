@@ -22,7 +22,7 @@
 #include "ingest.h"
 #include "json_out.h"
 #include "model.h"
-#include "store.h"
+#include "store/store.h"
 
 static inline int fuzz_same_str(const char *a, const char *b)
 {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A big Google Benchmark JSON (33 MB: 10,000 benchmarks x 3 repetitions and 4
 # aggregates, tests/bench/make-gbench-json.py from a real output's structure)
-# is read a row at a time (lib/formats/json_stream.c): every sample and
+# is read a row at a time (lib/parse/json_stream.c): every sample and
 # aggregate comes through, checked against Python's json module, and the peak
 # RSS stays under 3 times the file (measured 1.6 x; read whole into jansson it
 # was 6.3 x). The bound is generous so that it does not flake, and is not

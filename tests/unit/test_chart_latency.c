@@ -13,7 +13,7 @@
 #include "chart/chart.h"
 #include "chart/kinds.h"
 #include "model.h"
-#include "store.h"
+#include "store/store.h"
 
 static char db_path[64];
 

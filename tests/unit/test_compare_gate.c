@@ -12,7 +12,7 @@
 
 #include "compare.h"
 #include "model.h"
-#include "store.h"
+#include "store/store.h"
 #include "util.h"
 
 #define TRIALS 200

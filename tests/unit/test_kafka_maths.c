@@ -10,9 +10,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "kafka/histogram.h"
 #include "kafka/match.h"
-#include "kafka/template.h"
+#include "loadgen/histogram.h"
+#include "loadgen/template.h"
 
 /* Every value from 1 µs to 1 h, sampled geometrically: its bucket's value
  * is within 1 % (in fact 1/256) of it, and buckets are monotonic. */

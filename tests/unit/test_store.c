@@ -13,7 +13,7 @@
 
 #include "fingerprint.h"
 #include "model.h"
-#include "store.h"
+#include "store/store.h"
 
 static char db_path[64];
 
