@@ -74,12 +74,14 @@ struct plot_opts {
 	int layout, format; /* format: -1 none, 0 text, 1 json */
 };
 
+/* A table's cell: four significant digits always, so a row reads alike
+ * ("3.610 s" beside "4.565 s", not "3.61 s"); whole counts stay whole. */
 static void cell(char *out, size_t size, double v, const char *unit)
 {
 	if (isnan(v))
 		snprintf(out, size, "-");
 	else
-		pdb_unit_format(v, unit, out, size);
+		pdb_unit_format_fixed(v, unit, out, size);
 }
 
 static void scaling_text(const struct pdb_scaling *s)

@@ -29,12 +29,14 @@ const struct command cmd_show = {
 	.operand = CMD_OPERAND_RUN,
 };
 
+/* A table's cell: four significant digits always, so a row reads alike
+ * ("3.610 s" beside "4.565 s", not "3.61 s"); whole counts stay whole. */
 static void value_cell(double v, const char *unit, char *out, size_t size)
 {
 	if (isnan(v))
 		snprintf(out, size, "-");
 	else
-		pdb_unit_format(v, unit, out, size);
+		pdb_unit_format_fixed(v, unit, out, size);
 }
 
 /* The headline of a Kafka benchmark (one with produce_rate): input rate
