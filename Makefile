@@ -12,7 +12,10 @@ DEBS     = gcc pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libya
 TEST_DEBS = chromium python3-scipy time git cmark-gfm man-db sysbench zsh tmux
 
 OPT     ?= -O2 -g
-ASAN_OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# the sanitizers' runtimes linked in: the suite starts the ASan binary
+# thousands of times, and a start is 20 % shorter so (86 against 69 ms)
+ASAN_OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
+           -static-libasan -static-libubsan
 WARN     = -std=c11 -Wall -Wextra -Werror
 DEPFLAGS = -MMD -MP
 
