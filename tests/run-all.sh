@@ -7,7 +7,8 @@
 # (tests/run-cases.sh BUILD NAME), the facts of one format (tests/facts/run.sh
 # BUILD FORMAT) or one shell test; the shell tests of tests/optimised-only.txt
 # run for the first build only. $JOBS jobs (default: the number of CPUs)
-# run at once, the long ones first (tests/slow.txt). Each job's output goes to
+# run at once at nice 10, the long ones first (tests/slow.txt), and beside
+# them the timed ones of tests/timed.txt one at a time at the usual priority. Each job's output goes to
 # its own file; a line "ok"/"skip"/"FAIL" is printed as each one ends, and the
 # whole output of every failed job, one after the other, at the end.
 # Ends with the line "N passed, N failed, N skipped"; exit status 1 on a failure.
@@ -125,9 +126,25 @@ while read -r kind name; do
   done
 done <"$RUNALL_OUT/order" >"$RUNALL_OUT/jobs"
 
-echo "== suite on$builds: $(wc -l <"$RUNALL_OUT/jobs") jobs, $jobs at a time"
+# the timed jobs (tests/timed.txt) one at a time beside the rest, which
+# run at nice 10, so that the CPU goes to a timed job when it asks for it
+grep -v '^#' "$root/tests/timed.txt" 2>/dev/null | sed 's/^sh /sh|/' >"$RUNALL_OUT/timed-names"
+: >"$RUNALL_OUT/timed"
+: >"$RUNALL_OUT/rest"
+while IFS='|' read -r kind b path; do
+  if [ "$kind" = sh ] && grep -qFx "sh|$(basename "$path" .sh)" "$RUNALL_OUT/timed-names"; then
+    echo "$kind|$b|$path" >>"$RUNALL_OUT/timed"
+  else
+    echo "$kind|$b|$path" >>"$RUNALL_OUT/rest"
+  fi
+done <"$RUNALL_OUT/jobs"
+echo "== suite on$builds: $(wc -l <"$RUNALL_OUT/jobs") jobs, $jobs at a time, and the $(wc -l <"$RUNALL_OUT/timed") timed ones one at a time beside them"
 cd "$root" || exit 2
-xargs -d '\n' -P "$jobs" -I @ sh "$self" --one @ <"$RUNALL_OUT/jobs"
+xargs -d '\n' -P 1 -I @ sh "$self" --one @ <"$RUNALL_OUT/timed" &
+timed=$!
+trap 'kill $timed 2>/dev/null; exit 130' INT TERM
+nice -n 10 xargs -d '\n' -P "$jobs" -I @ sh "$self" --one @ <"$RUNALL_OUT/rest"
+wait $timed
 
 pass=0 fail=0 skip=0
 for r in "$RUNALL_OUT"/*.res; do
