@@ -7,34 +7,62 @@
 #include "report_internal.h"
 #include "table.h"
 
-/* Whether a series of bench from the i-th on has dims. */
-static int has_dims(const struct pdb_run *run, const char *bench, size_t i)
+/* A benchmark of the run: where its first series is, and whether any of
+ * its series has dims. */
+struct bench_first {
+	const char *bench;
+	size_t first;
+	int dims;
+};
+
+static int by_bench(const void *a, const void *b)
 {
-	for (; i < run->nresults; i++)
-		if (run->results[i].ndims && strcmp(run->results[i].benchmark, bench) == 0)
-			return 1;
-	return 0;
+	const struct bench_first *x = a, *y = b;
+	int c = strcmp(x->bench, y->bench);
+
+	return c ? c : (x->first > y->first) - (x->first < y->first);
+}
+
+static int by_first(const void *a, const void *b)
+{
+	const struct bench_first *x = a, *y = b;
+
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/* The run's benchmarks in the order of their first series, each once
+ * (sorted, not searched: a run may hold 100,000 benchmarks); *n of them. */
+static struct bench_first *benchmarks(const struct pdb_run *run, size_t *n)
+{
+	struct bench_first *v = pdb_xmalloc((run->nresults + 1) * sizeof *v);
+	size_t k = 0;
+
+	for (size_t i = 0; i < run->nresults; i++)
+		v[i] = (struct bench_first){ run->results[i].benchmark, i, run->results[i].ndims > 0 };
+	qsort(v, run->nresults, sizeof *v, by_bench);
+	for (size_t i = 0; i < run->nresults; i++) {
+		if (k && strcmp(v[k - 1].bench, v[i].bench) == 0)
+			v[k - 1].dims |= v[i].dims;
+		else
+			v[k++] = v[i];
+	}
+	qsort(v, k, sizeof *v, by_first);
+	*n = k;
+	return v;
 }
 
 void pdb_report_by_point(const struct pdb_run *run, int html, struct pdb_buf *b)
 {
-	const char **seen = pdb_xmalloc((run->nresults + 1) * sizeof *seen);
-	size_t nseen = 0;
+	size_t nbench;
+	struct bench_first *benches = benchmarks(run, &nbench);
 
-	for (size_t i = 0; i < run->nresults; i++) {
-		const char *bench = run->results[i].benchmark;
+	/* one table a benchmark with dims, in the order of their first series */
+	for (size_t i = 0; i < nbench; i++) {
+		const char *bench = benches[i].bench;
 		struct pdb_table t;
 		struct pdb_err err;
-		size_t k = nseen;
 
-		/* one table a benchmark, in the order of their first series; none
-		 * without dims (the benchmarks are few, the series may be 20,000) */
-		while (k > 0 && strcmp(seen[k - 1], bench) != 0)
-			k--;
-		if (k > 0)
-			continue;
-		seen[nseen++] = bench;
-		if (!has_dims(run, bench, i))
+		if (!benches[i].dims)
 			continue;
 		pdb_err_clear(&err);
 		if (pdb_table_by_point(run, bench, &t, &err) < 0) {
@@ -63,5 +91,5 @@ void pdb_report_by_point(const struct pdb_run *run, int html, struct pdb_buf *b)
 		pdb_buf_puts(b, html ? "" : "\n");
 		pdb_table_release(&t);
 	}
-	free(seen);
+	free(benches);
 }
