@@ -28,9 +28,13 @@ for name in $cases; do
   # the case's fresh directory is random: paths inside it print relative
   sed -i "s|$work/||g" "$work/.stdout" "$work/.stderr"
   if [ -n "$REGEN" ]; then
+    # a stderr file is rewritten, or made for a new case (no expected yet):
+    # a case without one (stderr of timings) is left without one
+    if [ -f "$dir/stderr" ] || { [ ! -f "$dir/expected" ] && [ -s "$work/.stderr" ]; }; then
+      cp "$work/.stderr" "$dir/stderr"
+    fi
     cp "$work/.stdout" "$dir/expected"
     cp "$work/.status" "$dir/status"
-    if [ -s "$work/.stderr" ] || [ -f "$dir/stderr" ]; then cp "$work/.stderr" "$dir/stderr"; fi
     echo "regen $name"
     rm -rf "$work"
     continue
