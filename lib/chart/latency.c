@@ -144,17 +144,19 @@ struct repetition {
 };
 
 /* The median, lowest and highest across the repetitions running at t (the
- * last sample of each at or before t); 0 when none runs then. */
-static size_t across(struct repetition *rep, size_t nrep, double t, double *v, double *med,
-		     double *lo, double *hi)
+ * last sample of each at or before t, or up to tol after it: the same
+ * period's reading of a repetition whose clock ran a little later); 0 when
+ * none runs then. */
+static size_t across(struct repetition *rep, size_t nrep, double t, double tol, double *v,
+		     double *med, double *lo, double *hi)
 {
 	size_t m = 0;
 
 	for (size_t k = 0; k < nrep; k++) {
 		struct repetition *r = &rep[k];
-		if (r->n == 0 || t < r->s[0].t || t >= r->end)
+		if (r->n == 0 || t + tol < r->s[0].t || t >= r->end)
 			continue;
-		while (r->at + 1 < r->n && r->s[r->at + 1].t <= t)
+		while (r->at + 1 < r->n && r->s[r->at + 1].t <= t + tol)
 			r->at++;
 		v[m++] = r->s[r->at].value;
 	}
@@ -179,7 +181,7 @@ static void over_time(const struct pdb_result *r, struct timeline *tl)
 {
 	struct pdb_sample *s = pdb_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof *s);
 	struct repetition *rep = pdb_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof *rep);
-	double *grid, *v, end = -INFINITY;
+	double *grid, *v, end = -INFINITY, tol;
 	const struct repetition *longest = NULL;
 	size_t n = 0, nrep = 0, ng = 0;
 
@@ -220,11 +222,16 @@ static void over_time(const struct pdb_result *r, struct timeline *tl)
 	for (size_t i = 0; i < n; i++)
 		grid[i] = s[i].t;
 	qsort(grid, n, sizeof *grid, cmp_double);
-	for (size_t i = 0; i < n; i++) {
+	/* the repetitions' readings of one period are one point: offsets a
+	 * tenth of a period apart or less (each repetition's clock starts
+	 * anew), else the median jumps back and forth between them */
+	tol = (longest->s[longest->n - 1].t - longest->s[0].t) / (double)(longest->n - 1) / 10;
+	for (size_t i = 0, kept = 0; i < n; i++) {
 		double med, lo, hi;
-		if (i > 0 && grid[i] == grid[i - 1])
+		if (i > 0 && grid[i] - grid[kept] <= (nrep > 1 ? tol : 0))
 			continue;
-		if (across(rep, nrep, grid[i], v, &med, &lo, &hi) == 0)
+		kept = i;
+		if (across(rep, nrep, grid[i], nrep > 1 ? tol : 0, v, &med, &lo, &hi) == 0)
 			continue;
 		tl->x[ng] = grid[i];
 		tl->y[ng] = med;

@@ -51,8 +51,9 @@ static const struct pdb_chart_panel *panel(const struct pdb_chart *c, const char
 }
 
 /* A run as a stream benchmark stores it with repeat: 3: every repetition's
- * per-second samples start at t = 0 and follow the repetition before. */
-static struct pdb_chart *three_repetitions(size_t nreps)
+ * per-second samples start at t = 0 and follow the repetition before; with
+ * jitter, repetition k reads each second k * jitter late (its clock). */
+static struct pdb_chart *three_repetitions(size_t nreps, double jitter)
 {
 	static const double rate[3][4] = { { 100, 110, 120, 130 }, { 300, 310, 320, 330 },
 					   { 200, 210, 220, 230 } };
@@ -68,12 +69,13 @@ static struct pdb_chart *three_repetitions(size_t nreps)
 
 	for (size_t k = 0; k < nreps; k++)
 		for (size_t t = 0; t < 4; t++) {
+			double at = (double)t + (t ? jitter * (double)k : 0);
 			pdb_result_add_at(pdb_run_series(run, "pipe", NULL, 0, "receive_rate", "lines/s",
-							 PDB_DIR_HIGHER), (double)t, rate[k][t]);
+							 PDB_DIR_HIGHER), at, rate[k][t]);
 			pdb_result_add_at(pdb_run_series(run, "pipe", NULL, 0, "delivery_delay_p99", "s",
-							 PDB_DIR_LOWER), (double)t, p99[k][t]);
+							 PDB_DIR_LOWER), at, p99[k][t]);
 			pdb_result_add_at(pdb_run_series(run, "pipe", NULL, 0, "consumer_lag", "count",
-							 PDB_DIR_LOWER), (double)t, (double)(100 * k + 10 * t));
+							 PDB_DIR_LOWER), at, (double)(100 * k + 10 * t));
 		}
 	s.weight = 100;
 	pdb_result_add_sample(pdb_run_series(run, "pipe", NULL, 0, "delivery_delay", "s", PDB_DIR_LOWER), &s);
@@ -100,7 +102,7 @@ static void assert_forward(const struct pdb_chart_series *se)
  * lowest to the highest repetition, and the panel says so. */
 static void test_repetitions_median(void **state)
 {
-	struct pdb_chart *c = three_repetitions(3);
+	struct pdb_chart *c = three_repetitions(3, 0);
 	const struct pdb_chart_panel *p = panel(c, "Throughput over time"), *l = panel(c, "Latency over time");
 	const struct pdb_chart_series *se;
 
@@ -134,10 +136,33 @@ static void test_repetitions_median(void **state)
 	pdb_chart_free(c);
 }
 
+/* Repetitions whose readings of a second come a few ms apart (each clock
+ * starts anew) are one point a second, each the median across them: never
+ * a vertical jump between near-equal times. */
+static void test_repetitions_jitter(void **state)
+{
+	struct pdb_chart *c = three_repetitions(3, 0.003);
+	const struct pdb_chart_panel *p = panel(c, "Throughput over time");
+	const struct pdb_chart_series *se;
+
+	(void)state;
+	assert_non_null(p);
+	se = &p->series[0];
+	assert_forward(se);
+	assert_int_equal(se->n, 5);
+	for (size_t t = 0; t < 4; t++) {
+		assert_float_equal(se->x[t], (double)t, 1e-12);
+		assert_float_equal(se->y[t], 200 + 10 * (double)t, 1e-9);
+		assert_float_equal(se->lo[t], 100 + 10 * (double)t, 1e-9);
+		assert_float_equal(se->hi[t], 300 + 10 * (double)t, 1e-9);
+	}
+	pdb_chart_free(c);
+}
+
 /* One repetition: its own line, no band, the title as before. */
 static void test_one_repetition(void **state)
 {
-	struct pdb_chart *c = three_repetitions(1);
+	struct pdb_chart *c = three_repetitions(1, 0);
 	const struct pdb_chart_panel *p = panel(c, "Throughput over time");
 
 	(void)state;
@@ -154,6 +179,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_repetitions_median, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_repetitions_jitter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_repetition, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
