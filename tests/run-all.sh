@@ -128,16 +128,9 @@ done <"$RUNALL_OUT/order" >"$RUNALL_OUT/jobs"
 
 # the timed jobs (tests/timed.txt) one at a time beside the rest, which
 # run at nice 10, so that the CPU goes to a timed job when it asks for it
-grep -v '^#' "$root/tests/timed.txt" 2>/dev/null | sed 's/^sh /sh|/' >"$RUNALL_OUT/timed-names"
-: >"$RUNALL_OUT/timed"
-: >"$RUNALL_OUT/rest"
-while IFS='|' read -r kind b path; do
-  if [ "$kind" = sh ] && grep -qFx "sh|$(basename "$path" .sh)" "$RUNALL_OUT/timed-names"; then
-    echo "$kind|$b|$path" >>"$RUNALL_OUT/timed"
-  else
-    echo "$kind|$b|$path" >>"$RUNALL_OUT/rest"
-  fi
-done <"$RUNALL_OUT/jobs"
+grep -v '^#' "$root/tests/timed.txt" 2>/dev/null | sed 's#^sh \(.*\)#^sh[|].*/\1[.]sh$#' >"$RUNALL_OUT/timed-re"
+grep -f "$RUNALL_OUT/timed-re" "$RUNALL_OUT/jobs" >"$RUNALL_OUT/timed"
+grep -vf "$RUNALL_OUT/timed-re" "$RUNALL_OUT/jobs" >"$RUNALL_OUT/rest"
 echo "== suite on$builds: $(wc -l <"$RUNALL_OUT/jobs") jobs, $jobs at a time, and the $(wc -l <"$RUNALL_OUT/timed") timed ones one at a time beside them"
 cd "$root" || exit 2
 xargs -d '\n' -P 1 -I @ sh "$self" --one @ <"$RUNALL_OUT/timed" &
