@@ -39,52 +39,6 @@ for c in range(20):
 with open(sys.argv[1], "w") as f:
     json.dump({"results": results}, f, indent=2)
 PY
-cat > "$dir/load.c" <<'C'
-#include <jansson.h>
-#include <stdio.h>
-int main(int argc, char **argv)
-{
-	json_error_t err;
-	json_t *doc = json_load_file(argv[1], 0, &err);
-	if (!doc || argc != 2) {
-		fprintf(stderr, "load: %s\n", err.text);
-		return 1;
-	}
-	json_decref(doc);
-	return 0;
-}
-C
-cc -O2 -o "$dir/load" "$dir/load.c" -ljansson ||
-  { echo "ingest-hyperfine: skipped (cannot build the jansson peer)"; exit 0; }
-
-# five pairs, perfdb then the peer: the machine is shared and a single
-# pair can be off by a quarter either way, so the target is read on the
-# median of the five ratios (their range is printed too)
-: > "$dir/p"; : > "$dir/j"
-for i in 1 2 3 4 5; do
-  rm -f "$dir/p.db"
-  PERFDB_FINGERPRINT=off /usr/bin/time -f "%e %M" -o "$dir/t" \
-    "$PERFDB" --db "$dir/p.db" ingest --format hyperfine "$dir/hyperfine.json" >/dev/null ||
-    { echo "ingest-hyperfine: perfdb ingest failed"; exit 1; }
-  cat "$dir/t" >> "$dir/p"
-  /usr/bin/time -f "%e %M" -o "$dir/t" "$dir/load" "$dir/hyperfine.json" ||
-    { echo "ingest-hyperfine: json_load_file failed"; exit 1; }
-  cat "$dir/t" >> "$dir/j"
-done
-size=$(wc -c < "$dir/hyperfine.json")
-paste -d' ' "$dir/p" "$dir/j" | awk -v size="$size" '
-	{ p[NR] = $1; j[NR] = $3; r[NR] = $1 / $3; if ($2 > rss) rss = $2; if ($4 > jrss) jrss = $4 }
-	END {
-		for (a = 1; a <= NR; a++)
-			for (b = a + 1; b <= NR; b++)
-				if (r[b] < r[a]) { t = r[a]; r[a] = r[b]; r[b] = t }
-		for (a = 1; a <= NR; a++) {
-			if (a == 1 || p[a] < pb) pb = p[a]
-			if (a == 1 || j[a] < jb) jb = j[a]
-		}
-		median = r[(NR + 1) / 2]
-		mem = rss * 1024 / size
-		printf "ingest-hyperfine: %.0f MB, 3200000 samples: perfdb %.2f s, json_load_file %.2f s (best of %d each); ratio %.2f (median of %d pairs, range %.2f-%.2f; target <= 1.5)\n", size / 1e6, pb, jb, NR, median, NR, r[1], r[NR]
-		printf "ingest-hyperfine: peak RSS perfdb %.0f MB = %.2f x the file (target <= 1.5), json_load_file %.0f MB = %.2f x\n", rss * 1024 / 1e6, mem, jrss * 1024 / 1e6, jrss * 1024 / size
-		exit !(median <= 1.5 && mem <= 1.5)
-	}'
+. "$(dirname "$0")/ingest-pairs.sh"
+ingest_peer "$dir" ingest-hyperfine
+ingest_pairs ingest-hyperfine hyperfine "$dir/hyperfine.json" 5 "3200000 samples" 1.5
