@@ -24,32 +24,18 @@ cleanup() {
 trap cleanup EXIT
 export PERFDB_FINGERPRINT=off
 fail() { echo "$*"; [ -f "$work/run.err" ] && cat "$work/run.err"; exit 1; }
-port=
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-  p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
-  if ! ss -Hltn 2>/dev/null | grep -Eq ":$p[[:space:]]"; then port=$p; break; fi
-done
-[ -n "$port" ] || fail "no free port found"
+. "$ROOT/tests/lib/rsyslogd.sh"
 mkdir "$work/spool"
-cat >"$work/rsyslog.conf" <<CONF
+conf() {
+  cat <<CONF
 global(workDirectory="$work/spool")
 module(load="imtcp")
 template(name="msgonly" type="string" string="%msg%\n")
 ruleset(name="stage1") { action(type="omfile" file="$work/stage1.log" template="msgonly") }
-input(type="imtcp" address="127.0.0.1" port="$port" ruleset="stage1")
+input(type="imtcp" address="127.0.0.1" port="$1" ruleset="stage1")
 CONF
-"$rsyslogd" -n -f "$work/rsyslog.conf" -i "$work/rsyslogd.pid" >"$work/rsyslogd.out" 2>&1 &
-pid=$!
-for _ in $(seq 50); do
-  ss -Hltn 2>/dev/null | grep -Eq ":$port[[:space:]]" && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.1
-done
-if command -v ss >/dev/null 2>&1; then
-  ss -Hltn | grep -Eq ":$port[[:space:]]" || fail "rsyslogd did not listen on $port: $(cat "$work/rsyslogd.out")"
-else
-  sleep 2
-fi
+}
+rsyslogd_start "$work" 1 conf || fail "no rsyslogd"
 # the second stage: follows stage1.log from its start, each line no
 # earlier than 1/RATE s after the one before (a burst of RATE/50 at most)
 cat >"$work/throttle.py" <<'PY'

@@ -22,15 +22,10 @@ cleanup() {
 }
 trap cleanup EXIT
 export PERFDB_FINGERPRINT=off
-# two free loopback ports above 10000
-port=
-for _ in 1 2 3 4 5 6 7 8 9 10; do
-  p=$((20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000))
-  if ! ss -Hltun 2>/dev/null | grep -Eq ":($p|$((p + 1)))[[:space:]]"; then port=$p; break; fi
-done
-[ -n "$port" ] || { echo "no free port found"; exit 1; }
+. "$ROOT/tests/lib/rsyslogd.sh"
 mkdir "$work/spool"
-cat >"$work/rsyslog.conf" <<CONF
+conf() {
+  cat <<CONF
 global(workDirectory="$work/spool")
 module(load="imtcp")
 module(load="imudp")
@@ -40,22 +35,12 @@ ruleset(name="slow") {
   action(type="omfile" file="$work/slow.log" template="msgonly"
          queue.type="LinkedList" queue.dequeueBatchSize="1" queue.dequeueSlowdown="1000")
 }
-input(type="imtcp" address="127.0.0.1" port="$port" ruleset="fast")
-input(type="imtcp" address="127.0.0.1" port="$((port + 1))" ruleset="slow")
-input(type="imudp" address="127.0.0.1" port="$port" ruleset="fast")
+input(type="imtcp" address="127.0.0.1" port="$1" ruleset="fast")
+input(type="imtcp" address="127.0.0.1" port="$(($1 + 1))" ruleset="slow")
+input(type="imudp" address="127.0.0.1" port="$1" ruleset="fast")
 CONF
-"$rsyslogd" -n -f "$work/rsyslog.conf" -i "$work/rsyslogd.pid" >"$work/rsyslogd.out" 2>&1 &
-pid=$!
-for _ in $(seq 50); do
-  ss -Hltn 2>/dev/null | grep -Eq ":$((port + 1))[[:space:]]" && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.1
-done
-if command -v ss >/dev/null 2>&1; then
-  ss -Hltn | grep -Eq ":$((port + 1))[[:space:]]" || { echo "rsyslogd did not listen on $port"; cat "$work/rsyslogd.out"; exit 1; }
-else
-  sleep 2 # no ss (iproute2) to ask: give rsyslogd time to listen
-fi
+}
+rsyslogd_start "$work" 2 conf || exit 1
 
 cat >"$work/spec.yaml" <<YAML
 repeat: 1
