@@ -17,7 +17,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 self="$root/tests/run-all.sh"
 
 # run-all.sh --one KIND|BUILD|NAME: one job; its output in $RUNALL_OUT/ID.log,
-# "PASSED FAILED SKIPPED MILLISECONDS LABEL" in $RUNALL_OUT/ID.res
+# "PASSED FAILED SKIPPED MILLISECONDS CPU_MILLISECONDS LABEL" in $RUNALL_OUT/ID.res
+# (the CPU time, user and system, of the job's processes)
 if [ "$1" = --one ]; then
   IFS='|' read -r kind build name <<EOF
 $2
@@ -63,7 +64,11 @@ EOF
   esac
   p=${p:-0} f=${f:-0} s=${s:-0}
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-  echo "$p $f $s $ms $label" >"$RUNALL_OUT/$id.res"
+  # the builtin's second line: the children's user and system time, "0m1.5s"
+  times >"$RUNALL_OUT/$id.times"
+  cpu=$(awk 'NR == 2 { gsub(/s/, ""); split($1, u, "m"); split($2, k, "m")
+    printf "%d", (u[1] * 60 + u[2] + k[1] * 60 + k[2]) * 1000 }' "$RUNALL_OUT/$id.times")
+  echo "$p $f $s $ms ${cpu:-0} $label" >"$RUNALL_OUT/$id.res"
   secs=$(awk -v ms="$ms" 'BEGIN { printf "%.1f", ms / 1000 }')
   # one short write per line: lines of jobs ending together do not mix
   if [ "$f" != 0 ]; then
@@ -142,7 +147,7 @@ wait $timed
 pass=0 fail=0 skip=0
 for r in "$RUNALL_OUT"/*.res; do
   [ -f "$r" ] || continue
-  read -r p f s ms label <"$r"
+  read -r p f s ms cpu label <"$r"
   pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 done
 # a job that ended without a result (killed) is a failure
@@ -155,20 +160,22 @@ fi
 for f in "$RUNALL_OUT"/*.failed; do
   [ -f "$f" ] || continue
   id=$(cat "$f")
-  read -r p fl s ms label <"$RUNALL_OUT/$id.res"
+  read -r p fl s ms cpu label <"$RUNALL_OUT/$id.res"
   echo
   echo "=== FAIL $label: its output"
   cat "$RUNALL_OUT/$id.log"
   echo "=== end of $label"
 done
-# every job's time, slowest first, into the first build's test-times.txt
-# (to keep tests/slow.txt up to date); the slowest printed
+# every job's wall and CPU time, slowest first, into the first build's
+# test-times.txt (to keep tests/slow.txt up to date); the slowest printed,
+# and the CPU time of the whole suite
 cat "$RUNALL_OUT"/*.res 2>/dev/null | sort -k4,4nr |
-  awk '{ ms = $4; $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); printf "  %6.1f  %s\n", ms / 1000, $0 }' \
-  >"$RUNALL_OUT/times"
+  awk '{ ms = $4; cpu = $5; $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, "")
+    printf "  %6.1f  %6.1f  %s\n", ms / 1000, cpu / 1000, $0 }' >"$RUNALL_OUT/times"
 cp "$RUNALL_OUT/times" "$first/test-times.txt" 2>/dev/null
 echo
-echo "slowest jobs (s; all in $first/test-times.txt):"
+echo "slowest jobs (wall s, CPU s; all in $first/test-times.txt):"
 head -12 "$RUNALL_OUT/times"
+awk '{ cpu += $2 } END { printf "CPU time of all jobs: %.0f s\n", cpu }' "$RUNALL_OUT/times"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail = 0 ]
