@@ -1,4 +1,4 @@
-/* perfdb ingest: read result files into one new run. */
+/* perfdb ingest: read result files into one new run, or one run each. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -15,7 +15,7 @@
 static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx);
 
 enum { OPT_FORCE = CMD_LONG_ONLY, OPT_STRICT, OPT_LIST, OPT_TO_KAFKA, OPT_FROM_KAFKA, OPT_GROUP,
-       OPT_FOLLOW, OPT_BROKER_TIMEOUT, OPT_MAP, OPT_MAX_INPUT, OPT_MAX_RATIO };
+       OPT_FOLLOW, OPT_BROKER_TIMEOUT, OPT_MAP, OPT_MAX_INPUT, OPT_MAX_RATIO, OPT_EACH };
 
 static const struct cmd_option options[] = {
 	{ "format", 'f', "FORMAT", "the tool's format (default: detected from content)", NULL },
@@ -23,6 +23,8 @@ static const struct cmd_option options[] = {
 	{ "attr", 'a', "K=V", "set a run attribute (repeatable): commit, branch, ...", NULL },
 	{ "dim", 'd', "K=V", "add a dimension to every series (repeatable): vcpus=4", NULL },
 	{ "map", OPT_MAP, "MAP.yaml", "read a CSV/JSON/YAML file as MAP.yaml declares", NULL },
+	{ "each", OPT_EACH, NULL, "each FILE|DIR its own run, in the order given: a\n"
+				  "history in one command (all stored, or none)", NULL },
 	{ "force", OPT_FORCE, NULL, "store a file that was ingested before", NULL },
 	{ "strict", OPT_STRICT, NULL, "a file of a directory that no adapter reads is an error", NULL },
 	{ "max-input", OPT_MAX_INPUT, "SIZE", "the most one input may give, decompressed or read\n"
@@ -50,8 +52,8 @@ const struct command cmd_ingest = {
 	.summary = "store result files of any benchmarking tool as a run",
 	.synopsis = "[OPTIONS] FILE|DIR|-...",
 	.options = options,
-	.text = "Several files make one run. Prints the new run's id (the uuid when only\n"
-		"published).\n",
+	.text = "Several files make one run (with --each, one run each). Prints the new\n"
+		"run's id (the uuid when only published), one line a run.\n",
 	.operand = CMD_OPERAND_FILE,
 };
 
@@ -242,11 +244,12 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_ingest_opts opts = { .fingerprint = 1 };
 	struct kv_list attrs = { 0 }, dims = { 0 };
 	struct pdb_store *store = NULL;
-	struct pdb_run *run = NULL;
+	struct pdb_run **runs = NULL;
+	size_t nruns = 0, refused = 0;
 	struct pdb_err err;
-	const char *detected = NULL, *fp = getenv("PERFDB_FINGERPRINT");
+	const char **detected = NULL, *fp = getenv("PERFDB_FINGERPRINT");
 	const char *to_kafka = NULL, *from_target = NULL, *group = NULL;
-	int c, force = 0, verbose = 0, follow = 0, status = PDB_EXIT_OK;
+	int c, force = 0, verbose = 0, follow = 0, each = 0, status = PDB_EXIT_OK;
 	double broker_timeout = NAN;
 	const char *env_input = getenv("PERFDB_MAX_INPUT"), *env_ratio = getenv("PERFDB_MAX_RATIO");
 
@@ -258,6 +261,7 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		case OPT_MAP: opts.map_path = optarg; break;
 		case 'v': verbose = 1; break;
 		case OPT_FORCE: force = 1; break;
+		case OPT_EACH: each = 1; break;
 		case OPT_STRICT: opts.strict = 1; break;
 		case OPT_MAX_INPUT:
 		case OPT_MAX_RATIO:
@@ -309,6 +313,11 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_usage_error(&cmd_ingest, "no file to ingest");
 		goto out;
 	}
+	if (each && opts.name) {
+		status = cmd_usage_error(&cmd_ingest, "--each makes several runs: they cannot "
+					 "share one --name");
+		goto out;
+	}
 	/* the environment's limits where no option gave one */
 	if ((!opts.limits.max_bytes && env_input && *env_input &&
 	     (status = set_limit(&opts.limits, 0, "PERFDB_MAX_INPUT", env_input)) != 0) ||
@@ -321,31 +330,48 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 	opts.ndims = dims.n;
 	if (fp && (strcmp(fp, "0") == 0 || strcmp(fp, "off") == 0))
 		opts.fingerprint = 0;
-	run = pdb_ingest_files((const char *const *)argv + optind, (size_t)(argc - optind),
-			       &opts, &detected, &err);
-	if (!run) {
-		status = cmd_fail("ingest", &err);
-		goto out;
+	nruns = each ? (size_t)(argc - optind) : 1;
+	runs = pdb_xcalloc(nruns, sizeof *runs);
+	detected = pdb_xcalloc(nruns, sizeof *detected);
+	/* every file read before anything is stored */
+	for (size_t i = 0; i < nruns; i++) {
+		const char *const *paths = (const char *const *)argv + optind + (each ? i : 0);
+
+		runs[i] = pdb_ingest_files(paths, each ? 1 : (size_t)(argc - optind), &opts,
+					   &detected[i], &err);
+		if (!runs[i]) {
+			status = cmd_fail("ingest", &err);
+			goto out;
+		}
 	}
 	/* --to-kafka alone publishes; with an explicit --db it stores first */
 	if ((!to_kafka || ctx->db_path) &&
-	    (!(store = cmd_open_store(ctx, &err)) || pdb_store_insert_run(store, run, force, &err) < 0)) {
+	    (!(store = cmd_open_store(ctx, &err)) ||
+	     pdb_store_insert_runs(store, runs, nruns, force, &refused, &err) < 0)) {
+		/* the file given, of a run refused among several */
+		if (store && each && refused < nruns && !err.source[0])
+			snprintf(err.source, sizeof err.source, "%s", argv[optind + refused]);
 		status = cmd_fail("ingest", &err);
 		goto out;
 	}
-	if (to_kafka && pdb_kafka_publish_run(to_kafka, run, &err) < 0) {
-		status = cmd_fail("ingest", &err);
-		goto out;
+	for (size_t i = 0; i < nruns; i++) {
+		if (to_kafka && pdb_kafka_publish_run(to_kafka, runs[i], &err) < 0) {
+			status = cmd_fail("ingest", &err);
+			goto out;
+		}
+		warn(runs[i]);
+		if (verbose)
+			report(runs[i], detected[i]);
+		if (store)
+			printf("run%lld\n", (long long)runs[i]->id);
+		else
+			printf("%s\n", runs[i]->uuid);
 	}
-	warn(run);
-	if (verbose)
-		report(run, detected);
-	if (store)
-		printf("run%lld\n", (long long)run->id);
-	else
-		printf("%s\n", run->uuid);
 out:
-	pdb_run_free(run);
+	for (size_t i = 0; runs && i < nruns; i++)
+		pdb_run_free(runs[i]);
+	free(runs);
+	free(detected);
 	pdb_store_close(store);
 	kv_release(&attrs);
 	kv_release(&dims);

@@ -28,6 +28,11 @@ const char *pdb_store_default_path(const char *explicit_path);
  * (err code PDB_EXIT_INPUT). */
 int pdb_store_insert_run(struct pdb_store *store, struct pdb_run *run,
 			 int force, struct pdb_err *err);
+/* pdb_store_insert_run of n runs, in this order, in one transaction: all
+ * stored, or none. On failure *refused (may be NULL) is the index of the run
+ * refused, n when the commit failed. */
+int pdb_store_insert_runs(struct pdb_store *store, struct pdb_run *const *runs, size_t n,
+			  int force, size_t *refused, struct pdb_err *err);
 
 /* pdb_store_insert_run (with force) of a run whose name another run has
  * already: the incoming run becomes NAME~2 (~3, ... ~100), its own name kept in

@@ -262,16 +262,34 @@ out:
 int pdb_store_insert_run(struct pdb_store *store, struct pdb_run *run,
 			 int force, struct pdb_err *err)
 {
-	int64_t id = run->id;
+	return pdb_store_insert_runs(store, &run, 1, force, NULL, err);
+}
 
+int pdb_store_insert_runs(struct pdb_store *store, struct pdb_run *const *runs, size_t n,
+			  int force, size_t *refused, struct pdb_err *err)
+{
+	int64_t *ids = pdb_xcalloc(n ? n : 1, sizeof *ids);
+	size_t i = 0;
+	int ret = -1;
+
+	for (size_t k = 0; k < n; k++)
+		ids[k] = runs[k]->id;
 	if (pdb_store_begin(store, err) < 0)
-		return -1;
-	if (insert_run_tx(store, run, force, err) < 0 || pdb_store_commit(store, err) < 0) {
-		run->id = id;
+		goto out;
+	while (i < n && insert_run_tx(store, runs[i], force, err) == 0)
+		i++;
+	if (refused)
+		*refused = i;
+	if (i < n || pdb_store_commit(store, err) < 0) {
+		for (size_t k = 0; k < n; k++)
+			runs[k]->id = ids[k];
 		pdb_store_rollback(store);
-		return -1;
+		goto out;
 	}
-	return 0;
+	ret = 0;
+out:
+	free(ids);
+	return ret;
 }
 
 /* A run's name that another run has already becomes NAME~2 (~3, ... ~100),
