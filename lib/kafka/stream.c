@@ -1,5 +1,5 @@
 /* Result streams: runs published to a Kafka topic and consumed into the store. */
-#include "kafka/stream.h"
+#include "kafka/rdkafka.h"
 
 #include <jansson.h>
 #include <librdkafka/rdkafka.h>
@@ -57,7 +57,7 @@ fail:
 }
 
 
-int pdb_kafka_publish_run(const char *target, const struct pdb_run *run, struct pdb_err *err)
+int pdb_rdkafka_publish_run(const char *target, const struct pdb_run *run, struct pdb_err *err)
 {
 	static const char *const props[] = { "acks", "all", "enable.idempotence", "true", NULL };
 	char *brokers = NULL, *topic = NULL, *text = NULL;
@@ -190,7 +190,7 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-int pdb_kafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_consume_opts *o,
+int pdb_rdkafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_consume_opts *o,
 			   struct pdb_kafka_consume_stats *stats, struct pdb_err *err)
 {
 	const char *props[] = { "group.id", o->group ? o->group : DEFAULT_GROUP, "enable.auto.commit", "false",

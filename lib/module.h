@@ -1,0 +1,23 @@
+/* Modules: the code that needs a large library (cairo and freetype to draw)
+ * is built as a shared object embedded in the binary, and loaded by the
+ * first call that needs it. A command that draws nothing (most of them)
+ * does not map those libraries and theirs at its start: an empty program
+ * linked with all of perfdb's libraries takes 551 page faults to start,
+ * with only the core's 113. perfdb stays one file. */
+#ifndef PDB_MODULE_H
+#define PDB_MODULE_H
+
+#include "err.h"
+
+/* A module's shared object, embedded by the build (BUILD/modules.c). */
+struct pdb_embedded_module {
+	const char *name;
+	const unsigned char *start, *end;
+};
+
+/* The address of symbol in the module name, loaded once (from a memory
+ * file holding the embedded object). NULL with err (PDB_EXIT_RUNTIME) when
+ * it cannot be. Safe to call from several threads. */
+void *pdb_module_symbol(const char *name, const char *symbol, struct pdb_err *err);
+
+#endif
