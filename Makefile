@@ -184,7 +184,8 @@ units: $(UNIT_BIN)
 
 # The whole suite: once on the optimised build, once under ASan + UBSan.
 # The two builds are made side by side (check-builds: two sub-makes sharing
-# the jobs), then tests/run-all.sh runs every test of both at once, one per CPU.
+# the jobs), then tests/run-all.sh runs every test of both at once, one more
+# than the CPUs.
 check: test-deps
 	+@$(SUBMAKE) check-builds
 	@JOBS="$(JOBS)" sh tests/run-all.sh build build-asan

@@ -6,7 +6,7 @@
 # Every test of every build is one job: a unit test binary, one golden case
 # (tests/run-cases.sh BUILD NAME), the facts of one format (tests/facts/run.sh
 # BUILD FORMAT) or one shell test; the shell tests of tests/optimised-only.txt
-# run for the first build only. $JOBS jobs (default: the number of CPUs)
+# run for the first build only. $JOBS jobs (default: one more than the CPUs)
 # run at once at nice 10, the long ones first (tests/slow.txt), and beside
 # them the timed ones of tests/timed.txt one at a time at the usual priority. Each job's output goes to
 # its own file; a line "ok"/"skip"/"FAIL" is printed as each one ends, and the
@@ -93,7 +93,9 @@ for build in "$@"; do
   builds="$builds $build"
 done
 first=${builds# }; first=${first%% *}
-jobs=${JOBS:-$(nproc 2>/dev/null || echo 1)}
+# one more than the CPUs: a job that waits (a sleep, a browser, a broker)
+# leaves its CPU to the extra one
+jobs=${JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 RUNALL_OUT=$(mktemp -d) || exit 2
 export RUNALL_OUT
 trap 'rm -rf "$RUNALL_OUT"' EXIT
