@@ -3,8 +3,11 @@
 with what perfdb stored (perfdb show RUN --format json).
 
 Usage: check.py FORMAT PATH SHOW.json
+       check.py --batch LIST (one "FORMAT<tab>PATH<tab>SHOW.json<tab>MAP" a
+       line, MAP given to the reader as $FACTS_MAP: one Python for them all)
 Prints "ok FORMAT PATH (N series)" or "FAIL FORMAT PATH" followed by one line
-per problem; exit 0 when there is none, 1 otherwise, 2 when the reader fails.
+per problem, for each; exit 0 when there is none, 1 otherwise, 2 when a
+reader fails.
 """
 import importlib.util
 import json
@@ -16,7 +19,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REL = 1e-9
 
 
+READERS = {}
+
+
 def load_reader(fmt):
+    if fmt not in READERS:
+        READERS[fmt] = import_reader(fmt)
+    return READERS[fmt]
+
+
+def import_reader(fmt):
     name = fmt.replace("-", "_")
     path = os.path.join(HERE, "readers", name + ".py")
     sys.path.insert(0, os.path.join(HERE, "readers"))
@@ -139,11 +151,7 @@ def check(fmt, path, show):
     return len(want), problems
 
 
-def main():
-    if len(sys.argv) != 4:
-        sys.stderr.write("usage: check.py FORMAT PATH SHOW.json\n")
-        return 2
-    fmt, path, show_path = sys.argv[1:]
+def check_one(fmt, path, show_path):
     label = "%s %s" % (fmt, path)
     try:
         with open(show_path, encoding="utf-8") as f:
@@ -165,6 +173,21 @@ def main():
         return 1
     print("ok %s (%d series)" % (label, n))
     return 0
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--batch":
+        worst = 0
+        with open(sys.argv[2], encoding="utf-8") as f:
+            for line in f:
+                fmt, path, show_path, facts_map = line.rstrip("\n").split("\t")
+                os.environ["FACTS_MAP"] = facts_map
+                worst = max(worst, check_one(fmt, path, show_path))
+        return worst
+    if len(sys.argv) != 4:
+        sys.stderr.write("usage: check.py FORMAT PATH SHOW.json | --batch LIST\n")
+        return 2
+    return check_one(*sys.argv[1:])
 
 
 if __name__ == "__main__":
