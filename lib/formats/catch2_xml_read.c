@@ -253,6 +253,26 @@ static void quiet(void *ctx, const char *fmt, ...)
 	(void)fmt;
 }
 
+/* What the parse met that ends it: a document type declaration's line, or
+ * the first error libxml2 raised (the last one is often an end of data
+ * that the first caused, far from where the file breaks). */
+struct stop {
+	int dtd_line;
+	xmlError first;
+	int have_first;
+};
+
+static void keep_first(void *ctx, xmlErrorPtr e)
+{
+	struct stop *stop = ((xmlParserCtxtPtr)ctx)->_private;
+
+	if (!stop->have_first && e && e->level >= XML_ERR_ERROR) {
+		stop->first = *e;
+		stop->first.message = e->message ? (char *)xmlStrdup((const xmlChar *)e->message) : NULL;
+		stop->have_first = 1;
+	}
+}
+
 /* A document type declaration: the parse stops there, its line kept. Catch2
  * writes none, and the entities one declares could expand without bound
  * (a 100 KB entity referenced 20,000 times in a name: 2 GB). */
@@ -264,7 +284,7 @@ static void refuse_dtd(void *ctx, const xmlChar *name, const xmlChar *external_i
 	(void)name;
 	(void)external_id;
 	(void)system_id;
-	*(int *)ctxt->_private = ctxt->input ? ctxt->input->line : 1;
+	((struct stop *)ctxt->_private)->dtd_line = ctxt->input ? ctxt->input->line : 1;
 	xmlStopParser(ctxt);
 }
 
@@ -276,7 +296,8 @@ int pdb_catch2_xml_read(const struct pdb_source *src, struct pdb_run *run, struc
 	xmlParserCtxtPtr ctxt;
 	xmlDocPtr doc = NULL;
 	const xmlNode *root;
-	int ret = -1, dtd_line = 0;
+	struct stop stop = { 0 };
+	int ret = -1;
 
 	if (src->is_dir)
 		return pdb_err_at(err, PDB_EXIT_INPUT, src->name, 0, 0,
@@ -284,19 +305,20 @@ int pdb_catch2_xml_read(const struct pdb_source *src, struct pdb_run *run, struc
 	if (!(ctxt = xmlNewParserCtxt()))
 		return pdb_err_set(err, PDB_EXIT_RUNTIME, "out of memory");
 	ctxt->sax->internalSubset = refuse_dtd;
-	ctxt->_private = &dtd_line;
+	ctxt->sax->serror = keep_first;
+	ctxt->_private = &stop;
 	xmlSetGenericErrorFunc(NULL, quiet);
 	doc = xmlCtxtReadFile(ctxt, src->path, NULL,
 			      XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	xmlSetGenericErrorFunc(saved_ctx, saved);
-	if (dtd_line) {
-		pdb_err_at(err, PDB_EXIT_INPUT, src->name, dtd_line, 0, "a document type "
+	if (stop.dtd_line) {
+		pdb_err_at(err, PDB_EXIT_INPUT, src->name, stop.dtd_line, 0, "a document type "
 			   "declaration (<!DOCTYPE>): Catch2 writes none, and its entities could "
 			   "expand without bound");
 		goto out;
 	}
 	if (!doc) {
-		const xmlError *e = xmlCtxtGetLastError(ctxt);
+		const xmlError *e = stop.have_first ? &stop.first : xmlCtxtGetLastError(ctxt);
 		char msg[256];
 		size_t len;
 		if (!e || !e->message) {
@@ -330,6 +352,7 @@ int pdb_catch2_xml_read(const struct pdb_source *src, struct pdb_run *run, struc
 	pdb_set_str(&run->tool, "catch2");
 	ret = 0;
 out:
+	xmlFree(stop.first.message);
 	xmlFreeDoc(doc);
 	xmlFreeParserCtxt(ctxt);
 	return ret;
