@@ -192,7 +192,8 @@ static void list_formats(void)
 		printf("%-22s %s\n", pdb_formats[i]->name, pdb_formats[i]->summary);
 }
 
-static void report(const struct pdb_run *run, const char *format)
+/* -v: what was read (of the file given, with --each) */
+static void report(const struct pdb_run *run, const char *format, const char *path)
 {
 	size_t samples = 0, stats = 0, benchmarks = 0;
 
@@ -202,8 +203,9 @@ static void report(const struct pdb_run *run, const char *format)
 		if (i == 0 || strcmp(run->results[i].benchmark, run->results[i - 1].benchmark) != 0)
 			benchmarks++;
 	}
-	fprintf(stderr, "perfdb: ingest: format %s; %zu series in about %zu benchmarks, "
-		"%zu samples, %zu stats\n", format, run->nresults, benchmarks, samples, stats);
+	fprintf(stderr, "perfdb: ingest: %s%sformat %s; %zu series in about %zu benchmarks, "
+		"%zu samples, %zu stats\n", path ? path : "", path ? ": " : "", format,
+		run->nresults, benchmarks, samples, stats);
 }
 
 /* One line on stderr for every file skipped and every benchmark that failed. */
@@ -411,7 +413,7 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		}
 		warn(runs[i]);
 		if (verbose)
-			report(runs[i], detected[i]);
+			report(runs[i], detected[i], each ? argv[optind + i] : NULL);
 		if (store)
 			printf("run%lld\n", (long long)runs[i]->id);
 		else
