@@ -59,6 +59,8 @@ ALL_PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
 ALL_CFLAGS = $(WARN) $(OPT) -D_GNU_SOURCE -Ilib -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
 LIBS       = $(PKG_LIBS) -lcsv -lm $(LDLIBS)
+# the unit tests link the modules' code too
+ALL_LIBS   = $(ALL_PKG_LIBS) -lcsv -lm $(LDLIBS)
 # what the modules call in the binary: perfdb's functions (the whole
 # library is linked in, what only a module calls too), and in a sanitizer
 # build the sanitizers' runtime, linked into the binary only
@@ -176,7 +178,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfdb.a $(MODULE_OBJ)
 	@mkdir -p $(dir $@)
 	$(say) LD $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ -o $@ $< $(MODULE_OBJ) $(BUILD)/libperfdb.a \
-		$(ALL_PKG_LIBS) -lcsv -lm $(LDLIBS) $(CMOCKA_LIBS)
+		$(ALL_LIBS) $(CMOCKA_LIBS)
 
 -include $(LIB_OBJ:.o=.d) $(MODULE_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)
 

@@ -20,4 +20,10 @@ struct pdb_embedded_module {
  * it cannot be. Safe to call from several threads. */
 void *pdb_module_symbol(const char *name, const char *symbol, struct pdb_err *err);
 
+/* The function fn (of type fn_fn, referenced with #pragma weak fn): its
+ * code when the program links it (the unit tests, the fuzz targets), else
+ * the module's, loaded; NULL with err when it cannot be. */
+#define PDB_MODULE_FN(module, fn, err) \
+	((fn) ? (fn) : (fn##_fn *)pdb_module_symbol((module), #fn, (err)))
+
 #endif

@@ -16,11 +16,9 @@
 static int draw(const struct pdb_chart *c, const struct pdb_chart_layout *L, const char *path,
 		struct pdb_buf *mem, int format, struct pdb_err *err)
 {
-	pdb_cairo_draw_fn *fn = pdb_cairo_draw;
+	pdb_cairo_draw_fn *fn = PDB_MODULE_FN("render", pdb_cairo_draw, err);
 
-	if (!fn && !(fn = (pdb_cairo_draw_fn *)pdb_module_symbol("render", "pdb_cairo_draw", err)))
-		return -1;
-	return fn(c, L, path, mem, format, err);
+	return fn ? fn(c, L, path, mem, format, err) : -1;
 }
 
 int pdb_chart_format_of(const char *path)

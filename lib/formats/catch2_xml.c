@@ -20,12 +20,9 @@ static int detect(const struct pdb_source *src)
 
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
-	pdb_catch2_xml_read_fn *fn = pdb_catch2_xml_read;
+	pdb_catch2_xml_read_fn *fn = PDB_MODULE_FN("xml", pdb_catch2_xml_read, err);
 
-	if (!fn && !(fn = (pdb_catch2_xml_read_fn *)pdb_module_symbol("xml", "pdb_catch2_xml_read",
-									  err)))
-		return -1;
-	return fn(src, run, err);
+	return fn ? fn(src, run, err) : -1;
 }
 
 const struct pdb_format pdb_format_catch2_xml = {

@@ -16,9 +16,7 @@
 #pragma weak pdb_rdkafka_consume_runs
 #pragma weak pdb_rdkafka_workload_run
 
-/* FN's code: linked in, else the module's (NULL with err) */
-#define RDKAFKA(fn, err) \
-	((fn) ? (fn) : (fn##_fn *)pdb_module_symbol("kafka", #fn, (err)))
+#define RDKAFKA(fn, err) PDB_MODULE_FN("kafka", fn, err)
 
 struct pdb_kafka_mock *pdb_kafka_mock_start(int nbrokers, struct pdb_err *err)
 {
