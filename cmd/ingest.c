@@ -251,40 +251,6 @@ static int stdin_twice(char *const *paths, int n)
 	return 0;
 }
 
-static int by_sha256(const void *a, const void *b, void *runs)
-{
-	struct pdb_run *const *r = runs;
-	size_t i = *(const size_t *)a, k = *(const size_t *)b;
-	int c = strcmp(r[i]->sha256, r[k]->sha256);
-
-	return c ? c : (i > k) - (i < k);
-}
-
-/* With --each, the same file given twice in one command (the store would
- * refuse the second, naming a run it then rolls back): an error naming both,
- * or 0. */
-static int same_file_twice(struct pdb_run *const *runs, size_t n, char *const *paths)
-{
-	size_t *order = NULL, m = 0;
-	int status = 0;
-
-	if (n < 2)
-		return 0;
-	order = pdb_xcalloc(n, sizeof *order);
-	for (size_t i = 0; i < n; i++)
-		if (runs[i]->sha256)
-			order[m++] = i;
-	qsort_r(order, m, sizeof *order, by_sha256, (void *)runs);
-	for (size_t j = 1; j < m && !status; j++)
-		if (strcmp(runs[order[j]]->sha256, runs[order[j - 1]]->sha256) == 0) {
-			fprintf(stderr, "perfdb: ingest: %s: the same file as %s, given before it; "
-				"--force stores both\n", paths[order[j]], paths[order[j - 1]]);
-			status = PDB_EXIT_INPUT;
-		}
-	free(order);
-	return status;
-}
-
 static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct pdb_ingest_opts opts = { .fingerprint = 1 };
@@ -394,8 +360,6 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 			goto out;
 		}
 	}
-	if (!force && (status = same_file_twice(runs, nruns, argv + optind)) != 0)
-		goto out;
 	/* --to-kafka alone publishes; with an explicit --db it stores first */
 	if ((!to_kafka || ctx->db_path) &&
 	    (!(store = cmd_open_store(ctx, &err)) ||

@@ -156,8 +156,12 @@ static int insert_result(struct pdb_store *store, struct insert_stmts *s,
 	return 0;
 }
 
+/* A run whose uuid, name or (unless force) file is stored already: an
+ * error. batch_first is the id of the first run this transaction stored
+ * (0: none yet); a run from batch_first on was given before in the same
+ * command, and is said so, since the rollback will not keep it. */
 static int refuse_duplicates(struct pdb_store *store, const struct pdb_run *run,
-			     int force, struct pdb_err *err)
+			     int force, int64_t batch_first, struct pdb_err *err)
 {
 	int failed;
 	int64_t id;
@@ -165,6 +169,9 @@ static int refuse_duplicates(struct pdb_store *store, const struct pdb_run *run,
 	id = lookup_id(store, "SELECT id FROM runs WHERE uuid = ?", run->uuid, err, &failed);
 	if (failed)
 		return -1;
+	if (id && batch_first && id >= batch_first)
+		return pdb_err_set(err, PDB_EXIT_INPUT, "run %s is given twice in this command",
+				   run->uuid);
 	if (id)
 		return pdb_err_set(err, PDB_EXIT_INPUT, "run %s is already stored as run%lld",
 				   run->uuid, (long long)id);
@@ -182,6 +189,10 @@ static int refuse_duplicates(struct pdb_store *store, const struct pdb_run *run,
 			       run->sha256, err, &failed);
 		if (failed)
 			return -1;
+		if (id && batch_first && id >= batch_first)
+			return pdb_err_set(err, PDB_EXIT_INPUT, "the same file (sha256 %.12s) as one "
+					   "given before it in this command; --force stores both",
+					   run->sha256);
 		if (id)
 			return pdb_err_set(err, PDB_EXIT_INPUT,
 					   "the same file (sha256 %.12s) was ingested already as run%lld; --force stores it again",
@@ -192,14 +203,14 @@ static int refuse_duplicates(struct pdb_store *store, const struct pdb_run *run,
 
 /* Store run inside the caller's transaction; sets run->id. */
 static int insert_run_tx(struct pdb_store *store, struct pdb_run *run, int force,
-			 struct pdb_err *err)
+			 int64_t batch_first, struct pdb_err *err)
 {
 	struct insert_stmts s = { 0 };
 	sqlite3_stmt *st = NULL;
 	int64_t run_id, seq;
 	int ret = -1;
 
-	if (refuse_duplicates(store, run, force, err) < 0 ||
+	if (refuse_duplicates(store, run, force, batch_first, err) < 0 ||
 	    pdb_store_place_run(store, run->created_at, &seq, err) < 0)
 		goto out;
 	st = pdb_store_prepare(store,
@@ -276,7 +287,7 @@ int pdb_store_insert_runs(struct pdb_store *store, struct pdb_run *const *runs, 
 		ids[k] = runs[k]->id;
 	if (pdb_store_begin(store, err) < 0)
 		goto out;
-	while (i < n && insert_run_tx(store, runs[i], force, err) == 0)
+	while (i < n && insert_run_tx(store, runs[i], force, i ? runs[0]->id : 0, err) == 0)
 		i++;
 	if (refused)
 		*refused = i;
@@ -339,7 +350,7 @@ int pdb_store_insert_renaming(struct pdb_store *store, struct pdb_run *run,
 
 	if (pdb_store_begin(store, err) < 0)
 		return -1;
-	if (free_name(store, run, renamed_attr, err) < 0 || insert_run_tx(store, run, 1, err) < 0 ||
+	if (free_name(store, run, renamed_attr, err) < 0 || insert_run_tx(store, run, 1, 0, err) < 0 ||
 	    pdb_store_commit(store, err) < 0) {
 		run->id = id;
 		pdb_store_rollback(store);
@@ -429,7 +440,7 @@ int pdb_store_merge(struct pdb_store *dst, struct pdb_store *src, int dry_run,
 		}
 		was = pdb_xstrdup(run->name);
 		if ((renamed = free_name(dst, run, "merge.renamed_from", err)) < 0 ||
-		    insert_run_tx(dst, run, 1, err) < 0) {
+		    insert_run_tx(dst, run, 1, 0, err) < 0) {
 			free(was);
 			pdb_run_free(run);
 			goto fail;
