@@ -50,7 +50,7 @@ int pdb_runner_check(const struct pdb_spec *spec, struct pdb_err *err);
 
 /* Run every step of plan and add to runs[variant] (runs[0] without
  * variants; the caller owns them): per benchmark and matrix point,
- * samples of wall_time, user_time, sys_time (s), peak_rss (B), regex
+ * samples of wall_time, user_time, sys_time, cpu_time (s), peak_rss (B), regex
  * metrics and parsed tool output; the environment (governor, load average)
  * as attributes; a failed repetition's exit status and stderr tail as an
  * attribute, and its benchmark and point as a failure (unless
