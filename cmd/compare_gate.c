@@ -132,7 +132,8 @@ static void warn(const struct pdb_compare *c, const char *who)
 	}
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pdb_compare_row *r = &c->rows[i];
-		if (r->verdict == PDB_VERDICT_INSUFFICIENT && !insufficient++)
+		if (r->verdict == PDB_VERDICT_INSUFFICIENT && r->hidden != PDB_HIDDEN_NOT_GATED &&
+		    !insufficient++)
 			first = r->reason;
 	}
 	if (insufficient) {

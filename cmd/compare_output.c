@@ -33,7 +33,8 @@ static void hidden_line(const struct pdb_compare *c, const struct compare_view *
 {
 	if (c->nhidden && !v->all)
 		pdb_buf_printf(b, "%zu series hidden: constant on both sides, not gated and "
-			       "unmoved, or bookkeeping (iterations); --all shows them\n", c->nhidden);
+			       "unmoved (resources such as peak_rss, user_time, sys_time), or "
+			       "bookkeeping (iterations); --all shows them\n", c->nhidden);
 }
 
 /* "test: rank = ...\n" for the tests the rows used. */
@@ -221,7 +222,8 @@ static json_t *stats_json(size_t n, double median, double mean)
 static const char *hidden_name(int hidden)
 {
 	return hidden == PDB_HIDDEN_CONSTANT ? "constant"
-	       : hidden == PDB_HIDDEN_BOOKKEEPING ? "bookkeeping" : NULL;
+	       : hidden == PDB_HIDDEN_BOOKKEEPING ? "bookkeeping"
+	       : hidden == PDB_HIDDEN_NOT_GATED ? "not_gated" : NULL;
 }
 
 static json_t *row_json(const struct pdb_compare_row *r, const struct compare_view *v)
@@ -252,7 +254,10 @@ static json_t *row_json(const struct pdb_compare_row *r, const struct compare_vi
 	json_object_set_new(o, "history_spread_pct", num(pct4(r->history_spread_pct)));
 	json_object_set_new(o, "verdict", json_string(pdb_verdict_name(r->verdict)));
 	json_object_set_new(o, "reason", r->reason ? json_string(r->reason) : json_null());
+	json_object_set_new(o, "gated", json_boolean(r->gated));
 	json_object_set_new(o, "fails_gate", json_boolean(pdb_compare_row_fails(r, v->fail_on)));
+	json_object_set_new(o, "decided_by", r->decided_by ? json_string(r->decided_by) : json_null());
+	json_object_set_new(o, "run_noise_pct", num(pct4(r->run_noise_pct)));
 	json_object_set_new(o, "hidden", hidden_name(r->hidden) ? json_string(hidden_name(r->hidden))
 							       : json_null());
 	json_object_set_new(o, "band", r->band ? json_string(r->band) : json_null());

@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "escape.h"
 #include "detect.h"
+#include "metric_role.h"
 #include "json_out.h"
 #include "store/store_detect.h"
 #include "units.h"
@@ -395,6 +396,22 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
 
 /* The confirmed regressions that start within the newest n runs (none when n
  * is 0), each said on stderr as the reason of the exit status; their count. */
+/* Without --metric, the series the gate gates by default only (lib/metric_role.h):
+ * resources are moved past *n (still freed with the rest); their number. */
+static size_t leave_out_resources(struct pdb_series *s, size_t *n)
+{
+	size_t kept = 0, all = *n;
+
+	for (size_t i = 0; i < all; i++)
+		if (pdb_metric_role_gated(pdb_metric_role_of_series(s[i].metric, s[i].dims))) {
+			struct pdb_series t = s[kept];
+			s[kept++] = s[i];
+			s[i] = t;
+		}
+	*n = kept;
+	return all - kept;
+}
+
 static size_t fail_recent(const struct found *fs, size_t nseries, int64_t n)
 {
 	size_t nfail = 0;
@@ -455,7 +472,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct found *fs = NULL;
 	struct pdb_detect_cache_entry *entries = NULL;
 	struct pdb_err err;
-	size_t nseries = 0, fewer = 0;
+	size_t nseries = 0, fewer = 0, nresource = 0;
 	int64_t since_id = 0;
 	char *params = NULL, *selection = NULL, *where = NULL, *note = NULL;
 	const char *saved_note;
@@ -478,6 +495,11 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	if (note)
 		fprintf(stderr, "perfdb: detect: %s\n", note);
+	if (!cli.metric)
+		nresource = leave_out_resources(series, &nseries);
+	if (nresource)
+		fprintf(stderr, "perfdb: detect: %zu resource series (memory, the user and system "
+			"split of CPU time) left out: name them with --metric\n", nresource);
 	cli.where = where;
 	if (cli.where && where_matches_nothing(store, cli.where, &err, &status))
 		goto out;
@@ -524,7 +546,7 @@ out:
 	free(entries);
 	free(params);
 	free(selection);
-	pdb_series_free(series, nseries);
+	pdb_series_free(series, nseries + nresource);
 	pdb_store_close(store);
 	pdb_buf_release(&cli.where_parts);
 	free(where);

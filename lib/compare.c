@@ -5,12 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_cpu.h"
+#include "metric_role.h"
 #include "stats.h"
 #include "units.h"
 #include "util.h"
 
 #define HISTORY_RUNS 30      /* runs of the baseline branch the run-to-run noise is read from */
 #define HISTORY_MIN_RUNS 5   /* fewer: no history test */
+#define LEVEL_RUNS 3         /* the branch's level: the median of its newest runs */
 /* The absolute changes from one run to the next, each capped at CAP times
  * their median (a step or a spike in the history is one or two changes,
  * which then count as large, not as the scale), have a mean of
@@ -88,6 +91,11 @@ struct ctx {
 	int series_loaded;
 	size_t hl_nx, hl_ny, hl_k;     /* the interval rank of the last sizes */
 	int paired;                    /* an A/B pair: repetition i of each side ran together */
+	double run_noise;              /* the series' assumed run-to-run noise (log SD)
+					* before a history exists; 0: none */
+	int single_noise;              /* one value a side is tested against it (CPU time) */
+	const struct entry *base_e, *cand_e; /* every entry of each side, by key */
+	size_t nbase_e, ncand_e;
 	size_t cap;
 	double *scratch;               /* logs and copies of one series, reused */
 	size_t scratch_cap;
@@ -199,34 +207,6 @@ static void describe(const double *v, size_t n, double *copy, double *median, do
 		memcpy(copy, v, n * sizeof *copy);
 	*median = pdb_stats_median(copy, n);
 	*mean = pdb_stats_mean(v, n);
-}
-
-/* The built-in fail level: 10 % for p95 and beyond (a "pNN" part of the
- * metric name with NN >= 95, e.g. p95, p99, p99.9, p999, latency_p99). */
-static double default_threshold(const char *metric)
-{
-	for (const char *s = metric; *s; s++) {
-		char digits[16];
-		size_t n = 0;
-		double pct;
-
-		if ((*s != 'p' && *s != 'P') || (s != metric && strchr("_-. /", s[-1]) == NULL))
-			continue;
-		for (const char *d = s + 1; (*d >= '0' && *d <= '9') || *d == '.'; d++)
-			if (n + 1 < sizeof digits)
-				digits[n++] = *d;
-		digits[n] = '\0';
-		if (n < 2 || digits[0] == '.')
-			continue;
-		/* p999 reads as 99.9, p9999 as 99.99 */
-		if (!strchr(digits, '.') && n > 2) {
-			memmove(digits + 3, digits + 2, n - 1);
-			digits[2] = '.';
-		}
-		if (pdb_parse_double(digits, &pct) == 0 && pct >= 95 && pct <= 100)
-			return 10.0;
-	}
-	return 5.0;
 }
 
 static int cmp_series_ref(const void *a, const void *b)
@@ -350,6 +330,29 @@ static void median_change(struct pdb_compare_row *row, int positive, char *reaso
 	row->reason = reason;
 }
 
+/* One run against one run, not an A/B pair, with no history of the
+ * series: the samples' interval says how much the run's own samples vary,
+ * not how much the next run will move under another load. Widen it by
+ * the run-to-run noise assumed for the metric (each side's location varies
+ * by c->run_noise), and test the change against both: the log interval's
+ * half-width becomes sqrt(w^2 + (z sqrt 2 tau)^2). */
+static void add_run_noise(struct ctx *c, struct pdb_compare_row *row)
+{
+	double z = pdb_stats_norm_isf(c->alpha / 2), est, se_w, se;
+
+	if (c->paired || c->out->nbase != 1 || c->out->ncand != 1 || !(c->run_noise > 0) ||
+	    isnan(row->ci_low_pct) || isnan(row->change_pct))
+		return;
+	est = log1p(row->change_pct / 100);
+	se_w = (log1p(row->ci_high_pct / 100) - log1p(row->ci_low_pct / 100)) / (2 * z);
+	se = sqrt(se_w * se_w + 2 * c->run_noise * c->run_noise);
+	row->ci_low_pct = pct_of_log(est - z * se);
+	row->ci_high_pct = pct_of_log(est + z * se);
+	row->p_value = fmin(1, 2 * pdb_stats_norm_sf(fabs(est) / se));
+	row->run_noise_pct = pct_of_log(c->run_noise);
+	row->band = "samples+run noise";
+}
+
 /* Statistics of a series with several values a side: paired for an A/B
  * pair, else Mann-Whitney with the Hodges-Lehmann interval, else (too few
  * values for a rank test at alpha) Welch. */
@@ -377,9 +380,10 @@ static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const do
 		return;
 	}
 	if (pdb_stats_mwu_min_p(row->n_base, row->n_cand) > c->alpha) {
-		if (row->n_base >= WELCH_MIN_N && row->n_cand >= WELCH_MIN_N)
+		if (row->n_base >= WELCH_MIN_N && row->n_cand >= WELCH_MIN_N) {
 			compare_welch(c, row, b, a, positive);
-		else
+			add_run_noise(c, row);
+		} else
 			median_change(row, positive,
 				      pdb_xasprintf("needs at least %d values a side (has %zu and %zu)",
 						    WELCH_MIN_N, row->n_base, row->n_cand));
@@ -407,6 +411,7 @@ static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const do
 		row->change_pct = pct_of_log(est);
 		row->ci_low_pct = pct_of_log(lo);
 		row->ci_high_pct = pct_of_log(hi);
+		add_run_noise(c, row);
 	} else {
 		pdb_stats_hodges_lehmann_at(b, row->n_base, a, row->n_cand, c->hl_k,
 					    &row->change_abs, &row->ci_low_abs,
@@ -448,7 +453,7 @@ static double values_median_se(const double *v, size_t n)
  * the mean squared error of a run's median from its own samples. Returns
  * the runs read (0 when the series has no stored history), -1 on error. */
 static long history_noise(struct ctx *c, const char *key, double *tau_d, double *se2,
-			  struct pdb_err *err)
+			  double *level, struct pdb_err *err)
 {
 	struct pdb_history_point *pts = NULL;
 	double *loc = NULL, *chg = NULL;
@@ -489,6 +494,13 @@ static long history_noise(struct ctx *c, const char *key, double *tau_d, double 
 	if (k < 2)
 		goto out;
 	*se2 /= (double)k;
+	/* the branch's level: the median of its newest LEVEL_RUNS runs */
+	{
+		double last[LEVEL_RUNS];
+		size_t nl = k < LEVEL_RUNS ? k : LEVEL_RUNS;
+		memcpy(last, loc + k - nl, nl * sizeof *last);
+		*level = pdb_stats_median(last, nl);
+	}
 	{
 		double sum = 0, cap;
 		qsort(chg, k - 1, sizeof *chg, cmp_double);
@@ -515,7 +527,7 @@ out:
 static int compare_history(struct ctx *c, struct pdb_compare_row *row, const char *key,
 			   const double *b, const double *a, struct pdb_err *err)
 {
-	double tau_d = 0, se2 = 0, tau_b2, var_ref, var_cand, se, sd, d, q, df;
+	double tau_d = 0, se2 = 0, level = NAN, tau_b2, var_ref, var_cand, se, sd, d, q, df;
 	size_t nbase = c->out->nbase;
 	long k;
 
@@ -523,7 +535,7 @@ static int compare_history(struct ctx *c, struct pdb_compare_row *row, const cha
 	if (c->paired || c->out->ncand != 1 || c->history_until <= 0 ||
 	    !(row->median_base > 0) || !(row->median_cand > 0))
 		return 0;
-	if ((k = history_noise(c, key, &tau_d, &se2, err)) < 0)
+	if ((k = history_noise(c, key, &tau_d, &se2, &level, err)) < 0)
 		return -1;
 	if (k < HISTORY_MIN_RUNS)
 		return 0;
@@ -546,6 +558,17 @@ static int compare_history(struct ctx *c, struct pdb_compare_row *row, const cha
 	row->change_pct = pct_of_log(d);
 	row->ci_low_pct = pct_of_log(d - q * sd);
 	row->ci_high_pct = pct_of_log(d + q * sd);
+	if (nbase == 1 && isfinite(level) && sd > 0) {
+		/* one baseline run may itself be a spike of the load: the change
+		 * must hold against the branch's level too (the median of its
+		 * newest runs), and the row keeps the weaker of the two tests */
+		double d2 = log(row->median_cand) - level;
+		double sd2 = sqrt(M_PI / 2 * (tau_b2 + se2) / LEVEL_RUNS + var_cand);
+		double p2 = d2 * d > 0 ? fmin(1, 2 * pdb_stats_t_sf(fabs(d2) / sd2, df)) : 1;
+		row->p_value = fmax(row->p_value, p2);
+		row->ci_low_pct = fmin(row->ci_low_pct, pct_of_log(d2 - q * sd2));
+		row->ci_high_pct = fmax(row->ci_high_pct, pct_of_log(d2 + q * sd2));
+	}
 	row->band = "history";
 	row->test = "history";
 	row->n_history = (size_t)k;
@@ -628,6 +651,21 @@ static void compare_single(struct ctx *c, struct pdb_compare_row *row, const str
 		row->ci_high_pct = pct_of_log(log(chi / blo));
 		return;
 	}
+	if (positive && c->single_noise && c->run_noise > 0 && !c->paired &&
+	    c->out->nbase == 1 && c->out->ncand == 1) {
+		/* CPU time: the run-to-run noise assumed is all the spread there is */
+		double d = log(row->median_cand / row->median_base), se = M_SQRT2 * c->run_noise;
+		double z = pdb_stats_norm_isf(c->alpha / 2);
+		free(row->reason);
+		row->reason = NULL;
+		row->test = "run-noise";
+		row->band = "run noise";
+		row->p_value = fmin(1, 2 * pdb_stats_norm_sf(fabs(d) / se));
+		row->ci_low_pct = pct_of_log(d - z * se);
+		row->ci_high_pct = pct_of_log(d + z * se);
+		row->run_noise_pct = pct_of_log(c->run_noise);
+		return;
+	}
 	row->reason = pdb_xasprintf("one value a side and fewer than %d runs of history%s%s: "
 				    "no spread to judge", HISTORY_MIN_RUNS,
 				    c->history_branch ? " on " : "",
@@ -676,6 +714,12 @@ static int verdict_of(const struct ctx *c, struct pdb_compare_row *row)
 	else if (sig)
 		row->reason = pdb_xasprintf("significant, but the interval straddles the %g %% "
 					    "threshold", row->threshold_pct);
+	else if (!isnan(row->run_noise_pct))
+		row->reason = pdb_xasprintf("inside the run-to-run noise assumed until %d runs of "
+					    "history%s%s (±%.3g %% a run): history would tell",
+					    HISTORY_MIN_RUNS, c->history_branch ? " on " : "",
+					    c->history_branch ? c->history_branch : "",
+					    row->run_noise_pct);
 	else if (row->n_history)
 		row->reason = pdb_xasprintf("not significant against the run-to-run noise of its "
 					    "last %zu runs%s%s (±%.3g %% a run): more runs would tell",
@@ -705,7 +749,7 @@ static struct pdb_compare_row *new_row(struct ctx *c, const struct entry *e)
 	row->median_base = row->median_cand = row->mean_base = row->mean_cand = NAN;
 	row->change_pct = row->ci_low_pct = row->ci_high_pct = NAN;
 	row->change_abs = row->ci_low_abs = row->ci_high_abs = NAN;
-	row->p_value = row->warn_pct = row->history_spread_pct = NAN;
+	row->p_value = row->warn_pct = row->history_spread_pct = row->run_noise_pct = NAN;
 	row->band = "samples";
 	row->verdict = PDB_VERDICT_COUNT; /* not decided yet */
 	return row;
@@ -723,6 +767,20 @@ static int constant(const double *b, size_t nb, const double *a, size_t na)
 	return nb > 0 && na > 0;
 }
 
+/* Whether both sides hold the CPU time of e's benchmark and dims: then
+ * that CPU time speaks for its wall time against the load (compare_cpu.c),
+ * and the wall time needs no assumed run-to-run noise of its own. */
+static int cpu_on_both_sides(const struct ctx *c, const struct entry *e)
+{
+	struct entry key = { .key = series_key(e->r->benchmark, e->dims_json, PDB_METRIC_CPU) };
+	int both = c->nbase_e && c->ncand_e &&
+		   bsearch(&key, c->base_e, c->nbase_e, sizeof key, cmp_entry) &&
+		   bsearch(&key, c->cand_e, c->ncand_e, sizeof key, cmp_entry);
+
+	free(key.key);
+	return both;
+}
+
 /* Compare one series key: be/ne base entries, ce/nc candidate entries. */
 static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 			  const struct entry *ce, size_t nc, struct pdb_err *err)
@@ -730,10 +788,12 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 	const struct entry *e = nc ? ce : be;
 	const struct pdb_compare_opts *o = c->opts;
 	double *b = NULL, *a = NULL, thr, warn = NAN;
-	int direction = e->r->direction, positive, decided, ret = -1;
+	int direction = e->r->direction, positive, decided, ret = -1, gate = -1;
+	enum pdb_metric_role role = pdb_metric_role(e->r->metric,
+						    pdb_result_get_dim(e->r, "process") != NULL);
 	struct pdb_compare_row *row;
 
-	thr = default_threshold(e->r->metric);
+	thr = pdb_metric_default_threshold(e->r->metric);
 	if (o->config && !isnan(o->config->threshold_pct))
 		thr = o->config->threshold_pct;
 	if (!isnan(o->threshold_pct))
@@ -741,14 +801,23 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 	if (o->config && !isnan(o->config->warn_pct))
 		warn = o->config->warn_pct;
 	if (o->config && pdb_compare_config_apply(o->config, e->r->benchmark, e->r->metric,
-						  &thr, &warn, &direction))
+						  &thr, &warn, &direction, &gate))
 		return 0;
+	if (o->config && !isnan(o->config->run_noise_pct))
+		c->run_noise = log1p(o->config->run_noise_pct / 100);
+	else if (role == PDB_ROLE_WALL && cpu_on_both_sides(c, e))
+		c->run_noise = 0;
+	else
+		c->run_noise = pdb_metric_run_noise(role);
+	c->single_noise = role == PDB_ROLE_CPU;
 	row = new_row(c, e);
 	row->tool_base = nb ? pdb_xstrdup(be->tool ? be->tool : "") : NULL;
 	row->tool_cand = nc ? pdb_xstrdup(ce->tool ? ce->tool : "") : NULL;
 	row->direction = direction;
 	row->threshold_pct = thr;
 	row->warn_pct = warn;
+	/* named by --metric or a rule, or of a gated role */
+	row->gated = gate >= 0 ? gate : o->metric_glob != NULL || pdb_metric_role_gated(role);
 	b = side_values(be, nb, c->out->nbase, &row->n_base);
 	a = side_values(ce, nc, c->out->ncand, &row->n_cand);
 	pdb_grow((void **)&c->scratch, &c->scratch_cap, row->n_base + row->n_cand + 1,
@@ -805,7 +874,8 @@ static struct pdb_compare_row *failure_row(struct ctx *c, const struct pdb_failu
 	row->mean_cand = row->change_pct = row->ci_low_pct = NAN;
 	row->ci_high_pct = row->change_abs = row->ci_low_abs = NAN;
 	row->ci_high_abs = row->p_value = row->history_spread_pct = NAN;
-	row->threshold_pct = row->warn_pct = NAN;
+	row->threshold_pct = row->warn_pct = row->run_noise_pct = NAN;
+	row->gated = 1;
 	return row;
 }
 
@@ -1159,6 +1229,10 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 	}
 	be = side_entries(brun, nbase, opts, &nbe);
 	ce = side_entries(crun, ncand, opts, &nce);
+	c.base_e = be;
+	c.nbase_e = nbe;
+	c.cand_e = ce;
+	c.ncand_e = nce;
 	if (match_series(&c, be, nbe, ce, nce, err) < 0)
 		goto out;
 	mark_failures(&c, crun, ncand);
@@ -1166,16 +1240,28 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 	check_tools(out);
 	if (opts->holm)
 		holm_adjust(out);
+	for (size_t i = 0; i < out->nrows; i++)
+		if (out->rows[i].verdict == PDB_VERDICT_COUNT) /* not new, missing, failed, ... */
+			out->rows[i].verdict = verdict_of(&c, &out->rows[i]);
+	pdb_compare_check_wall(out->rows, out->nrows, c.paired);
 	for (size_t i = 0; i < out->nrows; i++) {
 		struct pdb_compare_row *r = &out->rows[i];
-		if (r->verdict == PDB_VERDICT_COUNT) /* not new, missing, failed, ... */
-			r->verdict = verdict_of(&c, r);
 		/* a metric with no direction that did not move says nothing */
 		if (r->direction == PDB_DIR_NONE && r->verdict == PDB_VERDICT_UNCHANGED && !r->hidden)
 			r->hidden = PDB_HIDDEN_CONSTANT;
-		if (r->verdict == PDB_VERDICT_FAILED || r->verdict == PDB_VERDICT_REGRESSION)
+		/* a resource is reported: in the table when it moved */
+		if (!r->gated && r->direction != PDB_DIR_NONE && !r->hidden) {
+			if (r->verdict == PDB_VERDICT_REGRESSION || r->verdict == PDB_VERDICT_IMPROVEMENT)
+				r->reason = pdb_xstrdup("reported, not gated: --metric or a perfdb.yaml "
+							"rule's gate: true gates it");
+			else if (r->verdict != PDB_VERDICT_FAILED)
+				r->hidden = PDB_HIDDEN_NOT_GATED;
+		}
+		if (r->verdict == PDB_VERDICT_FAILED ||
+		    (r->verdict == PDB_VERDICT_REGRESSION && r->gated))
 			r->hidden = PDB_SHOWN;
-		out->counts[r->verdict]++;
+		if (r->hidden != PDB_HIDDEN_NOT_GATED)
+			out->counts[r->verdict]++;
 		out->nhidden += r->hidden != PDB_SHOWN;
 	}
 	if (out->nrows)
@@ -1260,7 +1346,7 @@ int pdb_compare_row_fails(const struct pdb_compare_row *row, unsigned fail_on)
 		return 0;
 	/* a row of a failure has no metric, so no direction */
 	return row->verdict == PDB_VERDICT_FAILED || row->failed_in_base ||
-	       row->direction != PDB_DIR_NONE;
+	       (row->direction != PDB_DIR_NONE && row->gated);
 }
 
 int pdb_compare_failed(const struct pdb_compare *cmp, unsigned fail_on)

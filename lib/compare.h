@@ -31,6 +31,8 @@ enum pdb_hidden {
 	PDB_SHOWN,
 	PDB_HIDDEN_CONSTANT,    /* the same value on both sides, or no direction and unmoved */
 	PDB_HIDDEN_BOOKKEEPING, /* iterations, repetition counts: how, not how fast */
+	PDB_HIDDEN_NOT_GATED,   /* a resource (memory, the user/system split), not
+				 * gated and not a regression or an improvement */
 };
 
 /* One series (benchmark, dims, metric) of the comparison. Percentages are
@@ -64,6 +66,13 @@ struct pdb_compare_row {
 				    * per-run log medians, as %), else NaN */
 	double threshold_pct;  /* fail level used for this series */
 	double warn_pct;       /* warn level, NaN when none */
+	double run_noise_pct;  /* the run-to-run noise assumed for one run against
+				* one run without history (added to the samples'
+				* interval), as %; NaN when none was added */
+	int gated;             /* its regression fails the gate: the metric's role
+				* (lib/metric_role.h), --metric or a rule's gate */
+	const char *decided_by; /* a wall-clock row whose verdict its CPU time
+				 * decided: that metric; NULL else (static) */
 	int verdict;           /* enum pdb_verdict */
 	char *reason;          /* why failed, inconclusive or insufficient; NULL else */
 	int failed_in_base;    /* the benchmark failed in a baseline run (no value there) */
@@ -100,7 +109,8 @@ struct pdb_compare_env_diff {
 struct pdb_compare {
 	struct pdb_compare_row *rows;  /* worst first */
 	size_t nrows;
-	size_t counts[PDB_VERDICT_COUNT]; /* shown and hidden rows */
+	size_t counts[PDB_VERDICT_COUNT]; /* shown and hidden rows, but resources
+					   * hidden as not gated */
 	size_t nhidden;        /* rows hidden from the table by default */
 	size_t npaired;        /* rows tested paired (an A/B pair: one run a side,
 				* one ab id, both complete) */

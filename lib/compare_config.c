@@ -12,7 +12,7 @@
 void pdb_compare_config_init(struct pdb_compare_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
-	cfg->alpha = cfg->threshold_pct = cfg->warn_pct = NAN;
+	cfg->alpha = cfg->threshold_pct = cfg->warn_pct = cfg->run_noise_pct = NAN;
 }
 
 void pdb_compare_config_release(struct pdb_compare_config *cfg)
@@ -71,6 +71,7 @@ static int read_rule(const struct pdb_yaml_doc *doc, const json_t *obj, int igno
 
 	r->threshold_pct = r->warn_pct = NAN;
 	r->ignore = ignore_list;
+	r->gate = -1;
 	if (!json_is_object(obj) || json_object_size(obj) == 0)
 		return pdb_yaml_bad(doc, obj, PDB_EXIT_USAGE, err,
 				    "expected a mapping with benchmark and/or metric");
@@ -98,16 +99,21 @@ static int read_rule(const struct pdb_yaml_doc *doc, const json_t *obj, int igno
 				return pdb_yaml_bad(doc, v, PDB_EXIT_USAGE, err,
 						    "ignore: expected true or false");
 			r->ignore = json_is_true(v);
+		} else if (!ignore_list && strcmp(key, "gate") == 0) {
+			if (!json_is_boolean(v))
+				return pdb_yaml_bad(doc, v, PDB_EXIT_USAGE, err,
+						    "gate: expected true or false");
+			r->gate = json_is_true(v);
 		} else {
 			static const char *const keys[] = {
-				"benchmark", "metric", "threshold", "warn", "direction", "ignore",
+				"benchmark", "metric", "threshold", "warn", "direction", "ignore", "gate",
 			};
 			char hint[80];
 			/* an ignore entry takes only the first two */
 			return pdb_yaml_bad(doc, v, PDB_EXIT_USAGE, err,
 					    "unknown key '%s' in a compare %s entry%s", key,
 					    ignore_list ? "ignore" : "rule",
-					    pdb_did_you_mean(key, keys, ignore_list ? 2 : 6,
+					    pdb_did_you_mean(key, keys, ignore_list ? 2 : 7,
 							     hint, sizeof hint));
 		}
 	}
@@ -157,6 +163,9 @@ static int read_section(const struct pdb_yaml_doc *doc, const json_t *sec,
 		} else if (strcmp(key, "warn") == 0) {
 			if (read_pct(doc, v, key, &cfg->warn_pct, err) < 0)
 				return -1;
+		} else if (strcmp(key, "run_noise") == 0) {
+			if (read_pct(doc, v, key, &cfg->run_noise_pct, err) < 0)
+				return -1;
 		} else if (strcmp(key, "rules") == 0) {
 			if (read_rules(doc, v, 0, cfg, &cap, err) < 0)
 				return -1;
@@ -164,10 +173,12 @@ static int read_section(const struct pdb_yaml_doc *doc, const json_t *sec,
 			if (read_rules(doc, v, 1, cfg, &cap, err) < 0)
 				return -1;
 		} else {
-			static const char *const keys[] = { "alpha", "threshold", "warn", "rules", "ignore" };
+			static const char *const keys[] = {
+				"alpha", "threshold", "warn", "run_noise", "rules", "ignore",
+			};
 			char hint[80];
 			return pdb_yaml_bad(doc, v, PDB_EXIT_USAGE, err, "unknown key '%s' in compare%s",
-					    key, pdb_did_you_mean(key, keys, 5, hint, sizeof hint));
+					    key, pdb_did_you_mean(key, keys, 6, hint, sizeof hint));
 		}
 	}
 	return 0;
@@ -209,7 +220,7 @@ int pdb_compare_config_ignores(const struct pdb_compare_config *cfg, const char 
 
 int pdb_compare_config_apply(const struct pdb_compare_config *cfg, const char *benchmark,
 			     const char *metric, double *threshold_pct, double *warn_pct,
-			     int *direction)
+			     int *direction, int *gate)
 {
 	int ignored = 0;
 
@@ -225,6 +236,8 @@ int pdb_compare_config_apply(const struct pdb_compare_config *cfg, const char *b
 			*warn_pct = r->warn_pct;
 		if (r->has_direction)
 			*direction = r->direction;
+		if (r->gate >= 0)
+			*gate = r->gate;
 	}
 	return ignored;
 }

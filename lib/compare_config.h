@@ -13,11 +13,15 @@ struct pdb_compare_rule {
 	double threshold_pct, warn_pct; /* NaN: not set */
 	int direction, has_direction; /* enum pdb_direction */
 	int ignore;
+	int gate;                     /* 1: gated, 0: reported only, -1: the metric's role decides */
 };
 
 struct pdb_compare_config {
 	double alpha;                 /* NaN: not set */
 	double threshold_pct, warn_pct; /* defaults for every series; NaN: not set */
+	double run_noise_pct;         /* a run's assumed run-to-run noise before a
+				       * history exists, for every series; NaN: the
+				       * metric's role's (pdb_metric_run_noise) */
 	struct pdb_compare_rule *rules;
 	size_t nrules;
 };
@@ -38,6 +42,6 @@ void pdb_compare_config_release(struct pdb_compare_config *cfg);
 int pdb_compare_config_ignores(const struct pdb_compare_config *cfg, const char *benchmark);
 int pdb_compare_config_apply(const struct pdb_compare_config *cfg, const char *benchmark,
 			     const char *metric, double *threshold_pct, double *warn_pct,
-			     int *direction);
+			     int *direction, int *gate);
 
 #endif

@@ -2,11 +2,13 @@
 #include "compare_render.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare_text.h"
 #include "err.h"
 #include "escape.h"
+#include "util.h"
 
 void pdb_render_text(int fmt, struct pdb_buf *b, const char *s)
 {
@@ -95,6 +97,33 @@ static void none_reason(const struct pdb_compare *c, const struct pdb_compare_op
 		pdb_buf_puts(b, " that the configuration does not ignore");
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The metrics whose rows can fail the gate, sorted, or "nothing". */
+static void gated_metrics(const struct pdb_compare *c, int fmt, struct pdb_buf *b)
+{
+	const char **m = pdb_xmalloc((c->nrows ? c->nrows : 1) * sizeof *m);
+	size_t n = 0, said = 0;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].gated && c->rows[i].direction != PDB_DIR_NONE && *c->rows[i].metric)
+			m[n++] = c->rows[i].metric;
+	if (n)
+		qsort(m, n, sizeof *m, cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		if (i && strcmp(m[i], m[i - 1]) == 0)
+			continue;
+		pdb_buf_puts(b, said++ ? ", " : "");
+		pdb_render_text(fmt, b, m[i]);
+	}
+	if (!said)
+		pdb_buf_puts(b, "nothing");
+	free(m);
+}
+
 void pdb_compare_headline(const struct pdb_compare *c, unsigned fail_on,
 			  const struct pdb_compare_opts *opts, int fmt, struct pdb_buf *b)
 {
@@ -109,7 +138,9 @@ void pdb_compare_headline(const struct pdb_compare *c, unsigned fail_on,
 	pdb_compare_fail_on_text(fail_on, on, sizeof on);
 	pdb_buf_puts(b, outcome == PDB_OUTCOME_FAIL ? "FAIL: " : "PASS: ");
 	pdb_compare_counts_text(c, b);
-	pdb_buf_printf(b, " (fails on %s)", on);
+	pdb_buf_printf(b, " (fails on %s; gates ", on);
+	gated_metrics(c, fmt, b);
+	pdb_buf_puts(b, ")");
 }
 
 void pdb_compare_runs_label(const struct pdb_compare_run *runs, size_t n, int fmt,

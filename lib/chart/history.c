@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "detect.h"
+#include "metric_role.h"
 #include "util.h"
 
 #define MAX_MARKED 120   /* runs on the x axis up to which each point is marked */
@@ -161,19 +162,27 @@ static int cmp_drawn(const void *pa, const void *pb)
 	return c ? c : pdb_chart_cmp_dims(a->dims, b->dims);
 }
 
-/* Without --metric, leave out what is reported but never gated (exit
- * codes, counts) when something else is there; each one is named. */
+/* Whether a series is drawn without --metric: what the gate gates by
+ * default (lib/metric_role.h), not a count or a resource. */
+static int gated_by_default(const struct pdb_series *s)
+{
+	return s->direction != PDB_DIR_NONE &&
+	       pdb_metric_role_gated(pdb_metric_role_of_series(s->metric, s->dims));
+}
+
+/* Without --metric, leave out what is reported but not gated (exit codes,
+ * counts, resources) when something else is there; each one is named. */
 static void keep_gated(struct pdb_series *s, size_t *n, struct pdb_chart *c)
 {
 	size_t kept = 0;
 
 	for (size_t i = 0; i < *n; i++)
-		kept += s[i].direction != PDB_DIR_NONE;
+		kept += gated_by_default(&s[i]);
 	if (kept == 0 || kept == *n)
 		return;
 	kept = 0;
 	for (size_t i = 0; i < *n; i++) {
-		if (s[i].direction != PDB_DIR_NONE) {
+		if (gated_by_default(&s[i])) {
 			struct pdb_series t = s[kept];
 			s[kept++] = s[i];
 			s[i] = t;
@@ -182,7 +191,7 @@ static void keep_gated(struct pdb_series *s, size_t *n, struct pdb_chart *c)
 	for (size_t i = kept; i < *n; i++) {
 		char *dims = pdb_dims_json_display(s[i].dims);
 		pdb_chart_select(c);
-		pdb_chart_skip(c, "%s%s%s%s %s: reported, never gated: name it with --metric",
+		pdb_chart_skip(c, "%s%s%s%s %s: reported, not gated: name it with --metric",
 			       s[i].benchmark, *dims ? " [" : "", dims, *dims ? "]" : "", s[i].metric);
 		free(dims);
 	}

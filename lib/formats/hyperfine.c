@@ -24,6 +24,33 @@ static int is_stat(const char *key)
 	return 0;
 }
 
+/* A statistic of a command: user and system (mean CPU seconds of a run)
+ * are series of their own, user_time and sys_time, and their sum is
+ * cpu_time, the series the gate reads beside the wall time (the sum is
+ * exact to the microsecond, the split follows the clock tick); the rest
+ * are statistics of its time. */
+static void set_stat(struct pdb_run *run, const char *name, const struct pdb_attr *dims,
+		     size_t ndims, const char *key, double x)
+{
+	int user = strcmp(key, "user") == 0, sys = strcmp(key, "system") == 0;
+	struct pdb_result *r;
+	double u, s;
+
+	if (!user && !sys) {
+		r = pdb_run_result_with_dims(run, name, dims, ndims, "time", "s");
+		pdb_result_set_stat_raw(r, key, x);
+		return;
+	}
+	r = pdb_run_result_with_dims(run, name, dims, ndims, user ? "user_time" : "sys_time", "s");
+	pdb_result_set_stat_raw(r, "mean", x);
+	if (pdb_result_get_stat(pdb_run_result_with_dims(run, name, dims, ndims, "user_time", "s"),
+				"mean", &u) == 0 &&
+	    pdb_result_get_stat(pdb_run_result_with_dims(run, name, dims, ndims, "sys_time", "s"),
+				"mean", &s) == 0)
+		pdb_result_set_stat(pdb_run_result_with_dims(run, name, dims, ndims, "cpu_time", "s"),
+				    "mean", u + s);
+}
+
 static int detect_json(const struct pdb_source *src)
 {
 	return pdb_head_first(src) == '{' && pdb_head_has(src, "\"results\"") &&
@@ -172,8 +199,7 @@ static int parse_result(const struct pdb_source *src, struct pdb_json_doc *doc,
 				pdb_json_bad(err, src, path, "expected a number");
 				goto out;
 			}
-			r = pdb_run_result_with_dims(run, name, dims, ndims, "time", "s");
-			pdb_result_set_stat_raw(r, key, x);
+			set_stat(run, name, dims, ndims, key, x);
 		} else if (strcmp(key, "exit_codes") == 0) {
 			if (exit_codes(src, doc, run, name, command, dims, ndims, v, path, err) < 0)
 				goto out;
@@ -357,8 +383,9 @@ static void csv_result(struct csv_state *st, char **row, const char *name,
 		       const struct pdb_attr *dims, size_t ndims)
 {
 	struct pdb_attr *extra = pdb_xcalloc(st->ncols, sizeof *extra);
-	struct pdb_result *r = pdb_run_result_with_dims(st->run, name, dims, ndims, "time", "s");
 	size_t nextra = 0;
+
+	pdb_run_result_with_dims(st->run, name, dims, ndims, "time", "s");
 
 	for (size_t i = 1; i < st->ncols; i++) {
 		double x;
@@ -368,7 +395,7 @@ static void csv_result(struct csv_state *st, char **row, const char *name,
 			extra[nextra].key = pdb_attr_bench_key(st->header[i], row[0]);
 			extra[nextra++].value = row[i];
 		} else if (row[i][0] != '\0' && pdb_parse_double(row[i], &x) == 0) {
-			pdb_result_set_stat_raw(r, st->header[i], x);
+			set_stat(st->run, name, dims, ndims, st->header[i], x);
 		}
 	}
 	/* one merge: a column at a time would shift the sorted attributes for each */

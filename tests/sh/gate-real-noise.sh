@@ -58,11 +58,16 @@ replay() { # replay SET DIR STEP BENCH: the gate commit by commit; a summary in 
 	}
 	$1 != c { flush(); c = $1 }
 	{
-		rc = $2; line = line sprintf("  %s %s (%+.0f%%)", $5, $3, $4)
-		if ($1 == step && $5 == bench) { stepv = $3; next }
-		if ($1 == step) { if ($3 == "regression") other++; next }
+		rc = $2; line = line sprintf("  %s %s %s (%+.0f%%)", $5, $6, $3, $4)
+		# the stepped benchmark: found when a gated series of it fails the gate
+		if ($1 == step && $5 == bench) {
+			if ($7 == 1) stepv = "regression"
+			else if (stepv != "regression" && (stepv == "" || $3 == "inconclusive")) stepv = $3
+			next
+		}
+		if ($1 == step) { if ($7 == 1) other++; next }
 		v[$3]++; series++
-		if ($3 == "regression") reg++
+		if ($7 == 1) reg++
 		if ($3 == "improvement") imp++
 	}
 	END {
@@ -93,9 +98,9 @@ step=$(grep -cxF "$want" "$work/cps")
 grep -vxF "$want" "$work/cps" >"$work/others"
 others=$(grep -c . "$work/others")
 false_reg=$(grep -c ': regression' "$work/others")
-if [ "$step" = 1 ]; then detect="step at c25 found"; else detect="step at c25 not found"; fi
+if [ "$step" -ge 1 ]; then detect="step at c25 found"; else detect="step at c25 not found"; fi
 detect="$detect, $others other change points ($false_reg regressions)"
-[ "$step" = 1 ] || { echo "FAIL: detect: not found: $want"; fail=1; }
+[ "$step" -ge 1 ] || { echo "FAIL: detect: not found: $want"; fail=1; }
 [ "$others" = 0 ] || { echo "detect: change points in the unchanged part:"; sed 's/^/  /' "$work/others"; }
 [ "$false_reg" = 0 ] || { echo "FAIL: detect: $false_reg regressions in the unchanged part"; fail=1; }
 [ $rc = 0 ] || { echo "FAIL: detect: exit $rc"; fail=1; }

@@ -105,21 +105,33 @@ static int64_t add_run(struct pdb_store *store, size_t n, double factor)
 }
 
 /* Compare base with cand: how many of the TRIALS series are regressions. */
-static size_t regressions(struct pdb_store *store, int64_t base, int64_t cand,
-			  const char **band)
+/* The regressions of a comparison; run_noise_pct: perfdb.yaml's
+ * `compare: run_noise:` (NaN: the default of each metric's role). */
+static size_t regressions_at(struct pdb_store *store, int64_t base, int64_t cand,
+			     double run_noise_pct, const char **band)
 {
+	struct pdb_compare_config cfg;
 	struct pdb_compare_opts opts;
 	struct pdb_compare c;
 	struct pdb_err err;
 	size_t n;
 
+	pdb_compare_config_init(&cfg);
+	cfg.run_noise_pct = run_noise_pct;
 	pdb_compare_opts_init(&opts);
+	opts.config = &cfg;
 	assert_int_equal(pdb_compare_run_groups(store, &base, 1, &cand, 1, &opts, &c, &err), 0);
 	assert_int_equal(c.nrows, TRIALS);
 	n = c.counts[PDB_VERDICT_REGRESSION];
 	*band = c.rows[0].band;
 	pdb_compare_release(&c);
 	return n;
+}
+
+static size_t regressions(struct pdb_store *store, int64_t base, int64_t cand,
+			  const char **band)
+{
+	return regressions_at(store, base, cand, NAN, band);
 }
 
 static void test_false_alarms(void **state)
@@ -134,6 +146,10 @@ static void test_false_alarms(void **state)
 	b = add_run(f->store, 10, 1.0);
 	n = regressions(f->store, a, b, &band);
 	print_message("A/A 10 vs 10, sigma 3%%: %zu of %d flagged\n", n, TRIALS);
+	assert_string_equal(band, "samples+run noise");
+	assert_true(n <= TRIALS / 100);
+	/* a quiet machine's configuration: the samples alone */
+	n = regressions_at(f->store, a, b, 0, &band);
 	assert_string_equal(band, "samples");
 	assert_true(n <= TRIALS / 100);
 }
@@ -148,8 +164,20 @@ static void test_power(void **state)
 	rng_state = 2;
 	a = add_run(f->store, 10, 1.0);
 	b = add_run(f->store, 10, 1.10);
+	/* two runs and no history: 10 % is inside the run-to-run noise
+	 * assumed for a time (15 % a run), and is not called */
 	n = regressions(f->store, a, b, &band);
-	print_message("10%% slowdown 10 vs 10, sigma 3%%: %zu of %d flagged\n", n, TRIALS);
+	print_message("10%% slowdown 10 vs 10, sigma 3%%, no history: %zu of %d flagged\n", n,
+		      TRIALS);
+	assert_int_equal(n, 0);
+	/* a quiet machine's configuration (run_noise: 0) sees it */
+	n = regressions_at(f->store, a, b, 0, &band);
+	print_message("the same with run_noise 0: %zu of %d flagged\n", n, TRIALS);
+	assert_true(n >= TRIALS * 95 / 100);
+	/* and a doubled time is beyond that noise */
+	b = add_run(f->store, 10, 2.0);
+	n = regressions(f->store, a, b, &band);
+	print_message("2x slowdown, no history: %zu of %d flagged\n", n, TRIALS);
 	assert_true(n >= TRIALS * 95 / 100);
 }
 

@@ -3,6 +3,7 @@ parameter_X columns are the parameters; a scan is one benchmark named by the
 command with {param} placeholders (_facts.scan_names)."""
 import csv
 from _facts import series, result, scan_names, occurrence
+from hyperfine import cpu_series
 
 
 def read(path):
@@ -14,7 +15,8 @@ def read(path):
     seen = {}
     for row, name, (_, dims) in zip(rows, scan_names(items), items):
         dims = occurrence(seen, name, dims)
-        stats = {k: float(row[k]) for k in ("mean", "stddev", "median", "user", "system", "min", "max")
+        stats = {k: float(row[k]) for k in ("mean", "stddev", "median", "min", "max")
                  if row.get(k) not in (None, "")}
         out.append(series(name, "time", "s", "lower", [], stats, dims))
+        out += cpu_series(name, row.get("user"), row.get("system"), dims)
     return result(out)

@@ -1,0 +1,88 @@
+/* Wall time checked against CPU time (compare_cpu.h). */
+#include "compare_cpu.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metric_role.h"
+#include "units.h"
+#include "util.h"
+
+static int cmp_row_ptr(const void *pa, const void *pb)
+{
+	const struct pdb_compare_row *a = *(const struct pdb_compare_row *const *)pa;
+	const struct pdb_compare_row *b = *(const struct pdb_compare_row *const *)pb;
+	int d = strcmp(a->benchmark, b->benchmark);
+
+	return d ? d : strcmp(a->dims_json, b->dims_json);
+}
+
+/* The row of metric cpu among the CPU rows (sorted), for w's benchmark and dims. */
+static struct pdb_compare_row *find_cpu(struct pdb_compare_row **cpu, size_t ncpu,
+					const struct pdb_compare_row *w)
+{
+	struct pdb_compare_row *const *hit = bsearch(&w, cpu, ncpu, sizeof *cpu, cmp_row_ptr);
+
+	return hit ? *hit : NULL;
+}
+
+/* The change of a row in %: its estimate, else its medians'. */
+static double log_pct(const struct pdb_compare_row *r)
+{
+	if (!isnan(r->change_pct))
+		return r->change_pct;
+	if (r->median_base > 0 && r->median_cand > 0)
+		return 100 * expm1(log(r->median_cand / r->median_base)) + 0.0;
+	return NAN;
+}
+
+static void set_reason(struct pdb_compare_row *w, char *reason)
+{
+	free(w->reason);
+	w->reason = reason;
+}
+
+static void check_one(struct pdb_compare_row *w, const struct pdb_compare_row *c)
+{
+	if (!(c->median_base > 0) || !(w->median_base > 0) || !(c->median_cand > 0) ||
+	    !(w->median_cand > 0) || (c->median_base < PDB_CPU_BOUND_SHARE * w->median_base &&
+				      c->median_cand < PDB_CPU_BOUND_SHARE * w->median_cand))
+		return; /* it waits more than it computes: the wall time decides */
+	if ((w->verdict == PDB_VERDICT_REGRESSION || w->verdict == PDB_VERDICT_IMPROVEMENT) &&
+	    c->verdict != w->verdict) {
+		w->verdict = PDB_VERDICT_INCONCLUSIVE;
+		w->decided_by = c->metric;
+		set_reason(w, pdb_xasprintf("its CPU time is %s (%+.1f %%): a wall time that moved "
+					    "%+.1f %% without it is the machine's load",
+					    pdb_verdict_name(c->verdict), log_pct(c), log_pct(w)));
+	} else if (c->verdict == PDB_VERDICT_REGRESSION && c->gated &&
+		   w->verdict != PDB_VERDICT_REGRESSION) {
+		w->decided_by = c->metric;
+		set_reason(w, pdb_xasprintf("its CPU time is a regression (%+.1f %%), which fails "
+					    "the gate", log_pct(c)));
+	}
+}
+
+void pdb_compare_check_wall(struct pdb_compare_row *rows, size_t n, int paired)
+{
+	struct pdb_compare_row **cpu;
+	size_t ncpu = 0;
+
+	if (paired)
+		return; /* side by side, the load moved both sides alike */
+	cpu = pdb_xmalloc((n ? n : 1) * sizeof *cpu);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(rows[i].metric, PDB_METRIC_CPU) == 0)
+			cpu[ncpu++] = &rows[i];
+	if (ncpu)
+		qsort(cpu, ncpu, sizeof *cpu, cmp_row_ptr);
+	for (size_t i = 0; i < n && ncpu; i++) {
+		struct pdb_compare_row *w = &rows[i], *c;
+		const char *cpu_metric = pdb_metric_cpu_of(w->metric);
+		if (!cpu_metric || w->direction == PDB_DIR_NONE || (c = find_cpu(cpu, ncpu, w)) == NULL)
+			continue;
+		check_one(w, c);
+	}
+	free(cpu);
+}
