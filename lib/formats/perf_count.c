@@ -51,6 +51,19 @@ void pdb_perf_count_add(struct pdb_run *run, const struct pdb_perf_count *c)
 		event_attr(run, "perf.metric", c, c->metric);
 }
 
+int pdb_perf_comment(struct pdb_run *run, const char *line)
+{
+	const char *p = line + 1;
+
+	if (line[0] != '#')
+		return 0;
+	while (*p == ' ')
+		p++;
+	if (strncmp(p, "started on ", 11) == 0)
+		pdb_run_set_attr(run, "started_on", p + 11);
+	return 1;
+}
+
 void pdb_perf_set_tool(struct pdb_run *run)
 {
 	pdb_set_str(&run->tool, "perf");

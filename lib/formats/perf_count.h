@@ -32,6 +32,10 @@ int pdb_perf_is_missing(const char *s);
  * as the attribute perf.counted[EVENT], the metric as perf.metric[EVENT]. */
 void pdb_perf_count_add(struct pdb_run *run, const struct pdb_perf_count *c);
 
+/* A line of perf's own comments ('#' first: "# started on DATE", which -o
+ * writes, kept as the attribute started_on; -I's column heads): 1, else 0. */
+int pdb_perf_comment(struct pdb_run *run, const char *line);
+
 /* The run's tool, once a file gave counts. */
 void pdb_perf_set_tool(struct pdb_run *run);
 

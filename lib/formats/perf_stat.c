@@ -174,14 +174,8 @@ static int text_line(void *ctx, char *line, size_t len)
 		line[--len] = '\0';
 	if (strspn(line, " \t") == len)
 		return 0;
-	if (line[0] == '#') {
-		const char *p = line + 1;
-		while (*p == ' ')
-			p++;
-		if (strncmp(p, "started on ", 11) == 0)
-			pdb_run_set_attr(rd->run, "started_on", p + 11);
+	if (pdb_perf_comment(rd->run, line))
 		return 0;
-	}
 	return row(rd, line);
 }
 
