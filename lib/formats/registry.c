@@ -38,6 +38,7 @@ extern const struct pdb_format pdb_format_catch2_xml;
 extern const struct pdb_format pdb_format_julia_benchmarktools;
 extern const struct pdb_format pdb_format_perf_stat;
 extern const struct pdb_format pdb_format_perf_stat_json;
+extern const struct pdb_format pdb_format_perf_stat_text;
 extern const struct pdb_format pdb_format_hey;
 extern const struct pdb_format pdb_format_hey_csv;
 extern const struct pdb_format pdb_format_ab;
@@ -82,6 +83,7 @@ const struct pdb_format *const pdb_formats[] = {
 	&pdb_format_julia_benchmarktools,
 	&pdb_format_perf_stat,
 	&pdb_format_perf_stat_json,
+	&pdb_format_perf_stat_text,
 	&pdb_format_hey,
 	&pdb_format_hey_csv,
 	&pdb_format_ab,
