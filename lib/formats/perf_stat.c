@@ -5,13 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/attrs_util.h"
 #include "formats/format.h"
+#include "formats/perf_count.h"
 #include "parse/json_util.h"
 #include "parse/text_util.h"
 #include "util.h"
 
-#define BENCH "perf-stat"
 #define MAXF 16
 
 struct reader {
@@ -59,11 +58,6 @@ static int is_cpu(const char *s)
 	return strncmp(s, "CPU", 3) == 0 && s[3] && strspn(s + 3, "0123456789") == strlen(s + 3);
 }
 
-static int is_count_value(const char *s)
-{
-	return strcmp(s, "<not supported>") == 0 || strcmp(s, "<not counted>") == 0;
-}
-
 /* Does the head's first data line look like perf's: VALUE,UNIT,EVENT,...? */
 static int looks_like_row(const char *line, size_t len)
 {
@@ -85,7 +79,7 @@ static int looks_like_row(const char *line, size_t len)
 		i++;
 	if (n < i + 7)
 		return 0;
-	if (!is_count_value(f[i].text) && pdb_parse_double(f[i].text, &v) < 0)
+	if (!pdb_perf_is_missing(f[i].text) && pdb_parse_double(f[i].text, &v) < 0)
 		return 0;
 	if (strspn(f[i + 1].text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/") !=
 	    strlen(f[i + 1].text))
@@ -114,31 +108,18 @@ static int detect(const struct pdb_source *src)
 	return 0;
 }
 
-/* "instructions" or "instructions,cpu=0" as the key of a run attribute. */
-static void event_attr(struct reader *rd, const char *key, const char *event,
-		       const char *cpu, const char *value)
-{
-	char *which = cpu ? pdb_xasprintf("%s,cpu=%s", event, cpu) : pdb_xstrdup(event);
-
-	pdb_attr_set_bench(rd->run, key, which, value);
-	free(which);
-}
-
 /* [TIME,][CPUn,]VALUE,UNIT,EVENT,[NOISE%,]RUNTIME,PERCENT,METRIC,METRIC-UNIT */
 static int row(struct reader *rd, char *line)
 {
 	struct field f[MAXF + 1];
 	size_t n = split(line, f, MAXF), i = 0;
-	const char *cpu = NULL, *event;
-	struct pdb_result *r;
-	struct pdb_attr dim;
-	struct pdb_sample s;
-	double t = NAN, v, noise = NAN, runtime, pct;
+	struct pdb_perf_count c = PDB_PERF_COUNT;
+	char *metric = NULL;
 	int has_noise = 0;
 
 	if (n > MAXF)
 		return bad(rd, f[MAXF - 1].col, "too many fields for a perf stat -x, row");
-	if (n > 0 && isspace((unsigned char)f[0].text[0]) && pdb_parse_double(f[0].text, &t) == 0)
+	if (n > 0 && isspace((unsigned char)f[0].text[0]) && pdb_parse_double(f[0].text, &c.t) == 0)
 		i++;
 	if (rd->interval < 0)
 		rd->interval = i > 0;
@@ -146,54 +127,40 @@ static int row(struct reader *rd, char *line)
 		return bad(rd, 1, rd->interval ? "expected the interval time first, as on the rows before"
 					       : "an interval time on one row but not the rows before");
 	if (i < n && is_cpu(f[i].text))
-		cpu = f[i++].text + 3;
+		c.cpu = f[i++].text + 3;
 	if (n < i + 5)
 		return bad(rd, n ? f[n - 1].col : 1,
 			   "expected VALUE,UNIT,EVENT,RUNTIME,PERCENT (perf stat -x,)");
-	event = f[i + 2].text;
-	if (!*event)
+	c.event = f[i + 2].text;
+	c.unit = f[i + 1].text;
+	if (!*c.event)
 		return bad(rd, f[i + 2].col, "empty event name");
 	if (n > i + 3) {
 		size_t len = strlen(f[i + 3].text);
 		if (len > 0 && f[i + 3].text[len - 1] == '%') {
 			f[i + 3].text[len - 1] = '\0';
-			if (pdb_parse_double(f[i + 3].text, &noise) < 0 || !isfinite(noise))
+			if (pdb_parse_double(f[i + 3].text, &c.noise) < 0 || !isfinite(c.noise))
 				return bad(rd, f[i + 3].col, "expected the noise as a percentage");
 			has_noise = 1;
 		}
 	}
 	if (n < i + 5 + (size_t)has_noise)
 		return bad(rd, f[n - 1].col, "expected RUNTIME,PERCENT after the event");
-	if (pdb_parse_double(f[i + 3 + has_noise].text, &runtime) < 0 || !isfinite(runtime) ||
-	    runtime < 0)
+	if (pdb_parse_double(f[i + 3 + has_noise].text, &c.runtime_ns) < 0 ||
+	    !isfinite(c.runtime_ns) || c.runtime_ns < 0)
 		return bad(rd, f[i + 3 + has_noise].col, "expected the counter run time in ns");
-	if (pdb_parse_double(f[i + 4 + has_noise].text, &pct) < 0 || !isfinite(pct))
+	if (pdb_parse_double(f[i + 4 + has_noise].text, &c.pct) < 0 || !isfinite(c.pct))
 		return bad(rd, f[i + 4 + has_noise].col, "expected the percentage of time counted");
 	rd->rows++;
-	if (is_count_value(f[i].text)) {
-		event_attr(rd, "perf.counted", event, cpu, f[i].text);
-		return 0;
-	}
-	if (pdb_parse_double(f[i].text, &v) < 0 || !isfinite(v))
+	if (pdb_perf_is_missing(f[i].text))
+		c.missing = f[i].text;
+	else if (pdb_parse_double(f[i].text, &c.value) < 0 || !isfinite(c.value))
 		return bad(rd, f[i].col, "expected a count, <not supported> or <not counted>");
-	dim.key = "cpu";
-	dim.value = (char *)cpu;
-	r = pdb_run_result_with_dims(rd->run, BENCH, &dim, cpu ? 1 : 0, event,
-				     *f[i + 1].text ? f[i + 1].text : "count");
-	s = PDB_SAMPLE(pdb_result_canonical(r, v));
-	s.t = t;
-	pdb_result_add_sample(r, &s);
-	if (rd->interval)
-		return 0; /* per interval: the run time and share would differ per sample */
-	if (has_noise)
-		pdb_result_set_stat(r, "variance", noise);
-	pdb_result_set_stat(r, "runtime", runtime / 1e9);
-	pdb_result_set_stat(r, "measured_pct", pct);
-	if (n > i + 6 + (size_t)has_noise && *f[i + 5 + has_noise].text) {
-		char *m = pdb_xasprintf("%s %s", f[i + 5 + has_noise].text, f[i + 6 + has_noise].text);
-		event_attr(rd, "perf.metric", event, cpu, m);
-		free(m);
-	}
+	if (n > i + 6 + (size_t)has_noise && *f[i + 5 + has_noise].text)
+		c.metric = metric = pdb_xasprintf("%s %s", f[i + 5 + has_noise].text,
+						  f[i + 6 + has_noise].text);
+	pdb_perf_count_add(rd->run, &c);
+	free(metric);
 	return 0;
 }
 
@@ -207,14 +174,8 @@ static int text_line(void *ctx, char *line, size_t len)
 		line[--len] = '\0';
 	if (strspn(line, " \t") == len)
 		return 0;
-	if (line[0] == '#') {
-		const char *p = line + 1;
-		while (*p == ' ')
-			p++;
-		if (strncmp(p, "started on ", 11) == 0)
-			pdb_run_set_attr(rd->run, "started_on", p + 11);
+	if (pdb_perf_comment(rd->run, line))
 		return 0;
-	}
 	return row(rd, line);
 }
 
@@ -227,7 +188,7 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, (int)rd.line, 0,
 				 "no counter rows (perf stat -x, output)");
 	if (ret == 0)
-		pdb_set_str(&run->tool, "perf");
+		pdb_perf_set_tool(run);
 	return ret;
 }
 

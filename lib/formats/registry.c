@@ -37,6 +37,10 @@ extern const struct pdb_format pdb_format_catch2;
 extern const struct pdb_format pdb_format_catch2_xml;
 extern const struct pdb_format pdb_format_julia_benchmarktools;
 extern const struct pdb_format pdb_format_perf_stat;
+extern const struct pdb_format pdb_format_perf_stat_json;
+extern const struct pdb_format pdb_format_perf_stat_text;
+extern const struct pdb_format pdb_format_cachegrind;
+extern const struct pdb_format pdb_format_callgrind;
 extern const struct pdb_format pdb_format_hey;
 extern const struct pdb_format pdb_format_hey_csv;
 extern const struct pdb_format pdb_format_ab;
@@ -80,6 +84,10 @@ const struct pdb_format *const pdb_formats[] = {
 	&pdb_format_catch2_xml,
 	&pdb_format_julia_benchmarktools,
 	&pdb_format_perf_stat,
+	&pdb_format_perf_stat_json,
+	&pdb_format_perf_stat_text,
+	&pdb_format_cachegrind,
+	&pdb_format_callgrind,
 	&pdb_format_hey,
 	&pdb_format_hey_csv,
 	&pdb_format_ab,

@@ -58,7 +58,7 @@ for t in $targets; do
     { echo "fuzz: cannot build fuzz_$t"; exit 2; }
   case $t in
     json) seed json '*.json' ;;
-    csv) seed csv '*.csv' '*.txt' '*.tsv' '*.log' ;;
+    csv) seed csv '*.csv' '*.txt' '*.tsv' '*.log' 'cachegrind.out.*' 'callgrind.out.*' ;;
     xml) seed xml '*.xml' ;;
     yaml) seed yaml '*.yaml' '*.yml' ;;
     canonical) seed canonical '*.json' ;;
