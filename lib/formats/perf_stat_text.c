@@ -174,6 +174,15 @@ static int footer(struct reader *rd, const char *p, const char *end, const char 
 		pdb_result_set_stat(r, "stderr", sd);
 	if (!isnan(noise))
 		pdb_result_set_stat(r, "variance", noise);
+	if (k == 2) {
+		/* user + sys: cpu_time, the CPU time every source names so */
+		const struct pdb_result *u = pdb_run_series(rd->run, BENCH, NULL, 0, "user_time", "s",
+							    PDB_DIR_LOWER);
+		if (u->nsamples > 0)
+			pdb_result_add_raw(pdb_run_series(rd->run, BENCH, NULL, 0, "cpu_time", "s",
+							  PDB_DIR_LOWER),
+					   u->samples[u->nsamples - 1].value + v);
+	}
 	return 0;
 }
 
@@ -306,7 +315,7 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 const struct pdb_format pdb_format_perf_stat_text = {
 	.name = "perf-stat-text",
 	.summary = "perf stat text output: the same series as perf-stat (-x,), plus "
-		   "wall_time, user_time, sys_time from its footer",
+		   "wall_time, user_time, sys_time (and their sum cpu_time) from its footer",
 	.detect = detect,
 	.parse = parse,
 };

@@ -7,7 +7,7 @@ counter ran part of the time, "(N%)"; -I prints the time first, -A "CPUn". Lines
 starting with '#' are comments. The footer gives "S seconds time elapsed" (with -r:
 "S +- SD seconds time elapsed  ( +- N% )"), "S seconds user", "S seconds sys".
 The series are those of the -x, CSV (perf_stat.py): benchmark perf-stat, metric =
-event, msec as s; the footer as wall_time, user_time, sys_time (s).
+event, msec as s; the footer as wall_time, user_time, sys_time (s), and user + sys as cpu_time.
 """
 import re
 
@@ -49,6 +49,11 @@ def read(path):
                     s["stats"]["stderr"] = float(m["sd"])
                 if m["noise"]:
                     s["stats"]["variance"] = float(m["noise"])
+                user = series.get(("user_time", None))
+                if m["what"] == "sys" and user and user["samples"]:
+                    # their sum: cpu_time, as every source names CPU time
+                    get("cpu_time", None, "s", "lower")["samples"].append(
+                        user["samples"][-1] + float(m["v"]))
                 continue
             m = _COUNTER.match(line)
             if not m:
