@@ -93,7 +93,7 @@ static int tail_percentile(const char *d)
 		/* the first two digits are the integer part, the rest decimals */
 		if (!dot && n < 2)
 			pct = pct * 10 + (*d - '0');
-		else {
+		else if (scale < 1e10) { /* further digits change no verdict */
 			pct += (*d - '0') / scale;
 			scale *= 10;
 		}
