@@ -27,7 +27,8 @@ static const struct cmd_option options[] = {
 				   "auto, with two variants: add pairs (ABBA) until every\n"
 				   "gated series is conclusive, looking at a fixed schedule\n"
 				   "of pair counts, each look at alpha / looks (Bonferroni)", NULL },
-	{ "max-repeat", OPT_MAX_REPEAT, "N", "pairs of --repeat auto at most (spec max_repeat:, 60)", NULL },
+	{ "max-repeat", OPT_MAX_REPEAT, "N", "pairs of --repeat auto at most (spec max_repeat:, 1000:\n"
+					   "the budget is the bound)", NULL },
 	{ "budget", OPT_BUDGET, "SECONDS", "measuring time of --repeat auto: no look starts whose\n"
 					   "pairs would not fit (spec budget:, 300)", NULL },
 	{ "variant", OPT_VARIANT, "NAME:KEY=VALUE", "an A/B variant, its {KEY} in commands\n"
@@ -535,6 +536,13 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 			pdb_run_set_attr(runs[r], "variant", spec.variants[r].name);
 			pdb_run_set_attr(runs[r], "ab", ab);
 		}
+		if (adaptive) {
+			/* the looks' alpha: a later compare of the pair gives
+			 * the interval the gate gave */
+			char alpha[32];
+			snprintf(alpha, sizeof alpha, "%.17g", gate.cmp.alpha);
+			pdb_run_set_attr(runs[r], "ab_alpha", alpha);
+		}
 		if (name && spec.nvariants)
 			runs[r]->name = pdb_xasprintf("%s-%s", name, spec.variants[r].name);
 		else if (name)
@@ -563,6 +571,7 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		ad.store = store;
 		ad.runs = runs;
 		ad.cmp = &gate.cmp;
+		ad.fail_on = gate.view.fail_on;
 		pc.adaptive = &ad;
 		ro.look = on_look;
 		adaptive_schedule_text(&ad, text, sizeof text);

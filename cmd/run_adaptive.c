@@ -94,6 +94,7 @@ int adaptive_look(struct adaptive *a, const struct pdb_look *l)
 	struct pdb_compare c;
 	struct pdb_err err;
 	size_t gated = 0;
+	int failed;
 
 	a->look = l->look;
 	a->pairs = l->pairs;
@@ -112,9 +113,12 @@ int adaptive_look(struct adaptive *a, const struct pdb_look *l)
 		a->open += pdb_adaptive_row_open(&c.rows[i]);
 	}
 	say_look(a, l, &c, gated);
+	failed = pdb_compare_failed(&c, a->fail_on);
 	pdb_compare_release(&c);
 	if (a->open == 0)
 		a->end = ADAPTIVE_CONCLUSIVE;
+	else if (failed)
+		a->end = ADAPTIVE_FAILED;
 	else if (l->look + 1 >= l->nlooks)
 		a->end = ADAPTIVE_MAX_REPEAT;
 	else if (!next_fits(a, l))
@@ -137,6 +141,7 @@ void adaptive_end_text(const struct adaptive *a, char *buf, size_t size)
 	static const char *const why[] = {
 		"", "every gated series conclusive", "the pairs ran out (max_repeat)",
 		"the budget ended", "a look could not compare",
+		"the gate failed already (a regression at this look's alpha)",
 	};
 
 	if (a->end == ADAPTIVE_RUNNING) {
@@ -145,7 +150,7 @@ void adaptive_end_text(const struct adaptive *a, char *buf, size_t size)
 	}
 	snprintf(buf, size, "ended at look %zu/%zu (%d pairs, %.0f s): %s", a->look + 1,
 		 a->sched.nlooks, a->pairs, a->elapsed, why[a->end]);
-	if (a->end == ADAPTIVE_MAX_REPEAT || a->end == ADAPTIVE_BUDGET) {
+	if (a->end == ADAPTIVE_MAX_REPEAT || a->end == ADAPTIVE_BUDGET || a->end == ADAPTIVE_FAILED) {
 		size_t n = strlen(buf);
 		snprintf(buf + n, size - n, ", %zu series inconclusive", a->open);
 	}
@@ -157,6 +162,8 @@ const char *adaptive_open_note(const struct adaptive *a, char *buf, size_t size)
 		snprintf(buf, size, "the budget (%g s) ended at %d pairs", a->budget, a->pairs);
 	else if (a->end == ADAPTIVE_MAX_REPEAT)
 		snprintf(buf, size, "max_repeat (%d pairs) ended", a->pairs);
+	else if (a->end == ADAPTIVE_FAILED)
+		snprintf(buf, size, "the run stopped at %d pairs, the gate failed already", a->pairs);
 	else
 		return NULL;
 	return buf;

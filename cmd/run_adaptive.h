@@ -13,6 +13,8 @@ enum adaptive_end {
 	ADAPTIVE_MAX_REPEAT,  /* the last look of the schedule */
 	ADAPTIVE_BUDGET,      /* the next look's pairs would not fit the budget */
 	ADAPTIVE_ERROR,       /* a look could not compare (said) */
+	ADAPTIVE_FAILED,      /* the gate failed already: a regression more pairs
+			       * cannot undo at this look's alpha */
 };
 
 struct adaptive {
@@ -22,6 +24,7 @@ struct adaptive {
 	struct pdb_store *store;           /* read for history only */
 	struct pdb_run *const *runs;       /* base, candidate: the runner fills them */
 	const struct pdb_compare_opts *cmp; /* the gate's options, alpha the look's */
+	unsigned fail_on;                  /* the gate's --fail-on */
 	int end;                           /* enum adaptive_end */
 	size_t look;                       /* the last look made (0-based) */
 	int pairs;                         /* pairs at it */
@@ -30,8 +33,9 @@ struct adaptive {
 };
 
 /* The runner's look: compare the runs so far in memory, say the gated
- * series' intervals on stderr, and stop when all are conclusive, at the
- * last look, or when the next look's pairs would not fit the budget. */
+ * series' intervals on stderr, and stop when all are conclusive, when the
+ * gate has failed already, at the last look, or when the next look's pairs
+ * would not fit the budget. */
 int adaptive_look(struct adaptive *a, const struct pdb_look *l);
 
 /* "5 looks at 10, 15, 23, 35, 60 pairs, alpha 0.01/5 each" */

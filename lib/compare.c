@@ -1196,6 +1196,19 @@ static void history_of(struct ctx *c, struct pdb_run *const *brun, size_t nbase,
 	c->cand_id = ncand == 1 ? crun[0]->id : -1;
 }
 
+/* An adaptive A/B pair was gated at its looks' alpha (alpha / looks,
+ * the attribute ab_alpha of both runs): compared again, it gets the
+ * interval the gate gave. Else alpha. */
+static double pair_alpha(const struct pdb_run *base, const struct pdb_run *cand, double alpha)
+{
+	const char *b = pdb_run_get_attr(base, "ab_alpha"), *c = pdb_run_get_attr(cand, "ab_alpha");
+	double a;
+
+	if (b && c && strcmp(b, c) == 0 && pdb_parse_double(b, &a) == 0 && a > 0 && a < 1)
+		return a;
+	return alpha;
+}
+
 int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_t nbase,
 		     struct pdb_run *const *crun, size_t ncand,
 		     const struct pdb_compare_opts *opts, struct pdb_compare *out,
@@ -1227,6 +1240,8 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 			   strcmp(out->base[0].status, "complete") == 0 &&
 			   strcmp(out->cand[0].status, "complete") == 0;
 	}
+	if (c.paired && isnan(opts->alpha) && !(opts->config && !isnan(opts->config->alpha)))
+		c.alpha = out->alpha = pair_alpha(brun[0], crun[0], c.alpha);
 	be = side_entries(brun, nbase, opts, &nbe);
 	ce = side_entries(crun, ncand, opts, &nce);
 	c.base_e = be;

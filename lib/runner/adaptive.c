@@ -62,7 +62,7 @@ int pdb_adaptive_schedule(double alpha, int max_repeat, struct pdb_adaptive_sche
 
 int pdb_adaptive_row_gated(const struct pdb_compare_row *row)
 {
-	return row->direction != PDB_DIR_NONE && row->hidden == PDB_SHOWN;
+	return row->direction != PDB_DIR_NONE && row->gated && row->hidden == PDB_SHOWN;
 }
 
 int pdb_adaptive_row_open(const struct pdb_compare_row *row)

@@ -42,6 +42,33 @@ echo "stored: $n runs, wall_time samples $samples"
 [ "$n" = 2 ] && [ "$samples" = "$pairs $pairs" ] || { echo "FAIL: expected 2 runs of $pairs samples each"; fail=1; }
 "$PERFDB" compare latest~1 latest --metric wall_time --alpha 0.002 >"$work/cmp" 2>&1
 grep -q 'paired = Wilcoxon signed-rank test' "$work/cmp" || { echo "FAIL: the stored pair is not tested paired"; cat "$work/cmp"; fail=1; }
+# one interval per comparison: compared again later, the pair gets the
+# interval and verdict the gate gave (at the looks' alpha)
+"$PERFDB" compare latest~1 latest --metric wall_time --format csv >"$work/again" 2>/dev/null
+gate=$(awk -F, '$3 == "wall_time" { print $12, $13, $14, $18 }' "$work/out")
+again=$(awk -F, '$3 == "wall_time" { print $12, $13, $14, $18 }' "$work/again")
+echo "the gate's interval: $gate; compared again: $again"
+[ -n "$gate" ] && [ "$gate" = "$again" ] || { echo "FAIL: a later compare of the A/B pair gives another interval"; fail=1; }
+
+# the gate fails already while another gated series is still open: the run
+# stops there (a random count, 1-256, stays inconclusive at every look)
+cat > "$work/noisy.yaml" <<'YAML'
+repeat: auto
+max_repeat: 200
+benchmarks:
+  - name: nap
+    command: [sh, -c, 'sleep {s}; echo "n: $(($(od -An -N1 -tu1 /dev/urandom) + 1))"']
+    metrics:
+      - {name: n, regex: 'n: ([0-9]+)', direction: lower}
+YAML
+"$PERFDB" run "$work/noisy.yaml" --variant base:s=0.1 --variant cand:s=0.15 --compare \
+	--metric '[wn]*' --format csv >"$work/out" 2>"$work/err"
+status=$?
+echo "a regression beside an open series: exit $status, ended at $(ended)"
+case $status:$(ended) in
+1:*"the gate failed already"*) ;;
+*) echo "FAIL: expected exit 1, stopped as the gate failed"; cat "$work/err"; fail=1 ;;
+esac
 
 # the same sleep twice: the interval narrows look by look to within ±10 %
 start=$(date +%s)
