@@ -47,11 +47,17 @@ static void tests_line(const struct pdb_compare *c, struct pdb_buf *b)
 		pdb_buf_puts(b, "\n");
 }
 
-static void geomean_line(const struct pdb_compare *c, struct pdb_buf *b)
+static void geomean_line(const struct pdb_compare *c, int fmt, struct pdb_buf *b)
 {
-	for (size_t i = 0; i < c->ngeomean; i++)
-		pdb_buf_printf(b, "%s%s %.4f", i ? ", " : "", c->geomean[i].metric,
-			       c->geomean[i].ratio);
+	for (size_t i = 0; i < c->ngeomean; i++) {
+		const struct pdb_compare_geomean *g = &c->geomean[i];
+		pdb_buf_puts(b, i ? ", " : "");
+		pdb_render_text(fmt, b, g->metric);
+		pdb_buf_printf(b, " %.4f", g->ratio);
+		if (!isnan(g->low))
+			pdb_buf_printf(b, " [%.4f, %.4f]", g->low, g->high);
+		pdb_buf_printf(b, " %s", pdb_verdict_name(g->verdict));
+	}
 }
 
 static void write_buf(const struct pdb_buf *b, FILE *out)
@@ -84,8 +90,8 @@ void compare_print_text(const struct pdb_compare *c, const struct compare_view *
 	pdb_buf_printf(&b, "%s\n", change_note);
 	tests_line(c, &b);
 	if (c->ngeomean) {
-		pdb_buf_puts(&b, "geomean (candidate/baseline, inverted where higher is better; > 1 is worse): ");
-		geomean_line(c, &b);
+		pdb_buf_puts(&b, "geomean (candidate/baseline, inverted where higher is better; > 1 is worse; interval, verdict): ");
+		geomean_line(c, PDB_RENDER_TEXT, &b);
 		pdb_buf_puts(&b, "\n");
 	}
 	write_buf(&b, out);
@@ -162,8 +168,8 @@ void compare_print_markdown(const struct pdb_compare *c, const struct compare_vi
 	if (c->nrows)
 		tests_line(c, &b);
 	if (c->ngeomean) {
-		pdb_buf_puts(&b, "Geometric mean of candidate/baseline, inverted where higher is better (> 1 is worse): ");
-		geomean_line(c, &b);
+		pdb_buf_puts(&b, "Geometric mean of candidate/baseline, inverted where higher is better (> 1 is worse), its interval and verdict: ");
+		geomean_line(c, PDB_RENDER_MARKDOWN, &b);
 		pdb_buf_puts(&b, "\n");
 	}
 	pdb_buf_puts(&b, "\n");
@@ -311,6 +317,17 @@ void compare_print_json(const struct pdb_compare *c, const struct compare_view *
 	for (size_t i = 0; i < c->ngeomean; i++)
 		json_object_set_new(geo, c->geomean[i].metric, num(c->geomean[i].ratio));
 	json_object_set_new(summary, "geomean", geo);
+	geo = json_object();
+	for (size_t i = 0; i < c->ngeomean; i++) {
+		const struct pdb_compare_geomean *g = &c->geomean[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "ratio", num(g->ratio));
+		json_object_set_new(o, "low", num(g->low));
+		json_object_set_new(o, "high", num(g->high));
+		json_object_set_new(o, "verdict", json_string(pdb_verdict_name(g->verdict)));
+		json_object_set_new(geo, g->metric, o);
+	}
+	json_object_set_new(summary, "geomean_interval", geo);
 	json_member(out, "summary", summary, 0);
 	for (size_t i = 0; i < c->nenv; i++) {
 		json_t *e = json_object();

@@ -91,6 +91,12 @@ struct pdb_compare_geomean {
 	char *metric;
 	double ratio;
 	size_t n;              /* series that entered it */
+	double low, high;      /* its interval at 1 - alpha, from the series' own
+				* (independent, normal in log terms); NaN when a
+				* series had none */
+	int verdict;           /* regression (worse), improvement (better),
+				* unchanged or inconclusive: from the interval,
+				* against the threshold of its series */
 };
 
 /* A run of either side, for reports. */

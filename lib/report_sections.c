@@ -204,23 +204,31 @@ static void env_warning(const struct pdb_compare *c, int html, struct pdb_buf *b
 
 static void geomean_table(const struct pdb_compare *c, int html, struct pdb_buf *b)
 {
-	static const char *head[] = { "metric", "series", "worse-ratio", "change" };
+	static const char *head[] = { "metric", "series", "worse-ratio", "interval", "change" };
 	struct table t;
 
 	if (c->ngeomean == 0)
 		return;
-	table_begin(&t, html, b, "geomean", "lrrl", head);
+	table_begin(&t, html, b, "geomean", "lrrrl", head);
 	for (size_t i = 0; i < c->ngeomean; i++) {
 		const struct pdb_compare_geomean *g = &c->geomean[i];
-		char n[32], ratio[32], change[64];
-		const char *row[4] = { g->metric, n, ratio, change };
+		char n[32], ratio[32], interval[64], change[96];
+		const char *row[5] = { g->metric, n, ratio, interval, change };
 		double pct = (g->ratio - 1) * 100;
+		/* worse or better only as its interval says: a geomean of noisy
+		 * medians is inconclusive, whatever its point */
+		const char *word = g->verdict == PDB_VERDICT_REGRESSION ? "worse"
+			: g->verdict == PDB_VERDICT_IMPROVEMENT ? "better" : NULL;
 
 		snprintf(n, sizeof n, "%zu", g->n);
 		snprintf(ratio, sizeof ratio, "%.4f", g->ratio);
-		snprintf(change, sizeof change, "%.1f%% %s", fabs(pct),
-			 fabs(pct) < 0.05 ? "(same)" : pct > 0 ? "worse" : "better");
-		table_row(&t, pct >= 0.05 ? "worse" : pct <= -0.05 ? "better" : NULL, row, 0);
+		if (isnan(g->low))
+			snprintf(interval, sizeof interval, "-");
+		else
+			snprintf(interval, sizeof interval, "[%.4f, %.4f]", g->low, g->high);
+		snprintf(change, sizeof change, "%+.1f%% %s", pct, word ? word :
+			 pdb_verdict_name(g->verdict));
+		table_row(&t, word, row, 0);
 	}
 	table_end(&t);
 }

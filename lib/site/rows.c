@@ -21,16 +21,14 @@ static const char *cp_verdict(const struct pdb_change_point *cp)
 void site_change_cell(struct pdb_buf *b, double before, double after, int direction)
 {
 	double pct = (after / before - 1) * 100;
-	const char *word;
-
 	if (!isfinite(before) || before == 0 || !isfinite(pct)) {
 		pdb_buf_puts(b, "<td class=\"num\">-</td>");
 		return;
 	}
-	word = fabs(pct) < 0.05 || direction == PDB_DIR_NONE ? "" :
-	       (pct > 0) == (direction == PDB_DIR_LOWER) ? "worse" : "better";
-	pdb_buf_printf(b, "<td class=\"num%s%s\">%+.1f%%%s%s</td>", *word ? " " : "", word, pct,
-		       *word ? " " : "", word);
+	/* a change of two values has no test: a number, never "worse" or
+	 * "better" (the change-point column carries the verdict) */
+	(void)direction;
+	pdb_buf_printf(b, "<td class=\"num\">%+.1f%%</td>", pct);
 }
 
 /* The newest confirmed change point, and a newer unconfirmed one. */
