@@ -73,6 +73,16 @@ static int kv_add(struct kv_list *l, const char *text)
 	return 0;
 }
 
+/* A branch or commit given empty (a CI variable that is empty on this
+ * event, such as a pull request's on a push): said, since the run then
+ * belongs to no branch and no sequential gate or history finds it. */
+static void warn_empty_identity(const struct pdb_attr *a)
+{
+	if ((strcmp(a->key, "branch") == 0 || strcmp(a->key, "commit") == 0) && !a->value[0])
+		fprintf(stderr, "perfdb: ingest: warning: --attr %s= is empty: the run is stored "
+			"without a %s (was a CI variable empty on this event?)\n", a->key, a->key);
+}
+
 static void kv_release(struct kv_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
@@ -301,6 +311,8 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 				status = cmd_usage_error(&cmd_ingest, "expected KEY=VALUE, got '%s'", optarg);
 				goto out;
 			}
+			if (c == 'a')
+				warn_empty_identity(&attrs.items[attrs.n - 1]);
 			break;
 		default:
 			if ((status = cmd_common_option(&cmd_ingest, ctx, c)) >= 0)

@@ -107,7 +107,9 @@ static void capture_git(struct pdb_run *run, const char *dir)
 	git_line(dir, "rev-parse HEAD 2>/dev/null", buf, sizeof buf);
 	set_default(run, "commit", buf);
 	git_line(dir, "rev-parse --abbrev-ref HEAD 2>/dev/null", buf, sizeof buf);
-	set_default(run, "branch", buf);
+	/* a detached HEAD is on no branch: "HEAD" is no branch's name */
+	if (strcmp(buf, "HEAD") != 0)
+		set_default(run, "branch", buf);
 	/* no program the repository configures may run: an untrusted checkout's
 	 * fsmonitor hook or diff drivers must not execute on ingest */
 	git_line(dir, "-c core.fsmonitor= -c core.untrackedCache=false --no-optional-locks "

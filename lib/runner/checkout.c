@@ -68,6 +68,23 @@ static const char *rev_of(const struct pdb_variant *v)
 	return v->git ? v->git : "HEAD";
 }
 
+
+/* The branch a REV names, given rev-parse --symbolic-full-name's answer:
+ * REV itself when it is a local branch (refs/heads/REV), the branch of a
+ * remote-tracking one (origin/main: main); NULL for HEAD, a tag, a sha or
+ * an expression (HEAD~1), whose branch is not theirs to say. */
+static char *branch_named(const char *rev, const char *full)
+{
+	const char *slash;
+
+	if (strncmp(full, "refs/heads/", 11) == 0 && strcmp(full + 11, rev) == 0)
+		return pdb_xstrdup(rev);
+	if (strncmp(full, "refs/remotes/", 13) == 0 && strcmp(full + 13, rev) == 0 &&
+	    (slash = strchr(rev, '/')) != NULL && slash[1])
+		return pdb_xstrdup(slash + 1);
+	return NULL;
+}
+
 int pdb_checkouts_resolve(const struct pdb_spec *spec, struct pdb_checkouts *co,
 			  struct pdb_err *err)
 {
@@ -86,9 +103,9 @@ int pdb_checkouts_resolve(const struct pdb_spec *spec, struct pdb_checkouts *co,
 		const struct pdb_variant *var = &spec->variants[v];
 		char *commit = pdb_xasprintf("%s^{commit}", rev_of(var));
 		const char *verify[] = { "rev-parse", "--verify", "--quiet", "--end-of-options", commit, NULL };
-		/* no --end-of-options: --abbrev-ref would print it; a REV that
+		/* no --end-of-options: rev-parse would print it; a REV that
 		 * verified is no option (no ref begins with '-') */
-		const char *branch[] = { "rev-parse", "--abbrev-ref", rev_of(var), NULL };
+		const char *branch[] = { "rev-parse", "--symbolic-full-name", rev_of(var), NULL };
 		status = git(verify, out, sizeof out, why, err);
 		free(commit);
 		if (status < 0)
@@ -99,8 +116,8 @@ int pdb_checkouts_resolve(const struct pdb_spec *spec, struct pdb_checkouts *co,
 		co->commit[v] = pdb_xstrdup(out);
 		if (var->git && (status = git(branch, out, sizeof out, why, err)) < 0)
 			return -1;
-		if (var->git && status == 0 && out[0])
-			co->branch[v] = pdb_xstrdup(out);
+		if (var->git && status == 0)
+			co->branch[v] = branch_named(rev_of(var), out);
 	}
 	return 0;
 }
