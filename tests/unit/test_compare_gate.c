@@ -327,6 +327,102 @@ static void test_sequential_history(void **state)
 	assert_true(short_found >= SEQ_SERIES * 50 / 100);
 }
 
+/* A shared, loaded runner, from the first pair of runs on: each run's wall
+ * times share the run's load (log SD 0.35 from run to run, and one run in
+ * ten caught whole by a burst that doubles it), so its samples are not
+ * independent; CPU time moves 5 % from run to run (7 % in a burst). Each
+ * benchmark's sequential gate (wall_time and cpu_time, as perfdb run
+ * records them) against the run before: at most 1 % fail, and a
+ * benchmark that does twice the work fails in at least 95 %. */
+#define LOADED_BENCHES 100
+#define LOADED_RUNS 25
+
+static int64_t add_loaded_run(struct pdb_store *store, double work)
+{
+	struct pdb_run *run = pdb_run_new();
+	double load = exp(0.35 * gaussian()), burst = uniform() < 0.1;
+	struct pdb_err err;
+	int64_t id;
+
+	pdb_set_str(&run->tool, "test");
+	pdb_set_str(&run->format, "test");
+	pdb_run_set_attr(run, "branch", "main");
+	for (int s = 0; s < LOADED_BENCHES; s++) {
+		double cpu = 0.05 * (1 + s % 7) * work * exp((burst ? 0.07 : 0.05) * gaussian());
+		struct pdb_result *w, *c;
+		char name[16];
+
+		snprintf(name, sizeof name, "b%03d", s);
+		w = pdb_run_add_result(run, name, "wall_time", "s");
+		c = pdb_run_add_result(run, name, "cpu_time", "s");
+		for (int i = 0; i < 10; i++) {
+			double ci = lognormal(cpu, 0.02);
+			struct pdb_sample ws = PDB_SAMPLE(ci * 1.1 * load * (burst ? 2 : 1) *
+							  exp(0.08 * gaussian()));
+			struct pdb_sample cs = PDB_SAMPLE(ci);
+			pdb_result_add_sample(w, &ws);
+			pdb_result_add_sample(c, &cs);
+		}
+	}
+	assert_int_equal(pdb_store_insert_run(store, run, 1, &err), 0);
+	id = run->id;
+	pdb_run_free(run);
+	return id;
+}
+
+/* The benchmarks whose gate fails in base -> cand. */
+static size_t benches_failed(struct pdb_store *store, int64_t base, int64_t cand)
+{
+	struct pdb_compare_opts opts;
+	struct pdb_compare c;
+	struct pdb_err err;
+	char failed[LOADED_BENCHES] = { 0 };
+	size_t n = 0;
+
+	pdb_compare_opts_init(&opts);
+	assert_int_equal(pdb_compare_run_groups(store, &base, 1, &cand, 1, &opts, &c, &err), 0);
+	for (size_t i = 0; i < c.nrows; i++)
+		if (pdb_compare_row_fails(&c.rows[i], PDB_FAIL_ON_DEFAULT))
+			failed[atoi(c.rows[i].benchmark + 1)] = 1;
+	pdb_compare_release(&c);
+	for (int s = 0; s < LOADED_BENCHES; s++)
+		n += failed[s];
+	return n;
+}
+
+static void test_loaded_runner(void **state)
+{
+	struct fixture *f = *state;
+	size_t gates = 0, failed = 0, failed_early = 0, doubled_early, doubled;
+	int64_t prev, id, slow;
+
+	rng_state = 9;
+	prev = add_loaded_run(f->store, 1.0);
+	/* a doubled benchmark before any history */
+	slow = add_loaded_run(f->store, 2.0);
+	doubled_early = benches_failed(f->store, prev, slow);
+	assert_int_equal(pdb_store_delete_run(f->store, slow, &(struct pdb_err){ 0 }), 0);
+	for (int r = 1; r < LOADED_RUNS; r++) {
+		size_t n;
+		id = add_loaded_run(f->store, 1.0);
+		n = benches_failed(f->store, prev, id);
+		failed += n;
+		failed_early += r < 5 ? n : 0;
+		gates += LOADED_BENCHES;
+		prev = id;
+	}
+	slow = add_loaded_run(f->store, 2.0);
+	doubled = benches_failed(f->store, prev, slow);
+	print_message("loaded runner, sequential from the first pair: %zu of %zu benchmark gates "
+		      "fail (%zu in the first 4 pairs); twice the work fails %zu of %d without "
+		      "history, %zu of %d with\n", failed, gates, failed_early, doubled_early,
+		      LOADED_BENCHES, doubled, LOADED_BENCHES);
+	assert_true(gates >= 2000);
+	assert_true(failed * 100 <= gates);
+	assert_true(doubled_early >= LOADED_BENCHES * 95 / 100);
+	assert_true(doubled >= LOADED_BENCHES * 95 / 100);
+}
+
 /* Three values a side: a rank test cannot reach p < 0.1, Welch's t on log
  * values can. A tripled time fails the gate, 3 % noise does not. */
 static void test_small_samples(void **state)
@@ -559,6 +655,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_single_sample_static, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ab_interleaved, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sequential_history, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_loaded_runner, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_small_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zeros, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_histogram, setup, teardown),
