@@ -14,6 +14,8 @@
 #define HISTORY_RUNS 30      /* runs of the baseline branch the run-to-run noise is read from */
 #define HISTORY_MIN_RUNS 5   /* fewer: no history test */
 #define LEVEL_RUNS 3         /* the branch's level: the median of its newest runs */
+#define LEVEL_SPIKE 4.0      /* the farthest a baseline run is taken for a spike of the
+			      * load off that level, in run-to-run changes' SDs */
 /* The absolute changes from one run to the next, each capped at CAP times
  * their median (a step or a spike in the history is one or two changes,
  * which then count as large, not as the scale), have a mean of
@@ -558,10 +560,13 @@ static int compare_history(struct ctx *c, struct pdb_compare_row *row, const cha
 	row->change_pct = pct_of_log(d);
 	row->ci_low_pct = pct_of_log(d - q * sd);
 	row->ci_high_pct = pct_of_log(d + q * sd);
-	if (nbase == 1 && isfinite(level) && sd > 0) {
+	if (nbase == 1 && isfinite(level) && sd > 0 &&
+	    fabs(log(row->median_base) - level) <= LEVEL_SPIKE * tau_d) {
 		/* one baseline run may itself be a spike of the load: the change
 		 * must hold against the branch's level too (the median of its
-		 * newest runs), and the row keeps the weaker of the two tests */
+		 * newest runs), and the row keeps the weaker of the two tests. A
+		 * baseline further off the level than a spike goes is another
+		 * regime (a release measured apart, a revert), not the load's. */
 		double d2 = log(row->median_cand) - level;
 		double sd2 = sqrt(M_PI / 2 * (tau_b2 + se2) / LEVEL_RUNS + var_cand);
 		double p2 = d2 * d > 0 ? fmin(1, 2 * pdb_stats_t_sf(fabs(d2) / sd2, df)) : 1;

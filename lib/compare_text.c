@@ -95,6 +95,8 @@ static const struct {
 	  "baseline branch's runs" },
 	{ "welch-t", "welch", "Welch's t-test of the values (samples too small for a rank test)" },
 	{ "histogram", "histogram", "quantile intervals from the event counts" },
+	{ "run-noise", "run-noise", "one value a side against the run-to-run noise assumed "
+	  "before a history (CPU time: 7 % a run)" },
 };
 
 void pdb_compare_test_text(const struct pdb_compare_row *r, char *out, size_t size)
@@ -136,4 +138,13 @@ void pdb_compare_tests_note(const struct pdb_compare *c, struct pdb_buf *b)
 			       tests[k].meaning);
 		first = 0;
 	}
+	for (size_t i = 0; i < c->nrows; i++)
+		if (!isnan(c->rows[i].run_noise_pct) && c->rows[i].test &&
+		    strcmp(c->rows[i].test, "run-noise") != 0) {
+			pdb_buf_puts(b, first ? "" : "; ");
+			pdb_buf_puts(b, "one run against one run without history: the samples' "
+				     "interval widened by the run-to-run noise assumed per run "
+				     "(compare: run_noise: in perfdb.yaml)");
+			break;
+		}
 }

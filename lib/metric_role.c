@@ -70,6 +70,11 @@ double pdb_metric_run_noise(enum pdb_metric_role role)
 	}
 }
 
+int pdb_metric_role_charted(enum pdb_metric_role role)
+{
+	return role != PDB_ROLE_RESOURCE && role != PDB_ROLE_CPU;
+}
+
 const char *pdb_metric_cpu_of(const char *wall_metric)
 {
 	return listed(wall_metrics, wall_metric) ? PDB_METRIC_CPU : NULL;

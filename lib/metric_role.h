@@ -26,6 +26,9 @@ enum pdb_metric_role pdb_metric_role_of_series(const char *metric, const char *d
 
 /* Whether a role is gated when neither perfdb.yaml nor --metric names it. */
 int pdb_metric_role_gated(enum pdb_metric_role role);
+/* Whether a role is drawn by a history chart without --metric: the
+ * benchmark's own measure (not its CPU time, not a resource). */
+int pdb_metric_role_charted(enum pdb_metric_role role);
 
 /* The built-in fail level of a metric, in %: 1 for instructions, 10 for
  * p95 and beyond (a "pNN" part of its name with NN >= 95: p95, p99,

@@ -162,27 +162,28 @@ static int cmp_drawn(const void *pa, const void *pb)
 	return c ? c : pdb_chart_cmp_dims(a->dims, b->dims);
 }
 
-/* Whether a series is drawn without --metric: what the gate gates by
- * default (lib/metric_role.h), not a count or a resource. */
-static int gated_by_default(const struct pdb_series *s)
+/* Whether a series is drawn without --metric: the benchmark's own measure
+ * (lib/metric_role.h), not a count, its CPU time or a resource. */
+static int drawn_by_default(const struct pdb_series *s)
 {
 	return s->direction != PDB_DIR_NONE &&
-	       pdb_metric_role_gated(pdb_metric_role_of_series(s->metric, s->dims));
+	       pdb_metric_role_charted(pdb_metric_role_of_series(s->metric, s->dims));
 }
 
-/* Without --metric, leave out what is reported but not gated (exit codes,
- * counts, resources) when something else is there; each one is named. */
-static void keep_gated(struct pdb_series *s, size_t *n, struct pdb_chart *c)
+/* Without --metric, leave out what is not the benchmark's own measure (exit
+ * codes, counts, CPU time, resources) when something else is there; each
+ * one is named. */
+static void keep_drawn(struct pdb_series *s, size_t *n, struct pdb_chart *c)
 {
 	size_t kept = 0;
 
 	for (size_t i = 0; i < *n; i++)
-		kept += gated_by_default(&s[i]);
+		kept += drawn_by_default(&s[i]);
 	if (kept == 0 || kept == *n)
 		return;
 	kept = 0;
 	for (size_t i = 0; i < *n; i++) {
-		if (gated_by_default(&s[i])) {
+		if (drawn_by_default(&s[i])) {
 			struct pdb_series t = s[kept];
 			s[kept++] = s[i];
 			s[i] = t;
@@ -191,7 +192,7 @@ static void keep_gated(struct pdb_series *s, size_t *n, struct pdb_chart *c)
 	for (size_t i = kept; i < *n; i++) {
 		char *dims = pdb_dims_json_display(s[i].dims);
 		pdb_chart_select(c);
-		pdb_chart_skip(c, "%s%s%s%s %s: reported, not gated: name it with --metric",
+		pdb_chart_skip(c, "%s%s%s%s %s: not the benchmark's own measure: name it with --metric",
 			       s[i].benchmark, *dims ? " [" : "", dims, *dims ? "]" : "", s[i].metric);
 		free(dims);
 	}
@@ -499,7 +500,7 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 		goto out;
 	nseries = total;
 	if (!opts->metric_glob)
-		keep_gated(series, &nseries, c);
+		keep_drawn(series, &nseries, c);
 	if (nseries == 0) {
 		pdb_err_set(err, PDB_EXIT_INPUT, "no series match%s%s%s%s", opts->bench_glob ? " --bench " : "",
 			    opts->bench_glob ? opts->bench_glob : "", opts->metric_glob ? " --metric " : "",

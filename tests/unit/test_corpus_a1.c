@@ -86,14 +86,19 @@ static void test_hyperfine_json(void **state)
 
 	(void)state;
 	assert_string_equal(run->tool, "hyperfine");
-	assert_int_equal(run->nresults, 2); /* time of 2 commands; exit codes are a status */
+	/* time, user_time, sys_time and cpu_time of 2 commands; exit codes are a status */
+	assert_int_equal(run->nresults, 8);
 	assert_int_equal(run->nfailures, 0);
 	r = find(run, "sleep 0.1", "time", NULL, NULL);
 	assert_string_equal(r->unit, "s");
 	assert_int_equal(r->nsamples, 27);
 	assert_close(r->samples[0].value, 0.10586876872);
 	assert_close(stat_of(r, "mean"), 0.10753446442370372);
-	assert_close(stat_of(r, "system"), 0.0013508844444444443);
+	assert_close(stat_of(find(run, "sleep 0.1", "sys_time", NULL, NULL), "mean"),
+		     0.0013508844444444443);
+	assert_close(stat_of(find(run, "sleep 0.1", "cpu_time", NULL, NULL), "mean"),
+		     stat_of(find(run, "sleep 0.1", "user_time", NULL, NULL), "mean") +
+		     0.0013508844444444443);
 	assert_int_equal(find(run, "sleep 0.2", "time", NULL, NULL)->nsamples, 13);
 	pdb_run_free(run);
 
@@ -118,7 +123,7 @@ static void test_hyperfine_csv(void **state)
 	const struct pdb_result *r;
 
 	(void)state;
-	assert_int_equal(run->nresults, 3);
+	assert_int_equal(run->nresults, 12); /* time, user_time, sys_time, cpu_time of 3 */
 	r = find(run, "sleep 0.0{n}", "time", "n", "2"); /* a scan: one benchmark, its template */
 	assert_int_equal(r->nsamples, 0);
 	assert_close(stat_of(r, "stddev"), 0.00004512642767603064);
@@ -126,10 +131,10 @@ static void test_hyperfine_csv(void **state)
 	pdb_run_free(run);
 
 	run = ingest("hyperfine/local_hyperfine-1.15.0_two.csv", "hyperfine-csv");
-	assert_int_equal(run->nresults, 2);
+	assert_int_equal(run->nresults, 8);
 	r = find(run, "true", "time", NULL, NULL);
 	assert_close(stat_of(r, "mean"), 0.002691790333333334);
-	assert_true(stat_of(r, "system") == 0);
+	assert_true(stat_of(find(run, "true", "sys_time", NULL, NULL), "mean") == 0);
 	pdb_run_free(run);
 }
 

@@ -51,6 +51,8 @@ static void test_roles(void **state)
 			 PDB_ROLE_PRIMARY);
 	assert_true(pdb_metric_role_gated(PDB_ROLE_CPU));
 	assert_false(pdb_metric_role_gated(PDB_ROLE_RESOURCE));
+	assert_true(pdb_metric_role_charted(PDB_ROLE_WALL));
+	assert_false(pdb_metric_role_charted(PDB_ROLE_CPU));
 	assert_string_equal(pdb_metric_cpu_of("time"), "cpu_time");
 	assert_null(pdb_metric_cpu_of("throughput"));
 	assert_true(pdb_metric_run_noise(PDB_ROLE_COUNT_EXACT) < pdb_metric_run_noise(PDB_ROLE_CPU));
