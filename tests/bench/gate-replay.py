@@ -2,7 +2,8 @@
 """Scores a perfdb binary's CI gate on real noisy histories (issue 38).
 
 Usage: gate-replay.py [-v] [--push-args ARGS] [--pr-args ARGS] PERFDB SET_DIR [SET_DIR ...]
-  -v                each commit's gate exit and failing rows, too
+  -v                each commit's gate exit and failing rows, and every row of the
+                    step's benchmark in each PR gate, too
   --push-args ARGS  more options of the push gate's compare (one shell-quoted string,
                     e.g. "--metric 'user_time'"); --pr-args: of the PR gate's
                     (e.g. "--last 5", as docs/ci.md's "The gate step" does)
@@ -86,9 +87,13 @@ def gate_rows(out):
 def fmt_row(r):
     def pct(x):
         return "?" if x is None else "%+.0f%%" % x
-    return "%s %s %s %s [%s, %s] %s" % (
+    def med(side):
+        v = (r.get(side) or {}).get("median")
+        return "?" if v is None else "%.4g" % v
+    return "%s %s %s %s [%s, %s] %s (medians %s -> %s)" % (
         r.get("benchmark"), r.get("metric"), r.get("verdict"), pct(r.get("change_pct")),
-        pct(r.get("ci_low_pct")), pct(r.get("ci_high_pct")), r.get("test"))
+        pct(r.get("ci_low_pct")), pct(r.get("ci_high_pct")), r.get("test"), med("baseline"),
+        med("candidate"))
 
 
 def pr_number(name):
@@ -163,9 +168,15 @@ def score(perfdb, d, verbose, work, push_args=(), pr_args=()):
         st[1] += rc == 1
         if kind == "slow":
             st[2] += any(r.get("benchmark") == bench for r in fails)
-        shown = fails + [r for r in rows if r.get("benchmark") == bench and r not in fails]
-        s["pr_lines"].append("%s exit %d%s" % (name, rc, "".join(
-            "\n      %s%s" % ("" if r in fails else "(passes) ", fmt_row(r)) for r in shown)))
+        if verbose:  # every row of the step's benchmark, too
+            shown = fails + [r for r in rows if r.get("benchmark") == bench and r not in fails]
+            s["pr_lines"].append("%s exit %d%s" % (name, rc, "".join(
+                "\n      %s%s" % ("" if r in fails else "(passes) ", fmt_row(r)) for r in shown)))
+        else:
+            s["pr_lines"].append("%s exit %d%s" % (name, rc, "".join(
+                "; %s %s %s %s" % (r.get("benchmark"), r.get("metric"), r.get("verdict"),
+                                   "?" if r.get("change_pct") is None else "%+.0f%%" % r["change_pct"])
+                for r in fails)))
         os.unlink(prdb)
 
     # detect over main's whole history

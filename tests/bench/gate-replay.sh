@@ -9,5 +9,7 @@
 # unless perfdb cannot be run. Not run by the suite (about a minute a set).
 # The work is in tests/bench/gate-replay.py (python3, standard library).
 # Usage: sh tests/bench/gate-replay.sh [-v] PERFDB SET_DIR [SET_DIR ...]
-#   -v: each commit's gate exit and failing rows, too
+#   -v: each commit's gate exit and failing rows, every row of the stepped
+#   benchmark in each PR gate; --push-args, --pr-args: more compare options
+#   (gate-replay.py -h)
 exec python3 "$(dirname "$0")/gate-replay.py" "$@"
