@@ -55,7 +55,9 @@ ENV = dict(os.environ, PERFDB_FINGERPRINT="off")
 
 
 def run(perfdb, db, *args):
-    p = subprocess.run([perfdb, "--db", db, *args], capture_output=True, text=True, env=ENV)
+    # in the scratch folder: compare reads ./perfdb.yaml, and none is to apply here
+    p = subprocess.run([perfdb, "--db", db, *args], capture_output=True, text=True, env=ENV,
+                       cwd=os.path.dirname(db))
     return p.returncode, p.stdout, p.stderr
 
 
@@ -101,12 +103,13 @@ def pr_number(name):
     return int(m.group(1)) if m else 0
 
 
-def score(perfdb, d, verbose, work, push_args=(), pr_args=()):
+def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
+    d = os.path.abspath(name)
     commits = sorted(f for f in os.listdir(d) if re.fullmatch(r"c\d+\.json", f))
     prs = sorted(f for f in os.listdir(d) if re.fullmatch(r"pr\d+-(slow|same)\.json", f))
     step, bench, factor = read_step(d)
     db = os.path.join(work, "main.db")
-    s = {"set": d, "commits": len(commits), "step": step, "bench": bench, "factor": factor,
+    s = {"set": name, "commits": len(commits), "step": step, "bench": bench, "factor": factor,
          "unchanged": 0, "unchanged_failed": 0, "unchanged5": 0, "unchanged5_failed": 0,
          "false_rows": {}, "step_exit": None, "step_rows": [], "step_other": [],
          "step_all": [], "errors": [], "run_commit": {}}
