@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""Scores a perfdb binary's CI gate on real noisy histories (issue 38).
+
+Usage: gate-replay.py [-v] [--push-args ARGS] [--pr-args ARGS] PERFDB SET_DIR [SET_DIR ...]
+  -v                each commit's gate exit and failing rows, and every row of the
+                    step's benchmark in each PR gate, too
+  --push-args ARGS  more options of the push gate's compare (one shell-quoted string,
+                    e.g. "--metric 'user_time'"); --pr-args: of the PR gate's
+                    (e.g. "--last 5", as docs/ci.md's "The gate step" does)
+
+A set folder holds c01.json ... cNN.json (one run per commit of main, in
+order; any format `perfdb ingest` reads), optionally prNN-slow.json and
+prNN-same.json (pull-request runs made after the history: the stepped
+benchmark doing 2x the work of main's newest commit, or nothing changed) and
+optionally step.txt, which names the real change:
+
+    commit c13
+    bench b2sum blob.bin
+    factor 1.25
+
+(fixtures/hyperfine-loaded/A and B have none: their steps are known here.)
+For each set, as the CI recipes of ci-examples/ and docs/ci.md gate:
+
+  push:   ingest c01..cNN in order into a fresh database, each with --name cNN
+          --attr branch=main --attr commit=cNN; after each from the 2nd,
+          perfdb compare latest~1:branch=main latest:branch=main --format json
+          (the exit status and the rows that fail the gate: benchmark,
+          metric, verdict, change, interval, test);
+  PRs:    each pr file into a copy of the full history's database with
+          --attr branch=pr-N, then perfdb compare latest:branch=main
+          latest:branch=pr-N --format json;
+  detect: perfdb detect --where branch=main --format json over the full
+          history: the change points per series and the commit they start at.
+
+It prints one summary per set and a total line, and exits 0 unless perfdb
+cannot be run at all: it scores, it does not judge. Whatever metrics the
+gate reports are scored alike (time, wall_time, user_time, cpu_time, ...).
+"""
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+KNOWN_STEPS = {  # sets made before step.txt existed
+    ("hyperfine-loaded", "A"): ("c25", "gzip -c text.txt", 2.0),
+    ("hyperfine-loaded", "B"): ("c25", "md5sum blob.bin", 1.5),
+    ("A", "runs3"): ("c09", "sha256sum data.bin", 3.0),
+}
+
+ENV = dict(os.environ, PERFDB_FINGERPRINT="off")
+
+
+def run(perfdb, db, *args):
+    # in the scratch folder: compare reads ./perfdb.yaml, and none is to apply here
+    p = subprocess.run([perfdb, "--db", db, *args], capture_output=True, text=True, env=ENV,
+                       cwd=os.path.dirname(db))
+    return p.returncode, p.stdout, p.stderr
+
+
+def read_step(d):
+    f = os.path.join(d, "step.txt")
+    if os.path.exists(f):
+        kv = {}
+        for line in open(f):
+            line = line.strip()
+            if line and not line.startswith("#"):
+                k, _, v = line.partition(" ")
+                kv[k] = v.strip()
+        return kv.get("commit"), kv.get("bench"), float(kv.get("factor", "nan"))
+    parts = os.path.normpath(os.path.abspath(d)).split(os.sep)
+    return KNOWN_STEPS.get(tuple(parts[-2:]), (None, None, float("nan")))
+
+
+def gate_rows(out):
+    """The rows of compare --format json that fail the gate, and all rows."""
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        return [], []
+    rows = doc.get("results", [])
+    fails = [r for r in rows if r.get("fails_gate")]
+    return fails, rows
+
+
+def fmt_row(r):
+    def pct(x):
+        return "?" if x is None else "%+.0f%%" % x
+    def med(side):
+        v = (r.get(side) or {}).get("median")
+        return "?" if v is None else "%.4g" % v
+    return "%s %s %s %s [%s, %s] %s (medians %s -> %s)" % (
+        r.get("benchmark"), r.get("metric"), r.get("verdict"), pct(r.get("change_pct")),
+        pct(r.get("ci_low_pct")), pct(r.get("ci_high_pct")), r.get("test"), med("baseline"),
+        med("candidate"))
+
+
+def pr_number(name):
+    m = re.match(r"pr(\d+)", name)
+    return int(m.group(1)) if m else 0
+
+
+def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
+    d = os.path.abspath(name)
+    commits = sorted(f for f in os.listdir(d) if re.fullmatch(r"c\d+\.json", f))
+    prs = sorted(f for f in os.listdir(d) if re.fullmatch(r"pr\d+-(slow|same)\.json", f))
+    step, bench, factor = read_step(d)
+    db = os.path.join(work, "main.db")
+    s = {"set": name, "commits": len(commits), "step": step, "bench": bench, "factor": factor,
+         "unchanged": 0, "unchanged_failed": 0, "unchanged5": 0, "unchanged5_failed": 0,
+         "false_rows": {}, "step_exit": None, "step_rows": [], "step_other": [],
+         "step_all": [], "errors": [], "run_commit": {}}
+    for i, f in enumerate(commits):
+        c = f[:-5]
+        rc, out, err = run(perfdb, db, "ingest", os.path.join(d, f), "--name", c,
+                           "--attr", "branch=main", "--attr", "commit=" + c)
+        if rc != 0:
+            s["errors"].append("ingest %s: exit %d: %s" % (c, rc, err.strip()[:200]))
+            continue
+        m = re.search(r"run(\d+)", out)
+        if m:
+            s["run_commit"]["run" + m.group(1)] = c
+        if i == 0:
+            continue
+        rc, out, err = run(perfdb, db, "compare", "latest~1:branch=main", "latest:branch=main",
+                           "--format", "json", *push_args)
+        if rc > 1:
+            s["errors"].append("compare at %s: exit %d: %s" % (c, rc, err.strip()[:200]))
+        fails, rows = gate_rows(out)
+        if verbose:
+            print("  %s exit %d%s" % (c, rc, "".join("\n      " + fmt_row(r) for r in fails)))
+        if c == step:
+            s["step_exit"] = rc
+            s["step_all"] = [r for r in rows if r.get("benchmark") == bench]
+            s["step_rows"] = [r for r in fails if r.get("benchmark") == bench]
+            s["step_other"] = [r for r in fails if r.get("benchmark") != bench]
+            continue
+        s["unchanged"] += 1
+        failed = rc != 0
+        s["unchanged_failed"] += failed
+        if i >= 5:  # 5 or more runs of history before this one
+            s["unchanged5"] += 1
+            s["unchanged5_failed"] += failed
+        for r in fails:
+            s["false_rows"].setdefault(r.get("metric"), []).append((c, r))
+
+    # pull requests, each into a copy of the whole history
+    s["pr"] = {"slow": [0, 0, 0], "same": [0, 0]}  # slow: n, failed, failed on the bench
+    s["pr_lines"] = []
+    for f in prs:
+        name = f[:-5]
+        kind = name.rsplit("-", 1)[1]
+        n = pr_number(name)
+        prdb = os.path.join(work, "pr.db")
+        shutil.copy(db, prdb)
+        rc, out, err = run(perfdb, prdb, "ingest", os.path.join(d, f), "--name", name,
+                           "--attr", "branch=pr-%d" % n, "--attr", "commit=" + name)
+        if rc != 0:
+            s["errors"].append("ingest %s: exit %d: %s" % (name, rc, err.strip()[:200]))
+            continue
+        rc, out, err = run(perfdb, prdb, "compare", "latest:branch=main", "latest:branch=pr-%d" % n,
+                           "--format", "json", *pr_args)
+        if rc > 1:
+            s["errors"].append("compare %s: exit %d: %s" % (name, rc, err.strip()[:200]))
+        fails, rows = gate_rows(out)
+        st = s["pr"][kind]
+        st[0] += 1
+        st[1] += rc == 1
+        if kind == "slow":
+            st[2] += any(r.get("benchmark") == bench for r in fails)
+        if verbose:  # every row of the step's benchmark, too
+            shown = fails + [r for r in rows if r.get("benchmark") == bench and r not in fails]
+            s["pr_lines"].append("%s exit %d%s" % (name, rc, "".join(
+                "\n      %s%s" % ("" if r in fails else "(passes) ", fmt_row(r)) for r in shown)))
+        else:
+            s["pr_lines"].append("%s exit %d%s" % (name, rc, "".join(
+                "; %s %s %s %s" % (r.get("benchmark"), r.get("metric"), r.get("verdict"),
+                                   "?" if r.get("change_pct") is None else "%+.0f%%" % r["change_pct"])
+                for r in fails)))
+        os.unlink(prdb)
+
+    # detect over main's whole history
+    rc, out, err = run(perfdb, db, "detect", "--where", "branch=main", "--format", "json")
+    s["detect_exit"] = rc
+    s["cps"] = []
+    try:
+        series = json.loads(out).get("series", [])
+    except ValueError:
+        series = []
+        s["errors"].append("detect: exit %d: %s" % (rc, err.strip()[:200]))
+    s["detect_series"] = len(series)
+    for ser in series:
+        for cp in ser.get("change_points", []):
+            at = s["run_commit"].get(cp.get("run_after"), cp.get("run_after"))
+            s["cps"].append((ser.get("benchmark"), ser.get("metric"), at, cp.get("verdict"),
+                             cp.get("change_pct"), cp.get("confirmed")))
+    return s
+
+
+def commit_no(c):
+    m = re.fullmatch(r"c(\d+)", c or "")
+    return int(m.group(1)) if m else None
+
+
+def detect_found(s):
+    """A regression change point of the step's benchmark starting at the step or up to 2
+    commits after it (the step's own run may be read as an outlier)."""
+    st = commit_no(s["step"])
+    if st is None:
+        return False
+    return any(cp[0] == s["bench"] and cp[3] == "regression" and commit_no(cp[2]) is not None
+               and st <= commit_no(cp[2]) <= st + 2 for cp in s["cps"])
+
+
+def report(s):
+    step, bench = s["step"], s["bench"]
+    print("== %s: %d commits; step: %s" % (
+        s["set"], s["commits"],
+        "%s at %s (x%g)" % (bench, step, s["factor"]) if step else "none known"))
+    by_metric = ", ".join("%s %d" % (m, len(v)) for m, v in sorted(s["false_rows"].items())) or "none"
+    print("  push, unchanged commits: %d failed of %d (with >= 5 runs of history: %d of %d); "
+          "failing rows by metric: %s" % (s["unchanged_failed"], s["unchanged"],
+                                          s["unchanged5_failed"], s["unchanged5"], by_metric))
+    for m, v in sorted(s["false_rows"].items()):
+        for c, r in v:
+            print("    %s: %s" % (c, fmt_row(r)))
+    if step:
+        if s["step_exit"] is None:
+            print("  push, step %s: not replayed" % step)
+        else:
+            print("  push, step %s: gate exit %d; failing on the step: %s; failing elsewhere: %d" % (
+                step, s["step_exit"],
+                ", ".join(r.get("metric") for r in s["step_rows"]) or "none", len(s["step_other"])))
+            for r in s["step_all"]:
+                print("    %s" % fmt_row(r))
+            for r in s["step_other"]:
+                print("    (other) %s" % fmt_row(r))
+    sl, sa = s["pr"]["slow"], s["pr"]["same"]
+    if sl[0] or sa[0]:
+        print("  PRs: slow (2x) failed %d of %d (on the step's benchmark %d); same failed %d of %d" % (
+            sl[1], sl[0], sl[2], sa[1], sa[0]))
+        for line in s["pr_lines"]:
+            print("    " + line)
+    on_step = [cp for cp in s["cps"] if cp[0] == bench]
+    on_ctl = [cp for cp in s["cps"] if cp[0] != bench]
+    print("  detect (exit %d, %d series): %d change points on the step's benchmark (%s), "
+          "%d on controls (%d regressions)" % (
+              s["detect_exit"], s["detect_series"], len(on_step),
+              "found" if detect_found(s) else "step not found", len(on_ctl),
+              sum(1 for cp in on_ctl if cp[3] == "regression")))
+    for b, m, at, v, pct, conf in s["cps"]:
+        print("    %s %s at %s: %s %+.0f%%%s%s" % (
+            b, m, at, v, pct or 0, "" if conf else " (unconfirmed)",
+            "" if b == bench else " [control]"))
+    for e in s["errors"]:
+        print("  ERROR " + e)
+
+
+def main(argv):
+    verbose, push_args, pr_args = False, [], []
+    while argv and argv[0].startswith("-"):
+        if argv[0] == "-v":
+            verbose, argv = True, argv[1:]
+        elif argv[0] in ("--push-args", "--pr-args") and len(argv) > 1:
+            (push_args if argv[0] == "--push-args" else pr_args).extend(shlex.split(argv[1]))
+            argv = argv[2:]
+        else:
+            print(__doc__.split("\n\n")[1], file=sys.stderr)
+            return 2
+    if len(argv) < 2:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    perfdb, sets = os.path.abspath(argv[0]), argv[1:]
+    if subprocess.run([perfdb, "--version"], capture_output=True).returncode != 0:
+        print("gate-replay: cannot run %s" % perfdb, file=sys.stderr)
+        return 2
+    scored = []
+    for d in sets:
+        work = tempfile.mkdtemp(prefix="gate-replay.")
+        try:
+            if verbose:
+                print("== %s, commit by commit" % d)
+            s = score(perfdb, d, verbose, work, push_args, pr_args)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        report(s)
+        scored.append(s)
+    print()
+    hdr = ("set", "unchanged failed", ">=5 hist failed", "step exit", "step metrics",
+           "slow PR failed", "same PR failed", "detect step", "detect controls reg/impr")
+    table = []
+    for s in scored:
+        sl, sa = s["pr"]["slow"], s["pr"]["same"]
+        det = [cp for cp in s["cps"] if cp[0] == s["bench"]]
+        det_at = sorted({cp[2] for cp in det})
+        table.append((
+            os.path.join(*os.path.normpath(s["set"]).split(os.sep)[-2:]),
+            "%d/%d" % (s["unchanged_failed"], s["unchanged"]),
+            "%d/%d" % (s["unchanged5_failed"], s["unchanged5"]),
+            "-" if s["step_exit"] is None else str(s["step_exit"]),
+            ",".join(r.get("metric") for r in s["step_rows"]) or "-",
+            "%d/%d" % (sl[1], sl[0]) if sl[0] else "-",
+            "%d/%d" % (sa[1], sa[0]) if sa[0] else "-",
+            ",".join(det_at) or "-",
+            "%d/%d" % (sum(1 for cp in s["cps"] if cp[0] != s["bench"] and cp[3] == "regression"),
+                       sum(1 for cp in s["cps"] if cp[0] != s["bench"] and cp[3] != "regression"))))
+    tot = (
+        "total",
+        "%d/%d" % (sum(s["unchanged_failed"] for s in scored), sum(s["unchanged"] for s in scored)),
+        "%d/%d" % (sum(s["unchanged5_failed"] for s in scored), sum(s["unchanged5"] for s in scored)),
+        "%d/%d" % (sum(1 for s in scored if s["step_exit"] == 1),
+                   sum(1 for s in scored if s["step_exit"] is not None)),
+        "",
+        "%d/%d" % (sum(s["pr"]["slow"][1] for s in scored), sum(s["pr"]["slow"][0] for s in scored)),
+        "%d/%d" % (sum(s["pr"]["same"][1] for s in scored), sum(s["pr"]["same"][0] for s in scored)),
+        "%d/%d" % (sum(1 for s in scored if detect_found(s)), sum(1 for s in scored if s["step"])),
+        "%d/%d" % (sum(1 for s in scored for cp in s["cps"] if cp[0] != s["bench"] and cp[3] == "regression"),
+                   sum(1 for s in scored for cp in s["cps"] if cp[0] != s["bench"] and cp[3] != "regression")))
+    widths = [max(len(str(r[i])) for r in [hdr] + table + [tot]) for i in range(len(hdr))]
+    for r in [hdr] + table + [tot]:
+        print("  ".join(str(x).ljust(w) for x, w in zip(r, widths)).rstrip())
+    print("(failed: gates with exit != 0 / gates; step exit: the step commit's push gate, 1 fails; "
+          "step metrics: its failing rows of the step's benchmark; detect step: where change points of "
+          "the step's benchmark start, total: sets with a regression at the step or up to 2 commits after; "
+          "detect controls: change points of other benchmarks, regressions/improvements)")
+    errors = sum(len(s["errors"]) for s in scored)
+    if errors:
+        print("gate-replay: %d errors (ERROR lines above)" % errors)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
