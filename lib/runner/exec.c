@@ -94,7 +94,8 @@ static void child(const struct pdb_exec_opts *o, int err_fd, int go_fd)
 	while (cmd[ncmd])
 		ncmd++;
 	full = pdb_xcalloc(nwrap + ncmd + 1, sizeof *full);
-	memcpy(full, o->wrap, nwrap * sizeof *full);
+	if (nwrap)
+		memcpy(full, o->wrap, nwrap * sizeof *full);
 	memcpy(full + nwrap, cmd, ncmd * sizeof *full);
 	if (o->steady_env)
 		environ = pdb_steady_env(cmd, environ);

@@ -73,9 +73,11 @@ int pdb_instruments_choose(const struct pdb_spec *spec, const struct pdb_plan *p
 		return 0;
 	}
 	if (out->mask & ~(unsigned)PDB_MEASURE_INSTRUCTIONS) {
-		pdb_measure_text(out->mask & ~(unsigned)PDB_MEASURE_INSTRUCTIONS, names, sizeof names);
-		return pdb_err_set(err, PDB_EXIT_USAGE, "measure: %s need hardware counters: %s (only "
-				   "instructions can be counted without them, by valgrind)", names, counters_why);
+		char why[200];
+		if (pdb_counters_probe(out->mask & ~(unsigned)PDB_MEASURE_INSTRUCTIONS, why, sizeof why) == 0)
+			snprintf(why, sizeof why, "%s", counters_why); /* those counted, instructions not */
+		return pdb_err_set(err, PDB_EXIT_USAGE, "measure: %s; only instructions can be counted without "
+				   "hardware counters (by valgrind)", why);
 	}
 	if (!(out->valgrind = pdb_cachegrind_find()))
 		return pdb_err_set(err, PDB_EXIT_USAGE, "measure: instructions: %s, and no valgrind on PATH to "

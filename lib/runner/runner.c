@@ -720,7 +720,8 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 			.env = x.env, .nenv = x.nenv, .cwd = x.cwd, .vcpus = pdb_plan_vcpus(spec, s->bench, s->point),
 			.timeout = b->timeout, .stdout_path = out_path, .stop = opts->stop,
 			.steady_env = b->measure && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP),
-			.counters = s->kind == PDB_STEP_MEASURE && b->measure && !opts->instruments->valgrind ? b->measure : 0 };
+			.counters = s->kind == PDB_STEP_MEASURE && b->measure && !opts->instruments->valgrind
+				    ? b->measure : 0 };
 		p.elapsed = now() - t0;
 		p.eta = i ? p.elapsed / (double)i * (double)(plan->nsteps - i) : 0;
 		if (opts->progress)
