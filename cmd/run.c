@@ -17,7 +17,7 @@
 
 static int run_main(int argc, char **argv, struct cmd_ctx *ctx);
 
-enum { OPT_DRY_RUN = CMD_LONG_ONLY, OPT_VARIANT, OPT_COMPARE, OPT_BUDGET, OPT_MAX_REPEAT, OPT_ONLY };
+enum { OPT_DRY_RUN = CMD_LONG_ONLY, OPT_VARIANT, OPT_COMPARE, OPT_BUDGET, OPT_MAX_REPEAT, OPT_ONLY, OPT_MEASURE };
 
 static const struct cmd_option options[] = {
 	{ "name", 'n', "NAME", "a unique name for the run", NULL },
@@ -27,6 +27,11 @@ static const struct cmd_option options[] = {
 				   "auto, with two variants: add pairs (ABBA) until every\n"
 				   "gated series is conclusive, looking at a fixed schedule\n"
 				   "of pair counts, each look at alpha / looks (Bonferroni)", NULL },
+	{ "measure", OPT_MEASURE, "LIST", "instruments every benchmark's measured repetitions run\n"
+					  "under (overrides the spec's measure:), comma-separated:\n"
+					  "instructions (hardware counters, else valgrind's\n"
+					  "cachegrind in a second run of each), cycles,\n"
+					  "branch-misses, cache-misses (counters only); none", NULL },
 	{ "max-repeat", OPT_MAX_REPEAT, "N", "pairs of --repeat auto at most (spec max_repeat:, 1000:\n"
 					   "the budget is the bound)", NULL },
 	{ "budget", OPT_BUDGET, "SECONDS", "measuring time of --repeat auto: no look starts whose\n"
@@ -235,6 +240,21 @@ static void print_points(const struct pdb_spec *spec, const struct pdb_plan *pla
 	}
 }
 
+/* The instruments each planned benchmark's repetitions run under. */
+static void print_measure(const struct pdb_spec *spec, const struct pdb_plan *plan)
+{
+	char names[120];
+
+	for (size_t b = 0; b < spec->nbenches; b++) {
+		size_t i;
+		for (i = 0; i < plan->nsteps && plan->steps[i].bench != b; i++)
+			;
+		if (i < plan->nsteps && spec->benches[b].measure)
+			printf("%s: measured under %s\n", spec->benches[b].name,
+			       pdb_measure_text(spec->benches[b].measure, names, sizeof names));
+	}
+}
+
 static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		       const struct pdb_checkouts *co, const struct adaptive *ad)
 {
@@ -273,6 +293,7 @@ static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan,
 	}
 	printf("%zu steps, %zu measured\n", plan->nsteps, plan->nmeasure);
 	print_points(spec, plan);
+	print_measure(spec, plan);
 	if (spec->interleave)
 		printf("interleaved: each repetition runs every benchmark at each of its matrix points in turn, "
 		       "every setup first\n");
@@ -416,11 +437,13 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct compare_gate gate;
 	struct pdb_checkouts co = { 0 };
 	struct adaptive ad = { .tty = isatty(2) };
-	const char *only = NULL, *name = NULL, **variants = NULL, **attrs = NULL;
+	struct pdb_instruments inst = { 0 };
+	const char *only = NULL, *name = NULL, **variants = NULL, **attrs = NULL, *measure = NULL;
 	size_t nvariants = 0, capvariants = 0, nattrs = 0, capattrs = 0, nruns;
 	struct pdb_err err;
 	int c, dry_run = 0, compare = 0, gate_opts = 0, adaptive, status = PDB_EXIT_OK;
 	int64_t repeat = 0, max_repeat = 0;
+	unsigned measure_mask = 0;
 	double budget = 0;
 	char ab[37], text[512], end[256], note[128], foot[800];
 
@@ -440,6 +463,7 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		case OPT_DRY_RUN: dry_run = 1; break;
 		case OPT_VARIANT: push(&variants, &nvariants, &capvariants, optarg); break;
 		case OPT_COMPARE: compare = 1; break;
+		case OPT_MEASURE: measure = optarg; break;
 		case 'r':
 			if (strcmp(optarg, "auto") == 0)
 				repeat = PDB_PLAN_AUTO;
@@ -483,11 +507,22 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_usage_error(&cmd_run, "compare's options (--format, --threshold, ...) need --compare");
 		goto out;
 	}
+	if (measure) {
+		char why[300];
+		unsigned mask;
+		if (pdb_measure_parse_list(measure, &mask, why, sizeof why) < 0) {
+			status = cmd_usage_error(&cmd_run, "--measure: %s", why);
+			goto out;
+		}
+		measure_mask = mask;
+	}
 	if (pdb_spec_load(argv[optind], &spec, &err) < 0 ||
 	    (nvariants && pdb_spec_set_variants(&spec, variants, nvariants, &err) < 0)) {
 		status = cmd_fail("run", &err);
 		goto out;
 	}
+	if (measure)
+		pdb_spec_set_measure(&spec, measure_mask);
 	adaptive = is_adaptive(&spec, only, (int)repeat);
 	if ((max_repeat || budget > 0) && !adaptive) {
 		status = cmd_usage_error(&cmd_run, "--max-repeat and --budget are for --repeat auto (or repeat: auto in the spec)");
@@ -517,6 +552,11 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		print_plan(&spec, &plan, &co, adaptive ? &ad : NULL);
 		goto out;
 	}
+	if (pdb_instruments_choose(&spec, &plan, &inst, &err) < 0) {
+		status = cmd_fail("run", &err);
+		goto out;
+	}
+	ro.instruments = &inst;
 	if (!(store = cmd_open_store(ctx, &err))) {
 		status = cmd_fail("run", &err);
 		goto out;
@@ -577,6 +617,8 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		adaptive_schedule_text(&ad, text, sizeof text);
 		fprintf(stderr, "perfdb: run: adaptive: %s; budget %g s\n", text, ad.budget);
 	}
+	if (inst.note[0])
+		fprintf(stderr, "perfdb: run: %s\n", inst.note);
 	if (pdb_runner_execute(&spec, &plan, &ro, runs, &err) < 0) {
 		status = cmd_fail("run", &err);
 		goto out;
@@ -600,6 +642,7 @@ out:
 	}
 	pdb_plan_release(&plan);
 	pdb_spec_release(&spec);
+	pdb_instruments_release(&inst);
 	pdb_run_free(runs[0]);
 	pdb_run_free(runs[1]);
 	free(variants);

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runner/counters.h"
+#include "runner/steady_env.h"
 #include "util.h"
 
 #define KILL_GRACE_MS 1000
@@ -46,10 +48,27 @@ static int pin(int n)
 	return sched_setaffinity(0, sizeof want, &want);
 }
 
-/* In the child: never returns. Failures are reported as exit 127. */
-static void child(const struct pdb_exec_opts *o, int err_fd)
+extern char **environ;
+
+static int env_sets(const struct pdb_exec_opts *o, const char *name)
 {
+	for (size_t i = 0; i < o->nenv; i++)
+		if (strcmp(o->env[i].key, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* In the child: never returns. Failures are reported as exit 127. With
+ * go_fd, it execs when the parent has written a byte there (its counters
+ * opened on it). */
+static void child(const struct pdb_exec_opts *o, int err_fd, int go_fd)
+{
+	const char *shell[] = { "/bin/sh", "-c", o->shell, NULL };
+	const char *const *cmd = o->argv ? o->argv : shell;
+	const char **full;
+	size_t nwrap = 0, ncmd = 0;
 	int out;
+	char go;
 
 	setpgid(0, 0);
 	signal(SIGINT, SIG_DFL);
@@ -64,15 +83,26 @@ static void child(const struct pdb_exec_opts *o, int err_fd)
 		_exit(127);
 	for (size_t i = 0; i < o->nenv; i++)
 		setenv(o->env[i].key, o->env[i].value, 1);
+	if (o->steady_env && !env_sets(o, "PYTHONHASHSEED"))
+		setenv("PYTHONHASHSEED", "0", 1); /* else each run hashes its strings apart */
 	if (o->cwd && chdir(o->cwd) < 0) {
 		dprintf(2, "perfdb: cannot enter %s: %s\n", o->cwd, strerror(errno));
 		_exit(127);
 	}
-	if (o->argv)
-		execvp(o->argv[0], (char *const *)o->argv);
-	else
-		execl("/bin/sh", "sh", "-c", o->shell, (char *)NULL);
-	dprintf(2, "perfdb: cannot run %s: %s\n", o->argv ? o->argv[0] : "/bin/sh", strerror(errno));
+	while (o->wrap && o->wrap[nwrap])
+		nwrap++;
+	while (cmd[ncmd])
+		ncmd++;
+	full = pdb_xcalloc(nwrap + ncmd + 1, sizeof *full);
+	if (nwrap)
+		memcpy(full, o->wrap, nwrap * sizeof *full);
+	memcpy(full + nwrap, cmd, ncmd * sizeof *full);
+	if (o->steady_env)
+		environ = pdb_steady_env(cmd, environ);
+	if (go_fd >= 0 && read(go_fd, &go, 1) != 1)
+		_exit(127); /* the parent could not open the counters: it says why */
+	execvp(full[0], (char *const *)full);
+	dprintf(2, "perfdb: cannot run %s: %s\n", full[0], strerror(errno));
 	_exit(127);
 }
 
@@ -122,14 +152,19 @@ int pdb_exec_run(const struct pdb_exec_opts *o, struct pdb_exec_result *res,
 {
 	char errpath[] = "/tmp/perfdb-stderr-XXXXXX";
 	struct timespec t0;
+	struct pdb_counters counters = { 0 };
 	struct rusage ru;
-	int err_fd, pidfd = -1, wstatus = 0, ret = -1;
+	int err_fd, pidfd = -1, wstatus = 0, ret = -1, go[2] = { -1, -1 };
 	pid_t pid;
 
 	memset(res, 0, sizeof *res);
 	if ((err_fd = mkstemp(errpath)) < 0)
 		return pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file: %s", strerror(errno));
 	unlink(errpath);
+	if (o->counters && pipe2(go, O_CLOEXEC) < 0) {
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "pipe: %s", strerror(errno));
+		goto out;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid < 0) {
@@ -137,14 +172,22 @@ int pdb_exec_run(const struct pdb_exec_opts *o, struct pdb_exec_result *res,
 		goto out;
 	}
 	if (pid == 0)
-		child(o, err_fd);
+		child(o, err_fd, go[0]);
 	setpgid(pid, pid); /* also in the parent: no race with kill(-pid) */
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pidfd < 0) {
+	if (pidfd < 0 || (o->counters && pdb_counters_open(&counters, o->counters, pid, err) < 0)) {
+		if (pidfd < 0)
+			pdb_err_set(err, PDB_EXIT_RUNTIME, "pidfd_open: %s (Linux 5.3 or later is needed)",
+				    strerror(errno));
 		kill(-pid, SIGKILL);
 		waitpid(pid, NULL, 0);
-		pdb_err_set(err, PDB_EXIT_RUNTIME, "pidfd_open: %s (Linux 5.3 or later is needed)",
-			    strerror(errno));
+		goto out;
+	}
+	if (o->counters && write(go[1], "x", 1) != 1) {
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "pipe: %s", strerror(errno));
+		kill(-pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pdb_counters_close(&counters, res->counts);
 		goto out;
 	}
 	for (;;) {
@@ -172,6 +215,8 @@ int pdb_exec_run(const struct pdb_exec_opts *o, struct pdb_exec_result *res,
 		;
 	res->wall = since(&t0);
 	kill(-pid, SIGKILL); /* anything the command left running in its group */
+	if (o->counters)
+		pdb_counters_close(&counters, res->counts);
 	res->user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
 	res->sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	res->max_rss = (double)ru.ru_maxrss * 1024.0;
@@ -181,6 +226,10 @@ int pdb_exec_run(const struct pdb_exec_opts *o, struct pdb_exec_result *res,
 out:
 	if (pidfd >= 0)
 		close(pidfd);
+	if (go[0] >= 0) {
+		close(go[0]);
+		close(go[1]);
+	}
 	close(err_fd);
 	return ret;
 }

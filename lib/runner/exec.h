@@ -17,6 +17,12 @@ struct pdb_exec_opts {
 	double timeout;              /* seconds; 0: none */
 	const char *stdout_path;     /* where stdout goes (NULL: /dev/null) */
 	volatile sig_atomic_t *stop; /* set by a signal handler: stop the child */
+	const char *const *wrap;     /* a tool's arguments put before the command's (valgrind ...), or NULL */
+	int steady_env;              /* PYTHONHASHSEED=0 unless env sets it, and the environment
+				      * padded as lib/runner/steady_env.h says, the command's own
+				      * arguments counted (not wrap's) */
+	unsigned counters;           /* hardware counters (enum pdb_measure bits) of the process
+				      * tree from its exec: into the result's counts */
 };
 
 struct pdb_exec_result {
@@ -24,6 +30,7 @@ struct pdb_exec_result {
 	int timed_out, interrupted;
 	double wall, user, sys;  /* seconds */
 	double max_rss;          /* bytes */
+	double counts[4];        /* the counters asked, by bit position of enum pdb_measure */
 	char stderr_tail[512];   /* last bytes the command wrote to stderr */
 };
 

@@ -160,6 +160,19 @@ static void add_value(struct pdb_run *run, const struct pdb_spec *spec, const st
 	pdb_result_add_raw(series(run, spec, s, metric, unit), v);
 }
 
+/* The instruments of measure: counts, fewer is better. */
+static void add_counts(struct pdb_run *run, const struct pdb_spec *spec, const struct pdb_step *s,
+		       unsigned mask, const double *values)
+{
+	struct pdb_attr dims[32];
+	size_t n = point_dims(spec, s->bench, s->point, dims);
+
+	for (int i = 0; i < PDB_MEASURE_COUNT; i++)
+		if (mask & (1u << i))
+			pdb_result_add_raw(pdb_run_series(run, spec->benches[s->bench].name, dims, n,
+							  pdb_measure_metrics[i], "count", PDB_DIR_LOWER), values[i]);
+}
+
 /* A regex metric's value: its direction the spec's, when it gives one. */
 static void add_metric(struct pdb_run *run, const struct pdb_spec *spec, const struct pdb_step *s,
 		       const struct pdb_regex_metric *m, double v)
@@ -583,6 +596,13 @@ static void environment(struct pdb_run *const *runs, size_t nruns, const struct 
 		}
 		fclose(f);
 	}
+	for (int i = 0; opts->instruments && i < PDB_MEASURE_COUNT; i++)
+		if (opts->instruments->mask & (1u << i)) {
+			char *key = pdb_xasprintf("instrument.%s", pdb_measure_metrics[i]);
+			for (size_t r = 0; r < nruns; r++)
+				pdb_run_set_attr(runs[r], key, pdb_instruments_kind(opts->instruments, 1u << i));
+			free(key);
+		}
 	if (load > pdb_exec_cpus_allowed() && opts->progress) {
 		char msg[160];
 		struct pdb_progress p = { .event = PDB_PROGRESS_WARNING, .message = msg };
@@ -698,7 +718,10 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		expand(spec, s, &x);
 		eo = (struct pdb_exec_opts){ .argv = (const char *const *)x.argv, .shell = x.shell,
 			.env = x.env, .nenv = x.nenv, .cwd = x.cwd, .vcpus = pdb_plan_vcpus(spec, s->bench, s->point),
-			.timeout = b->timeout, .stdout_path = out_path, .stop = opts->stop };
+			.timeout = b->timeout, .stdout_path = out_path, .stop = opts->stop,
+			.steady_env = b->measure && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP),
+			.counters = s->kind == PDB_STEP_MEASURE && b->measure && !opts->instruments->valgrind
+				    ? b->measure : 0 };
 		p.elapsed = now() - t0;
 		p.eta = i ? p.elapsed / (double)i * (double)(plan->nsteps - i) : 0;
 		if (opts->progress)
@@ -738,6 +761,17 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 			add_value(rep, spec, s, "peak_rss", "B", res.max_rss);
 			bad = regex_metrics(rep, spec, s, out_path, why, sizeof why) < 0 ||
 			      (b->parse_format && parse_output(rep, spec, s, &x, out_path, why, sizeof why) < 0);
+			if (!bad && b->measure) {
+				double counts[PDB_MEASURE_COUNT];
+				if (smp)
+					pdb_sampler_stop(smp); /* the readings are of the plain run */
+				if (pdb_instruments_values(opts->instruments, b->measure, &eo, &res, counts, why,
+							   sizeof why) < 0) {
+					bad = 1;
+					res.interrupted = opts->stop && *opts->stop;
+				} else
+					add_counts(rep, spec, s, b->measure, counts);
+			}
 			if (!bad)
 				pdb_run_merge(run, rep);
 			pdb_run_free(rep);

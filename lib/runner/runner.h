@@ -7,6 +7,7 @@
 #include "err.h"
 #include "model.h"
 #include "runner/exec.h"
+#include "runner/instrument.h"
 #include "runner/plan.h"
 
 enum pdb_progress_event { PDB_PROGRESS_START, PDB_PROGRESS_DONE, PDB_PROGRESS_WARNING,
@@ -42,6 +43,9 @@ struct pdb_runner_opts {
 	 * runs' status then saying how they stand so far (complete or failed);
 	 * nonzero ends the run there, before the next look's steps. */
 	int (*look)(void *ctx, const struct pdb_look *l);
+	/* How the benchmarks' measure: instruments are taken
+	 * (pdb_instruments_choose): needed when a planned one has measure. */
+	const struct pdb_instruments *instruments;
 };
 
 /* Errors that must stop a spec before anything runs: more vCPUs asked than
@@ -51,7 +55,9 @@ int pdb_runner_check(const struct pdb_spec *spec, struct pdb_err *err);
 /* Run every step of plan and add to runs[variant] (runs[0] without
  * variants; the caller owns them): per benchmark and matrix point,
  * samples of wall_time, user_time, sys_time, cpu_time (s), peak_rss (B), regex
- * metrics and parsed tool output; the environment (governor, load average)
+ * metrics, parsed tool output and the instruments of measure: (counts,
+ * lower is better; the attribute instrument.NAME says counters or
+ * cachegrind); the environment (governor, load average)
  * as attributes; a failed repetition's exit status and stderr tail as an
  * attribute, and its benchmark and point as a failure (unless
  * allow_failure). Each run's status becomes complete, failed (one of its

@@ -8,6 +8,7 @@
 #include "formats/format.h"
 #include "kafka/workload_spec.h"
 #include "logstream/spec.h"
+#include "runner/instrument.h"
 #include "runner/sample_spec.h"
 #include "runner/spec_keys.h"
 #include "util.h"
@@ -266,6 +267,42 @@ static int read_top_sample(struct pdb_spec_reader *r, const struct pdb_spec_key 
 	return read_sample(r, v, &((struct pdb_spec *)out)->sample);
 }
 
+/* measure: a list of instruments into *mask. */
+static int read_measure(struct pdb_spec_reader *r, const json_t *v, unsigned *mask)
+{
+	char why[300];
+	size_t i;
+	json_t *item;
+
+	if (!json_is_array(v))
+		return bad(r, v, "%s: expected a list of instruments: instructions, cycles, branch-misses, "
+			   "cache-misses", "measure");
+	*mask = 0;
+	json_array_foreach(v, i, item) {
+		unsigned bit = json_is_string(item) ? pdb_measure_find(json_string_value(item), why, sizeof why) : 0;
+		if (!json_is_string(item))
+			return bad(r, item, "%s: expected an instrument's name", "measure");
+		if (!bit)
+			return pdb_spec_bad(r, item, "measure: %s", why);
+		*mask |= bit;
+	}
+	return 0;
+}
+
+static int read_top_measure(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+			    void *out)
+{
+	(void)k;
+	return read_measure(r, v, &((struct pdb_spec *)out)->measure);
+}
+
+static int read_bench_measure(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v,
+			      void *out)
+{
+	(void)k;
+	return read_measure(r, v, &((struct pdb_bench_spec *)out)->measure);
+}
+
 static const struct pdb_spec_key bench_keys[] = {
 	PDB_KEY(struct pdb_bench_spec, "name", PDB_KEY_PLAIN, name),
 	PDB_KEY_READ_FIELD(struct pdb_bench_spec, "command", command, read_command),
@@ -283,6 +320,7 @@ static const struct pdb_spec_key bench_keys[] = {
 	PDB_KEY_READ("stream", read_stream),
 	PDB_KEY_READ("matrix", read_bench_matrix),
 	PDB_KEY_READ("sample", read_bench_sample),
+	PDB_KEY_READ("measure", read_bench_measure),
 };
 static const struct pdb_spec_section bench_section = {
 	"a benchmark", bench_keys, sizeof bench_keys / sizeof bench_keys[0],
@@ -294,6 +332,7 @@ static int read_bench(struct pdb_spec_reader *r, const json_t *o, const struct p
 	b->warmup = spec->warmup;
 	b->repeat = spec->repeat;
 	b->repeat_auto = spec->repeat_auto;
+	b->measure = spec->measure;
 	if (!json_is_object(o))
 		return bad(r, o, "%s: each benchmark is a mapping with a name and a command", "benchmarks");
 	if (pdb_spec_read_map(r, o, &bench_section, b) < 0)
@@ -304,6 +343,11 @@ static int read_bench(struct pdb_spec_reader *r, const json_t *o, const struct p
 		return bad(r, o, "benchmark '%s' needs a command (or kafka, or stream)", b->name);
 	if ((b->command.argv || b->command.shell) + !!b->kafka + !!b->stream > 1)
 		return bad(r, o, "benchmark '%s' has more than one of command, kafka and stream", b->name);
+	if ((b->kafka || b->stream) && b->measure && json_object_get(o, "measure"))
+		return bad(r, json_object_get(o, "measure"), "benchmark '%s': measure: instruments count a "
+			   "command's process tree, and it has none (kafka: or stream:)", b->name);
+	if (b->kafka || b->stream)
+		b->measure = 0; /* the spec's measure: is of the commands */
 	return 0;
 }
 
@@ -590,6 +634,13 @@ int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t
 	return 0;
 }
 
+void pdb_spec_set_measure(struct pdb_spec *spec, unsigned mask)
+{
+	for (size_t i = 0; i < spec->nbenches; i++)
+		if (!spec->benches[i].kafka && !spec->benches[i].stream)
+			spec->benches[i].measure = mask;
+}
+
 /* benchmarks: read after the top level's defaults (repeat: below it counts). */
 static int read_later(struct pdb_spec_reader *r, const struct pdb_spec_key *k, const json_t *v, void *out)
 {
@@ -608,6 +659,7 @@ static const struct pdb_spec_key top_keys[] = {
 	PDB_KEY_READ_FIELD(struct pdb_spec, "build", build, read_command),
 	PDB_KEY_READ("benchmarks", read_later),
 	PDB_KEY_READ("sample", read_top_sample),
+	PDB_KEY_READ("measure", read_top_measure),
 };
 static const struct pdb_spec_section top_section = {
 	"a run spec", top_keys, sizeof top_keys / sizeof top_keys[0],

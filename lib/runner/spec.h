@@ -44,6 +44,8 @@ struct pdb_bench_spec {
 	int warmup, repeat;
 	int repeat_auto;    /* repeat: auto: pairs added until compare is conclusive */
 	int allow_failure;
+	unsigned measure;   /* instruments (enum pdb_measure bits, runner/instrument.h): its own
+			     * measure:, else the spec's; none for a kafka: or stream: benchmark */
 	char *parse_format; /* ingest format of the command's output, or NULL */
 	char *parse_file;   /* file it writes; NULL: its stdout */
 	struct pdb_regex_metric *metrics;
@@ -76,6 +78,7 @@ struct pdb_spec {
 	size_t nvariants;
 	int interleave;
 	int warmup, repeat, repeat_auto; /* the top level's: each benchmark's defaults */
+	unsigned measure;             /* the top level's measure:, each command benchmark's default */
 	struct pdb_command build;     /* run in each variant's checkout first (git: variants) */
 	double budget;                /* budget: seconds of an adaptive run; 0: the default */
 	int max_repeat;               /* max_repeat: pairs of an adaptive run; 0: the default */
@@ -94,6 +97,10 @@ void pdb_spec_release(struct pdb_spec *spec);
  * (code PDB_EXIT_USAGE). */
 int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t nargs,
 			  struct pdb_err *err);
+
+/* --measure: every benchmark with a command measured under mask (enum
+ * pdb_measure bits), whatever its spec says. */
+void pdb_spec_set_measure(struct pdb_spec *spec, unsigned mask);
 
 /* Whether benchmark b names {name} in a text the runner substitutes: its
  * command, setup, teardown, env values, cwd, parse file, or its kafka: or
