@@ -397,3 +397,18 @@ int pdb_cmp_int64(const void *a, const void *b)
 
 	return (x > y) - (x < y);
 }
+
+char *pdb_read_file_capped(const char *path, size_t max)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	buf = pdb_xmalloc(max + 1);
+	n = fread(buf, 1, max, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}

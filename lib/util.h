@@ -57,6 +57,9 @@ void pdb_now_iso(char out[32]);
 
 /* SHA-256 of a file as 64 hex characters; 0 or -1 (errno set). */
 int pdb_sha256_file(const char *path, char out[65]);
+/* The first max bytes of a file, NUL-terminated (malloc'ed), or NULL when it
+ * cannot be opened: a command's own output, read whole up to a bound. */
+char *pdb_read_file_capped(const char *path, size_t max);
 
 /* Shortest text that reads back as the same double ("%.17g" trimmed). */
 void pdb_fmt_double(double v, char out[32]);

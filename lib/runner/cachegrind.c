@@ -71,25 +71,10 @@ int pdb_cachegrind_summary(const char *text, double *ir)
 	return -1;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	buf = pdb_xmalloc(FILE_MAX + 1);
-	n = fread(buf, 1, FILE_MAX, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* The last line of valgrind's log of process pid: why it wrote no count. */
 static void last_message(const char *dir, const char *pid, char *why, size_t size)
 {
-	char *path = pdb_xasprintf("%s/vg.%s", dir, pid), *text = slurp(path), *end;
+	char *path = pdb_xasprintf("%s/vg.%s", dir, pid), *text = pdb_read_file_capped(path, FILE_MAX), *end;
 	char *line;
 
 	free(path);
@@ -117,7 +102,7 @@ int pdb_cachegrind_collect(const char *dir, double *ir, char *why, size_t size)
 		if (strncmp(e->d_name, "cg.", 3) != 0)
 			continue;
 		path = pdb_xasprintf("%s/%s", dir, e->d_name);
-		if ((text = slurp(path)) && pdb_cachegrind_summary(text, &v) == 0) {
+		if ((text = pdb_read_file_capped(path, FILE_MAX)) && pdb_cachegrind_summary(text, &v) == 0) {
 			*ir += v;
 			files++;
 		} else {

@@ -331,21 +331,6 @@ static void run_stream(struct pdb_run *run, const struct pdb_spec *spec, const s
 	free(rate);
 }
 
-static char *read_capped(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	buf = pdb_xmalloc(STDOUT_READ_MAX + 1);
-	n = fread(buf, 1, STDOUT_READ_MAX, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* Regex metrics: the first group of the first match in stdout. A metric
  * that does not match is an error of that repetition. */
 static int regex_metrics(struct pdb_run *run, const struct pdb_spec *spec,
@@ -357,7 +342,7 @@ static int regex_metrics(struct pdb_run *run, const struct pdb_spec *spec,
 
 	if (b->nmetrics == 0)
 		return 0;
-	if (!(text = read_capped(out_path)))
+	if (!(text = pdb_read_file_capped(out_path, STDOUT_READ_MAX)))
 		text = pdb_xstrdup("");
 	for (size_t i = 0; i < b->nmetrics; i++) {
 		regex_t re;
