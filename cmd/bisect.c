@@ -10,7 +10,6 @@
 #include "bisect_output.h"
 #include "cmd.h"
 #include "compare_config.h"
-#include "runner/adaptive.h"
 #include "runner/git.h"
 #include "runner/instrument.h"
 #include "util.h"
@@ -73,9 +72,12 @@ struct bisection {
 	int all_unchanged;                 /* the whole change's rows are all unchanged */
 };
 
+/* A row the bisection can follow: gated, shown or hidden as constant (an
+ * exact count that did not move). */
 static int gated(const struct pdb_compare_row *r)
 {
-	return pdb_adaptive_row_gated(r) || r->verdict == PDB_VERDICT_UNCHANGED;
+	return r->direction != PDB_DIR_NONE && r->gated &&
+	       (r->hidden == PDB_SHOWN || r->hidden == PDB_HIDDEN_CONSTANT);
 }
 
 /* The whole change: the gated row that changed most, followed from then
@@ -90,7 +92,10 @@ static void choose_row(struct bisection *s, const struct pdb_compare *c)
 		if (!gated(r) || isnan(r->change_pct))
 			continue;
 		n++;
-		unchanged += r->verdict == PDB_VERDICT_UNCHANGED;
+		/* an exact count is its estimate: unchanged within the
+		 * threshold (1 % for instructions), whatever a history says */
+		unchanged += s->rep.exact ? fabs(r->change_pct) <= r->threshold_pct
+					  : r->verdict == PDB_VERDICT_UNCHANGED;
 		if (!best || fabs(r->change_pct) > fabs(best->change_pct))
 			best = r;
 	}
@@ -208,9 +213,7 @@ static int confirm(struct bisection *s)
 		s->rep.outcome = BISECT_NO_CHANGE;
 		return PDB_EXIT_OK;
 	}
-	if (!s->row->metric || !(s->rep.exact ? s->row->verdict == PDB_VERDICT_REGRESSION ||
-					s->row->verdict == PDB_VERDICT_IMPROVEMENT
-				      : pdb_bisect_total_known(s->row->lo, s->row->hi))) {
+	if (!s->row->metric || !pdb_bisect_total_known(s->row->lo, s->row->hi)) {
 		fprintf(stderr, "perfdb: bisect: good and bad were not told apart%s\n",
 			s->row->metric ? " closely enough to bisect (the change's interval is too wide)" : "");
 		s->rep.outcome = BISECT_UNDECIDED;

@@ -217,5 +217,4 @@ void bisect_row_set(struct bisect_row *row, const struct pdb_compare_row *r)
 	row->lo = log1p(r->ci_low_pct / 100);
 	row->est = log1p(r->change_pct / 100);
 	row->hi = log1p(r->ci_high_pct / 100);
-	row->verdict = r->verdict;
 }

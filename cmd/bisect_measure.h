@@ -26,7 +26,6 @@ struct bisect_env {
 struct bisect_row {
 	char *benchmark, *dims, *metric;   /* NULL until chosen */
 	double lo, est, hi;                /* NaN: not measured */
-	int verdict;                       /* compare's, enum pdb_verdict */
 };
 
 /* When an A/B run's looks stop: the rows of the look's comparison; 1 to
