@@ -9,7 +9,7 @@
 #include "cmd.h"
 #include "util.h"
 
-extern const struct command cmd_help, cmd_ingest, cmd_runs, cmd_show, cmd_table, cmd_rm, cmd_merge, cmd_export, cmd_sql, cmd_gc, cmd_compare, cmd_run, cmd_detect, cmd_plot, cmd_mock_kafka, cmd_report, cmd_site;
+extern const struct command cmd_help, cmd_bisect, cmd_ingest, cmd_runs, cmd_show, cmd_table, cmd_rm, cmd_merge, cmd_export, cmd_sql, cmd_gc, cmd_compare, cmd_run, cmd_detect, cmd_plot, cmd_mock_kafka, cmd_report, cmd_site;
 
 const struct command *const commands[] = {
 	&cmd_run,
@@ -25,6 +25,7 @@ const struct command *const commands[] = {
 	&cmd_compare,
 	&cmd_plot,
 	&cmd_detect,
+	&cmd_bisect,
 	&cmd_mock_kafka,
 	&cmd_report,
 	&cmd_site,

@@ -73,19 +73,16 @@ static void say_look(const struct adaptive *a, const struct pdb_look *l, const s
 	pdb_buf_release(&b);
 }
 
-/* Whether the next look's pairs fit the budget, at the seconds a pair
- * has taken so far (setups and warm-ups included: an estimate on the safe
- * side). */
-static int next_fits(struct adaptive *a, const struct pdb_look *l)
+int adaptive_next_fits(const struct adaptive *a, const struct pdb_look *l)
 {
 	int more = a->sched.looks[l->look + 1] - l->pairs;
 	double per_pair = l->pairs > 0 ? l->elapsed / l->pairs : 0, need = per_pair * more;
 
 	if (l->elapsed + need <= a->budget)
 		return 1;
-	fprintf(stderr, "%sperfdb: run: adaptive: the next look's %d pairs would take about %.0f s, "
+	fprintf(stderr, "%sperfdb: %s: adaptive: the next look's %d pairs would take about %.0f s, "
 		"past the budget (%.3g s used of %g s): stopping at %d pairs\n", a->tty ? "\r\033[K" : "",
-		more, need, l->elapsed, a->budget, l->pairs);
+		a->who ? a->who : "run", more, need, l->elapsed, a->budget, l->pairs);
 	return 0;
 }
 
@@ -121,7 +118,7 @@ int adaptive_look(struct adaptive *a, const struct pdb_look *l)
 		a->end = ADAPTIVE_FAILED;
 	else if (l->look + 1 >= l->nlooks)
 		a->end = ADAPTIVE_MAX_REPEAT;
-	else if (!next_fits(a, l))
+	else if (!adaptive_next_fits(a, l))
 		a->end = ADAPTIVE_BUDGET;
 	return a->end != ADAPTIVE_RUNNING;
 }

@@ -21,6 +21,7 @@ struct adaptive {
 	struct pdb_adaptive_schedule sched;
 	double budget;                     /* seconds of measuring */
 	int tty;                           /* stderr is a terminal: clear the progress bar */
+	const char *who;                   /* the command its lines name; NULL: run */
 	struct pdb_store *store;           /* read for history only */
 	struct pdb_run *const *runs;       /* base, candidate: the runner fills them */
 	const struct pdb_compare_opts *cmp; /* the gate's options, alpha the look's */
@@ -37,6 +38,11 @@ struct adaptive {
  * gate has failed already, at the last look, or when the next look's pairs
  * would not fit the budget. */
 int adaptive_look(struct adaptive *a, const struct pdb_look *l);
+
+/* Whether the next look's pairs fit the budget, at the seconds a pair
+ * has taken so far (setups and warm-ups included: an estimate on the safe
+ * side); when they do not, says so on stderr. */
+int adaptive_next_fits(const struct adaptive *a, const struct pdb_look *l);
 
 /* "5 looks at 10, 15, 23, 35, 60 pairs, alpha 0.01/5 each" */
 void adaptive_schedule_text(const struct adaptive *a, char *buf, size_t size);

@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "runner/exec.h"
+#include "runner/git.h"
 #include "runner/plan.h"
 #include "util.h"
 
-#define MAX_GIT_ARGS 16
 #define BUILD_TAIL_LINES 5
 #define BUILD_TAIL_BYTES 320
 
@@ -22,45 +22,15 @@ static const char *tmp_root(void)
 	return dir && *dir ? dir : "/tmp";
 }
 
-/* Run git with args in the current directory, in a process group of its
- * own (Ctrl-C lets it finish, then perfdb cleans up). No program the
- * repository configures runs: no hook, no fsmonitor. Its exit status, the
- * first line of its output in out and the first line of its stderr in why;
- * -1 with err when it could not start. */
+/* pdb_git, the first line of its output in out. */
 static int git(const char *const *args, char *out, size_t size, char why[512], struct pdb_err *err)
 {
-	const char *argv[MAX_GIT_ARGS] = { "git", "-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null",
-					   "--no-optional-locks" };
-	size_t n = 6;
-	char *path = pdb_xasprintf("%s/perfdb-git-XXXXXX", tmp_root());
-	struct pdb_exec_opts eo = { .argv = argv, .stdout_path = path };
-	struct pdb_exec_result res;
-	FILE *f;
-	int fd;
+	char *text = NULL;
+	int status = pdb_git(args, &text, why, err);
 
-	while (*args && n < MAX_GIT_ARGS - 1)
-		argv[n++] = *args++;
-	if ((fd = mkstemp(path)) < 0) {
-		pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file in %s: %s", tmp_root(), strerror(errno));
-		free(path);
-		return -1;
-	}
-	close(fd);
-	if (pdb_exec_run(&eo, &res, err) < 0) {
-		unlink(path);
-		free(path);
-		return -1;
-	}
-	out[0] = '\0';
-	if ((f = fopen(path, "r"))) {
-		if (fgets(out, (int)size, f))
-			out[strcspn(out, "\n")] = '\0';
-		fclose(f);
-	}
-	unlink(path);
-	free(path);
-	snprintf(why, 512, "%.*s", (int)strcspn(res.stderr_tail, "\n"), res.stderr_tail);
-	return res.status;
+	snprintf(out, size, "%.*s", text ? (int)strcspn(text, "\n") : 0, text ? text : "");
+	free(text);
+	return status;
 }
 
 static const char *rev_of(const struct pdb_variant *v)

@@ -634,6 +634,12 @@ int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t
 	return 0;
 }
 
+void pdb_spec_set_revision(struct pdb_spec *spec, const char *name, const char *rev)
+{
+	variants_release(spec);
+	variant_set_key(variant_named(spec, name, strlen(name)), "git", 3, rev);
+}
+
 void pdb_spec_set_measure(struct pdb_spec *spec, unsigned mask)
 {
 	for (size_t i = 0; i < spec->nbenches; i++)

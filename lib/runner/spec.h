@@ -98,6 +98,11 @@ void pdb_spec_release(struct pdb_spec *spec);
 int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t nargs,
 			  struct pdb_err *err);
 
+/* Replace the spec's variants with one, name, checking rev out (a
+ * bisection measures a revision alone when its instrument is exact): the
+ * plan then runs each step once, as variant 0, and {dir} is its worktree. */
+void pdb_spec_set_revision(struct pdb_spec *spec, const char *name, const char *rev);
+
 /* --measure: every benchmark with a command measured under mask (enum
  * pdb_measure bits), whatever its spec says. */
 void pdb_spec_set_measure(struct pdb_spec *spec, unsigned mask);

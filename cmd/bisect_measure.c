@@ -1,0 +1,220 @@
+/* perfdb bisect: one measurement, a revision alone or an A/B run of two, stored. */
+#include "bisect_measure.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "fingerprint.h"
+#include "run_adaptive.h"
+#include "runner/checkout.h"
+#include "runner/runner.h"
+#include "util.h"
+
+/* The looks of an A/B run: the schedule and budget, and the judge. */
+struct looks {
+	const struct bisect_env *env;
+	struct adaptive ad;                /* the schedule, budget and runs */
+	bisect_judge judge;
+	void *ctx;
+	int decided;
+};
+
+static int on_look(void *vctx, const struct pdb_look *l)
+{
+	struct looks *k = vctx;
+	struct pdb_compare c;
+	struct pdb_err err;
+	int stop;
+
+	k->ad.pairs = l->pairs;
+	k->ad.elapsed = l->elapsed;
+	if (pdb_compare_runs(k->env->store, &k->ad.runs[0], 1, &k->ad.runs[1], 1, k->ad.cmp, &c, &err) < 0) {
+		cmd_fail("bisect", &err);
+		pdb_compare_release(&c);
+		return 1;
+	}
+	fprintf(stderr, "%sperfdb: bisect: look %zu/%zu: %d pairs, %.0f s\n", k->env->tty ? "\r\033[K" : "",
+		l->look + 1, l->nlooks, l->pairs, l->elapsed);
+	stop = k->decided = k->judge(k->ctx, &c);
+	pdb_compare_release(&c);
+	return stop || l->look + 1 >= l->nlooks || !adaptive_next_fits(&k->ad, l);
+}
+
+/* Store the runs measured; their ids into m. An exit status, or 0. */
+static int store_runs(const struct bisect_env *env, struct pdb_run *const *runs, size_t nruns,
+		      const struct pdb_checkouts *co, struct bisect_measured *m)
+{
+	const char *fp = getenv("PERFDB_FINGERPRINT");
+	struct pdb_err err;
+	int interrupted = 0;
+
+	for (size_t v = 0; v < nruns; v++) {
+		pdb_set_str(&runs[v]->tool, "perfdb");
+		pdb_set_str(&runs[v]->format, "run");
+		pdb_set_str(&runs[v]->source, env->spec_path);
+		if (!(fp && (strcmp(fp, "0") == 0 || strcmp(fp, "off") == 0)))
+			pdb_fingerprint_capture(runs[v], co->dir[v]);
+		if (pdb_store_insert_run(env->store, runs[v], 0, &err) < 0)
+			return cmd_fail("bisect", &err);
+		interrupted |= strcmp(runs[v]->status, "interrupted") == 0;
+		fprintf(stderr, "perfdb: bisect: stored run%lld (%s, %.12s)\n", (long long)runs[v]->id,
+			env->spec->variants[v].name, co->commit[v]);
+	}
+	m->base = nruns == 2 ? runs[0]->id : 0;
+	m->cand = runs[nruns - 1]->id;
+	if (interrupted) {
+		fprintf(stderr, "perfdb: bisect: interrupted; what finished is stored\n");
+		return 130;
+	}
+	for (size_t v = 0; v < nruns; v++)
+		if (strcmp(runs[v]->status, "failed") == 0) {
+			fprintf(stderr, "perfdb: bisect: a benchmark failed at %.12s (see the failed.* attributes "
+				"of run%lld): this bisection cannot measure it\n", co->commit[v],
+				(long long)runs[v]->id);
+			return PDB_EXIT_RUNTIME;
+		}
+	return 0;
+}
+
+/* Check out, build, run the plan and store: the spec's variants are set. */
+static int measure(const struct bisect_env *env, const struct pdb_plan *plan, struct looks *looks,
+		   struct bisect_measured *m)
+{
+	struct pdb_spec *spec = env->spec;
+	struct pdb_checkouts co = { 0 };
+	struct pdb_instruments inst = { 0 };
+	struct pdb_run *runs[2] = { NULL, NULL };
+	struct pdb_runner_opts ro = { .stop = env->stop, .look = looks ? on_look : NULL, .ctx = looks };
+	struct pdb_err err;
+	char ab[37];
+	int status = 0, built;
+
+	if (pdb_checkouts_resolve(spec, &co, &err) < 0 || pdb_checkouts_add(spec, &co, &err) < 0 ||
+	    pdb_instruments_choose(spec, plan, &inst, &err) < 0) {
+		status = cmd_fail("bisect", &err);
+		goto out;
+	}
+	pdb_uuid4(ab);
+	for (size_t v = 0; v < spec->nvariants; v++) {
+		runs[v] = pdb_run_new();
+		pdb_run_set_attr(runs[v], "commit", co.commit[v]);
+		pdb_run_set_attr(runs[v], "bisect", env->id);
+		pdb_run_set_attr(runs[v], "variant", spec->variants[v].name);
+		if (spec->nvariants == 2)
+			pdb_run_set_attr(runs[v], "ab", ab);
+		if (!spec->build.argv && !spec->build.shell)
+			continue;
+		fprintf(stderr, "perfdb: bisect: building %s (%.12s) in %s\n", spec->variants[v].name,
+			co.commit[v], co.dir[v]);
+		if ((built = pdb_checkouts_build(spec, &co, v, env->stop, &err)) < 0) {
+			status = cmd_fail("bisect", &err);
+			goto out;
+		}
+		if (built) {
+			fprintf(stderr, "perfdb: bisect: interrupted while building %s; nothing was measured\n",
+				spec->variants[v].name);
+			status = 130;
+			goto out;
+		}
+	}
+	if (looks) {
+		char alpha[32];
+		snprintf(alpha, sizeof alpha, "%.17g", looks->ad.cmp->alpha);
+		for (size_t v = 0; v < 2; v++)
+			pdb_run_set_attr(runs[v], "ab_alpha", alpha);
+		looks->ad.runs = runs;
+	}
+	ro.instruments = &inst;
+	if (pdb_runner_execute(spec, plan, &ro, runs, &err) < 0) {
+		status = cmd_fail("bisect", &err);
+		goto out;
+	}
+	if (looks) {
+		m->pairs = looks->ad.pairs;
+		m->seconds = looks->ad.elapsed;
+		m->decided = looks->decided;
+	}
+	status = store_runs(env, runs, spec->nvariants, &co, m);
+out:
+	if (pdb_checkouts_release(&co, &err) < 0) {
+		char msg[1200];
+		pdb_err_format(&err, msg, sizeof msg);
+		fprintf(stderr, "perfdb: bisect: warning: %s\n", msg);
+	}
+	pdb_instruments_release(&inst);
+	pdb_run_free(runs[0]);
+	pdb_run_free(runs[1]);
+	return status;
+}
+
+int bisect_measure_ab(const struct bisect_env *env, const char *base_name, const char *base,
+		      const char *cand_name, const char *cand, double alpha, double budget,
+		      bisect_judge judge, void *ctx, struct bisect_measured *m)
+{
+	char *args[2] = { pdb_xasprintf("%s:git=%s", base_name, base),
+			  pdb_xasprintf("%s:git=%s", cand_name, cand) };
+	struct looks looks = { .env = env, .judge = judge, .ctx = ctx };
+	struct pdb_compare_opts cmp = env->cmp;
+	struct pdb_plan plan = { 0 };
+	struct pdb_err err;
+	char text[512];
+	int max = env->spec->max_repeat ? env->spec->max_repeat : PDB_ADAPTIVE_MAX_REPEAT, status;
+
+	memset(m, 0, sizeof *m);
+	looks.ad.who = "bisect";
+	looks.ad.tty = env->tty;
+	looks.ad.budget = budget;
+	looks.ad.cmp = &cmp;
+	if (pdb_adaptive_schedule(alpha, max, &looks.ad.sched, &err) < 0 ||
+	    pdb_spec_set_variants(env->spec, (const char *const *)args, 2, &err) < 0 ||
+	    pdb_plan_build_looks(env->spec, env->only, PDB_PLAN_AUTO, looks.ad.sched.looks,
+				 looks.ad.sched.nlooks, &plan, &err) < 0) {
+		status = cmd_fail("bisect", &err);
+		goto out;
+	}
+	cmp.alpha = looks.ad.sched.look_alpha;
+	adaptive_schedule_text(&looks.ad, text, sizeof text);
+	fprintf(stderr, "perfdb: bisect: %.12s against %.12s: %s; budget %.0f s\n", cand, base, text, budget);
+	status = measure(env, &plan, &looks, m);
+out:
+	pdb_plan_release(&plan);
+	free(args[0]);
+	free(args[1]);
+	return status;
+}
+
+int bisect_measure_one(const struct bisect_env *env, const char *name, const char *commit,
+		       struct bisect_measured *m)
+{
+	struct pdb_plan plan = { 0 };
+	struct pdb_err err;
+	int status;
+
+	memset(m, 0, sizeof *m);
+	pdb_spec_set_revision(env->spec, name, commit);
+	if (pdb_plan_build(env->spec, env->only, 0, &plan, &err) < 0)
+		status = cmd_fail("bisect", &err);
+	else
+		status = measure(env, &plan, NULL, m);
+	pdb_plan_release(&plan);
+	return status;
+}
+
+const struct pdb_compare_row *bisect_find_row(const struct pdb_compare *c, const struct bisect_row *row)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (strcmp(c->rows[i].benchmark, row->benchmark) == 0 && strcmp(c->rows[i].dims, row->dims) == 0 &&
+		    strcmp(c->rows[i].metric, row->metric) == 0)
+			return &c->rows[i];
+	return NULL;
+}
+
+void bisect_row_set(struct bisect_row *row, const struct pdb_compare_row *r)
+{
+	row->lo = log1p(r->ci_low_pct / 100);
+	row->est = log1p(r->change_pct / 100);
+	row->hi = log1p(r->ci_high_pct / 100);
+}

@@ -1,0 +1,118 @@
+#!/bin/sh
+# perfdb bisect on throw-away repositories of 16 commits of a small C
+# program, counted exactly (measure: [instructions]: hardware counters, or
+# valgrind's cachegrind here), so that the verdicts do not depend on the
+# load: one commit adding 20 % work is named, measuring at most 8
+# revisions, exit 1, every run stored with its commit and the bisect id;
+# nothing changed between good and bad: exit 0, said; two adjacent commits
+# of +10 % each: reported as that range; a failing build: exit 4. No
+# worktree and no temporary folder is left behind in any case.
+: "${PERFDB:?}" "${ROOT:?}"
+command -v cc >/dev/null || { echo "no cc: skipped"; exit 77; }
+command -v git >/dev/null || { echo "no git: skipped"; exit 77; }
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+export PERFDB_FINGERPRINT=off TMPDIR="$work/tmp"
+mkdir "$TMPDIR"
+fail=0
+# repo NAME L1 .. L16: a repository whose commit i loops L_i million times
+repo() {
+	name=$1
+	shift
+	mkdir "$work/$name" && cd "$work/$name" || exit 1
+	git init -q && git config user.email t@example.com && git config user.name t
+	cat > spin.c <<'C'
+#include "loops.h"
+int main(void)
+{
+	volatile unsigned long sum = 0;
+	for (unsigned long i = 0; i < LOOPS; i++)
+		sum += i;
+	return sum == 1;
+}
+C
+	i=1
+	for l in "$@"; do
+		echo "#define LOOPS ${l}00000UL /* commit $i */" > loops.h
+		git add -A && git commit -qm "commit $i" || exit 1
+		i=$((i + 1))
+	done
+}
+cat > "$work/spec.yaml" <<'Y'
+build: "cc -O1 -o {dir}/spin {dir}/spin.c"
+repeat: 1
+measure: [instructions]
+benchmarks:
+  - {name: spin, command: ["{dir}/spin"]}
+Y
+# bisect NAME ARGS...: run in repository NAME, output in $work/out, status in $status
+bisect() {
+	name=$1
+	shift
+	(cd "$work/$name" && PERFDB_DB="$work/$name.db" "$PERFDB" bisect "$work/spec.yaml" --good HEAD~15 --bad HEAD "$@" \
+		>"$work/out" 2>"$work/err")
+	status=$?
+}
+left_behind() { # nothing of perfdb's in TMPDIR, no worktree but the repository's own
+	if [ -n "$(ls -A "$TMPDIR")" ] || [ "$(cd "$work/$1" && git worktree list | wc -l)" != 1 ]; then
+		echo "FAIL: $1: left behind: $(ls -A "$TMPDIR") $(cd "$work/$1" && git worktree list)"
+		fail=1
+	fi
+}
+
+# one commit (the 9th) adds 20 % work
+repo one 20 20 20 20 20 20 20 20 24 24 24 24 24 24 24 24
+culprit=$(cd "$work/one" && git rev-parse HEAD~7)
+bisect one --format json
+measured=$(grep -c '"commit"' "$work/out")
+echo "one commit: exit $status, $(grep -A1 '"first_bad"' "$work/out" | tail -1 | tr -d ' ')"
+if [ "$status" != 1 ] || ! grep -A1 '"first_bad"' "$work/out" | grep -q "\"commit\": \"$culprit\""; then
+	echo "FAIL: one commit: expected exit 1 and first_bad $culprit"; cat "$work/out" "$work/err"; fail=1
+fi
+# every revision measured is a run with its commit and the bisect id
+runs=$(PERFDB_DB="$work/one.db" "$PERFDB" sql "SELECT count(*) FROM run_attrs WHERE key = 'bisect'" 2>&1 | tail -1)
+commits=$(PERFDB_DB="$work/one.db" "$PERFDB" sql "SELECT count(DISTINCT value) FROM run_attrs WHERE key = 'commit'" 2>&1 | tail -1)
+echo "one commit: $commits revisions measured, $runs runs with a bisect attribute"
+case $commits in
+[1-8]) ;;
+*) echo "FAIL: one commit: at most 8 revisions measured, got '$commits'"; fail=1 ;;
+esac
+[ "$runs" = "$commits" ] || { echo "FAIL: one commit: $runs runs with bisect, $commits commits"; fail=1; }
+left_behind one
+bisect one --format markdown
+grep -q "^\*\*first bad commit: \`$(echo "$culprit" | cut -c1-12)\` commit 9;" "$work/out" ||
+	{ echo "FAIL: markdown"; cat "$work/out"; fail=1; }
+
+# nothing changed between good and bad
+repo none 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20
+bisect none
+echo "nothing changed: exit $status, $(head -1 "$work/out")"
+[ "$status" = 0 ] && grep -q "^no change: good and bad do not differ" "$work/out" ||
+	{ echo "FAIL: nothing changed: expected exit 0, said"; cat "$work/out" "$work/err"; fail=1; }
+left_behind none
+
+# two adjacent commits (the 6th and 7th) of +10 % each: a range
+repo split 20 20 20 20 20 22 24 24 24 24 24 24 24 24 24 24
+first=$(cd "$work/split" && git rev-parse --short=12 HEAD~10)
+last=$(cd "$work/split" && git rev-parse --short=12 HEAD~9)
+bisect split
+echo "split: exit $status, $(head -1 "$work/out")"
+[ "$status" = 1 ] && grep -q "^the change is split over 2 adjacent commits, $first to $last;" "$work/out" ||
+	{ echo "FAIL: split: expected the range $first to $last"; cat "$work/out" "$work/err"; fail=1; }
+left_behind split
+
+# a build that fails: exit 4, nothing left behind
+sed 's/cc -O1/cc -DNOSUCH=( -O1/' "$work/spec.yaml" > "$work/broken.yaml"
+(cd "$work/one" && PERFDB_DB="$work/broken.db" "$PERFDB" bisect "$work/broken.yaml" --good HEAD~15 --bad HEAD \
+	>"$work/out" 2>"$work/err")
+status=$?
+echo "failing build: exit $status"
+[ "$status" = 4 ] || { echo "FAIL: failing build: expected exit 4"; cat "$work/err"; fail=1; }
+left_behind one
+
+# errors before anything runs
+(cd "$work/one" && "$PERFDB" bisect "$work/spec.yaml" --good HEAD --bad HEAD~3 >/dev/null 2>"$work/err")
+status=$?
+echo "good after bad: exit $status, $(cat "$work/err")"
+[ "$status" = 2 ] && grep -q "is not an ancestor of --bad" "$work/err" || { echo "FAIL: good after bad"; fail=1; }
+exit $fail
