@@ -9,6 +9,7 @@
 #include "escape.h"
 #include "detect.h"
 #include "metric_role.h"
+#include "runner/git.h"
 #include "json_out.h"
 #include "store/store_detect.h"
 #include "units.h"
@@ -412,6 +413,29 @@ static size_t leave_out_resources(struct pdb_series *s, size_t *n)
 	return all - kept;
 }
 
+/* A regression between runs several commits apart: the command
+ * that finds which commit made it (pdb_git_distance reads the repository
+ * here; nothing is said outside one, or when the commits are not in it). */
+static void bisect_notes(const struct found *fs, size_t nseries)
+{
+	for (size_t i = 0; i < nseries; i++)
+		for (size_t k = 0; k < fs[i].res.ncps; k++) {
+			const struct pdb_change_point *cp = &fs[i].res.cps[k];
+			const struct pdb_history_point *a = label(&fs[i], cp->index_before);
+			const struct pdb_history_point *b = label(&fs[i], cp->index);
+			long n;
+			char *what;
+			if (!cp->regression || !a || !b || !a->commit || !b->commit ||
+			    (n = pdb_git_distance(a->commit, b->commit)) < 2)
+				continue;
+			what = cmd_escape_controls(fs[i].series->benchmark);
+			fprintf(stderr, "perfdb: detect: %s: %ld commits lie between the runs of its "
+				"change: perfdb bisect SPEC --good %.12s --bad %.12s finds the one that "
+				"made it\n", what, n, a->commit, b->commit);
+			free(what);
+		}
+}
+
 static size_t fail_recent(const struct found *fs, size_t nseries, int64_t n)
 {
 	size_t nfail = 0;
@@ -532,6 +556,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		print_json(fs, nseries, cli.where);
 	else
 		print_tables(fs, nseries, cli.format == FMT_MARKDOWN);
+	bisect_notes(fs, nseries);
 	if (fail_recent(fs, nseries, cli.fail_recent) > 0)
 		status = PDB_EXIT_REGRESSION;
 out:
