@@ -239,11 +239,26 @@ out:
 	return ret;
 }
 
+/* n lines a count found grown between from and to (ns), spread over the
+ * seconds of that interval in proportion: a count polled once a second
+ * puts the lines of second 0 in second 0, not in second 1. */
+static void spread(struct pdb_logstream_tally *t, int64_t from, int64_t to, uint64_t n)
+{
+	uint64_t given = 0;
+
+	for (long sec = second_of(t, from); given < n; sec++) {
+		int64_t end = t->t0 + (sec + 1) * NS;
+		uint64_t upto = end >= to ? n : (uint64_t)((double)n * (double)(end - from) / (double)(to - from) + 0.5);
+		*arrived_at(t, sec) += upto - given;
+		given = upto;
+	}
+}
+
 static void *command_main(void *arg)
 {
 	struct pdb_logstream_prober *pr = arg;
 	struct pdb_logstream_tally *t = pr->t;
-	int64_t every = (int64_t)(pr->p->every * 1e9), next = t->t0 + every;
+	int64_t every = (int64_t)(pr->p->every * 1e9), next = t->t0 + every, prev = t->t0;
 	uint64_t last = 0;
 
 	while (!atomic_load(&pr->stop)) {
@@ -263,11 +278,12 @@ static void *command_main(void *arg)
 		count -= pr->base;
 		if (count > (double)last) {
 			uint64_t c = (uint64_t)(count + 0.5);
-			*arrived_at(t, second_of(t, at)) += c - last;
+			spread(t, prev, at, c - last);
 			last = c;
 			atomic_store(&t->received, c);
 			t->last_change = at;
 		}
+		prev = at;
 	}
 	return NULL;
 }

@@ -66,10 +66,16 @@ static void flush(struct pdb_logstream_sender *s, struct pdb_logstream_result *r
 		res->elapsed = (double)(sent - t0) / 1e9;
 	for (uint64_t k = 0; k < n; k++) {
 		int64_t due = due_of(&res->tally[0], first + k);
-		size_t sec = (size_t)((due - t0) / NS);
 		pdb_hist_record(res->send_delay, (uint64_t)(sent > due ? sent - due : 0));
-		if (k < n - failed && sec < res->nsent_sec)
-			res->sent_per_sec[sec]++;
+	}
+	if (n > failed) { /* by the second the target took them */
+		size_t sec = (size_t)((sent - t0) / NS), old = res->cap_sent_sec;
+		if (sec >= res->nsent_sec) {
+			pdb_grow((void **)&res->sent_per_sec, &res->cap_sent_sec, sec + 1, sizeof *res->sent_per_sec);
+			memset(res->sent_per_sec + old, 0, (res->cap_sent_sec - old) * sizeof *res->sent_per_sec);
+			res->nsent_sec = sec + 1;
+		}
+		res->sent_per_sec[sec] += n - failed;
 	}
 }
 
@@ -182,8 +188,6 @@ int pdb_logstream_run(const struct pdb_logstream_opts *opts, struct pdb_logstrea
 		res->tally[k].rate = opts->rate;
 		res->tally[k].base = base;
 	}
-	res->nsent_sec = (size_t)ceil(ls->duration);
-	res->sent_per_sec = pdb_xcalloc(res->nsent_sec + 1, sizeof *res->sent_per_sec);
 	if (!(tpl = pdb_logstream_template_new(ls, opts->seed, err)) || !(s = pdb_logstream_sender_open(ls, err)))
 		goto out;
 	for (size_t k = 0; k < nprobes; k++)
