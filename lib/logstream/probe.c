@@ -81,6 +81,21 @@ static void window_flush(struct pdb_logstream_prober *pr)
 	pdb_hist_reset(pr->window);
 }
 
+/* Whether value, not one of this run's sequences, is within a float's
+ * relative precision (2^-22, a little coarser than a float's 2^-24) of
+ * them: what a stage that rounds them writes. */
+static int near_ours(const struct pdb_logstream_tally *t, uint64_t value)
+{
+	uint64_t hi = t->base + atomic_load(&t->sent), off = value < t->base ? t->base - value : value + 1 - hi;
+
+	return off <= value >> 22;
+}
+
+int pdb_logstream_rounded(const struct pdb_logstream_tally *t)
+{
+	return t->matched && t->near > 0 && t->duplicated > 0;
+}
+
 /* $SEQ value seen at arrival time at: line value - base of this run. */
 static void seen_seq(struct pdb_logstream_prober *pr, uint64_t value, int64_t at)
 {
@@ -92,6 +107,7 @@ static void seen_seq(struct pdb_logstream_prober *pr, uint64_t value, int64_t at
 
 	if (value < t->base || seq >= atomic_load(&t->sent)) {
 		t->foreign++;
+		t->near += (uint64_t)near_ours(t, value);
 		return;
 	}
 	if (byte >= pr->capseen) {
