@@ -44,9 +44,9 @@ void pdb_rate_seconds(const uint64_t *counts, size_t n, size_t *first, size_t *e
 	for (size_t i = lo; i < n; i++)
 		if (counts[i] * 2 >= m)
 			hi = i;
-	if (hi - lo + 1 >= 3) {
-		lo++;
-		hi--;
+	if (hi - lo + 1 >= 3) { /* an edge unlike the typical second is partial, or a burst */
+		lo += counts[lo] != m;
+		hi -= counts[hi] != m;
 	}
 	*first = lo;
 	*end = hi + 1;

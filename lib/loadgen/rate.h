@@ -15,9 +15,11 @@
  *   holds the median event), so that empty seconds before the first
  *   arrival and a drain's tail of stragglers are not seconds of
  *   throughput; a stall between them is kept;
- * - the first and the last of them are partial (receiving began and ended
- *   within them, at a moment the counts do not say) and are left out when
- *   at least three remain; a span of one or two seconds is kept whole.
+ * - the first and the last of them, when they counted other than the
+ *   typical second, are partial (receiving began or ended within them, at
+ *   a moment the counts do not say) or a burst of catching up, and are
+ *   left out when at least three seconds remain; a span of one or two
+ *   seconds is kept whole.
  *
  * Nothing counted gives *first == *end == 0. */
 void pdb_rate_seconds(const uint64_t *counts, size_t n, size_t *first, size_t *end);
