@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "loadgen/hist_result.h"
+#include "loadgen/rate.h"
 #include "util.h"
 
 static void add_hist(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims,
@@ -43,17 +44,31 @@ static void add_lags(const struct pdb_kafka_result *res, struct pdb_run *run, co
 	free(d);
 }
 
+/* values per second over the seconds of throughput of the messages
+ * counted by msgs (pdb_rate_seconds), or 0 when none came. */
+static void rate_series(struct pdb_result *r, const uint64_t *msgs, const uint64_t *values, size_t n)
+{
+	size_t first, end;
+
+	pdb_rate_seconds(msgs, n, &first, &end);
+	for (size_t i = first; i < end; i++)
+		pdb_result_add_at(r, (double)i, (double)values[i]);
+	if (first == end)
+		pdb_result_add_raw(r, 0);
+}
+
 void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run *run,
 			     const char *bench, const struct pdb_attr *dims, size_t ndims)
 {
-	struct pdb_result *r;
 	double cum_sent = (double)res->warm_sent, cum_consumed = (double)res->warm_received;
-	size_t whole = (size_t)res->elapsed, watched = (size_t)res->watched;
+	size_t whole = (size_t)res->elapsed, watched = (size_t)res->watched, n = res->nseconds;
+	uint64_t *sent = pdb_xcalloc(4 * n + 1, sizeof *sent), *bytes = sent + n, *consumed = bytes + n,
+		 *consumed_bytes = consumed + n;
 
-	if (whole > res->nseconds)
-		whole = res->nseconds;
-	if (watched > res->nseconds)
-		watched = res->nseconds;
+	if (whole > n)
+		whole = n;
+	if (watched > n)
+		watched = n;
 	if (watched < whole)
 		watched = whole;
 	/* per-second series over the whole seconds sent, the consuming side's
@@ -64,30 +79,32 @@ void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run 
 		cum_sent += (double)s->sent;
 		cum_consumed += (double)s->consumed;
 		if (i < whole) {
-			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "produce_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->sent);
-			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "produce_throughput", "B/s", PDB_DIR_HIGHER), t, (double)s->bytes);
 			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "errors_per_second", "count", PDB_DIR_LOWER), t, (double)s->errors);
 			if (s->delivery_p99 > 0)
 				pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "delivery_latency_p99", "s", PDB_DIR_LOWER), t, s->delivery_p99);
 		}
-		if (res->consumed) {
-			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "consume_rate", "msg/s", PDB_DIR_HIGHER), t, (double)s->consumed);
-			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "consume_throughput", "B/s", PDB_DIR_HIGHER), t, (double)s->consumed_bytes);
+		if (res->consumed)
 			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "backlog", "count", PDB_DIR_LOWER), t, cum_sent - cum_consumed);
-		}
 		if (s->e2e_p99 > 0)
 			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "e2e_latency_p99", "s", PDB_DIR_LOWER), t, s->e2e_p99);
 	}
-	if (res->elapsed > 0) {
-		r = pdb_run_series(run, bench, dims, ndims, "produce_rate", "msg/s", PDB_DIR_HIGHER);
-		if (whole == 0)
-			pdb_result_add_raw(r, (double)res->sent / res->elapsed);
-		pdb_result_set_stat(r, "mean", (double)res->sent / res->elapsed);
-		r = pdb_run_series(run, bench, dims, ndims, "produce_throughput", "B/s", PDB_DIR_HIGHER);
-		if (whole == 0)
-			pdb_result_add_raw(r, (double)res->bytes / res->elapsed);
-		pdb_result_set_stat(r, "mean", (double)res->bytes / res->elapsed);
+	/* the rates over their seconds of throughput (lib/loadgen/rate.c) */
+	for (size_t i = 0; i < n; i++) {
+		sent[i] = res->seconds[i].sent;
+		bytes[i] = res->seconds[i].bytes;
+		consumed[i] = res->seconds[i].consumed;
+		consumed_bytes[i] = res->seconds[i].consumed_bytes;
 	}
+	if (res->elapsed > 0) {
+		rate_series(pdb_run_series(run, bench, dims, ndims, "produce_rate", "msg/s", PDB_DIR_HIGHER), sent, sent, n);
+		rate_series(pdb_run_series(run, bench, dims, ndims, "produce_throughput", "B/s", PDB_DIR_HIGHER), sent, bytes, n);
+	}
+	if (res->consumed) {
+		rate_series(pdb_run_series(run, bench, dims, ndims, "consume_rate", "msg/s", PDB_DIR_HIGHER), consumed, consumed, n);
+		rate_series(pdb_run_series(run, bench, dims, ndims, "consume_throughput", "B/s", PDB_DIR_HIGHER), consumed,
+			    consumed_bytes, n);
+	}
+	free(sent);
 	add_lags(res, run, bench, dims, ndims);
 	add_hist(run, bench, dims, ndims, "delivery_latency", res->delivery);
 	if (res->matchable)

@@ -81,6 +81,21 @@ static void window_flush(struct pdb_logstream_prober *pr)
 	pdb_hist_reset(pr->window);
 }
 
+/* Whether value, not one of this run's sequences, is within a float's
+ * relative precision (2^-22, a little coarser than a float's 2^-24) of
+ * them: what a stage that rounds them writes. */
+static int near_ours(const struct pdb_logstream_tally *t, uint64_t value)
+{
+	uint64_t hi = t->base + atomic_load(&t->sent), off = value < t->base ? t->base - value : value + 1 - hi;
+
+	return off <= value >> 22;
+}
+
+int pdb_logstream_rounded(const struct pdb_logstream_tally *t)
+{
+	return t->matched && t->near > 0 && t->duplicated > 0;
+}
+
 /* $SEQ value seen at arrival time at: line value - base of this run. */
 static void seen_seq(struct pdb_logstream_prober *pr, uint64_t value, int64_t at)
 {
@@ -92,6 +107,7 @@ static void seen_seq(struct pdb_logstream_prober *pr, uint64_t value, int64_t at
 
 	if (value < t->base || seq >= atomic_load(&t->sent)) {
 		t->foreign++;
+		t->near += (uint64_t)near_ours(t, value);
 		return;
 	}
 	if (byte >= pr->capseen) {
@@ -239,11 +255,26 @@ out:
 	return ret;
 }
 
+/* n lines a count found grown between from and to (ns), spread over the
+ * seconds of that interval in proportion: a count polled once a second
+ * puts the lines of second 0 in second 0, not in second 1. */
+static void spread(struct pdb_logstream_tally *t, int64_t from, int64_t to, uint64_t n)
+{
+	uint64_t given = 0;
+
+	for (long sec = second_of(t, from); given < n; sec++) {
+		int64_t end = t->t0 + (sec + 1) * NS;
+		uint64_t upto = end >= to ? n : (uint64_t)((double)n * (double)(end - from) / (double)(to - from) + 0.5);
+		*arrived_at(t, sec) += upto - given;
+		given = upto;
+	}
+}
+
 static void *command_main(void *arg)
 {
 	struct pdb_logstream_prober *pr = arg;
 	struct pdb_logstream_tally *t = pr->t;
-	int64_t every = (int64_t)(pr->p->every * 1e9), next = t->t0 + every;
+	int64_t every = (int64_t)(pr->p->every * 1e9), next = t->t0 + every, prev = t->t0;
 	uint64_t last = 0;
 
 	while (!atomic_load(&pr->stop)) {
@@ -263,11 +294,12 @@ static void *command_main(void *arg)
 		count -= pr->base;
 		if (count > (double)last) {
 			uint64_t c = (uint64_t)(count + 0.5);
-			*arrived_at(t, second_of(t, at)) += c - last;
+			spread(t, prev, at, c - last);
 			last = c;
 			atomic_store(&t->received, c);
 			t->last_change = at;
 		}
+		prev = at;
 	}
 	return NULL;
 }

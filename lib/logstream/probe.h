@@ -23,6 +23,7 @@ struct pdb_logstream_tally {
 	int command;                /* a command probe (counts only) */
 	uint64_t lines;             /* read by a file probe */
 	uint64_t duplicated, foreign; /* sequences seen again, sequences not sent */
+	uint64_t near;              /* of foreign: within a float's precision of base .. base + sent - 1 */
 	uint64_t probe_errors;      /* command runs that gave no count */
 	struct pdb_hist *delay;     /* arrival seen by the probe minus due */
 	uint64_t *arrived;          /* received per second after t0 */
@@ -33,6 +34,11 @@ struct pdb_logstream_tally {
 };
 
 struct pdb_logstream_prober;
+
+/* Whether what t matched says a stage rounded the sequences: values near
+ * them but not one of them (pdb_logstream_tally.near), and sequences seen
+ * again, as many lines rounded to one value are. */
+int pdb_logstream_rounded(const struct pdb_logstream_tally *t);
 
 /* Get ready to count for probe p: a file probe remembers where the file
  * ends now (what is there already is not counted); a command probe runs the

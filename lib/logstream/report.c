@@ -2,6 +2,7 @@
 #include "logstream/workload.h"
 
 #include "loadgen/hist_result.h"
+#include "loadgen/rate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,19 @@ static void total(struct pdb_run *run, const char *bench, const struct pdb_attr 
 	pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, metric, unit, direction), v);
 }
 
+/* Lines per second as the rate's samples: the seconds of throughput
+ * (pdb_rate_seconds), or 0 when nothing came. */
+static void rate_series(struct pdb_result *r, const uint64_t *counts, size_t n)
+{
+	size_t first, end;
+
+	pdb_rate_seconds(counts, n, &first, &end);
+	for (size_t i = first; i < end; i++)
+		pdb_result_add_at(r, (double)i, (double)counts[i]);
+	if (first == end)
+		pdb_result_add_raw(r, 0);
+}
+
 /* What probe k of res counted, as the series of bench with dims (and its stage's). */
 static void probe_to_run(const struct pdb_logstream_result *res, size_t k, struct pdb_run *run,
 			 const char *bench, const struct pdb_attr *dims, size_t ndims)
@@ -29,24 +43,15 @@ static void probe_to_run(const struct pdb_logstream_result *res, size_t k, struc
 	const struct pdb_logstream_tally *t = &res->tally[k];
 	uint64_t received = atomic_load(&t->received);
 	double last = t->last_change ? (double)(t->last_change - t->t0) / 1e9 : 0;
-	size_t whole;
-	struct pdb_result *r;
 
-	/* arrivals over the whole seconds watched, the drain included */
-	whole = t->nsec < (size_t)res->watched ? t->nsec : (size_t)res->watched;
-	for (size_t i = 0; i < whole; i++) {
-		pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "receive_rate", "lines/s", PDB_DIR_HIGHER), (double)i,
-		       (double)t->arrived[i]);
+	rate_series(pdb_run_series(run, bench, dims, ndims, "receive_rate", "lines/s", PDB_DIR_HIGHER), t->arrived, t->nsec);
+	for (size_t i = 0; i < t->nsec; i++)
 		if (t->delay_p99[i] > 0)
 			pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "delivery_delay_p99", "s", PDB_DIR_LOWER), (double)i,
 			       t->delay_p99[i]);
-	}
-	r = pdb_run_series(run, bench, dims, ndims, "receive_rate", "lines/s", PDB_DIR_HIGHER);
-	if (whole == 0)
-		pdb_result_add_raw(r, (double)received / res->watched);
-	pdb_result_set_stat(r, "mean", (double)received / (last > res->elapsed ? last : res->elapsed));
 	total(run, bench, dims, ndims, "received", "count", PDB_DIR_NONE, (double)received);
-	if (!res->interrupted) {
+	/* a stage that rounds the sequences loses nothing the probe can tell (a warning says it) */
+	if (!res->interrupted && !pdb_logstream_rounded(t)) {
 		double missing = received < res->sent ? (double)(res->sent - received) : 0;
 		total(run, bench, dims, ndims, "missing", "count", PDB_DIR_LOWER, missing);
 		total(run, bench, dims, ndims, "missing_pct", "%", PDB_DIR_LOWER,
@@ -76,18 +81,9 @@ void pdb_logstream_result_to_run(const struct pdb_logstream_result *res, const s
 				 struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t ndims)
 {
 	struct pdb_attr *d = pdb_xcalloc(ndims + 1, sizeof *d);
-	size_t whole = (size_t)res->elapsed;
-	struct pdb_result *r;
 
-	if (whole > res->nsent_sec)
-		whole = res->nsent_sec;
-	for (size_t i = 0; i < whole; i++)
-		pdb_result_add_at(pdb_run_series(run, bench, dims, ndims, "send_rate", "lines/s", PDB_DIR_HIGHER), (double)i,
-		       (double)res->sent_per_sec[i]);
-	r = pdb_run_series(run, bench, dims, ndims, "send_rate", "lines/s", PDB_DIR_HIGHER);
-	if (whole == 0)
-		pdb_result_add_raw(r, (double)res->sent / res->elapsed);
-	pdb_result_set_stat(r, "mean", (double)res->sent / res->elapsed);
+	rate_series(pdb_run_series(run, bench, dims, ndims, "send_rate", "lines/s", PDB_DIR_HIGHER), res->sent_per_sec,
+		    res->nsent_sec);
 	/* perfdb's own pacing, not the pipeline's: reported, never gated */
 	add_hist(run, bench, dims, ndims, "send_delay", PDB_DIR_NONE, res->send_delay);
 	total(run, bench, dims, ndims, "sent", "count", PDB_DIR_NONE, (double)res->sent);

@@ -30,16 +30,19 @@ static int stopped(const struct pdb_logstream_opts *o)
 	return o->stop && *o->stop;
 }
 
-/* Where this run's $SEQ starts: its start in ms since the epoch x 10^6, so
- * that a line of an earlier run (a straggler of the repetition before) is
- * never taken for one of this run: runs start at least their duration
- * apart, more than rate x duration / 10^6 ms at any rate allowed. */
+/* Where this run's $SEQ starts: the last nine digits of its start in ms
+ * since the epoch, x 10^6, so that a line of an earlier run (a straggler
+ * of the repetition before) is never taken for one of this run: runs start
+ * at least their duration apart, more than rate x duration / 10^6 ms at
+ * any rate allowed. Below 10^15 + what a run sends, it stays under 2^53: a
+ * stage that reads numbers as doubles (jq 1.6, JavaScript) keeps it
+ * exact. The ms wrap every 11.6 days. */
 static uint64_t seq_base(void)
 {
 	struct timespec wall;
 
 	clock_gettime(CLOCK_REALTIME, &wall);
-	return ((uint64_t)wall.tv_sec * 1000 + (uint64_t)wall.tv_nsec / 1000000) * 1000000;
+	return (((uint64_t)wall.tv_sec * 1000 + (uint64_t)wall.tv_nsec / 1000000) % 1000000000) * 1000000;
 }
 
 static int64_t due_of(const struct pdb_logstream_tally *t, uint64_t seq)
@@ -66,10 +69,16 @@ static void flush(struct pdb_logstream_sender *s, struct pdb_logstream_result *r
 		res->elapsed = (double)(sent - t0) / 1e9;
 	for (uint64_t k = 0; k < n; k++) {
 		int64_t due = due_of(&res->tally[0], first + k);
-		size_t sec = (size_t)((due - t0) / NS);
 		pdb_hist_record(res->send_delay, (uint64_t)(sent > due ? sent - due : 0));
-		if (k < n - failed && sec < res->nsent_sec)
-			res->sent_per_sec[sec]++;
+	}
+	if (n > failed) { /* by the second the target took them */
+		size_t sec = (size_t)((sent - t0) / NS), old = res->cap_sent_sec;
+		if (sec >= res->nsent_sec) {
+			pdb_grow((void **)&res->sent_per_sec, &res->cap_sent_sec, sec + 1, sizeof *res->sent_per_sec);
+			memset(res->sent_per_sec + old, 0, (res->cap_sent_sec - old) * sizeof *res->sent_per_sec);
+			res->nsent_sec = sec + 1;
+		}
+		res->sent_per_sec[sec] += n - failed;
 	}
 }
 
@@ -160,6 +169,24 @@ static void excess_warning(struct pdb_logstream_result *res, const struct pdb_lo
 	}
 }
 
+/* A matching probe that saw values near this run's sequences but not one
+ * of them, and sequences again: a stage rounds the numbers (or rewrote
+ * them); its missing and duplicated are not the pipeline's loss, and the
+ * run says so. */
+static void rounded_warning(struct pdb_logstream_result *res, const struct pdb_logstream_probe *p)
+{
+	for (size_t k = 0; k < res->nprobed && !res->warning[0]; k++) {
+		const struct pdb_logstream_tally *t = &res->tally[k];
+		if (!pdb_logstream_rounded(t))
+			continue;
+		snprintf(res->warning, sizeof res->warning, "the probe%s%s saw %llu values near this run's $SEQ "
+			 "but not one of them and %llu again: a stage rounds them (one that reads numbers as "
+			 "floats or doubles?); its missing is not loss", p[k].name ? " " : "",
+			 p[k].name ? p[k].name : "", (unsigned long long)t->near,
+			 (unsigned long long)t->duplicated);
+	}
+}
+
 int pdb_logstream_run(const struct pdb_logstream_opts *opts, struct pdb_logstream_result *res,
 		      struct pdb_err *err)
 {
@@ -182,8 +209,6 @@ int pdb_logstream_run(const struct pdb_logstream_opts *opts, struct pdb_logstrea
 		res->tally[k].rate = opts->rate;
 		res->tally[k].base = base;
 	}
-	res->nsent_sec = (size_t)ceil(ls->duration);
-	res->sent_per_sec = pdb_xcalloc(res->nsent_sec + 1, sizeof *res->sent_per_sec);
 	if (!(tpl = pdb_logstream_template_new(ls, opts->seed, err)) || !(s = pdb_logstream_sender_open(ls, err)))
 		goto out;
 	for (size_t k = 0; k < nprobes; k++)
@@ -204,6 +229,7 @@ int pdb_logstream_run(const struct pdb_logstream_opts *opts, struct pdb_logstrea
 	if (nprobes) {
 		drain(opts, res);
 		res->watched = (double)(now_ns() - t0) / 1e9;
+		rounded_warning(res, probes);
 		excess_warning(res, probes);
 	}
 	ret = 0;

@@ -22,8 +22,8 @@ struct pdb_logstream_opts {
 struct pdb_logstream_result {
 	double elapsed;              /* s from line 0's due time to the last line sent, at least duration */
 	uint64_t sent, errors;       /* lines the target took; lines that failed */
-	uint64_t *sent_per_sec;      /* by the second each line was due */
-	size_t nsent_sec;
+	uint64_t *sent_per_sec;      /* by the second the target took each line */
+	size_t nsent_sec, cap_sent_sec;
 	struct pdb_hist *send_delay; /* due -> handed to the target (pacing error) */
 	size_t nprobed;              /* probes that counted deliveries (0: none) */
 	double watched;              /* s from line 0's due time until the probes stopped */

@@ -83,6 +83,9 @@ def get(bench, metric):
     sys.exit(f"{bench}: no {metric}")
 def one(bench, metric):
     return get(bench, metric)["samples"][0]
+def mean(bench, metric):
+    v = [x["value"] if isinstance(x, dict) else x for x in get(bench, metric)["samples"]]
+    return sum(v) / len(v)
 ok = True
 def check(cond, what):
     global ok
@@ -94,7 +97,7 @@ for b in ("held", "datagrams", "overloaded"):
     st = get(b, "delivery_delay")["stats"]
     p99 = get(b, "delivery_delay_p99")["samples"]
     print(f"{b}: sent {s:.0f}, received {r:.0f}, missing {m:.0f} ({one(b, 'missing_pct'):.1f} %), "
-          f"send_rate {get(b, 'send_rate')['stats']['mean']:.1f}/s, receive_rate {get(b, 'receive_rate')['stats']['mean']:.1f}/s, "
+          f"send_rate {mean(b, 'send_rate'):.1f}/s, receive_rate {mean(b, 'receive_rate'):.1f}/s, "
           f"delivery_delay p50 {st['p50']*1e3:.2f} ms p99 {st['p99']*1e3:.2f} ms max {st['max']*1e3:.2f} ms; "
           f"p99 per second: {', '.join('%.0f' % (v['value'] * 1e3 if isinstance(v, dict) else v * 1e3) for v in p99)} ms")
 check(one("held", "sent") == 6000, "held: 6000 lines sent")

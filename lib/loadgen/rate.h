@@ -1,0 +1,27 @@
+/* The seconds that measure a workload's rate: one rule for every rate stored. */
+#ifndef PDB_LOADGEN_RATE_H
+#define PDB_LOADGEN_RATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The seconds [*first, *end) of counts[0..n) (events counted per second)
+ * whose counts are the rate's samples, so that their mean, their median
+ * and every chart of them say the rate at which the events came:
+ *
+ * - the seconds of throughput run from the first to the last second that
+ *   counted at least half as many events as the typical second (the
+ *   event-weighted median of the counts: the count of the second that
+ *   holds the median event), so that empty seconds before the first
+ *   arrival and a drain's tail of stragglers are not seconds of
+ *   throughput; a stall between them is kept;
+ * - the first and the last of them, when they counted other than the
+ *   typical second, are partial (receiving began or ended within them, at
+ *   a moment the counts do not say) or a burst of catching up, and are
+ *   left out when at least three seconds remain; a span of one or two
+ *   seconds is kept whole.
+ *
+ * Nothing counted gives *first == *end == 0. */
+void pdb_rate_seconds(const uint64_t *counts, size_t n, size_t *first, size_t *end);
+
+#endif
