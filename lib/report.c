@@ -148,24 +148,24 @@ static char *load_template(const char *dir, const char *name, char **source,
 	return b.data;
 }
 
-/* path written whole or not at all (a symlink there is replaced, not followed). */
+/* path written by the rule of atomic_file.h: whole or not at all when a file. */
 static int write_text(const char *path, const struct pdb_buf *text, struct pdb_err *err)
 {
-	char tmp[4096];
+	struct pdb_atomic a;
 	FILE *f;
 	int ok;
 
-	if (pdb_atomic_begin(path, tmp, sizeof tmp, err) < 0)
+	if (pdb_atomic_begin(path, &a, err) < 0)
 		return -1;
-	if (!(f = fopen(tmp, "wb"))) {
+	if (!(f = fopen(a.name, "wb"))) {
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno));
-		return pdb_atomic_end(tmp, path, 0, err);
+		return pdb_atomic_end(&a, 0, err);
 	}
 	ok = fwrite(text->data, 1, text->len, f) == text->len;
 	ok = fclose(f) == 0 && ok;
 	if (!ok)
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno ? errno : EIO));
-	return pdb_atomic_end(tmp, path, ok, err);
+	return pdb_atomic_end(&a, ok, err);
 }
 
 /* Fill the template of one format and write DIR/index.EXT. */
