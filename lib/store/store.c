@@ -84,16 +84,22 @@ static int query_int(struct pdb_store *store, const char *sql, int *out, struct 
 	return rc == SQLITE_ROW ? 0 : pdb_store_fail(store, err, "read the database header");
 }
 
-/* A SQLite file another program made is never migrated into a perfdb one:
- * perfdb's carry its application id (older ones none, but perfdb's schema). */
+/* A SQLite file another program made is never migrated into a perfdb one, nor
+ * written at all: perfdb's carry its application id; older ones none, but a
+ * schema version and the tables of perfdb's first schema; a file with no
+ * table and no version is new, perfdb's to make. Asked before anything is
+ * written. */
 static int check_foreign(struct pdb_store *store, int have, struct pdb_err *err)
 {
-	int app, tables;
+	int app, tables, own;
 
 	if (query_int(store, "PRAGMA application_id", &app, err) < 0 ||
-	    query_int(store, "SELECT count(*) FROM sqlite_master", &tables, err) < 0)
+	    query_int(store, "SELECT count(*) FROM sqlite_master", &tables, err) < 0 ||
+	    query_int(store, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
+		      " ('runs', 'run_attrs', 'series', 'results', 'stats')", &own, err) < 0)
 		return -1;
-	if (app == PERFDB_APPLICATION_ID || (app == 0 && (have > 0 || tables == 0)))
+	if (app == PERFDB_APPLICATION_ID || (app == 0 && have == 0 && tables == 0) ||
+	    (app == 0 && have > 0 && own == 5))
 		return 0;
 	return pdb_err_set(err, PDB_EXIT_INPUT, "%s: not a perfdb database (another program's "
 			   "SQLite file): nothing changed", store->path);
