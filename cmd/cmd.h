@@ -83,6 +83,9 @@ size_t cmd_options(const struct command *cmd, const struct cmd_option **out);
 char *cmd_escape_controls(const char *s);
 /* "perfdb: NAME: message" on stderr (control characters escaped); returns err->code. */
 int cmd_fail(const char *name, const struct pdb_err *err);
+/* "perfdb: NAME: " and the message on stderr, the whole message escaped for
+ * the terminal (it may quote names from the data): every note and warning. */
+void cmd_say(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Usage error: "perfdb: NAME: message (see perfdb NAME -h)", one line on
  * stderr; returns 2. */
 int cmd_usage_error(const struct command *cmd, const char *fmt, ...)

@@ -164,14 +164,26 @@ int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c)
 	}
 }
 
+void cmd_say(const char *name, const char *fmt, ...)
+{
+	char *msg, *safe;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = pdb_xvasprintf(fmt, ap);
+	va_end(ap);
+	safe = cmd_escape_controls(msg);
+	fprintf(stderr, "perfdb: %s: %s\n", name, safe);
+	free(msg);
+	free(safe);
+}
+
 int cmd_fail(const char *name, const struct pdb_err *err)
 {
-	char msg[1200], *safe;
+	char msg[1200];
 
 	pdb_err_format(err, msg, sizeof msg);
-	safe = cmd_escape_controls(msg); /* an error may quote the input */
-	fprintf(stderr, "perfdb: %s: %s\n", name, safe);
-	free(safe);
+	cmd_say(name, "%s", msg); /* an error may quote the input */
 	return err->code ? err->code : PDB_EXIT_RUNTIME;
 }
 

@@ -126,8 +126,8 @@ static void warn(const struct pdb_compare *c, const char *who)
 		size_t n = side ? c->ncand : c->nbase;
 		for (size_t i = 0; i < n; i++)
 			if (strcmp(runs[i].status, "complete") != 0)
-				fprintf(stderr, "perfdb: %s: warning: %s run%lld ended %s: its "
-					"benchmarks may not have run\n", who, side ? "candidate" : "baseline",
+				cmd_say(who, "warning: %s run%lld ended %s: its "
+					"benchmarks may not have run", side ? "candidate" : "baseline",
 					(long long)runs[i].id, runs[i].status);
 	}
 	for (size_t i = 0; i < c->nrows; i++) {

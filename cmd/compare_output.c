@@ -46,11 +46,14 @@ static void tests_line(const struct pdb_compare *c, struct pdb_buf *b)
 		pdb_buf_puts(b, "\n");
 }
 
-static void geomean_line(const struct pdb_compare *c, struct pdb_buf *b)
+/* The metrics' geometric means, each metric's name escaped for fmt. */
+static void geomean_line(const struct pdb_compare *c, int fmt, struct pdb_buf *b)
 {
-	for (size_t i = 0; i < c->ngeomean; i++)
-		pdb_buf_printf(b, "%s%s %.4f", i ? ", " : "", c->geomean[i].metric,
-			       c->geomean[i].ratio);
+	for (size_t i = 0; i < c->ngeomean; i++) {
+		pdb_buf_puts(b, i ? ", " : "");
+		pdb_render_text(fmt, b, c->geomean[i].metric);
+		pdb_buf_printf(b, " %.4f", c->geomean[i].ratio);
+	}
 }
 
 static void write_buf(const struct pdb_buf *b, FILE *out)
@@ -84,7 +87,7 @@ void compare_print_text(const struct pdb_compare *c, const struct compare_view *
 	tests_line(c, &b);
 	if (c->ngeomean) {
 		pdb_buf_puts(&b, "geomean (candidate/baseline, inverted where higher is better; > 1 is worse): ");
-		geomean_line(c, &b);
+		geomean_line(c, PDB_RENDER_TEXT, &b);
 		pdb_buf_puts(&b, "\n");
 	}
 	write_buf(&b, out);
@@ -162,7 +165,7 @@ void compare_print_markdown(const struct pdb_compare *c, const struct compare_vi
 		tests_line(c, &b);
 	if (c->ngeomean) {
 		pdb_buf_puts(&b, "Geometric mean of candidate/baseline, inverted where higher is better (> 1 is worse): ");
-		geomean_line(c, &b);
+		geomean_line(c, PDB_RENDER_MARKDOWN, &b);
 		pdb_buf_puts(&b, "\n");
 	}
 	pdb_buf_puts(&b, "\n");

@@ -477,13 +477,13 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	if (note)
-		fprintf(stderr, "perfdb: detect: %s\n", note);
+		cmd_say("detect", "%s", note);
 	cli.where = where;
 	if (cli.where && where_matches_nothing(store, cli.where, &err, &status))
 		goto out;
 	if (fewer)
-		fprintf(stderr, "perfdb: detect: --since %s: only %zu run%s match%s: all of them, "
-			"from run%lld\n", cli.since, fewer, fewer == 1 ? "" : "s",
+		cmd_say("detect", "--since %s: only %zu run%s match%s: all of them, "
+			"from run%lld", cli.since, fewer, fewer == 1 ? "" : "s",
 			fewer == 1 ? "es" : "", (long long)since_id);
 	params = pdb_store_detect_params(&cli.opts, since_id, cli.where);
 	selection = pdb_store_detect_selection(since_id, cli.where);
@@ -505,7 +505,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	if (saved_note)
-		fprintf(stderr, "perfdb: detect: %s\n", saved_note);
+		cmd_say("detect", "%s", saved_note);
 	if (cli.format == FMT_JSON)
 		print_json(fs, nseries, cli.where);
 	else

@@ -136,13 +136,13 @@ static void on_stream_run(void *ctx, const struct pdb_run *run, int duplicate)
 {
 	(void)ctx;
 	if (duplicate)
-		fprintf(stderr, "perfdb: ingest: run %s is already stored as run%lld: skipped\n",
+		cmd_say("ingest", "run %s is already stored as run%lld: skipped",
 			run->uuid, (long long)run->id);
 	else
 		printf("run%lld\n", (long long)run->id);
 	if (!duplicate && pdb_run_get_attr(run, "kafka.renamed_from"))
-		fprintf(stderr, "perfdb: ingest: warning: a run named '%s' exists already: run%lld "
-			"stored as '%s'\n", pdb_run_get_attr(run, "kafka.renamed_from"),
+		cmd_say("ingest", "warning: a run named '%s' exists already: run%lld "
+			"stored as '%s'", pdb_run_get_attr(run, "kafka.renamed_from"),
 			(long long)run->id, run->name);
 	fflush(stdout);
 }

@@ -401,7 +401,7 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	if (note)
-		fprintf(stderr, "perfdb: plot: %s\n", note);
+		cmd_say("plot", "%s", note);
 	if (where)
 		o.chart.where = where;
 	chart = build(store, kind, (const char *const *)argv + optind + 1,
