@@ -403,7 +403,7 @@ static int export_main(int argc, char **argv, struct cmd_ctx *ctx)
 	    (!o.jsonl && collect_dims(store, ids, nids, &o, &err) < 0))
 		goto fail;
 	if (output) {
-		if (pdb_atomic_begin(output, &a, &err) < 0)
+		if (pdb_atomic_begin(output, PDB_OUT_GIVEN, &a, &err) < 0)
 			goto fail;
 		begun = 1;
 		if (!(out = fopen(a.name, "w"))) {

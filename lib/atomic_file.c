@@ -1,5 +1,5 @@
-/* Output files: a regular file replaced whole by a rename, a device or FIFO written in
- * place, a symlink followed (the rule in atomic_file.h). */
+/* Output files and folders: a regular file replaced whole by a rename, a device or FIFO
+ * written in place, a symlink followed or refused (the rule in atomic_file.h). */
 #include "atomic_file.h"
 
 #include <errno.h>
@@ -28,7 +28,8 @@ static int make_temp(const char *path, struct pdb_atomic *a, struct pdb_err *err
 	return 0;
 }
 
-int pdb_atomic_begin(const char *path, struct pdb_atomic *a, struct pdb_err *err)
+int pdb_atomic_begin(const char *path, enum pdb_out_kind kind, struct pdb_atomic *a,
+		     struct pdb_err *err)
 {
 	struct stat st;
 	char *real;
@@ -36,6 +37,9 @@ int pdb_atomic_begin(const char *path, struct pdb_atomic *a, struct pdb_err *err
 	a->name[0] = a->target[0] = '\0';
 	if (strlen(path) >= sizeof a->target)
 		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: name too long", path);
+	if (kind == PDB_OUT_OWN && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: a symlink, not followed inside "
+				   "the output folder: remove it", path);
 	if (stat(path, &st) < 0) {
 		if (errno != ENOENT)
 			return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno));
@@ -77,7 +81,7 @@ int pdb_atomic_end(const struct pdb_atomic *a, int ok, struct pdb_err *err)
 	return -1;
 }
 
-int pdb_make_dir(const char *dir, enum pdb_dir_kind kind, int *made, struct pdb_err *err)
+int pdb_make_dir(const char *dir, enum pdb_out_kind kind, int *made, struct pdb_err *err)
 {
 	struct stat st;
 	int there;
@@ -89,11 +93,11 @@ int pdb_make_dir(const char *dir, enum pdb_dir_kind kind, int *made, struct pdb_
 			*made = 1;
 		return 0;
 	}
-	there = errno == EEXIST && (kind == PDB_DIR_GIVEN ? stat(dir, &st) : lstat(dir, &st)) == 0;
+	there = errno == EEXIST && (kind == PDB_OUT_GIVEN ? stat(dir, &st) : lstat(dir, &st)) == 0;
 	if (there && S_ISDIR(st.st_mode))
 		return 0;
 	if (errno != EEXIST)
 		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", dir, strerror(errno));
 	return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: exists and is not a directory%s", dir,
-			   kind == PDB_DIR_OWN ? " (a symlink is not followed)" : "");
+			   kind == PDB_OUT_OWN ? " (a symlink is not followed)" : "");
 }

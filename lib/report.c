@@ -155,7 +155,7 @@ static int write_text(const char *path, const struct pdb_buf *text, struct pdb_e
 	FILE *f;
 	int ok;
 
-	if (pdb_atomic_begin(path, &a, err) < 0)
+	if (pdb_atomic_begin(path, PDB_OUT_OWN, &a, err) < 0)
 		return -1;
 	if (!(f = fopen(a.name, "wb"))) {
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno));
@@ -220,7 +220,7 @@ int pdb_report_write(struct pdb_store *store, int64_t base, int64_t cand,
 	if (!(r.base = pdb_store_load_run(store, base, err)) ||
 	    !(r.cand = pdb_store_load_run(store, cand, err)) ||
 	    pdb_compare_run_groups(store, &base, 1, &cand, 1, &r.opts, &r.cmp, err) < 0 ||
-	    pdb_make_dir(opts->outdir, PDB_DIR_GIVEN, NULL, err) < 0)
+	    pdb_make_dir(opts->outdir, PDB_OUT_GIVEN, NULL, err) < 0)
 		goto out;
 	r.where = pdb_report_history_where(r.cand, opts->where);
 	title = opts->title ? pdb_xstrdup(opts->title) : default_title(r.base, r.cand);

@@ -35,14 +35,13 @@ int pdb_chart_format_of(const char *path)
 	return -1;
 }
 
-/* The chart written to path by the rule of atomic_file.h. */
 int pdb_chart_render(const struct pdb_chart *c, const struct pdb_chart_layout *L,
-		     const char *path, int format, struct pdb_err *err)
+		     const char *path, enum pdb_out_kind kind, int format, struct pdb_err *err)
 {
 	struct pdb_atomic a;
 	int ok;
 
-	if (pdb_atomic_begin(path, &a, err) < 0)
+	if (pdb_atomic_begin(path, kind, &a, err) < 0)
 		return -1;
 	ok = draw(c, L, a.name, NULL, format, err) == 0;
 	return pdb_atomic_end(&a, ok, err);

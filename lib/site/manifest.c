@@ -120,7 +120,7 @@ int site_manifest_write(const char *dir, const struct site_manifest *m, struct p
 	FILE *f = NULL;
 	int ok = 0, rc = -1;
 
-	if (pdb_atomic_begin(path, &a, err) < 0)
+	if (pdb_atomic_begin(path, PDB_OUT_OWN, &a, err) < 0)
 		goto out;
 	if ((f = fopen(a.name, "w"))) {
 		fputs(HEADER "\n", f);

@@ -149,13 +149,13 @@ int site_write_page(const struct site *s, const char *path, const struct pdb_buf
 
 	if (slash) {
 		char *dir = pdb_xasprintf("%s/%.*s", s->opts->outdir, (int)(slash - path), path);
-		rc = pdb_make_dir(dir, PDB_DIR_OWN, NULL, err);
+		rc = pdb_make_dir(dir, PDB_OUT_OWN, NULL, err);
 		free(dir);
 		if (rc < 0)
 			goto out;
 		rc = -1;
 	}
-	if (pdb_atomic_begin(full, &a, err) < 0)
+	if (pdb_atomic_begin(full, PDB_OUT_OWN, &a, err) < 0)
 		goto out;
 	if (!(f = fopen(a.name, "wb"))) {
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", full, strerror(errno));
