@@ -106,6 +106,8 @@ int cmd_compare_config(const char *path, struct pdb_compare_config *cfg,
 
 /* Output formats: index of name in the NULL-ended list allowed, or -1. */
 int cmd_parse_format(const char *name, const char *const *allowed);
+/* "512", "64k", "1G", "2TiB" (powers of 1024) into *out, above 0: 0, or -1. */
+int cmd_parse_size(const char *text, uint64_t *out);
 /* Colour on out: a terminal and no NO_COLOR. */
 int cmd_use_color(FILE *out);
 /* An output folder as given, without its trailing slashes ("public/" is

@@ -1,6 +1,7 @@
 /* Store: opening, migrating and transactions of the perfdb SQLite file. */
 #include "store/store_internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +13,23 @@
 
 #define BUSY_TIMEOUT_MS 60000
 
+const char *pdb_store_errmsg(sqlite3 *db)
+{
+	int rc = sqlite3_extended_errcode(db);
+
+	if ((rc & 0xff) == SQLITE_NOMEM || rc == SQLITE_IOERR_NOMEM ||
+	    ((rc & 0xff) == SQLITE_IOERR && sqlite3_system_errno(db) == ENOMEM))
+		return "out of memory";
+	return sqlite3_errmsg(db);
+}
+
 int pdb_store_fail(struct pdb_store *store, struct pdb_err *err, const char *what)
 {
 	int rc = sqlite3_extended_errcode(store->db);
 	int code = (rc & 0xff) == SQLITE_CONSTRAINT ? PDB_EXIT_INPUT : PDB_EXIT_RUNTIME;
 
 	return pdb_err_set(err, code, "%s: %s: %s", store->path, what,
-			   sqlite3_errmsg(store->db));
+			   pdb_store_errmsg(store->db));
 }
 
 sqlite3_stmt *pdb_store_prepare(struct pdb_store *store, const char *sql,
@@ -39,7 +50,7 @@ int pdb_store_exec(struct pdb_store *store, const char *sql, struct pdb_err *err
 
 	if (sqlite3_exec(store->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", store->path,
-			    msg ? msg : sqlite3_errmsg(store->db));
+			    pdb_store_errmsg(store->db));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -220,8 +231,11 @@ static int check_perfdb(struct pdb_store *store, struct pdb_err *err)
 
 	if (sqlite3_prepare_v2(store->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK ||
 	    (rc = sqlite3_step(st)) != SQLITE_ROW) {
-		pdb_err_set(err, PDB_EXIT_INPUT, "%s: not a perfdb database (%s)", store->path,
-			    sqlite3_errmsg(store->db));
+		if ((sqlite3_errcode(store->db) & 0xff) == SQLITE_NOTADB)
+			pdb_err_set(err, PDB_EXIT_INPUT, "%s: not a perfdb database (%s)",
+				    store->path, sqlite3_errmsg(store->db));
+		else /* out of memory, a read error: not the file's kind */
+			pdb_store_fail(store, err, "read schema version");
 		goto out;
 	}
 	version = sqlite3_column_int(st, 0);
@@ -264,7 +278,7 @@ static struct pdb_store *open_store(const char *path, int existing, struct pdb_e
 			pdb_err_set(err, PDB_EXIT_RUNTIME, "%s-wal: changes committed there cannot be read "
 				    "by a read-only opening (%s); open the database once where it can be "
 				    "written, which folds them into the file", path,
-				    sqlite3_errmsg(store->db));
+				    pdb_store_errmsg(store->db));
 			goto fail;
 		}
 		if (rc != SQLITE_OK) {
