@@ -83,6 +83,9 @@ size_t cmd_options(const struct command *cmd, const struct cmd_option **out);
 char *cmd_escape_controls(const char *s);
 /* "perfdb: NAME: message" on stderr (control characters escaped); returns err->code. */
 int cmd_fail(const char *name, const struct pdb_err *err);
+/* "perfdb: NAME: " and the message on stderr, the whole message escaped for
+ * the terminal (it may quote names from the data): every note and warning. */
+void cmd_say(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Usage error: "perfdb: NAME: message (see perfdb NAME -h)", one line on
  * stderr; returns 2. */
 int cmd_usage_error(const struct command *cmd, const char *fmt, ...)
@@ -103,6 +106,8 @@ int cmd_compare_config(const char *path, struct pdb_compare_config *cfg,
 
 /* Output formats: index of name in the NULL-ended list allowed, or -1. */
 int cmd_parse_format(const char *name, const char *const *allowed);
+/* "512", "64k", "1G", "2TiB" (powers of 1024) into *out, above 0: 0, or -1. */
+int cmd_parse_size(const char *text, uint64_t *out);
 /* Colour on out: a terminal and no NO_COLOR. */
 int cmd_use_color(FILE *out);
 /* An output folder as given, without its trailing slashes ("public/" is

@@ -1,6 +1,8 @@
 /* Commands: shared option handling, errors and aligned tables. */
 #include "cmd.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,14 +166,26 @@ int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c)
 	}
 }
 
+void cmd_say(const char *name, const char *fmt, ...)
+{
+	char *msg, *safe;
+	va_list ap;
+
+	va_start(ap, fmt);
+	msg = pdb_xvasprintf(fmt, ap);
+	va_end(ap);
+	safe = cmd_escape_controls(msg);
+	fprintf(stderr, "perfdb: %s: %s\n", name, safe);
+	free(msg);
+	free(safe);
+}
+
 int cmd_fail(const char *name, const struct pdb_err *err)
 {
-	char msg[1200], *safe;
+	char msg[1200];
 
 	pdb_err_format(err, msg, sizeof msg);
-	safe = cmd_escape_controls(msg); /* an error may quote the input */
-	fprintf(stderr, "perfdb: %s: %s\n", name, safe);
-	free(safe);
+	cmd_say(name, "%s", msg); /* an error may quote the input */
 	return err->code ? err->code : PDB_EXIT_RUNTIME;
 }
 
@@ -247,6 +261,32 @@ struct pdb_store *cmd_open_existing_store(struct cmd_ctx *ctx, struct pdb_err *e
 		return NULL;
 	}
 	return pdb_store_open(path, err);
+}
+
+int cmd_parse_size(const char *text, uint64_t *out)
+{
+	static const char units[] = "kmgt";
+	char *end;
+	unsigned long long n;
+	const char *u;
+	uint64_t scale = 1;
+
+	if (!text || !(*text >= '0' && *text <= '9'))
+		return -1;
+	errno = 0;
+	n = strtoull(text, &end, 10);
+	if (errno || n == 0)
+		return -1;
+	if (*end && (u = strchr(units, tolower((unsigned char)*end)))) {
+		scale = (uint64_t)1 << (10 * (u - units + 1));
+		end++;
+		if (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0)
+			end += strlen(end);
+	}
+	if (*end || n > UINT64_MAX / scale)
+		return -1;
+	*out = (uint64_t)n * scale;
+	return 0;
 }
 
 int cmd_parse_format(const char *name, const char *const *allowed)

@@ -127,8 +127,8 @@ static void warn(const struct pdb_compare *c, const char *who)
 		size_t n = side ? c->ncand : c->nbase;
 		for (size_t i = 0; i < n; i++)
 			if (strcmp(runs[i].status, "complete") != 0)
-				fprintf(stderr, "perfdb: %s: warning: %s run%lld ended %s: its "
-					"benchmarks may not have run\n", who, side ? "candidate" : "baseline",
+				cmd_say(who, "warning: %s run%lld ended %s: its "
+					"benchmarks may not have run", side ? "candidate" : "baseline",
 					(long long)runs[i].id, runs[i].status);
 	}
 	for (size_t i = 0; i < c->nrows; i++) {
@@ -155,9 +155,8 @@ static void bisect_note(const struct pdb_compare *c, const char *who)
 	long n;
 
 	if (a && b && (n = pdb_git_distance(a, b)) >= 2)
-		fprintf(stderr, "perfdb: %s: %ld commits lie between the baseline and the candidate: "
-			"perfdb bisect SPEC --good %.12s --bad %.12s finds the one that made the change\n",
-			who, n, a, b);
+		cmd_say(who, "%ld commits lie between the baseline and the candidate: perfdb bisect "
+			"SPEC --good %.12s --bad %.12s finds the one that made the change", n, a, b);
 }
 
 /* An adaptive run that ended before its series were conclusive says why

@@ -47,6 +47,8 @@ static void tests_line(const struct pdb_compare *c, struct pdb_buf *b)
 		pdb_buf_puts(b, "\n");
 }
 
+/* The metrics' geometric means with their intervals and verdicts, each
+ * metric's name escaped for fmt. */
 static void geomean_line(const struct pdb_compare *c, int fmt, struct pdb_buf *b)
 {
 	for (size_t i = 0; i < c->ngeomean; i++) {

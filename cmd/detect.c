@@ -424,15 +424,12 @@ static void bisect_notes(const struct found *fs, size_t nseries)
 			const struct pdb_history_point *a = label(&fs[i], cp->index_before);
 			const struct pdb_history_point *b = label(&fs[i], cp->index);
 			long n;
-			char *what;
 			if (!cp->regression || !a || !b || !a->commit || !b->commit ||
 			    (n = pdb_git_distance(a->commit, b->commit)) < 2)
 				continue;
-			what = cmd_escape_controls(fs[i].series->benchmark);
-			fprintf(stderr, "perfdb: detect: %s: %ld commits lie between the runs of its "
-				"change: perfdb bisect SPEC --good %.12s --bad %.12s finds the one that "
-				"made it\n", what, n, a->commit, b->commit);
-			free(what);
+			cmd_say("detect", "%s: %ld commits lie between the runs of its change: perfdb "
+				"bisect SPEC --good %.12s --bad %.12s finds the one that made it",
+				fs[i].series->benchmark, n, a->commit, b->commit);
 		}
 }
 
@@ -518,18 +515,18 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	if (note)
-		fprintf(stderr, "perfdb: detect: %s\n", note);
+		cmd_say("detect", "%s", note);
 	if (!cli.metric)
 		nresource = leave_out_resources(series, &nseries);
 	if (nresource)
-		fprintf(stderr, "perfdb: detect: %zu resource series (memory, the user and system "
-			"split of CPU time) left out: name them with --metric\n", nresource);
+		cmd_say("detect", "%zu resource series (memory, the user and system split of CPU "
+			"time) left out: name them with --metric", nresource);
 	cli.where = where;
 	if (cli.where && where_matches_nothing(store, cli.where, &err, &status))
 		goto out;
 	if (fewer)
-		fprintf(stderr, "perfdb: detect: --since %s: only %zu run%s match%s: all of them, "
-			"from run%lld\n", cli.since, fewer, fewer == 1 ? "" : "s",
+		cmd_say("detect", "--since %s: only %zu run%s match%s: all of them, "
+			"from run%lld", cli.since, fewer, fewer == 1 ? "" : "s",
 			fewer == 1 ? "es" : "", (long long)since_id);
 	params = pdb_store_detect_params(&cli.opts, since_id, cli.where);
 	selection = pdb_store_detect_selection(since_id, cli.where);
@@ -551,7 +548,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	if (saved_note)
-		fprintf(stderr, "perfdb: detect: %s\n", saved_note);
+		cmd_say("detect", "%s", saved_note);
 	if (cli.format == FMT_JSON)
 		print_json(fs, nseries, cli.where);
 	else

@@ -21,7 +21,7 @@ static const struct cmd_option options[] = {
 	{ "metric", 'm', "GLOB", "only metrics matching GLOB", NULL },
 	{ "format", 'F', "FMT", "csv (default) or jsonl, one JSON object a line", formats },
 	{ "stats", 's', NULL, "one row per statistic the tool computed, not per sample", NULL },
-	{ "output", 'o', "FILE", "write FILE (through a temporary file renamed over it)", NULL },
+	{ "output", 'o', "FILE", "write FILE (a file replaced whole, a FIFO written in place)", NULL },
 	{ 0 },
 };
 
@@ -365,7 +365,7 @@ static int export_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_buf where;
 	struct pdb_err err;
 	const char *output = NULL;
-	char tmp[4096];
+	struct pdb_atomic a;
 	int64_t *ids = NULL;
 	size_t nids = 0;
 	FILE *out = stdout;
@@ -403,10 +403,10 @@ static int export_main(int argc, char **argv, struct cmd_ctx *ctx)
 	    (!o.jsonl && collect_dims(store, ids, nids, &o, &err) < 0))
 		goto fail;
 	if (output) {
-		if (pdb_atomic_begin(output, tmp, sizeof tmp, &err) < 0)
+		if (pdb_atomic_begin(output, PDB_OUT_GIVEN, &a, &err) < 0)
 			goto fail;
 		begun = 1;
-		if (!(out = fopen(tmp, "w"))) {
+		if (!(out = fopen(a.name, "w"))) {
 			pdb_err_set(&err, PDB_EXIT_RUNTIME, "%s: cannot write it", output);
 			goto fail;
 		}
@@ -422,11 +422,11 @@ static int export_main(int argc, char **argv, struct cmd_ctx *ctx)
 		out = stdout;
 		begun = 0;
 		if (!ok) {
-			pdb_atomic_end(tmp, output, 0, &err);
+			pdb_atomic_end(&a, 0, &err);
 			pdb_err_set(&err, PDB_EXIT_RUNTIME, "%s: cannot write the output", output);
 			goto fail;
 		}
-		if (pdb_atomic_end(tmp, output, 1, &err) < 0)
+		if (pdb_atomic_end(&a, 1, &err) < 0)
 			goto fail;
 	}
 	goto out;
@@ -436,7 +436,7 @@ out:
 	if (out != stdout)
 		fclose(out);
 	if (begun)
-		pdb_atomic_end(tmp, output, 0, &err);
+		pdb_atomic_end(&a, 0, &err);
 	for (size_t i = 0; i < o.ndims; i++)
 		free(o.dims[i]);
 	free(o.dims);

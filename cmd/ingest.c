@@ -1,6 +1,4 @@
 /* perfdb ingest: read result files into one new run, or one run each. */
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -92,39 +90,12 @@ static void kv_release(struct kv_list *l)
 	free(l->items);
 }
 
-/* "512", "64k", "1G", "2TiB" (powers of 1024) into *out, above 0: 0, or -1. */
-static int parse_size(const char *text, uint64_t *out)
-{
-	static const char units[] = "kmgt";
-	char *end;
-	unsigned long long n;
-	const char *u;
-	uint64_t scale = 1;
-
-	if (!text || !(*text >= '0' && *text <= '9'))
-		return -1;
-	errno = 0;
-	n = strtoull(text, &end, 10);
-	if (errno || n == 0)
-		return -1;
-	if (*end && (u = strchr(units, tolower((unsigned char)*end)))) {
-		scale = (uint64_t)1 << (10 * (u - units + 1));
-		end++;
-		if (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0)
-			end += strlen(end);
-	}
-	if (*end || n > UINT64_MAX / scale)
-		return -1;
-	*out = (uint64_t)n * scale;
-	return 0;
-}
-
 /* --max-input SIZE or --max-ratio N (what names the option or variable)
  * into the limits: 0, or a usage error's status. */
 static int set_limit(struct pdb_input_limits *lim, int ratio, const char *what,
 		     const char *text)
 {
-	if (!ratio && parse_size(text, &lim->max_bytes) < 0)
+	if (!ratio && cmd_parse_size(text, &lim->max_bytes) < 0)
 		return cmd_usage_error(&cmd_ingest, "%s: expected a size above 0 (512, 64k, 1G), "
 				       "got '%s'", what, text);
 	if (ratio && (pdb_parse_double(text, &lim->max_ratio) < 0 || !(lim->max_ratio >= 1) ||
@@ -146,13 +117,13 @@ static void on_stream_run(void *ctx, const struct pdb_run *run, int duplicate)
 {
 	(void)ctx;
 	if (duplicate)
-		fprintf(stderr, "perfdb: ingest: run %s is already stored as run%lld: skipped\n",
+		cmd_say("ingest", "run %s is already stored as run%lld: skipped",
 			run->uuid, (long long)run->id);
 	else
 		printf("run%lld\n", (long long)run->id);
 	if (!duplicate && pdb_run_get_attr(run, "kafka.renamed_from"))
-		fprintf(stderr, "perfdb: ingest: warning: a run named '%s' exists already: run%lld "
-			"stored as '%s'\n", pdb_run_get_attr(run, "kafka.renamed_from"),
+		cmd_say("ingest", "warning: a run named '%s' exists already: run%lld "
+			"stored as '%s'", pdb_run_get_attr(run, "kafka.renamed_from"),
 			(long long)run->id, run->name);
 	fflush(stdout);
 }

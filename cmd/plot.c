@@ -401,7 +401,7 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	if (note)
-		fprintf(stderr, "perfdb: plot: %s\n", note);
+		cmd_say("plot", "%s", note);
 	if (where)
 		o.chart.where = where;
 	chart = build(store, kind, (const char *const *)argv + optind + 1,
@@ -422,7 +422,7 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 		fwrite(text.data, 1, text.len, stdout);
 		pdb_buf_release(&text);
 	}
-	if (o.output && pdb_chart_render(chart, layout, o.output,
+	if (o.output && pdb_chart_render(chart, layout, o.output, PDB_OUT_GIVEN,
 					 pdb_chart_format_of(o.output), &err) < 0)
 		status = cmd_fail("plot", &err);
 out:

@@ -110,7 +110,7 @@ static int report_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	for (size_t i = 0; i < files.nnotes; i++)
-		fprintf(stderr, "perfdb: report: %s\n", files.notes[i]);
+		cmd_say("report", "%s", files.notes[i]);
 	for (size_t i = 0; i < files.n; i++)
 		printf("%s\n", files.paths[i]);
 	status = PDB_EXIT_OK;

@@ -91,20 +91,26 @@ static int reps_of(const struct pdb_plan *plan, const struct pdb_step *s)
 	return n;
 }
 
+/* Every string of a progress line (benchmark names, points, variants, the
+ * benchmark's own messages) escaped for the terminal. */
 static void progress(void *vctx, const struct pdb_progress *p)
 {
 	struct progress_ctx *c = vctx;
-	char where[256];
+	char raw[256], *where, *why;
 	int failed;
 
 	if (p->event == PDB_PROGRESS_WARNING || p->event == PDB_PROGRESS_NOTE) {
+		char *msg = cmd_escape_controls(p->message);
 		fprintf(stderr, "%sperfdb: run: %s%s\n", c->tty ? "\r\033[K" : "",
-			p->event == PDB_PROGRESS_WARNING ? "warning: " : "", p->message);
+			p->event == PDB_PROGRESS_WARNING ? "warning: " : "", msg);
+		free(msg);
 		return;
 	}
-	snprintf(where, sizeof where, "%s%s%s%s%s%s %s %d/%d", p->bench, *p->point ? " " : "", p->point,
+	snprintf(raw, sizeof raw, "%s%s%s%s%s%s %s %d/%d", p->bench, *p->point ? " " : "", p->point,
 		 p->variant ? " (" : "", p->variant ? p->variant : "", p->variant ? ")" : "",
 		 step_name(p->s->kind), p->s->rep + 1, reps_of(c->plan, p->s));
+	where = cmd_escape_controls(raw);
+	why = p->why ? cmd_escape_controls(p->why) : NULL;
 	failed = p->event == PDB_PROGRESS_DONE && (p->res->status != 0 || p->res->timed_out || p->why);
 	if (c->tty && !failed) {
 		int width = 24, done = (int)(width * (p->step + (p->event == PDB_PROGRESS_DONE)) / p->nsteps);
@@ -116,8 +122,10 @@ static void progress(void *vctx, const struct pdb_progress *p)
 	} else if (p->event == PDB_PROGRESS_DONE) { /* a failure is a line of its own, at once */
 		fprintf(stderr, "%sperfdb: run: [%zu/%zu] %s: %s %.3f s%s%s%s\n", c->tty ? "\r\033[K" : "",
 			p->step + 1, p->nsteps, where, failed ? "FAILED" : "ok", p->res->wall,
-			p->res->timed_out ? " (timed out)" : "", p->why ? ": " : "", p->why ? p->why : "");
+			p->res->timed_out ? " (timed out)" : "", why ? ": " : "", why ? why : "");
 	}
+	free(where);
+	free(why);
 }
 
 static int on_look(void *vctx, const struct pdb_look *l)

@@ -111,7 +111,7 @@ static int site_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	for (size_t i = 0; i < st.nnotes; i++)
-		fprintf(stderr, "perfdb: site: %s\n", st.notes[i]);
+		cmd_say("site", "%s", st.notes[i]);
 	printf("%s/index.html\n", o.outdir);
 	printf("%zu page%s written, %zu up to date, %zu removed; index %.1f kB; %zu series in "
 	       "%zu benchmark%s over %zu run%s\n", st.written, st.written == 1 ? "" : "s",

@@ -13,9 +13,15 @@ static int sql_main(int argc, char **argv, struct cmd_ctx *ctx);
 
 static const char *const formats[] = { "csv", "tsv", "jsonl", "table", NULL };
 
+enum { OPT_TIMEOUT = CMD_LONG_ONLY, OPT_MAX_MEMORY };
+
 static const struct cmd_option options[] = {
 	{ "format", 'F', "FMT", "csv with a header (default), tsv, jsonl (one JSON object\n"
 				"a line) or table (aligned text)", formats },
+	{ "timeout", OPT_TIMEOUT, "SECONDS", "stop the query after SECONDS (default 60; 0: no\n"
+					   "bound)", NULL },
+	{ "max-memory", OPT_MAX_MEMORY, "SIZE", "stop the query when SQLite would hold more than\n"
+						"SIZE (512M, 2G; default 1G; 0: no bound)", NULL },
 	{ 0 },
 };
 
@@ -24,8 +30,10 @@ const struct command cmd_sql = {
 	.summary = "run a read-only SQL query (samples unpacked in samples_v)",
 	.synopsis = "[--format csv|tsv|jsonl|table] 'SELECT ...'",
 	.options = options,
-	.text = "One statement that only reads, on a read-only connection; writes, ATTACH and\n"
-		"PRAGMAs that set something are refused (exit 2). Beside the tables (runs,\n"
+	.text = "One statement that only reads, on a read-only connection; writes, ATTACH,\n"
+		"PRAGMAs that set something and functions that give a pointer or change state\n"
+		"(fts3_tokenizer, load_extension) are refused (exit 2); a query past its time\n"
+		"or memory bound is stopped (exit 4). Beside the tables (runs,\n"
 		"run_attrs, series, results, stats, failures) two views:\n"
 		"  samples_v  run_id, run_name, result_id, benchmark, dims, metric, unit,\n"
 		"             direction, sample, value, t, weight (one row per sample)\n"
@@ -219,6 +227,7 @@ static int sql_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct printer p = { .format = FMT_CSV, .out = stdout };
 	struct pdb_sql_sink sink = { on_columns, on_row, &p };
+	struct pdb_sql_limits limits = { 60, (uint64_t)1 << 30 };
 	struct pdb_store *store = NULL;
 	struct pdb_err err;
 	int c, status = PDB_EXIT_OK;
@@ -229,6 +238,23 @@ static int sql_main(int argc, char **argv, struct cmd_ctx *ctx)
 		case 'F':
 			if ((p.format = cmd_parse_format(optarg, formats)) < 0) {
 				status = cmd_usage_error(&cmd_sql, "unknown format '%s'", optarg);
+				goto out;
+			}
+			break;
+		case OPT_TIMEOUT:
+			if (pdb_parse_double(optarg, &limits.seconds) < 0 || !(limits.seconds >= 0) ||
+			    isinf(limits.seconds)) {
+				status = cmd_usage_error(&cmd_sql, "--timeout: expected seconds, 0 "
+							 "or more, got '%s'", optarg);
+				goto out;
+			}
+			break;
+		case OPT_MAX_MEMORY:
+			if (strcmp(optarg, "0") == 0)
+				limits.memory = 0;
+			else if (cmd_parse_size(optarg, &limits.memory) < 0) {
+				status = cmd_usage_error(&cmd_sql, "--max-memory: expected a size "
+							 "(512M, 2G) or 0, got '%s'", optarg);
 				goto out;
 			}
 			break;
@@ -245,7 +271,7 @@ static int sql_main(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	if (!(store = cmd_open_existing_store(ctx, &err)) ||
-	    pdb_store_sql(store, argv[optind], &sink, &err) < 0) {
+	    pdb_store_sql(store, argv[optind], &limits, &sink, &err) < 0) {
 		fflush(stdout);
 		status = cmd_fail("sql", &err);
 		goto out;

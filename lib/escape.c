@@ -14,6 +14,20 @@ static size_t c1_len(const unsigned char *s)
 	return s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f ? 2 : 0;
 }
 
+/* The code point of a character at s (UTF-8, 3 bytes) a terminal would
+ * reorder or break a line at: the bidirectional embeddings and overrides
+ * U+202A..U+202E, the isolates U+2066..U+2069, the line and paragraph
+ * separators U+2028, U+2029; else 0. */
+static unsigned format_char(const unsigned char *s)
+{
+	unsigned cp;
+
+	if (s[0] != 0xe2 || (s[1] != 0x80 && s[1] != 0x81) || (s[2] & 0xc0) != 0x80)
+		return 0;
+	cp = 0x2000u | (unsigned)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
+	return (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ? cp : 0;
+}
+
 static int c0(unsigned char c)
 {
 	return c < 0x20 || c == 0x7f;
@@ -118,6 +132,9 @@ void pdb_escape_term_n(struct pdb_buf *b, const char *s, size_t n)
 		else if (p + 1 < end && c1_len(p)) {
 			pdb_buf_printf(b, "\\u%04x", p[1]);
 			p++;
+		} else if (p + 2 < end && format_char(p)) {
+			pdb_buf_printf(b, "\\u%04x", format_char(p));
+			p += 2;
 		} else
 			pdb_buf_add(b, (const char *)p, 1);
 	}

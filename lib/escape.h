@@ -26,9 +26,11 @@ void pdb_escape_md(struct pdb_buf *b, const char *s);
  * parsers reject, as U+FFFD. */
 void pdb_escape_xml(struct pdb_buf *b, const char *s);
 /* Append s to b for a terminal: \n \r \t as those two characters, other
- * C0 characters and DEL as \xNN, C1 characters (U+0080..U+009F, which
- * terminals also obey) as \u00NN; an escape sequence from the data never
- * reaches the terminal. */
+ * C0 characters (ESC, BEL) and DEL as \xNN, C1 characters (U+0080..U+009F,
+ * which terminals also obey) as \u00NN, the bidirectional overrides and
+ * isolates (U+202A..U+202E, U+2066..U+2069) and the line and paragraph
+ * separators (U+2028, U+2029) as \u20NN; an escape sequence from the data
+ * never reaches the terminal, nor reorders or breaks what follows it. */
 void pdb_escape_term(struct pdb_buf *b, const char *s);
 /* The same of n bytes. */
 void pdb_escape_term_n(struct pdb_buf *b, const char *s, size_t n);

@@ -28,7 +28,8 @@ struct ingest {
 	int nfiles;
 	const char *first_format;
 	int hashed;       /* the first path was hashed (sha256) */
-	char sha256[65];  /* of the first file as given (compressed), or "" */
+	char sha256[65];  /* of the first file as given (compressed), of a folder its
+			   * files' names and contents (dir_sha256), or "" */
 };
 
 static size_t read_head(const char *path, unsigned char *head)
@@ -324,23 +325,19 @@ static const char *seen_before(struct dir_walk *w, const char *path, const char 
 	return NULL;
 }
 
-/* An entry of the walk not read, and why: kept as an attribute. */
-static void note_skipped(struct dir_walk *w, const char *name, const char *why)
-{
-	char *key = pdb_xasprintf("ingest.skipped[%s]", name);
-
-	pdb_run_set_attr(w->in->run, key, why);
-	free(key);
-	w->skipped++;
-}
-
-/* Skip a file of the walk for a reason: kept as an attribute; an error with --strict. */
+/* An entry of the walk not read, and why: kept as an attribute; an error
+ * with --strict. */
 static int skip_file(struct dir_walk *w, const char *name, const char *why,
 		     struct pdb_err *err)
 {
+	char *key;
+
 	if (w->in->opts->strict)
 		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s (--strict)", why);
-	note_skipped(w, name, why);
+	key = pdb_xasprintf("ingest.skipped[%s]", name);
+	pdb_run_set_attr(w->in->run, key, why);
+	free(key);
+	w->skipped++;
 	return 0;
 }
 
@@ -369,9 +366,9 @@ static int inside_root(const struct dir_walk *w, const char *path)
 }
 
 /* A symbolic link of the walk: 1 to read what it leads to (a file inside the
- * folder), 0 when not (said why), -1 with err (--strict). A link to a folder
- * is never followed: inside, its files are read where they are; outside, or
- * a loop, they are not the folder's. */
+ * folder), 0 when not (said why), -1 with err (--strict: every link not
+ * followed). A link to a folder is never followed: inside, its files are
+ * read where they are; outside, or a loop, they are not the folder's. */
 static int follow_link(struct dir_walk *w, const char *path, const char *name,
 		       struct pdb_err *err)
 {
@@ -391,9 +388,9 @@ static int follow_link(struct dir_walk *w, const char *path, const char *name,
 		return 1;
 	why = pdb_xasprintf(!inside ? "a link out of the folder (-> %s): not followed"
 			    : "a link to a folder (-> %s): its files are read where they are", target);
-	note_skipped(w, name, why);
+	n = skip_file(w, name, why, err);
 	free(why);
-	return 0;
+	return n < 0 ? -1 : 0;
 }
 
 static struct group *group_of(struct dir_walk *w, const struct pdb_format *f)
@@ -420,10 +417,8 @@ static int walk_dir(struct dir_walk *w, const char *path, const char *name, stru
 	int n, ret = 0;
 	size_t len = strlen(name);
 
-	if (stat(path, &sb) == 0 && dir_seen(w, &sb)) {
-		note_skipped(w, name, "a folder read already (a loop)");
-		return 0;
-	}
+	if (stat(path, &sb) == 0 && dir_seen(w, &sb))
+		return skip_file(w, name, "a folder read already (a loop)", err);
 	if ((n = scandir(path, &list, NULL, alphasort)) < 0)
 		return pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0, "%s", strerror(errno));
 	while (len > 1 && name[len - 1] == '/') /* "results/" names its files results/FILE */
@@ -601,8 +596,29 @@ static int group_used(const struct group *g)
 	return g->run->nfailures > 0;
 }
 
+/* A folder's sha256: of the names (below the folder) and sha256s of the
+ * files the walk read, in its order, so that the same folder ingested
+ * again is refused as the same file is. */
+static void dir_sha256(const struct dir_walk *w, const char *name, char out[65])
+{
+	size_t len = strlen(name);
+	struct pdb_buf b;
+
+	while (len > 1 && name[len - 1] == '/')
+		len--;
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "perfdb folder\n");
+	for (size_t i = 0; i < w->nseen; i++)
+		pdb_buf_printf(&b, "%s %s\n", w->seen[i].key, w->seen[i].value + len);
+	if (pdb_sha256_bytes(b.data, b.len, out) < 0)
+		out[0] = '\0';
+	pdb_buf_release(&b);
+}
+
+/* The files of the folder path as one run; sha256: where its digest goes
+ * (the ingest's first path), or NULL. */
 static int ingest_dir_files(struct ingest *in, const struct pdb_format *forced,
-			    const char *path, const char *name, struct pdb_err *err)
+			    const char *path, const char *name, char *sha256, struct pdb_err *err)
 {
 	struct dir_walk w = { .in = in, .forced = forced, .root = realpath(path, NULL) };
 	size_t used = 0;
@@ -630,6 +646,8 @@ static int ingest_dir_files(struct ingest *in, const struct pdb_format *forced,
 	if (ret == 0 && used == 0)
 		ret = pdb_err_at(err, PDB_EXIT_INPUT, name, 0, 0,
 				 "no result file that perfdb recognises in this directory (%zu skipped)", w.skipped);
+	if (ret == 0 && sha256)
+		dir_sha256(&w, name, sha256);
 	for (size_t i = 0; i < w.ngroups; i++) {
 		struct group *g = &w.groups[i];
 
@@ -658,21 +676,22 @@ static int ingest_path(struct ingest *in, const char *path, const char *name,
 	const struct pdb_format *f;
 	struct input x;
 	size_t before;
-	int ret = -1;
+	int ret = -1, first;
 
 	if (input_open(&x, in, path, name, err) < 0)
 		goto out;
-	if (!in->hashed++ &&  /* the first path (of a FIFO, its copy) */
+	first = !in->hashed++;
+	if (first && !x.src.is_dir && /* the first path (of a FIFO, its copy) */
 	    pdb_sha256_file(x.spool.fd >= 0 ? x.spool.path : path, in->sha256) < 0)
 		in->sha256[0] = '\0';
 	f = choose_format(in, &x.src, err);
 	if (!f) {
 		if (x.src.is_dir && !in->opts->format)
-			ret = ingest_dir_files(in, NULL, path, name, err);
+			ret = ingest_dir_files(in, NULL, path, name, first ? in->sha256 : NULL, err);
 		goto out;
 	}
 	if (x.src.is_dir && f->detect(&x.src) == 0) { /* knox --format knox DIR: its files */
-		ret = ingest_dir_files(in, f, path, name, err);
+		ret = ingest_dir_files(in, f, path, name, first ? in->sha256 : NULL, err);
 		goto out;
 	}
 	before = in->run->nresults;

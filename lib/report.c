@@ -148,24 +148,24 @@ static char *load_template(const char *dir, const char *name, char **source,
 	return b.data;
 }
 
-/* path written whole or not at all (a symlink there is replaced, not followed). */
+/* path written by the rule of atomic_file.h: whole or not at all when a file. */
 static int write_text(const char *path, const struct pdb_buf *text, struct pdb_err *err)
 {
-	char tmp[4096];
+	struct pdb_atomic a;
 	FILE *f;
 	int ok;
 
-	if (pdb_atomic_begin(path, tmp, sizeof tmp, err) < 0)
+	if (pdb_atomic_begin(path, PDB_OUT_OWN, &a, err) < 0)
 		return -1;
-	if (!(f = fopen(tmp, "wb"))) {
+	if (!(f = fopen(a.name, "wb"))) {
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno));
-		return pdb_atomic_end(tmp, path, 0, err);
+		return pdb_atomic_end(&a, 0, err);
 	}
 	ok = fwrite(text->data, 1, text->len, f) == text->len;
 	ok = fclose(f) == 0 && ok;
 	if (!ok)
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno ? errno : EIO));
-	return pdb_atomic_end(tmp, path, ok, err);
+	return pdb_atomic_end(&a, ok, err);
 }
 
 /* Fill the template of one format and write DIR/index.EXT. */
@@ -220,7 +220,7 @@ int pdb_report_write(struct pdb_store *store, int64_t base, int64_t cand,
 	if (!(r.base = pdb_store_load_run(store, base, err)) ||
 	    !(r.cand = pdb_store_load_run(store, cand, err)) ||
 	    pdb_compare_run_groups(store, &base, 1, &cand, 1, &r.opts, &r.cmp, err) < 0 ||
-	    pdb_make_dir(opts->outdir, PDB_DIR_GIVEN, NULL, err) < 0)
+	    pdb_make_dir(opts->outdir, PDB_OUT_GIVEN, NULL, err) < 0)
 		goto out;
 	r.where = pdb_report_history_where(r.cand, opts->where);
 	title = opts->title ? pdb_xstrdup(opts->title) : default_title(r.base, r.cand);

@@ -69,11 +69,11 @@ static int render(struct pdb_chart *chart, const char *dir, const char *name, co
 	int rc = -1;
 
 	pdb_buf_init(&text);
-	if (pdb_chart_render(chart, layout, png, PDB_CHART_PNG, err) < 0)
+	if (pdb_chart_render(chart, layout, png, PDB_OUT_OWN, PDB_CHART_PNG, err) < 0)
 		goto out;
 	add_file(files, png);
 	png = NULL;
-	if (pdb_chart_render(chart, layout, svg, PDB_CHART_SVG, err) < 0)
+	if (pdb_chart_render(chart, layout, svg, PDB_OUT_OWN, PDB_CHART_SVG, err) < 0)
 		goto out;
 	add_file(files, pdb_xstrdup(svg));
 	if (read_file(svg, &text, err) < 0)

@@ -57,6 +57,8 @@ void pdb_now_iso(char out[32]);
 
 /* SHA-256 of a file as 64 hex characters; 0 or -1 (errno set). */
 int pdb_sha256_file(const char *path, char out[65]);
+/* The same of len bytes; 0 or -1. */
+int pdb_sha256_bytes(const void *data, size_t len, char out[65]);
 /* The first max bytes of a file, NUL-terminated (malloc'ed), or NULL when it
  * cannot be opened: a command's own output, read whole up to a bound. */
 char *pdb_read_file_capped(const char *path, size_t max);

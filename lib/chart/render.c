@@ -2,7 +2,6 @@
  * by the module render.so (cairo_render.c), loaded when first needed. */
 #include "chart/render.h"
 
-#include <errno.h>
 #include <string.h>
 #include <strings.h>
 
@@ -36,19 +35,16 @@ int pdb_chart_format_of(const char *path)
 	return -1;
 }
 
-/* The chart drawn into a temporary file beside path, renamed over it (a
- * symlink there is replaced, never followed). */
 int pdb_chart_render(const struct pdb_chart *c, const struct pdb_chart_layout *L,
-		     const char *path, int format, struct pdb_err *err)
+		     const char *path, enum pdb_out_kind kind, int format, struct pdb_err *err)
 {
-	char tmp[4096];
+	struct pdb_atomic a;
 	int ok;
 
-	if (pdb_atomic_begin(path, tmp, sizeof tmp, err) < 0)
-		return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: cannot write the chart: %s", path,
-				   strerror(errno));
-	ok = draw(c, L, tmp, NULL, format, err) == 0;
-	return pdb_atomic_end(tmp, path, ok, err);
+	if (pdb_atomic_begin(path, kind, &a, err) < 0)
+		return -1;
+	ok = draw(c, L, a.name, NULL, format, err) == 0;
+	return pdb_atomic_end(&a, ok, err);
 }
 
 int pdb_chart_render_svg(const struct pdb_chart *c, const struct pdb_chart_layout *L,

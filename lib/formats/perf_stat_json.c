@@ -16,7 +16,7 @@ struct reader {
 	long line;
 	long counts;
 	int interval;   /* -1 until the first object says */
-	int said_twice; /* a key given twice was said (only the first of a file is) */
+	size_t dups_said; /* keys given twice said so far in the file */
 	const char *text; /* the line being read, for positions */
 	size_t len;
 };
@@ -93,17 +93,17 @@ static int num_of(struct reader *rd, json_t *o, const char *key, int need, doubl
 	return 0;
 }
 
+/* Every key a line's object gives twice, said at its place (the last value
+ * is kept), up to PDB_JSON_DUPS_SAID of a file. */
 static void note_twice(struct reader *rd)
 {
-	struct pdb_json_pos second, first;
-	char *key;
+	struct pdb_json_dup *dups;
+	size_t n = pdb_json_duplicate_keys(rd->text, rd->len, &dups);
 
-	if (rd->said_twice || !pdb_json_duplicate_key(rd->text, rd->len, &key, &second, &first))
-		return;
-	second.line = first.line = (int)rd->line;
-	pdb_json_say_duplicate(rd->src->warnings, key, second, first);
-	rd->said_twice = 1;
-	free(key);
+	for (size_t i = 0; i < n; i++)
+		dups[i].again.line = dups[i].first_value.line = (int)rd->line;
+	pdb_json_say_duplicates(rd->src->warnings, dups, n, &rd->dups_said);
+	pdb_json_dups_free(dups, n);
 }
 
 static int counter(struct reader *rd, json_t *o)
@@ -206,6 +206,8 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 	if (ret == 0 && rd.counts == 0)
 		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, (int)rd.line, 0,
 				 "no counter objects (perf stat -j output)");
+	if (ret == 0)
+		pdb_json_say_more_duplicates(src->warnings, rd.dups_said);
 	if (ret == 0)
 		pdb_perf_set_tool(run);
 	return ret;

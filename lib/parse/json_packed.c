@@ -361,7 +361,7 @@ int pdb_json_doc_load(const struct pdb_source *src, const char *const *keep, int
 		char *text = pdb_json_read(src, &len, &ignored);
 
 		if (text)
-			pdb_json_note_duplicate(text, len, src->warnings);
+			pdb_json_note_duplicates(text, len, src->warnings);
 		free(text);
 	}
 	pdb_buf_release(&dup);

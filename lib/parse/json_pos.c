@@ -23,9 +23,9 @@ struct walk {
 	const char *want;          /* a path to find, or NULL */
 	struct pdb_json_pos found;
 	struct pdb_buf path;       /* of the value being walked */
-	int dups;                  /* look for a key given twice */
-	char *dup;
-	struct pdb_json_pos dup_second, dup_first;
+	int dups;                  /* look for keys given twice */
+	struct pdb_json_dup *dup;  /* those found, in the text's order */
+	size_t ndup, capdup;
 	int done;
 };
 
@@ -157,6 +157,7 @@ static int object(struct walk *w, int depth)
 	}
 	while (w->i < w->n && !w->done) {
 		struct pdb_json_pos key_at = w->pos;
+		size_t k = 0;
 		key.len = 0;
 		if (w->s[w->i] != '"' || string(w, &key) < 0)
 			goto out;
@@ -165,16 +166,14 @@ static int object(struct walk *w, int depth)
 			goto out;
 		step(w);
 		blanks(w);
-		for (size_t k = 0; w->dups && k < nseen; k++)
-			if (seen[k].len == key.len && memcmp(seen[k].key, key.data ? key.data : "", key.len) == 0) {
-				w->dup = pdb_xstrndup(key.data, key.len);
-				w->dup_second = key_at;
-				w->dup_first = seen[k].value;
-				w->done = 1;
-				ret = 0;
-				goto out;
-			}
-		if (w->dups) {
+		while (w->dups && k < nseen &&
+		       (seen[k].len != key.len || memcmp(seen[k].key, key.data ? key.data : "", key.len) != 0))
+			k++;
+		if (w->dups && k < nseen) { /* said, and its value walked on for more */
+			pdb_grow((void **)&w->dup, &w->capdup, w->ndup + 1, sizeof *w->dup);
+			w->dup[w->ndup++] = (struct pdb_json_dup){ pdb_xstrndup(key.data, key.len),
+								   key_at, seen[k].value };
+		} else if (w->dups) {
 			pdb_grow((void **)&seen, &cap, nseen + 1, sizeof *seen);
 			seen[nseen++] = (struct key_seen){ pdb_xstrndup(key.data, key.len), key.len, w->pos };
 		}
@@ -284,14 +283,18 @@ int pdb_json_path_pos(const char *text, size_t len, const char *path, struct pdb
 	return w.found.line ? 0 : -1;
 }
 
-int pdb_json_duplicate_key(const char *text, size_t len, char **key,
-			   struct pdb_json_pos *second, struct pdb_json_pos *first_value)
+size_t pdb_json_duplicate_keys(const char *text, size_t len, struct pdb_json_dup **dups)
 {
 	struct walk w = { .dups = 1 };
 
 	walk(&w, text, len);
-	*key = w.dup;
-	*second = w.dup_second;
-	*first_value = w.dup_first;
-	return w.dup != NULL;
+	*dups = w.dup;
+	return w.ndup;
+}
+
+void pdb_json_dups_free(struct pdb_json_dup *dups, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(dups[i].key);
+	free(dups);
 }

@@ -1,5 +1,5 @@
 /* Positions in JSON text, which jansson does not keep: where the value at a
- * path starts, and the first key an object gives twice. */
+ * path starts, and the keys an object gives twice. */
 #ifndef PDB_JSON_POS_H
 #define PDB_JSON_POS_H
 
@@ -14,10 +14,16 @@ struct pdb_json_pos {
  * 0, or -1 when text has no such value. */
 int pdb_json_path_pos(const char *text, size_t len, const char *path, struct pdb_json_pos *at);
 
-/* The first key given twice in one object of text: 1 with *key (caller frees),
- * where its second occurrence starts and where its first value starts; 0 when
- * no key is given twice. */
-int pdb_json_duplicate_key(const char *text, size_t len, char **key,
-			   struct pdb_json_pos *second, struct pdb_json_pos *first_value);
+/* A key given again in one object: where it is given again, and where the
+ * value of its first occurrence starts. */
+struct pdb_json_dup {
+	char *key;
+	struct pdb_json_pos again, first_value;
+};
+/* Every key given again in one object of text, in the text's order (a key
+ * given three times twice): how many, into *dups (NULL for none); free
+ * them with pdb_json_dups_free. */
+size_t pdb_json_duplicate_keys(const char *text, size_t len, struct pdb_json_dup **dups);
+void pdb_json_dups_free(struct pdb_json_dup *dups, size_t n);
 
 #endif

@@ -165,7 +165,7 @@ static void shape_byte(struct shape *h, unsigned char c)
 void pdb_json_stream_close(struct pdb_json_stream *s)
 {
 	json_decref(s->rest);
-	free(s->dup_key);
+	pdb_json_dups_free(s->after, s->nafter);
 	free(s->elems);
 	free(s->buf);
 	if (s->f)
@@ -173,19 +173,26 @@ void pdb_json_stream_close(struct pdb_json_stream *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* Where a key given twice in text starts, shifted to where text starts in
- * the file; 0 when none. */
-static int duplicate_at(const char *text, size_t len, int line, int col, char **key,
-			struct pdb_json_pos *second, struct pdb_json_pos *first)
+/* The keys given twice in text, their places shifted to where text starts
+ * in the file (line, col): how many, into *dups. */
+static size_t duplicates_at(const char *text, size_t len, int line, int col,
+			    struct pdb_json_dup **dups)
 {
-	if (!pdb_json_duplicate_key(text, len, key, second, first))
-		return 0;
-	for (struct pdb_json_pos *p = second; p; p = p == second ? first : NULL) {
-		if (p->line == 1)
-			p->col += col - 1;
-		p->line += line - 1;
-	}
-	return 1;
+	size_t n = pdb_json_duplicate_keys(text, len, dups);
+
+	for (size_t i = 0; i < n; i++)
+		for (struct pdb_json_pos *p = &(*dups)[i].again; p;
+		     p = p == &(*dups)[i].again ? &(*dups)[i].first_value : NULL) {
+			if (p->line == 1)
+				p->col += col - 1;
+			p->line += line - 1;
+		}
+	return n;
+}
+
+static int before(struct pdb_json_pos a, struct pdb_json_pos b)
+{
+	return a.line < b.line || (a.line == b.line && a.col < b.col);
 }
 
 int pdb_json_stream_open(const struct pdb_source *src, const char *key,
@@ -213,14 +220,19 @@ int pdb_json_stream_open(const struct pdb_source *src, const char *key,
 	}
 	pdb_buf_init(&dup);
 	s->rest = pdb_json_parse(h.rest.data, h.rest.len, src->name, 0, &dup, err);
-	if (s->rest && dup.len &&
-	    duplicate_at(h.rest.data, h.rest.len, 1, 1, &s->dup_key, &s->dup_second, &s->dup_first) &&
-	    (s->dup_second.line < h.array_at.line ||
-	     (s->dup_second.line == h.array_at.line && s->dup_second.col < h.array_at.col))) {
-		/* before the array: the file's first; after it, said at the end
-		 * unless an element has one */
-		pdb_json_say_duplicate(src->warnings, s->dup_key, s->dup_second, s->dup_first);
-		s->said_duplicate = 1;
+	if (s->rest && dup.len) {
+		/* those before the array said now, those after it at the end */
+		struct pdb_json_dup *dups;
+		size_t n = duplicates_at(h.rest.data, h.rest.len, 1, 1, &dups), k = 0;
+		while (k < n && before(dups[k].again, h.array_at))
+			k++;
+		pdb_json_say_duplicates(src->warnings, dups, k, &s->said);
+		s->nafter = n - k;
+		s->after = pdb_xmalloc((n - k + 1) * sizeof *s->after);
+		memcpy(s->after, dups + k, (n - k) * sizeof *dups);
+		for (size_t i = 0; i < k; i++)
+			free(dups[i].key);
+		free(dups);
 	}
 	pdb_buf_release(&dup);
 	pdb_buf_release(&h.rest);
@@ -239,9 +251,11 @@ int pdb_json_stream_next(struct pdb_json_stream *s, json_t **v, size_t *index,
 	size_t len;
 
 	if (s->next == s->n) {
-		if (!s->said_duplicate && s->dup_key)
-			pdb_json_say_duplicate(s->src->warnings, s->dup_key, s->dup_second, s->dup_first);
-		s->said_duplicate = 1;
+		pdb_json_say_duplicates(s->src->warnings, s->after, s->nafter, &s->said);
+		pdb_json_say_more_duplicates(s->src->warnings, s->said);
+		pdb_json_dups_free(s->after, s->nafter);
+		s->after = NULL;
+		s->nafter = 0;
 		return 0;
 	}
 	e = &s->elems[s->next];
@@ -258,14 +272,11 @@ int pdb_json_stream_next(struct pdb_json_stream *s, json_t **v, size_t *index,
 		if (err->line == 1)
 			err->col += e->col - 1;
 		err->line += e->line - 1;
-	} else if (dup.len && !s->said_duplicate) {
-		struct pdb_json_pos second, first;
-		char *key;
-		if (duplicate_at(s->buf, len, e->line, e->col, &key, &second, &first)) {
-			pdb_json_say_duplicate(s->src->warnings, key, second, first);
-			s->said_duplicate = 1;
-			free(key);
-		}
+	} else if (dup.len) {
+		struct pdb_json_dup *dups;
+		size_t n = duplicates_at(s->buf, len, e->line, e->col, &dups);
+		pdb_json_say_duplicates(s->src->warnings, dups, n, &s->said);
+		pdb_json_dups_free(dups, n);
 	}
 	pdb_buf_release(&dup);
 	*index = s->next++;

@@ -22,9 +22,9 @@ struct pdb_json_stream {
 	FILE *f;
 	char *buf;
 	size_t capbuf;
-	int said_duplicate;      /* the file's first key given twice is said */
-	char *dup_key;           /* a key twice in the rest, after the array */
-	struct pdb_json_pos dup_second, dup_first;
+	size_t said;             /* keys given twice said so far */
+	struct pdb_json_dup *after; /* keys twice in the rest, after the array: said at the end */
+	size_t nafter;
 };
 
 /* Open src, a JSON object whose member key is an array, for reading that
@@ -36,8 +36,8 @@ struct pdb_json_stream {
 int pdb_json_stream_open(const struct pdb_source *src, const char *key,
 			 struct pdb_json_stream *s, struct pdb_err *err);
 /* The next element (a new reference; *index its place): 1, 0 at the end, or
- * -1 with err at the file's LINE:COL. A key given twice is said as
- * pdb_json_load says it (the file's first one, in src->warnings). */
+ * -1 with err at the file's LINE:COL. Keys given twice are said as
+ * pdb_json_load says them (in src->warnings, in the file's order). */
 int pdb_json_stream_next(struct pdb_json_stream *s, json_t **v, size_t *index,
 			 struct pdb_err *err);
 void pdb_json_stream_close(struct pdb_json_stream *s);

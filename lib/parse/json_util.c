@@ -104,24 +104,33 @@ char *pdb_json_read(const struct pdb_source *src, size_t *len, struct pdb_err *e
 	return text;
 }
 
-void pdb_json_say_duplicate(struct pdb_buf *warnings, const char *key,
-			    struct pdb_json_pos second, struct pdb_json_pos first)
+void pdb_json_say_duplicates(struct pdb_buf *warnings, const struct pdb_json_dup *dups,
+			     size_t n, size_t *said)
 {
-	if (warnings)
-		pdb_buf_printf(warnings, "%d:%d: the key '%s' is given twice in one object (its "
-			       "first value at %d:%d): the last value is kept\n", second.line,
-			       second.col, key, first.line, first.col);
+	for (size_t i = 0; i < n; i++, ++*said)
+		if (warnings && *said < PDB_JSON_DUPS_SAID)
+			pdb_buf_printf(warnings, "%d:%d: the key '%s' is given twice in one object "
+				       "(its first value at %d:%d): the last value is kept\n",
+				       dups[i].again.line, dups[i].again.col, dups[i].key,
+				       dups[i].first_value.line, dups[i].first_value.col);
 }
 
-void pdb_json_note_duplicate(const char *text, size_t len, struct pdb_buf *warnings)
+void pdb_json_say_more_duplicates(struct pdb_buf *warnings, size_t said)
 {
-	struct pdb_json_pos second, first;
-	char *key;
+	if (warnings && said > PDB_JSON_DUPS_SAID)
+		pdb_buf_printf(warnings, "%zu more key%s given twice in one object (the first %d "
+			       "said): the last values are kept\n", said - PDB_JSON_DUPS_SAID,
+			       said - PDB_JSON_DUPS_SAID == 1 ? " is" : "s are", PDB_JSON_DUPS_SAID);
+}
 
-	if (!pdb_json_duplicate_key(text, len, &key, &second, &first))
-		return;
-	pdb_json_say_duplicate(warnings, key, second, first);
-	free(key);
+void pdb_json_note_duplicates(const char *text, size_t len, struct pdb_buf *warnings)
+{
+	struct pdb_json_dup *dups;
+	size_t n = pdb_json_duplicate_keys(text, len, &dups), said = 0;
+
+	pdb_json_say_duplicates(warnings, dups, n, &said);
+	pdb_json_say_more_duplicates(warnings, said);
+	pdb_json_dups_free(dups, n);
 }
 
 json_t *pdb_json_parse(char *text, size_t len, const char *name, int unique_keys,
@@ -143,16 +152,21 @@ json_t *pdb_json_parse(char *text, size_t len, const char *name, int unique_keys
 	doc = json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &jerr);
 	if (!doc && json_error_code(&jerr) == json_error_duplicate_key && !unique_keys) {
 		if (warnings)
-			pdb_json_note_duplicate(text, len, warnings);
+			pdb_json_note_duplicates(text, len, warnings);
 		doc = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
 	}
 	if (!doc && json_error_code(&jerr) == json_error_duplicate_key) {
-		struct pdb_json_pos second, first;
-		char *key;
-		if (pdb_json_duplicate_key(text, len, &key, &second, &first)) {
-			pdb_err_at(err, PDB_EXIT_INPUT, name, second.line, second.col,
-				   "duplicate key '%s' (its first value is at %d:%d)", key, first.line, first.col);
-			free(key);
+		struct pdb_json_dup *dups;
+		size_t n = pdb_json_duplicate_keys(text, len, &dups);
+		if (n) { /* at the first, and how many more */
+			char more[64] = "";
+			if (n > 1)
+				snprintf(more, sizeof more, "; %zu more key%s given twice after it", n - 1,
+					 n == 2 ? "" : "s");
+			pdb_err_at(err, PDB_EXIT_INPUT, name, dups[0].again.line, dups[0].again.col,
+				   "duplicate key '%s' (its first value is at %d:%d)%s", dups[0].key,
+				   dups[0].first_value.line, dups[0].first_value.col, more);
+			pdb_json_dups_free(dups, n);
 			return NULL;
 		}
 	}

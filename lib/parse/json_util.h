@@ -18,16 +18,21 @@ json_t *pdb_json_load(const struct pdb_source *src, struct pdb_err *err);
  * place, errors naming name). A key given twice in one object: with
  * unique_keys an error at the second, naming where the first value is;
  * without, the last value is kept (iperf3 3.12 writes some keys twice) and
- * said in warnings (when not NULL) by pdb_json_note_duplicate. */
+ * said in warnings (when not NULL) by pdb_json_note_duplicates. */
 char *pdb_json_read(const struct pdb_source *src, size_t *len, struct pdb_err *err);
 json_t *pdb_json_parse(char *text, size_t len, const char *name, int unique_keys,
 		       struct pdb_buf *warnings, struct pdb_err *err);
-/* The first key text gives twice in one object, said into warnings as
- * "LINE:COL: ..." (nothing when there is none). */
-void pdb_json_note_duplicate(const char *text, size_t len, struct pdb_buf *warnings);
-/* The same for a key whose two places are known (warnings NULL: unsaid). */
-void pdb_json_say_duplicate(struct pdb_buf *warnings, const char *key,
-			    struct pdb_json_pos second, struct pdb_json_pos first);
+/* Every key text gives twice in one object, said into warnings as
+ * "LINE:COL: ..." each (nothing when there is none), the first
+ * PDB_JSON_DUPS_SAID of them and then how many more. */
+void pdb_json_note_duplicates(const char *text, size_t len, struct pdb_buf *warnings);
+/* Its two halves, for a file read in parts: dups said (warnings NULL:
+ * unsaid), *said counting the file's so far; and, at the file's end, how
+ * many more than PDB_JSON_DUPS_SAID there were. */
+#define PDB_JSON_DUPS_SAID 10
+void pdb_json_say_duplicates(struct pdb_buf *warnings, const struct pdb_json_dup *dups,
+			     size_t n, size_t *said);
+void pdb_json_say_more_duplicates(struct pdb_buf *warnings, size_t said);
 
 /* A number from a JSON value (also NaN/Infinity tokens and numeric strings
  * when allow_string). 0, or -1 when v is not a number. */

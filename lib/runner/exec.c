@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -58,10 +59,11 @@ static int env_sets(const struct pdb_exec_opts *o, const char *name)
 	return 0;
 }
 
-/* In the child: never returns. Failures are reported as exit 127. With
- * go_fd, it execs when the parent has written a byte there (its counters
- * opened on it). */
-static void child(const struct pdb_exec_opts *o, int err_fd, int go_fd)
+/* In the child: never returns. Failures are reported as exit 127. The
+ * child dies with perfdb (parent: its pid, taken before the fork), even
+ * by SIGKILL, which perfdb cannot catch to stop it. With go_fd, it execs
+ * when the parent has written a byte there (its counters opened on it). */
+static void child(const struct pdb_exec_opts *o, int err_fd, int go_fd, pid_t parent)
 {
 	const char *shell[] = { "/bin/sh", "-c", o->shell, NULL };
 	const char *const *cmd = o->argv ? o->argv : shell;
@@ -70,6 +72,8 @@ static void child(const struct pdb_exec_opts *o, int err_fd, int go_fd)
 	int out;
 	char go;
 
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(127); /* perfdb died before the request took: nobody waits */
 	setpgid(0, 0);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -104,6 +108,64 @@ static void child(const struct pdb_exec_opts *o, int err_fd, int go_fd)
 	execvp(full[0], (char *const *)full);
 	dprintf(2, "perfdb: cannot run %s: %s\n", full[0], strerror(errno));
 	_exit(127);
+}
+
+/* A guard outlives perfdb to stop the command's whole process group, which
+ * PR_SET_PDEATHSIG cannot (it reaches the direct child only, not what a
+ * shell started): a process that reads the group's id from a pipe whose
+ * only writer is perfdb, then waits for the pipe's end, which comes when
+ * perfdb dies (even by SIGKILL), and kills the group. perfdb kills the guard
+ * when the command is over. Started before the command, so that its fork
+ * is not timed. */
+struct guard {
+	pid_t pid; /* -1: none (the direct child still dies with perfdb) */
+	int fd;    /* the pipe's writing end */
+};
+
+static void guard_main(int fd)
+{
+	pid_t group = 0;
+	char c;
+
+	signal(SIGINT, SIG_IGN); /* Ctrl-C reaches perfdb's group: perfdb stops the command */
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	close_range(0, (unsigned)fd - 1, 0);
+	close_range((unsigned)fd + 1, ~0U, 0);
+	if (read(fd, &group, sizeof group) == (ssize_t)sizeof group && group > 0) {
+		while (read(fd, &c, 1) != 0 && errno == EINTR)
+			;
+		kill(-group, SIGKILL);
+	}
+	_exit(0);
+}
+
+static struct guard guard_start(void)
+{
+	struct guard g = { -1, -1 };
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return g;
+	if ((g.pid = fork()) == 0)
+		guard_main(p[0]);
+	close(p[0]);
+	if (g.pid < 0)
+		close(p[1]);
+	else
+		g.fd = p[1];
+	return g;
+}
+
+static void guard_stop(struct guard *g)
+{
+	if (g->pid <= 0)
+		return;
+	kill(g->pid, SIGKILL);
+	while (waitpid(g->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	close(g->fd);
+	g->pid = -1;
 }
 
 static double since(const struct timespec *t0)
@@ -155,25 +217,30 @@ int pdb_exec_run(const struct pdb_exec_opts *o, struct pdb_exec_result *res,
 	struct pdb_counters counters = { 0 };
 	struct rusage ru;
 	int err_fd, pidfd = -1, wstatus = 0, ret = -1, go[2] = { -1, -1 };
-	pid_t pid;
+	struct guard guard;
+	pid_t pid, parent;
 
 	memset(res, 0, sizeof *res);
 	if ((err_fd = mkstemp(errpath)) < 0)
 		return pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file: %s", strerror(errno));
 	unlink(errpath);
+	guard = guard_start();
 	if (o->counters && pipe2(go, O_CLOEXEC) < 0) {
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "pipe: %s", strerror(errno));
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "fork: %s", strerror(errno));
 		goto out;
 	}
 	if (pid == 0)
-		child(o, err_fd, go[0]);
+		child(o, err_fd, go[0], parent);
 	setpgid(pid, pid); /* also in the parent: no race with kill(-pid) */
+	if (guard.pid > 0 && write(guard.fd, &pid, sizeof pid) != (ssize_t)sizeof pid)
+		guard_stop(&guard); /* told nothing: of no use */
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (pidfd < 0 || (o->counters && pdb_counters_open(&counters, o->counters, pid, err) < 0)) {
 		if (pidfd < 0)
@@ -224,6 +291,7 @@ int pdb_exec_run(const struct pdb_exec_opts *o, struct pdb_exec_result *res,
 	read_tail(err_fd, res->stderr_tail, sizeof res->stderr_tail);
 	ret = 0;
 out:
+	guard_stop(&guard);
 	if (pidfd >= 0)
 		close(pidfd);
 	if (go[0] >= 0) {

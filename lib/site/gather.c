@@ -448,18 +448,22 @@ out:
 }
 
 /* The file of a benchmark's page: its name with what is not [A-Za-z0-9._-]
- * replaced by '_', and then a hash of the name so that two names stay two files. */
+ * replaced by '_', a '.' first too (a file whose name starts with a dot is
+ * hidden, and static hosts skip it: "./bin/x", ".."), and then, when a
+ * character was replaced (or the name is empty), a hash of the name so that
+ * two names stay two files. */
 static char *bench_file(const char *name)
 {
 	struct pdb_buf b;
-	int plain = 1;
+	int plain = *name != '\0';
 
 	pdb_buf_init(&b);
 	pdb_buf_puts(&b, "b/");
 	for (const char *p = name; *p && b.len < 80; p++) {
 		int ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			 (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-';
-		plain &= ok && !(p == name && *p == '.');
+			 (*p >= '0' && *p <= '9') || (*p == '.' && p != name) || *p == '_' ||
+			 *p == '-';
+		plain &= ok;
 		pdb_buf_add(&b, ok ? p : "_", 1);
 	}
 	plain &= strlen(name) + 2 == b.len;

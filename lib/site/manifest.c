@@ -115,13 +115,14 @@ void site_manifest_sort(struct site_manifest *m)
 
 int site_manifest_write(const char *dir, const struct site_manifest *m, struct pdb_err *err)
 {
-	char *path = pdb_xasprintf("%s/" MANIFEST, dir), tmp[4096];
+	char *path = pdb_xasprintf("%s/" MANIFEST, dir);
+	struct pdb_atomic a;
 	FILE *f = NULL;
 	int ok = 0, rc = -1;
 
-	if (pdb_atomic_begin(path, tmp, sizeof tmp, err) < 0)
+	if (pdb_atomic_begin(path, PDB_OUT_OWN, &a, err) < 0)
 		goto out;
-	if ((f = fopen(tmp, "w"))) {
+	if ((f = fopen(a.name, "w"))) {
 		fputs(HEADER "\n", f);
 		for (size_t i = 0; i < m->n; i++)
 			fprintf(f, "%016" PRIx64 " %s\n", m->keys[i], m->paths[i]);
@@ -130,7 +131,7 @@ int site_manifest_write(const char *dir, const struct site_manifest *m, struct p
 	}
 	if (!ok)
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", path, strerror(errno ? errno : EIO));
-	rc = pdb_atomic_end(tmp, path, ok, err);
+	rc = pdb_atomic_end(&a, ok, err);
 out:
 	free(path);
 	return rc;

@@ -142,30 +142,31 @@ int site_write_page(const struct site *s, const char *path, const struct pdb_buf
 		    struct pdb_err *err)
 {
 	const char *slash = strchr(path, '/');
-	char *full = pdb_xasprintf("%s/%s", s->opts->outdir, path), tmp[4096];
+	char *full = pdb_xasprintf("%s/%s", s->opts->outdir, path);
+	struct pdb_atomic a;
 	FILE *f;
 	int ok, rc = -1;
 
 	if (slash) {
 		char *dir = pdb_xasprintf("%s/%.*s", s->opts->outdir, (int)(slash - path), path);
-		rc = pdb_make_dir(dir, PDB_DIR_OWN, NULL, err);
+		rc = pdb_make_dir(dir, PDB_OUT_OWN, NULL, err);
 		free(dir);
 		if (rc < 0)
 			goto out;
 		rc = -1;
 	}
-	if (pdb_atomic_begin(full, tmp, sizeof tmp, err) < 0)
+	if (pdb_atomic_begin(full, PDB_OUT_OWN, &a, err) < 0)
 		goto out;
-	if (!(f = fopen(tmp, "wb"))) {
+	if (!(f = fopen(a.name, "wb"))) {
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", full, strerror(errno));
-		pdb_atomic_end(tmp, full, 0, err);
+		pdb_atomic_end(&a, 0, err);
 		goto out;
 	}
 	ok = fwrite(b->data, 1, b->len, f) == b->len;
 	ok = fclose(f) == 0 && ok;
 	if (!ok)
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", full, strerror(errno ? errno : EIO));
-	rc = pdb_atomic_end(tmp, full, ok, err);
+	rc = pdb_atomic_end(&a, ok, err);
 out:
 	free(full);
 	return rc;

@@ -65,7 +65,7 @@ static int make_outdir(const char *dir, int *claimed, struct pdb_err *err)
 	int made, ours;
 
 	*claimed = 0;
-	if (pdb_make_dir(dir, PDB_DIR_GIVEN, &made, err) < 0)
+	if (pdb_make_dir(dir, PDB_OUT_GIVEN, &made, err) < 0)
 		return -1;
 	manifest = pdb_xasprintf("%s/" SITE_MANIFEST, dir);
 	ours = !made && lstat(manifest, &st) == 0;

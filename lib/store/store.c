@@ -1,6 +1,7 @@
 /* Store: opening, migrating and transactions of the perfdb SQLite file. */
 #include "store/store_internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +13,23 @@
 
 #define BUSY_TIMEOUT_MS 60000
 
+const char *pdb_store_errmsg(sqlite3 *db)
+{
+	int rc = sqlite3_extended_errcode(db);
+
+	if ((rc & 0xff) == SQLITE_NOMEM || rc == SQLITE_IOERR_NOMEM ||
+	    ((rc & 0xff) == SQLITE_IOERR && sqlite3_system_errno(db) == ENOMEM))
+		return "out of memory";
+	return sqlite3_errmsg(db);
+}
+
 int pdb_store_fail(struct pdb_store *store, struct pdb_err *err, const char *what)
 {
 	int rc = sqlite3_extended_errcode(store->db);
 	int code = (rc & 0xff) == SQLITE_CONSTRAINT ? PDB_EXIT_INPUT : PDB_EXIT_RUNTIME;
 
 	return pdb_err_set(err, code, "%s: %s: %s", store->path, what,
-			   sqlite3_errmsg(store->db));
+			   pdb_store_errmsg(store->db));
 }
 
 sqlite3_stmt *pdb_store_prepare(struct pdb_store *store, const char *sql,
@@ -39,7 +50,7 @@ int pdb_store_exec(struct pdb_store *store, const char *sql, struct pdb_err *err
 
 	if (sqlite3_exec(store->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", store->path,
-			    msg ? msg : sqlite3_errmsg(store->db));
+			    pdb_store_errmsg(store->db));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -84,16 +95,22 @@ static int query_int(struct pdb_store *store, const char *sql, int *out, struct 
 	return rc == SQLITE_ROW ? 0 : pdb_store_fail(store, err, "read the database header");
 }
 
-/* A SQLite file another program made is never migrated into a perfdb one:
- * perfdb's carry its application id (older ones none, but perfdb's schema). */
+/* A SQLite file another program made is never migrated into a perfdb one, nor
+ * written at all: perfdb's carry its application id; older ones none, but a
+ * schema version and the tables of perfdb's first schema; a file with no
+ * table and no version is new, perfdb's to make. Asked before anything is
+ * written. */
 static int check_foreign(struct pdb_store *store, int have, struct pdb_err *err)
 {
-	int app, tables;
+	int app, tables, own;
 
 	if (query_int(store, "PRAGMA application_id", &app, err) < 0 ||
-	    query_int(store, "SELECT count(*) FROM sqlite_master", &tables, err) < 0)
+	    query_int(store, "SELECT count(*) FROM sqlite_master", &tables, err) < 0 ||
+	    query_int(store, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
+		      " ('runs', 'run_attrs', 'series', 'results', 'stats')", &own, err) < 0)
 		return -1;
-	if (app == PERFDB_APPLICATION_ID || (app == 0 && (have > 0 || tables == 0)))
+	if (app == PERFDB_APPLICATION_ID || (app == 0 && have == 0 && tables == 0) ||
+	    (app == 0 && have > 0 && own == 5))
 		return 0;
 	return pdb_err_set(err, PDB_EXIT_INPUT, "%s: not a perfdb database (another program's "
 			   "SQLite file): nothing changed", store->path);
@@ -214,8 +231,11 @@ static int check_perfdb(struct pdb_store *store, struct pdb_err *err)
 
 	if (sqlite3_prepare_v2(store->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK ||
 	    (rc = sqlite3_step(st)) != SQLITE_ROW) {
-		pdb_err_set(err, PDB_EXIT_INPUT, "%s: not a perfdb database (%s)", store->path,
-			    sqlite3_errmsg(store->db));
+		if ((sqlite3_errcode(store->db) & 0xff) == SQLITE_NOTADB)
+			pdb_err_set(err, PDB_EXIT_INPUT, "%s: not a perfdb database (%s)",
+				    store->path, sqlite3_errmsg(store->db));
+		else /* out of memory, a read error: not the file's kind */
+			pdb_store_fail(store, err, "read schema version");
 		goto out;
 	}
 	version = sqlite3_column_int(st, 0);
@@ -258,7 +278,7 @@ static struct pdb_store *open_store(const char *path, int existing, struct pdb_e
 			pdb_err_set(err, PDB_EXIT_RUNTIME, "%s-wal: changes committed there cannot be read "
 				    "by a read-only opening (%s); open the database once where it can be "
 				    "written, which folds them into the file", path,
-				    sqlite3_errmsg(store->db));
+				    pdb_store_errmsg(store->db));
 			goto fail;
 		}
 		if (rc != SQLITE_OK) {

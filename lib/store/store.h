@@ -223,7 +223,9 @@ void pdb_store_rollback(struct pdb_store *store);
  * table-valued function pdb_unpack(samples, offsets, weights)) and stats_v (one
  * row per statistic). A statement that would write, ATTACH, DETACH, a PRAGMA
  * that is not a question, a second statement and an error in the SQL are
- * PDB_EXIT_USAGE (a location "query:LINE:COL" where SQLite gives one). The
+ * PDB_EXIT_USAGE (a location "query:LINE:COL" where SQLite gives one), and so
+ * is a function that exposes a pointer or changes state (fts3_tokenizer,
+ * load_extension). The
  * sink is given the column names (once the first row is read), then each row; cells point into SQLite's
  * memory until the next row. */
 enum pdb_sql_type { PDB_SQL_NULL, PDB_SQL_INT, PDB_SQL_REAL, PDB_SQL_TEXT, PDB_SQL_BLOB };
@@ -239,8 +241,15 @@ struct pdb_sql_sink {
 	void (*row)(void *ctx, const struct pdb_sql_cell *cells, size_t n);
 	void *ctx;
 };
-int pdb_store_sql(struct pdb_store *store, const char *sql, const struct pdb_sql_sink *sink,
-		  struct pdb_err *err);
+/* The query's bounds: seconds it may run, bytes of memory SQLite may hold
+ * (0: no bound). Past either it stops, PDB_EXIT_RUNTIME, the error naming
+ * the option that lifts it. */
+struct pdb_sql_limits {
+	double seconds;
+	uint64_t memory;
+};
+int pdb_store_sql(struct pdb_store *store, const char *sql, const struct pdb_sql_limits *limits,
+		  const struct pdb_sql_sink *sink, struct pdb_err *err);
 
 /* Delete runs (and everything they hold) in one transaction: all or none. */
 int pdb_store_delete_runs(struct pdb_store *store, const int64_t *ids, size_t n,

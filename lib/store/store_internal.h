@@ -34,6 +34,10 @@ int pdb_store_series_rows(struct pdb_store *store, sqlite3_stmt *st, const char 
 			  const char *metric_glob, struct pdb_series **out, size_t *n,
 			  const char *what, struct pdb_err *err);
 
+/* SQLite's last error on db as perfdb says it: a failed allocation, or a
+ * mapping (-shm, mmap) refused for want of address space, which SQLite
+ * calls a disk I/O error, is "out of memory". */
+const char *pdb_store_errmsg(sqlite3 *db);
 /* Fill err from the database's last error; returns -1. */
 int pdb_store_fail(struct pdb_store *store, struct pdb_err *err, const char *what);
 /* Prepare sql or fill err. */

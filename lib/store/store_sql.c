@@ -2,9 +2,11 @@
  * the views samples_v (packed samples unpacked) and stats_v. */
 #include "store/store_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BUSY_TIMEOUT_MS 60000
 
@@ -41,8 +43,15 @@ static const char *const pragma_settings[] = {
 	"database_list", "function_list", "module_list", "pragma_list", "collation_list", NULL,
 };
 
+/* Functions that give a pointer into perfdb's memory (fts3_tokenizer's
+ * one-argument form) or change the connection (load_extension,
+ * fts3_tokenizer's two-argument form): refused. */
+static const char *const functions_refused[] = { "fts3_tokenizer", "load_extension", NULL };
+
 struct guard {
 	char refused[128]; /* what the authorizer denied, or "" */
+	struct timespec deadline; /* tv_sec 0: none */
+	int late;          /* the progress handler stopped the query */
 };
 
 static int listed(const char *const *list, const char *name)
@@ -63,6 +72,10 @@ static int authorize(void *ctx, int action, const char *a1, const char *a2, cons
 		snprintf(g->refused, sizeof g->refused, "%s", action == SQLITE_ATTACH ? "ATTACH" : "DETACH");
 		return SQLITE_DENY;
 	}
+	if (action == SQLITE_FUNCTION && listed(functions_refused, a2)) {
+		snprintf(g->refused, sizeof g->refused, "the function %.40s", a2);
+		return SQLITE_DENY;
+	}
 	if (action == SQLITE_PRAGMA && !listed(pragma_introspect, a1) &&
 	    !(listed(pragma_settings, a1) && !a2)) {
 		snprintf(g->refused, sizeof g->refused, "PRAGMA %.40s%s%.40s", a1, a2 ? " = " : "",
@@ -70,6 +83,18 @@ static int authorize(void *ctx, int action, const char *a1, const char *a2, cons
 		return SQLITE_DENY;
 	}
 	return SQLITE_OK;
+}
+
+/* Called every few thousand steps of the query: nonzero stops it. */
+static int past_deadline(void *ctx)
+{
+	struct guard *g = ctx;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	g->late = now.tv_sec > g->deadline.tv_sec ||
+		  (now.tv_sec == g->deadline.tv_sec && now.tv_nsec >= g->deadline.tv_nsec);
+	return g->late;
 }
 
 /* A read-only connection to the store's file (immutable when the store is
@@ -92,10 +117,12 @@ static sqlite3 *open_reader(struct pdb_store *store, struct guard *g, struct pdb
 	    sqlite3_exec(db, views_sql, NULL, NULL, &msg) != SQLITE_OK)
 		goto fail;
 	sqlite3_set_authorizer(db, authorize, g);
+	if (g->deadline.tv_sec)
+		sqlite3_progress_handler(db, 10000, past_deadline, g);
 	return db;
 fail:
 	pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: open for reading: %s", store->path,
-		    msg ? msg : db ? sqlite3_errmsg(db) : "out of memory");
+		    db ? pdb_store_errmsg(db) : "out of memory");
 	sqlite3_free(msg);
 	sqlite3_close(db);
 	return NULL;
@@ -191,17 +218,46 @@ static void fill_cell(sqlite3_stmt *st, int i, struct pdb_sql_cell *c)
 	}
 }
 
-int pdb_store_sql(struct pdb_store *store, const char *sql, const struct pdb_sql_sink *sink,
-		  struct pdb_err *err)
+/* The query stopped by one of its bounds: the error naming it, or 0 (not so). */
+static int past_limits(sqlite3 *db, const struct guard *g, const struct pdb_sql_limits *limits,
+		       struct pdb_err *err)
 {
-	struct guard g = { "" };
-	sqlite3 *db = open_reader(store, &g, err);
+	int rc = sqlite3_extended_errcode(db);
+
+	if ((rc & 0xff) == SQLITE_INTERRUPT && g->late)
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "the query ran past --timeout %g s: "
+				   "stopped (--timeout 0 lifts the bound)", limits->seconds), 1;
+	if ((rc & 0xff) == SQLITE_NOMEM && limits->memory)
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "out of memory: the query may hold at most "
+				   "--max-memory %llu bytes (--max-memory 0 lifts the bound)",
+				   (unsigned long long)limits->memory), 1;
+	return 0;
+}
+
+int pdb_store_sql(struct pdb_store *store, const char *sql, const struct pdb_sql_limits *limits,
+		  const struct pdb_sql_sink *sink, struct pdb_err *err)
+{
+	struct guard g;
+	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 	const char **names = NULL;
 	struct pdb_sql_cell *cells = NULL;
+	sqlite3_int64 heap = sqlite3_hard_heap_limit64(-1);
 	int ncols, rc, ret = -1;
 
-	if (!db || !(st = prepare_one(db, sql, &g, err)))
+	memset(&g, 0, sizeof g);
+	if (limits->seconds > 0) {
+		double whole = floor(limits->seconds);
+		clock_gettime(CLOCK_MONOTONIC, &g.deadline);
+		g.deadline.tv_sec += (time_t)whole;
+		g.deadline.tv_nsec += (long)((limits->seconds - whole) * 1e9);
+		if (g.deadline.tv_nsec >= 1000000000L) {
+			g.deadline.tv_sec++;
+			g.deadline.tv_nsec -= 1000000000L;
+		}
+	}
+	sqlite3_hard_heap_limit64(limits->memory ? (sqlite3_int64)limits->memory : 0);
+	if (!(db = open_reader(store, &g, err)) || !(st = prepare_one(db, sql, &g, err)))
 		goto out;
 	ncols = sqlite3_column_count(st);
 	names = pdb_xcalloc((size_t)ncols, sizeof *names);
@@ -217,11 +273,13 @@ int pdb_store_sql(struct pdb_store *store, const char *sql, const struct pdb_sql
 		sink->row(sink->ctx, cells, (size_t)ncols);
 	}
 	if (rc != SQLITE_DONE) {
-		/* a plain error is the query's (a bad argument, an overflow); others the file's */
-		if ((rc & 0xff) == SQLITE_ERROR)
+		/* a bound; a plain error is the query's (a bad argument, an overflow); others the file's */
+		if (past_limits(db, &g, limits, err))
+			;
+		else if ((rc & 0xff) == SQLITE_ERROR)
 			query_error(db, sql, &g, err);
 		else
-			pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", store->path, sqlite3_errmsg(db));
+			pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: %s", store->path, pdb_store_errmsg(db));
 		goto out;
 	}
 	ret = 0;
@@ -230,5 +288,6 @@ out:
 	free(cells);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+	sqlite3_hard_heap_limit64(heap);
 	return ret;
 }

@@ -60,6 +60,13 @@ static void test_terminal(void **state)
 	expect(pdb_escape_term, "a\nb\tc\r", "a\\nb\\tc\\r");
 	expect(pdb_escape_term, "\xc2\x9b" "31m \xc3\xa9", "\\u009b31m \xc3\xa9");
 	expect(pdb_escape_term, "\x7f", "\\x7f");
+	/* bidi overrides and isolates, line and paragraph separators; their
+	 * neighbours (U+2027, U+202F, U+2065, U+206A) and a cut one kept */
+	expect(pdb_escape_term, "a\xe2\x80\xae" "b\xe2\x81\xa6" "c\xe2\x81\xa9",
+	       "a\\u202eb\\u2066c\\u2069");
+	expect(pdb_escape_term, "\xe2\x80\xaa\xe2\x80\xa8\xe2\x80\xa9", "\\u202a\\u2028\\u2029");
+	expect(pdb_escape_term, "\xe2\x80\xa7\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa\xe2\x80",
+	       "\xe2\x80\xa7\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa\xe2\x80");
 }
 
 static void test_csv(void **state)
