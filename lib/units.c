@@ -196,7 +196,7 @@ static int format_bytes(double value, const char *digits, char *out, unsigned lo
 	double a = value < 0 ? -value : value;
 	size_t i = 0;
 
-	while (i + 1 < sizeof names / sizeof names[0] && a >= 1024 * 0.9995) {
+	while (i + 1 < sizeof names / sizeof names[0] && a >= 1024 * 0.99995) {
 		a /= 1024;
 		value /= 1024;
 		i++;
@@ -231,7 +231,7 @@ static void format_unit(double value, const char *unit, int fixed, char *out, un
 			continue;
 		if (!is_time && steps[i].scale < 1)
 			break;
-		if (a >= steps[i].scale * 0.9995)
+		if (a >= steps[i].scale * 0.99995) /* what "%.4g" rounds up to the next step */
 			break;
 	}
 	if (a == 0)

@@ -83,6 +83,9 @@ static void test_format(void **state)
 		{ 0.000250, "s", "250 µs" }, { 1.5, "s", "1.5 s" }, { 0.0123, "s", "12.3 ms" },
 		{ 12500, "docs/s", "12.5k docs/s" }, { 3.2e6, "B/s", "3.2 MB/s" },
 		{ 42, "count", "42" }, { 12500, "count", "12.5k" }, { 0, "s", "0 s" }, { 0.5, "ops/s", "0.5 ops/s" },
+		/* a prefix only where four digits round up to it: not "0.9995k" */
+		{ 999.5, "msg/s", "999.5 msg/s" }, { 999.96, "msg/s", "1k msg/s" },
+		{ 0.9995, "s", "999.5 ms" }, { 1023.6, "B", "1024 B" },
 	};
 	char buf[64];
 	(void)state;
