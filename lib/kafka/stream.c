@@ -111,8 +111,15 @@ static int take(struct pdb_store *store, const struct pdb_kafka_consume_opts *o,
 
 	snprintf(source, sizeof source, "%s[%d]@%lld", topic, (int)m->partition, (long long)m->offset);
 	text = pdb_xstrndup(m->payload ? m->payload : "", m->len);
+	run->uuid[0] = '\0';
 	if (pdb_canonical_read(text, m->len, run, source, &bad) < 0)
 		goto skip;
+	if (!run->nresults && !run->nfailures) { /* not a run: never stored, each delivery anew */
+		pdb_err_set(&bad, PDB_EXIT_INPUT, "%s: no results and no failures: not a run", source);
+		goto skip;
+	}
+	if (!run->uuid[0]) /* delivered again, the same bytes: the same run, a duplicate */
+		pdb_uuid_of_bytes(m->payload ? m->payload : "", m->len, run->uuid);
 	if (pdb_store_find_uuid(store, run->uuid, &id, err) < 0)
 		goto out;
 	if (id) {

@@ -34,7 +34,9 @@ struct pdb_kafka_consume_stats {
 
 /* Consume runs from the committed offsets of the group (the beginning for a
  * new group) into store: each run in its own transaction, deduplicated by
- * uuid; a message's offset is committed only after its run is in the
+ * uuid (a message without one takes the uuid of its bytes, so that a second
+ * delivery is a duplicate; one with neither results nor failures is skipped
+ * as malformed); a message's offset is committed only after its run is in the
  * database, so a crash in between means the run is seen again and skipped
  * as a duplicate. Without follow, stops at the end of every partition.
  * Test hook: PERFDB_TEST_CRASH_AFTER_DB_COMMIT=N makes the process _exit(9)
