@@ -164,6 +164,34 @@ void pdb_buf_printf(struct pdb_buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+/* r as a uuid of version (4, 8), variant RFC 9562. */
+static void format_uuid(unsigned char r[16], int version, char out[37])
+{
+	r[6] = (unsigned char)((r[6] & 0x0f) | version << 4);
+	r[8] = (unsigned char)((r[8] & 0x3f) | 0x80);
+	snprintf(out, 37,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
+		 r[11], r[12], r[13], r[14], r[15]);
+}
+
+void pdb_uuid_of_bytes(const void *data, size_t len, char out[37])
+{
+	unsigned char r[16];
+	char hex[65];
+
+	if (pdb_sha256_bytes(data, len, hex) < 0) {
+		pdb_uuid4(out);
+		return;
+	}
+	for (size_t i = 0; i < sizeof r; i++) {
+		unsigned v;
+		sscanf(hex + 2 * i, "%2x", &v);
+		r[i] = (unsigned char)v;
+	}
+	format_uuid(r, 8, out);
+}
+
 void pdb_uuid4(char out[37])
 {
 	unsigned char r[16];
@@ -183,12 +211,7 @@ void pdb_uuid4(char out[37])
 		for (size_t i = 0; i < sizeof r; i++)
 			r[i] = (unsigned char)rand();
 	}
-	r[6] = (unsigned char)((r[6] & 0x0f) | 0x40);
-	r[8] = (unsigned char)((r[8] & 0x3f) | 0x80);
-	snprintf(out, 37,
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
-		 r[11], r[12], r[13], r[14], r[15]);
+	format_uuid(r, 4, out);
 }
 
 void pdb_now_iso(char out[32])

@@ -52,6 +52,9 @@ void pdb_buf_printf(struct pdb_buf *b, const char *fmt, ...)
 
 /* Random version-4 UUID into out (37 bytes). */
 void pdb_uuid4(char out[37]);
+/* A uuid (version 8) from the sha256 of the len bytes at data: the same
+ * bytes, the same uuid (a random one if the digest fails). */
+void pdb_uuid_of_bytes(const void *data, size_t len, char out[37]);
 /* Current UTC time (or SOURCE_DATE_EPOCH) as "YYYY-MM-DDTHH:MM:SSZ". */
 void pdb_now_iso(char out[32]);
 

@@ -14,6 +14,9 @@
 
 #define DEFAULT_GROUP "perfdb-ingest"
 #define PUBLISH_TIMEOUT_MS 30000
+/* The consumer's last offset commit and its leaving the group, each at most
+ * this long: a dead broker must not hold the command. */
+#define CLOSE_SECONDS 2
 
 /* "BROKERS/TOPIC": the last '/' splits. */
 static int split_target(const char *target, char **brokers, char **topic, struct pdb_err *err)
@@ -34,8 +37,18 @@ static void on_published(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaq
 	*(rd_kafka_resp_err_t *)m->_private = m->err;
 }
 
+/* A consumer's error callback: every broker down (opaque: an int set to 1). */
+static void on_error(rd_kafka_t *rk, int code, const char *reason, void *opaque)
+{
+	(void)rk;
+	(void)reason;
+	if (code == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN)
+		*(volatile int *)opaque = 1;
+}
+
+/* down: for a consumer, set to 1 when every broker is down. */
 static rd_kafka_t *client(rd_kafka_type_t type, const char *brokers, const char *const *props,
-			  struct pdb_err *err)
+			  volatile int *down, struct pdb_err *err)
 {
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
 	char errstr[512];
@@ -45,6 +58,10 @@ static rd_kafka_t *client(rd_kafka_type_t type, const char *brokers, const char 
 		goto fail;
 	if (type == RD_KAFKA_PRODUCER)
 		rd_kafka_conf_set_dr_msg_cb(conf, on_published);
+	if (down) {
+		rd_kafka_conf_set_error_cb(conf, on_error);
+		rd_kafka_conf_set_opaque(conf, (void *)down);
+	}
 	for (size_t i = 0; props && props[i]; i += 2)
 		if (rd_kafka_conf_set(conf, props[i], props[i + 1], errstr, sizeof errstr) != RD_KAFKA_CONF_OK)
 			goto fail;
@@ -67,7 +84,7 @@ int pdb_rdkafka_publish_run(const char *target, const struct pdb_run *run, struc
 	int ret = -1;
 
 	if (split_target(target, &brokers, &topic, err) < 0 ||
-	    !(rk = client(RD_KAFKA_PRODUCER, brokers, props, err)))
+	    !(rk = client(RD_KAFKA_PRODUCER, brokers, props, NULL, err)))
 		goto out;
 	doc = pdb_canonical_from_run(run);
 	text = json_dumps(doc, JSON_COMPACT);
@@ -111,8 +128,15 @@ static int take(struct pdb_store *store, const struct pdb_kafka_consume_opts *o,
 
 	snprintf(source, sizeof source, "%s[%d]@%lld", topic, (int)m->partition, (long long)m->offset);
 	text = pdb_xstrndup(m->payload ? m->payload : "", m->len);
+	run->uuid[0] = '\0';
 	if (pdb_canonical_read(text, m->len, run, source, &bad) < 0)
 		goto skip;
+	if (!run->nresults && !run->nfailures) { /* not a run: never stored, each delivery anew */
+		pdb_err_set(&bad, PDB_EXIT_INPUT, "%s: no results and no failures: not a run", source);
+		goto skip;
+	}
+	if (!run->uuid[0]) /* delivered again, the same bytes: the same run, a duplicate */
+		pdb_uuid_of_bytes(m->payload ? m->payload : "", m->len, run->uuid);
 	if (pdb_store_find_uuid(store, run->uuid, &id, err) < 0)
 		goto out;
 	if (id) {
@@ -190,6 +214,57 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* The next event of q of the type wanted within CLOSE_SECONDS (rebalances
+ * served on the way), or NULL. The caller destroys it. */
+static rd_kafka_event_t *await_event(rd_kafka_t *rk, rd_kafka_queue_t *q, int wanted)
+{
+	struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (seconds_since(&t0) < CLOSE_SECONDS && !(wanted < 0 && rd_kafka_consumer_closed(rk))) {
+		rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 100);
+		if (ev && rd_kafka_event_type(ev) == wanted)
+			return ev;
+		if (ev && rd_kafka_event_type(ev) == RD_KAFKA_EVENT_REBALANCE)
+			rd_kafka_assign(rk, NULL);
+		rd_kafka_event_destroy(ev);
+	}
+	return NULL;
+}
+
+/* The offsets of every message taken, committed (the per-message commits are
+ * asynchronous), at most CLOSE_SECONDS: 0, or -1. */
+static int commit_bounded(rd_kafka_t *rk)
+{
+	rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
+	rd_kafka_event_t *ev = NULL;
+	int ok = 0;
+
+	if (rd_kafka_commit_queue(rk, NULL, q, NULL, NULL) == RD_KAFKA_RESP_ERR_NO_ERROR &&
+	    (ev = await_event(rk, q, RD_KAFKA_EVENT_OFFSET_COMMIT)))
+		ok = !rd_kafka_event_error(ev) || rd_kafka_event_error(ev) == RD_KAFKA_RESP_ERR__NO_OFFSET;
+	rd_kafka_event_destroy(ev);
+	rd_kafka_queue_destroy(q);
+	return ok ? 0 : -1;
+}
+
+/* Leave the group within CLOSE_SECONDS, else (a dead broker) go without:
+ * the group moves the partitions on after its session timeout. */
+static void close_bounded(rd_kafka_t *rk, int leave)
+{
+	rd_kafka_queue_t *q = leave ? rd_kafka_queue_new(rk) : NULL;
+	rd_kafka_error_t *e = q ? rd_kafka_consumer_close_queue(rk, q) : NULL;
+
+	if (q && !e)
+		await_event(rk, q, -1);
+	if (e)
+		rd_kafka_error_destroy(e);
+	if (q)
+		rd_kafka_queue_destroy(q);
+	rd_kafka_destroy_flags(rk, rd_kafka_consumer_closed(rk) ? 0
+			       : RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
+}
+
 int pdb_rdkafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_consume_opts *o,
 			   struct pdb_kafka_consume_stats *stats, struct pdb_err *err)
 {
@@ -203,11 +278,12 @@ int pdb_rdkafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_con
 	long crash = crash_after(), commits = 0;
 	struct timespec start;
 	size_t stored;
+	volatile int down = 0;
 	int ret = -1, assigned = 0;
 
 	memset(stats, 0, sizeof *stats);
 	if (split_target(o->target, &brokers, &topic, err) < 0 ||
-	    !(rk = client(RD_KAFKA_CONSUMER, brokers, props, err)))
+	    !(rk = client(RD_KAFKA_CONSUMER, brokers, props, &down, err)))
 		goto out;
 	rd_kafka_poll_set_consumer(rk);
 	subs = rd_kafka_topic_partition_list_new(1);
@@ -219,6 +295,8 @@ int pdb_rdkafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_con
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (!(o->stop && *o->stop)) {
 		rd_kafka_message_t *m = rd_kafka_consumer_poll(rk, 200);
+		if (!m && down && assigned && !o->follow)
+			break; /* what was fetched is taken: the end */
 		if (!m) {
 			if (!assigned && !o->follow && o->broker_timeout > 0 &&
 			    !(assigned = has_assignment(rk)) && seconds_since(&start) > o->broker_timeout) {
@@ -251,19 +329,32 @@ int pdb_rdkafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_con
 		}
 		if (crash && stats->stored > stored && ++commits == crash)
 			_exit(9);
-		if (rd_kafka_commit_message(rk, m, 0)) {
+		/* asynchronous, so that a broker gone cannot hold the command; the
+		 * last one is awaited, bounded, at the end */
+		if (rd_kafka_commit_message(rk, m, 1)) {
 			pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka: %s: offset commit failed", o->target);
 			rd_kafka_message_destroy(m);
 			goto out;
 		}
 		rd_kafka_message_destroy(m);
 	}
+	if (down && assigned && !(o->stop && *o->stop)) {
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka: %s: every broker went away: %zu runs "
+			    "stored, the rest (and their offsets) are read at the next start",
+			    o->target, stats->stored);
+		goto out;
+	}
+	if (assigned && !down && commit_bounded(rk) < 0) {
+		down = 1; /* no broker answered: the group is not left either */
+		pdb_err_set(err, PDB_EXIT_RUNTIME, "kafka: %s: offset commit failed in %d s (the "
+			    "runs are stored; those read again are skipped as duplicates)", o->target,
+			    CLOSE_SECONDS);
+		goto out;
+	}
 	ret = 0;
 out:
-	if (rk) {
-		rd_kafka_consumer_close(rk);
-		rd_kafka_destroy(rk);
-	}
+	if (rk)
+		close_bounded(rk, !down);
 	if (subs)
 		rd_kafka_topic_partition_list_destroy(subs);
 	rd_kafka_topic_partition_list_destroy(eof);

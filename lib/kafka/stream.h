@@ -34,9 +34,15 @@ struct pdb_kafka_consume_stats {
 
 /* Consume runs from the committed offsets of the group (the beginning for a
  * new group) into store: each run in its own transaction, deduplicated by
- * uuid; a message's offset is committed only after its run is in the
+ * uuid (a message without one takes the uuid of its bytes, so that a second
+ * delivery is a duplicate; one with neither results nor failures is skipped
+ * as malformed); a message's offset is committed only after its run is in the
  * database, so a crash in between means the run is seen again and skipped
- * as a duplicate. Without follow, stops at the end of every partition.
+ * as a duplicate. Offsets are committed asynchronously, the last ones
+ * awaited at the end, and the group left, each at most a few seconds: a
+ * broker gone never holds the command, nor keeps a stop from ending it.
+ * Without follow, stops at the end of every partition, or with an error
+ * when every broker went away before it.
  * Test hook: PERFDB_TEST_CRASH_AFTER_DB_COMMIT=N makes the process _exit(9)
  * right after the Nth database commit, before its offset commit.
  * 0, or -1 with err (broker or database failures). */
