@@ -261,10 +261,12 @@ static void widen_row(double *row, struct tie_row *r, size_t lo, size_t hi)
 /* out[s] += w * in[s]: the inner loop of the table, on distinct rows, four
  * at a time (the same products and sums as one at a time: no fused
  * multiply-add); w == 1 (a value without ties) needs no product. On x86-64
- * a copy for AVX2 is chosen at load time where the processor has it. */
+ * a copy for AVX2 is chosen at load time where the processor has it (not
+ * under ThreadSanitizer, whose instrumented resolver would run before its
+ * runtime is up). */
 typedef double four_doubles __attribute__((vector_size(32)));
 
-#if defined(__x86_64__) && defined(__has_attribute)
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_THREAD__)
 #if __has_attribute(target_clones)
 #define PDB_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
