@@ -62,6 +62,12 @@ for t in $targets; do
     xml) seed xml '*.xml' ;;
     yaml) seed yaml '*.yaml' '*.yml' ;;
     canonical) seed canonical '*.json' ;;
+    analysis) # the fixtures' runs as its input (tests/fuzz/seed_analysis.c)
+      mkdir -p "$out/corpus/analysis"
+      $CLANG $cflags -o "$out/seed_analysis" tests/fuzz/seed_analysis.c $objs $libs ||
+        { echo "fuzz: cannot build seed_analysis"; exit 2; }
+      find fixtures ../shared/corpus -type f -size -200k 2>/dev/null | sort |
+        ASAN_OPTIONS=detect_leaks=0 xargs "$out/seed_analysis" "$out/corpus/analysis" >/dev/null 2>&1 ;;
     *) seed "$t" '*' ;;
   esac
   dict=tests/fuzz/$t.dict
