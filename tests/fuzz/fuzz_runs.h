@@ -34,7 +34,6 @@
 #define FUZZ_RUNS_MAX 8
 #define FUZZ_RESULTS_MAX 16
 #define FUZZ_SAMPLES_MAX 64
-#define FUZZ_STRINGS_MAX 64
 
 static const double fuzz_special[12] = { NAN, INFINITY, -INFINITY, 0.0, -0.0, -1.0, DBL_MAX,
 					 -DBL_MAX, 5e-324, 1e308, -1e308, 1e-300 };
@@ -42,8 +41,8 @@ static const double fuzz_special[12] = { NAN, INFINITY, -INFINITY, 0.0, -0.0, -1
 struct fuzz_in {
 	const uint8_t *p;
 	size_t n;
-	char *seen[FUZZ_STRINGS_MAX]; /* the strings read, for 0x80 + i */
-	size_t nseen;
+	char **seen; /* the strings read, for 0x80 + i */
+	size_t nseen, cap;
 };
 
 static inline uint8_t fuzz_byte(struct fuzz_in *in)
@@ -80,11 +79,7 @@ static inline const char *fuzz_str(struct fuzz_in *in)
 	s = pdb_xcalloc(b + 1u, 1);
 	for (uint8_t i = 0; i < b; i++)
 		s[i] = (char)fuzz_byte(in);
-	if (in->nseen == FUZZ_STRINGS_MAX) { /* the oldest goes */
-		free(in->seen[0]);
-		memmove(in->seen, in->seen + 1, (FUZZ_STRINGS_MAX - 1) * sizeof *in->seen);
-		in->nseen--;
-	}
+	pdb_grow((void **)&in->seen, &in->cap, in->nseen + 1, sizeof *in->seen);
 	return in->seen[in->nseen++] = s;
 }
 
@@ -92,7 +87,7 @@ static inline void fuzz_in_release(struct fuzz_in *in)
 {
 	for (size_t i = 0; i < in->nseen; i++)
 		free(in->seen[i]);
-	in->nseen = 0;
+	free(in->seen);
 }
 
 static inline void fuzz_result(struct fuzz_in *in, struct pdb_run *run)
