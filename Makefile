@@ -19,6 +19,10 @@ OPT     ?= -O2 -g
 # 53 against 42 ms a start).
 ASAN_OPT = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
            -static-libasan -static-libubsan -no-pie
+# ThreadSanitizer, for the unit test of what the site's page threads run
+# (tests/unit/test_threads.c): make check builds it and its library in
+# build-tsan/ and runs it as one more unit test (build/tests/test_threads_tsan).
+TSAN_OPT = -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 WARN     = -std=c11 -Wall -Wextra -Werror
 DEPFLAGS = -MMD -MP
 
@@ -76,7 +80,7 @@ CMD_OBJ  = $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all build docs deps test-deps check check-builds check-build-opt check-build-asan test demo bench regen fuzz install clean examples units
+.PHONY: all build docs deps test-deps check check-builds check-build-opt check-build-asan check-build-tsan test demo bench regen fuzz install clean examples units
 
 # Public targets first install what is missing, then run make again so that
 # pkg-config's answers are read after the install.
@@ -192,13 +196,18 @@ check: test-deps
 	+@$(SUBMAKE) check-builds
 	@JOBS="$(JOBS)" sh tests/run-all.sh build build-asan
 
-check-builds: check-build-opt check-build-asan
+check-builds: check-build-opt check-build-asan check-build-tsan
 
 check-build-opt:
 	+@$(BUILDMAKE) build units
 
 check-build-asan:
 	+@$(BUILDMAKE) BUILD=build-asan OPT="$(ASAN_OPT)" build-asan/perfdb units
+
+# the suite runs the unit tests it finds in build/tests/: there is this one's link
+check-build-tsan:
+	+@$(BUILDMAKE) BUILD=build-tsan OPT="$(TSAN_OPT)" build-tsan/tests/test_threads
+	@mkdir -p build/tests && ln -sf ../../build-tsan/tests/test_threads build/tests/test_threads_tsan
 
 test: check
 
@@ -237,4 +246,4 @@ install: build
 	install -m 644 $(BUILD)/_perfdb $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_perfdb
 
 clean:
-	rm -rf build build-asan build-fuzz perfdb
+	rm -rf build build-asan build-tsan build-fuzz perfdb

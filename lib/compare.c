@@ -1223,7 +1223,7 @@ static int match_series(struct ctx *c, const struct entry *be, size_t nbe,
 		if (d >= 0)
 			while (j + nj < nce && strcmp(ce[j + nj].key, ce[j].key) == 0)
 				nj++;
-		if (compare_series(c, be + i, ni, ce + j, nj, err) < 0)
+		if (compare_series(c, ni ? be + i : NULL, ni, nj ? ce + j : NULL, nj, err) < 0)
 			return -1;
 		i += ni;
 		j += nj;

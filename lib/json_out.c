@@ -178,7 +178,18 @@ struct dec17 {
 #ifdef __SIZEOF_INT128__
 typedef unsigned __int128 u128;
 
-static u128 pow5[33];
+/* 5^0 .. 5^32, built at compile time (the pages' threads read it): 5^27 is
+ * the last below 2^64, the others are products of it. */
+#define POW5_27 ((u128)7450580596923828125ULL)
+static const u128 pow5[33] = {
+	1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125, 9765625, 48828125,
+	244140625, 1220703125, 6103515625ULL, 30517578125ULL, 152587890625ULL,
+	762939453125ULL, 3814697265625ULL, 19073486328125ULL, 95367431640625ULL,
+	476837158203125ULL, 2384185791015625ULL, 11920928955078125ULL,
+	59604644775390625ULL, 298023223876953125ULL, 1490116119384765625ULL,
+	7450580596923828125ULL,
+	POW5_27 * 5, POW5_27 * 25, POW5_27 * 125, POW5_27 * 625, POW5_27 * 3125,
+};
 
 /* v = m 2^e rounded to p <= 17 significant digits in integers, as printf
  * rounds (to nearest, ties to even): *n of p digits and the decimal
@@ -193,11 +204,6 @@ static int round_exact(uint64_t m, int e, int E, int p, uint64_t *n, int *exp)
 		100000000000000000 };
 	u128 lim = p10[p], low = p10[p - 1];
 
-	if (!pow5[0]) {
-		pow5[0] = 1;
-		for (int i = 1; i <= 32; i++)
-			pow5[i] = pow5[i - 1] * 5;
-	}
 	for (int attempt = 0; attempt < 3; attempt++) {
 		int k = p - 1 - E, sh = e + k;
 		u128 x, q;

@@ -204,7 +204,7 @@ static void env_warning(const struct pdb_compare *c, int html, struct pdb_buf *b
 
 static void geomean_table(const struct pdb_compare *c, int html, struct pdb_buf *b)
 {
-	static const char *head[] = { "metric", "series", "worse-ratio", "interval", "change" };
+	static const char *const head[] = { "metric", "series", "worse-ratio", "interval", "change" };
 	struct table t;
 
 	if (c->ngeomean == 0)
@@ -260,7 +260,7 @@ static void chart(const struct report_chart *c, int html, struct pdb_buf *b)
 
 static void scaling_table(const struct pdb_scaling *s, int html, struct pdb_buf *b)
 {
-	static const char *head[] = { "dims", "vCPUs", "throughput", "per vCPU", "speed-up",
+	static const char *const head[] = { "dims", "vCPUs", "throughput", "per vCPU", "speed-up",
 				      "efficiency" };
 	int dims = s->nlines > 1;
 	struct table t;
@@ -317,7 +317,7 @@ static const char *cp_verdict(const struct pdb_change_point *cp)
 
 static void history_section(const struct report_history *h, int html, struct pdb_buf *b)
 {
-	static const char *head[] = { "last run before", "first run after", "mean before",
+	static const char *const head[] = { "last run before", "first run after", "mean before",
 				      "mean after", "change", "p", "verdict" };
 	const struct pdb_compare_row *r = h->row;
 	struct table t = { .html = html, .b = b };
@@ -426,7 +426,7 @@ static void env_row(struct table *t, const char *key, const char *vx, const char
  * differ are stressed. */
 static void environment_table(const struct report *r, int html, struct pdb_buf *b)
 {
-	static const char *head[] = { "", "attribute", "baseline", "candidate" };
+	static const char *const head[] = { "", "attribute", "baseline", "candidate" };
 	static const char *names[] = { "run", "created", "tool", "format", "source" };
 	const struct pdb_run *x = r->base, *y = r->cand;
 	char *lx = run_label(x), *ly = run_label(y);

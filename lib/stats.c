@@ -2,6 +2,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,19 +33,68 @@ static void sort_doubles(double *v, size_t n)
 }
 
 /* Memory kept from one call to the next: a compare of many series would
- * otherwise allocate and free the same few small blocks for each. */
+ * otherwise allocate and free the same few small blocks for each. Each
+ * thread has its own (the site draws its pages on several), freed when the
+ * thread ends. */
 struct scratch {
 	void *p;
 	size_t cap;
 };
 
+/* The no-ties null distribution of the last (m, n) asked for, as
+ * P(U <= k) for k = 0..m*n/2: a compare of many series of the same sizes
+ * computes it once. */
+struct null_cache {
+	size_t m, n, top;
+	double *cdf;
+};
+
+struct stats_scratch {
+	struct scratch sorted_x, sorted_y, tie_tab, tie_rows, tie_binom, tie_groups;
+	struct scratch hl_gather, hl_pos;
+	struct null_cache null;
+	int kept; /* registered to be freed with its thread */
+};
+static _Thread_local struct stats_scratch mine;
+
+static pthread_key_t mine_key;
+static pthread_once_t mine_once = PTHREAD_ONCE_INIT;
+
+static void mine_free(void *arg)
+{
+	struct stats_scratch *m = arg;
+	struct scratch *all[] = { &m->sorted_x, &m->sorted_y, &m->tie_tab, &m->tie_rows,
+				  &m->tie_binom, &m->tie_groups, &m->hl_gather, &m->hl_pos };
+
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		free(all[i]->p);
+	free(m->null.cdf);
+	memset(m, 0, sizeof *m);
+}
+
+static void mine_key_make(void)
+{
+	if (pthread_key_create(&mine_key, mine_free) != 0)
+		abort();
+}
+
+/* This thread's scratch, to be freed when it ends. */
+static void mine_keep(void)
+{
+	if (mine.kept)
+		return;
+	pthread_once(&mine_once, mine_key_make);
+	if (pthread_setspecific(mine_key, &mine) != 0)
+		abort();
+	mine.kept = 1;
+}
+
 static void *scratch_get(struct scratch *s, size_t n, size_t size)
 {
+	mine_keep();
 	pdb_grow(&s->p, &s->cap, n ? n : 1, size);
 	return s->p;
 }
-
-static struct scratch sorted_x, sorted_y;
 
 /* A sorted copy of v in the scratch block s. */
 static double *sorted_copy(struct scratch *s, const double *v, size_t n)
@@ -105,32 +155,27 @@ static double *mwu_lower_counts(size_t m, size_t n, size_t *top)
 	return c;
 }
 
-/* The no-ties null distribution of the last (m, n) asked for, as
- * P(U <= k) for k = 0..m*n/2: a compare of many series of the same sizes
- * computes it once. */
-static struct {
-	size_t m, n, top;
-	double *cdf;
-} null_cache;
-
+/* P(U <= k) for k = 0..m*n/2 without ties, kept for the next call. */
 static const double *lower_cdf_table(size_t m, size_t n, size_t *top)
 {
+	struct null_cache *nc = &mine.null;
 	double *c, total = 0, acc = 0;
 
-	if (null_cache.cdf && null_cache.m == m && null_cache.n == n) {
-		*top = null_cache.top;
-		return null_cache.cdf;
+	if (nc->cdf && nc->m == m && nc->n == n) {
+		*top = nc->top;
+		return nc->cdf;
 	}
 	c = mwu_lower_counts(m, n, top);
 	for (size_t k = 0; k <= *top; k++)
 		total += (2 * k == m * n) ? c[k] : 2 * c[k];
 	for (size_t k = 0; k <= *top; k++)
 		c[k] = (acc += c[k]) / total;
-	free(null_cache.cdf);
-	null_cache.m = m;
-	null_cache.n = n;
-	null_cache.top = *top;
-	null_cache.cdf = c;
+	mine_keep();
+	free(nc->cdf);
+	nc->m = m;
+	nc->n = n;
+	nc->top = *top;
+	nc->cdf = c;
 	return c;
 }
 
@@ -155,21 +200,24 @@ static double choose(size_t n, size_t k)
 	return ways;
 }
 
-/* choose(n, k) for n <= PDB_STATS_EXACT_MAX, the same doubles, each computed
- * once: the exact test with ties asks for many. */
+/* choose(n, k) for n <= PDB_STATS_EXACT_MAX, the same doubles, computed
+ * once for every thread: the exact test with ties asks for many. */
+static double choose_table[PDB_STATS_EXACT_MAX + 1][PDB_STATS_EXACT_MAX + 1];
+static pthread_once_t choose_once = PTHREAD_ONCE_INIT;
+
+static void choose_table_fill(void)
+{
+	for (size_t n = 0; n <= PDB_STATS_EXACT_MAX; n++)
+		for (size_t j = 0; j <= n; j++)
+			choose_table[n][j] = choose(n, j);
+}
+
 static double choose_small(size_t n, size_t k)
 {
-	static double table[PDB_STATS_EXACT_MAX + 1][PDB_STATS_EXACT_MAX + 1];
-	static unsigned char known[PDB_STATS_EXACT_MAX + 1];
-
 	if (n > PDB_STATS_EXACT_MAX)
 		return choose(n, k);
-	if (!known[n]) {
-		for (size_t j = 0; j <= n; j++)
-			table[n][j] = choose(n, j);
-		known[n] = 1;
-	}
-	return table[n][k];
+	pthread_once(&choose_once, choose_table_fill);
+	return choose_table[n][k];
 }
 
 /* Exact two-sided p with ties: the null distribution of S = 2U over every
@@ -213,10 +261,12 @@ static void widen_row(double *row, struct tie_row *r, size_t lo, size_t hi)
 /* out[s] += w * in[s]: the inner loop of the table, on distinct rows, four
  * at a time (the same products and sums as one at a time: no fused
  * multiply-add); w == 1 (a value without ties) needs no product. On x86-64
- * a copy for AVX2 is chosen at load time where the processor has it. */
+ * a copy for AVX2 is chosen at load time where the processor has it (not
+ * under ThreadSanitizer, whose instrumented resolver would run before its
+ * runtime is up). */
 typedef double four_doubles __attribute__((vector_size(32)));
 
-#if defined(__x86_64__) && defined(__has_attribute)
+#if defined(__x86_64__) && defined(__has_attribute) && !defined(__SANITIZE_THREAD__)
 #if __has_attribute(target_clones)
 #define PDB_CLONES __attribute__((target_clones("avx2", "default")))
 #endif
@@ -253,8 +303,6 @@ static void add_scaled(double *restrict out, const double *restrict in, double w
 		out[s] += w * in[s];
 }
 
-static struct scratch tie_tab, tie_rows, tie_binom, tie_groups;
-
 static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 			   size_t s_obs)
 {
@@ -271,10 +319,10 @@ static double exact_p_ties(size_t *groups, size_t ngroups, size_t m, size_t n,
 		s_obs = 2 * m * n - s_obs;
 	}
 	width = s_obs + 1;
-	tab = scratch_get(&tie_tab, (m + 1) * width, sizeof *tab);
-	rows = scratch_get(&tie_rows, m + 1, sizeof *rows);
+	tab = scratch_get(&mine.tie_tab, (m + 1) * width, sizeof *tab);
+	rows = scratch_get(&mine.tie_rows, m + 1, sizeof *rows);
 	memset(rows, 0, (m + 1) * sizeof *rows);
-	binom = scratch_get(&tie_binom, m + 1, sizeof *binom);
+	binom = scratch_get(&mine.tie_binom, m + 1, sizeof *binom);
 	tab[0] = 1;
 	rows[0].hi = 1;
 	for (size_t g = 0; g < ngroups; g++) {
@@ -347,8 +395,8 @@ int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t n
 
 	if (nx == 0 || ny == 0 || has_nan(x, nx) || has_nan(y, ny))
 		return -1;
-	sx = sorted_copy(&sorted_x, x, nx);
-	sy = sorted_copy(&sorted_y, y, ny);
+	sx = sorted_copy(&mine.sorted_x, x, nx);
+	sy = sorted_copy(&mine.sorted_y, y, ny);
 	/* 2U = sum over x of 2 * (y below) + (y equal), in integers */
 	for (i = 0, j = 0; i < nx; i++) {
 		while (j < ny && sy[j] < sx[i])
@@ -358,7 +406,7 @@ int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t n
 		s2 += 2 * j + (k - j);
 	}
 	/* tie groups of the pooled values, in value order */
-	groups = scratch_get(&tie_groups, N, sizeof *groups);
+	groups = scratch_get(&mine.tie_groups, N, sizeof *groups);
 	for (i = 0, j = 0; i < nx || j < ny;) {
 		double v = (j >= ny || (i < nx && sx[i] <= sy[j])) ? sx[i] : sy[j];
 		size_t t = 0;
@@ -566,8 +614,6 @@ static size_t count_lt(const double *sx, size_t nx, const double *sy, double d,
 #define HL_NARROW_MAX 10
 #define HL_PROBES_MAX 32
 
-static struct scratch hl_gather, hl_pos;
-
 /* The counts already made for one pair of samples: the ranks asked of the
  * same samples start from the tightest bracket they give. Probe p's row
  * counts are pos[p * nx ...]; the last two rows of nx are those of -inf and
@@ -644,7 +690,7 @@ static double kth_pairwise(const double *sx, size_t nx, const double *sy, size_t
 			last = -1;
 		}
 	}
-	d = scratch_get(&hl_gather, nb - na, sizeof *d);
+	d = scratch_get(&mine.hl_gather, nb - na, sizeof *d);
 	for (size_t i = 0; i < nx; i++)
 		for (size_t j = pa[i]; j < pb[i]; j++)
 			d[n++] = sy[j] - sx[i];
@@ -667,15 +713,15 @@ int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, siz
 
 	if (nx == 0 || ny == 0 || has_nan(x, nx) || has_nan(y, ny))
 		return -1;
-	sx = sorted_copy(&sorted_x, x, nx);
+	sx = sorted_copy(&mine.sorted_x, x, nx);
 	/* sy[ny] = +inf: the sentinel of the counting merges */
-	sy = scratch_get(&sorted_y, ny + 1, sizeof *sy);
+	sy = scratch_get(&mine.sorted_y, ny + 1, sizeof *sy);
 	memcpy(sy, y, ny * sizeof *sy);
 	sort_doubles(sy, ny);
 	sy[ny] = INFINITY;
 	if (pairs <= HL_SELECT_MAX && all_finite(sx, nx) && all_finite(sy, ny)) {
 		struct hl_probes pr = { 0 };
-		pr.pos = scratch_get(&hl_pos, (HL_PROBES_MAX + 2) * nx, sizeof *pr.pos);
+		pr.pos = scratch_get(&mine.hl_pos, (HL_PROBES_MAX + 2) * nx, sizeof *pr.pos);
 		for (size_t i = 0; i < nx; i++) {
 			pr.pos[HL_PROBES_MAX * nx + i] = 0;
 			pr.pos[(HL_PROBES_MAX + 1) * nx + i] = ny;
@@ -691,7 +737,7 @@ int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, siz
 		}
 	} else if (pairs <= HL_SELECT_MAX) {
 		/* infinities: every difference listed, as IEEE arithmetic gives it */
-		diffs = scratch_get(&hl_gather, pairs, sizeof *diffs);
+		diffs = scratch_get(&mine.hl_gather, pairs, sizeof *diffs);
 		for (size_t i = 0; i < nx; i++)
 			for (size_t j = 0; j < ny; j++)
 				diffs[i * ny + j] = sy[j] - sx[i];

@@ -6,7 +6,8 @@
 
 /* The functions keep caches and scratch memory from one call to the next
  * (null distributions, binomials, sorted copies, tables): a compare of many
- * series allocates nothing per series. Not for use from several threads. */
+ * series allocates nothing per series. Each thread keeps its own (freed when
+ * it ends), so any of them may be called from several threads at once. */
 
 /* At most this many values in both samples together use the exact null
  * distribution of U (with ties); above it the normal approximation. */

@@ -41,12 +41,14 @@ static double betacf(double a, double b, double x)
 double pdb_stats_betai(double a, double b, double x)
 {
 	double front;
+	int sign;
 
 	if (x <= 0.0)
 		return 0.0;
 	if (x >= 1.0)
 		return 1.0;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) +
+	/* lgamma_r: lgamma sets the global signgam, a race between threads */
+	front = exp(lgamma_r(a + b, &sign) - lgamma_r(a, &sign) - lgamma_r(b, &sign) +
 		    a * log(x) + b * log1p(-x));
 	if (x < (a + 1.0) / (a + b + 2.0))
 		return front * betacf(a, b, x) / a;

@@ -79,8 +79,7 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 /* One series of a history chart, read: its points in the order of runs (seq) (their
  * bounds filled where the chart should draw them), the runs in which its
  * benchmark failed (points without a value, in that order: a cross each),
- * and detect's result for those points (NULL: detect runs here, which is
- * for one thread at a time: lib/stats.h). */
+ * and detect's result for those points (NULL: detect runs here). */
 struct pdb_detect_result;
 struct pdb_history_input {
 	const struct pdb_series *series;

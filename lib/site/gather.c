@@ -11,7 +11,8 @@
 #include "compare_config.h"
 #include "store/store_detect.h"
 
-static const struct site *sort_site; /* for qsort, which has no context argument */
+/* for qsort, which has no context argument; one per thread, as lib/table.c's */
+static _Thread_local const struct site *sort_site;
 
 uint64_t site_hash(uint64_t h, const void *p, size_t n)
 {
@@ -77,7 +78,7 @@ static void label_points(const struct site *s, struct site_series *ss)
 	}
 }
 
-static const struct site *sort_runs_site; /* for qsort, as sort_site */
+static _Thread_local const struct site *sort_runs_site; /* for qsort, as sort_site */
 
 static int cmp_run_at(const void *a, const void *b)
 {

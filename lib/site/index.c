@@ -97,7 +97,8 @@ static void failing_now(struct pdb_buf *b, const struct site *s)
 	free(list);
 }
 
-static const struct site *sort_site;
+/* for qsort, which has no context argument; one per thread, as lib/table.c's */
+static _Thread_local const struct site *sort_site;
 
 /* By attention, then as listed (benchmark, dims, metric). */
 static int cmp_row(const void *pa, const void *pb)

@@ -5,7 +5,8 @@
 # (default 60) and report crashes. FUZZ_TARGETS="json csv" picks targets.
 # Beside the fixtures, tests/fuzz/make-seeds.sh makes the hostile seeds of
 # issue 31 (gzip bombs, XML entities, UTF-8 labels, keys given twice) and
-# tests/fuzz/FAMILY.dict gives libFuzzer their tokens.
+# tests/fuzz/FAMILY.dict gives libFuzzer their tokens. The inputs of
+# findings fixed are kept in tests/fuzz/regressions/TARGET/ and run first.
 # The target "values" (tests/fuzz/values.py) is no libFuzzer one: it mutates
 # the fixtures' numbers to ±DBL_MAX, ±1e308, ±5e-324, NaN, ±Infinity, 0, -0
 # and their names to UTF-8 labels (tests/fuzz/labels.txt), ingests them and
@@ -62,11 +63,24 @@ for t in $targets; do
     xml) seed xml '*.xml' ;;
     yaml) seed yaml '*.yaml' '*.yml' ;;
     canonical) seed canonical '*.json' ;;
+    analysis) # the fixtures' runs as its input (tests/fuzz/seed_analysis.c)
+      mkdir -p "$out/corpus/analysis"
+      $CLANG $cflags -o "$out/seed_analysis" tests/fuzz/seed_analysis.c $objs $libs ||
+        { echo "fuzz: cannot build seed_analysis"; exit 2; }
+      find fixtures ../shared/corpus -type f -size -200k 2>/dev/null | sort |
+        ASAN_OPTIONS=detect_leaks=0 xargs "$out/seed_analysis" "$out/corpus/analysis" >/dev/null 2>&1 ;;
     *) seed "$t" '*' ;;
   esac
   dict=tests/fuzz/$t.dict
   [ "$t" = canonical ] && dict=tests/fuzz/json.dict
   dict=$([ -f "$dict" ] && echo "-dict=$root/$dict")
+  # the inputs of findings fixed (tests/fuzz/regressions/TARGET/), each run once first
+  if [ -d "tests/fuzz/regressions/$t" ] &&
+     ! ( cd "$out" && TMPDIR=$(mktemp -d) ASAN_OPTIONS=detect_leaks=1 \
+         "./fuzz_$t" "$root/tests/fuzz/regressions/$t"/* > "$out/fuzz_$t.regressions.log" 2>&1 ); then
+    crashes=$((crashes + 1))
+    echo "  REGRESSION: an input of tests/fuzz/regressions/$t fails (log: $out/fuzz_$t.regressions.log)"
+  fi
   before=$(ls "$out/crashes" | wc -l)
   echo "== fuzz_$t for $seconds s"
   ( cd "$out" && TMPDIR=$(mktemp -d) ASAN_OPTIONS=detect_leaks=1 \
