@@ -47,9 +47,10 @@ const struct command cmd_bisect = {
 		"a revision carrying under 25 % of the change is good, over 75 % bad, in\n"
 		"between part of a change split over several commits (a range). With\n"
 		"measure: [instructions] one run of each revision. Every run is stored\n"
-		"with its commit and a bisect attribute. Exit 1 when the change is\n"
-		"found, 0 when good and bad do not differ, 3 when the budget ends first\n"
-		"(the commits that remain are said); Ctrl-C: 130, worktrees removed.\n",
+		"with its commit and a bisect attribute. Exit 1 when a regression is\n"
+		"found, 0 when good and bad do not differ or the change is an\n"
+		"improvement (named all the same), 3 when the budget ends first (the\n"
+		"commits that remain are said); Ctrl-C: 130, worktrees removed.\n",
 	.operand = CMD_OPERAND_FILE,
 };
 
@@ -266,7 +267,8 @@ static int bisect_commits(struct bisection *s)
 	s->rep.first = s->b.start_hi;
 	s->rep.last = s->b.end_hi;
 	s->rep.outcome = s->rep.first == s->rep.last ? BISECT_LOCATED : BISECT_RANGE;
-	return PDB_EXIT_REGRESSION;
+	/* an improvement located is news, not a failure */
+	return bisect_row_worse(s->row) ? PDB_EXIT_REGRESSION : PDB_EXIT_OK;
 }
 
 /* Whether every benchmark the bisection runs measures instructions. */

@@ -214,7 +214,14 @@ const struct pdb_compare_row *bisect_find_row(const struct pdb_compare *c, const
 
 void bisect_row_set(struct bisect_row *row, const struct pdb_compare_row *r)
 {
+	row->direction = r->direction;
 	row->lo = log1p(r->ci_low_pct / 100);
 	row->est = log1p(r->change_pct / 100);
 	row->hi = log1p(r->ci_high_pct / 100);
+}
+
+int bisect_row_worse(const struct bisect_row *row)
+{
+	return row->direction == PDB_DIR_HIGHER ? row->est < 0
+	       : row->direction == PDB_DIR_LOWER ? row->est > 0 : 1;
 }

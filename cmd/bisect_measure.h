@@ -26,7 +26,12 @@ struct bisect_env {
 struct bisect_row {
 	char *benchmark, *dims, *metric;   /* NULL until chosen */
 	double lo, est, hi;                /* NaN: not measured */
+	int direction;                     /* the metric's (enum pdb_direction) */
 };
+
+/* Whether row's change from base to candidate is for the worse (a metric
+ * with no direction: any change). */
+int bisect_row_worse(const struct bisect_row *row);
 
 /* When an A/B run's looks stop: the rows of the look's comparison; 1 to
  * stop, 0 for more pairs. */

@@ -58,7 +58,8 @@ static void headline(const struct bisect_report *r, struct pdb_buf *b, int md)
 	}
 	change_text(r->row.lo, r->row.est, r->row.hi, r->exact, change, sizeof change);
 	if (r->outcome == BISECT_LOCATED) {
-		pdb_buf_printf(b, "first bad commit: %s%.12s%s ", q, sha_at(r, r->first), q);
+		pdb_buf_printf(b, "%s: %s%.12s%s ", bisect_row_worse(&r->row) ? "first bad commit"
+			       : "first commit of the improvement", q, sha_at(r, r->first), q);
 		(md ? pdb_escape_md : pdb_escape_term)(b, subject_at(r, r->first));
 	}
 	else if (r->outcome == BISECT_RANGE)
@@ -179,9 +180,11 @@ static void print_json(const struct bisect_report *r)
 	if (r->row.metric) {
 		json_object_set_new(o, "series", json_pack("{s:s, s:s, s:s}", "benchmark", r->row.benchmark,
 							   "dims", r->row.dims, "metric", r->row.metric));
-		json_object_set_new(o, "change", json_pack("{s:o, s:o, s:o}", "change_pct", real_or_null(pct(r->row.est)),
+		json_object_set_new(o, "change", json_pack("{s:o, s:o, s:o, s:s}", "change_pct", real_or_null(pct(r->row.est)),
 							   "ci_low_pct", real_or_null(pct(r->row.lo)),
-							   "ci_high_pct", real_or_null(pct(r->row.hi))));
+							   "ci_high_pct", real_or_null(pct(r->row.hi)),
+							   "verdict", bisect_row_worse(&r->row) ? "regression"
+							   : "improvement"));
 	}
 	if (r->outcome == BISECT_LOCATED || r->outcome == BISECT_RANGE) {
 		json_object_set_new(o, "first_bad", commit_json(r, r->first));

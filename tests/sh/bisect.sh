@@ -83,6 +83,15 @@ bisect one --format markdown
 grep -q "^\*\*first bad commit: \`$(echo "$culprit" | cut -c1-12)\` commit 9;" "$work/out" ||
 	{ echo "FAIL: markdown"; cat "$work/out"; fail=1; }
 
+# one commit (the 9th) removes a sixth of the work: an improvement, said, exit 0
+repo faster 24 24 24 24 24 24 24 24 20 20 20 20 20 20 20 20
+culprit=$(cd "$work/faster" && git rev-parse --short=12 HEAD~7)
+bisect faster
+echo "an improvement: exit $status, $(head -1 "$work/out")"
+[ "$status" = 0 ] && grep -q "^first commit of the improvement: $culprit commit 9;" "$work/out" ||
+	{ echo "FAIL: an improvement: expected exit 0, named"; cat "$work/out" "$work/err"; fail=1; }
+left_behind faster
+
 # nothing changed between good and bad
 repo none 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20
 bisect none
