@@ -9,7 +9,7 @@ DEBS     = gcc pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libya
            librdkafka-dev libcsv-dev libxml2-dev libcmocka-dev fonts-dejavu-core sqlite3 \
            procps kcat python3-yaml rsyslog iproute2
 # What the tests need beside (make check installs them, so no test skips on a new machine)
-TEST_DEBS = chromium python3-scipy time git cmark-gfm man-db sysbench zsh tmux
+TEST_DEBS = chromium python3-scipy time git cmark-gfm man-db sysbench zsh tmux valgrind jq
 
 OPT     ?= -O2 -g
 # The suite starts the ASan binary thousands of times: the sanitizers'
