@@ -332,6 +332,17 @@ static void median_change(struct pdb_compare_row *row, int positive, char *reaso
 	row->reason = reason;
 }
 
+/* The interval at 1 - alpha and the p-value of a change d (log ratio)
+ * read as normal with standard error se (0: known exactly). */
+static void normal_interval(const struct ctx *c, struct pdb_compare_row *row, double d, double se)
+{
+	double z = pdb_stats_norm_isf(c->alpha / 2);
+
+	row->ci_low_pct = pct_of_log(d - z * se);
+	row->ci_high_pct = pct_of_log(d + z * se);
+	row->p_value = se > 0 ? fmin(1, 2 * pdb_stats_norm_sf(fabs(d) / se)) : d == 0;
+}
+
 /* One run against one run, not an A/B pair, with no history of the
  * series: the samples' interval says how much the run's own samples vary,
  * not how much the next run will move under another load. Widen it by
@@ -340,17 +351,14 @@ static void median_change(struct pdb_compare_row *row, int positive, char *reaso
  * half-width becomes sqrt(w^2 + (z sqrt 2 tau)^2). */
 static void add_run_noise(struct ctx *c, struct pdb_compare_row *row)
 {
-	double z = pdb_stats_norm_isf(c->alpha / 2), est, se_w, se;
+	double z = pdb_stats_norm_isf(c->alpha / 2), se_w;
 
 	if (c->paired || c->out->nbase != 1 || c->out->ncand != 1 || !(c->run_noise > 0) ||
 	    isnan(row->ci_low_pct) || isnan(row->change_pct))
 		return;
-	est = log1p(row->change_pct / 100);
 	se_w = (log1p(row->ci_high_pct / 100) - log1p(row->ci_low_pct / 100)) / (2 * z);
-	se = sqrt(se_w * se_w + 2 * c->run_noise * c->run_noise);
-	row->ci_low_pct = pct_of_log(est - z * se);
-	row->ci_high_pct = pct_of_log(est + z * se);
-	row->p_value = fmin(1, 2 * pdb_stats_norm_sf(fabs(est) / se));
+	normal_interval(c, row, log1p(row->change_pct / 100),
+			sqrt(se_w * se_w + 2 * c->run_noise * c->run_noise));
 	row->run_noise_pct = pct_of_log(c->run_noise);
 	row->band = "samples+run noise";
 }
@@ -380,9 +388,7 @@ static void compare_exact(struct ctx *c, struct pdb_compare_row *row, const doub
 	row->test = "exact";
 	row->band = "samples";
 	row->change_pct = pct_of_log(d);
-	row->ci_low_pct = pct_of_log(d - hw);
-	row->ci_high_pct = pct_of_log(d + hw);
-	row->p_value = hw > 0 ? fmin(1, 2 * pdb_stats_norm_sf(fabs(d) * z / hw)) : d == 0;
+	normal_interval(c, row, d, hw / z);
 	if (c->run_noise > 0)
 		row->run_noise_pct = pct_of_log(c->run_noise);
 }
@@ -691,15 +697,12 @@ static void compare_single(struct ctx *c, struct pdb_compare_row *row, const str
 	if (positive && c->single_noise && c->run_noise > 0 && !c->paired &&
 	    c->out->nbase == 1 && c->out->ncand == 1) {
 		/* CPU time: the run-to-run noise assumed is all the spread there is */
-		double d = log(row->median_cand / row->median_base), se = M_SQRT2 * c->run_noise;
-		double z = pdb_stats_norm_isf(c->alpha / 2);
 		free(row->reason);
 		row->reason = NULL;
 		row->test = "run-noise";
 		row->band = "run noise";
-		row->p_value = fmin(1, 2 * pdb_stats_norm_sf(fabs(d) / se));
-		row->ci_low_pct = pct_of_log(d - z * se);
-		row->ci_high_pct = pct_of_log(d + z * se);
+		normal_interval(c, row, log(row->median_cand / row->median_base),
+				M_SQRT2 * c->run_noise);
 		row->run_noise_pct = pct_of_log(c->run_noise);
 		return;
 	}
