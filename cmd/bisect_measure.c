@@ -222,6 +222,5 @@ void bisect_row_set(struct bisect_row *row, const struct pdb_compare_row *r)
 
 int bisect_row_worse(const struct bisect_row *row)
 {
-	return row->direction == PDB_DIR_HIGHER ? row->est < 0
-	       : row->direction == PDB_DIR_LOWER ? row->est > 0 : 1;
+	return row->direction == PDB_DIR_NONE || pdb_direction_worse_sign(row->direction) * row->est > 0;
 }

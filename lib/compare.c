@@ -720,7 +720,7 @@ static int verdict_of(const struct ctx *c, struct pdb_compare_row *row)
 {
 	/* worse-side sign: +1 when larger is worse; none is gated as lower
 	 * but never called a regression or an improvement */
-	double s = row->direction == PDB_DIR_HIGHER ? -1 : 1;
+	double s = pdb_direction_worse_sign(row->direction);
 	int gated = row->direction != PDB_DIR_NONE;
 	int percent = !isnan(row->ci_low_pct);
 	double lo = percent ? row->ci_low_pct : row->ci_low_abs;
@@ -1036,7 +1036,7 @@ static int verdict_rank(int v)
 /* How much worse, for ordering: the change on the worse side, NaN last. */
 static double worseness(const struct pdb_compare_row *r)
 {
-	double s = r->direction == PDB_DIR_HIGHER ? -1 : 1;
+	double s = pdb_direction_worse_sign(r->direction);
 	double v = isnan(r->change_pct) ? r->change_abs : r->change_pct;
 	return isnan(v) ? -INFINITY : s * v;
 }
@@ -1111,7 +1111,7 @@ static void geomeans(struct pdb_compare *out)
 			if (isnan(r->change_pct) || r->hidden || r->direction == PDB_DIR_NONE ||
 			    strcmp(r->metric, metrics[i]) != 0)
 				continue;
-			sum += (r->direction == PDB_DIR_HIGHER ? -1 : 1) * log1p(r->change_pct / 100);
+			sum += pdb_direction_worse_sign(r->direction) * log1p(r->change_pct / 100);
 			se = (log1p(r->ci_high_pct / 100) - log1p(r->ci_low_pct / 100)) / (2 * z);
 			var += se * se; /* NaN without an interval: none for the mean */
 			thr = fmax(thr, r->threshold_pct);

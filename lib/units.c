@@ -176,6 +176,11 @@ const char *pdb_direction_name(int direction)
 	return direction < 0 ? "higher" : direction > 0 ? "lower" : "none";
 }
 
+double pdb_direction_worse_sign(int direction)
+{
+	return direction == PDB_DIR_HIGHER ? -1 : 1;
+}
+
 int pdb_direction_parse(const char *name, int *direction)
 {
 	if (strcmp(name, "lower") == 0 || strcmp(name, "smaller") == 0)

@@ -23,6 +23,10 @@ int pdb_unit_parse(const char *raw, struct pdb_unit *out);
 /* "lower", "higher", "none" and back (-1 on an unknown name). */
 const char *pdb_direction_name(int direction);
 int pdb_direction_parse(const char *name, int *direction);
+/* The sign that makes a change of a metric of this direction positive when
+ * worse: -1 when higher is better, else +1 (a metric with no direction
+ * reads as lower, and is never called worse by its sign alone). */
+double pdb_direction_worse_sign(int direction);
 
 
 
