@@ -86,6 +86,12 @@ int cmd_fail(const char *name, const struct pdb_err *err);
 /* "perfdb: NAME: " and the message on stderr, the whole message escaped for
  * the terminal (it may quote names from the data): every note and warning. */
 void cmd_say(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* When commits good and bad lie 2 or more commits apart in the git
+ * repository here, say (as cmd_say, subject and between naming what they
+ * are) the perfdb bisect command that finds the one that made the change;
+ * 1 when said. Asks git, so once per pair of commits. */
+int cmd_bisect_hint(const char *name, const char *subject, const char *between,
+		    const char *good, const char *bad);
 /* Usage error: "perfdb: NAME: message (see perfdb NAME -h)", one line on
  * stderr; returns 2. */
 int cmd_usage_error(const struct command *cmd, const char *fmt, ...)

@@ -10,6 +10,7 @@
 
 #include "compare_config.h"
 #include "escape.h"
+#include "runner/git.h"
 #include "util.h"
 
 /* The long option name is (exactly, else a prefix that getopt_long took
@@ -178,6 +179,19 @@ void cmd_say(const char *name, const char *fmt, ...)
 	fprintf(stderr, "perfdb: %s: %s\n", name, safe);
 	free(msg);
 	free(safe);
+}
+
+int cmd_bisect_hint(const char *name, const char *subject, const char *between,
+		    const char *good, const char *bad)
+{
+	long n = good && bad ? pdb_git_distance(good, bad) : -1;
+
+	if (n < 2)
+		return 0;
+	cmd_say(name, "%s%s%ld commits lie between %s: perfdb bisect SPEC --good %.12s --bad %.12s "
+		"finds the one that made the change", subject ? subject : "", subject ? ": " : "", n,
+		between, good, bad);
+	return 1;
 }
 
 int cmd_fail(const char *name, const struct pdb_err *err)

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "runner/adaptive.h"
-#include "runner/git.h"
 #include "util.h"
 
 enum { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_JUNIT, FMT_CSV };
@@ -145,20 +144,6 @@ static void warn(const struct pdb_compare *c, const char *who)
 	}
 }
 
-/* A failed gate between two runs several commits apart: the command that
- * finds which commit made the change (pdb_git_distance reads the repository
- * here; nothing is said outside one). */
-static void bisect_note(const struct pdb_compare *c, const char *who)
-{
-	const char *a = c->nbase == 1 ? c->base[0].commit : NULL;
-	const char *b = c->ncand == 1 ? c->cand[0].commit : NULL;
-	long n;
-
-	if (a && b && (n = pdb_git_distance(a, b)) >= 2)
-		cmd_say(who, "%ld commits lie between the baseline and the candidate: perfdb bisect "
-			"SPEC --good %.12s --bad %.12s finds the one that made the change", n, a, b);
-}
-
 /* An adaptive run that ended before its series were conclusive says why
  * in each open row's reason, in every format. */
 static void note_open_rows(struct pdb_compare *c, const char *note)
@@ -202,8 +187,9 @@ int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int6
 	if (g->footnote && (g->format == FMT_TEXT || g->format == FMT_MARKDOWN))
 		printf("%s\n", g->footnote);
 	warn(&result, who);
-	if (g->view.failed)
-		bisect_note(&result, who);
+	if (g->view.failed && result.nbase == 1 && result.ncand == 1)
+		cmd_bisect_hint(who, NULL, "the baseline and the candidate", result.base[0].commit,
+				result.cand[0].commit);
 	/* the status the headline announced (pdb_compare_outcome) */
 	status = pdb_compare_outcome_status(pdb_compare_outcome(&result, g->view.fail_on));
 	if (status == PDB_EXIT_INPUT) {

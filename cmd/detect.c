@@ -9,7 +9,6 @@
 #include "escape.h"
 #include "detect.h"
 #include "metric_role.h"
-#include "runner/git.h"
 #include "json_out.h"
 #include "store/store_detect.h"
 #include "units.h"
@@ -413,24 +412,34 @@ static size_t leave_out_resources(struct pdb_series *s, size_t *n)
 	return all - kept;
 }
 
-/* A regression between runs several commits apart: the command
- * that finds which commit made it (pdb_git_distance reads the repository
- * here; nothing is said outside one, or when the commits are not in it). */
+/* A regression between runs several commits apart: the command that
+ * finds which commit made it, once per pair of commits (series that
+ * changed between the same runs share it, and each pair asks git). */
 static void bisect_notes(const struct found *fs, size_t nseries)
 {
+	const char **seen = NULL;
+	size_t nseen = 0, cap = 0;
+
 	for (size_t i = 0; i < nseries; i++)
 		for (size_t k = 0; k < fs[i].res.ncps; k++) {
 			const struct pdb_change_point *cp = &fs[i].res.cps[k];
 			const struct pdb_history_point *a = label(&fs[i], cp->index_before);
 			const struct pdb_history_point *b = label(&fs[i], cp->index);
-			long n;
-			if (!cp->regression || !a || !b || !a->commit || !b->commit ||
-			    (n = pdb_git_distance(a->commit, b->commit)) < 2)
+			size_t j = 0;
+			if (!cp->regression || !a || !b || !a->commit || !b->commit)
 				continue;
-			cmd_say("detect", "%s: %ld commits lie between the runs of its change: perfdb "
-				"bisect SPEC --good %.12s --bad %.12s finds the one that made it",
-				fs[i].series->benchmark, n, a->commit, b->commit);
+			while (j < nseen && !(strcmp(seen[2 * j], a->commit) == 0 &&
+					      strcmp(seen[2 * j + 1], b->commit) == 0))
+				j++;
+			if (j < nseen)
+				continue;
+			pdb_grow((void **)&seen, &cap, 2 * nseen + 2, sizeof *seen);
+			seen[2 * nseen] = a->commit;
+			seen[2 * nseen++ + 1] = b->commit;
+			cmd_bisect_hint("detect", fs[i].series->benchmark, "the runs of its change",
+					a->commit, b->commit);
 		}
+	free(seen);
 }
 
 static size_t fail_recent(const struct found *fs, size_t nseries, int64_t n)
