@@ -812,8 +812,9 @@ static int constant(const double *b, size_t nb, const double *a, size_t na)
  * and the wall time needs no assumed run-to-run noise of its own. */
 static int cpu_on_both_sides(const struct ctx *c, const struct entry *e)
 {
-	struct entry key = { .key = series_key(e->r->benchmark, e->dims_json, PDB_METRIC_CPU) };
-	int both = c->nbase_e && c->ncand_e &&
+	const char *cpu = pdb_metric_cpu_of(e->r->metric);
+	struct entry key = { .key = cpu ? series_key(e->r->benchmark, e->dims_json, cpu) : NULL };
+	int both = key.key && c->nbase_e && c->ncand_e &&
 		   bsearch(&key, c->base_e, c->nbase_e, sizeof key, cmp_entry) &&
 		   bsearch(&key, c->cand_e, c->ncand_e, sizeof key, cmp_entry);
 
