@@ -1082,8 +1082,16 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether a row enters its metric's geomean: shown, gated, with a
+ * direction and a percentage (a resource is reported in the table, not
+ * summed into a headline number). */
+static int in_geomean(const struct pdb_compare_row *r)
+{
+	return !isnan(r->change_pct) && !r->hidden && r->gated && r->direction != PDB_DIR_NONE;
+}
+
 /* Geometric mean per metric of exp(dir * ln(cand/base)) over the series
- * that have a percentage estimate and a direction (of a metric with none,
+ * that in_geomean takes (of a metric with no direction,
  * > 1 is not worse: fio's io_bytes doubles with the runtime), with an
  * interval: each series' log interval read as normal (its half-width over
  * z), the mean's SE sqrt(sum se^2) / n. A series without an interval
@@ -1095,8 +1103,7 @@ static void geomeans(struct pdb_compare *out)
 	size_t nm = 0, cap = 0;
 
 	for (size_t i = 0; i < out->nrows; i++)
-		if (!isnan(out->rows[i].change_pct) && !out->rows[i].hidden &&
-		    out->rows[i].direction != PDB_DIR_NONE)
+		if (in_geomean(&out->rows[i]))
 			metrics[nm++] = out->rows[i].metric;
 	qsort(metrics, nm, sizeof *metrics, cmp_str);
 	for (size_t i = 0; i < nm; i++) {
@@ -1109,8 +1116,7 @@ static void geomeans(struct pdb_compare *out)
 		for (size_t k = 0; k < out->nrows; k++) {
 			const struct pdb_compare_row *r = &out->rows[k];
 			double se;
-			if (isnan(r->change_pct) || r->hidden || r->direction == PDB_DIR_NONE ||
-			    strcmp(r->metric, metrics[i]) != 0)
+			if (!in_geomean(r) || strcmp(r->metric, metrics[i]) != 0)
 				continue;
 			sum += pdb_direction_worse_sign(r->direction) * log1p(r->change_pct / 100);
 			se = (log1p(r->ci_high_pct / 100) - log1p(r->ci_low_pct / 100)) / (2 * z);
