@@ -74,16 +74,19 @@ sleep 1
 echo "ROLLBACK;" >&3; exec 3>&-
 kill -0 $follow 2>/dev/null || { echo "--follow ended when the broker went"; grep -v '^%' "$work/follow.err"; exit 1; }
 kill -TERM $follow
-wait_for $follow 15
-[ "$status" != 124 ] || { echo "--follow, broker gone: SIGTERM did not end it in 15 s"; exit 1; }
-wait_for $once 15
+# (60 s: the code before hung for ever; it ends in about 8 s, the time
+# librdkafka takes to give up a dead coordinator, over 15 s seen under ASan on
+# a loaded machine: a bound that tells an end from a hang, not a speed)
+wait_for $follow 60
+[ "$status" != 124 ] || { echo "--follow, broker gone: SIGTERM did not end it in 60 s"; exit 1; }
+wait_for $once 60
 [ "$status" = 4 ] || { echo "without --follow, broker gone: exit $status, not 4"; grep -v '^%' "$work/once.err"; exit 1; }
 # said: the brokers gone, or the last offset commit failing for want of one
 grep -q "every broker went away: [0-9]* runs stored\|offset commit failed in [0-9]* s" "$work/once.err" ||
   { echo "the broker's going not said"; grep -v '^%' "$work/once.err"; exit 1; }
 if [ -n "$race" ]; then
-  wait_for $race 15
-  [ "$status" != 124 ] || { echo "broker killed after the first run stored: no end in 15 s"; exit 1; }
+  wait_for $race 60
+  [ "$status" != 124 ] || { echo "broker killed after the first run stored: no end in 60 s"; exit 1; }
   [ "$status" = 4 ] || [ "$status" = 0 ] || { echo "broker killed after the first run: exit $status"; exit 1; }
 fi
 exit 0
