@@ -40,8 +40,9 @@ static const struct cmd_option options[] = {
 	{ "group", OPT_GROUP, "G", "consumer group for --from-kafka (default perfdb-ingest)", NULL },
 	{ "follow", OPT_FOLLOW, NULL, "with --from-kafka, wait for more runs at the end", NULL },
 	{ "broker-timeout", OPT_BROKER_TIMEOUT, "SECONDS", "with --from-kafka and no --follow, give up\n"
-							  "(exit 4) when no partition is assigned by then\n"
-							  "(default 30: an unreachable broker)", NULL },
+							  "(exit 4) when no partition is assigned by then,\n"
+							  "or nothing more comes (default 30: a broker\n"
+							  "unreachable or gone)", NULL },
 	{ 0 },
 };
 

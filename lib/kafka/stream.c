@@ -276,7 +276,7 @@ int pdb_rdkafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_con
 	rd_kafka_topic_partition_list_t *subs = NULL, *eof = rd_kafka_topic_partition_list_new(8);
 	rd_kafka_t *rk = NULL;
 	long crash = crash_after(), commits = 0;
-	struct timespec start;
+	struct timespec start, heard;
 	size_t stored;
 	volatile int down = 0;
 	int ret = -1, assigned = 0;
@@ -293,10 +293,21 @@ int pdb_rdkafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_con
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	heard = start;
 	while (!(o->stop && *o->stop)) {
 		rd_kafka_message_t *m = rd_kafka_consumer_poll(rk, 200);
 		if (!m && down && assigned && !o->follow)
 			break; /* what was fetched is taken: the end */
+		/* a broker killed between the last message and the end of the
+		 * topic may never be reported down: silence past the broker
+		 * timeout is taken for its going */
+		if (!m && assigned && !o->follow && o->broker_timeout > 0 &&
+		    seconds_since(&heard) > o->broker_timeout) {
+			down = 1;
+			break;
+		}
+		if (m)
+			clock_gettime(CLOCK_MONOTONIC, &heard);
 		if (!m) {
 			if (!assigned && !o->follow && o->broker_timeout > 0 &&
 			    !(assigned = has_assignment(rk)) && seconds_since(&start) > o->broker_timeout) {

@@ -19,7 +19,9 @@ struct pdb_kafka_consume_opts {
 	const char *group;           /* consumer group; NULL: "perfdb-ingest" */
 	int follow;                  /* keep waiting at the end of the topic */
 	double broker_timeout;       /* without follow: seconds to wait for a partition
-				      * (no broker answered: an error); 0: forever */
+				      * (no broker answered: an error), and for a message
+				      * or the topic's end once assigned (silence: the
+				      * broker is taken for gone); 0: forever */
 	volatile sig_atomic_t *stop; /* set on SIGINT/SIGTERM */
 	/* Told about every message: a run stored (id) or already there
 	 * (duplicate), or a malformed one (err says why) that is skipped. */
