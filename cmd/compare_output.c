@@ -315,6 +315,7 @@ void compare_print_json(const struct pdb_compare *c, const struct compare_view *
 	for (int k = 0; k < PDB_VERDICT_COUNT; k++)
 		json_object_set_new(summary, pdb_verdict_name(k),
 				    json_integer((json_int_t)c->counts[k]));
+	json_object_set_new(summary, "reported", json_integer((json_int_t)c->nreported));
 	json_object_set_new(summary, "hidden", json_integer((json_int_t)c->nhidden));
 	for (size_t i = 0; i < c->ngeomean; i++)
 		json_object_set_new(geo, c->geomean[i].metric, num(c->geomean[i].ratio));

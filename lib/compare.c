@@ -1332,7 +1332,7 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 			r->hidden = PDB_HIDDEN_CONSTANT;
 		/* a resource is reported: in the table when it moved */
 		if (!r->gated && r->direction != PDB_DIR_NONE && !r->hidden) {
-			if (r->verdict == PDB_VERDICT_REGRESSION || r->verdict == PDB_VERDICT_IMPROVEMENT)
+			if (pdb_compare_row_reported(r))
 				r->reason = pdb_xstrdup("reported, not gated: --metric or a perfdb.yaml "
 							"rule's gate: true gates it");
 			else if (r->verdict != PDB_VERDICT_FAILED)
@@ -1341,7 +1341,9 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 		if (r->verdict == PDB_VERDICT_FAILED ||
 		    (r->verdict == PDB_VERDICT_REGRESSION && r->gated))
 			r->hidden = PDB_SHOWN;
-		if (r->hidden != PDB_HIDDEN_NOT_GATED)
+		if (pdb_compare_row_reported(r))
+			out->nreported++;
+		else if (r->hidden != PDB_HIDDEN_NOT_GATED)
 			out->counts[r->verdict]++;
 		out->nhidden += r->hidden != PDB_SHOWN;
 	}
@@ -1428,6 +1430,12 @@ int pdb_compare_row_fails(const struct pdb_compare_row *row, unsigned fail_on)
 	/* a row of a failure has no metric, so no direction */
 	return row->verdict == PDB_VERDICT_FAILED || row->failed_in_base ||
 	       (row->direction != PDB_DIR_NONE && row->gated);
+}
+
+int pdb_compare_row_reported(const struct pdb_compare_row *r)
+{
+	return !r->gated && r->direction != PDB_DIR_NONE &&
+	       (r->verdict == PDB_VERDICT_REGRESSION || r->verdict == PDB_VERDICT_IMPROVEMENT);
 }
 
 int pdb_compare_failed(const struct pdb_compare *cmp, unsigned fail_on)

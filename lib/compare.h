@@ -115,8 +115,10 @@ struct pdb_compare_env_diff {
 struct pdb_compare {
 	struct pdb_compare_row *rows;  /* worst first */
 	size_t nrows;
-	size_t counts[PDB_VERDICT_COUNT]; /* shown and hidden rows, but resources
-					   * hidden as not gated */
+	size_t counts[PDB_VERDICT_COUNT]; /* shown and hidden rows, but not the
+					   * resources (not gated): the gate's count */
+	size_t nreported;      /* resources that moved: regressions and
+				* improvements reported, not gated */
 	size_t nhidden;        /* rows hidden from the table by default */
 	size_t npaired;        /* rows tested paired (an A/B pair: one run a side,
 				* one ab id, both complete) */
@@ -164,6 +166,9 @@ void pdb_compare_release(struct pdb_compare *cmp);
 /* Whether the gate fails: a row whose verdict is in fail_on (rows with
  * direction none count only when failed), or, when fail_on holds failed, a
  * candidate run that ended failed or interrupted. */
+/* A resource (not gated) that moved: its row is reported, outside the
+ * gate's counts. */
+int pdb_compare_row_reported(const struct pdb_compare_row *r);
 int pdb_compare_failed(const struct pdb_compare *cmp, unsigned fail_on);
 /* Whether row's verdict is one fail_on makes fail. */
 int pdb_compare_row_fails(const struct pdb_compare_row *row, unsigned fail_on);

@@ -65,6 +65,9 @@ void pdb_compare_counts_text(const struct pdb_compare *c, struct pdb_buf *b)
 	}
 	if (first)
 		pdb_buf_puts(b, "no series");
+	if (c->nreported)
+		pdb_buf_printf(b, "; %zu resource%s moved, not gated", c->nreported,
+			       c->nreported == 1 ? "" : "s");
 }
 
 /* Why there is nothing to compare: the filters that matched nothing, or the
