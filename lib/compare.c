@@ -202,6 +202,49 @@ static int all_positive(const double *v, size_t n)
 	return 1;
 }
 
+/* A time of 0 is one below the clock's resolution (user or system time
+ * counted in ticks, a coarse timer), not a value without a ratio: each is
+ * read at half the smallest time measured on either side, so that the row
+ * stays in the ratio tests of its family (a paired or rank test of log
+ * values) rather than switching to absolute differences. Nothing is read
+ * when a value is negative or none is above 0. Returns how many were. */
+static size_t floor_zero_times(double *b, size_t nb, double *a, size_t na, double *floor)
+{
+	double least = INFINITY;
+	size_t n = 0;
+
+	for (size_t i = 0; i < nb + na; i++) {
+		double v = i < nb ? b[i] : a[i - nb];
+		if (v < 0)
+			return 0;
+		if (v > 0 && v < least)
+			least = v;
+	}
+	if (!isfinite(least))
+		return 0;
+	*floor = least / 2;
+	for (size_t i = 0; i < nb + na; i++) {
+		double *v = i < nb ? &b[i] : &a[i - nb];
+		if (*v == 0) {
+			*v = *floor;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Adds a sentence to a row's reason ("; " between). */
+static void add_reason(struct pdb_compare_row *row, char *text)
+{
+	if (row->reason) {
+		char *both = pdb_xasprintf("%s; %s", row->reason, text);
+		free(row->reason);
+		free(text);
+		text = both;
+	}
+	row->reason = text;
+}
+
 /* The median and mean of v; copy (room for n) is scratch space. */
 static void describe(const double *v, size_t n, double *copy, double *median, double *mean)
 {
@@ -881,6 +924,8 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 	for (size_t i = 0; bookkeeping[i]; i++)
 		if (strcmp(row->metric, bookkeeping[i]) == 0)
 			row->hidden = PDB_HIDDEN_BOOKKEEPING;
+	if (pdb_unit_is_duration(row->unit))
+		row->n_zero = floor_zero_times(b, row->n_base, a, row->n_cand, &row->zero_floor);
 	positive = all_positive(b, row->n_base) && all_positive(a, row->n_cand);
 	if ((decided = compare_history(c, row, e->key, b, a, err)) < 0)
 		goto out;
@@ -1327,14 +1372,21 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 	pdb_compare_check_wall(out->rows, out->nrows, c.paired);
 	for (size_t i = 0; i < out->nrows; i++) {
 		struct pdb_compare_row *r = &out->rows[i];
+		if (r->n_zero) {
+			char floor[32];
+			pdb_unit_format(r->zero_floor, r->unit, floor, sizeof floor);
+			add_reason(r, pdb_xasprintf("%zu time%s of 0 read as %s, half the least "
+						    "measured (below the clock's resolution)",
+						    r->n_zero, r->n_zero == 1 ? "" : "s", floor));
+		}
 		/* a metric with no direction that did not move says nothing */
 		if (r->direction == PDB_DIR_NONE && r->verdict == PDB_VERDICT_UNCHANGED && !r->hidden)
 			r->hidden = PDB_HIDDEN_CONSTANT;
 		/* a resource is reported: in the table when it moved */
 		if (!r->gated && r->direction != PDB_DIR_NONE && !r->hidden) {
 			if (pdb_compare_row_reported(r))
-				r->reason = pdb_xstrdup("reported, not gated: --metric or a perfdb.yaml "
-							"rule's gate: true gates it");
+				add_reason(r, pdb_xstrdup("reported, not gated: --metric or a "
+							  "perfdb.yaml rule's gate: true gates it"));
 			else if (r->verdict != PDB_VERDICT_FAILED)
 				r->hidden = PDB_HIDDEN_NOT_GATED;
 		}

@@ -73,6 +73,9 @@ struct pdb_compare_row {
 				* (lib/metric_role.h), --metric or a rule's gate */
 	const char *decided_by; /* a wall-clock row whose verdict its CPU time
 				 * decided: that metric; NULL else (static) */
+	size_t n_zero;         /* time values of 0 read at zero_floor (below the
+				* clock's resolution: a tick of user or system time) */
+	double zero_floor;
 	int verdict;           /* enum pdb_verdict */
 	char *reason;          /* why failed, inconclusive or insufficient; NULL else */
 	int failed_in_base;    /* the benchmark failed in a baseline run (no value there) */
