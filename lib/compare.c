@@ -1307,6 +1307,14 @@ static void history_of(struct ctx *c, struct pdb_run *const *brun, size_t nbase,
 	c->cand_id = ncand == 1 ? crun[0]->id : -1;
 }
 
+/* Whether a row enters the gate's counts: every row of a gated metric or
+ * of one without a direction; of a resource, only what failed (what moved
+ * is counted apart, pdb_compare_row_reported). */
+static int counted(const struct pdb_compare_row *r)
+{
+	return r->gated || r->direction == PDB_DIR_NONE || r->verdict == PDB_VERDICT_FAILED;
+}
+
 /* An adaptive A/B pair was gated at its looks' alpha (alpha / looks,
  * the attribute ab_alpha of both runs): compared again, it gets the
  * interval the gate gave. Else alpha. */
@@ -1395,7 +1403,7 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 			r->hidden = PDB_SHOWN;
 		if (pdb_compare_row_reported(r))
 			out->nreported++;
-		else if (r->hidden != PDB_HIDDEN_NOT_GATED)
+		else if (counted(r))
 			out->counts[r->verdict]++;
 		out->nhidden += r->hidden != PDB_SHOWN;
 	}

@@ -8,8 +8,10 @@
 # artifact upload/download; GitLab's protected branches' caches apart from the
 # others' unless cache:unprotect. Steps named "Install perfdb" are skipped (perfdb is on
 # PATH). Anything else the YAML asks for is an error, so the recipes cannot use
-# what this player does not play. Conditions: a step's `if:` (GitHub) and a job's
-# `rules: - if:` (GitLab) of the form `NAME == 'VALUE'` or `!=`. A re-run is
+# what this player does not play. Conditions: a job's or a step's `if:` (GitHub)
+# and a job's `rules: - if:` (GitLab) of the form `NAME == 'VALUE'` or `!=`. A pull
+# request (--pr) targets main, the repository's origin/main (a git repository:
+# each job's folder is a copy of it, .git included). A re-run is
 # --attempt N: the same run id, GITHUB_RUN_ATTEMPT N, new GitLab job ids; every
 # job runs again, and an artifact uploaded again must say overwrite (GitHub's v4
 # artifacts are immutable) or is replaced (GitLab's, per job).
@@ -87,6 +89,7 @@ def gh_context(matrix):
     return {"github.run_id": run_id, "github.run_attempt": attempt,
             "github.event_name": "pull_request" if pr else "push",
             "github.head_ref": branch if pr else "",
+            "github.base_ref": "main" if pr else "",
             "github.ref_name": "1/merge" if pr else branch,
             **{"matrix." + k: str(v) for k, v in matrix.items()}}
 
@@ -167,6 +170,10 @@ def github():
             fail("jobs whose needs cannot be met: %s" % sorted(set(jobs) - done))
         for name in ready:
             job = jobs[name]
+            if "if" in job and not condition(job["if"], lambda v: gh_context({}).get(v)):
+                print("== job %s: skipped (if: %s)" % (name, job["if"]))
+                done.add(name)
+                continue
             matrix = (job.get("strategy") or {}).get("matrix") or {}
             keys = sorted(matrix)
             for values in itertools.product(*(matrix[k] for k in keys)):
@@ -222,6 +229,8 @@ def gitlab():
                 env = dict(os.environ, CI_PIPELINE_ID=run_id, CI_COMMIT_SHA="sha" + run_id,
                            CI_JOB_ID="%s%s%02d" % (run_id, attempt, next(job_ids)),
                            CI_COMMIT_REF_NAME=branch, CI_COMMIT_REF_SLUG=slug,
+                           CI_PIPELINE_SOURCE="merge_request_event" if pr else "push",
+                           CI_MERGE_REQUEST_TARGET_BRANCH_NAME="main" if pr else "",
                            **{k: str(v) for k, v in m.items()})
                 rules = job.get("rules")
                 if rules is not None:
