@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,11 +139,11 @@ static int scaling_chart(struct pdb_store *store, struct report *r, const char *
 {
 	struct pdb_plot_opts o = { .width = WIDTH, .height = 620, .theme = PDB_THEME_LIGHT };
 	char *sel = pdb_xasprintf("run%lld", (long long)r->cand->id), *alt, *bench, *metric;
-	char *bsel = pdb_xasprintf("run%lld", (long long)r->base->id);
+	char *bsel = r->base ? pdb_xasprintf("run%lld", (long long)r->base->id) : NULL;
 	const char *runs[1] = { sel }, *bruns[1] = { bsel };
 	struct pdb_scaling base = { 0 };
 	struct pdb_plot_opts bo = o;
-	int rc, has_base;
+	int rc, has_base = 0;
 
 	rc = pdb_scaling_gather(store, runs, 1, &o, &r->scaling, err);
 	free(sel);
@@ -155,12 +156,18 @@ static int scaling_chart(struct pdb_store *store, struct report *r, const char *
 	metric = pdb_glob_quote(r->scaling.metric);
 	bo.bench_glob = bench;
 	bo.metric_glob = metric;
-	has_base = pdb_scaling_gather(store, bruns, 1, &bo, &base, err) == 0;
+	if (bsel) {
+		has_base = pdb_scaling_gather(store, bruns, 1, &bo, &base, err) == 0;
+		if (!has_base && absent(err) < 0) {
+			free(bsel);
+			free(bench);
+			free(metric);
+			return -1;
+		}
+	}
 	free(bsel);
 	free(bench);
 	free(metric);
-	if (!has_base && absent(err) < 0)
-		return -1;
 	alt = pdb_xasprintf("Scaling of %s (%s) with vCPUs: throughput, ideal line and "
 			    "parallel efficiency%s", r->scaling.benchmark, r->scaling.metric,
 			    has_base ? ", the baseline's dashed" : "");
@@ -197,27 +204,49 @@ static int has_latency(const struct pdb_run *run)
 	return 0;
 }
 
-static struct pdb_plot_opts latency_opts(void)
+static struct pdb_plot_opts latency_opts(const struct report *r)
 {
 	return (struct pdb_plot_opts){ .width = WIDTH, .height = 560, .theme = PDB_THEME_LIGHT,
-				       .title = "Latency percentiles: baseline and candidate" };
+				       .title = r->base ? "Latency percentiles: baseline and candidate"
+							: "Latency percentiles" };
+}
+
+/* The series a narrowed latency chart may be drawn for: the comparison's
+ * rows (worst first), else the run's own series. */
+static size_t nseries(const struct report *r)
+{
+	return r->base ? r->cmp.nrows : r->cand->nresults;
+}
+
+static void series_at(const struct report *r, size_t i, const char **bench, const char **metric,
+		      const char **unit)
+{
+	if (r->base) {
+		*bench = r->cmp.rows[i].benchmark;
+		*metric = r->cmp.rows[i].metric;
+		*unit = r->cmp.rows[i].unit;
+	} else {
+		*bench = r->cand->results[i].benchmark;
+		*metric = r->cand->results[i].metric;
+		*unit = r->cand->results[i].unit;
+	}
 }
 
 /* At most this many narrowed latency charts are tried. */
 #define LATENCY_TRIES 16
 
-/* The note of a latency chart left out (row NULL) or narrowed to row's
- * benchmark (and metric, by_metric), with why, added to files for stderr too. */
-static void latency_note(struct report *r, const struct pdb_compare_row *row, int by_metric,
+/* The note of a latency chart left out (bench NULL) or narrowed to bench
+ * (and metric, by_metric), with why, added to files for stderr too. */
+static void latency_note(struct report *r, const char *bench, const char *metric, int by_metric,
 			 const char *why, struct pdb_report_files *files)
 {
 	char *note;
 
-	if (row)
+	if (bench)
 		note = pdb_xasprintf("The latency chart shows %s%s%s only: the runs have more latency "
 				     "series than one chart holds (%s); perfdb plot latency RUN "
-				     "--bench B --metric M draws the others.", row->benchmark,
-				     by_metric ? " " : "", by_metric ? row->metric : "", why);
+				     "--bench B --metric M draws the others.", bench,
+				     by_metric ? " " : "", by_metric ? metric : "", why);
 	else
 		note = pdb_xasprintf("No latency chart: the runs have more latency series than one "
 				     "chart holds, and no benchmark or metric of them alone fits (%s); "
@@ -232,27 +261,27 @@ static void latency_note(struct report *r, const struct pdb_compare_row *row, in
  * metric alone; the next one's when that metric draws nothing. NULL (*used
  * NULL) with err when none fits, or on the store's error (another code). */
 static struct pdb_chart *narrowed(struct pdb_store *store, struct report *r, const char *const *runs,
-				  const struct pdb_compare_row **used, int *by_metric,
-				  struct pdb_err *err)
+				  size_t nruns, size_t *used, int *by_metric, struct pdb_err *err)
 {
-	struct pdb_plot_opts o = latency_opts();
+	struct pdb_plot_opts o = latency_opts(r);
 	struct pdb_chart *c = NULL;
-	size_t tries = 0;
+	size_t tries = 0, n = nseries(r);
 
-	*used = NULL;
-	for (size_t k = 0; !c && k < 2 * r->cmp.nrows && tries < LATENCY_TRIES; k++) {
-		const struct pdb_compare_row *row = &r->cmp.rows[k % r->cmp.nrows];
+	*used = SIZE_MAX;
+	for (size_t k = 0; !c && k < 2 * n && tries < LATENCY_TRIES; k++) {
+		const char *row_bench, *row_metric, *row_unit;
 		char *bench, *metric = NULL;
+		series_at(r, k % n, &row_bench, &row_metric, &row_unit);
 		/* the first pass takes the times named latency, the second the others */
-		if (strcmp(row->unit, "s") != 0 || !strstr(row->metric, "lat") != (k >= r->cmp.nrows))
+		if (strcmp(row_unit, "s") != 0 || !strstr(row_metric, "lat") != (k >= n))
 			continue;
-		o.bench_glob = bench = pdb_glob_quote(row->benchmark);
+		o.bench_glob = bench = pdb_glob_quote(row_bench);
 		o.metric_glob = NULL;
 		for (*by_metric = 0; !c && *by_metric < 2; ++*by_metric) {
 			if (*by_metric)
-				o.metric_glob = metric = pdb_glob_quote(row->metric);
+				o.metric_glob = metric = pdb_glob_quote(row_metric);
 			pdb_err_clear(err);
-			c = pdb_latency_chart(store, runs, 2, &o, err);
+			c = pdb_latency_chart(store, runs, nruns, &o, err);
 			tries++;
 			if (c || err->code != PDB_EXIT_USAGE)
 				break; /* drawn, or nothing of this metric to draw: the next row's */
@@ -262,7 +291,7 @@ static struct pdb_chart *narrowed(struct pdb_store *store, struct report *r, con
 		if (!c && err->code != PDB_EXIT_USAGE && err->code != PDB_EXIT_INPUT)
 			return NULL; /* the store's error, not the data's */
 		if (c)
-			*used = row;
+			*used = k % n;
 	}
 	return c;
 }
@@ -270,26 +299,29 @@ static struct pdb_chart *narrowed(struct pdb_store *store, struct report *r, con
 static int latency_chart(struct pdb_store *store, struct report *r, const char *dir,
 			 struct pdb_report_files *files, struct pdb_err *err)
 {
-	struct pdb_plot_opts o = latency_opts();
-	char *bsel = pdb_xasprintf("run%lld", (long long)r->base->id);
+	struct pdb_plot_opts o = latency_opts(r);
+	char *bsel = r->base ? pdb_xasprintf("run%lld", (long long)r->base->id) : NULL;
 	char *csel = pdb_xasprintf("run%lld", (long long)r->cand->id);
-	const char *runs[2] = { bsel, csel };
-	const struct pdb_compare_row *row;
+	const char *runs[2] = { bsel ? bsel : csel, csel };
+	size_t nruns = bsel ? 2 : 1, row;
+	const char *bench = NULL, *metric = NULL, *unit;
 	struct pdb_chart *c = NULL;
 	char why[sizeof err->msg];
 	int rc = 0, by_metric, resources;
 
-	if (!has_latency(r->base) && !has_latency(r->cand))
+	if (!(r->base && has_latency(r->base)) && !has_latency(r->cand))
 		goto out;
-	c = pdb_latency_chart(store, runs, 2, &o, err);
+	c = pdb_latency_chart(store, runs, nruns, &o, err);
 	if (!c && err->code == PDB_EXIT_USAGE) { /* too many lines: say so, never drop in silence */
 		snprintf(why, sizeof why, "%s", err->msg);
-		c = narrowed(store, r, runs, &row, &by_metric, err);
+		c = narrowed(store, r, runs, nruns, &row, &by_metric, err);
 		if (!c && err->code != PDB_EXIT_USAGE && err->code != PDB_EXIT_INPUT) {
 			rc = -1;
 			goto out;
 		}
-		latency_note(r, row, by_metric, why, files);
+		if (c)
+			series_at(r, row, &bench, &metric, &unit);
+		latency_note(r, bench, metric, by_metric, why, files);
 		if (!c) {
 			pdb_err_clear(err);
 			goto out;
@@ -301,10 +333,12 @@ static int latency_chart(struct pdb_store *store, struct report *r, const char *
 	}
 	resources = c->npanels && strcmp(c->panels[0].title, "Percentile spectrum") != 0;
 	if (resources) /* no latency series: the resources sampled alone */
-		pdb_set_str(&c->title, "Resources: baseline and candidate");
+		pdb_set_str(&c->title, r->base ? "Resources: baseline and candidate" : "Resources");
 	rc = render(c, dir, "latency", resources
-		    ? "Resources sampled during the baseline and the candidate, over time"
-		    : "Latency percentile spectrum of the baseline and the candidate on a nines axis",
+		    ? (r->base ? "Resources sampled during the baseline and the candidate, over time"
+			       : "Resources sampled during the run, over time")
+		    : (r->base ? "Latency percentile spectrum of the baseline and the candidate on a "
+				 "nines axis" : "Latency percentile spectrum of the run on a nines axis"),
 		    &r->latency_chart, files, err);
 out:
 	free(bsel);
@@ -481,7 +515,7 @@ int pdb_report_charts(struct pdb_store *store, struct report *r, const char *dir
 	if (compare_chart(r, dir, files, err) < 0 ||
 	    scaling_chart(store, r, dir, files, err) < 0 ||
 	    latency_chart(store, r, dir, files, err) < 0 ||
-	    histories(store, r, dir, files, err) < 0)
+	    (r->base && histories(store, r, dir, files, err) < 0))
 		return -1;
 	return 0;
 }

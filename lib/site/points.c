@@ -48,19 +48,23 @@ int site_bench_points(struct pdb_buf *b, const struct site *s, const struct site
 		      int64_t run_id, int depth)
 {
 	struct pdb_run *run = newest_values(s, bench, run_id);
-	struct pdb_table t;
+	struct pdb_table *t = NULL;
+	size_t n = 0;
 	struct pdb_err err;
 	int shown = 0;
 
 	pdb_err_clear(&err);
-	if (run->nresults && pdb_table_by_point(run, bench->name, &t, &err) == 0 && t.nrows) {
+	if (run->nresults &&
+	    pdb_table_by_point(run, bench->name, PDB_CELLS_VALUE, 2, &t, &n, &err) == 0 && n) {
 		pdb_buf_puts(b, "<h2>By matrix point</h2>\n<p class=\"sub\">The values of ");
 		site_run_link(b, s, run_id, depth);
-		pdb_buf_printf(b, ", its newest run: a row per point, a column per metric.</p>\n");
-		pdb_table_render(&t, PDB_TABLE_HTML, b);
-		pdb_table_release(&t);
+		pdb_buf_printf(b, ", its newest run: a row per point, a column per metric%s.</p>\n",
+			       n > 1 ? ", a table per set of dims its series have" : "");
+		for (size_t k = 0; k < n; k++)
+			pdb_table_render(&t[k], PDB_TABLE_HTML, b);
 		shown = 1;
 	}
+	pdb_tables_release(t, n);
 	pdb_run_free(run);
 	return shown;
 }
