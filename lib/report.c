@@ -234,7 +234,9 @@ out:
 	free(r.hist);
 	pdb_report_chart_release(&r.compare_chart);
 	pdb_report_chart_release(&r.scaling_chart);
-	pdb_report_chart_release(&r.latency_chart);
+	for (size_t i = 0; i < r.nlatency; i++)
+		pdb_report_chart_release(&r.latency[i]);
+	free(r.latency);
 	if (r.has_scaling)
 		pdb_scaling_release(&r.scaling);
 	pdb_compare_release(&r.cmp);

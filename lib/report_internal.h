@@ -35,7 +35,8 @@ struct report {
 	struct pdb_scaling scaling;
 	int has_scaling;
 	struct report_chart scaling_chart;
-	struct report_chart latency_chart;
+	struct report_chart *latency;       /* the latency and resource figures */
+	size_t nlatency;
 	struct report_history *hist;
 	size_t nhist;
 };

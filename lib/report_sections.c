@@ -540,7 +540,8 @@ int pdb_report_fill(const struct report *r, int html, const char *tmpl, const ch
 	text(&t, r->title);
 	subtitle(r, html, &v[V_SUBTITLE]);
 	pdb_report_by_point(r->cand, html, !r->base, &v[V_BY_POINT]);
-	chart(&r->latency_chart, html, &v[V_LATENCY_CHART]);
+	for (size_t i = 0; i < r->nlatency; i++)
+		chart(&r->latency[i], html, &v[V_LATENCY_CHART]);
 	capacity_table(r->cand, html, &v[V_CAPACITY]);
 	environment_table(r, html, &v[V_ENVIRONMENT]);
 	if (r->has_scaling) {
