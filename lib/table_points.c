@@ -48,14 +48,20 @@ static void begin_table(struct pdb_table *t, const struct pdb_result *r)
 		}
 }
 
-/* A histogram (weighted samples, or the tool's percentiles without them). */
+/* A distribution whose percentiles a reader asks for: a histogram
+ * (weighted samples), the tool's percentiles, or a latency's own samples
+ * (a time named so, not over time: Knox's responseTimes). */
 static int histogram(const struct pdb_result *r)
 {
 	double v;
 
-	if (r->nsamples)
-		return pdb_sample_has_weight(&r->samples[0]);
-	return pdb_result_get_stat(r, "p99", &v) == 0;
+	if (pdb_result_get_stat(r, "p99", &v) == 0)
+		return 1;
+	if (!r->nsamples)
+		return 0;
+	return pdb_sample_has_weight(&r->samples[0]) ||
+	       (r->nsamples > 1 && !pdb_sample_has_t(&r->samples[0]) &&
+		strcmp(r->unit, "s") == 0 && strstr(r->metric, "lat"));
 }
 
 static void add_col(struct pdb_table *t, const char *metric, const char *suffix, int stat,
