@@ -312,13 +312,32 @@ static int key_cmp(const char *a, const char *b)
 /* qsort has no context: the table's dims, for by_key; one per thread, as the
  * site builds the tables of its benchmark pages on several (lib/site/site.c). */
 static _Thread_local size_t sort_ndims;
+/* the rows' keys as gathered, and the dims whose values keep that order */
+static _Thread_local char **sort_keys;
+static _Thread_local size_t sort_nrows;
+static _Thread_local const int *sort_seen;
+
+/* The first row, as gathered, whose value of dim d is v. */
+static size_t first_seen(size_t d, const char *v)
+{
+	size_t i = 0;
+
+	while (i < sort_nrows && strcmp(sort_keys[i * sort_ndims + d], v) != 0)
+		i++;
+	return i;
+}
 
 static int by_key(const void *a, const void *b)
 {
 	char *const *x = *(char *const *const *)a, *const *y = *(char *const *const *)b;
 
 	for (size_t d = 0; d < sort_ndims; d++) {
-		int c = key_cmp(x[d], y[d]);
+		int c;
+		if (sort_seen && sort_seen[d] && strcmp(x[d], y[d]) != 0) {
+			size_t i = first_seen(d, x[d]), k = first_seen(d, y[d]);
+			return i < k ? -1 : 1;
+		}
+		c = key_cmp(x[d], y[d]);
 		if (c)
 			return c;
 	}
@@ -354,6 +373,7 @@ static int gather_points(const struct pdb_run *run, const struct pdb_table_spec 
 	char **key = pdb_xcalloc(t->ndims, sizeof *key);
 	char ***order;
 	char **sorted;
+	int *seen;
 
 	for (size_t i = 0; i < run->nresults && !(t->ndims == 0 && t->nrows); i++) {
 		const struct pdb_result *r = &run->results[i];
@@ -383,11 +403,22 @@ static int gather_points(const struct pdb_run *run, const struct pdb_table_spec 
 	}
 	if (t->ndims == 0)
 		return 0;
+	/* a pipeline's stages and processes (spec->exact: lib/table_points.c) in
+	 * the order of their first series, as the spec names them, not by name */
+	seen = pdb_xcalloc(t->ndims, sizeof *seen);
+	for (size_t d = 0; d < t->ndims; d++)
+		seen[d] = spec->exact && (strcmp(t->dims[d], "stage") == 0 ||
+					  strcmp(t->dims[d], "process") == 0);
 	order = pdb_xmalloc(t->nrows * sizeof *order);
 	for (size_t i = 0; i < t->nrows; i++)
 		order[i] = &t->keys[i * t->ndims];
 	sort_ndims = t->ndims;
+	sort_keys = t->keys;
+	sort_nrows = t->nrows;
+	sort_seen = seen;
 	qsort(order, t->nrows, sizeof *order, by_key);
+	sort_seen = NULL;
+	free(seen);
 	sorted = pdb_xmalloc(t->nrows * t->ndims * sizeof *sorted);
 	for (size_t i = 0; i < t->nrows; i++)
 		memcpy(&sorted[i * t->ndims], order[i], t->ndims * sizeof *sorted);

@@ -152,7 +152,7 @@ static void test_shown(void **state)
 }
 
 /* By point: a table per set of dims (the sender without stage, the stages,
- * a process), the matrix's dims first; means of the samples, a
+ * a process), the matrix's dims first, stages in the order first seen; means of the samples, a
  * histogram's p50, p99 and max; min_rows leaves one-row tables out. */
 static void test_by_point(void **state)
 {
@@ -168,7 +168,7 @@ static void test_by_point(void **state)
 		snprintf(dims, sizeof dims, "rate=%d", rate);
 		pdb_result_add_raw(series(run, "p", dims, "sent", "count"), rate * 4);
 		for (int k = 0; k < 2; k++) {
-			snprintf(dims, sizeof dims, "rate=%d,stage=%s", rate, k ? "b" : "a");
+			snprintf(dims, sizeof dims, "rate=%d,stage=%s", rate, k ? "a" : "z");
 			pdb_result_add_raw(series(run, "p", dims, "received", "count"), rate * 4 - k);
 			h = series(run, "p", dims, "delay", "s");
 			pdb_result_add_sample(h, &(struct pdb_sample){ .value = 0.001, .t = NAN,
@@ -191,7 +191,9 @@ static void test_by_point(void **state)
 	assert_int_equal(t[1].nrows, 4);
 	assert_int_equal(t[1].ncols, 4);          /* received, delay:p50, delay:p99, delay:max */
 	assert_string_equal(t[1].cols[2].name, "delay:p99");
-	assert_true(t[1].values[1 * 4 + 0] == 399); /* rate=100, stage=b */
+	assert_string_equal(t[1].keys[1], "z");     /* stages as first seen (the pipeline's order) */
+	assert_string_equal(t[1].keys[3], "a");
+	assert_true(t[1].values[1 * 4 + 0] == 399); /* rate=100, stage=a */
 	assert_true(fabs(t[1].values[2] - 0.001) < 1e-12 && t[1].values[3] == 0.5); /* s */
 	assert_string_equal(t[2].dims[0], "rate"); /* the matrix's dim before process */
 	assert_string_equal(t[2].dims[1], "process");
