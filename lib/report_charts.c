@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,11 +252,9 @@ static int latency_figure(struct latency_ctx *x, struct pdb_chart *c, const char
 	f = &r->latency[r->nlatency++];
 	memset(f, 0, sizeof *f);
 	name = r->nlatency == 1 ? pdb_xstrdup("latency") : pdb_xasprintf("latency-%zu", r->nlatency);
-	title = pdb_xasprintf("%s%s%s%s%s", resources ? "Resources" : "Latency percentiles",
+	title = pdb_xasprintf("%s%s%s%s%s%s", resources ? "Resources" : "Latency percentiles",
 			      bench ? ": " : "", bench ? bench : "", metric ? " " : "",
-			      metric ? metric : "");
-	if (r->base)
-		note_add(&title, "%s%s%s", "(baseline and candidate)", "", "");
+			      metric ? metric : "", r->base ? " (baseline and candidate)" : "");
 	pdb_set_str(&c->title, title);
 	if (c->nskipped) {
 		char *list = pdb_xstrdup(c->skipped[0]);
