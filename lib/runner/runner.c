@@ -14,6 +14,7 @@
 #include "logstream/workload.h"
 #include "runner/capacity_run.h"
 #include "runner/sampler.h"
+#include "runner/stages.h"
 #include "units.h"
 #include "util.h"
 
@@ -673,6 +674,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 	double t0 = now();
 	int *failed = pdb_xcalloc(nruns, sizeof *failed), fd, ret = -1;
 	unsigned char *ran = pdb_xcalloc(plan->nsteps + 1, 1);
+	struct pdb_stages stages = { 0 };
 
 	snprintf(out_path, sizeof out_path, "%s/perfdb-stdout-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if ((fd = mkstemp(out_path)) < 0) {
@@ -691,6 +693,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 					  .variant = spec->nvariants ? spec->variants[s->variant].name : NULL };
 		struct pdb_exec_result res;
 		struct pdb_exec_opts eo;
+		struct pdb_exec_group kept;
 		struct pdb_sampler *smp;
 		struct expanded x;
 		int bad;
@@ -703,7 +706,10 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		expand(spec, s, &x);
 		eo = (struct pdb_exec_opts){ .argv = (const char *const *)x.argv, .shell = x.shell,
 			.env = x.env, .nenv = x.nenv, .cwd = x.cwd, .vcpus = pdb_plan_vcpus(spec, s->bench, s->point),
-			.timeout = b->timeout, .stdout_path = out_path, .stop = opts->stop,
+			.timeout = b->timeout, .stop = opts->stop,
+			/* a setup's stages live on: into the null device, not the next step's output */
+			.stdout_path = s->kind == PDB_STEP_SETUP ? NULL : out_path,
+			.keep = s->kind == PDB_STEP_SETUP ? &kept : NULL,
 			.steady_env = b->measure && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP),
 			.counters = s->kind == PDB_STEP_MEASURE && b->measure && !opts->instruments->valgrind
 				    ? b->measure : 0 };
@@ -732,6 +738,8 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 			unlink(out_path);
 			goto out;
 		}
+		if (s->kind == PDB_STEP_SETUP && kept.pgid > 0)
+			pdb_stages_keep(&stages, plan, i, &kept);
 		bad = res.status != 0 || res.timed_out;
 		if (s->kind == PDB_STEP_MEASURE && !res.interrupted && !bad) {
 			/* the repetition's values go into the run only when all of
@@ -769,6 +777,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 			ran[i] = bad ? 2 : 1;
 done:
 		sample_end(smp, run, spec, s, ran[i] == 1 && !res.interrupted, opts);
+		pdb_stages_after(&stages, i);
 		p.event = PDB_PROGRESS_DONE;
 		p.res = &res;
 		p.why = why[0] ? why : NULL;
@@ -791,6 +800,7 @@ done:
 	}
 	ret = 0;
 out:
+	pdb_stages_stop_all(&stages);
 	free(ran);
 	free(failed);
 	return ret;
