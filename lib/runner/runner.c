@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "formats/format.h"
+#include "ingest.h"
 #include "kafka/workload.h"
 #include "logstream/workload.h"
 #include "runner/capacity_run.h"
@@ -401,21 +401,18 @@ static void add_parsed(struct pdb_run *run, const char *bench, const struct pdb_
 	}
 }
 
-/* Parse the command's output with an ingest format into run. */
+/* Parse the command's output with an ingest format into run, read as
+ * `perfdb ingest --format FORMAT` reads it: a file, or a folder of them
+ * (Knox's reports). */
 static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
 			const struct pdb_step *s, const struct expanded *x,
 			const char *out_path, char *why, size_t whysize)
 {
 	const struct pdb_bench_spec *b = &spec->benches[s->bench];
-	const struct pdb_format *f = pdb_format_find(b->parse_format);
-	unsigned char head[4097];
-	struct pdb_source src = { 0 };
+	struct pdb_ingest_opts io = { .format = b->parse_format };
 	struct pdb_run *tmp;
 	struct pdb_err perr;
 	char *path;
-	FILE *fh;
-	size_t n = 0;
-	int ret = -1;
 
 	if (!x->parse_file)
 		path = pdb_xstrdup(out_path);
@@ -423,21 +420,12 @@ static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
 		path = pdb_xasprintf("%s/%s", x->cwd, x->parse_file);
 	else
 		path = pdb_xstrdup(x->parse_file);
-	if ((fh = fopen(path, "rb"))) {
-		n = fread(head, 1, sizeof head - 1, fh);
-		fclose(fh);
-	}
-	head[n] = '\0';
-	src.path = path;
-	src.name = path;
-	src.head = head;
-	src.head_len = n;
-	tmp = pdb_run_new();
-	if (f->parse(&src, tmp, &perr) < 0) {
+	if (!(tmp = pdb_ingest_files((const char *const *)&path, 1, &io, NULL, &perr))) {
 		char msg[1200];
 		pdb_err_format(&perr, msg, sizeof msg);
 		snprintf(why, whysize, "parse %s: %.500s", b->parse_format, msg);
-		goto out;
+		free(path);
+		return -1;
 	}
 	for (size_t i = 0; i < tmp->nresults; i++) {
 		const struct pdb_result *r = &tmp->results[i];
@@ -450,11 +438,9 @@ static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
 		add_parsed(run, name, dims, nd, r);
 		free(name);
 	}
-	ret = 0;
-out:
 	pdb_run_free(tmp);
 	free(path);
-	return ret;
+	return 0;
 }
 
 static void record_failure(struct pdb_run *run, const struct pdb_spec *spec,
