@@ -379,7 +379,7 @@ static int gather_series(struct site *s, struct site_series *ss, struct pdb_dete
 	for (size_t i = 0; i < ss->n; i++)
 		x[i] = ss->pts[i].value;
 	pdb_detect_opts_init(&o);
-	o.direction = ss->s->direction;
+	pdb_detect_opts_for(&o, ss->s->metric, ss->s->unit, ss->s->direction);
 	rc = pdb_detect_resumed(s->store, ss->s->id, s->params, 1, x, ss->n, &o, next, &ss->res,
 				err);
 	free(x);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "detect.h"
+#include "metric_role.h"
 #include "stats.h"
 
 /* Q by hand: X=[0,0], Y=[1,1]: 2/4 * 4 = 2. X=[1], Y=[2,4]: 2/3*4 - 2*1/(3*1)*2 = 4/3. */
@@ -341,6 +342,47 @@ static void test_bad_options(void **state)
 	pdb_detect_result_release(&r);
 }
 
+/* The split of CPU time into user and system time moves by a clock tick
+ * with nothing changed: detect takes no change point of user_time or
+ * sys_time smaller than a tick, from 0 either, and says a change from 0
+ * in the unit (no percentage of nothing); a larger move stays. */
+static void test_resolution(void **state)
+{
+	double x[30], y[30];
+	struct pdb_detect_opts o;
+	struct pdb_detect_result r = { 0 };
+	struct pdb_err err;
+	char text[48];
+
+	(void)state;
+	assert_float_equal(pdb_metric_resolution("sys_time", "s"), PDB_CPU_SPLIT_TICK, 0);
+	assert_float_equal(pdb_metric_resolution("user_time", "s"), PDB_CPU_SPLIT_TICK, 0);
+	assert_float_equal(pdb_metric_resolution("cpu_time", "s"), 0, 0);
+	assert_float_equal(pdb_metric_resolution("sys_time", "B"), 0, 0);
+	for (int i = 0; i < 30; i++) {
+		x[i] = i < 15 ? 0 : 0.0018 + 1e-5 * (i % 3);
+		y[i] = (i < 15 ? 0.010 : 0.020) + 1e-4 * (i % 3);
+	}
+	pdb_detect_opts_init(&o);
+	assert_int_equal(pdb_detect(x, 30, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r.ncps, 1);
+	assert_true(isnan(r.cps[0].change_pct));
+	pdb_detect_change_text(&r.cps[0], "s", text, sizeof text);
+	assert_string_equal(text, "+1.81 ms");
+	pdb_detect_result_release(&r);
+
+	pdb_detect_opts_for(&o, "sys_time", "s", 0);
+	assert_int_equal(pdb_detect(x, 30, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r.ncps, 0);
+	pdb_detect_result_release(&r);
+	assert_int_equal(pdb_detect(y, 30, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r.ncps, 1);
+	assert_int_equal(r.cps[0].index, 15);
+	pdb_detect_change_text(&r.cps[0], "s", text, sizeof text);
+	assert_string_equal(text, "+99.0%");
+	pdb_detect_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_confidence),
 		cmocka_unit_test(test_excursion),
 		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_resolution),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
