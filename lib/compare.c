@@ -11,7 +11,7 @@
 #include "units.h"
 #include "util.h"
 
-#define HISTORY_RUNS 30      /* runs of the baseline branch the run-to-run noise is read from */
+#define HISTORY_RUNS PDB_COMPARE_HISTORY_RUNS
 #define HISTORY_MIN_RUNS 5   /* fewer: no history test */
 #define LEVEL_RUNS 3         /* the branch's level: the median of its newest runs */
 #define LEVEL_SPIKE 4.0      /* the farthest a baseline run is taken for a spike of the
@@ -64,12 +64,6 @@ void pdb_compare_opts_init(struct pdb_compare_opts *opts)
 	opts->threshold_pct = NAN;
 }
 
-/* A stored series by key, for history look-ups. */
-struct series_ref {
-	char *key;
-	int64_t id;
-};
-
 /* One result of one run of a side, under its series key. */
 struct entry {
 	char *key;               /* benchmark \x1f dims json \x1f metric */
@@ -80,17 +74,11 @@ struct entry {
 
 /* Working state of one comparison. */
 struct ctx {
-	struct pdb_store *store;
+	const struct pdb_compare_input *in;
 	const struct pdb_compare_opts *opts;
 	struct pdb_compare *out;
 	double alpha;
-	int64_t history_until;         /* the newest baseline run: history ends there */
-	char *history_where;           /* "branch=B" of that run; NULL: every run */
-	const char *history_branch;    /* B, for reasons; NULL without */
-	int64_t cand_id;               /* the candidate run, never its own history */
-	struct series_ref *series;     /* sorted by key, loaded on first need */
-	size_t nseries;
-	int series_loaded;
+	struct pdb_compare_scope scope; /* where the history lies */
 	size_t hl_nx, hl_ny, hl_k;     /* the interval rank of the last sizes */
 	int paired;                    /* an A/B pair: repetition i of each side ran together */
 	double run_noise;              /* the series' assumed run-to-run noise (log SD)
@@ -102,11 +90,6 @@ struct ctx {
 	double *scratch;               /* logs and copies of one series, reused */
 	size_t scratch_cap;
 };
-
-static char *series_key(const char *bench, const char *dims_json, const char *metric)
-{
-	return pdb_xasprintf("%s\x1f%s\x1f%s", bench, dims_json, metric);
-}
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -139,7 +122,7 @@ static struct entry *side_entries(struct pdb_run *const *runs, size_t nruns,
 			}
 			pdb_grow((void **)&e, &cap, *n + 1, sizeof *e);
 			e[*n].dims_json = dims_json;
-			e[*n].key = series_key(r->benchmark, e[*n].dims_json, r->metric);
+			e[*n].key = pdb_compare_key(r->benchmark, e[*n].dims_json, r->metric);
 			e[*n].r = r;
 			e[*n].tool = pdb_run_tool_of(runs[i]->tool, runs[i]->format);
 			(*n)++;
@@ -252,52 +235,6 @@ static void describe(const double *v, size_t n, double *copy, double *median, do
 		memcpy(copy, v, n * sizeof *copy);
 	*median = pdb_stats_median(copy, n);
 	*mean = pdb_stats_mean(v, n);
-}
-
-static int cmp_series_ref(const void *a, const void *b)
-{
-	return strcmp(((const struct series_ref *)a)->key, ((const struct series_ref *)b)->key);
-}
-
-/* Load the series table once, sorted by key, for history look-ups. */
-static int load_series(struct ctx *c, struct pdb_err *err)
-{
-	struct pdb_series *s;
-	size_t n;
-
-	if (c->series_loaded)
-		return 0;
-	if (pdb_store_list_series(c->store, c->opts->bench_glob, c->opts->metric_glob,
-				  &s, &n, err) < 0)
-		return -1;
-	c->series = pdb_xcalloc(n ? n : 1, sizeof *c->series);
-	for (size_t i = 0; i < n; i++) {
-		c->series[i].key = series_key(s[i].benchmark, s[i].dims, s[i].metric);
-		c->series[i].id = s[i].id;
-	}
-	c->nseries = n;
-	qsort(c->series, n, sizeof *c->series, cmp_series_ref);
-	pdb_series_free(s, n);
-	c->series_loaded = 1;
-	return 0;
-}
-
-/* The id of the stored series with this key, or 0. */
-static int64_t find_series(const struct ctx *c, const char *key)
-{
-	size_t lo = 0, hi = c->nseries;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int d = strcmp(c->series[mid].key, key);
-		if (d == 0)
-			return c->series[mid].id;
-		if (d < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -534,33 +471,29 @@ static double values_median_se(const double *v, size_t n)
  * run to the next, read robustly as the 75th percentile of the absolute
  * changes (a step in the history moves one change, not the scale); *se2,
  * the mean squared error of a run's median from its own samples. Returns
- * the runs read (0 when the series has no stored history), -1 on error. */
-static long history_noise(struct ctx *c, const char *key, double *tau_d, double *se2,
-			  double *level, struct pdb_err *err)
+ * the runs read (0 when the series has no stored history). */
+static size_t history_noise(const struct ctx *c, const char *key, double *tau_d, double *se2,
+			    double *level)
 {
-	struct pdb_history_point *pts = NULL;
+	const struct pdb_compare_history *h = pdb_compare_history_find(c->in, key);
+	const struct pdb_compare_point *pts;
 	double *loc = NULL, *chg = NULL;
-	size_t npts = 0, k = 0, skip = 0;
-	int64_t id;
-	long ret = -1;
+	size_t npts, k = 0, skip = 0;
 
-	if (load_series(c, err) < 0)
-		return -1;
-	if (!(id = find_series(c, key)))
+	if (!h)
 		return 0;
-	if (pdb_store_series_last(c->store, id, c->history_where, c->history_until,
-				  HISTORY_RUNS + 1, &pts, &npts, err) < 0)
-		goto out;
+	pts = h->pts;
+	npts = h->n;
 	loc = pdb_xmalloc((npts ? npts : 1) * sizeof *loc);
 	chg = pdb_xmalloc((npts ? npts : 1) * sizeof *chg);
 	*se2 = 0;
 	for (size_t i = 0; i < npts; i++)
-		skip += pts[i].run_id != c->cand_id && pts[i].value > 0 && isfinite(pts[i].value);
+		skip += pts[i].run_id != c->scope.cand_id && pts[i].value > 0 && isfinite(pts[i].value);
 	skip = skip > HISTORY_RUNS ? skip - HISTORY_RUNS : 0; /* the newest only */
 	for (size_t i = 0; i < npts; i++) {
-		const struct pdb_history_point *p = &pts[i];
+		const struct pdb_compare_point *p = &pts[i];
 		double se;
-		if (p->run_id == c->cand_id || !(p->value > 0) || !isfinite(p->value))
+		if (p->run_id == c->scope.cand_id || !(p->value > 0) || !isfinite(p->value))
 			continue;
 		if (skip) {
 			skip--;
@@ -573,7 +506,6 @@ static long history_noise(struct ctx *c, const char *key, double *tau_d, double 
 		*se2 += se * se;
 		k++;
 	}
-	ret = (long)k;
 	if (k < 2)
 		goto out;
 	*se2 /= (double)k;
@@ -595,8 +527,7 @@ static long history_noise(struct ctx *c, const char *key, double *tau_d, double 
 out:
 	free(loc);
 	free(chg);
-	pdb_history_free(pts, npts);
-	return ret;
+	return k;
 }
 
 /* The candidate run against the run-to-run noise of the baseline's branch
@@ -606,21 +537,19 @@ out:
  * or the median of the baseline runs' medians (a group); its interval is
  * Student's t at the history's degrees of freedom times the SD the model
  * predicts for that difference. Returns 1 when decided, 0 when the branch
- * has fewer than HISTORY_MIN_RUNS runs of the series, -1 on error. */
-static int compare_history(struct ctx *c, struct pdb_compare_row *row, const char *key,
-			   const double *b, const double *a, struct pdb_err *err)
+ * has fewer than HISTORY_MIN_RUNS runs of the series. */
+static int compare_history(const struct ctx *c, struct pdb_compare_row *row, const char *key,
+			   const double *b, const double *a)
 {
 	double tau_d = 0, se2 = 0, level = NAN, tau_b2, var_ref, var_cand, se, sd, d, q, df;
 	size_t nbase = c->out->nbase;
-	long k;
+	size_t k;
 
 	/* a baseline not stored (id 0: an adaptive run's look) has no history */
-	if (c->paired || c->out->ncand != 1 || c->history_until <= 0 ||
+	if (c->paired || c->out->ncand != 1 || c->scope.until <= 0 ||
 	    !(row->median_base > 0) || !(row->median_cand > 0))
 		return 0;
-	if ((k = history_noise(c, key, &tau_d, &se2, &level, err)) < 0)
-		return -1;
-	if (k < HISTORY_MIN_RUNS)
+	if ((k = history_noise(c, key, &tau_d, &se2, &level)) < HISTORY_MIN_RUNS)
 		return 0;
 	/* a change between two runs holds twice a run's variance */
 	tau_b2 = fmax(0, tau_d * tau_d / 2 - se2);
@@ -751,8 +680,8 @@ static void compare_single(struct ctx *c, struct pdb_compare_row *row, const str
 	}
 	row->reason = pdb_xasprintf("one value a side and fewer than %d runs of history%s%s: "
 				    "no spread to judge", HISTORY_MIN_RUNS,
-				    c->history_branch ? " on " : "",
-				    c->history_branch ? c->history_branch : "");
+				    c->scope.branch ? " on " : "",
+				    c->scope.branch ? c->scope.branch : "");
 }
 
 /* The verdict of a compared series (after any Holm adjustment): from its
@@ -800,14 +729,14 @@ static int verdict_of(const struct ctx *c, struct pdb_compare_row *row)
 	else if (!isnan(row->run_noise_pct))
 		row->reason = pdb_xasprintf("inside the run-to-run noise assumed until %d runs of "
 					    "history%s%s (±%.3g %% a run): history would tell",
-					    HISTORY_MIN_RUNS, c->history_branch ? " on " : "",
-					    c->history_branch ? c->history_branch : "",
+					    HISTORY_MIN_RUNS, c->scope.branch ? " on " : "",
+					    c->scope.branch ? c->scope.branch : "",
 					    row->run_noise_pct);
 	else if (row->n_history)
 		row->reason = pdb_xasprintf("not significant against the run-to-run noise of its "
 					    "last %zu runs%s%s (±%.3g %% a run): more runs would tell",
-					    row->n_history, c->history_branch ? " on " : "",
-					    c->history_branch ? c->history_branch : "",
+					    row->n_history, c->scope.branch ? " on " : "",
+					    c->scope.branch ? c->scope.branch : "",
 					    row->history_spread_pct);
 	else
 		row->reason = pdb_xasprintf("the interval is wider than ±%g %%: more values "
@@ -856,7 +785,7 @@ static int constant(const double *b, size_t nb, const double *a, size_t na)
 static int cpu_on_both_sides(const struct ctx *c, const struct entry *e)
 {
 	const char *cpu = pdb_metric_cpu_of(e->r->metric);
-	struct entry key = { .key = cpu ? series_key(e->r->benchmark, e->dims_json, cpu) : NULL };
+	struct entry key = { .key = cpu ? pdb_compare_key(e->r->benchmark, e->dims_json, cpu) : NULL };
 	int both = key.key && c->nbase_e && c->ncand_e &&
 		   bsearch(&key, c->base_e, c->nbase_e, sizeof key, cmp_entry) &&
 		   bsearch(&key, c->cand_e, c->ncand_e, sizeof key, cmp_entry);
@@ -866,13 +795,13 @@ static int cpu_on_both_sides(const struct ctx *c, const struct entry *e)
 }
 
 /* Compare one series key: be/ne base entries, ce/nc candidate entries. */
-static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
-			  const struct entry *ce, size_t nc, struct pdb_err *err)
+static void compare_series(struct ctx *c, const struct entry *be, size_t nb,
+			   const struct entry *ce, size_t nc)
 {
 	const struct entry *e = nc ? ce : be;
 	const struct pdb_compare_opts *o = c->opts;
 	double *b = NULL, *a = NULL, thr, warn = NAN;
-	int direction = e->r->direction, positive, decided, ret = -1, gate = -1;
+	int direction = e->r->direction, positive, gate = -1;
 	enum pdb_metric_role role = pdb_metric_role(e->r->metric,
 						    pdb_result_get_dim(e->r, "process") != NULL);
 	struct pdb_compare_row *row;
@@ -886,7 +815,7 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 		warn = o->config->warn_pct;
 	if (o->config && pdb_compare_config_apply(o->config, e->r->benchmark, e->r->metric,
 						  &thr, &warn, &direction, &gate))
-		return 0;
+		return;
 	if (o->config && !isnan(o->config->run_noise_pct))
 		c->run_noise = log1p(o->config->run_noise_pct / 100);
 	else if (role == PDB_ROLE_WALL && cpu_on_both_sides(c, e))
@@ -915,7 +844,6 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 		if (row->verdict == PDB_VERDICT_INSUFFICIENT)
 			row->reason = pdb_xstrdup("no values on one side");
 		row->band = NULL;
-		ret = 0;
 		goto out;
 	}
 	/* (a count that repeats exactly is the news, not a constant to hide) */
@@ -927,9 +855,7 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 	if (pdb_unit_is_duration(row->unit))
 		row->n_zero = floor_zero_times(b, row->n_base, a, row->n_cand, &row->zero_floor);
 	positive = all_positive(b, row->n_base) && all_positive(a, row->n_cand);
-	if ((decided = compare_history(c, row, e->key, b, a, err)) < 0)
-		goto out;
-	if (decided)
+	if (compare_history(c, row, e->key, b, a))
 		;
 	else if (role == PDB_ROLE_COUNT_EXACT && positive)
 		compare_exact(c, row, b, a);
@@ -937,11 +863,9 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 		compare_samples(c, row, b, a, positive);
 	else
 		compare_single(c, row, be, nb, ce, nc, positive);
-	ret = 0;
 out:
 	free(b);
 	free(a);
-	return ret;
 }
 
 /* A row of its own for what failed: benchmark and dims, no values. */
@@ -1244,27 +1168,9 @@ static void check_tools(struct pdb_compare *out)
 	}
 }
 
-/* Load every run of a side into *runs (allocated even on failure). */
-static int load_runs(struct pdb_store *store, const int64_t *ids, size_t n,
-		     struct pdb_run ***runs, struct pdb_err *err)
-{
-	*runs = pdb_xcalloc(n ? n : 1, sizeof **runs);
-	for (size_t i = 0; i < n; i++)
-		if (!((*runs)[i] = pdb_store_load_run(store, ids[i], err)))
-			return -1;
-	return 0;
-}
-
-static void runs_free(struct pdb_run **runs, size_t n)
-{
-	for (size_t i = 0; runs && i < n; i++)
-		pdb_run_free(runs[i]);
-	free(runs);
-}
-
 /* Walk the two sorted entry lists in step, one series key at a time. */
-static int match_series(struct ctx *c, const struct entry *be, size_t nbe,
-			const struct entry *ce, size_t nce, struct pdb_err *err)
+static void match_series(struct ctx *c, const struct entry *be, size_t nbe,
+			 const struct entry *ce, size_t nce)
 {
 	size_t i = 0, j = 0;
 
@@ -1278,33 +1184,10 @@ static int match_series(struct ctx *c, const struct entry *be, size_t nbe,
 		if (d >= 0)
 			while (j + nj < nce && strcmp(ce[j + nj].key, ce[j].key) == 0)
 				nj++;
-		if (compare_series(c, ni ? be + i : NULL, ni, nj ? ce + j : NULL, nj, err) < 0)
-			return -1;
+		compare_series(c, ni ? be + i : NULL, ni, nj ? ce + j : NULL, nj);
 		i += ni;
 		j += nj;
 	}
-	return 0;
-}
-
-/* Where the history test reads the run-to-run noise: the branch of the
- * newest baseline run (in the order of runs), up to that run; the candidate (one run) is
- * never its own history. A branch name holding a comma cannot be an
- * attribute filter: such a baseline reads every run. */
-static void history_of(struct ctx *c, struct pdb_run *const *brun, size_t nbase,
-		       struct pdb_run *const *crun, size_t ncand)
-{
-	const struct pdb_run *newest = brun[0];
-
-	for (size_t i = 1; i < nbase; i++)
-		if (brun[i]->seq > newest->seq)
-			newest = brun[i];
-	c->history_until = newest->id;
-	c->history_branch = pdb_run_get_attr(newest, "branch");
-	if (c->history_branch && !strchr(c->history_branch, ','))
-		c->history_where = pdb_xasprintf("branch=%s", c->history_branch);
-	else
-		c->history_branch = NULL;
-	c->cand_id = ncand == 1 ? crun[0]->id : -1;
 }
 
 /* Whether a row enters the gate's counts: every row of a gated metric or
@@ -1328,12 +1211,12 @@ static double pair_alpha(const struct pdb_run *base, const struct pdb_run *cand,
 	return alpha;
 }
 
-int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_t nbase,
-		     struct pdb_run *const *crun, size_t ncand,
-		     const struct pdb_compare_opts *opts, struct pdb_compare *out,
-		     struct pdb_err *err)
+int pdb_compare(const struct pdb_compare_input *in, const struct pdb_compare_opts *opts,
+		struct pdb_compare *out, struct pdb_err *err)
 {
-	struct ctx c = { .store = store, .opts = opts, .out = out };
+	struct pdb_run *const *brun = in->base, *const *crun = in->cand;
+	size_t nbase = in->nbase, ncand = in->ncand;
+	struct ctx c = { .in = in, .opts = opts, .out = out };
 	struct entry *be = NULL, *ce = NULL;
 	size_t nbe = 0, nce = 0;
 	int ret = -1;
@@ -1351,7 +1234,7 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 	describe_runs(brun, nbase, &out->base);
 	describe_runs(crun, ncand, &out->cand);
 	check_env(brun, nbase, crun, ncand, out);
-	history_of(&c, brun, nbase, crun, ncand);
+	pdb_compare_scope_of(brun, nbase, crun, ncand, &c.scope);
 	if (nbase == 1 && ncand == 1) {
 		const char *ab = pdb_run_get_attr(brun[0], "ab"), *cab = pdb_run_get_attr(crun[0], "ab");
 		c.paired = ab && cab && strcmp(ab, cab) == 0 && brun[0] != crun[0] &&
@@ -1367,8 +1250,7 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 	c.nbase_e = nbe;
 	c.cand_e = ce;
 	c.ncand_e = nce;
-	if (match_series(&c, be, nbe, ce, nce, err) < 0)
-		goto out;
+	match_series(&c, be, nbe, ce, nce);
 	mark_failures(&c, crun, ncand);
 	mark_base_failures(&c, brun, nbase);
 	check_tools(out);
@@ -1414,34 +1296,8 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 out:
 	entries_free(be, nbe);
 	entries_free(ce, nce);
-	for (size_t i = 0; i < c.nseries; i++)
-		free(c.series[i].key);
-	free(c.series);
 	free(c.scratch);
-	free(c.history_where);
-	return ret;
-}
-
-int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t nbase,
-			   const int64_t *cand, size_t ncand,
-			   const struct pdb_compare_opts *opts, struct pdb_compare *out,
-			   struct pdb_err *err)
-{
-	struct pdb_run **brun = NULL, **crun = NULL;
-	int ret = -1;
-
-	memset(out, 0, sizeof *out);
-	if (nbase == 0 || ncand == 0) {
-		pdb_err_set(err, PDB_EXIT_USAGE, "a side of the comparison has no runs");
-		goto out;
-	}
-	if (load_runs(store, base, nbase, &brun, err) < 0 ||
-	    load_runs(store, cand, ncand, &crun, err) < 0)
-		goto out;
-	ret = pdb_compare_runs(store, brun, nbase, crun, ncand, opts, out, err);
-out:
-	runs_free(brun, nbase);
-	runs_free(crun, ncand);
+	pdb_compare_scope_release(&c.scope);
 	return ret;
 }
 

@@ -18,6 +18,7 @@
 #include "detect.h"
 #include "fuzz_common.h"
 #include "fuzz_runs.h"
+#include "gather/compare_gather.h"
 #include "json_out.h"
 #include "site/site.h"
 #include "store/store.h"
