@@ -12,7 +12,7 @@
 #include "util.h"
 
 #define HISTORY_RUNS PDB_COMPARE_HISTORY_RUNS
-#define HISTORY_MIN_RUNS 5   /* fewer: no history test */
+#define HISTORY_MIN_RUNS PDB_COMPARE_HISTORY_MIN_RUNS
 #define LEVEL_RUNS 3         /* the branch's level: the median of its newest runs */
 #define LEVEL_SPIKE 4.0      /* the farthest a baseline run is taken for a spike of the
 			      * load off that level, in run-to-run changes' SDs */
@@ -476,7 +476,7 @@ static size_t history_noise(const struct ctx *c, const char *key, double *tau_d,
 			    double *level)
 {
 	const struct pdb_compare_history *h = pdb_compare_history_find(c->in, key);
-	const struct pdb_compare_point *pts;
+	const struct pdb_run_value *pts;
 	double *loc = NULL, *chg = NULL;
 	size_t npts, k = 0, skip = 0;
 
@@ -491,7 +491,7 @@ static size_t history_noise(const struct ctx *c, const char *key, double *tau_d,
 		skip += pts[i].run_id != c->scope.cand_id && pts[i].value > 0 && isfinite(pts[i].value);
 	skip = skip > HISTORY_RUNS ? skip - HISTORY_RUNS : 0; /* the newest only */
 	for (size_t i = 0; i < npts; i++) {
-		const struct pdb_compare_point *p = &pts[i];
+		const struct pdb_run_value *p = &pts[i];
 		double se;
 		if (p->run_id == c->scope.cand_id || !(p->value > 0) || !isfinite(p->value))
 			continue;

@@ -13,20 +13,13 @@
 /* Runs of the baseline's branch the history test reads the run-to-run
  * noise from (one more is read: the candidate may be among them). */
 #define PDB_COMPARE_HISTORY_RUNS 30
-
-/* One run's value of a series, as the history test reads it: the median
- * of its samples (or the tool's, for a result without), their quartiles
- * (NaN without samples) and count. */
-struct pdb_compare_point {
-	int64_t run_id;
-	size_t n;
-	double value, q1, q3;
-};
+/* Fewer runs of a series than this: no history test. */
+#define PDB_COMPARE_HISTORY_MIN_RUNS 5
 
 /* The newest points of one series up to the baseline, oldest first. */
 struct pdb_compare_history {
 	char *key;                     /* pdb_compare_key */
-	struct pdb_compare_point *pts;
+	struct pdb_run_value *pts;
 	size_t n;
 };
 

@@ -62,8 +62,8 @@ int pdb_compare_gather_history(struct pdb_store *store, const struct pdb_compare
 	struct pdb_series *s = NULL;
 	char **bk = NULL, **ck = NULL;
 	int64_t *ids = NULL;
-	size_t nb = 0, nc = 0, ns = 0, nh = 0;
-	struct pdb_history_point **pts = NULL;
+	size_t nb = 0, nc = 0, ns = 0, nh = 0, nruns = 0;
+	struct pdb_run_value **pts = NULL;
 	size_t *npts = NULL;
 	int ret = -1;
 
@@ -73,6 +73,14 @@ int pdb_compare_gather_history(struct pdb_store *store, const struct pdb_compare
 		return 0;
 	pdb_compare_scope_of(in->base, in->nbase, in->cand, in->ncand, &scope);
 	if (scope.until <= 0) {
+		ret = 0;
+		goto out;
+	}
+	/* a branch with fewer runs than the test needs has no series that
+	 * could be tested on its history: nothing to read */
+	if (pdb_store_count_until(store, scope.where, scope.until, &nruns, err) < 0)
+		goto out;
+	if (nruns < PDB_COMPARE_HISTORY_MIN_RUNS) {
 		ret = 0;
 		goto out;
 	}
@@ -100,14 +108,8 @@ int pdb_compare_gather_history(struct pdb_store *store, const struct pdb_compare
 				  ids, nh, pts, npts, err) < 0)
 		goto out;
 	for (size_t i = 0; i < nh; i++) {
-		struct pdb_compare_history *h = &in->history[i];
-		h->pts = pdb_xmalloc((npts[i] ? npts[i] : 1) * sizeof *h->pts);
-		for (size_t j = 0; j < npts[i]; j++)
-			h->pts[j] = (struct pdb_compare_point){ pts[i][j].run_id, pts[i][j].n,
-								pts[i][j].value, pts[i][j].q1,
-								pts[i][j].q3 };
-		h->n = npts[i];
-		pdb_history_free(pts[i], npts[i]);
+		in->history[i].pts = pts[i];
+		in->history[i].n = npts[i];
 	}
 	/* the store lists series by benchmark, dims, metric: sort by key */
 	for (size_t i = 1; i < nh; i++)

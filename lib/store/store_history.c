@@ -384,9 +384,35 @@ out:
 	return rc == SQLITE_ERROR ? -1 : pdb_store_fail(store, err, "series points");
 }
 
+int pdb_store_count_until(struct pdb_store *store, const char *where, int64_t until_id,
+			  size_t *count, struct pdb_err *err)
+{
+	struct pdb_order_bounds b;
+	struct pdb_buf sql;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*count = 0;
+	pdb_buf_init(&sql);
+	pdb_buf_puts(&sql, "SELECT count(*) FROM runs r WHERE r.seq >= ?1 AND r.seq <= ?2");
+	pdb_store_filter_sql(&sql, where, 3);
+	if (pdb_store_order_bounds(store, 0, until_id, &b, err) == 0)
+		st = pdb_store_prepare(store, sql.data, err);
+	pdb_buf_release(&sql);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, b.lo);
+	sqlite3_bind_int64(st, 2, b.hi);
+	pdb_store_filter_bind(st, where, 3);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		*count = (size_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : pdb_store_fail(store, err, "count runs");
+}
+
 int pdb_store_last_points(struct pdb_store *store, const char *where, int64_t until_id,
 			  size_t count, const int64_t *series_ids, size_t nseries,
-			  struct pdb_history_point **pts, size_t *n, struct pdb_err *err)
+			  struct pdb_run_value **pts, size_t *n, struct pdb_err *err)
 {
 	struct series_slot *slots = pdb_xmalloc((nseries + 1) * sizeof *slots);
 	size_t *cap = pdb_xcalloc(nseries + 1, sizeof *cap), open = nseries;
@@ -424,36 +450,40 @@ int pdb_store_last_points(struct pdb_store *store, const char *where, int64_t un
 	pdb_store_filter_bind(st, where, 3);
 	while (open > 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct series_slot key = { sqlite3_column_int64(st, 6), 0 }, *slot;
-		struct pdb_history_point *p;
+		struct pdb_history_point p;
 		size_t i;
 
 		slot = bsearch(&key, slots, nseries, sizeof *slots, cmp_slot);
 		if (!slot || n[i = slot->index] >= count)
 			continue;
-		pdb_grow((void **)&pts[i], &cap[i], n[i] + 1, sizeof **pts);
-		p = &pts[i][n[i]++];
-		memset(p, 0, sizeof *p);
-		p->run_id = sqlite3_column_int64(st, 0);
-		p->seq = sqlite3_column_int64(st, 7);
-		point_values(st, p);
-		if (p->n == 0 && point_stats(store, sqlite3_column_int64(st, 5), p, err) < 0) {
+		memset(&p, 0, sizeof p);
+		point_values(st, &p);
+		if (p.n == 0 && point_stats(store, sqlite3_column_int64(st, 5), &p, err) < 0) {
 			rc = SQLITE_ERROR;
 			break;
 		}
+		pdb_grow((void **)&pts[i], &cap[i], n[i] + 1, sizeof **pts);
+		pts[i][n[i]++] = (struct pdb_run_value){ sqlite3_column_int64(st, 0), p.n, p.value,
+							 p.q1, p.q3 };
 		open -= n[i] == count;
 	}
 	if (rc == SQLITE_ROW)
 		rc = SQLITE_DONE; /* every series full */
 	sqlite3_finalize(st);
+	/* read newest first: oldest first, as the order of runs has them */
 	for (size_t i = 0; rc == SQLITE_DONE && i < nseries; i++)
-		order_points(pts[i], n[i]);
+		for (size_t j = 0; j < n[i] / 2; j++) {
+			struct pdb_run_value t = pts[i][j];
+			pts[i][j] = pts[i][n[i] - 1 - j];
+			pts[i][n[i] - 1 - j] = t;
+		}
 out:
 	free(slots);
 	free(cap);
 	if (rc == SQLITE_DONE)
 		return 0;
 	for (size_t i = 0; i < nseries; i++) {
-		pdb_history_free(pts[i], n[i]);
+		free(pts[i]);
 		pts[i] = NULL;
 		n[i] = 0;
 	}
