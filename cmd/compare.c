@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "compare_gate.h"
+#include "dim_filter.h"
 #include "util.h"
 
 static int compare_main(int argc, char **argv, struct cmd_ctx *ctx);
@@ -17,6 +18,7 @@ static const struct cmd_option options[] = {
 	COMPARE_GATE_OPTIONS,
 	{ "last", OPT_LAST, "N", "BASE is the last N runs matching its selector", NULL },
 	{ "cand-last", OPT_CAND_LAST, "N", "CANDIDATE is the last N runs matching its selector", NULL },
+	{ "dim", 'd', "K=V", CMD_DIM_HELP, NULL },
 	{ 0 },
 };
 
@@ -36,6 +38,7 @@ const struct command cmd_compare = {
 struct compare_opts {
 	int last, cand_last;
 	struct compare_gate gate;
+	struct pdb_dim_filter dims;
 };
 
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct compare_opts *o)
@@ -56,6 +59,11 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct comp
 				return cmd_usage_error(&cmd_compare, "--%s: expected a count, not '%s'",
 						       c == OPT_LAST ? "last" : "cand-last", optarg);
 			*(c == OPT_LAST ? &o->last : &o->cand_last) = (int)n;
+			break;
+		case 'd':
+			if ((status = cmd_add_dim(&cmd_compare, &o->dims, optarg)) >= 0)
+				return status;
+			o->gate.cmp.dims = &o->dims;
 			break;
 		default:
 			if ((status = cmd_common_option(&cmd_compare, ctx, c)) >= 0)
@@ -104,6 +112,7 @@ static int compare_main(int argc, char **argv, struct cmd_ctx *ctx)
 	status = compare_gate_run(&o.gate, store, base, nbase, cand, ncand, "compare");
 out:
 	compare_gate_release(&o.gate);
+	pdb_dim_filter_release(&o.dims);
 	free(base);
 	free(cand);
 	pdb_store_close(store);

@@ -62,8 +62,8 @@ struct pdb_table_spec {
 	const char *cols;           /* "[LABEL=]METRIC[:STAT],...,speedup" */
 	const struct pdb_table_unit *units;
 	size_t nunits;
-	const struct pdb_attr *hold; /* --dim K=V: series with another value of K are left out */
-	size_t nhold;
+	struct pdb_dim_filter *dims; /* --dim K=V (NULL: none): series with another value of K
+				      * are left out; a K no series of the run has is an error */
 	int exact;                  /* only series whose dims are the rows' dims, no more, no fewer
 				     * (lib/table_points.c: its tables, one per set of dims) */
 };

@@ -9,11 +9,13 @@
 #include "err.h"
 #include "store/store.h"
 
+struct pdb_dim_filter;
 struct pdb_plot_opts {
 	const char *bench_glob;  /* NULL: any benchmark */
 	const char *metric_glob; /* NULL: the kind's choice */
 	const char *title;       /* NULL: a title from the data */
 	const char *where;       /* history: only runs with these attributes ("k=v,k=v"); NULL: all */
+	struct pdb_dim_filter *dims; /* --dim K=V: only series these dims pass (NULL: all) */
 	int width, height, theme;
 	int last, cand_last;     /* plot compare: BASE (CAND) is the last N runs its selector
 				  * matches (read by cmd/plot.c, which makes the comparison) */

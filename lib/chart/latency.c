@@ -8,6 +8,7 @@
 
 #include "chart/layout.h"
 #include "chart/sort.h"
+#include "dim_filter.h"
 #include "util.h"
 
 #define MAX_LINES 8
@@ -427,7 +428,8 @@ static size_t pick_results(struct pdb_run **runs, size_t nruns, const struct pdb
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
 			size_t fam = stat_prefix(r), seen = 0;
-			if (strcmp(r->unit, "s") != 0 || !pdb_glob_match(opts->bench_glob, r->benchmark) ||
+			if (!pdb_dim_filter_pass(opts->dims, r->dims, r->ndims) ||
+			    strcmp(r->unit, "s") != 0 || !pdb_glob_match(opts->bench_glob, r->benchmark) ||
 			    !pdb_glob_match(opts->metric_glob, r->metric) || is_sibling(runs[k], r))
 				continue;
 			/* per-period percentiles with no series of their own: one series */
@@ -595,7 +597,8 @@ void pdb_chart_timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t n
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
 			size_t u = 0;
-			if (!pick(r) || !pdb_glob_match(opts->bench_glob, r->benchmark) || !has_times(r))
+			if (!pdb_dim_filter_pass(opts->dims, r->dims, r->ndims) || !pick(r) ||
+			    !pdb_glob_match(opts->bench_glob, r->benchmark) || !has_times(r))
 				continue;
 			pdb_grow((void **)&it, &cap, n + 1, sizeof *it);
 			it[n].run = runs[k];

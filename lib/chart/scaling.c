@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dim_filter.h"
 #include "util.h"
 
 /* One measured value at a vCPU count. */
@@ -268,7 +269,8 @@ int pdb_scaling_gather(struct pdb_store *store, const char *const *sel, size_t n
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
 			double vc, v = pdb_result_value(r);
-			if (!pdb_glob_match(opts->bench_glob, r->benchmark) ||
+			if (!pdb_dim_filter_pass(opts->dims, r->dims, r->ndims) ||
+			    !pdb_glob_match(opts->bench_glob, r->benchmark) ||
 			    !pdb_glob_match(opts->metric_glob, r->metric) ||
 			    vcpus_of(runs[k], r, &vc) < 0 || !(v > 0))
 				continue;
