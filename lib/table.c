@@ -577,6 +577,17 @@ static double cell_value(const struct pdb_result *r, const struct pdb_table_col 
 	return sample_stat(r, c);
 }
 
+double pdb_table_mean(const struct pdb_result *r)
+{
+	return cell_value(r, &(struct pdb_table_col){ .stat = PDB_TSTAT_MEAN });
+}
+
+double pdb_speedup_pct(double first, double v, int direction)
+{
+	/* lower is better (a time): the speed-up is the first's over this */
+	return direction == PDB_DIR_LOWER ? 100 * (first / v) : 100 * (v / first);
+}
+
 /* --unit for column c: the unit given for its name, or for its metric. */
 static const char *unit_for(const struct pdb_table_spec *spec, const struct pdb_table_col *c)
 {
@@ -619,10 +630,8 @@ static int fill_column(const struct pdb_run *run, const struct pdb_table_spec *s
 		double first = t->values[col->of];
 		snprintf(col->unit, sizeof col->unit, "%%");
 		for (size_t r = 0; r < t->nrows; r++) {
-			double v = t->values[r * t->ncols + col->of];
-			/* lower is better (a time): the speed-up is the first's over this */
-			t->values[r * t->ncols + c] = of->direction == PDB_DIR_LOWER ? 100 * (first / v)
-										     : 100 * (v / first);
+			t->values[r * t->ncols + c] = pdb_speedup_pct(first, t->values[r * t->ncols + col->of],
+								      of->direction);
 		}
 		if (unit)
 			return pdb_err_set(err, PDB_EXIT_INPUT, "--unit %s: a speed-up is in %%", col->name);

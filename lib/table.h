@@ -68,6 +68,14 @@ struct pdb_table_spec {
 				     * (lib/table_points.c: its tables, one per set of dims) */
 };
 
+/* The one speed-up rule: a series' mean (of its samples: a rate's mean is
+ * its rate over the seconds measured; else the tool's mean), as the
+ * `:mean` statistic takes it, and v against first in % (first's over v
+ * where lower is better). `table --cols METRIC:mean,speedup` and plot
+ * scaling's speed-up (and throughput) are these numbers. */
+double pdb_table_mean(const struct pdb_result *r);
+double pdb_speedup_pct(double first, double v, int direction);
+
 /* The table of run as spec asks; 0, or -1 with err: an unknown dim, metric or
  * statistic, an incompatible unit, a point with two series of a metric
  * (PDB_EXIT_INPUT); a malformed --cols (PDB_EXIT_USAGE). */
