@@ -214,14 +214,13 @@ static void add_note(struct pdb_report_files *files, const char *note)
 	files->notes[files->nnotes++] = pdb_xstrdup(note);
 }
 
-/* Append to *note (malloc'ed or NULL) a sentence. */
-static void note_add(char **note, const char *fmt, const char *a, const char *b, const char *c)
+/* Append to *note (malloc'ed or NULL) the lines a figure left out. */
+static void note_left_out(char **note, const char *list)
 {
-	char *more = pdb_xasprintf(fmt, a, b, c);
-	char *all = *note ? pdb_xasprintf("%s %s", *note, more) : pdb_xstrdup(more);
+	char *all = pdb_xasprintf("%s%sLeft out of the figure below: %s.", *note ? *note : "",
+				  *note ? " " : "", list);
 
 	free(*note);
-	free(more);
 	*note = all;
 }
 
@@ -263,8 +262,7 @@ static int latency_figure(struct latency_ctx *x, struct pdb_chart *c, const char
 			free(list);
 			list = l;
 		}
-		note_add(&note, "Left out of the figure below: %s. perfdb plot latency RUN --bench B "
-			 "--metric M draws %s.", list, c->nskipped == 1 ? "it" : "them", "");
+		note_left_out(&note, list);
 		free(list);
 	}
 	if (note) {
