@@ -495,7 +495,7 @@ static int detect_history(struct pdb_store *store, const struct report *r,
 	for (size_t i = 0; i < h->n; i++)
 		x[i] = h->pts[i].value;
 	pdb_detect_opts_init(&o);
-	o.direction = s->direction;
+	pdb_detect_opts_for(&o, s->metric, s->unit, s->direction);
 	rc = pdb_detect(x, h->n, &o, NULL, NULL, &h->res, err);
 	free(x);
 	return rc;

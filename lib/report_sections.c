@@ -358,7 +358,7 @@ static void history_section(const struct report_history *h, int html, struct pdb
 
 		pdb_compare_value_text(cp->mean_before, r->unit, mb, sizeof mb);
 		pdb_compare_value_text(cp->mean_after, r->unit, ma, sizeof ma);
-		snprintf(pct, sizeof pct, "%+.1f%%", cp->change_pct);
+		pdb_detect_change_text(cp, r->unit, pct, sizeof pct);
 		pdb_compare_p_text(cp->p_value, p, sizeof p);
 		snprintf(v, sizeof v, "%s%s", cp_verdict(cp), cp->tentative ? " (tentative)" : "");
 		table_row(&t, NULL, row, 0);
