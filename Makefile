@@ -41,37 +41,12 @@ else
 Q   = @
 say = @printf '  %-3s %s\n'
 endif
-# Modules (lib/module.h): the code that needs a large library, built as
-# BUILD/modules/NAME.so, embedded in the binary and loaded when first used;
-# NAME_SRC its sources, NAME_PKGS the packages it links. The binary links
-# CORE_PKGS.
-CORE_PKGS   = sqlite3 jansson yaml-0.1 zlib libzstd liblzma libcrypto
-MODULES     = render xml kafka
-render_SRC  = lib/chart/cairo_render.c lib/chart/png_write.c
-render_PKGS = cairo freetype2 zlib
-xml_SRC     = lib/formats/catch2_xml_read.c
-xml_PKGS    = libxml-2.0
-kafka_SRC   = lib/kafka/mock.c lib/kafka/stream.c lib/kafka/workload.c
-kafka_PKGS  = rdkafka jansson
-MODULE_SRC  = $(foreach m,$(MODULES),$($(m)_SRC))
-MODULE_OBJ  = $(MODULE_SRC:%.c=$(BUILD)/pic/%.o)
-MODULE_SO   = $(MODULES:%=$(BUILD)/modules/%.so)
-
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(CORE_PKGS) 2>/dev/null)
-ALL_PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
 ALL_CFLAGS = $(WARN) $(OPT) -D_GNU_SOURCE -Ilib -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
 LIBS       = $(PKG_LIBS) -lcsv -lm $(LDLIBS)
-# the unit tests link the modules' code too
-ALL_LIBS   = $(ALL_PKG_LIBS) -lcsv -lm $(LDLIBS)
-# what the modules call in the binary: perfdb's functions (the whole
-# library is linked in, what only a module calls too), and in a sanitizer
-# build the sanitizers' runtime, linked into the binary only
-EXPORTS    = -Wl,--export-dynamic-symbol='pdb_*' -Wl,--export-dynamic-symbol='__asan_*' \
-             -Wl,--export-dynamic-symbol='__ubsan_*' -Wl,--export-dynamic-symbol='__sanitizer_*'
-
-LIB_SRC  = $(filter-out $(MODULE_SRC),$(sort $(wildcard lib/*.c lib/*/*.c)))
+LIB_SRC  = $(sort $(wildcard lib/*.c lib/*/*.c))
 CMD_SRC  = $(sort $(wildcard cmd/*.c))
 SCHEMA   = $(sort $(wildcard schema/*.sql))
 TEMPLATES = $(sort $(wildcard reports/*.tmpl))
@@ -102,37 +77,9 @@ deps:
 test-deps:
 	@sh scripts/deps.sh $(DEBS) $(TEST_DEBS)
 
-$(BUILD)/perfdb: $(CMD_OBJ) $(BUILD)/modules.o $(BUILD)/libperfdb.a
+$(BUILD)/perfdb: $(CMD_OBJ) $(BUILD)/libperfdb.a
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(EXPORTS) -o $@ $(CMD_OBJ) $(BUILD)/modules.o \
-		-Wl,--whole-archive $(BUILD)/libperfdb.a -Wl,--no-whole-archive $(LIBS)
-
-# A module's objects are position-independent (BUILD/pic/). It is linked
-# without the sanitizers' flags: their runtime is the binary's, which the
-# module's references find when it is loaded.
-$(BUILD)/pic/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(say) CC $@
-	$(Q)$(CC) $(ALL_CFLAGS) -fPIC $(DEPFLAGS) -c -o $@ $<
-
-define module_rule
-$(BUILD)/modules/$(1).so: $$($(1)_SRC:%.c=$$(BUILD)/pic/%.o)
-	@mkdir -p $$(dir $$@)
-	$$(say) LD $$@
-	$$(Q)$$(CC) -shared -o $$@ $$^ $$(shell pkg-config --libs $$($(1)_PKGS))
-endef
-$(foreach m,$(MODULES),$(eval $(call module_rule,$(m))))
-
-# The modules embedded in the binary (lib/module.c loads them from it; the
-# unit tests link the modules' objects instead).
-$(BUILD)/modules.c: scripts/embed-modules.sh Makefile
-	@mkdir -p $(BUILD)
-	$(say) GEN $@
-	$(Q)sh scripts/embed-modules.sh $(BUILD) $(MODULES) > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/modules.o: $(BUILD)/modules.c $(MODULE_SO)
-	$(say) CC $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libperfdb.a $(LIBS)
 
 $(BUILD)/libperfdb.a: $(LIB_OBJ)
 	$(say) AR $@
@@ -178,13 +125,13 @@ $(BUILD)/_perfdb: $(BUILD)/perfdb
 	$(say) GEN $@
 	$(Q)$(BUILD)/perfdb --generate complete-zsh > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfdb.a $(MODULE_OBJ)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfdb.a
 	@mkdir -p $(dir $@)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ -o $@ $< $(MODULE_OBJ) $(BUILD)/libperfdb.a \
-		$(ALL_LIBS) $(CMOCKA_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ -o $@ $< $(BUILD)/libperfdb.a \
+		$(LIBS) $(CMOCKA_LIBS)
 
--include $(LIB_OBJ:.o=.d) $(MODULE_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)
 
 units: $(UNIT_BIN)
 
