@@ -4,10 +4,23 @@ BUILD   ?= build
 CC      ?= cc
 PKGS     = sqlite3 jansson yaml-0.1 cairo freetype2 rdkafka zlib libzstd liblzma libcrypto libxml-2.0
 TESTPKGS = cmocka
-# Debian packages that provide the above (pkg-config name -> package below)
-DEBS     = gcc pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libyaml-dev libcairo2-dev libfreetype-dev zlib1g-dev libzstd-dev liblzma-dev libssl-dev \
-           librdkafka-dev libcsv-dev libxml2-dev libcmocka-dev fonts-dejavu-core sqlite3 \
-           procps kcat python3-yaml rsyslog iproute2
+# The Debian package of each (and of libcsv, which has no pkg-config file)
+deb_sqlite3    = libsqlite3-dev
+deb_jansson    = libjansson-dev
+deb_yaml-0.1   = libyaml-dev
+deb_cairo      = libcairo2-dev
+deb_freetype2  = libfreetype-dev
+deb_rdkafka    = librdkafka-dev
+deb_zlib       = zlib1g-dev
+deb_libzstd    = libzstd-dev
+deb_liblzma    = liblzma-dev
+deb_libcrypto  = libssl-dev
+deb_libxml-2.0 = libxml2-dev
+deb_cmocka     = libcmocka-dev
+deb_csv        = libcsv-dev
+# What make deps installs: the above, the tools the build and the demo run
+DEBS     = gcc pkg-config gzip xz-utils zstd $(foreach p,$(PKGS) $(TESTPKGS) csv,$(deb_$(p))) \
+           fonts-dejavu-core sqlite3 procps kcat python3-yaml rsyslog iproute2
 # What the tests need beside (make check installs them, so no test skips on a new machine)
 TEST_DEBS = chromium python3-scipy time git cmark-gfm man-db sysbench zsh tmux valgrind jq
 
@@ -55,17 +68,32 @@ CMD_OBJ  = $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
+# make builds and installs nothing: first it checks that pkg-config finds
+# every library (and the compiler libcsv's header, and cmocka for the unit
+# tests), else it stops with one line naming the missing Debian packages
+# (scripts/missing-debs.sh). The goals that install first (deps, demo,
+# check...) check in the sub-make they start after the install.
+INSTALL_GOALS = deps test-deps clean check test regen demo bench examples fuzz
+ifeq ($(filter $(INSTALL_GOALS),$(MAKECMDGOALS)),)
+MISSING_DEBS := $(shell CC="$(CC)" sh scripts/missing-debs.sh \
+	$(foreach p,$(PKGS) $(if $(filter units check-build%,$(MAKECMDGOALS)),$(TESTPKGS)),$(p)=$(deb_$(p))) \
+	csv.h=$(deb_csv))
+ifneq ($(MISSING_DEBS),)
+$(error perfdb needs the Debian packages $(MISSING_DEBS): run make deps, then make)
+endif
+endif
+
 .PHONY: all build docs deps test-deps check check-builds check-build-opt check-build-asan check-build-tsan test demo bench regen fuzz install clean examples units
 
-# Public targets first install what is missing, then run make again so that
-# pkg-config's answers are read after the install.
+# The public targets that install what is missing (demo, check, bench...)
+# then run make again, so that pkg-config's answers are read after the
+# install.
 SUBMAKE = $(MAKE) --no-print-directory
 # the builds' sub-makes keep each target's output (a compiler error) together
 BUILDMAKE = $(SUBMAKE) --output-sync=target
 # (recipes calling them start with + so that they share the jobserver)
 
-all: deps
-	+@$(BUILDMAKE) build
+all: build
 
 build: $(BUILD)/perfdb $(BUILD)/man/perfdb.1 $(BUILD)/perfdb.bash $(BUILD)/_perfdb
 	@ln -sf $(BUILD)/perfdb perfdb
@@ -167,16 +195,19 @@ docs: build
 	@sh scripts/docs-options.sh $(BUILD)/perfdb docs/commands.md > $(BUILD)/commands.md
 	@mv $(BUILD)/commands.md docs/commands.md
 
-demo: all
+demo: deps
+	+@$(BUILDMAKE) build
 	@sh scripts/demo.sh
 
-bench: all
+bench: deps
+	+@$(BUILDMAKE) build
 	@sh tests/bench/run.sh
 
 fuzz:
 	@sh tests/fuzz/run.sh
 
-examples: all
+examples: deps
+	+@$(BUILDMAKE) build
 	@sh scripts/examples.sh $(BUILD)/perfdb
 
 install: build
