@@ -22,7 +22,7 @@ deb_csv        = libcsv-dev
 DEBS     = gcc pkg-config gzip xz-utils zstd $(foreach p,$(PKGS) $(TESTPKGS) csv,$(deb_$(p))) \
            fonts-dejavu-core sqlite3 procps kcat python3-yaml rsyslog iproute2
 # What the tests need beside (make check installs them, so no test skips on a new machine)
-TEST_DEBS = chromium python3-scipy time git cmark-gfm man-db sysbench zsh tmux valgrind jq
+TEST_DEBS = chromium python3-scipy time git cmark-gfm man-db sysbench zsh tmux valgrind jq dpkg-dev
 
 OPT     ?= -O2 -g
 # The suite starts the ASan binary thousands of times: the sanitizers'
@@ -83,7 +83,7 @@ $(error perfdb needs the Debian packages $(MISSING_DEBS): run make deps, then ma
 endif
 endif
 
-.PHONY: all build docs deps test-deps check check-builds check-build-opt check-build-asan check-build-tsan test demo bench regen fuzz install clean examples units
+.PHONY: all build deb docs deps test-deps check check-builds check-build-opt check-build-asan check-build-tsan test demo bench regen fuzz install clean examples units
 
 # The public targets that install what is missing (demo, check, bench...)
 # then run make again, so that pkg-config's answers are read after the
@@ -222,6 +222,15 @@ install: build
 	install -m 644 $(BUILD)/perfdb.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/perfdb
 	install -d $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m 644 $(BUILD)/_perfdb $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_perfdb
+
+# A Debian package of what install installs, under /usr, its Depends from
+# dpkg-shlibdeps (scripts/make-deb.sh): DEBDIR/perfdb_VERSION_ARCH.deb
+DEBDIR ?= $(BUILD)/deb
+DEB_MAINTAINER ?= perfdb maintainers <perfdb@localhost>
+deb: build
+	@rm -rf $(DEBDIR)/debian
+	+@$(SUBMAKE) install DESTDIR=$(abspath $(DEBDIR))/debian/perfdb PREFIX=/usr >/dev/null
+	@sh scripts/make-deb.sh $(DEBDIR) "$(DEB_MAINTAINER)"
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz perfdb
