@@ -1,5 +1,4 @@
-/* Chart drawing with cairo, the module render.so: the only file that
- * includes cairo.h. */
+/* Chart drawing with cairo: the only file that includes cairo.h. */
 #include "chart/cairo_render.h"
 
 #include <cairo.h>
