@@ -6,11 +6,12 @@
 
 #include "branches.h"
 #include "cmd.h"
+#include "detect_cache.h"
 #include "escape.h"
 #include "detect.h"
+#include "detect_wall.h"
 #include "metric_role.h"
 #include "json_out.h"
-#include "store/store_detect.h"
 #include "units.h"
 #include "util.h"
 
@@ -168,6 +169,7 @@ static json_t *series_json(const struct found *f)
 		json_object_set_new(c, "verdict", json_string(verdict(cp)));
 		json_object_set_new(c, "tentative", json_boolean(cp->tentative));
 		json_object_set_new(c, "confirmed", json_boolean(cp->confirmed));
+		json_object_set_new(c, "cpu_steady", json_boolean(cp->cpu_steady));
 		json_array_append_new(cps, c);
 	}
 	for (size_t i = 0; i < f->res.noutliers; i++) {
@@ -262,6 +264,7 @@ static void print_tables(const struct found *fs, size_t n, int md)
 			snprintf(p, sizeof p, "%.2g", cp->p_value);
 			snprintf(v, sizeof v, "%s%s", verdict(cp),
 				 cp->tentative ? " (tentative)" :
+				 cp->cpu_steady ? " (CPU time steady)" :
 				 !cp->confirmed ? " (unconfirmed)" : "");
 			nreg += cp->regression;
 			row[0] = f->series->benchmark; row[1] = dims; row[2] = f->series->metric;
@@ -313,6 +316,20 @@ static void print_tables(const struct found *fs, size_t n, int md)
 	printf("%s%zu series, %zu change point%s (%zu regression%s), %zu outlier%s\n",
 	       ncp || nout ? "\n" : "", n, ncp, ncp == 1 ? "" : "s", nreg,
 	       nreg == 1 ? "" : "s", nout, nout == 1 ? "" : "s");
+}
+
+/* Wall-time change points against the CPU time of their benchmark. */
+static void check_wall(struct found *fs, size_t n)
+{
+	struct pdb_detect_view *v = pdb_xcalloc(n + 1, sizeof *v);
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct pdb_detect_view){ .benchmark = fs[i].series->benchmark,
+			.dims = fs[i].series->dims, .metric = fs[i].series->metric,
+			.run_ids = fs[i].values.v.run_ids, .values = fs[i].values.v.values,
+			.n = fs[i].values.v.n, .res = &fs[i].res };
+	pdb_detect_check_wall(v, n);
+	free(v);
 }
 
 static int detect_series(struct pdb_store *store, const struct detect_cli *cli,
@@ -539,7 +556,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		cmd_say("detect", "--since %s: only %zu run%s match%s: all of them, "
 			"from run%lld", cli.since, fewer, fewer == 1 ? "" : "s",
 			fewer == 1 ? "es" : "", (long long)since_id);
-	params = pdb_store_detect_params(&cli.opts, since_id, cli.where);
+	params = pdb_detect_params(&cli.opts, since_id, cli.where);
 	selection = pdb_store_detect_selection(since_id, cli.where);
 	fs = pdb_xcalloc(nseries + 1, sizeof *fs);
 	entries = pdb_xcalloc(nseries + 1, sizeof *entries);
@@ -553,6 +570,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		entries[i].state = &fs[i].state;
 		entries[i].values = &fs[i].values;
 	}
+	check_wall(fs, nseries);
 	if (pdb_detect_cache_save(store, params, selection, entries, nseries, &saved_note,
 				  &err) < 0) {
 		status = cmd_fail("detect", &err);

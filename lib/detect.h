@@ -59,6 +59,9 @@ struct pdb_change_point {
 				* confidence at least -log10 P; in
 				* PDB_OUTLIERS_REPORT mode its acceptance is the
 				* test */
+	int cpu_steady;        /* 1: a wall-time change its CPU time did not make
+				* (pdb_detect_check_wall): the machine's load, not
+				* confirmed */
 };
 #define PDB_DETECT_MAX_CONFIDENCE 1000.0
 /* The change of cp for people: "+22.2%", or from a level of 0 the change

@@ -227,7 +227,8 @@ static void change_points(const struct site *s, const struct site_bench *bench, 
 				       "<td class=\"num\">%.1f</td><td><span class=\"badge %s\">%s%s</span>"
 				       "</td></tr>\n", ch, cp->p_value, cp->confidence,
 				       cp->confirmed ? cp_verdict(cp) : "tentative", cp_verdict(cp),
-				       cp->tentative ? " (tentative)" : !cp->confirmed ? " (unconfirmed)" : "");
+				       cp->tentative ? " (tentative)" : cp->cpu_steady ? " (CPU time steady)" :
+				       !cp->confirmed ? " (unconfirmed)" : "");
 		}
 	}
 	if (ncp)

@@ -63,7 +63,8 @@ static void change_point_cell(struct pdb_buf *b, const struct site *s,
 	if (newer) {
 		pdb_buf_printf(b, "%s<span class=\"badge tentative\">%s, %s</span> %s at ",
 			       confirmed ? "<br>" : "", cp_verdict(newer),
-			       newer->tentative ? "tentative" : "unconfirmed", nch);
+			       newer->tentative ? "tentative" :
+			       newer->cpu_steady ? "CPU time steady" : "unconfirmed", nch);
 		site_run_link(b, s, ss->pts[newer->index].run_id, depth);
 	}
 	pdb_buf_puts(b, "</td>");
