@@ -15,8 +15,8 @@ enum { OPT_LAST = CMD_LONG_ONLY, OPT_CAND_LAST };
 
 static const struct cmd_option options[] = {
 	COMPARE_GATE_OPTIONS,
-	{ "last", OPT_LAST, "N", "BASE is the last N runs matching its selector", NULL },
-	{ "cand-last", OPT_CAND_LAST, "N", "CANDIDATE is the last N runs matching its selector", NULL },
+	{ "last", OPT_LAST, "N", "BASE is the last N runs matching its selector" },
+	{ "cand-last", OPT_CAND_LAST, "N", "CANDIDATE is the last N runs matching its selector" },
 	{ 0 },
 };
 
@@ -44,7 +44,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct comp
 	int64_t n;
 
 	while ((c = cmd_next_option(argc, argv, &cmd_compare)) != -1) {
-		if ((status = compare_gate_option(&o->gate, &cmd_compare, c, optarg)) >= 0) {
+		if ((status = compare_gate_option(&o->gate, &cmd_compare, c)) >= 0) {
 			if (status)
 				return status;
 			continue;
@@ -89,7 +89,7 @@ static int compare_main(int argc, char **argv, struct cmd_ctx *ctx)
 	size_t nbase = 0, ncand = 0;
 	int status;
 
-	compare_gate_init(&o.gate);
+	compare_gate_init(&o.gate, &cmd_compare);
 	if ((status = parse_options(argc, argv, ctx, &o)) >= 0 ||
 	    (status = compare_gate_config(&o.gate, "compare")) != 0)
 		goto out;

@@ -16,12 +16,12 @@ static int export_main(int argc, char **argv, struct cmd_ctx *ctx);
 static const char *const formats[] = { "csv", "jsonl", NULL };
 
 static const struct cmd_option options[] = {
-	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable)", NULL },
-	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB", NULL },
-	{ "metric", 'm', "GLOB", "only metrics matching GLOB", NULL },
-	{ "format", 'F', "FMT", "csv (default) or jsonl, one JSON object a line", formats },
-	{ "stats", 's', NULL, "one row per statistic the tool computed, not per sample", NULL },
-	{ "output", 'o', "FILE", "write FILE (a file replaced whole, a FIFO written in place)", NULL },
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable)" },
+	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB" },
+	{ "metric", 'm', "GLOB", "only metrics matching GLOB" },
+	{ "format", 'F', "FMT", "csv (default) or jsonl, one JSON object a line", .choices = formats },
+	{ "stats", 's', NULL, "one row per statistic the tool computed, not per sample" },
+	{ "output", 'o', "FILE", "write FILE (a file replaced whole, a FIFO written in place)" },
 	{ 0 },
 };
 

@@ -14,14 +14,14 @@ static int gc_main(int argc, char **argv, struct cmd_ctx *ctx);
 enum { OPT_KEEP_LAST = CMD_LONG_ONLY, OPT_OLDER_THAN, OPT_KEEP_PER, OPT_DRY_RUN };
 
 static const struct cmd_option options[] = {
-	{ "keep-last", OPT_KEEP_LAST, "N", "keep the N newest runs", NULL },
-	{ "older-than", OPT_OLDER_THAN, "DAYS", "delete only runs created more than DAYS days ago", NULL },
-	{ "keep", 'k', "K=V", "keep every run whose attribute K is V (name=NAME: that run)", NULL },
+	{ "keep-last", OPT_KEEP_LAST, "N", "keep the N newest runs" },
+	{ "older-than", OPT_OLDER_THAN, "DAYS", "delete only runs created more than DAYS days ago" },
+	{ "keep", 'k', "K=V", "keep every run whose attribute K is V (name=NAME: that run)" },
 	{ "keep-per", OPT_KEEP_PER, "K[,K]", "keep the newest run of each combination of these\n"
-					     "attributes' values (default: branch)", NULL },
+					     "attributes' values (default: branch)" },
 	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes are considered;\n"
-				     "the others are kept and not counted", NULL },
-	{ "dry-run", OPT_DRY_RUN, NULL, "print what would be deleted, delete nothing", NULL },
+				     "the others are kept and not counted" },
+	{ "dry-run", OPT_DRY_RUN, NULL, "print what would be deleted, delete nothing" },
 	{ 0 },
 };
 

@@ -115,13 +115,15 @@ static void man_option(FILE *out, const struct cmd_option *o)
 		fputs("\\fR", out);
 	}
 	fputc('\n', out);
-	roff_line(out, o->help); /* its line breaks are filled */
+	char *help = cmd_option_help(o);
+	roff_line(out, help); /* its line breaks are filled */
+	free(help);
 }
 
 static void man_command(FILE *out, const struct command *cmd)
 {
-	const struct cmd_option *opts[CMD_MAX_OPTIONS];
-	size_t n = cmd_options(cmd, opts);
+	size_t n;
+	const struct cmd_option **opts = cmd_options(cmd, &n);
 	char *name = pdb_xasprintf("perfdb-%s", cmd->name), *title = pdb_xstrdup(name);
 
 	for (char *p = title; *p; p++)
@@ -140,6 +142,7 @@ static void man_command(FILE *out, const struct command *cmd)
 		man_option(out, opts[i]);
 	fputs(".SH SEE ALSO\n.BR perfdb (1),\n.BR perfdb\\-formats (7),\n"
 	      "and docs/commands.md in perfdb's source, the manual of every command\n", out);
+	free(opts);
 	free(title);
 	free(name);
 }
@@ -207,20 +210,22 @@ static void man_formats(FILE *out)
 }
 
 /* The tables, one option a line: command, letter (- when none), long
- * name, value (- for a flag), choices (comma-separated, - when any). */
+ * name, value (- for a flag), choices (comma-separated, - when any),
+ * default (- when none). */
 static void options_text(FILE *out)
 {
 	for (size_t i = 0; commands[i]; i++) {
-		const struct cmd_option *opts[CMD_MAX_OPTIONS];
-		size_t n = cmd_options(commands[i], opts);
+		size_t n;
+		const struct cmd_option **opts = cmd_options(commands[i], &n);
 		for (size_t k = 0; k < n; k++) {
 			const struct cmd_option *o = opts[k];
 			fprintf(out, "%s\t%c\t%s\t%s\t", commands[i]->name,
 				o->val < CMD_LONG_ONLY ? o->val : '-', o->name, o->arg ? o->arg : "-");
 			for (size_t c = 0; o->choices && o->choices[c]; c++)
 				fprintf(out, "%s%s", c ? "," : "", o->choices[c]);
-			fputs(o->choices ? "\n" : "-\n", out);
+			fprintf(out, "%s\t%s\n", o->choices ? "" : "-", o->def ? o->def : "-");
 		}
+		free(opts);
 	}
 }
 
@@ -257,8 +262,8 @@ static void option_pattern(FILE *out, const struct cmd_option *o)
 
 static void bash_command(FILE *out, const struct command *cmd)
 {
-	const struct cmd_option *opts[CMD_MAX_OPTIONS];
-	size_t n = cmd_options(cmd, opts);
+	size_t n;
+	const struct cmd_option **opts = cmd_options(cmd, &n);
 	int others = 0;
 	struct pdb_buf b;
 
@@ -308,6 +313,7 @@ static void bash_command(FILE *out, const struct command *cmd)
 	case CMD_OPERAND_NONE: fputs(":", out); break;
 	}
 	fputs(";;\n\t\tesac;;\n", out);
+	free(opts);
 }
 
 static const char bash_head[] =

@@ -25,22 +25,22 @@ static const char *const formats[] = { "text", "json", NULL };
 static const char *const themes[] = { "light", "dark", NULL };
 
 static const struct cmd_option options[] = {
-	{ "output", 'o', "FILE", "the image: .png, .svg or .pdf", NULL },
-	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB", NULL },
-	{ "metric", 'm', "GLOB", "only metrics matching GLOB", NULL },
-	{ "title", OPT_TITLE, "TEXT", "the chart's title", NULL },
+	{ "output", 'o', "FILE", "the image: .png, .svg or .pdf" },
+	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB" },
+	{ "metric", 'm', "GLOB", "only metrics matching GLOB" },
+	{ "title", OPT_TITLE, "TEXT", "the chart's title" },
 	{ "where", 'w', "K=V[,K=V]", "history: only runs with these attributes\n"
-				     "(--where branch=main: one branch's history)", NULL },
-	{ "width", 'W', "PX", "width in pixels (default 1200)", NULL },
-	{ "height", 'H', "PX", "height in pixels (default 700)", NULL },
-	{ "theme", OPT_THEME, "NAME", "light (default) or dark", themes },
-	{ "layout", OPT_LAYOUT, NULL, "print the computed layout (axes, ticks, legend) as text", NULL },
+				     "(--where branch=main: one branch's history)" },
+	{ "width", 'W', "PX", "width in pixels (default 1200)" },
+	{ "height", 'H', "PX", "height in pixels (default 700)" },
+	{ "theme", OPT_THEME, "NAME", "light (default) or dark", .choices = themes },
+	{ "layout", OPT_LAYOUT, NULL, "print the computed layout (axes, ticks, legend) as text" },
 	{ "config", 'c', "FILE", "compare: thresholds, directions, ignores (default\n"
-				 "./perfdb.yaml), as perfdb compare reads them", NULL },
-	{ "threshold", 't', "PCT", "compare: fail level in % (as perfdb compare -t)", NULL },
-	{ "last", OPT_LAST, "N", "compare: BASE is the last N runs matching its selector", NULL },
-	{ "cand-last", OPT_CAND_LAST, "N", "compare: CAND is the last N runs matching its selector", NULL },
-	{ "format", 'F', "FMT", "scaling without -o: print the table as text or json", formats },
+				 "./perfdb.yaml), as perfdb compare reads them" },
+	{ "threshold", 't', "PCT", "compare: fail level in % (as perfdb compare -t)" },
+	{ "last", OPT_LAST, "N", "compare: BASE is the last N runs matching its selector" },
+	{ "cand-last", OPT_CAND_LAST, "N", "compare: CAND is the last N runs matching its selector" },
+	{ "format", 'F', "FMT", "scaling without -o: print the table as text or json", .choices = formats },
 	{ 0 },
 };
 

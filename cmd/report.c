@@ -14,17 +14,17 @@ static const char *const formats[] = { "markdown", "html", "both", NULL };
 
 static const struct cmd_option options[] = {
 	{ "output", 'o', "DIR", "where to write index.md, index.html and the charts\n"
-				"(NAME.png and NAME.svg); made when missing", NULL },
+				"(NAME.png and NAME.svg); made when missing" },
 	{ "baseline", OPT_BASELINE, "RUN", "the run to compare with (default: the newest run before\n"
 					   "CANDIDATE with a series in common, on its branch, else\n"
-					   "on any branch: the site's rule)", NULL },
+					   "on any branch: the site's rule)" },
 	{ "where", 'w', "K=V[,K=V]", "the runs of the history charts and of the default\n"
-				     "baseline (default: the candidate's branch)", NULL },
-	{ "title", OPT_TITLE, "TEXT", "the page's title", NULL },
-	{ "format", 'F', "FMT", "markdown, html or both (default)", formats },
-	{ "config", 'c', "FILE", "thresholds, directions, ignores (default ./perfdb.yaml)", NULL },
+				     "baseline (default: the candidate's branch)" },
+	{ "title", OPT_TITLE, "TEXT", "the page's title" },
+	{ "format", 'F', "FMT", "markdown, html or both (default)", .choices = formats },
+	{ "config", 'c', "FILE", "thresholds, directions, ignores (default ./perfdb.yaml)" },
 	{ "templates", OPT_TEMPLATES, "DIR", "read report.md.tmpl and report.html.tmpl from DIR\n"
-					     "instead of the built-in ones (see reports/)", NULL },
+					     "instead of the built-in ones (see reports/)" },
 	{ 0 },
 };
 

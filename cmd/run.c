@@ -20,32 +20,32 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx);
 enum { OPT_DRY_RUN = CMD_LONG_ONLY, OPT_VARIANT, OPT_COMPARE, OPT_BUDGET, OPT_MAX_REPEAT, OPT_ONLY, OPT_MEASURE };
 
 static const struct cmd_option options[] = {
-	{ "name", 'n', "NAME", "a unique name for the run", NULL },
-	{ "attr", 'a', "K=V", "set a run attribute (repeatable)", NULL },
-	{ "only", OPT_ONLY, "GLOB", "run only the benchmarks whose name matches", NULL },
+	{ "name", 'n', "NAME", "a unique name for the run" },
+	{ "attr", 'a', "K=V", "set a run attribute (repeatable)" },
+	{ "only", OPT_ONLY, "GLOB", "run only the benchmarks whose name matches" },
 	{ "repeat", 'r', "N|auto", "repetitions of every benchmark (overrides the spec);\n"
 				   "auto, with two variants: add pairs (ABBA) until every\n"
 				   "gated series is conclusive, looking at a fixed schedule\n"
-				   "of pair counts, each look at alpha / looks (Bonferroni)", NULL },
+				   "of pair counts, each look at alpha / looks (Bonferroni)" },
 	{ "measure", OPT_MEASURE, "LIST", "instruments every benchmark's measured repetitions run\n"
 					  "under (overrides the spec's measure:), comma-separated:\n"
 					  "instructions (hardware counters, else valgrind's\n"
 					  "cachegrind in a second run of each), cycles,\n"
-					  "branch-misses, cache-misses (counters only); none", NULL },
+					  "branch-misses, cache-misses (counters only); none" },
 	{ "max-repeat", OPT_MAX_REPEAT, "N", "pairs of --repeat auto at most (spec max_repeat:, 1000:\n"
-					   "the budget is the bound)", NULL },
+					   "the budget is the bound)" },
 	{ "budget", OPT_BUDGET, "SECONDS", "measuring time of --repeat auto: no look starts whose\n"
-					   "pairs would not fit (spec budget:, 300)", NULL },
+					   "pairs would not fit (spec budget:, 300)" },
 	{ "variant", OPT_VARIANT, "NAME:KEY=VALUE", "an A/B variant, its {KEY} in commands\n"
 						   "(repeatable; the first NAME is the base, the second\n"
 						   "the candidate; replaces the spec's variants);\n"
 						   "NAME:git=REV checks REV out into a temporary\n"
 						   "worktree, {dir}, and runs the spec's build there\n"
 						   "(alone: the candidate is the current checkout)", NULL },
-	{ "dry-run", OPT_DRY_RUN, NULL, "print the expanded plan and run nothing", NULL },
+	{ "dry-run", OPT_DRY_RUN, NULL, "print the expanded plan and run nothing" },
 	{ "compare", OPT_COMPARE, NULL, "after an A/B run, compare the candidate with the base\n"
 					"and exit with compare's status; the options below are\n"
-					"compare's (perfdb compare -h), and need --compare", NULL },
+					"compare's (perfdb compare -h), and need --compare" },
 	COMPARE_GATE_OPTIONS,
 	{ 0 },
 };
@@ -455,10 +455,10 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	double budget = 0;
 	char ab[37], text[512], end[256], note[128], foot[800];
 
-	compare_gate_init(&gate);
+	compare_gate_init(&gate, &cmd_run);
 	while ((c = cmd_next_option(argc, argv, &cmd_run)) != -1) {
 		char *k, *v;
-		if ((status = compare_gate_option(&gate, &cmd_run, c, optarg)) >= 0) {
+		if ((status = compare_gate_option(&gate, &cmd_run, c)) >= 0) {
 			if (status)
 				goto out;
 			gate_opts = 1;

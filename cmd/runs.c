@@ -12,9 +12,9 @@ static int runs_main(int argc, char **argv, struct cmd_ctx *ctx);
 static const char *const formats[] = { "text", "json", NULL };
 
 static const struct cmd_option options[] = {
-	{ "format", 'F', "FMT", "text (default) or json", formats },
-	{ "limit", 'l', "N", "at most N runs", NULL },
-	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable)", NULL },
+	{ "format", 'F', "FMT", "text (default) or json", .choices = formats },
+	{ "limit", 'l', "N", "at most N runs" },
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable)" },
 	{ 0 },
 };
 

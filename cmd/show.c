@@ -16,7 +16,7 @@ static int show_main(int argc, char **argv, struct cmd_ctx *ctx);
 static const char *const formats[] = { "text", "json", NULL };
 
 static const struct cmd_option options[] = {
-	{ "format", 'F', "FMT", "text (default) or json, the canonical form of the run", formats },
+	{ "format", 'F', "FMT", "text (default) or json, the canonical form of the run", .choices = formats },
 	{ 0 },
 };
 

@@ -13,17 +13,17 @@ static int site_main(int argc, char **argv, struct cmd_ctx *ctx);
 enum { OPT_SINCE = CMD_LONG_ONLY, OPT_BASE_URL, OPT_TITLE };
 
 static const struct cmd_option options[] = {
-	{ "output", 'o', "DIR", "where to write the site (made when missing)", NULL },
-	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable: all must match)", NULL },
-	{ "since", OPT_SINCE, "RUN", "only runs from RUN on", NULL },
-	{ "title", OPT_TITLE, "TEXT", "the site's title (default \"Performance dashboard\")", NULL },
+	{ "output", 'o', "DIR", "where to write the site (made when missing)" },
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable: all must match)" },
+	{ "since", OPT_SINCE, "RUN", "only runs from RUN on" },
+	{ "title", OPT_TITLE, "TEXT", "the site's title (default \"Performance dashboard\")" },
 	{ "base-url", OPT_BASE_URL, "URL", "where the site is published (http:// or https://),\n"
 					   "for canonical links; the pages link to each other\n"
-					   "by relative paths either way", NULL },
+					   "by relative paths either way" },
 	{ "config", 'c', "FILE", "the run pages' comparisons' thresholds, directions,\n"
-				 "ignores, as compare's (default ./perfdb.yaml)", NULL },
+				 "ignores, as compare's (default ./perfdb.yaml)" },
 	{ "jobs", 'j', "N", "threads that draw the benchmark pages (default:\n"
-			    "the CPUs perfdb may run on)", NULL },
+			    "the CPUs perfdb may run on)" },
 	{ 0 },
 };
 

@@ -17,11 +17,11 @@ enum { OPT_TIMEOUT = CMD_LONG_ONLY, OPT_MAX_MEMORY };
 
 static const struct cmd_option options[] = {
 	{ "format", 'F', "FMT", "csv with a header (default), tsv, jsonl (one JSON object\n"
-				"a line) or table (aligned text)", formats },
+				"a line) or table (aligned text)", .choices = formats },
 	{ "timeout", OPT_TIMEOUT, "SECONDS", "stop the query after SECONDS (default 60; 0: no\n"
-					   "bound)", NULL },
+					   "bound)" },
 	{ "max-memory", OPT_MAX_MEMORY, "SIZE", "stop the query when SQLite would hold more than\n"
-						"SIZE (512M, 2G; default 1G; 0: no bound)", NULL },
+						"SIZE (512M, 2G; default 1G; 0: no bound)" },
 	{ 0 },
 };
 

@@ -15,14 +15,14 @@ enum { OPT_ROWS = CMD_LONG_ONLY, OPT_COLS, OPT_UNIT };
 static const char *const formats[] = { "text", "markdown", "csv", "json", "html", NULL };
 
 static const struct cmd_option options[] = {
-	{ "rows", OPT_ROWS, "DIM[,DIM]", "a row per value of DIM (numbers in numeric order)", NULL },
+	{ "rows", OPT_ROWS, "DIM[,DIM]", "a row per value of DIM (numbers in numeric order)" },
 	{ "cols", OPT_COLS, "COL,...", "the columns: [LABEL=]METRIC[:STAT], or speedup (the\n"
-				      "column before it against the first row, in %)", NULL },
+				      "column before it against the first row, in %)" },
 	{ "unit", OPT_UNIT, "COL=UNIT", "show column COL (a LABEL or METRIC) in UNIT, such as\n"
-				       "throughput=GB/h (repeatable)", NULL },
-	{ "bench", 'b', "GLOB", "the benchmark, when several have the dims and metrics", NULL },
-	{ "dim", 'd', "K=V", "only series whose dim K is V or absent (repeatable)", NULL },
-	{ "format", 'F', "FMT", "text (default), markdown, csv, json or html", formats },
+				       "throughput=GB/h (repeatable)" },
+	{ "bench", 'b', "GLOB", "the benchmark, when several have the dims and metrics" },
+	{ "dim", 'd', "K=V", "only series whose dim K is V or absent (repeatable)" },
+	{ "format", 'F', "FMT", "text (default), markdown, csv, json or html", .choices = formats },
 	{ 0 },
 };
 

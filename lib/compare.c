@@ -1340,7 +1340,8 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 
 	memset(out, 0, sizeof *out);
 	c.alpha = !isnan(opts->alpha) ? opts->alpha
-		: opts->config && !isnan(opts->config->alpha) ? opts->config->alpha : 0.01;
+		: opts->config && !isnan(opts->config->alpha) ? opts->config->alpha
+		: PDB_ALPHA_DEFAULT;
 	out->alpha = c.alpha;
 	if (nbase == 0 || ncand == 0) {
 		pdb_err_set(err, PDB_EXIT_USAGE, "a side of the comparison has no runs");

@@ -135,7 +135,7 @@ struct pdb_compare {
 };
 
 struct pdb_compare_opts {
-	double alpha;          /* NaN: config, else 0.01 */
+	double alpha;          /* NaN: config, else PDB_ALPHA_DEFAULT */
 	double threshold_pct;  /* NaN: config, else 5 (10 for p95 and beyond) */
 	const char *bench_glob, *metric_glob; /* NULL: all */
 	int holm;              /* Holm-adjust p-values across series */
@@ -162,6 +162,11 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *base, size_
 		     const struct pdb_compare_opts *opts, struct pdb_compare *out,
 		     struct pdb_err *err);
 void pdb_compare_release(struct pdb_compare *cmp);
+
+/* The significance level when neither the caller nor the configuration
+ * gives one (and its text, for compare's -h). */
+#define PDB_ALPHA_DEFAULT 0.01
+#define PDB_ALPHA_DEFAULT_TEXT "0.01"
 
 /* A set of verdicts as bits (1 << verdict), for --fail-on. */
 #define PDB_FAIL_ON_DEFAULT ((1u << PDB_VERDICT_REGRESSION) | (1u << PDB_VERDICT_FAILED))
