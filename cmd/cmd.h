@@ -23,7 +23,8 @@ enum cmd_type {
 		     * cmd_arg.choice is its index */
 	CMD_NUMBER, /* a number in [min, max] (above min when above): cmd_arg.number */
 	CMD_COUNT,  /* an integer in [min, max]: cmd_arg.count */
-	CMD_SIZE,   /* 512, 64k, 1G, 2TiB (powers of 1024), above 0: cmd_arg.size */
+	CMD_SIZE,   /* 512, 64k, 1G, 2TiB (powers of 1024), above 0 (or 0 with
+		     * zero): cmd_arg.size */
 };
 
 /* One option of a command: getopt_long's long option and short letter,
@@ -46,6 +47,7 @@ struct cmd_option {
 	enum cmd_type type;
 	double min, max;    /* CMD_NUMBER's and CMD_COUNT's range (both 0: any) */
 	int above;          /* CMD_NUMBER: the value must be above min, not equal to it */
+	int zero;           /* CMD_SIZE: 0 is taken too (no bound) */
 	const char *def;    /* the value the command takes when the option is not
 			     * given, as written on the command line; -h and the man
 			     * page print it, cmd_default_* read it; NULL: none */

@@ -203,11 +203,14 @@ int cmd_option_value(const struct cmd_option *o, const char *text, struct cmd_ar
 		break;
 	case CMD_SIZE: {
 		uint64_t v;
-		if (cmd_parse_size(text, &v) == 0) {
-			out->size = v;
-			return 0;
+		if (o->zero && strcmp(text, "0") == 0)
+			v = 0;
+		else if (cmd_parse_size(text, &v) < 0) {
+			snprintf(why, size, "a size (512, 64k, 1G)%s", o->zero ? " or 0" : " above 0");
+			return -1;
 		}
-		snprintf(why, size, "a size above 0 (512, 64k, 1G)");
+		out->size = v;
+		return 0;
 		return -1;
 	}
 	case CMD_TEXT:

@@ -33,9 +33,11 @@ static const struct cmd_option options[] = {
 					  "cachegrind in a second run of each), cycles,\n"
 					  "branch-misses, cache-misses (counters only); none" },
 	{ "max-repeat", OPT_MAX_REPEAT, "N", "pairs of --repeat auto at most (spec max_repeat:, 1000:\n"
-					   "the budget is the bound)" },
+					   "the budget is the bound)",
+	  .type = CMD_COUNT, .min = 2, .max = 1000000 },
 	{ "budget", OPT_BUDGET, "SECONDS", "measuring time of --repeat auto: no look starts whose\n"
-					   "pairs would not fit (spec budget:, 300)" },
+					   "pairs would not fit (spec budget:, 300)",
+	  .type = CMD_NUMBER, .min = 0, .above = 1, .max = INFINITY },
 	{ "variant", OPT_VARIANT, "NAME:KEY=VALUE", "an A/B variant, its {KEY} in commands\n"
 						   "(repeatable; the first NAME is the base, the second\n"
 						   "the candidate; replaces the spec's variants);\n"
@@ -480,18 +482,8 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 				goto out;
 			}
 			break;
-		case OPT_MAX_REPEAT:
-			if (pdb_parse_int64(optarg, 2, 1000000, &max_repeat) < 0) {
-				status = cmd_usage_error(&cmd_run, "--max-repeat takes a number of pairs (2 or more), got '%s'", optarg);
-				goto out;
-			}
-			break;
-		case OPT_BUDGET:
-			if (pdb_parse_double(optarg, &budget) < 0 || !(budget > 0) || isinf(budget)) {
-				status = cmd_usage_error(&cmd_run, "--budget takes seconds (a positive number), got '%s'", optarg);
-				goto out;
-			}
-			break;
+		case OPT_MAX_REPEAT: max_repeat = cmd_arg.count; break;
+		case OPT_BUDGET: budget = cmd_arg.number; break;
 		case 'a':
 			if (cmd_split_kv(optarg, &k, &v) < 0) {
 				status = cmd_usage_error(&cmd_run, "expected KEY=VALUE, got '%s'", optarg);
