@@ -63,8 +63,9 @@ struct command {
 	const char *summary;   /* one line for `perfdb help` */
 	const char *synopsis;  /* what follows "perfdb NAME" on the usage line */
 	const struct cmd_option *options; /* ended by { 0 }; --db and -h are added */
-	const char *text;      /* what -h prints under the options, lines ending in \n;
-				* the man page's DESCRIPTION (an indented line is kept as is) */
+	const char *text;      /* what -h prints under the options, lines ending in \n
+				* (an indented line is kept as is); the man page has it
+				* under its options (docs/cmd/NAME.md, make docs) */
 	enum cmd_operand operand;
 	const char *const *kinds; /* the words its first operand must be (plot's KIND), or NULL */
 };
@@ -90,12 +91,13 @@ int cmd_next_option(int argc, char **argv, const struct command *cmd);
  * exit status (0 after help, 2 after a usage error). */
 int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c);
 
-/* What perfdb is, in a few lines: `perfdb help` and perfdb(1) say it. */
+/* What perfdb is, in a few lines: `perfdb help` says it. */
 extern const char cmd_about[];
 
-/* perfdb --generate KIND: a man page (man, man-COMMAND, man-formats), the
- * bash completion (complete-bash) or the option tables as text (options)
- * on out; the exit status (2 for an unknown KIND, said on stderr). */
+/* perfdb --generate KIND: a block of the manual's sources (md-head-COMMAND,
+ * md-options-COMMAND, md-commands, md-formats: Markdown), the bash or zsh
+ * completion (complete-bash, complete-zsh) or the option tables as text
+ * (options) on out; the exit status (2 for an unknown KIND, said on stderr). */
 int cmd_generate(const char *kind, FILE *out);
 
 /* cmd's options, its own then the common ones it did not give a help of

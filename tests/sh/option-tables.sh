@@ -5,9 +5,10 @@
 # table; every option is in its command's -h; every default a table gives
 # is what -h prints, a value the option takes, and what the command does
 # without it (the same output with the option at its default and without,
-# for every command that runs on a small history); docs/commands.md's option
-# lists are the commands' -h (scripts/docs-options.sh), and its table of
-# short letters is the tables' letters.
+# for every command that runs on a small history); the blocks of the
+# manual's sources (docs/cmd/*.md: NAME, SYNOPSIS, OPTIONS, the lists of
+# commands and formats) are what scripts/docs-options.sh makes of the
+# tables, and perfdb(1)'s table of short letters is the tables' letters.
 : "${PERFDB:?}" "${ROOT:?}"
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -80,19 +81,23 @@ done <"$work/defaults"
 "$PERFDB" show --not-an-option 2>&1 | grep -q "unknown option '--not-an-option'" ||
   { echo "FAIL: an unknown option was not refused"; fail=1; }
 
-# docs/commands.md: its option lists are what docs-options.sh writes
-sh "$ROOT/scripts/docs-options.sh" "$PERFDB" "$ROOT/docs/commands.md" >"$work/commands.md" &&
-  diff -u "$ROOT/docs/commands.md" "$work/commands.md" >"$work/docs.diff" ||
-  { echo "FAIL: docs/commands.md's option lists are not the commands' -h (make docs):"; head -40 "$work/docs.diff"; fail=1; }
-for cmd in $(cut -f1 "$work/options" | uniq); do
-  [ "$cmd" = help ] && continue
-  grep -q "^<!-- perfdb $cmd -h: " "$ROOT/docs/commands.md" || { echo "FAIL: docs/commands.md has no option list of $cmd"; fail=1; }
+# docs/cmd/*.md, the manual's sources: their blocks are what docs-options.sh
+# writes from the tables (make docs), and every command has its page with both
+for doc in "$ROOT"/docs/cmd/*.md; do
+  sh "$ROOT/scripts/docs-options.sh" "$PERFDB" "$doc" >"$work/doc.md" &&
+    diff -u "$doc" "$work/doc.md" >"$work/docs.diff" ||
+    { echo "FAIL: ${doc#$ROOT/}'s generated blocks are not the tables' (make docs):"; head -20 "$work/docs.diff"; fail=1; }
 done
-# ... and its table of short letters: "| `-X` | `--NAME ...` |" pairs, two a row
-sed -n 's/^| `-\(.\)` | `--\([a-z-]*\).*| `-\(.\)` | `--\([a-z-]*\).*/\1 \2\n\3 \4/p; s/^| `-\(.\)` | `--\([a-z-]*\)[^|]*| | |$/\1 \2/p' \
-  "$ROOT/docs/commands.md" | sort -u >"$work/doc-letters"
+for cmd in $(cut -f1 "$work/options" | uniq); do
+  for kind in head options; do
+    grep -q "^<!-- perfdb --generate md-$kind-$cmd: " "$ROOT/docs/cmd/$cmd.md" 2>/dev/null ||
+      { echo "FAIL: docs/cmd/$cmd.md has no md-$kind-$cmd block"; fail=1; }
+  done
+done
+# ... and perfdb(1)'s table of short letters: "| `-X` | `--NAME ...` |"
+sed -n 's/^| `-\(.\)` | `--\([a-z-]*\).*/\1 \2/p' "$ROOT/docs/cmd/perfdb.md" | sort -u >"$work/doc-letters"
 awk -F'\t' '$2 != "-" { print $2 " " $3 }' "$work/options" | sort -u >"$work/letters"
 diff "$work/letters" "$work/doc-letters" >"$work/letters.diff" ||
-  { echo "FAIL: docs/commands.md's short letters (>) are not the tables' (<):"; cat "$work/letters.diff"; fail=1; }
+  { echo "FAIL: docs/cmd/perfdb.md's short letters (>) are not the tables' (<):"; cat "$work/letters.diff"; fail=1; }
 [ $fail = 0 ] && echo "$(wc -l <"$work/options") options of $(cut -f1 "$work/options" | uniq | wc -l) commands: one meaning per letter, all taken, documented; $(wc -l <"$work/defaults") defaults printed and taken, $checked run with and without"
 exit $fail
