@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "escape.h"
 #include "detect.h"
+#include "detect_wall.h"
 #include "metric_role.h"
 #include "json_out.h"
 #include "store/store_detect.h"
@@ -166,12 +167,14 @@ static json_t *series_json(const struct found *f)
 		json_object_set_new(c, "mean_after", json_real(cp->mean_after));
 		json_object_set_new(c, "stddev_before", json_real(cp->stddev_before));
 		json_object_set_new(c, "stddev_after", json_real(cp->stddev_after));
-		json_object_set_new(c, "change_pct", json_real(cp->change_pct));
+		json_object_set_new(c, "change_pct", isnan(cp->change_pct) ? json_null() :
+				    json_real(cp->change_pct));
 		json_object_set_new(c, "p_value", json_real(cp->p_value));
 		json_object_set_new(c, "confidence", json_real(cp->confidence));
 		json_object_set_new(c, "verdict", json_string(verdict(cp)));
 		json_object_set_new(c, "tentative", json_boolean(cp->tentative));
 		json_object_set_new(c, "confirmed", json_boolean(cp->confirmed));
+		json_object_set_new(c, "cpu_steady", json_boolean(cp->cpu_steady));
 		json_array_append_new(cps, c);
 	}
 	for (size_t i = 0; i < f->res.noutliers; i++) {
@@ -262,10 +265,11 @@ static void print_tables(const struct found *fs, size_t n, int md)
 			snprintf(idx, sizeof idx, "%zu", cp->index);
 			pdb_unit_format_fixed(cp->mean_before, f->series->unit, mb, sizeof mb);
 			pdb_unit_format_fixed(cp->mean_after, f->series->unit, ma, sizeof ma);
-			snprintf(ch, sizeof ch, "%+.1f%%", cp->change_pct);
+			pdb_detect_change_text(cp, f->series->unit, ch, sizeof ch);
 			snprintf(p, sizeof p, "%.2g", cp->p_value);
 			snprintf(v, sizeof v, "%s%s", verdict(cp),
 				 cp->tentative ? " (tentative)" :
+				 cp->cpu_steady ? " (CPU time steady)" :
 				 !cp->confirmed ? " (unconfirmed)" : "");
 			nreg += cp->regression;
 			row[0] = f->series->benchmark; row[1] = dims; row[2] = f->series->metric;
@@ -319,13 +323,27 @@ static void print_tables(const struct found *fs, size_t n, int md)
 	       nreg == 1 ? "" : "s", nout, nout == 1 ? "" : "s");
 }
 
+/* Wall-time change points against the CPU time of their benchmark. */
+static void check_wall(struct found *fs, size_t n)
+{
+	struct pdb_detect_view *v = pdb_xcalloc(n + 1, sizeof *v);
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct pdb_detect_view){ .benchmark = fs[i].series->benchmark,
+			.dims = fs[i].series->dims, .metric = fs[i].series->metric,
+			.run_ids = fs[i].values.v.run_ids, .values = fs[i].values.v.values,
+			.n = fs[i].values.v.n, .res = &fs[i].res };
+	pdb_detect_check_wall(v, n);
+	free(v);
+}
+
 static int detect_series(struct pdb_store *store, const struct detect_cli *cli,
 			 const char *params, const char *selection, int64_t since_id,
 			 struct found *f, struct pdb_err *err)
 {
 	struct pdb_detect_opts o = cli->opts;
 
-	o.direction = f->series->direction;
+	pdb_detect_opts_for(&o, f->series->metric, f->series->unit, f->series->direction);
 	if (pdb_store_detect_values(store, f->series->id, cli->where, since_id, selection,
 				    !cli->no_cache, &f->values, err) < 0 ||
 	    pdb_detect_resumed(store, f->series->id, params, !cli->no_cache, f->values.v.values,
@@ -435,7 +453,7 @@ static size_t fail_recent(const struct found *fs, size_t nseries, int64_t n)
 		for (size_t k = 0; k < f->res.ncps; k++) {
 			const struct pdb_change_point *cp = &f->res.cps[k];
 			size_t ago = f->values.v.n - cp->index;
-			char *dims, *run, *what, *safe;
+			char *dims, *run, *what, *safe, ch[48];
 
 			if (!cp->regression || !cp->confirmed || ago > (uint64_t)n)
 				continue;
@@ -444,9 +462,10 @@ static size_t fail_recent(const struct found *fs, size_t nseries, int64_t n)
 			what = pdb_xasprintf("%s%s%s %s", f->series->benchmark, *dims ? " " : "", dims,
 					     f->series->metric);
 			safe = cmd_escape_controls(what);
-			fprintf(stderr, "perfdb: detect: fail: %s: %+.1f%%, a confirmed "
+			pdb_detect_change_text(cp, f->series->unit, ch, sizeof ch);
+			fprintf(stderr, "perfdb: detect: fail: %s: %s, a confirmed "
 				"regression since %s, the newest %zu run%s (--fail-recent %lld)\n",
-				safe, cp->change_pct, run, ago, ago == 1 ? "" : "s", (long long)n);
+				safe, ch, run, ago, ago == 1 ? "" : "s", (long long)n);
 			free(what);
 			free(safe);
 			free(dims);
@@ -534,6 +553,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		entries[i].state = &fs[i].state;
 		entries[i].values = &fs[i].values;
 	}
+	check_wall(fs, nseries);
 	if (pdb_detect_cache_save(store, params, selection, entries, nseries, &saved_note,
 				  &err) < 0) {
 		status = cmd_fail("detect", &err);

@@ -33,12 +33,18 @@ static const struct cmd_option options[] = {
 
 const struct command cmd_report = {
 	.name = "report", .run = report_main,
-	.summary = "write a Markdown and HTML report of a candidate against its baseline",
+	.summary = "write a Markdown and HTML report of a candidate against its baseline, or of a run",
 	.synopsis = "CANDIDATE -o DIR [OPTIONS]",
 	.options = options,
 	.text = "Sections: verdict and geometric means, the comparison (worst first), scaling\n"
-		"(vcpus dimension), latency percentiles, history of the series that changed\n"
-		"with their change points, and both runs' environment side by side.\n"
+		"(vcpus dimension), the candidate's tables by matrix point, latency percentiles\n"
+		"and sampled resources, history of the series that changed with their change\n"
+		"points, and both runs' environment side by side.\n"
+		"Without a baseline (none given, and no run before has a series in common with\n"
+		"CANDIDATE, which is said) the run's own report: the outcome of its capacity\n"
+		"searches, a table per set of dims of each benchmark (a stream's sender, its\n"
+		"stages, the processes sampled: means of the samples, a histogram's p50, p99\n"
+		"and max), its charts and its attributes.\n"
 		"Prints the files written. Exit: 0 written (whatever the verdict), 2 usage,\n"
 		"3 unknown run or bad template, 4 database or file error.\n",
 	.operand = CMD_OPERAND_RUN,
@@ -81,6 +87,20 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct repo
 	return -1;
 }
 
+/* The default baseline, else 0: the run's own report, said, when no run
+ * before has a series in common with it. */
+static int own_or_baseline(struct pdb_store *store, int64_t cand, const char *where,
+			   int64_t *base, struct pdb_err *err)
+{
+	if (pdb_report_default_baseline(store, cand, where, base, err) < 0)
+		return -1;
+	if (*base == 0)
+		cmd_say("report", "no run before run%lld%s%s has a series in common with it: the "
+			"run's own report, without a comparison (give a baseline with --baseline)",
+			(long long)cand, where ? " matching " : "", where ? where : "");
+	return 0;
+}
+
 static int report_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct report_cli o = { 0 };
@@ -102,7 +122,7 @@ static int report_main(int argc, char **argv, struct cmd_ctx *ctx)
 	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    pdb_store_resolve(store, argv[optind], &cand, &err) < 0 ||
 	    (o.baseline ? pdb_store_resolve(store, o.baseline, &base, &err)
-			: pdb_report_default_baseline(store, cand, o.opts.where, &base, &err)) < 0 ||
+			: own_or_baseline(store, cand, o.opts.where, &base, &err)) < 0 ||
 	    pdb_report_write(store, base, cand, &o.opts, &files, &err) < 0) {
 		status = cmd_fail("report", &err);
 		goto out;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metric_role.h"
 #include "units.h"
 #include "stats.h"
 #include "util.h"
@@ -48,8 +49,25 @@ void pdb_detect_opts_init(struct pdb_detect_opts *o)
 	o->window = 50;
 	o->pvalue = 0.001;
 	o->magnitude = 0.0;
+	o->resolution = 0.0;
 	o->outliers = PDB_OUTLIERS_REPORT;
 	o->direction = PDB_DIR_NONE;
+}
+
+void pdb_detect_opts_for(struct pdb_detect_opts *o, const char *metric, const char *unit,
+			 int direction)
+{
+	o->direction = direction;
+	o->resolution = pdb_metric_resolution(metric, unit);
+}
+
+void pdb_detect_change_text(const struct pdb_change_point *cp, const char *unit, char *out,
+			    size_t size)
+{
+	if (isnan(cp->change_pct))
+		pdb_unit_signed_text(cp->mean_after - cp->mean_before, unit, out, size);
+	else
+		pdb_pct_text(cp->change_pct, out, size);
 }
 
 void pdb_detect_state_release(struct pdb_detect_state *s)
@@ -412,11 +430,12 @@ double pdb_detect_noise(const double *x, size_t n)
 /* ---- merge ---- */
 
 /* What a change point must pass to stay: p < pvalue, magnitude > magnitude,
- * effect > effect and z >= zmin (the last two 0 in Otava's mode). sigma
+ * |mean2 - mean1| > resolution, effect > effect and z >= zmin (the last
+ * two 0 in Otava's mode). sigma
  * and relative are the series' noise for the z of stats_at; buf is
  * scratch for diff_sd, room for the whole series. */
 struct merge_rule {
-	double pvalue, magnitude, effect, zmin;
+	double pvalue, magnitude, resolution, effect, zmin;
 	double sigma;      /* pdb_detect_noise of the series */
 	double relative;   /* its noise relative to the level (series_noise) */
 	int otava;
@@ -490,7 +509,8 @@ static double effect(const struct side_stats *st)
 
 /* The change point i of st[0..n) that fails the rule first, or n: the
  * largest p when it is >= pvalue, else the smallest magnitude when it is
- * <= magnitude, else the smallest effect when <= effect, else the
+ * <= magnitude, else the smallest absolute change when it is <=
+ * resolution, else the smallest effect when <= effect, else the
  * smallest z when < zmin (the first of equals each time). */
 static size_t weakest(const struct side_stats *st, size_t n,
 		      const struct merge_rule *r)
@@ -507,6 +527,12 @@ static size_t weakest(const struct side_stats *st, size_t n,
 		if (magnitude(&st[i]) < magnitude(&st[w]))
 			w = i;
 	if (magnitude(&st[w]) <= r->magnitude)
+		return w;
+	w = 0;
+	for (size_t i = 1; i < n; i++)
+		if (fabs(st[i].mean2 - st[i].mean1) < fabs(st[w].mean2 - st[w].mean1))
+			w = i;
+	if (r->resolution > 0 && fabs(st[w].mean2 - st[w].mean1) <= r->resolution)
 		return w;
 	w = 0;
 	for (size_t i = 1; i < n; i++)
@@ -837,7 +863,7 @@ static void fill_change_point(const size_t *orig, size_t norig, const size_t *id
 	cp->mean_after = st->mean2;
 	cp->stddev_before = st->sd1;
 	cp->stddev_after = st->sd2;
-	cp->change_pct = st->mean1 == 0 ? 0 : (st->mean2 / st->mean1 - 1.0) * 100.0;
+	cp->change_pct = st->mean1 == 0 ? NAN : (st->mean2 / st->mean1 - 1.0) * 100.0;
 	cp->p_value = st->p;
 	cp->confidence = pdb_detect_confidence(st->z, m);
 	if (cp->confidence > PDB_DETECT_MAX_CONFIDENCE)
@@ -1001,6 +1027,7 @@ static int detect_pass(const double *y, size_t ny, const size_t *orig,
 	*zcrit = pdb_detect_z_threshold(o->pvalue, ny > 1 ? ny - 1 : 1);
 	r->pvalue = o->pvalue;
 	r->magnitude = o->magnitude;
+	r->resolution = o->resolution;
 	r->effect = otava ? 0 : MIN_EFFECT;
 	r->zmin = 0;
 	r->otava = otava;

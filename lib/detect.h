@@ -26,17 +26,25 @@ struct pdb_detect_opts {
 	size_t window;     /* split window, points (default 50); step is window/2 */
 	double pvalue;     /* P: keep a change point only when its p < P (0.001) */
 	double magnitude;  /* M: ... and relative change > M, a fraction (0) */
+	double resolution; /* R: ... and |mean after - mean before| > R, in the
+			    * series' unit: a move its instrument cannot
+			    * resolve is no change (0: none; set by
+			    * pdb_detect_opts_for) */
 	int outliers;      /* enum pdb_outlier_mode; KEEP also merges exactly as
 			    * Otava (see pdb_detect_merge) */
 	int direction;     /* enum pdb_direction of the metric (verdicts only) */
 };
 void pdb_detect_opts_init(struct pdb_detect_opts *o);
+/* The options' per-series part: the metric's direction and its
+ * resolution (pdb_metric_resolution). */
+void pdb_detect_opts_for(struct pdb_detect_opts *o, const char *metric, const char *unit,
+			 int direction);
 
 struct pdb_change_point {
 	size_t index;          /* 0-based position of the first point of the new regime */
 	size_t index_before;   /* position of the last point of the old regime */
 	double mean_before, mean_after, stddev_before, stddev_after; /* population sd */
-	double change_pct;     /* (mean_after / mean_before - 1) * 100; 0 when before is 0 */
+	double change_pct;     /* (mean_after / mean_before - 1) * 100; NaN when before is 0 */
 	double p_value;        /* PDB_OUTLIERS_KEEP: two-sided Student t-test between
 				* the two regimes; else the acceptance's p (see
 				* PDB_OUTLIERS_REPORT), below P */
@@ -51,8 +59,15 @@ struct pdb_change_point {
 				* confidence at least -log10 P; in
 				* PDB_OUTLIERS_REPORT mode its acceptance is the
 				* test */
+	int cpu_steady;        /* 1: a wall-time change its CPU time did not make
+				* (pdb_detect_check_wall): the machine's load, not
+				* confirmed */
 };
 #define PDB_DETECT_MAX_CONFIDENCE 1000.0
+/* The change of cp for people: "+22.2%", or from a level of 0 the change
+ * in the series' unit ("+1.853 ms"). */
+void pdb_detect_change_text(const struct pdb_change_point *cp, const char *unit, char *out,
+			    size_t size);
 /* A regime of at most this many runs between two change points is an
  * excursion (PDB_OUTLIERS_REPORT): its runs are outliers, not two change
  * points. 2-4 runs, and one more for an end placed one run off. */

@@ -117,3 +117,12 @@ double pdb_metric_default_threshold(const char *metric)
 			return 10.0;
 	return 5.0;
 }
+
+double pdb_metric_resolution(const char *metric, const char *unit)
+{
+	if (!unit || strcmp(unit, "s") != 0)
+		return 0.0;
+	if (strcmp(metric, "user_time") == 0 || strcmp(metric, "sys_time") == 0)
+		return PDB_CPU_SPLIT_TICK;
+	return 0.0;
+}

@@ -50,4 +50,17 @@ double pdb_metric_run_noise(enum pdb_metric_role role);
  * NULL when the metric is not wall-clock time. */
 const char *pdb_metric_cpu_of(const char *wall_metric);
 
+/* One clock tick of the kernel's split of CPU time into user and
+ * system time (250 Hz, Debian's kernels): the sum, cpu_time, is exact to
+ * the microsecond, but each part is the sum shared out in proportion to
+ * the ticks that fell in user or kernel mode, so a part moves by up to a
+ * tick from run to run with nothing changed. */
+#define PDB_CPU_SPLIT_TICK 0.004
+
+/* The least move of a metric its instrument resolves, in its unit (a
+ * canonical unit: seconds for times), or 0 when none is known: one
+ * PDB_CPU_SPLIT_TICK for user_time and sys_time. detect takes no smaller
+ * move for a change point. */
+double pdb_metric_resolution(const char *metric, const char *unit);
+
 #endif

@@ -97,12 +97,6 @@ int pdb_report_default_baseline(struct pdb_store *store, int64_t cand, const cha
 		if (got == 1)
 			*base = baseline_row(&ctx, found)->id;
 	}
-	if (*base == 0) {
-		pdb_err_set(err, PDB_EXIT_INPUT, "no run before run%lld%s%s has a series in common "
-			    "with it: there is no baseline (give one with --baseline)",
-			    (long long)cand, where ? " matching " : "", where ? where : "");
-		goto out;
-	}
 	rc = 0;
 out:
 	pdb_run_free(run);
@@ -194,12 +188,15 @@ out:
 	return rc;
 }
 
-/* "Performance report: cand-name (run43) against base (run42)". */
+/* "Performance report: cand-name (run43) against base (run42)", or of
+ * cand alone. */
 static char *default_title(const struct pdb_run *base, const struct pdb_run *cand)
 {
-	char *b = base->name ? pdb_xstrdup(base->name) : pdb_xasprintf("run%lld", (long long)base->id);
+	char *b = !base ? NULL : base->name ? pdb_xstrdup(base->name)
+		: pdb_xasprintf("run%lld", (long long)base->id);
 	char *c = cand->name ? pdb_xstrdup(cand->name) : pdb_xasprintf("run%lld", (long long)cand->id);
-	char *t = pdb_xasprintf("Performance report: %s against %s", c, b);
+	char *t = b ? pdb_xasprintf("Performance report: %s against %s", c, b)
+		    : pdb_xasprintf("Performance report: %s", c);
 
 	free(b);
 	free(c);
@@ -217,9 +214,9 @@ int pdb_report_write(struct pdb_store *store, int64_t base, int64_t cand,
 	memset(files, 0, sizeof *files);
 	pdb_compare_opts_init(&r.opts);
 	r.opts.config = opts->config;
-	if (!(r.base = pdb_store_load_run(store, base, err)) ||
+	if ((base && !(r.base = pdb_store_load_run(store, base, err))) ||
 	    !(r.cand = pdb_store_load_run(store, cand, err)) ||
-	    pdb_compare_run_groups(store, &base, 1, &cand, 1, &r.opts, &r.cmp, err) < 0 ||
+	    (base && pdb_compare_run_groups(store, &base, 1, &cand, 1, &r.opts, &r.cmp, err) < 0) ||
 	    pdb_make_dir(opts->outdir, PDB_OUT_GIVEN, NULL, err) < 0)
 		goto out;
 	r.where = pdb_report_history_where(r.cand, opts->where);
@@ -237,7 +234,9 @@ out:
 	free(r.hist);
 	pdb_report_chart_release(&r.compare_chart);
 	pdb_report_chart_release(&r.scaling_chart);
-	pdb_report_chart_release(&r.latency_chart);
+	for (size_t i = 0; i < r.nlatency; i++)
+		pdb_report_chart_release(&r.latency[i]);
+	free(r.latency);
 	if (r.has_scaling)
 		pdb_scaling_release(&r.scaling);
 	pdb_compare_release(&r.cmp);

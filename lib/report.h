@@ -1,4 +1,4 @@
-/* Report: a baseline and a candidate run as a page for release notes (Markdown, HTML, charts). */
+/* Report: a baseline and a candidate run, or one run alone, as a page (Markdown, HTML, charts). */
 #ifndef PDB_REPORT_H
 #define PDB_REPORT_H
 
@@ -46,13 +46,15 @@ struct pdb_run;
 char *pdb_report_history_where(const struct pdb_run *cand, const char *where);
 /* The default baseline of cand: the newest older run with a series in
  * common among the runs of pdb_report_history_where, else (where NULL)
- * among all. -1 with err (PDB_EXIT_INPUT) when there is none. */
+ * among all; 0 in *base when there is none. 0, or -1 with err. */
 int pdb_report_default_baseline(struct pdb_store *store, int64_t cand, const char *where,
 				int64_t *base, struct pdb_err *err);
 
 /* Compare base with cand and write opts->outdir/index.md and/or index.html
  * with the charts beside them (NAME.png and NAME.svg; the HTML has them
- * inline). files is filled (release it also after -1). 0 or -1 with err. */
+ * inline); base 0: the run's own report (its tables by point, the outcome
+ * of its capacity searches, its charts; no comparison). files is filled
+ * (release it also after -1). 0 or -1 with err. */
 int pdb_report_write(struct pdb_store *store, int64_t base, int64_t cand,
 		     const struct pdb_report_opts *opts, struct pdb_report_files *files,
 		     struct pdb_err *err);

@@ -138,11 +138,11 @@ static int scaling_chart(struct pdb_store *store, struct report *r, const char *
 {
 	struct pdb_plot_opts o = { .width = WIDTH, .height = 620, .theme = PDB_THEME_LIGHT };
 	char *sel = pdb_xasprintf("run%lld", (long long)r->cand->id), *alt, *bench, *metric;
-	char *bsel = pdb_xasprintf("run%lld", (long long)r->base->id);
+	char *bsel = r->base ? pdb_xasprintf("run%lld", (long long)r->base->id) : NULL;
 	const char *runs[1] = { sel }, *bruns[1] = { bsel };
 	struct pdb_scaling base = { 0 };
 	struct pdb_plot_opts bo = o;
-	int rc, has_base;
+	int rc, has_base = 0;
 
 	rc = pdb_scaling_gather(store, runs, 1, &o, &r->scaling, err);
 	free(sel);
@@ -155,12 +155,18 @@ static int scaling_chart(struct pdb_store *store, struct report *r, const char *
 	metric = pdb_glob_quote(r->scaling.metric);
 	bo.bench_glob = bench;
 	bo.metric_glob = metric;
-	has_base = pdb_scaling_gather(store, bruns, 1, &bo, &base, err) == 0;
+	if (bsel) {
+		has_base = pdb_scaling_gather(store, bruns, 1, &bo, &base, err) == 0;
+		if (!has_base && absent(err) < 0) {
+			free(bsel);
+			free(bench);
+			free(metric);
+			return -1;
+		}
+	}
 	free(bsel);
 	free(bench);
 	free(metric);
-	if (!has_base && absent(err) < 0)
-		return -1;
 	alt = pdb_xasprintf("Scaling of %s (%s) with vCPUs: throughput, ideal line and "
 			    "parallel efficiency%s", r->scaling.benchmark, r->scaling.metric,
 			    has_base ? ", the baseline's dashed" : "");
@@ -172,141 +178,245 @@ static int scaling_chart(struct pdb_store *store, struct report *r, const char *
 	return rc;
 }
 
-/* A latency metric: a time named so ("latency", fio's "clat"), or with
- * the tool's percentiles; or resources sampled during the run (the
+/* A latency series: a time named so ("latency", fio's "clat"), or with
+ * the tool's percentiles; or a resource sampled during the run (the
  * latency chart's panels over time). */
+static int latency_result(const struct pdb_result *r)
+{
+	size_t np = 0;
+	double v;
+
+	if (pdb_sampled_kind(r))
+		return 1;
+	if (strcmp(r->unit, "s") != 0)
+		return 0;
+	if (strstr(r->metric, "lat"))
+		return 1;
+	for (size_t k = 0; k < r->nstats; k++)
+		np += r->stats[k].name[0] == 'p' && pdb_parse_double(r->stats[k].name + 1, &v) == 0;
+	return np >= 3 || (r->nsamples && pdb_sample_has_weight(&r->samples[0]));
+}
+
 static int has_latency(const struct pdb_run *run)
 {
-	for (size_t i = 0; i < run->nresults; i++) {
-		const struct pdb_result *r = &run->results[i];
-		size_t np = 0;
-		double v;
-
-		if (pdb_sampled_kind(r))
+	for (size_t i = 0; run && i < run->nresults; i++)
+		if (latency_result(&run->results[i]))
 			return 1;
-		if (strcmp(r->unit, "s") != 0)
-			continue;
-		if (strstr(r->metric, "lat"))
-			return 1;
-		for (size_t k = 0; k < r->nstats; k++)
-			np += r->stats[k].name[0] == 'p' &&
-			      pdb_parse_double(r->stats[k].name + 1, &v) == 0;
-		if (np >= 3)
-			return 1;
-	}
 	return 0;
 }
 
-static struct pdb_plot_opts latency_opts(void)
+/* At most this many latency figures (a benchmark's, or a benchmark's metric's). */
+#define MAX_LATENCY 8
+
+static void add_note(struct pdb_report_files *files, const char *note)
 {
-	return (struct pdb_plot_opts){ .width = WIDTH, .height = 560, .theme = PDB_THEME_LIGHT,
-				       .title = "Latency percentiles: baseline and candidate" };
-}
-
-/* At most this many narrowed latency charts are tried. */
-#define LATENCY_TRIES 16
-
-/* The note of a latency chart left out (row NULL) or narrowed to row's
- * benchmark (and metric, by_metric), with why, added to files for stderr too. */
-static void latency_note(struct report *r, const struct pdb_compare_row *row, int by_metric,
-			 const char *why, struct pdb_report_files *files)
-{
-	char *note;
-
-	if (row)
-		note = pdb_xasprintf("The latency chart shows %s%s%s only: the runs have more latency "
-				     "series than one chart holds (%s); perfdb plot latency RUN "
-				     "--bench B --metric M draws the others.", row->benchmark,
-				     by_metric ? " " : "", by_metric ? row->metric : "", why);
-	else
-		note = pdb_xasprintf("No latency chart: the runs have more latency series than one "
-				     "chart holds, and no benchmark or metric of them alone fits (%s); "
-				     "perfdb plot latency RUN --bench B --metric M draws them.", why);
-	r->latency_chart.note = note;
 	files->notes = pdb_xrealloc(files->notes, (files->nnotes + 1) * sizeof *files->notes);
 	files->notes[files->nnotes++] = pdb_xstrdup(note);
 }
 
-/* Too many lines for one chart: the latency of the benchmark of the
- * latency (a time named so, else any time) that changed most, else of its
- * metric alone; the next one's when that metric draws nothing. NULL (*used
- * NULL) with err when none fits, or on the store's error (another code). */
-static struct pdb_chart *narrowed(struct pdb_store *store, struct report *r, const char *const *runs,
-				  const struct pdb_compare_row **used, int *by_metric,
-				  struct pdb_err *err)
+/* Append to *note (malloc'ed or NULL) a sentence. */
+static void note_add(char **note, const char *fmt, const char *a, const char *b, const char *c)
 {
-	struct pdb_plot_opts o = latency_opts();
-	struct pdb_chart *c = NULL;
-	size_t tries = 0;
+	char *more = pdb_xasprintf(fmt, a, b, c);
+	char *all = *note ? pdb_xasprintf("%s %s", *note, more) : pdb_xstrdup(more);
 
-	*used = NULL;
-	for (size_t k = 0; !c && k < 2 * r->cmp.nrows && tries < LATENCY_TRIES; k++) {
-		const struct pdb_compare_row *row = &r->cmp.rows[k % r->cmp.nrows];
-		char *bench, *metric = NULL;
-		/* the first pass takes the times named latency, the second the others */
-		if (strcmp(row->unit, "s") != 0 || !strstr(row->metric, "lat") != (k >= r->cmp.nrows))
-			continue;
-		o.bench_glob = bench = pdb_glob_quote(row->benchmark);
-		o.metric_glob = NULL;
-		for (*by_metric = 0; !c && *by_metric < 2; ++*by_metric) {
-			if (*by_metric)
-				o.metric_glob = metric = pdb_glob_quote(row->metric);
-			pdb_err_clear(err);
-			c = pdb_latency_chart(store, runs, 2, &o, err);
-			tries++;
-			if (c || err->code != PDB_EXIT_USAGE)
-				break; /* drawn, or nothing of this metric to draw: the next row's */
+	free(*note);
+	free(more);
+	*note = all;
+}
+
+struct latency_ctx {
+	struct pdb_store *store;
+	struct report *r;
+	const char *const *runs;
+	size_t nruns;
+	const char *dir;
+	struct pdb_report_files *files;
+	char *why;        /* said before the first figure: why the runs are drawn apart */
+};
+
+/* Draw c (freed here) as the next latency figure, of bench (and metric)
+ * or of the whole runs (bench NULL); the lines it left out said in its
+ * note, and on stderr. */
+static int latency_figure(struct latency_ctx *x, struct pdb_chart *c, const char *bench,
+			  const char *metric, struct pdb_err *err)
+{
+	struct report *r = x->r;
+	struct report_chart *f;
+	char *name, *alt, *title, *note = x->why;
+	int rc, resources = c->npanels && strcmp(c->panels[0].title, "Percentile spectrum") != 0;
+	const char *who = r->base ? "the baseline and the candidate" : "the run";
+
+	x->why = NULL;
+	r->latency = pdb_xrealloc(r->latency, (r->nlatency + 1) * sizeof *r->latency);
+	f = &r->latency[r->nlatency++];
+	memset(f, 0, sizeof *f);
+	name = r->nlatency == 1 ? pdb_xstrdup("latency") : pdb_xasprintf("latency-%zu", r->nlatency);
+	title = pdb_xasprintf("%s%s%s%s%s%s", resources ? "Resources" : "Latency percentiles",
+			      bench ? ": " : "", bench ? bench : "", metric ? " " : "",
+			      metric ? metric : "", r->base ? " (baseline and candidate)" : "");
+	pdb_set_str(&c->title, title);
+	if (c->nskipped) {
+		char *list = pdb_xstrdup(c->skipped[0]);
+		for (size_t i = 1; i < c->nskipped; i++) {
+			char *l = pdb_xasprintf("%s; %s", list, c->skipped[i]);
+			free(list);
+			list = l;
 		}
-		free(bench);
-		free(metric);
-		if (!c && err->code != PDB_EXIT_USAGE && err->code != PDB_EXIT_INPUT)
-			return NULL; /* the store's error, not the data's */
-		if (c)
-			*used = row;
+		note_add(&note, "Left out of the figure below: %s. perfdb plot latency RUN --bench B "
+			 "--metric M draws %s.", list, c->nskipped == 1 ? "it" : "them", "");
+		free(list);
 	}
+	if (note) {
+		f->note = note;
+		add_note(x->files, note);
+	}
+	alt = resources ? pdb_xasprintf("Resources sampled during %s, over time%s%s", who,
+					bench ? ": " : "", bench ? bench : "")
+			: pdb_xasprintf("Latency percentile spectrum of %s on a nines axis%s%s", who,
+					bench ? ": " : "", bench ? bench : "");
+	rc = render(c, x->dir, name, alt, f, x->files, err);
+	free(name);
+	free(alt);
+	free(title);
+	return rc;
+}
+
+/* The chart of the runs narrowed to bench (and metric), NULL when none: err
+ * PDB_EXIT_USAGE (too many lines) or PDB_EXIT_INPUT (nothing to draw), or
+ * the store's error. */
+static struct pdb_chart *latency_of(struct latency_ctx *x, const char *bench, const char *metric,
+				    struct pdb_err *err)
+{
+	struct pdb_plot_opts o = { .width = WIDTH, .height = 560, .theme = PDB_THEME_LIGHT,
+				   .title = "Latency" };
+	char *b = bench ? pdb_glob_quote(bench) : NULL, *m = metric ? pdb_glob_quote(metric) : NULL;
+	struct pdb_chart *c;
+
+	o.bench_glob = b;
+	o.metric_glob = m;
+	pdb_err_clear(err);
+	c = pdb_latency_chart(x->store, x->runs, x->nruns, &o, err);
+	free(b);
+	free(m);
 	return c;
 }
 
-static int latency_chart(struct pdb_store *store, struct report *r, const char *dir,
-			 struct pdb_report_files *files, struct pdb_err *err)
+/* Whether the name is among the first n of the list. */
+static int listed(const char *const *list, size_t n, const char *name)
 {
-	struct pdb_plot_opts o = latency_opts();
-	char *bsel = pdb_xasprintf("run%lld", (long long)r->base->id);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(list[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The benchmarks (metric NULL), or the latency metrics of bench, of the
+ * runs' latency series, each once, the candidate's first. *n of them;
+ * free the array only. */
+static const char **latency_names(const struct report *r, const char *bench, size_t *n)
+{
+	const struct pdb_run *runs[2] = { r->cand, r->base };
+	const char **v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; runs[k] && i < runs[k]->nresults; i++) {
+			const struct pdb_result *res = &runs[k]->results[i];
+			const char *name = bench ? res->metric : res->benchmark;
+			if (!latency_result(res) || (bench && (strcmp(res->benchmark, bench) != 0 ||
+							       strcmp(res->unit, "s") != 0)) ||
+			    listed(v, *n, name))
+				continue;
+			pdb_grow((void **)&v, &cap, *n + 1, sizeof *v);
+			v[(*n)++] = name;
+		}
+	return v;
+}
+
+/* A benchmark's figure, else one per latency metric of it. */
+static int latency_bench(struct latency_ctx *x, const char *bench, size_t *left,
+			 struct pdb_err *err)
+{
+	struct pdb_chart *c = latency_of(x, bench, NULL, err);
+	const char **metrics;
+	size_t n;
+	int rc = 0;
+
+	if (c)
+		return latency_figure(x, c, bench, NULL, err);
+	if (err->code != PDB_EXIT_USAGE)
+		return absent(err);
+	metrics = latency_names(x->r, bench, &n);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (x->r->nlatency >= MAX_LATENCY) {
+			++*left;
+			continue;
+		}
+		if ((c = latency_of(x, bench, metrics[i], err)))
+			rc = latency_figure(x, c, bench, metrics[i], err);
+		else if (err->code == PDB_EXIT_USAGE) {
+			char *note = pdb_xasprintf("No figure of %s %s: %s.", bench, metrics[i], err->msg);
+			add_note(x->files, note);
+			free(note);
+			pdb_err_clear(err);
+		} else {
+			rc = absent(err);
+		}
+	}
+	free(metrics);
+	return rc;
+}
+
+/* The runs' latency and resources: one figure when their spectra fit in
+ * one, else a figure per benchmark, and per metric of a benchmark whose
+ * spectra do not fit in one. What is not drawn (a figure, or lines a
+ * figure left out) is said on the page and on stderr. */
+static int latency_charts(struct pdb_store *store, struct report *r, const char *dir,
+			  struct pdb_report_files *files, struct pdb_err *err)
+{
+	char *bsel = r->base ? pdb_xasprintf("run%lld", (long long)r->base->id) : NULL;
 	char *csel = pdb_xasprintf("run%lld", (long long)r->cand->id);
-	const char *runs[2] = { bsel, csel };
-	const struct pdb_compare_row *row;
-	struct pdb_chart *c = NULL;
-	char why[sizeof err->msg];
-	int rc = 0, by_metric, resources;
+	const char *runs[2] = { bsel ? bsel : csel, csel };
+	struct latency_ctx x = { store, r, runs, bsel ? 2 : 1, dir, files, NULL };
+	const char **benches = NULL;
+	size_t nbench, left = 0;
+	struct pdb_chart *c;
+	int rc = 0;
 
 	if (!has_latency(r->base) && !has_latency(r->cand))
 		goto out;
-	c = pdb_latency_chart(store, runs, 2, &o, err);
-	if (!c && err->code == PDB_EXIT_USAGE) { /* too many lines: say so, never drop in silence */
-		snprintf(why, sizeof why, "%s", err->msg);
-		c = narrowed(store, r, runs, &row, &by_metric, err);
-		if (!c && err->code != PDB_EXIT_USAGE && err->code != PDB_EXIT_INPUT) {
-			rc = -1;
-			goto out;
-		}
-		latency_note(r, row, by_metric, why, files);
-		if (!c) {
-			pdb_err_clear(err);
-			goto out;
-		}
+	c = latency_of(&x, NULL, NULL, err);
+	if (c) {
+		rc = latency_figure(&x, c, NULL, NULL, err);
+		goto out;
 	}
-	if (!c) {
+	if (!c && err->code != PDB_EXIT_USAGE) {
 		rc = absent(err);
 		goto out;
 	}
-	resources = c->npanels && strcmp(c->panels[0].title, "Percentile spectrum") != 0;
-	if (resources) /* no latency series: the resources sampled alone */
-		pdb_set_str(&c->title, "Resources: baseline and candidate");
-	rc = render(c, dir, "latency", resources
-		    ? "Resources sampled during the baseline and the candidate, over time"
-		    : "Latency percentile spectrum of the baseline and the candidate on a nines axis",
-		    &r->latency_chart, files, err);
+	x.why = pdb_xasprintf("The runs have more latency series than one figure holds (%s): a "
+			      "figure per benchmark, and per metric where a benchmark's are too many.",
+			      err->msg);
+	pdb_err_clear(err);
+	benches = latency_names(r, NULL, &nbench);
+	for (size_t i = 0; i < nbench && rc == 0; i++) {
+		if (r->nlatency >= MAX_LATENCY)
+			left++;
+		else
+			rc = latency_bench(&x, benches[i], &left, err);
+	}
+	if (rc == 0 && left) {
+		char *note = pdb_xasprintf("%zu more latency figure%s not drawn (at most %d); perfdb "
+					   "plot latency RUN --bench B --metric M draws them.", left,
+					   left == 1 ? "" : "s", MAX_LATENCY);
+		add_note(files, note);
+		free(note);
+	}
 out:
+	free(x.why);
+	free(benches);
 	free(bsel);
 	free(csel);
 	return rc;
@@ -387,7 +497,7 @@ static int detect_history(struct pdb_store *store, const struct report *r,
 	for (size_t i = 0; i < h->n; i++)
 		x[i] = h->pts[i].value;
 	pdb_detect_opts_init(&o);
-	o.direction = s->direction;
+	pdb_detect_opts_for(&o, s->metric, s->unit, s->direction);
 	rc = pdb_detect(x, h->n, &o, NULL, NULL, &h->res, err);
 	free(x);
 	return rc;
@@ -480,8 +590,8 @@ int pdb_report_charts(struct pdb_store *store, struct report *r, const char *dir
 {
 	if (compare_chart(r, dir, files, err) < 0 ||
 	    scaling_chart(store, r, dir, files, err) < 0 ||
-	    latency_chart(store, r, dir, files, err) < 0 ||
-	    histories(store, r, dir, files, err) < 0)
+	    latency_charts(store, r, dir, files, err) < 0 ||
+	    (r->base && histories(store, r, dir, files, err) < 0))
 		return -1;
 	return 0;
 }

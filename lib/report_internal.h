@@ -27,7 +27,7 @@ struct report_history {
 
 struct report {
 	const char *title;
-	struct pdb_run *base, *cand;
+	struct pdb_run *base, *cand;        /* base NULL: the run's own report */
 	char *where;                        /* the history's runs ("k=v,k=v"), or NULL: all */
 	struct pdb_compare cmp;
 	struct pdb_compare_opts opts;       /* what cmp was compared with */
@@ -35,7 +35,8 @@ struct report {
 	struct pdb_scaling scaling;
 	int has_scaling;
 	struct report_chart scaling_chart;
-	struct report_chart latency_chart;
+	struct report_chart *latency;       /* the latency and resource figures */
+	size_t nlatency;
 	struct report_history *hist;
 	size_t nhist;
 };
@@ -48,10 +49,12 @@ void pdb_report_chart_release(struct report_chart *c);
 void pdb_report_history_release(struct report_history *h);
 
 /* The "By matrix point" section of run (lib/report_points.c): a heading
- * and a table by point (lib/table.c) for each benchmark with two points or
- * more, as HTML when html, else Markdown; a table that cannot be made is
- * said in its place. Nothing for a run without dims. */
-void pdb_report_by_point(const struct pdb_run *run, int html, struct pdb_buf *b);
+ * and a table (lib/table_points.c) for each set of dims of each benchmark,
+ * as HTML when html, else Markdown; a table that cannot be made is said in
+ * its place. own (a run's own report): every table, cells the means of the
+ * samples and a histogram's percentiles; else those of two points or more,
+ * cells the values compare takes (nothing for a run without dims). */
+void pdb_report_by_point(const struct pdb_run *run, int html, int own, struct pdb_buf *b);
 
 /* Fill tmpl (named source for errors) with the sections of r, as HTML when
  * html, else Markdown. */

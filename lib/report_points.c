@@ -1,5 +1,5 @@
 /* The report's "By matrix point" section: for each benchmark of the
- * candidate with two points or more, its table by point (lib/table.c). */
+ * candidate, its tables by point (lib/table_points.c), one per set of dims. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,45 +51,58 @@ static struct bench_first *benchmarks(const struct pdb_run *run, size_t *n)
 	return v;
 }
 
-void pdb_report_by_point(const struct pdb_run *run, int html, struct pdb_buf *b)
+static void say(struct pdb_buf *b, int html, const char *s)
+{
+	if (html)
+		pdb_escape_html(b, s);
+	else
+		pdb_escape_md(b, s);
+}
+
+/* "pipeline, by rate and stage": the benchmark, and the dims of a table. */
+static void heading(const struct pdb_table *t, int html, struct pdb_buf *b)
+{
+	pdb_buf_puts(b, html ? "<h3>" : "### ");
+	say(b, html, t->benchmark);
+	for (size_t d = 0; d < t->ndims; d++) {
+		pdb_buf_puts(b, d == 0 ? ", by " : d + 1 == t->ndims ? " and " : ", ");
+		say(b, html, t->dims[d]);
+	}
+	pdb_buf_puts(b, html ? "</h3>\n" : "\n\n");
+}
+
+void pdb_report_by_point(const struct pdb_run *run, int html, int own, struct pdb_buf *b)
 {
 	size_t nbench;
 	struct bench_first *benches = benchmarks(run, &nbench);
 
-	/* one table a benchmark with dims, in the order of their first series */
+	/* the tables of a benchmark, in the order of their first series; a
+	 * comparison's report shows those of a matrix (two rows or more), a
+	 * run's own report every one */
 	for (size_t i = 0; i < nbench; i++) {
 		const char *bench = benches[i].bench;
-		struct pdb_table t;
+		struct pdb_table *t = NULL;
+		size_t n = 0;
 		struct pdb_err err;
 
-		if (!benches[i].dims)
+		if (!own && !benches[i].dims)
 			continue;
 		pdb_err_clear(&err);
-		if (pdb_table_by_point(run, bench, &t, &err) < 0) {
+		if (pdb_table_by_point(run, bench, own ? PDB_CELLS_MEAN : PDB_CELLS_VALUE, own ? 1 : 2,
+				       &t, &n, &err) < 0) {
 			pdb_buf_puts(b, html ? "<p class=\"note\">" : "");
-			if (html)
-				pdb_escape_html(b, bench);
-			else
-				pdb_escape_md(b, bench);
+			say(b, html, bench);
 			pdb_buf_puts(b, ": no table by point: ");
-			if (html)
-				pdb_escape_html(b, err.msg);
-			else
-				pdb_escape_md(b, err.msg);
+			say(b, html, err.msg);
 			pdb_buf_puts(b, html ? "</p>\n" : "\n\n");
-			continue;
+		} else {
+			for (size_t k = 0; k < n; k++) {
+				heading(&t[k], html, b);
+				pdb_table_render(&t[k], html ? PDB_TABLE_HTML : PDB_TABLE_MARKDOWN, b);
+				pdb_buf_puts(b, html ? "" : "\n");
+			}
 		}
-		if (!t.nrows)
-			continue;
-		pdb_buf_puts(b, html ? "<h3>" : "### ");
-		if (html)
-			pdb_escape_html(b, bench);
-		else
-			pdb_escape_md(b, bench);
-		pdb_buf_puts(b, html ? "</h3>\n" : "\n\n");
-		pdb_table_render(&t, html ? PDB_TABLE_HTML : PDB_TABLE_MARKDOWN, b);
-		pdb_buf_puts(b, html ? "" : "\n");
-		pdb_table_release(&t);
+		pdb_tables_release(t, n);
 	}
 	free(benches);
 }

@@ -158,9 +158,9 @@ static const char *page_class(const struct pdb_compare *c)
 static void subtitle(const struct report *r, int html, struct pdb_buf *b)
 {
 	const struct pdb_run *runs[2] = { r->cand, r->base };
-	const char *names[2] = { "Candidate", "baseline" };
+	const char *names[2] = { r->base ? "Candidate" : "Run", "baseline" };
 
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < (r->base ? 2 : 1); k++) {
 		const char *commit = pdb_run_get_attr(runs[k], "commit");
 		const char *branch = pdb_run_get_attr(runs[k], "branch");
 		char *label = run_label(runs[k]);
@@ -358,7 +358,7 @@ static void history_section(const struct report_history *h, int html, struct pdb
 
 		pdb_compare_value_text(cp->mean_before, r->unit, mb, sizeof mb);
 		pdb_compare_value_text(cp->mean_after, r->unit, ma, sizeof ma);
-		snprintf(pct, sizeof pct, "%+.1f%%", cp->change_pct);
+		pdb_detect_change_text(cp, r->unit, pct, sizeof pct);
 		pdb_compare_p_text(cp->p_value, p, sizeof p);
 		snprintf(v, sizeof v, "%s%s", cp_verdict(cp), cp->tentative ? " (tentative)" : "");
 		table_row(&t, NULL, row, 0);
@@ -417,7 +417,10 @@ static void env_row(struct table *t, const char *key, const char *vx, const char
 	char *sx = shorten(vx), *sy = shorten(vy);
 	const char *row[4] = { differ ? "≠" : "", key, sx, sy };
 
-	table_row(t, differ ? "differs" : NULL, row, differ ? 0xeu : 0);
+	if (t->ncols == 2) /* one run: attribute and value */
+		table_row(t, NULL, row + 1, 0);
+	else
+		table_row(t, differ ? "differs" : NULL, row, differ ? 0xeu : 0);
 	free(sx);
 	free(sy);
 }
@@ -428,7 +431,8 @@ static void environment_table(const struct report *r, int html, struct pdb_buf *
 {
 	static const char *const head[] = { "", "attribute", "baseline", "candidate" };
 	static const char *names[] = { "run", "created", "tool", "format", "source" };
-	const struct pdb_run *x = r->base, *y = r->cand;
+	/* a run's own report: its attributes beside themselves, shown once */
+	const struct pdb_run *x = r->base ? r->base : r->cand, *y = r->cand;
 	char *lx = run_label(x), *ly = run_label(y);
 	char *fx = base_names(x->source), *fy = base_names(y->source);
 	const char *rows[][2] = {
@@ -438,11 +442,16 @@ static void environment_table(const struct report *r, int html, struct pdb_buf *
 	size_t i = 0, k = 0, ntool = 0, ntool_differ = 0;
 	struct table t;
 
-	table_begin(&t, html, b, "environment", "llll", head);
+	static const char *const own_head[] = { "attribute", "value" };
+
+	if (r->base)
+		table_begin(&t, html, b, "environment", "llll", head);
+	else
+		table_begin(&t, html, b, "environment", "ll", own_head);
 	for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
 		const char *row[4] = { "", names[n], rows[n][0] ? rows[n][0] : "-",
 				       rows[n][1] ? rows[n][1] : "-" };
-		table_row(&t, "run", row, 0);
+		table_row(&t, "run", row + !r->base, 0);
 	}
 	/* attributes are kept sorted by key: merge the two lists */
 	while (i < x->nattrs || k < y->nattrs) {
@@ -462,11 +471,16 @@ static void environment_table(const struct report *r, int html, struct pdb_buf *
 		k += c >= 0;
 	}
 	table_end(&t);
-	if (ntool)
+	if (ntool && r->base)
 		pdb_buf_printf(b, "%s%zu attribute%s that the tools wrote (keys with a dot) %s "
 			       "not shown, %zu of them differ%s; `perfdb show` lists them.%s\n",
 			       html ? "<p class=\"note\">" : "\n", ntool, ntool == 1 ? "" : "s",
 			       ntool == 1 ? "is" : "are", ntool_differ, ntool_differ == 1 ? "s" : "",
+			       html ? "</p>" : "");
+	else if (ntool)
+		pdb_buf_printf(b, "%s%zu attribute%s that the tools wrote (keys with a dot) %s "
+			       "not shown; `perfdb show` lists them.%s\n", html ? "<p class=\"note\">"
+			       : "\n", ntool, ntool == 1 ? "" : "s", ntool == 1 ? "is" : "are",
 			       html ? "</p>" : "");
 	free(lx);
 	free(ly);
@@ -474,19 +488,41 @@ static void environment_table(const struct report *r, int html, struct pdb_buf *
 	free(fy);
 }
 
+/* The outcome of each capacity search of the run (its attributes
+ * capacity.BENCH[POINT], lib/runner/capacity.c), a row each. */
+static void capacity_table(const struct pdb_run *run, int html, struct pdb_buf *b)
+{
+	static const char *const head[] = { "search", "outcome" };
+	struct table t;
+	int any = 0;
+
+	for (size_t i = 0; i < run->nattrs; i++) {
+		const char *key = run->attrs[i].key;
+		const char *row[2] = { key + strlen("capacity."), run->attrs[i].value };
+		if (strncmp(key, "capacity.", strlen("capacity.")) != 0)
+			continue;
+		if (!any++)
+			table_begin(&t, html, b, "capacity", "ll", head);
+		table_row(&t, NULL, row, 0);
+	}
+	if (any)
+		table_end(&t);
+}
+
 /* ---- the template variables ---- */
 
 enum {
 	V_TITLE, V_SUBTITLE, V_VERDICT, V_VERDICT_CLASS, V_HEADLINE, V_VERDICT_DETAIL, V_SUMMARY, V_ENV_WARNING, V_GEOMEAN,
 	V_COMPARE_TABLE, V_COMPARE_CHART, V_SCALING, V_SCALING_CHART, V_SCALING_TABLE,
-	V_BY_POINT, V_LATENCY_CHART, V_HISTORY, V_ENVIRONMENT, V_GENERATED, V_BASELINE, V_CANDIDATE, NVARS
+	V_BY_POINT, V_LATENCY_CHART, V_HISTORY, V_ENVIRONMENT, V_GENERATED, V_BASELINE, V_CANDIDATE,
+	V_COMPARED, V_OWN, V_CAPACITY, NVARS
 };
 
 static const char *const var_names[NVARS] = {
 	"title", "subtitle", "verdict", "verdict_class", "headline", "verdict_detail", "summary", "env_warning",
 	"geomean_table", "compare_table", "compare_chart", "scaling", "scaling_chart",
 	"scaling_table", "by_point", "latency_chart", "history", "environment_table", "generated",
-	"baseline", "candidate",
+	"baseline", "candidate", "compared", "own", "capacity",
 };
 
 int pdb_report_fill(const struct report *r, int html, const char *tmpl, const char *source,
@@ -503,6 +539,27 @@ int pdb_report_fill(const struct report *r, int html, const char *tmpl, const ch
 	t.b = &v[V_TITLE];
 	text(&t, r->title);
 	subtitle(r, html, &v[V_SUBTITLE]);
+	pdb_report_by_point(r->cand, html, !r->base, &v[V_BY_POINT]);
+	for (size_t i = 0; i < r->nlatency; i++)
+		chart(&r->latency[i], html, &v[V_LATENCY_CHART]);
+	capacity_table(r->cand, html, &v[V_CAPACITY]);
+	environment_table(r, html, &v[V_ENVIRONMENT]);
+	if (r->has_scaling) {
+		scaling_text(&r->scaling, html, &v[V_SCALING]);
+		chart(&r->scaling_chart, html, &v[V_SCALING_CHART]);
+		scaling_table(&r->scaling, html, &v[V_SCALING_TABLE]);
+	}
+	pdb_now_iso(now);
+	pdb_buf_puts(&v[V_GENERATED], now);
+	t.b = &v[V_CANDIDATE];
+	label = run_label(r->cand);
+	text(&t, label);
+	free(label);
+	if (!r->base) { /* a run's own report: no comparison */
+		pdb_buf_puts(&v[V_OWN], "1");
+		goto fill;
+	}
+	pdb_buf_puts(&v[V_COMPARED], "1");
 	pdb_compare_headline(&r->cmp, PDB_FAIL_ON_DEFAULT, &r->opts, html ? PDB_RENDER_HTML :
 			     PDB_RENDER_MARKDOWN, &v[V_HEADLINE]);
 	/* "FAIL" and "1 failed, ... (fails on ...)": the banner's two parts */
@@ -517,26 +574,13 @@ int pdb_report_fill(const struct report *r, int html, const char *tmpl, const ch
 	pdb_compare_table_all(&r->cmp, html ? PDB_RENDER_HTML : PDB_RENDER_MARKDOWN, 0,
 			      &v[V_COMPARE_TABLE]);
 	chart(&r->compare_chart, html, &v[V_COMPARE_CHART]);
-	if (r->has_scaling) {
-		scaling_text(&r->scaling, html, &v[V_SCALING]);
-		chart(&r->scaling_chart, html, &v[V_SCALING_CHART]);
-		scaling_table(&r->scaling, html, &v[V_SCALING_TABLE]);
-	}
-	pdb_report_by_point(r->cand, html, &v[V_BY_POINT]);
-	chart(&r->latency_chart, html, &v[V_LATENCY_CHART]);
 	for (size_t i = 0; i < r->nhist; i++)
 		history_section(&r->hist[i], html, &v[V_HISTORY]);
-	environment_table(r, html, &v[V_ENVIRONMENT]);
-	pdb_now_iso(now);
-	pdb_buf_puts(&v[V_GENERATED], now);
 	t.b = &v[V_BASELINE];
 	label = run_label(r->base);
 	text(&t, label);
 	free(label);
-	t.b = &v[V_CANDIDATE];
-	label = run_label(r->cand);
-	text(&t, label);
-	free(label);
+fill:
 	for (int i = 0; i < NVARS; i++) {
 		/* a placeholder on its own line ends the line itself */
 		while (v[i].len > 0 && v[i].data[v[i].len - 1] == '\n')

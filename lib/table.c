@@ -138,8 +138,16 @@ fail:
 }
 
 /* Whether r passes --dim K=V: no other value of K. */
-static int held(const struct pdb_result *r, const struct pdb_table_spec *spec)
+static int held(const struct pdb_result *r, const struct pdb_table_spec *spec,
+		const struct pdb_table *t)
 {
+	if (spec->exact) {
+		if (r->ndims != t->ndims)
+			return 0;
+		for (size_t d = 0; d < t->ndims; d++)
+			if (!pdb_result_get_dim(r, t->dims[d]))
+				return 0;
+	}
 	for (size_t i = 0; i < spec->nhold; i++) {
 		const char *v = pdb_result_get_dim(r, spec->hold[i].key);
 		if (v && strcmp(v, spec->hold[i].value) != 0)
@@ -149,11 +157,11 @@ static int held(const struct pdb_result *r, const struct pdb_table_spec *spec)
 }
 
 static int has_metric(const struct pdb_run *run, const char *bench, const char *metric,
-		      const struct pdb_table_spec *spec)
+		      const struct pdb_table_spec *spec, const struct pdb_table *t)
 {
 	for (size_t i = 0; i < run->nresults; i++) {
 		const struct pdb_result *r = &run->results[i];
-		if (strcmp(r->benchmark, bench) == 0 && strcmp(r->metric, metric) == 0 && held(r, spec))
+		if (strcmp(r->benchmark, bench) == 0 && strcmp(r->metric, metric) == 0 && held(r, spec, t))
 			return 1;
 	}
 	return 0;
@@ -238,7 +246,7 @@ static int pick_benchmark(const struct pdb_run *run, const struct pdb_table_spec
 		for (size_t k = 0; ok && k < i; k++)
 			ok = strcmp(run->results[k].benchmark, b) != 0;
 		for (size_t c = 0; ok && c < t->ncols; c++)
-			ok = !t->cols[c].metric || has_metric(run, b, t->cols[c].metric, spec);
+			ok = !t->cols[c].metric || has_metric(run, b, t->cols[c].metric, spec, t);
 		if (ok) {
 			found = found ? found : b;
 			nfound++;
@@ -273,7 +281,7 @@ static int pick_benchmark(const struct pdb_run *run, const struct pdb_table_spec
 		goto out;
 	}
 	for (size_t c = 0; c < t->ncols; c++)
-		if (t->cols[c].metric && !has_metric(run, found, t->cols[c].metric, spec)) {
+		if (t->cols[c].metric && !has_metric(run, found, t->cols[c].metric, spec, t)) {
 			char *m = metrics_of(run, found);
 			pdb_err_set(err, PDB_EXIT_INPUT, "--cols: %s has no metric '%s' in %s%s (its metrics: %s)",
 				    who, t->cols[c].metric, found, spec->nhold ? " with those --dim" : "", m);
@@ -304,13 +312,32 @@ static int key_cmp(const char *a, const char *b)
 /* qsort has no context: the table's dims, for by_key; one per thread, as the
  * site builds the tables of its benchmark pages on several (lib/site/site.c). */
 static _Thread_local size_t sort_ndims;
+/* the rows' keys as gathered, and the dims whose values keep that order */
+static _Thread_local char **sort_keys;
+static _Thread_local size_t sort_nrows;
+static _Thread_local const int *sort_seen;
+
+/* The first row, as gathered, whose value of dim d is v. */
+static size_t first_seen(size_t d, const char *v)
+{
+	size_t i = 0;
+
+	while (i < sort_nrows && strcmp(sort_keys[i * sort_ndims + d], v) != 0)
+		i++;
+	return i;
+}
 
 static int by_key(const void *a, const void *b)
 {
 	char *const *x = *(char *const *const *)a, *const *y = *(char *const *const *)b;
 
 	for (size_t d = 0; d < sort_ndims; d++) {
-		int c = key_cmp(x[d], y[d]);
+		int c;
+		if (sort_seen && sort_seen[d] && strcmp(x[d], y[d]) != 0) {
+			size_t i = first_seen(d, x[d]), k = first_seen(d, y[d]);
+			return i < k ? -1 : 1;
+		}
+		c = key_cmp(x[d], y[d]);
 		if (c)
 			return c;
 	}
@@ -346,14 +373,19 @@ static int gather_points(const struct pdb_run *run, const struct pdb_table_spec 
 	char **key = pdb_xcalloc(t->ndims, sizeof *key);
 	char ***order;
 	char **sorted;
+	int *seen;
 
-	for (size_t i = 0; i < run->nresults; i++) {
+	for (size_t i = 0; i < run->nresults && !(t->ndims == 0 && t->nrows); i++) {
 		const struct pdb_result *r = &run->results[i];
 		size_t d = 0;
-		if (strcmp(r->benchmark, t->benchmark) != 0 || !is_col_metric(t, r->metric) || !held(r, spec))
+		if (strcmp(r->benchmark, t->benchmark) != 0 || !is_col_metric(t, r->metric) || !held(r, spec, t))
 			continue;
 		while (d < t->ndims && (key[d] = (char *)pdb_result_get_dim(r, t->dims[d])))
 			d++;
+		if (t->ndims == 0) { /* no dims (spec->exact): the one row of the series without */
+			t->nrows = 1;
+			continue;
+		}
 		if (d < t->ndims || has_point(t->keys, t->nrows, t->ndims, key))
 			continue;
 		pdb_grow((void **)&t->keys, &cap, (t->nrows + 1) * t->ndims, sizeof *t->keys);
@@ -369,11 +401,24 @@ static int gather_points(const struct pdb_run *run, const struct pdb_table_spec 
 		free(who);
 		return -1;
 	}
+	if (t->ndims == 0)
+		return 0;
+	/* a pipeline's stages and processes (spec->exact: lib/table_points.c) in
+	 * the order of their first series, as the spec names them, not by name */
+	seen = pdb_xcalloc(t->ndims, sizeof *seen);
+	for (size_t d = 0; d < t->ndims; d++)
+		seen[d] = spec->exact && (strcmp(t->dims[d], "stage") == 0 ||
+					  strcmp(t->dims[d], "process") == 0);
 	order = pdb_xmalloc(t->nrows * sizeof *order);
 	for (size_t i = 0; i < t->nrows; i++)
 		order[i] = &t->keys[i * t->ndims];
 	sort_ndims = t->ndims;
+	sort_keys = t->keys;
+	sort_nrows = t->nrows;
+	sort_seen = seen;
 	qsort(order, t->nrows, sizeof *order, by_key);
+	sort_seen = NULL;
+	free(seen);
 	sorted = pdb_xmalloc(t->nrows * t->ndims * sizeof *sorted);
 	for (size_t i = 0; i < t->nrows; i++)
 		memcpy(&sorted[i * t->ndims], order[i], t->ndims * sizeof *sorted);
@@ -404,7 +449,7 @@ static const struct pdb_result *cell_series(const struct pdb_run *run,
 				break;
 			n += v != NULL;
 		}
-		if (d < t->ndims || n == 0 || n < best_n)
+		if (d < t->ndims || (n == 0 && t->ndims) || n < best_n)
 			continue;
 		tie = n == best_n && best;
 		if (n > best_n || !best) {
@@ -591,7 +636,7 @@ static int fill_column(const struct pdb_run *run, const struct pdb_table_spec *s
 	for (size_t i = 0; i < run->nresults; i++) {
 		const struct pdb_result *r = &run->results[i];
 		if (strcmp(r->metric, col->metric) == 0 && strcmp(r->benchmark, t->benchmark) == 0 &&
-		    held(r, spec)) {
+		    held(r, spec, t)) {
 			pdb_grow((void **)&cand, &cap, ncand + 1, sizeof *cand);
 			cand[ncand++] = r;
 		}
@@ -715,10 +760,10 @@ static void shown(struct pdb_table *t, size_t c, int user_unit)
 	col->decimals = digits >= 3 ? 0 : 3 - digits > 3 ? 3 : 3 - digits;
 }
 
-static int fill(const struct pdb_run *run, const struct pdb_table_spec *spec, struct pdb_table *t,
-		struct pdb_err *err)
+int pdb_table_fill(const struct pdb_run *run, const struct pdb_table_spec *spec,
+		   struct pdb_table *t, struct pdb_err *err)
 {
-	if (check_units(spec, t, err) < 0 || pick_benchmark(run, spec, t, err) < 0 ||
+	if (check_units(spec, t, err) < 0 || (!t->benchmark && pick_benchmark(run, spec, t, err) < 0) ||
 	    gather_points(run, spec, t, err) < 0)
 		return -1;
 	t->values = pdb_xmalloc(t->nrows * t->ncols * sizeof *t->values);
@@ -738,49 +783,11 @@ int pdb_table_build(const struct pdb_run *run, const struct pdb_table_spec *spec
 	if (!spec->rows || !*spec->rows || split(spec->rows, &out->dims, &out->ndims) < 0)
 		return pdb_err_set(err, PDB_EXIT_USAGE, "--rows '%s': a dim name, or several "
 				   "comma-separated", spec->rows ? spec->rows : "");
-	if (!spec->cols || parse_cols(spec->cols, out, err) < 0 || fill(run, spec, out, err) < 0) {
+	if (!spec->cols || parse_cols(spec->cols, out, err) < 0 || pdb_table_fill(run, spec, out, err) < 0) {
 		if (!spec->cols)
 			pdb_err_set(err, PDB_EXIT_USAGE, "--cols is needed");
 		pdb_table_release(out);
 		return -1;
 	}
-	return 0;
-}
-
-int pdb_table_by_point(const struct pdb_run *run, const char *benchmark, struct pdb_table *out,
-		       struct pdb_err *err)
-{
-	struct pdb_table_spec spec = { .benchmark = benchmark };
-
-	memset(out, 0, sizeof *out);
-	for (size_t i = 0; i < run->nresults; i++) {
-		const struct pdb_result *r = &run->results[i];
-		int seen = 0;
-		if (strcmp(r->benchmark, benchmark) != 0)
-			continue;
-		for (size_t k = 0; k < r->ndims; k++) {
-			size_t d = 0;
-			while (d < out->ndims && strcmp(out->dims[d], r->dims[k].key) != 0)
-				d++;
-			if (d == out->ndims) {
-				out->dims = pdb_xrealloc(out->dims, (out->ndims + 1) * sizeof *out->dims);
-				out->dims[out->ndims++] = pdb_xstrdup(r->dims[k].key);
-			}
-		}
-		for (size_t c = 0; c < out->ncols && !seen; c++)
-			seen = strcmp(out->cols[c].metric, r->metric) == 0;
-		if (!seen) {
-			out->cols = pdb_xrealloc(out->cols, (out->ncols + 1) * sizeof *out->cols);
-			out->cols[out->ncols++] = (struct pdb_table_col){
-				.name = pdb_xstrdup(r->metric), .metric = pdb_xstrdup(r->metric),
-				.stat = PDB_TSTAT_VALUE, .scale = 1 };
-		}
-	}
-	if (out->ndims && out->ncols && fill(run, &spec, out, err) < 0) {
-		pdb_table_release(out);
-		return -1;
-	}
-	if (out->nrows < 2)
-		pdb_table_release(out);
 	return 0;
 }

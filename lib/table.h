@@ -64,6 +64,8 @@ struct pdb_table_spec {
 	size_t nunits;
 	const struct pdb_attr *hold; /* --dim K=V: series with another value of K are left out */
 	size_t nhold;
+	int exact;                  /* only series whose dims are the rows' dims, no more, no fewer
+				     * (lib/table_points.c: its tables, one per set of dims) */
 };
 
 /* The table of run as spec asks; 0, or -1 with err: an unknown dim, metric or
@@ -71,12 +73,26 @@ struct pdb_table_spec {
  * (PDB_EXIT_INPUT); a malformed --cols (PDB_EXIT_USAGE). */
 int pdb_table_build(const struct pdb_run *run, const struct pdb_table_spec *spec,
 		    struct pdb_table *out, struct pdb_err *err);
-/* The table of one benchmark of run by matrix point, for the report and
- * the site: its rows every dim its results have, a column per metric (its
- * value, as compare takes it). 0 with out->nrows 0 when the benchmark has
- * no dims or fewer than two points; -1 with err as pdb_table_build. */
-int pdb_table_by_point(const struct pdb_run *run, const char *benchmark,
-		       struct pdb_table *out, struct pdb_err *err);
+/* The tables of one benchmark of run by matrix point, for the report and
+ * the site (lib/table_points.c): one per set of dims its series have (a
+ * stream's sender has the matrix point's, its stages `stage` too, the
+ * processes `sample:` read `process`), in the order of their first series;
+ * each with a row per point of those dims (the matrix's first, then `stage`
+ * and `process`) and the columns cells says. Tables of fewer than min_rows
+ * rows are left out. *out (*n of them) is malloc'ed: release it with
+ * pdb_tables_release, also after -1 (err as pdb_table_build). */
+enum pdb_table_cells {
+	PDB_CELLS_VALUE,  /* a column per metric: its value as compare takes it */
+	PDB_CELLS_MEAN,   /* the mean of its samples (`perfdb table --cols METRIC:mean`);
+			   * a histogram's p50, p99 and max instead */
+};
+int pdb_table_by_point(const struct pdb_run *run, const char *benchmark, int cells,
+		       size_t min_rows, struct pdb_table **out, size_t *n, struct pdb_err *err);
+void pdb_tables_release(struct pdb_table *t, size_t n);
+/* The table t with its benchmark, dims and columns set, filled as
+ * pdb_table_build fills its own (lib/table_points.c's tables). */
+int pdb_table_fill(const struct pdb_run *run, const struct pdb_table_spec *spec,
+		   struct pdb_table *t, struct pdb_err *err);
 void pdb_table_release(struct pdb_table *t); /* NULL-safe, idempotent */
 
 /* Rendering (lib/table_render.c). */

@@ -2,6 +2,7 @@
 #include "units.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,6 +282,21 @@ void pdb_unit_format(double value, const char *unit, char *out, unsigned long si
 void pdb_unit_format_fixed(double value, const char *unit, char *out, unsigned long size)
 {
 	format_unit_cut(value, unit, 1, out, size);
+}
+
+void pdb_pct_text(double pct, char *out, unsigned long size)
+{
+	if (fabs(pct) < 0.05)
+		pct = 0;
+	snprintf(out, size, "%+.1f%%", pct + 0.0);
+}
+
+void pdb_unit_signed_text(double value, const char *unit, char *out, unsigned long size)
+{
+	char buf[48];
+
+	pdb_unit_format(fabs(value), unit, buf, sizeof buf);
+	snprintf(out, size, "%s%s", value < 0 ? "-" : value > 0 ? "+" : "", buf);
 }
 
 int pdb_stat_has_unit(const char *name)

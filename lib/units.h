@@ -28,14 +28,16 @@ int pdb_direction_parse(const char *name, int *direction);
  * reads as lower, and is never called worse by its sign alone). */
 double pdb_direction_worse_sign(int direction);
 
-
-
 /* A value of a canonical unit for people: "250 µs", "1.5 s", "12.5k docs/s",
  * "3.2 MB/s", "1.5 MiB" (bytes in binary steps), 4 significant digits. */
 void pdb_unit_format(double value, const char *unit, char *out, unsigned long size);
 /* The same with four significant digits always ("7.930 ms", "12.00k"), so the
  * two sides of a row read alike; whole counts stay whole. */
 void pdb_unit_format_fixed(double value, const char *unit, char *out, unsigned long size);
+/* A change in percent to one decimal with its sign ("+22.2%"), never "-0.0%". */
+void pdb_pct_text(double pct, char *out, unsigned long size);
+/* A change in a unit with its sign ("+1.853 ms", "-3 docs"; 0 has none). */
+void pdb_unit_signed_text(double value, const char *unit, char *out, unsigned long size);
 /* Whether a canonical unit is a duration (seconds: a time, a latency), whose
  * values and statistics in its unit cannot be negative. */
 int pdb_unit_is_duration(const char *canonical);

@@ -93,7 +93,8 @@ static double position(const struct runs_axis *a, int64_t seq)
 
 /* Change points of one series, drawn between the runs on either side in
  * the series' colour, and the outliers detect set apart, marked. */
-static size_t change_points(const struct pdb_history_point *pts, size_t n, int direction,
+static size_t change_points(const struct pdb_history_point *pts, size_t n,
+			    const struct pdb_series *series,
 			    const struct pdb_detect_result *given, int color,
 			    const struct runs_axis *axis, struct pdb_chart_panel *p,
 			    const char *outlier_label, size_t *noutliers)
@@ -110,7 +111,7 @@ static size_t change_points(const struct pdb_history_point *pts, size_t n, int d
 		if (isfinite(pts[i].value))
 			x[m++] = pts[i].value;
 	pdb_detect_opts_init(&o);
-	o.direction = direction;
+	pdb_detect_opts_for(&o, series->metric, series->unit, series->direction);
 	*noutliers = 0;
 	/* detect's result when the caller has it, for the same points */
 	ok = m == n && m >= 4;
@@ -437,7 +438,7 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 				       in[s].nfailed ? ", only failures" : "");
 		else
 			add_history_series(p, &in[s], &axis, label, (int)k, source);
-		ncp += change_points(in[s].pts, in[s].npts, series[s].direction, in[s].res, (int)k,
+		ncp += change_points(in[s].pts, in[s].npts, &series[s], in[s].res, (int)k,
 				     &axis, p, nout ? NULL : "outlier (set apart by detect)", &no);
 		nout += no;
 		failed_marks(&in[s], (int)k, &axis, p,

@@ -210,6 +210,8 @@ static void change_points(const struct site *s, const struct site_bench *bench, 
 		const struct site_series *ss = &s->series[bench->series[i]];
 		for (size_t k = ss->res.ncps; k-- > 0;) {
 			const struct pdb_change_point *cp = &ss->res.cps[k];
+			char ch[48];
+
 			pdb_buf_printf(b, "<tr class=\"%s\"><td>", cp->regression ? "a0" : "");
 			series_name(b, ss);
 			pdb_buf_puts(b, "</td><td>");
@@ -220,11 +222,13 @@ static void change_points(const struct site *s, const struct site_bench *bench, 
 			site_value(b, cp->mean_before, ss->s->unit);
 			pdb_buf_puts(b, "</td><td class=\"num\">");
 			site_value(b, cp->mean_after, ss->s->unit);
-			pdb_buf_printf(b, "</td><td class=\"num\">%+.1f%%</td><td class=\"num\">%.2g</td>"
+			pdb_detect_change_text(cp, ss->s->unit, ch, sizeof ch);
+			pdb_buf_printf(b, "</td><td class=\"num\">%s</td><td class=\"num\">%.2g</td>"
 				       "<td class=\"num\">%.1f</td><td><span class=\"badge %s\">%s%s</span>"
-				       "</td></tr>\n", cp->change_pct, cp->p_value, cp->confidence,
+				       "</td></tr>\n", ch, cp->p_value, cp->confidence,
 				       cp->confirmed ? cp_verdict(cp) : "tentative", cp_verdict(cp),
-				       cp->tentative ? " (tentative)" : !cp->confirmed ? " (unconfirmed)" : "");
+				       cp->tentative ? " (tentative)" : cp->cpu_steady ? " (CPU time steady)" :
+				       !cp->confirmed ? " (unconfirmed)" : "");
 		}
 	}
 	if (ncp)

@@ -9,6 +9,7 @@
 
 #include "branches.h"
 #include "compare_config.h"
+#include "detect_wall.h"
 #include "store/store_detect.h"
 
 /* for qsort, which has no context argument; one per thread, as lib/table.c's */
@@ -321,7 +322,7 @@ static int changed_of(const struct site_series *ss)
 
 	for (size_t k = 0; k < ss->res.ncps; k++) {
 		const struct pdb_change_point *cp = &ss->res.cps[k];
-		if (ss->n - cp->index > SITE_RECENT)
+		if (ss->n - cp->index > SITE_RECENT || cp->cpu_steady)
 			continue;
 		if (cp->regression)
 			return ATT_REGRESSION;
@@ -379,7 +380,7 @@ static int gather_series(struct site *s, struct site_series *ss, struct pdb_dete
 	for (size_t i = 0; i < ss->n; i++)
 		x[i] = ss->pts[i].value;
 	pdb_detect_opts_init(&o);
-	o.direction = ss->s->direction;
+	pdb_detect_opts_for(&o, ss->s->metric, ss->s->unit, ss->s->direction);
 	rc = pdb_detect_resumed(s->store, ss->s->id, s->params, 1, x, ss->n, &o, next, &ss->res,
 				err);
 	free(x);
@@ -393,6 +394,35 @@ static void series_release(struct site_series *ss)
 	pdb_history_free(ss->pts, ss->n);
 	pdb_detect_result_release(&ss->res);
 	memset(ss, 0, sizeof *ss);
+}
+
+/* Wall-time change points against the CPU time of their benchmark, as
+ * detect checks them (pdb_detect_check_wall), and what each series then
+ * calls for. */
+static void check_wall(struct site *s)
+{
+	struct pdb_detect_view *v = pdb_xcalloc(s->nseries + 1, sizeof *v);
+
+	for (size_t i = 0; i < s->nseries; i++) {
+		struct site_series *ss = &s->series[i];
+		int64_t *ids = pdb_xcalloc(ss->n + 1, sizeof *ids);
+		double *x = pdb_xcalloc(ss->n + 1, sizeof *x);
+
+		for (size_t k = 0; k < ss->n; k++) {
+			ids[k] = ss->pts[k].run_id;
+			x[k] = ss->pts[k].value;
+		}
+		v[i] = (struct pdb_detect_view){ .benchmark = ss->s->benchmark, .dims = ss->s->dims,
+			.metric = ss->s->metric, .run_ids = ids, .values = x, .n = ss->n,
+			.res = &ss->res };
+	}
+	pdb_detect_check_wall(v, s->nseries);
+	for (size_t i = 0; i < s->nseries; i++) {
+		free((void *)v[i].run_ids);
+		free((void *)v[i].values);
+		s->series[i].changed = changed_of(&s->series[i]);
+	}
+	free(v);
 }
 
 static int gather_all_series(struct site *s, struct pdb_err *err)
@@ -439,6 +469,7 @@ static int gather_all_series(struct site *s, struct pdb_err *err)
 		s->nentries++;
 		s->nseries++;
 	}
+	check_wall(s);
 	rc = 0;
 out:
 	for (size_t i = next; i < s->nall; i++) /* not handed to a series */

@@ -1,8 +1,9 @@
-/* A benchmark page's table by matrix point: the newest run's value of each
- * of its series, a row per point and a column per metric (lib/table.c),
- * made from the points the site has read (no store access: pages are
- * drawn on several threads). */
+/* Tables by matrix point (lib/table_points.c): a benchmark page's, of its
+ * newest run, and a run page's, of each of its benchmarks; a row per point
+ * and a column per metric, made from the points the site has read (no
+ * store access: pages are drawn on several threads). */
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,19 +49,75 @@ int site_bench_points(struct pdb_buf *b, const struct site *s, const struct site
 		      int64_t run_id, int depth)
 {
 	struct pdb_run *run = newest_values(s, bench, run_id);
-	struct pdb_table t;
+	struct pdb_table *t = NULL;
+	size_t n = 0;
 	struct pdb_err err;
 	int shown = 0;
 
 	pdb_err_clear(&err);
-	if (run->nresults && pdb_table_by_point(run, bench->name, &t, &err) == 0 && t.nrows) {
+	if (run->nresults &&
+	    pdb_table_by_point(run, bench->name, PDB_CELLS_VALUE, 2, &t, &n, &err) == 0 && n) {
 		pdb_buf_puts(b, "<h2>By matrix point</h2>\n<p class=\"sub\">The values of ");
 		site_run_link(b, s, run_id, depth);
-		pdb_buf_printf(b, ", its newest run: a row per point, a column per metric.</p>\n");
-		pdb_table_render(&t, PDB_TABLE_HTML, b);
-		pdb_table_release(&t);
+		pdb_buf_printf(b, ", its newest run: a row per point, a column per metric%s.</p>\n",
+			       n > 1 ? ", a table per set of dims its series have" : "");
+		for (size_t k = 0; k < n; k++)
+			pdb_table_render(&t[k], PDB_TABLE_HTML, b);
 		shown = 1;
 	}
+	pdb_tables_release(t, n);
 	pdb_run_free(run);
 	return shown;
+}
+
+/* The "By matrix point" section of a run page: a heading and the tables
+ * of each benchmark of the run, in the order of its values (grouped by
+ * benchmark); a benchmark whose tables cannot be made says why. */
+void site_run_points(struct pdb_buf *b, const struct site *s, const struct site_run *run,
+		     const size_t *order)
+{
+	size_t last = SIZE_MAX;
+	int any = 0;
+
+	for (size_t i = 0; i < run->nvalues; i++) {
+		size_t bench = s->series[run->values[order[i]].series].bench;
+		struct pdb_run *values;
+		struct pdb_table *t = NULL;
+		size_t n = 0;
+		struct pdb_err err;
+
+		if (bench == last)
+			continue;
+		last = bench;
+		values = newest_values(s, &s->benches[bench], run->row->id);
+		pdb_err_clear(&err);
+		if (pdb_table_by_point(values, s->benches[bench].name, PDB_CELLS_VALUE, 2, &t, &n,
+				       &err) < 0) {
+			pdb_buf_puts(b, any++ ? "" : "<h2>By matrix point</h2>\n");
+			pdb_buf_puts(b, "<p class=\"note\">");
+			site_text(b, s->benches[bench].name);
+			pdb_buf_puts(b, ": no table by point: ");
+			site_text(b, err.msg);
+			pdb_buf_puts(b, "</p>\n");
+		}
+		for (size_t k = 0; k < n; k++) {
+			if (!any++)
+				pdb_buf_puts(b, "<h2>By matrix point</h2>\n<p class=\"note\">A table per "
+					     "benchmark and set of dims of its series (a stream's sender, "
+					     "its stages, the processes sampled) with two points or more: "
+					     "a row per point, a column per metric, each value the median "
+					     "of the run's samples.</p>\n");
+			pdb_buf_printf(b, "<h3><a href=\"../%s\">", s->benches[bench].file);
+			site_text(b, t[k].benchmark);
+			pdb_buf_puts(b, "</a>");
+			for (size_t d = 0; d < t[k].ndims; d++) {
+				pdb_buf_puts(b, d == 0 ? ", by " : d + 1 == t[k].ndims ? " and " : ", ");
+				site_text(b, t[k].dims[d]);
+			}
+			pdb_buf_puts(b, "</h3>\n");
+			pdb_table_render(&t[k], PDB_TABLE_HTML, b);
+		}
+		pdb_tables_release(t, n);
+		pdb_run_free(values);
+	}
 }

@@ -36,6 +36,7 @@ static void change_point_cell(struct pdb_buf *b, const struct site *s,
 			      const struct site_series *ss, int depth)
 {
 	const struct pdb_change_point *confirmed = NULL, *newer = NULL;
+	char ch[48], nch[48];
 
 	for (size_t k = ss->res.ncps; k-- > 0;) {
 		const struct pdb_change_point *cp = &ss->res.cps[k];
@@ -47,18 +48,23 @@ static void change_point_cell(struct pdb_buf *b, const struct site *s,
 			newer = cp;
 	}
 	pdb_buf_puts(b, "<td class=\"cp\">");
+	if (confirmed)
+		pdb_detect_change_text(confirmed, ss->s->unit, ch, sizeof ch);
+	if (newer)
+		pdb_detect_change_text(newer, ss->s->unit, nch, sizeof nch);
 	if (!confirmed && !newer)
 		pdb_buf_puts(b, "none");
 	if (confirmed) {
-		pdb_buf_printf(b, "<span class=\"badge %s\">%s</span> %+.1f%% at ", cp_verdict(confirmed),
-			       cp_verdict(confirmed), confirmed->change_pct);
+		pdb_buf_printf(b, "<span class=\"badge %s\">%s</span> %s at ", cp_verdict(confirmed),
+			       cp_verdict(confirmed), ch);
 		site_run_link(b, s, ss->pts[confirmed->index].run_id, depth);
 		pdb_buf_printf(b, ", %zu runs ago", ss->n - confirmed->index);
 	}
 	if (newer) {
-		pdb_buf_printf(b, "%s<span class=\"badge tentative\">%s, %s</span> %+.1f%% at ",
+		pdb_buf_printf(b, "%s<span class=\"badge tentative\">%s, %s</span> %s at ",
 			       confirmed ? "<br>" : "", cp_verdict(newer),
-			       newer->tentative ? "tentative" : "unconfirmed", newer->change_pct);
+			       newer->tentative ? "tentative" :
+			       newer->cpu_steady ? "CPU time steady" : "unconfirmed", nch);
 		site_run_link(b, s, ss->pts[newer->index].run_id, depth);
 	}
 	pdb_buf_puts(b, "</td>");

@@ -57,9 +57,59 @@ static void found_at(struct pdb_buf *b, const struct site_series *ss, size_t k)
 			pdb_buf_puts(b, "outlier");
 }
 
-/* Every series of the run: its value, the value in the run compared with, the change. */
-static void values(const struct site *s, const struct site_run *run, struct pdb_buf *b)
+/* The stage of a series ("" when none): the series of a benchmark are
+ * shown by stage, a stream's sender first. */
+static const char *stage_of(const struct site_series *ss)
 {
+	const char *p = strstr(ss->dims, "stage=");
+
+	while (p && p != ss->dims && p[-1] != ',')
+		p = strstr(p + 1, "stage=");
+	return p ? p + strlen("stage=") : "";
+}
+
+static _Thread_local const struct site *order_site;
+static _Thread_local const struct site_run *order_run;
+
+/* The values by benchmark (in the order of their first value), then stage,
+ * then as they were. */
+static int by_bench_stage(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	const struct site_series *sx = &order_site->series[order_run->values[x].series];
+	const struct site_series *sy = &order_site->series[order_run->values[y].series];
+	const char *px = stage_of(sx), *py = stage_of(sy);
+	size_t lx = strcspn(px, ","), ly = strcspn(py, ",");
+	int c;
+
+	if (sx->bench != sy->bench)
+		return sx->bench < sy->bench ? -1 : 1;
+	c = memcmp(px, py, lx < ly ? lx : ly);
+	if (!c && lx != ly)
+		c = lx < ly ? -1 : 1;
+	return c ? c : (x > y) - (x < y);
+}
+
+/* run->values' indices, by benchmark and stage. Caller frees. */
+static size_t *value_order(const struct site *s, const struct site_run *run)
+{
+	size_t *order = pdb_xmalloc((run->nvalues + 1) * sizeof *order);
+
+	for (size_t i = 0; i < run->nvalues; i++)
+		order[i] = i;
+	order_site = s;
+	order_run = run;
+	qsort(order, run->nvalues, sizeof *order, by_bench_stage);
+	return order;
+}
+
+/* Every series of the run: its value, the value in the run compared with,
+ * the change; a heading row for each benchmark, and each stage of it. */
+static void values(const struct site *s, const struct site_run *run, const size_t *order,
+		   struct pdb_buf *b)
+{
+	const struct site_series *prev = NULL;
+
 	pdb_buf_printf(b, "<h2>Series</h2>\n<p class=\"note\">%zu series; the change is against ",
 		       run->nvalues);
 	if (run->prev)
@@ -77,10 +127,26 @@ static void values(const struct site *s, const struct site_run *run, struct pdb_
 		     "<th>metric</th><th class=\"num\">value</th><th class=\"num\">before</th>"
 		     "<th class=\"num\">value change</th><th>detect</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < run->nvalues; i++) {
-		const struct site_series *ss = &s->series[run->values[i].series];
-		const struct pdb_history_point *p = &ss->pts[run->values[i].k];
+		const struct site_value *v = &run->values[order[i]];
+		const struct site_series *ss = &s->series[v->series];
+		const struct pdb_history_point *p = &ss->pts[v->k];
 		const struct pdb_history_point *q = run->prev ? site_point_at(ss, site_find_run(s, run->prev)) : NULL;
+		const char *stage = stage_of(ss);
+		size_t nstage = strcspn(stage, ",");
 
+		if (!prev || prev->bench != ss->bench || strcspn(stage_of(prev), ",") != nstage ||
+		    strncmp(stage_of(prev), stage, nstage) != 0) {
+			pdb_buf_puts(b, "<tr class=\"group\"><th colspan=\"7\">");
+			site_text(b, ss->s->benchmark);
+			if (nstage) {
+				char *name = pdb_xasprintf("%.*s", (int)nstage, stage);
+				pdb_buf_puts(b, ", stage ");
+				site_text(b, name);
+				free(name);
+			}
+			pdb_buf_puts(b, "</th></tr>\n");
+		}
+		prev = ss;
 		pdb_buf_printf(b, "<tr><td class=\"name\"><a href=\"../%s\">", s->benches[ss->bench].file);
 		site_text(b, ss->s->benchmark);
 		pdb_buf_puts(b, "</a></td><td class=\"dims\">");
@@ -97,7 +163,7 @@ static void values(const struct site *s, const struct site_run *run, struct pdb_
 		pdb_buf_puts(b, "</td>");
 		site_change_cell(b, q ? q->value : NAN, p->value, ss->s->direction);
 		pdb_buf_puts(b, "<td>");
-		found_at(b, ss, run->values[i].k);
+		found_at(b, ss, v->k);
 		pdb_buf_puts(b, "</td></tr>\n");
 	}
 	pdb_buf_puts(b, "</tbody>\n</table>\n");
@@ -143,6 +209,7 @@ int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
 	char *title = pdb_xasprintf("%s — %s", label, s->title);
 	struct pdb_compare_opts co;
 	struct pdb_compare cmp = { 0 };
+	size_t *order;
 	int rc = -1;
 
 	pdb_compare_opts_init(&co);
@@ -181,7 +248,10 @@ int site_run_page(struct site *s, const struct site_run *run, struct pdb_buf *b,
 			       "<code>perfdb report run%lld</code>.</p>\n", (long long)run->prev,
 			       (long long)r->id, (long long)r->id);
 	}
-	values(s, run, b);
+	order = value_order(s, run);
+	site_run_points(b, s, run, order);
+	values(s, run, order, b);
+	free(order);
 	site_page_end(b);
 	rc = 0;
 out:

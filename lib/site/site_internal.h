@@ -188,6 +188,11 @@ void site_change_cell(struct pdb_buf *b, double before, double after, int direct
  * (its newest), when they have two points or more; 1 when it wrote one. */
 int site_bench_points(struct pdb_buf *b, const struct site *s, const struct site_bench *bench,
 		      int64_t run_id, int depth);
+/* The run page's tables by matrix point: those of each of its benchmarks
+ * with two points or more, the benchmarks in the order of run->values
+ * taken through order (indices into run->values). */
+void site_run_points(struct pdb_buf *b, const struct site *s, const struct site_run *run,
+		     const size_t *order);
 
 /* sparkline.c: the recent history of a series as a small inline SVG. */
 void site_sparkline(struct pdb_buf *b, const struct site_series *ss);

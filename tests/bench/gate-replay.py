@@ -196,7 +196,7 @@ def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
         for cp in ser.get("change_points", []):
             at = s["run_commit"].get(cp.get("run_after"), cp.get("run_after"))
             s["cps"].append((ser.get("benchmark"), ser.get("metric"), at, cp.get("verdict"),
-                             cp.get("change_pct"), cp.get("confirmed")))
+                             cp.get("change_pct"), cp.get("confirmed"), cp.get("cpu_steady")))
     return s
 
 
@@ -247,13 +247,14 @@ def report(s):
     on_step = [cp for cp in s["cps"] if cp[0] == bench]
     on_ctl = [cp for cp in s["cps"] if cp[0] != bench]
     print("  detect (exit %d, %d series): %d change points on the step's benchmark (%s), "
-          "%d on controls (%d regressions)" % (
+          "%d on controls (%d confirmed, %d regressions)" % (
               s["detect_exit"], s["detect_series"], len(on_step),
               "found" if detect_found(s) else "step not found", len(on_ctl),
-              sum(1 for cp in on_ctl if cp[3] == "regression")))
-    for b, m, at, v, pct, conf in s["cps"]:
+              sum(1 for cp in on_ctl if cp[5]), sum(1 for cp in on_ctl if cp[3] == "regression")))
+    for b, m, at, v, pct, conf, steady in s["cps"]:
         print("    %s %s at %s: %s %+.0f%%%s%s" % (
-            b, m, at, v, pct or 0, "" if conf else " (unconfirmed)",
+            b, m, at, v, pct or 0,
+            " (CPU time steady)" if steady else "" if conf else " (unconfirmed)",
             "" if b == bench else " [control]"))
     for e in s["errors"]:
         print("  ERROR " + e)
@@ -305,8 +306,8 @@ def main(argv):
             "%d/%d" % (sl[1], sl[0]) if sl[0] else "-",
             "%d/%d" % (sa[1], sa[0]) if sa[0] else "-",
             ",".join(det_at) or "-",
-            "%d/%d" % (sum(1 for cp in s["cps"] if cp[0] != s["bench"] and cp[3] == "regression"),
-                       sum(1 for cp in s["cps"] if cp[0] != s["bench"] and cp[3] != "regression"))))
+            "%d/%d" % (sum(1 for cp in s["cps"] if cp[0] != s["bench"] and cp[5] and cp[3] == "regression"),
+                       sum(1 for cp in s["cps"] if cp[0] != s["bench"] and cp[5] and cp[3] != "regression"))))
     tot = (
         "total",
         "%d/%d" % (sum(s["unchanged_failed"] for s in scored), sum(s["unchanged"] for s in scored)),
@@ -317,15 +318,15 @@ def main(argv):
         "%d/%d" % (sum(s["pr"]["slow"][1] for s in scored), sum(s["pr"]["slow"][0] for s in scored)),
         "%d/%d" % (sum(s["pr"]["same"][1] for s in scored), sum(s["pr"]["same"][0] for s in scored)),
         "%d/%d" % (sum(1 for s in scored if detect_found(s)), sum(1 for s in scored if s["step"])),
-        "%d/%d" % (sum(1 for s in scored for cp in s["cps"] if cp[0] != s["bench"] and cp[3] == "regression"),
-                   sum(1 for s in scored for cp in s["cps"] if cp[0] != s["bench"] and cp[3] != "regression")))
+        "%d/%d" % (sum(1 for s in scored for cp in s["cps"] if cp[0] != s["bench"] and cp[5] and cp[3] == "regression"),
+                   sum(1 for s in scored for cp in s["cps"] if cp[0] != s["bench"] and cp[5] and cp[3] != "regression")))
     widths = [max(len(str(r[i])) for r in [hdr] + table + [tot]) for i in range(len(hdr))]
     for r in [hdr] + table + [tot]:
         print("  ".join(str(x).ljust(w) for x, w in zip(r, widths)).rstrip())
     print("(failed: gates with exit != 0 / gates; step exit: the step commit's push gate, 1 fails; "
           "step metrics: its failing rows of the step's benchmark; detect step: where change points of "
           "the step's benchmark start, total: sets with a regression at the step or up to 2 commits after; "
-          "detect controls: change points of other benchmarks, regressions/improvements)")
+          "detect controls: confirmed change points of other benchmarks, regressions/improvements)")
     errors = sum(len(s["errors"]) for s in scored)
     if errors:
         print("gate-replay: %d errors (ERROR lines above)" % errors)

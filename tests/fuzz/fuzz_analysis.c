@@ -245,15 +245,19 @@ static void tables(const struct pdb_run *run)
 {
 	for (size_t i = 0; i < run->nresults; i++) {
 		const struct pdb_result *r = &run->results[i];
-		struct pdb_table t = { 0 };
+		struct pdb_table t = { 0 }, *points = NULL;
 		struct pdb_err err;
+		size_t npoints = 0;
 		char *cols;
 		struct pdb_table_spec spec = { .benchmark = r->benchmark,
 					       .rows = r->ndims ? r->dims[0].key : "x" };
 
-		if (pdb_table_by_point(run, r->benchmark, &t, &err) == 0 && t.nrows)
-			render_table(&t); /* as the site and the report draw it */
-		pdb_table_release(&t);
+		for (int cells = PDB_CELLS_VALUE; cells <= PDB_CELLS_MEAN; cells++) {
+			if (pdb_table_by_point(run, r->benchmark, cells, 1, &points, &npoints, &err) == 0)
+				for (size_t k = 0; k < npoints; k++)
+					render_table(&points[k]); /* as the site and the report draw it */
+			pdb_tables_release(points, npoints);
+		}
 		cols = pdb_xasprintf("%s,%s:p99,%s:mean,%s:stddev,%s:count,speedup", r->metric,
 				     r->metric, r->metric, r->metric, r->metric);
 		spec.cols = cols;

@@ -56,4 +56,15 @@ clean "$work/esc.dom" "$work/esc.log" || { echo "FAIL: console messages (escape 
 grep -q -i '<script' "$work/esc.dom" && { echo "FAIL: the benchmark name became a script element"; fail=1; }
 grep -q -F '&lt;script&gt;alert(1)&lt;/script&gt;' "$work/esc.dom" ||
   { echo "FAIL: the benchmark name is not shown as text"; fail=1; }
+
+# a run's own report (no run before it): loads clean, its tables and figure in the DOM
+"$PERFDB" --db "$work/own.db" ingest "$ROOT/fixtures/table/stream-rates.json" >/dev/null || exit 1
+"$PERFDB" --db "$work/own.db" report latest -o "$work/own" -F html >/dev/null 2>"$work/own.err" || exit 1
+load "$work/own/index.html" "$work/own.dom" "$work/own.log" || exit 1
+clean "$work/own.dom" "$work/own.log" || { echo "FAIL: console messages (own report)"; fail=1; }
+for want in '<h1>Performance report: stream-rates</h1>' '<h2>By matrix point</h2>' \
+    '<table class="by-point">' '<svg '; do
+  grep -q -F "$want" "$work/own.dom" || { echo "FAIL: own report: no $want"; fail=1; }
+done
+grep -q -F '<h2>Comparison</h2>' "$work/own.dom" && { echo "FAIL: own report has a comparison"; fail=1; }
 exit $fail

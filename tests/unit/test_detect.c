@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "detect.h"
+#include "detect_wall.h"
+#include "metric_role.h"
 #include "stats.h"
 
 /* Q by hand: X=[0,0], Y=[1,1]: 2/4 * 4 = 2. X=[1], Y=[2,4]: 2/3*4 - 2*1/(3*1)*2 = 4/3. */
@@ -341,6 +343,99 @@ static void test_bad_options(void **state)
 	pdb_detect_result_release(&r);
 }
 
+/* The split of CPU time into user and system time moves by a clock tick
+ * with nothing changed: detect takes no change point of user_time or
+ * sys_time smaller than a tick, from 0 either, and says a change from 0
+ * in the unit (no percentage of nothing); a larger move stays. */
+static void test_resolution(void **state)
+{
+	double x[30], y[30];
+	struct pdb_detect_opts o;
+	struct pdb_detect_result r = { 0 };
+	struct pdb_err err;
+	char text[48];
+
+	(void)state;
+	assert_float_equal(pdb_metric_resolution("sys_time", "s"), PDB_CPU_SPLIT_TICK, 0);
+	assert_float_equal(pdb_metric_resolution("user_time", "s"), PDB_CPU_SPLIT_TICK, 0);
+	assert_float_equal(pdb_metric_resolution("cpu_time", "s"), 0, 0);
+	assert_float_equal(pdb_metric_resolution("sys_time", "B"), 0, 0);
+	for (int i = 0; i < 30; i++) {
+		x[i] = i < 15 ? 0 : 0.0018 + 1e-5 * (i % 3);
+		y[i] = (i < 15 ? 0.010 : 0.020) + 1e-4 * (i % 3);
+	}
+	pdb_detect_opts_init(&o);
+	assert_int_equal(pdb_detect(x, 30, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r.ncps, 1);
+	assert_true(isnan(r.cps[0].change_pct));
+	pdb_detect_change_text(&r.cps[0], "s", text, sizeof text);
+	assert_string_equal(text, "+1.81 ms");
+	pdb_detect_result_release(&r);
+
+	pdb_detect_opts_for(&o, "sys_time", "s", 0);
+	assert_int_equal(pdb_detect(x, 30, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r.ncps, 0);
+	pdb_detect_result_release(&r);
+	assert_int_equal(pdb_detect(y, 30, &o, NULL, NULL, &r, &err), 0);
+	assert_int_equal(r.ncps, 1);
+	assert_int_equal(r.cps[0].index, 15);
+	pdb_detect_change_text(&r.cps[0], "s", text, sizeof text);
+	assert_string_equal(text, "+99.0%");
+	pdb_detect_result_release(&r);
+}
+
+/* A wall-time change point stands only when its benchmark's CPU time moved
+ * the same way within two runs; without a CPU-time series, or for a
+ * benchmark that waits more than it computes, the wall time decides. */
+static void test_check_wall(void **state)
+{
+	static const int64_t ids[6] = { 1, 2, 3, 4, 5, 6 }, cpu_ids[5] = { 1, 2, 4, 5, 6 };
+	static const double wall_v[6] = { 1, 1, 1, 2, 2, 2 }, cpu_v[6] = { .5, .5, .5, 1, 1, 1 };
+	static const double idle_v[6] = { .01, .01, .01, .01, .01, .01 };
+	/* the CPU time's change: at the same run (by run id: position 2 of
+	 * cpu_ids), the other way, none, two runs off (the slack); a
+	 * benchmark whose CPU time is 1 % of its wall time */
+	static const struct { size_t cpu_at; int up, ncpu; const double *cpu; int stands; } c[] = {
+		{ 2, 1, 1, cpu_v, 1 },
+		{ 2, 0, 1, cpu_v, 0 },
+		{ 0, 1, 0, cpu_v, 0 },
+		{ 4, 1, 1, cpu_v, 1 },
+		{ 0, 1, 0, idle_v, 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct pdb_change_point wcp = { .index = 3, .mean_before = 1, .mean_after = 2,
+						.regression = 1, .confirmed = 1 };
+		struct pdb_change_point ccp = { .index = c[i].cpu_at, .mean_before = 0.5,
+						.mean_after = c[i].up ? 1 : 0.25, .confirmed = 1 };
+		struct pdb_detect_result wr = { .cps = &wcp, .ncps = 1 };
+		struct pdb_detect_result cr = { .cps = &ccp, .ncps = (size_t)c[i].ncpu };
+		struct pdb_detect_view v[2] = {
+			{ "b", "{}", "time", ids, wall_v, 6, &wr },
+			{ "b", "{}", "cpu_time", c[i].cpu == idle_v ? ids : cpu_ids, c[i].cpu,
+			  c[i].cpu == idle_v ? 6 : 5, &cr },
+		};
+
+		pdb_detect_check_wall(v, 2);
+		assert_int_equal(wcp.confirmed, c[i].stands);
+		assert_int_equal(wcp.cpu_steady, !c[i].stands);
+		assert_int_equal(ccp.confirmed, 1);
+	}
+	{
+		struct pdb_change_point wcp = { .index = 3, .mean_before = 1, .mean_after = 2,
+						.regression = 1, .confirmed = 1 };
+		struct pdb_detect_result wr = { .cps = &wcp, .ncps = 1 }, cr = { 0 };
+		struct pdb_detect_view v[2] = {
+			{ "b", "{}", "time", ids, wall_v, 6, &wr },
+			{ "other", "{}", "cpu_time", ids, cpu_v, 6, &cr },
+		};
+
+		pdb_detect_check_wall(v, 2);
+		assert_int_equal(wcp.confirmed, 1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +451,8 @@ int main(void)
 		cmocka_unit_test(test_confidence),
 		cmocka_unit_test(test_excursion),
 		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_resolution),
+		cmocka_unit_test(test_check_wall),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

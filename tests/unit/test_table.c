@@ -151,6 +151,63 @@ static void test_shown(void **state)
 	pdb_run_free(run);
 }
 
+/* By point: a table per set of dims (the sender without stage, the stages,
+ * a process), the matrix's dims first, stages in the order first seen; means of the samples, a
+ * histogram's p50, p99 and max; min_rows leaves one-row tables out. */
+static void test_by_point(void **state)
+{
+	struct pdb_run *run = pdb_run_new();
+	struct pdb_table *t;
+	struct pdb_result *h;
+	struct pdb_err err;
+	size_t n;
+	(void)state;
+
+	for (int rate = 100; rate <= 200; rate += 100) {
+		char dims[64];
+		snprintf(dims, sizeof dims, "rate=%d", rate);
+		pdb_result_add_raw(series(run, "p", dims, "sent", "count"), rate * 4);
+		for (int k = 0; k < 2; k++) {
+			snprintf(dims, sizeof dims, "rate=%d,stage=%s", rate, k ? "a" : "z");
+			pdb_result_add_raw(series(run, "p", dims, "received", "count"), rate * 4 - k);
+			h = series(run, "p", dims, "delay", "s");
+			pdb_result_add_sample(h, &(struct pdb_sample){ .value = 0.001, .t = NAN,
+								      .weight = 99 });
+			pdb_result_add_sample(h, &(struct pdb_sample){ .value = 0.5, .t = NAN,
+								      .weight = 1 });
+		}
+		snprintf(dims, sizeof dims, "process=x,rate=%d", rate);
+		pdb_result_add_raw(series(run, "p", dims, "cpu", "%"), 10);
+		pdb_result_add_raw(series(run, "p", dims, "cpu", "%"), 20);
+	}
+	pdb_result_add_raw(series(run, "p", "", "max_sustained_rate", "lines/s"), 150);
+	assert_int_equal(pdb_table_by_point(run, "p", PDB_CELLS_MEAN, 1, &t, &n, &err), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(t[0].ndims, 1);
+	assert_string_equal(t[0].dims[0], "rate");
+	assert_true(t[0].nrows == 2 && t[0].values[0] == 400 && t[0].values[1] == 800);
+	assert_int_equal(t[1].ndims, 2);
+	assert_string_equal(t[1].dims[1], "stage");
+	assert_int_equal(t[1].nrows, 4);
+	assert_int_equal(t[1].ncols, 4);          /* received, delay:p50, delay:p99, delay:max */
+	assert_string_equal(t[1].cols[2].name, "delay:p99");
+	assert_string_equal(t[1].keys[1], "z");     /* stages as first seen (the pipeline's order) */
+	assert_string_equal(t[1].keys[3], "a");
+	assert_true(t[1].values[1 * 4 + 0] == 399); /* rate=100, stage=a */
+	assert_true(fabs(t[1].values[2] - 0.001) < 1e-12 && t[1].values[3] == 0.5); /* s */
+	assert_string_equal(t[2].dims[0], "rate"); /* the matrix's dim before process */
+	assert_string_equal(t[2].dims[1], "process");
+	assert_true(t[2].values[0] == 15);          /* the mean of 10 and 20 */
+	assert_true(t[3].ndims == 0 && t[3].nrows == 1 && t[3].values[0] == 150);
+	pdb_tables_release(t, n);
+	/* a comparison's report: the values compare takes, tables of two rows or more */
+	assert_int_equal(pdb_table_by_point(run, "p", PDB_CELLS_VALUE, 2, &t, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(t[1].ncols, 2);          /* received, delay */
+	pdb_tables_release(t, n);
+	pdb_run_free(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_histogram),
 		cmocka_unit_test(test_ambiguous),
 		cmocka_unit_test(test_shown),
+		cmocka_unit_test(test_by_point),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
