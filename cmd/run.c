@@ -59,7 +59,9 @@ const struct command cmd_run = {
 	.options = options,
 	.text = "Prints the new run's id; with two variants both (\"run7 base\", \"run8 cand\",\n"
 		"on stderr with --compare), stored as NAME-base and NAME-cand with --name.\n"
-		"Ctrl-C stores what finished (status interrupted), exit 130.\n",
+		"Ctrl-C stores what finished (status interrupted), exit 130.\n"
+		"What a setup leaves running (cmd &) lives through its benchmark's matrix\n"
+		"point and is stopped by process group after the teardown (and on Ctrl-C).\n",
 	.operand = CMD_OPERAND_FILE,
 };
 

@@ -1,5 +1,6 @@
-/* perfdb table: one run's series as a table, a row per matrix point and a
- * column per metric and statistic (lib/table.c computes it). */
+/* perfdb table: a run's series as a table, a row per matrix point and a
+ * column per metric and statistic (lib/table.c computes it); several runs
+ * whose series differ by a dim are read as one. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,9 +30,11 @@ static const struct cmd_option options[] = {
 const struct command cmd_table = {
 	.name = "table", .run = table_main,
 	.summary = "a run's series as a table: a row per matrix point, a column per metric",
-	.synopsis = "RUN --rows DIM --cols METRIC[:STAT],... [OPTIONS]",
+	.synopsis = "RUN... --rows DIM --cols METRIC[:STAT],... [OPTIONS]",
 	.options = options,
-	.text = "RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE\n"
+	.text = "RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE; several RUNs\n"
+		"are one table when no series is in two of them (runs ingested apart with\n"
+		"--dim threads=1, threads=4: --rows threads).\n"
 		"STAT: mean, median, min, max, stddev, stddev_pop, count, pN (p99, p99.9),\n"
 		"computed over the series' samples (a histogram's and a result's without\n"
 		"samples: the tool's own); none: the series' value as compare takes it.\n"
@@ -103,8 +106,8 @@ static int parse(int argc, char **argv, struct table_opts *o, struct cmd_ctx *ct
 	}
 	o->spec.units = o->units;
 	o->spec.hold = o->hold;
-	if (optind + 1 != argc)
-		return cmd_usage_error(&cmd_table, "expected one RUN");
+	if (optind >= argc)
+		return cmd_usage_error(&cmd_table, "expected a RUN");
 	if (!o->spec.rows)
 		return cmd_usage_error(&cmd_table, "--rows DIM is needed");
 	if (!o->spec.cols)
@@ -119,7 +122,7 @@ static int table_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct table_opts o = { 0 };
 	struct pdb_store *store = NULL;
-	struct pdb_run *run = NULL;
+	struct pdb_run *run = NULL, *more = NULL;
 	struct pdb_table t = { 0 };
 	struct pdb_err err;
 	int64_t id;
@@ -133,6 +136,17 @@ static int table_main(int argc, char **argv, struct cmd_ctx *ctx)
 	    !(run = pdb_store_load_run(store, id, &err))) {
 		status = cmd_fail("table", &err);
 		goto out;
+	}
+	for (int i = optind + 1; i < argc; i++) {
+		if (pdb_store_resolve(store, argv[i], &id, &err) < 0 ||
+		    !(more = pdb_store_load_run(store, id, &err)) ||
+		    pdb_table_merge_run(run, more, &err) < 0) {
+			status = err.code == PDB_EXIT_USAGE
+				? cmd_usage_error(&cmd_table, "%s", err.msg) : cmd_fail("table", &err);
+			goto out;
+		}
+		pdb_run_free(more);
+		more = NULL;
 	}
 	if (pdb_table_build(run, &o.spec, &t, &err) < 0) {
 		status = err.code == PDB_EXIT_USAGE
@@ -153,6 +167,7 @@ static int table_main(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 out:
 	pdb_table_release(&t);
+	pdb_run_free(more);
 	pdb_run_free(run);
 	pdb_store_close(store);
 	for (size_t i = 0; i < o.nowned; i++)

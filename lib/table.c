@@ -776,6 +776,27 @@ int pdb_table_fill(const struct pdb_run *run, const struct pdb_table_spec *spec,
 	return 0;
 }
 
+int pdb_table_merge_run(struct pdb_run *into, const struct pdb_run *run, struct pdb_err *err)
+{
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *r = &run->results[i];
+		struct pdb_buf dims;
+		if (!pdb_run_find_result(into, r))
+			continue;
+		pdb_buf_init(&dims);
+		pdb_buf_puts(&dims, "");
+		for (size_t k = 0; k < r->ndims; k++)
+			pdb_buf_printf(&dims, "%s%s=%s", k ? "," : " ", r->dims[k].key, r->dims[k].value);
+		pdb_err_set(err, PDB_EXIT_USAGE, "%s%s %s is in two of the runs: a table of several "
+			    "runs takes runs whose series differ by a dim (ingest --dim threads=N)",
+			    r->benchmark, dims.data, r->metric);
+		pdb_buf_release(&dims);
+		return -1;
+	}
+	pdb_run_merge(into, run);
+	return 0;
+}
+
 int pdb_table_build(const struct pdb_run *run, const struct pdb_table_spec *spec,
 		    struct pdb_table *out, struct pdb_err *err)
 {

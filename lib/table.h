@@ -68,6 +68,12 @@ struct pdb_table_spec {
 				     * (lib/table_points.c: its tables, one per set of dims) */
 };
 
+/* Several runs as one table: run's series added to into's, where no series
+ * (benchmark, dims, metric) is in both (runs of one test ingested apart,
+ * each with its --dim threads=N); 0, or -1 with err naming the first
+ * series in both (PDB_EXIT_USAGE). */
+int pdb_table_merge_run(struct pdb_run *into, const struct pdb_run *run, struct pdb_err *err);
+
 /* The table of run as spec asks; 0, or -1 with err: an unknown dim, metric or
  * statistic, an incompatible unit, a point with two series of a metric
  * (PDB_EXIT_INPUT); a malformed --cols (PDB_EXIT_USAGE). */

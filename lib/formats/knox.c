@@ -1,7 +1,11 @@
 /* Format: Apache Knox gateway performance-test reports (JSON or YAML): response times, JMX timers, gauges, token statistics. */
 #include <ctype.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "formats/attrs_util.h"
 #include "formats/format.h"
@@ -50,6 +54,7 @@ struct ctx {
 	struct pdb_run *run;
 	struct pdb_err *err;
 	const char *path;                /* JSON path of the current entry */
+	double t;                        /* the snapshot's seconds after the folder's first, or NaN */
 };
 
 static int detect(const struct pdb_source *src)
@@ -102,6 +107,50 @@ static void keep(struct ctx *c, const char *key, const char *bench, const json_t
 	free(name);
 }
 
+/* A snapshot's time from its name, REPORT.yyyy-MM-dd-HH-mm-ss.EXT (the
+ * clock of the machine that wrote it; only differences count): seconds, or
+ * -1 when the name carries none. */
+static double name_time(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path, *dot = strchr(base, '.');
+	struct tm tm = { 0 };
+	int n = 0;
+
+	if (!dot || sscanf(dot + 1, "%4d-%2d-%2d-%2d-%2d-%2d.%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || n != 20)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm);
+}
+
+/* The snapshot's time after the first of its folder (Knox writes every
+ * report each period, so the folder's earliest name is the test's first
+ * period), whatever order the files are read in; NaN without a time. */
+static double snapshot_time(const struct pdb_source *src)
+{
+	double own = src->path ? name_time(src->path) : -1, first = own;
+	const char *slash;
+	char *dir;
+	DIR *d;
+	struct dirent *e;
+
+	if (own < 0)
+		return NAN;
+	slash = strrchr(src->path, '/');
+	dir = slash ? pdb_xstrndup(src->path, (size_t)(slash - src->path) + 1) : pdb_xstrdup(".");
+	if ((d = opendir(dir))) {
+		while ((e = readdir(d))) {
+			double t = name_time(e->d_name);
+			if (t >= 0 && t < first)
+				first = t;
+		}
+		closedir(d);
+	}
+	free(dir);
+	return own - first;
+}
+
 /* The series (bench, metric), emptied: a later snapshot of a report (Knox
  * writes one every period, each holding everything so far) replaces it. */
 static struct pdb_result *series(struct ctx *c, const char *bench, const char *metric,
@@ -114,6 +163,31 @@ static struct pdb_result *series(struct ctx *c, const char *bench, const char *m
 		free(r->stats[i].name);
 	r->nstats = 0;
 	return r;
+}
+
+/* A value over time: appended at the snapshot's time (ordered by it, a
+ * snapshot read again replacing its value); without a time, the newest
+ * snapshot's value alone, as series() does. */
+static void add_over_time(struct ctx *c, struct pdb_result *r, double raw)
+{
+	double v = pdb_result_canonical(r, raw);
+	size_t i;
+
+	if (isnan(c->t)) {
+		r->nsamples = 0;
+		pdb_result_add_raw(r, raw);
+		return;
+	}
+	for (i = 0; i < r->nsamples && r->samples[i].t < c->t; i++)
+		;
+	if (i < r->nsamples && r->samples[i].t == c->t) {
+		r->samples[i].value = v;
+		return;
+	}
+	pdb_result_add_at(r, c->t, v); /* at the end, then moved into place */
+	memmove(&r->samples[i + 1], &r->samples[i], (r->nsamples - 1 - i) * sizeof *r->samples);
+	r->samples[i] = PDB_SAMPLE(v);
+	r->samples[i].t = c->t;
 }
 
 static const struct field *find(const struct field *table, size_t n, const char *key)
@@ -196,18 +270,46 @@ static const char *duration_unit(const char *name)
 	return f ? f->stat : name;
 }
 
-/* One JmxReporter timer bean: duration (snapshot), count, rate. */
+/* The timer's rate over the period a snapshot ends: the growth of its
+ * Count since the snapshot before (prev, at prev_t), per second; at the
+ * first, the meter's MeanRate (its count over the seconds since it
+ * started, which the first period is). Canonical (per second), or NaN. */
+static double period_rate(struct ctx *c, const json_t *bean, const struct pdb_result *rate,
+			  double count, double prev, double prev_t)
+{
+	const json_t *mean = json_object_get(bean, "MeanRate");
+	double x;
+
+	if (!isnan(prev_t))
+		return c->t > prev_t ? (count - prev) / (c->t - prev_t) : NAN;
+	return mean && number(mean, &x) == 1 ? pdb_result_canonical(rate, x) : NAN;
+}
+
+/* One JmxReporter timer bean: duration (snapshot), count, rate (over
+ * time: one value a snapshot). */
 static int timer(struct ctx *c, const char *bench, const json_t *bean)
 {
 	const char *rate_unit = pdb_json_str(bean, "RateUnit"), *key;
 	const json_t *count = json_object_get(bean, "Count"), *v;
 	struct pdb_result *r;
-	double x;
+	double x = NAN, prev = NAN, prev_t = NAN;
 
 	if (count && !json_is_null(count)) {
 		if (!json_is_integer(count) || number(count, &x) < 1)
 			return bad(c, count, "Count", "expected a whole number");
-		pdb_result_add_raw(series(c, bench, "count", "count"), x);
+		r = pdb_run_add_result(c->run, bench, "count", "count");
+		if (r->nsamples == 1 && !isnan(c->t) && pdb_sample_has_t(&r->samples[0])) {
+			if (r->samples[0].t > c->t)
+				return bad(c, count, "Count", "a snapshot older than one read before: "
+					   "give a report's snapshots in time order (a folder is read so)");
+			prev = r->samples[0].value;
+			prev_t = r->samples[0].t;
+		}
+		r = series(c, bench, "count", "count");
+		if (isnan(c->t))
+			pdb_result_add_raw(r, x);
+		else
+			pdb_result_add_at(r, c->t, x); /* the newest: the rates need its time */
 		if (x == 0) { /* never timed: Dropwizard's empty snapshot is all zeros */
 			json_object_foreach((json_t *)bean, key, v)
 				if (v != count)
@@ -219,10 +321,17 @@ static int timer(struct ctx *c, const char *bench, const json_t *bean)
 	for (size_t i = 0; i < N(timer_durations); i++)
 		if (read_stat(c, bench, bean, timer_durations[i].key, timer_durations[i].stat, r) < 0)
 			return -1;
-	r = series(c, bench, "rate", rate_unit ? rate_unit : "events/second");
+	r = pdb_run_add_result(c->run, bench, "rate", rate_unit ? rate_unit : "events/second");
+	for (size_t i = 0; i < r->nstats; i++)
+		free(r->stats[i].name);
+	r->nstats = 0; /* the meter's rates: the newest snapshot's */
 	for (size_t i = 0; i < N(timer_rates); i++)
 		if (read_stat(c, bench, bean, timer_rates[i].key, timer_rates[i].stat, r) < 0)
 			return -1;
+	if (isnan(c->t))
+		r->nsamples = 0;
+	else if (!isnan(x) && !isnan(x = period_rate(c, bean, r, x, prev, prev_t)))
+		add_over_time(c, r, x / r->scale);
 	json_object_foreach((json_t *)bean, key, v)
 		if (strcmp(key, "Count") != 0 && !find(timer_durations, N(timer_durations), key) &&
 		    !find(timer_rates, N(timer_rates), key))
@@ -246,9 +355,9 @@ static int gauge(struct ctx *c, const char *name, const json_t *bean)
 			keep(c, key, name, v); /* a text or list gauge, NaN, other attributes */
 			continue;
 		}
-		r = series(c, "gauges", name, unit);
+		r = pdb_run_add_result(c->run, "gauges", name, unit);
 		r->direction = PDB_DIR_NONE;
-		pdb_result_add_raw(r, x);
+		add_over_time(c, r, x);
 	}
 	return 0;
 }
@@ -398,7 +507,7 @@ static int read_report(struct ctx *c, const json_t *root)
 
 static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_err *err)
 {
-	struct ctx c = { .src = src, .run = run, .err = err };
+	struct ctx c = { .src = src, .run = run, .err = err, .t = snapshot_time(src) };
 	struct pdb_yaml_doc ydoc = { 0 };
 	json_t *doc = NULL;
 	int ret = -1;

@@ -1,6 +1,7 @@
 /* Exec: run one command in its own process group, pinned, timed, with rusage. */
 #include "runner/exec.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "runner/counters.h"
+#include "runner/proc.h"
 #include "runner/steady_env.h"
 #include "util.h"
 
@@ -186,6 +188,54 @@ static void stop_group(pid_t pid, int pidfd)
 		kill(-pid, SIGKILL);
 }
 
+/* Whether a process of group pgid still runs: not a zombie, which the
+ * group keeps until its parent reaps it (an orphan's is init, which may
+ * never do so). */
+static int group_runs(pid_t pgid)
+{
+	DIR *d;
+	struct dirent *e;
+	int runs = 0;
+
+	if (kill(-pgid, 0) < 0)
+		return 0;
+	if (!(d = opendir("/proc")))
+		return 1;
+	while (!runs && (e = readdir(d))) {
+		char path[64], text[1024], *end;
+		long pid = strtol(e->d_name, &end, 10);
+		struct pdb_proc_task t;
+		ssize_t n;
+		int fd;
+		if (*end || pid <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		n = read(fd, text, sizeof text - 1);
+		close(fd);
+		text[n > 0 ? n : 0] = '\0';
+		runs = n > 0 && pdb_proc_pid_stat(text, &t) == 0 && t.pgrp == pgid && t.state != 'Z';
+	}
+	closedir(d);
+	return runs;
+}
+
+void pdb_exec_group_stop(struct pdb_exec_group *g)
+{
+	struct guard guard = { g->guard, g->guard_fd };
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+	if (g->pgid > 0) {
+		kill(-g->pgid, SIGTERM);
+		for (int ms = 0; ms < KILL_GRACE_MS && group_runs(g->pgid); ms += 10)
+			nanosleep(&tick, NULL);
+		kill(-g->pgid, SIGKILL);
+	}
+	guard_stop(&guard);
+	*g = (struct pdb_exec_group){ 0, -1, -1 };
+}
+
 static void read_tail(int fd, char *out, size_t size)
 {
 	char buf[4096];
@@ -221,6 +271,8 @@ int pdb_exec_run(const struct pdb_exec_opts *o, struct pdb_exec_result *res,
 	pid_t pid, parent;
 
 	memset(res, 0, sizeof *res);
+	if (o->keep)
+		*o->keep = (struct pdb_exec_group){ 0, -1, -1 };
 	if ((err_fd = mkstemp(errpath)) < 0)
 		return pdb_err_set(err, PDB_EXIT_RUNTIME, "temporary file: %s", strerror(errno));
 	unlink(errpath);
@@ -281,7 +333,13 @@ int pdb_exec_run(const struct pdb_exec_opts *o, struct pdb_exec_result *res,
 	while (wait4(pid, &wstatus, 0, &ru) < 0 && errno == EINTR)
 		;
 	res->wall = since(&t0);
-	kill(-pid, SIGKILL); /* anything the command left running in its group */
+	if (o->keep && !res->timed_out && !res->interrupted && WIFEXITED(wstatus) &&
+	    WEXITSTATUS(wstatus) == 0 && group_runs(pid)) {
+		/* what it left running lives on, its guard with it */
+		*o->keep = (struct pdb_exec_group){ .pgid = pid, .guard = guard.pid, .guard_fd = guard.fd };
+		guard = (struct guard){ -1, -1 };
+	} else
+		kill(-pid, SIGKILL); /* anything the command left running in its group */
 	if (o->counters)
 		pdb_counters_close(&counters, res->counts);
 	res->user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;

@@ -3,6 +3,7 @@
 #define PDB_EXEC_H
 
 #include <signal.h>
+#include <sys/types.h>
 
 #include "err.h"
 #include "runner/spec.h"
@@ -23,6 +24,17 @@ struct pdb_exec_opts {
 				      * arguments counted (not wrap's) */
 	unsigned counters;           /* hardware counters (enum pdb_measure bits) of the process
 				      * tree from its exec: into the result's counts */
+	struct pdb_exec_group *keep; /* non-NULL: what the command leaves running in its process
+				      * group when it exits (0, not timed out nor stopped) lives
+				      * on, into *keep, until pdb_exec_group_stop */
+};
+
+/* A process group a command left running: its id (0: none) and the guard
+ * that kills it should perfdb die first. */
+struct pdb_exec_group {
+	pid_t pgid;
+	pid_t guard;
+	int guard_fd;
 };
 
 struct pdb_exec_result {
@@ -38,6 +50,10 @@ struct pdb_exec_result {
  * (whatever its status), -1 with err when it could not be started. */
 int pdb_exec_run(const struct pdb_exec_opts *opts, struct pdb_exec_result *res,
 		 struct pdb_err *err);
+
+/* Stop what a command left running (g->pgid 0: nothing): SIGTERM to its
+ * group, SIGKILL to what is left after a grace period; g emptied. */
+void pdb_exec_group_stop(struct pdb_exec_group *g);
 
 /* The number of CPUs this process may run on. */
 int pdb_exec_cpus_allowed(void);

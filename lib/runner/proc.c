@@ -13,6 +13,8 @@ int pdb_proc_pid_stat(const char *text, struct pdb_proc_task *out)
 	unsigned long long v[20];
 	char *end;
 
+	const char *p0 = p;
+
 	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
 		return -1;
 	p += 4; /* the state and its space: field 4 (ppid) is next */
@@ -22,6 +24,8 @@ int pdb_proc_pid_stat(const char *text, struct pdb_proc_task *out)
 			return -1;
 		p = end + (*end == ' ');
 	}
+	out->state = p0[2];      /* field 3 */
+	out->pgrp = (long)v[1]; /* field 5 */
 	out->utime = v[10];     /* field 14 */
 	out->stime = v[11];     /* field 15 */
 	out->starttime = v[18]; /* field 22 */

@@ -6,9 +6,12 @@
 
 #include <stddef.h>
 
-/* /proc/PID/stat: CPU time in clock ticks, and when it started (ticks since boot). */
+/* /proc/PID/stat: CPU time in clock ticks, when it started (ticks since
+ * boot), its state ('R', 'S', 'Z' ...) and process group. */
 struct pdb_proc_task {
 	unsigned long long utime, stime, starttime;
+	char state;
+	long pgrp;
 };
 int pdb_proc_pid_stat(const char *text, struct pdb_proc_task *out);
 

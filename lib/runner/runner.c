@@ -9,11 +9,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "formats/format.h"
+#include "ingest.h"
 #include "kafka/workload.h"
 #include "logstream/workload.h"
 #include "runner/capacity_run.h"
 #include "runner/sampler.h"
+#include "runner/stages.h"
 #include "units.h"
 #include "util.h"
 
@@ -400,21 +401,18 @@ static void add_parsed(struct pdb_run *run, const char *bench, const struct pdb_
 	}
 }
 
-/* Parse the command's output with an ingest format into run. */
+/* Parse the command's output with an ingest format into run, read as
+ * `perfdb ingest --format FORMAT` reads it: a file, or a folder of them
+ * (Knox's reports). */
 static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
 			const struct pdb_step *s, const struct expanded *x,
 			const char *out_path, char *why, size_t whysize)
 {
 	const struct pdb_bench_spec *b = &spec->benches[s->bench];
-	const struct pdb_format *f = pdb_format_find(b->parse_format);
-	unsigned char head[4097];
-	struct pdb_source src = { 0 };
+	struct pdb_ingest_opts io = { .format = b->parse_format };
 	struct pdb_run *tmp;
 	struct pdb_err perr;
 	char *path;
-	FILE *fh;
-	size_t n = 0;
-	int ret = -1;
 
 	if (!x->parse_file)
 		path = pdb_xstrdup(out_path);
@@ -422,21 +420,12 @@ static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
 		path = pdb_xasprintf("%s/%s", x->cwd, x->parse_file);
 	else
 		path = pdb_xstrdup(x->parse_file);
-	if ((fh = fopen(path, "rb"))) {
-		n = fread(head, 1, sizeof head - 1, fh);
-		fclose(fh);
-	}
-	head[n] = '\0';
-	src.path = path;
-	src.name = path;
-	src.head = head;
-	src.head_len = n;
-	tmp = pdb_run_new();
-	if (f->parse(&src, tmp, &perr) < 0) {
+	if (!(tmp = pdb_ingest_files((const char *const *)&path, 1, &io, NULL, &perr))) {
 		char msg[1200];
 		pdb_err_format(&perr, msg, sizeof msg);
 		snprintf(why, whysize, "parse %s: %.500s", b->parse_format, msg);
-		goto out;
+		free(path);
+		return -1;
 	}
 	for (size_t i = 0; i < tmp->nresults; i++) {
 		const struct pdb_result *r = &tmp->results[i];
@@ -449,11 +438,9 @@ static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
 		add_parsed(run, name, dims, nd, r);
 		free(name);
 	}
-	ret = 0;
-out:
 	pdb_run_free(tmp);
 	free(path);
-	return ret;
+	return 0;
 }
 
 static void record_failure(struct pdb_run *run, const struct pdb_spec *spec,
@@ -673,6 +660,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 	double t0 = now();
 	int *failed = pdb_xcalloc(nruns, sizeof *failed), fd, ret = -1;
 	unsigned char *ran = pdb_xcalloc(plan->nsteps + 1, 1);
+	struct pdb_stages stages = { 0 };
 
 	snprintf(out_path, sizeof out_path, "%s/perfdb-stdout-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if ((fd = mkstemp(out_path)) < 0) {
@@ -691,6 +679,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 					  .variant = spec->nvariants ? spec->variants[s->variant].name : NULL };
 		struct pdb_exec_result res;
 		struct pdb_exec_opts eo;
+		struct pdb_exec_group kept;
 		struct pdb_sampler *smp;
 		struct expanded x;
 		int bad;
@@ -703,7 +692,10 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 		expand(spec, s, &x);
 		eo = (struct pdb_exec_opts){ .argv = (const char *const *)x.argv, .shell = x.shell,
 			.env = x.env, .nenv = x.nenv, .cwd = x.cwd, .vcpus = pdb_plan_vcpus(spec, s->bench, s->point),
-			.timeout = b->timeout, .stdout_path = out_path, .stop = opts->stop,
+			.timeout = b->timeout, .stop = opts->stop,
+			/* a setup's stages live on: into the null device, not the next step's output */
+			.stdout_path = s->kind == PDB_STEP_SETUP ? NULL : out_path,
+			.keep = s->kind == PDB_STEP_SETUP ? &kept : NULL,
 			.steady_env = b->measure && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP),
 			.counters = s->kind == PDB_STEP_MEASURE && b->measure && !opts->instruments->valgrind
 				    ? b->measure : 0 };
@@ -732,6 +724,8 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 			unlink(out_path);
 			goto out;
 		}
+		if (s->kind == PDB_STEP_SETUP && kept.pgid > 0)
+			pdb_stages_keep(&stages, plan, i, &kept);
 		bad = res.status != 0 || res.timed_out;
 		if (s->kind == PDB_STEP_MEASURE && !res.interrupted && !bad) {
 			/* the repetition's values go into the run only when all of
@@ -769,6 +763,7 @@ int pdb_runner_execute(const struct pdb_spec *spec, const struct pdb_plan *plan,
 			ran[i] = bad ? 2 : 1;
 done:
 		sample_end(smp, run, spec, s, ran[i] == 1 && !res.interrupted, opts);
+		pdb_stages_after(&stages, i);
 		p.event = PDB_PROGRESS_DONE;
 		p.res = &res;
 		p.why = why[0] ? why : NULL;
@@ -791,6 +786,7 @@ done:
 	}
 	ret = 0;
 out:
+	pdb_stages_stop_all(&stages);
 	free(ran);
 	free(failed);
 	return ret;

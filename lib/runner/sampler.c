@@ -116,7 +116,7 @@ static void read_processes(struct pdb_sampler *s, struct snapshot *sn)
 	while (d && (e = readdir(d))) {
 		char path[64], *end;
 		long pid = strtol(e->d_name, &end, 10);
-		struct pdb_proc_task st = { 0, 0, 0 };
+		struct pdb_proc_task st = { 0 };
 		double rss = 0;
 		ssize_t n;
 		int read_stat = 0;

@@ -9,7 +9,7 @@
 out=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 [ -n "$out" ] || { echo "usage: make-seeds.sh OUT"; exit 2; }
-for fam in json csv xml yaml canonical; do mkdir -p "$out/corpus/$fam"; done
+for fam in json csv xml yaml canonical spec; do mkdir -p "$out/corpus/$fam"; done
 j=$out/corpus/json c=$out/corpus/csv x=$out/corpus/xml y=$out/corpus/yaml
 
 # gzip bombs: 64 MiB of zeros in about 64 KiB, and nested (gzip of a gzip)
@@ -64,3 +64,16 @@ printf 'command,mean,mean,median\nsleep,1,2,1\nsleep,1,2,1\n' > "$c/duplicate-co
 printf 'command,mean,stddev,median,user,system,min,max\nx,1,0,1,0,0,1,1\nx,-1,0,1,0,0,-1,1\n' > "$c/same-command-twice.csv"
 printf 'metrics:\n  - stressor: cpu\n    stressor: vm\n    bogo-ops: 1\n---\nmetrics:\n  - stressor: cpu\n    bogo-ops: 2\n' > "$y/two-documents.yaml"
 cp "$j/duplicate-keys.json" "$out/corpus/canonical/duplicate-keys.json"
+# a perfdb.yaml with every key of compare:, and a run spec with its keys given twice
+cat > "$out/corpus/spec/perfdb.yaml" <<'Y'
+compare:
+  alpha: 0.01
+  threshold: 5%
+  warn: 2
+  run_noise: 1%
+  rules:
+    - {benchmark: "parse/*", metric: wall_time, threshold: 10%, warn: 5%, direction: lower, gate: true}
+    - {benchmark: "*", metric: "rss*", ignore: true}
+  ignore: [flaky, "net/*"]
+Y
+printf 'repeat: 3\nrepeat: 5\nbenchmarks:\n  - {name: a, command: [true]}\n  - {name: a, command: "sleep 0"}\n' > "$out/corpus/spec/keys-twice.yaml"

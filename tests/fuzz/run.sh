@@ -63,6 +63,9 @@ for t in $targets; do
     xml) seed xml '*.xml' ;;
     yaml) seed yaml '*.yaml' '*.yml' ;;
     canonical) seed canonical '*.json' ;;
+    spec) # run specs (fixtures/run, kafka, bisect, gate-noise) and perfdb.yaml (make-seeds.sh)
+      seed spec 'spec*.yaml' 'demo.yaml' 'gzip.yaml' 'spin.yaml' 'metron.yaml' 'telemetry.yaml' 'input-only.yaml' ;;
+    kafka) seed kafka '*.json' ;; # canonical runs as ingest --from-kafka takes them
     analysis) # the fixtures' runs as its input (tests/fuzz/seed_analysis.c)
       mkdir -p "$out/corpus/analysis"
       $CLANG $cflags -o "$out/seed_analysis" tests/fuzz/seed_analysis.c $objs $libs ||
@@ -72,7 +75,7 @@ for t in $targets; do
     *) seed "$t" '*' ;;
   esac
   dict=tests/fuzz/$t.dict
-  [ "$t" = canonical ] && dict=tests/fuzz/json.dict
+  [ "$t" = canonical ] || [ "$t" = kafka ] && dict=tests/fuzz/json.dict
   dict=$([ -f "$dict" ] && echo "-dict=$root/$dict")
   # the inputs of findings fixed (tests/fuzz/regressions/TARGET/), each run once first
   if [ -d "tests/fuzz/regressions/$t" ] &&

@@ -36,6 +36,7 @@ static void pid_stat(void **state)
 {
 	struct pdb_proc_task t;
 	char *burn = fixture("pid-stat-burn", NULL), *odd = fixture("pid-stat-odd-comm", NULL);
+	char *zombie = fixture("pid-stat-zombie", NULL);
 
 	(void)state;
 	/* sh -c 'while :; do :; done' after 3 s: 224 ticks user, 1 system */
@@ -43,11 +44,19 @@ static void pid_stat(void **state)
 	assert_int_equal(t.utime, 224);
 	assert_int_equal(t.stime, 1);
 	assert_int_equal(t.starttime, 130268);
+	assert_int_equal(t.state, 'R');
+	assert_int_equal(t.pgrp, 31895);
 	/* a command named "a) (b": the fields count from the last ')' */
 	assert_int_equal(pdb_proc_pid_stat(odd, &t), 0);
 	assert_int_equal(t.utime, 0);
 	assert_int_equal(t.stime, 0);
 	assert_int_equal(t.starttime, 129501);
+	assert_int_equal(t.state, 'S');
+	assert_int_equal(t.pgrp, 31486);
+	/* an orphan no one reaped (init here does not): the group's id stays */
+	assert_int_equal(pdb_proc_pid_stat(zombie, &t), 0);
+	assert_int_equal(t.state, 'Z');
+	assert_int_equal(t.pgrp, 3055);
 	/* cut short, or no comm at all */
 	burn[60] = '\0';
 	assert_int_equal(pdb_proc_pid_stat(burn, &t), -1);
@@ -55,6 +64,7 @@ static void pid_stat(void **state)
 	assert_int_equal(pdb_proc_pid_stat("", &t), -1);
 	free(burn);
 	free(odd);
+	free(zombie);
 }
 
 static void rss(void **state)

@@ -1,6 +1,10 @@
 """Apache Knox gateway performance-test reports (JSON or YAML), a folder of
 REPORT.yyyy-MM-dd-HH-mm-ss.{json,yaml}: each report is cumulative, so the
-newest snapshot of each report is the run.
+newest snapshot of each report is the run, except for what varies over the
+periods: the gauges (a value a snapshot) and the timers' rates (a snapshot's
+rate is its Count's growth since the snapshot before, per second; the first
+snapshot's the meter's MeanRate), at t = seconds since the folder's first
+snapshot (by the times in the names); a timer's count carries its snapshot's t.
 
 responseTimes {NAME: {_data (ms), mode, min, max, mean, geometricMean}}: latency
 (s), _data as samples, min/max/mean/geometric_mean as stats; an empty _data
@@ -13,6 +17,7 @@ zeros are Dropwizard's empty snapshot, not measurements).  heapGauges
 (bytes; heap.usage is a fraction).  tokenStateStatistics
 {"metrics:name=TokenStateService,...": {...}}: benchmark TokenStateService,
 nested keys joined with "."; GatewayCredentialsFileSize is a file size in bytes."""
+import calendar
 import json
 import math
 import os
@@ -53,12 +58,23 @@ def response_times(doc, out):
         out.append(series(name, "latency", "s", "lower", [float(x) * 1e-3 for x in data], st))
 
 
-def timers(doc, out):
+def timers(snaps, out):
+    doc, when = snaps[-1]
     for key, t in doc.items():
         name = bean_name(key)
-        out.append(series(name, "count", "count", "none", [float(t["Count"])]))
+        out.append(series(name, "count", "count", "none", [{"value": float(t["Count"]), "t": when}]))
         if not t.get("Count"):
             continue
+        rates, prev = [], None
+        for d, at in snaps:
+            b = d.get(key)
+            if b is None:
+                continue
+            if prev is None:
+                rates.append({"value": fnum(b["MeanRate"]), "t": at})
+            else:
+                rates.append({"value": (float(b["Count"]) - prev[0]) / (at - prev[1]), "t": at})
+            prev = (float(b["Count"]), at)
         k = DUR[t.get("DurationUnit", "milliseconds")]
         st = {"min": fnum(t["Min"]) * k, "max": fnum(t["Max"]) * k, "mean": fnum(t["Mean"]) * k,
               "stddev": fnum(t["StdDev"]) * k}
@@ -67,16 +83,21 @@ def timers(doc, out):
                 st[s] = fnum(t[p]) * k
         out.append(series(name, "duration", "s", "lower", [], st))
         unit = t.get("RateUnit", "events/second").replace("/second", "/s")
-        out.append(series(name, "rate", unit, "higher", [], {
+        out.append(series(name, "rate", unit, "higher", rates, {
             "mean": fnum(t["MeanRate"]), "m1_rate": fnum(t["OneMinuteRate"]),
             "m5_rate": fnum(t["FiveMinuteRate"]), "m15_rate": fnum(t["FifteenMinuteRate"])}))
 
 
-def gauges(doc, out):
-    for key, g in doc.items():
+def gauges(snaps, out):
+    for key in snaps[-1][0]:
         name = bean_name(key)
         unit = "count" if name == "heap.usage" else "B"
-        out.append(series("gauges", name, unit, "none", [float(g["Value"])]))
+        values = [{"value": float(d[key]["Value"]), "t": at} for d, at in snaps if key in d]
+        out.append(series("gauges", name, unit, "none", values))
+
+
+def newest(fn):
+    return lambda snaps, out: fn(snaps[-1][0], out)
 
 
 def token_stats(doc, out):
@@ -93,19 +114,24 @@ def token_stats(doc, out):
         walk("", s)
 
 
-READERS = {"responseTimes": response_times, "timers": timers, "heapGauges": gauges,
-           "tokenStateStatistics": token_stats}
+READERS = {"responseTimes": newest(response_times), "timers": timers, "heapGauges": gauges,
+           "tokenStateStatistics": newest(token_stats)}
+
+
+def seconds(stamp):
+    return calendar.timegm(tuple(int(x) for x in stamp.split("-")) + (0, 0, 0))
 
 
 def read(path):
     files = [os.path.join(path, f) for f in os.listdir(path)] if os.path.isdir(path) else [path]
-    newest = {}
+    snaps, first = {}, None
     for f in sorted(files):
         m = re.match(r"(\w+)\.(\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d)\.(json|ya?ml)$", os.path.basename(f))
         if m and m.group(1) in READERS:
-            if m.group(1) not in newest or m.group(2) > newest[m.group(1)][0]:
-                newest[m.group(1)] = (m.group(2), f)
+            at = seconds(m.group(2))
+            first = at if first is None else min(first, at)
+            snaps.setdefault(m.group(1), []).append((at, f))
     out = []
-    for report, (_, f) in sorted(newest.items()):
-        READERS[report](load(f) or {}, out)
+    for report, found in sorted(snaps.items()):
+        READERS[report]([(load(f) or {}, at - first) for at, f in sorted(found)], out)
     return result(out)
