@@ -10,6 +10,7 @@
 #include "bisect_output.h"
 #include "cmd.h"
 #include "compare_config.h"
+#include "gather/compare_gather.h"
 #include "runner/git.h"
 #include "runner/instrument.h"
 #include "util.h"

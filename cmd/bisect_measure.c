@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "fingerprint.h"
+#include "gather/compare_gather.h"
 #include "run_adaptive.h"
 #include "runner/checkout.h"
 #include "runner/runner.h"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gather/compare_gather.h"
 #include "runner/adaptive.h"
 #include "util.h"
 

@@ -6,12 +6,12 @@
 
 #include "branches.h"
 #include "cmd.h"
+#include "detect_cache.h"
 #include "escape.h"
 #include "detect.h"
 #include "detect_wall.h"
 #include "metric_role.h"
 #include "json_out.h"
-#include "store/store_detect.h"
 #include "units.h"
 #include "util.h"
 
@@ -539,7 +539,7 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		cmd_say("detect", "--since %s: only %zu run%s match%s: all of them, "
 			"from run%lld", cli.since, fewer, fewer == 1 ? "" : "s",
 			fewer == 1 ? "es" : "", (long long)since_id);
-	params = pdb_store_detect_params(&cli.opts, since_id, cli.where);
+	params = pdb_detect_params(&cli.opts, since_id, cli.where);
 	selection = pdb_store_detect_selection(since_id, cli.where);
 	fs = pdb_xcalloc(nseries + 1, sizeof *fs);
 	entries = pdb_xcalloc(nseries + 1, sizeof *entries);

@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "compare_render.h"
+#include "gather/compare_gather.h"
 #include "json_out.h"
 #include "util.h"
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gather/compare_gather.h"
 #include "util.h"
 
 #define LOOK_ROWS_MAX 6 /* series a look line names; more would not fit a line */

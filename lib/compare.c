@@ -6,56 +6,23 @@
 #include <string.h>
 
 #include "compare_cpu.h"
+#include "compare_geomean.h"
+#include "compare_history.h"
+#include "compare_internal.h"
+#include "compare_verdict.h"
 #include "metric_role.h"
 #include "stats.h"
 #include "units.h"
 #include "util.h"
 
-#define HISTORY_RUNS 30      /* runs of the baseline branch the run-to-run noise is read from */
-#define HISTORY_MIN_RUNS 5   /* fewer: no history test */
-#define LEVEL_RUNS 3         /* the branch's level: the median of its newest runs */
-#define LEVEL_SPIKE 4.0      /* the farthest a baseline run is taken for a spike of the
-			      * load off that level, in run-to-run changes' SDs */
-/* The absolute changes from one run to the next, each capped at CAP times
- * their median (a step or a spike in the history is one or two changes,
- * which then count as large, not as the scale), have a mean of
- * CAPPED_MEAN_ABS_NORMAL times the changes' SD when they are normal:
- * E min(|Z|, a) for a = 3 x 0.6745 (3 median absolute values). */
-#define CAP 3.0
-#define CAPPED_MEAN_ABS_NORMAL 0.7819
-/* Degrees of freedom of that scale per change it is read from (successive
- * changes overlap, and a mean of absolute values is less efficient than a
- * variance): calibrated by the seeded sequential A/A gates of
- * tests/unit/test_compare_gate.c. A quantile scale (the 75th percentile of
- * the changes) had 0.37 a change: with 6-10 runs of history its interval
- * was so wide that a +64 % change passed as inconclusive. */
-#define SCALE_DF_PER_CHANGE 0.6
 /* Welch's test below this many values a side has one degree of freedom or
  * so: an interval of [-99 %, +12000 %] says less than "insufficient". */
 #define WELCH_MIN_N 3
-
-static const char *const verdict_names[PDB_VERDICT_COUNT] = {
-	"failed", "regression", "improvement", "unchanged", "inconclusive", "insufficient",
-	"new", "missing",
-};
 
 /* Metrics that say how a benchmark ran, not how fast: hidden by default. */
 static const char *const bookkeeping[] = {
 	"iterations", "repetitions", "rounds", "runs", "forks", "warmup_iterations", NULL,
 };
-
-const char *pdb_verdict_name(int verdict)
-{
-	return verdict >= 0 && verdict < PDB_VERDICT_COUNT ? verdict_names[verdict] : "?";
-}
-
-int pdb_verdict_parse(const char *name)
-{
-	for (int v = 0; v < PDB_VERDICT_COUNT; v++)
-		if (strcmp(verdict_names[v], name) == 0)
-			return v;
-	return -1;
-}
 
 void pdb_compare_opts_init(struct pdb_compare_opts *opts)
 {
@@ -63,12 +30,6 @@ void pdb_compare_opts_init(struct pdb_compare_opts *opts)
 	opts->alpha = NAN;
 	opts->threshold_pct = NAN;
 }
-
-/* A stored series by key, for history look-ups. */
-struct series_ref {
-	char *key;
-	int64_t id;
-};
 
 /* One result of one run of a side, under its series key. */
 struct entry {
@@ -80,17 +41,11 @@ struct entry {
 
 /* Working state of one comparison. */
 struct ctx {
-	struct pdb_store *store;
+	const struct pdb_compare_input *in;
 	const struct pdb_compare_opts *opts;
 	struct pdb_compare *out;
 	double alpha;
-	int64_t history_until;         /* the newest baseline run: history ends there */
-	char *history_where;           /* "branch=B" of that run; NULL: every run */
-	const char *history_branch;    /* B, for reasons; NULL without */
-	int64_t cand_id;               /* the candidate run, never its own history */
-	struct series_ref *series;     /* sorted by key, loaded on first need */
-	size_t nseries;
-	int series_loaded;
+	struct pdb_compare_scope scope; /* where the history lies */
 	size_t hl_nx, hl_ny, hl_k;     /* the interval rank of the last sizes */
 	int paired;                    /* an A/B pair: repetition i of each side ran together */
 	double run_noise;              /* the series' assumed run-to-run noise (log SD)
@@ -102,11 +57,6 @@ struct ctx {
 	double *scratch;               /* logs and copies of one series, reused */
 	size_t scratch_cap;
 };
-
-static char *series_key(const char *bench, const char *dims_json, const char *metric)
-{
-	return pdb_xasprintf("%s\x1f%s\x1f%s", bench, dims_json, metric);
-}
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -139,7 +89,7 @@ static struct entry *side_entries(struct pdb_run *const *runs, size_t nruns,
 			}
 			pdb_grow((void **)&e, &cap, *n + 1, sizeof *e);
 			e[*n].dims_json = dims_json;
-			e[*n].key = series_key(r->benchmark, e[*n].dims_json, r->metric);
+			e[*n].key = pdb_compare_key(r->benchmark, e[*n].dims_json, r->metric);
 			e[*n].r = r;
 			e[*n].tool = pdb_run_tool_of(runs[i]->tool, runs[i]->format);
 			(*n)++;
@@ -252,63 +202,6 @@ static void describe(const double *v, size_t n, double *copy, double *median, do
 		memcpy(copy, v, n * sizeof *copy);
 	*median = pdb_stats_median(copy, n);
 	*mean = pdb_stats_mean(v, n);
-}
-
-static int cmp_series_ref(const void *a, const void *b)
-{
-	return strcmp(((const struct series_ref *)a)->key, ((const struct series_ref *)b)->key);
-}
-
-/* Load the series table once, sorted by key, for history look-ups. */
-static int load_series(struct ctx *c, struct pdb_err *err)
-{
-	struct pdb_series *s;
-	size_t n;
-
-	if (c->series_loaded)
-		return 0;
-	if (pdb_store_list_series(c->store, c->opts->bench_glob, c->opts->metric_glob,
-				  &s, &n, err) < 0)
-		return -1;
-	c->series = pdb_xcalloc(n ? n : 1, sizeof *c->series);
-	for (size_t i = 0; i < n; i++) {
-		c->series[i].key = series_key(s[i].benchmark, s[i].dims, s[i].metric);
-		c->series[i].id = s[i].id;
-	}
-	c->nseries = n;
-	qsort(c->series, n, sizeof *c->series, cmp_series_ref);
-	pdb_series_free(s, n);
-	c->series_loaded = 1;
-	return 0;
-}
-
-/* The id of the stored series with this key, or 0. */
-static int64_t find_series(const struct ctx *c, const char *key)
-{
-	size_t lo = 0, hi = c->nseries;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int d = strcmp(c->series[mid].key, key);
-		if (d == 0)
-			return c->series[mid].id;
-		if (d < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double pct_of_log(double d)
-{
-	return 100 * expm1(d) + 0.0; /* + 0.0: no "-0" */
 }
 
 /* Statistics of a series with several values a side. */
@@ -502,166 +395,6 @@ static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const do
 	}
 }
 
-/* The standard error of the median of log values read from their
- * quartiles: a normal sample's IQR is 1.349 SD, its median's error
- * 1.2533 SD / sqrt(n). 0 with fewer than 2 values. */
-static double log_median_se(double q1, double q3, size_t n)
-{
-	if (n < 2 || !(q1 > 0) || !(q3 >= q1))
-		return 0;
-	return 1.2533 * log(q3 / q1) / 1.349 / sqrt((double)n);
-}
-
-/* The same for raw values above 0 (one run's samples). */
-static double values_median_se(const double *v, size_t n)
-{
-	double *sorted, se;
-
-	if (n < 2)
-		return 0;
-	sorted = pdb_xmalloc(n * sizeof *sorted);
-	memcpy(sorted, v, n * sizeof *sorted);
-	qsort(sorted, n, sizeof *sorted, cmp_double);
-	se = log_median_se(pdb_stats_quantile(sorted, n, 0.25),
-			   pdb_stats_quantile(sorted, n, 0.75), n);
-	free(sorted);
-	return se;
-}
-
-/* The run-to-run noise of a series on the baseline's branch, from its
- * newest HISTORY_RUNS runs up to the baseline (the candidate left out):
- * *tau_d, the SD of the change of a run's location (log median) from one
- * run to the next, read robustly as the 75th percentile of the absolute
- * changes (a step in the history moves one change, not the scale); *se2,
- * the mean squared error of a run's median from its own samples. Returns
- * the runs read (0 when the series has no stored history), -1 on error. */
-static long history_noise(struct ctx *c, const char *key, double *tau_d, double *se2,
-			  double *level, struct pdb_err *err)
-{
-	struct pdb_history_point *pts = NULL;
-	double *loc = NULL, *chg = NULL;
-	size_t npts = 0, k = 0, skip = 0;
-	int64_t id;
-	long ret = -1;
-
-	if (load_series(c, err) < 0)
-		return -1;
-	if (!(id = find_series(c, key)))
-		return 0;
-	if (pdb_store_series_last(c->store, id, c->history_where, c->history_until,
-				  HISTORY_RUNS + 1, &pts, &npts, err) < 0)
-		goto out;
-	loc = pdb_xmalloc((npts ? npts : 1) * sizeof *loc);
-	chg = pdb_xmalloc((npts ? npts : 1) * sizeof *chg);
-	*se2 = 0;
-	for (size_t i = 0; i < npts; i++)
-		skip += pts[i].run_id != c->cand_id && pts[i].value > 0 && isfinite(pts[i].value);
-	skip = skip > HISTORY_RUNS ? skip - HISTORY_RUNS : 0; /* the newest only */
-	for (size_t i = 0; i < npts; i++) {
-		const struct pdb_history_point *p = &pts[i];
-		double se;
-		if (p->run_id == c->cand_id || !(p->value > 0) || !isfinite(p->value))
-			continue;
-		if (skip) {
-			skip--;
-			continue;
-		}
-		loc[k] = log(p->value);
-		if (k > 0)
-			chg[k - 1] = fabs(loc[k] - loc[k - 1]);
-		se = log_median_se(p->q1, p->q3, p->n);
-		*se2 += se * se;
-		k++;
-	}
-	ret = (long)k;
-	if (k < 2)
-		goto out;
-	*se2 /= (double)k;
-	/* the branch's level: the median of its newest LEVEL_RUNS runs */
-	{
-		double last[LEVEL_RUNS];
-		size_t nl = k < LEVEL_RUNS ? k : LEVEL_RUNS;
-		memcpy(last, loc + k - nl, nl * sizeof *last);
-		*level = pdb_stats_median(last, nl);
-	}
-	{
-		double sum = 0, cap;
-		qsort(chg, k - 1, sizeof *chg, cmp_double);
-		cap = CAP * pdb_stats_quantile(chg, k - 1, 0.5);
-		for (size_t i = 0; i + 1 < k; i++)
-			sum += fmin(chg[i], cap);
-		*tau_d = sum / (double)(k - 1) / CAPPED_MEAN_ABS_NORMAL;
-	}
-out:
-	free(loc);
-	free(chg);
-	pdb_history_free(pts, npts);
-	return ret;
-}
-
-/* The candidate run against the run-to-run noise of the baseline's branch
- * (a random-effects view: each run's location varies around the branch's
- * level by a between-run spread, and its median by its own samples' error).
- * The change is the candidate's log median minus the baseline's (one run)
- * or the median of the baseline runs' medians (a group); its interval is
- * Student's t at the history's degrees of freedom times the SD the model
- * predicts for that difference. Returns 1 when decided, 0 when the branch
- * has fewer than HISTORY_MIN_RUNS runs of the series, -1 on error. */
-static int compare_history(struct ctx *c, struct pdb_compare_row *row, const char *key,
-			   const double *b, const double *a, struct pdb_err *err)
-{
-	double tau_d = 0, se2 = 0, level = NAN, tau_b2, var_ref, var_cand, se, sd, d, q, df;
-	size_t nbase = c->out->nbase;
-	long k;
-
-	/* a baseline not stored (id 0: an adaptive run's look) has no history */
-	if (c->paired || c->out->ncand != 1 || c->history_until <= 0 ||
-	    !(row->median_base > 0) || !(row->median_cand > 0))
-		return 0;
-	if ((k = history_noise(c, key, &tau_d, &se2, &level, err)) < 0)
-		return -1;
-	if (k < HISTORY_MIN_RUNS)
-		return 0;
-	/* a change between two runs holds twice a run's variance */
-	tau_b2 = fmax(0, tau_d * tau_d / 2 - se2);
-	if (nbase == 1) {
-		se = values_median_se(b, row->n_base);
-		var_ref = tau_b2 + se * se;
-	} else {
-		/* the median of nbase run values: pi/2 times the variance of their mean */
-		var_ref = M_PI / 2 * (tau_b2 + se2) / (double)nbase;
-	}
-	se = values_median_se(a, row->n_cand);
-	var_cand = tau_b2 + se * se;
-	sd = sqrt(var_ref + var_cand);
-	df = fmax(1, SCALE_DF_PER_CHANGE * (double)(k - 1));
-	d = log(row->median_cand) - log(row->median_base);
-	q = sd > 0 ? pdb_stats_t_isf(c->alpha / 2, df) : 0;
-	row->p_value = sd > 0 ? fmin(1, 2 * pdb_stats_t_sf(fabs(d) / sd, df)) : d == 0;
-	row->change_pct = pct_of_log(d);
-	row->ci_low_pct = pct_of_log(d - q * sd);
-	row->ci_high_pct = pct_of_log(d + q * sd);
-	if (nbase == 1 && isfinite(level) && sd > 0 &&
-	    fabs(log(row->median_base) - level) <= LEVEL_SPIKE * tau_d) {
-		/* one baseline run may itself be a spike of the load: the change
-		 * must hold against the branch's level too (the median of its
-		 * newest runs), and the row keeps the weaker of the two tests. A
-		 * baseline further off the level than a spike goes is another
-		 * regime (a release measured apart, a revert), not the load's. */
-		double d2 = log(row->median_cand) - level;
-		double sd2 = sqrt(M_PI / 2 * (tau_b2 + se2) / LEVEL_RUNS + var_cand);
-		double p2 = d2 * d > 0 ? fmin(1, 2 * pdb_stats_t_sf(fabs(d2) / sd2, df)) : 1;
-		row->p_value = fmax(row->p_value, p2);
-		row->ci_low_pct = fmin(row->ci_low_pct, pct_of_log(d2 - q * sd2));
-		row->ci_high_pct = fmax(row->ci_high_pct, pct_of_log(d2 + q * sd2));
-	}
-	row->band = "history";
-	row->test = "history";
-	row->n_history = (size_t)k;
-	row->history_spread_pct = pct_of_log(tau_d / M_SQRT2);
-	return 1;
-}
-
 static int cmp_sample_value(const void *a, const void *b)
 {
 	double x = ((const struct pdb_sample *)a)->value, y = ((const struct pdb_sample *)b)->value;
@@ -750,69 +483,9 @@ static void compare_single(struct ctx *c, struct pdb_compare_row *row, const str
 		return;
 	}
 	row->reason = pdb_xasprintf("one value a side and fewer than %d runs of history%s%s: "
-				    "no spread to judge", HISTORY_MIN_RUNS,
-				    c->history_branch ? " on " : "",
-				    c->history_branch ? c->history_branch : "");
-}
-
-/* The verdict of a compared series (after any Holm adjustment): from its
- * interval, in percent, or absolute when a value is <= 0 (then against the
- * threshold as a fraction of the larger median). Unchanged means the whole
- * interval is inside the threshold. */
-static int verdict_of(const struct ctx *c, struct pdb_compare_row *row)
-{
-	/* worse-side sign: +1 when larger is worse; none is gated as lower
-	 * but never called a regression or an improvement */
-	double s = pdb_direction_worse_sign(row->direction);
-	int gated = row->direction != PDB_DIR_NONE;
-	int percent = !isnan(row->ci_low_pct);
-	double lo = percent ? row->ci_low_pct : row->ci_low_abs;
-	double hi = percent ? row->ci_high_pct : row->ci_high_abs;
-	double est = percent ? row->change_pct : row->change_abs;
-	double thr = percent ? row->threshold_pct
-		: row->threshold_pct / 100 * fmax(fabs(row->median_base), fabs(row->median_cand));
-	double wlo = fmin(s * lo, s * hi), whi = fmax(s * lo, s * hi), w = s * est;
-	int sig;
-
-	if (isnan(lo) || isnan(hi)) {
-		/* no interval: equal single values, or too little to tell */
-		if (!row->test && !row->reason && row->change_abs == 0)
-			return PDB_VERDICT_UNCHANGED;
-		if (!row->reason)
-			row->reason = pdb_xstrdup("no interval could be computed from these values");
-		return PDB_VERDICT_INSUFFICIENT;
-	}
-	sig = !isnan(row->p_value) ? row->p_value <= c->alpha : (wlo > 0 || whi < 0);
-	row->warn = gated && percent && !isnan(row->warn_pct) && sig && wlo > 0 &&
-		    w >= row->warn_pct && w < thr;
-	if (gated && sig && wlo > 0 && w >= thr)
-		return PDB_VERDICT_REGRESSION;
-	if (gated && sig && whi < 0 && -w >= thr)
-		return PDB_VERDICT_IMPROVEMENT;
-	if (wlo >= -thr && whi <= thr)
-		return PDB_VERDICT_UNCHANGED;
-	if (!gated)
-		row->reason = pdb_xasprintf("no direction, not gated: the interval reaches past ±%g %%",
-					    row->threshold_pct);
-	else if (sig)
-		row->reason = pdb_xasprintf("significant, but the interval straddles the %g %% "
-					    "threshold", row->threshold_pct);
-	else if (!isnan(row->run_noise_pct))
-		row->reason = pdb_xasprintf("inside the run-to-run noise assumed until %d runs of "
-					    "history%s%s (±%.3g %% a run): history would tell",
-					    HISTORY_MIN_RUNS, c->history_branch ? " on " : "",
-					    c->history_branch ? c->history_branch : "",
-					    row->run_noise_pct);
-	else if (row->n_history)
-		row->reason = pdb_xasprintf("not significant against the run-to-run noise of its "
-					    "last %zu runs%s%s (±%.3g %% a run): more runs would tell",
-					    row->n_history, c->history_branch ? " on " : "",
-					    c->history_branch ? c->history_branch : "",
-					    row->history_spread_pct);
-	else
-		row->reason = pdb_xasprintf("the interval is wider than ±%g %%: more values "
-					    "would tell", row->threshold_pct);
-	return PDB_VERDICT_INCONCLUSIVE;
+				    "no spread to judge", PDB_COMPARE_HISTORY_MIN_RUNS,
+				    c->scope.branch ? " on " : "",
+				    c->scope.branch ? c->scope.branch : "");
 }
 
 static struct pdb_compare_row *new_row(struct ctx *c, const struct entry *e)
@@ -856,7 +529,7 @@ static int constant(const double *b, size_t nb, const double *a, size_t na)
 static int cpu_on_both_sides(const struct ctx *c, const struct entry *e)
 {
 	const char *cpu = pdb_metric_cpu_of(e->r->metric);
-	struct entry key = { .key = cpu ? series_key(e->r->benchmark, e->dims_json, cpu) : NULL };
+	struct entry key = { .key = cpu ? pdb_compare_key(e->r->benchmark, e->dims_json, cpu) : NULL };
 	int both = key.key && c->nbase_e && c->ncand_e &&
 		   bsearch(&key, c->base_e, c->nbase_e, sizeof key, cmp_entry) &&
 		   bsearch(&key, c->cand_e, c->ncand_e, sizeof key, cmp_entry);
@@ -866,13 +539,13 @@ static int cpu_on_both_sides(const struct ctx *c, const struct entry *e)
 }
 
 /* Compare one series key: be/ne base entries, ce/nc candidate entries. */
-static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
-			  const struct entry *ce, size_t nc, struct pdb_err *err)
+static void compare_series(struct ctx *c, const struct entry *be, size_t nb,
+			   const struct entry *ce, size_t nc)
 {
 	const struct entry *e = nc ? ce : be;
 	const struct pdb_compare_opts *o = c->opts;
 	double *b = NULL, *a = NULL, thr, warn = NAN;
-	int direction = e->r->direction, positive, decided, ret = -1, gate = -1;
+	int direction = e->r->direction, positive, gate = -1;
 	enum pdb_metric_role role = pdb_metric_role(e->r->metric,
 						    pdb_result_get_dim(e->r, "process") != NULL);
 	struct pdb_compare_row *row;
@@ -886,7 +559,7 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 		warn = o->config->warn_pct;
 	if (o->config && pdb_compare_config_apply(o->config, e->r->benchmark, e->r->metric,
 						  &thr, &warn, &direction, &gate))
-		return 0;
+		return;
 	if (o->config && !isnan(o->config->run_noise_pct))
 		c->run_noise = log1p(o->config->run_noise_pct / 100);
 	else if (role == PDB_ROLE_WALL && cpu_on_both_sides(c, e))
@@ -915,7 +588,6 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 		if (row->verdict == PDB_VERDICT_INSUFFICIENT)
 			row->reason = pdb_xstrdup("no values on one side");
 		row->band = NULL;
-		ret = 0;
 		goto out;
 	}
 	/* (a count that repeats exactly is the news, not a constant to hide) */
@@ -927,9 +599,11 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 	if (pdb_unit_is_duration(row->unit))
 		row->n_zero = floor_zero_times(b, row->n_base, a, row->n_cand, &row->zero_floor);
 	positive = all_positive(b, row->n_base) && all_positive(a, row->n_cand);
-	if ((decided = compare_history(c, row, e->key, b, a, err)) < 0)
-		goto out;
-	if (decided)
+	/* history: one candidate run, not an A/B pair, a stored baseline (id
+	 * 0: an adaptive run's look has none) */
+	if (!c->paired && c->out->ncand == 1 && c->scope.until > 0 &&
+	    pdb_compare_test_history(pdb_compare_history_find(c->in, e->key), c->scope.cand_id,
+				     c->out->nbase, c->alpha, row, b, a))
 		;
 	else if (role == PDB_ROLE_COUNT_EXACT && positive)
 		compare_exact(c, row, b, a);
@@ -937,11 +611,9 @@ static int compare_series(struct ctx *c, const struct entry *be, size_t nb,
 		compare_samples(c, row, b, a, positive);
 	else
 		compare_single(c, row, be, nb, ce, nc, positive);
-	ret = 0;
 out:
 	free(b);
 	free(a);
-	return ret;
 }
 
 /* A row of its own for what failed: benchmark and dims, no values. */
@@ -1066,50 +738,6 @@ static void mark_base_failures(struct ctx *c, struct pdb_run *const *base, size_
 		}
 }
 
-/* Rows in the order a reviewer reads them: what fails first, then what is
- * gone, then what cannot be told, then the rest. */
-static int verdict_rank(int v)
-{
-	static const int rank[PDB_VERDICT_COUNT] = {
-		[PDB_VERDICT_FAILED] = 0, [PDB_VERDICT_REGRESSION] = 1,
-		[PDB_VERDICT_MISSING] = 2, [PDB_VERDICT_INCONCLUSIVE] = 3,
-		[PDB_VERDICT_INSUFFICIENT] = 4, [PDB_VERDICT_NEW] = 5,
-		[PDB_VERDICT_IMPROVEMENT] = 6, [PDB_VERDICT_UNCHANGED] = 7,
-	};
-	return rank[v];
-}
-
-/* How much worse, for ordering: the change on the worse side, NaN last. */
-static double worseness(const struct pdb_compare_row *r)
-{
-	double s = pdb_direction_worse_sign(r->direction);
-	double v = isnan(r->change_pct) ? r->change_abs : r->change_pct;
-	return isnan(v) ? -INFINITY : s * v;
-}
-
-static int cmp_row(const void *pa, const void *pb)
-{
-	const struct pdb_compare_row *a = pa, *b = pb;
-	double wa = worseness(a), wb = worseness(b);
-	int d;
-
-	if (a->hidden != b->hidden) /* hidden rows last, whatever their verdict */
-		return (a->hidden != PDB_SHOWN) - (b->hidden != PDB_SHOWN);
-	if (verdict_rank(a->verdict) != verdict_rank(b->verdict))
-		return verdict_rank(a->verdict) - verdict_rank(b->verdict);
-	/* a metric with no direction is never worse: a total that grows with
-	 * the run's length (fio's io_bytes) after every gated row of its verdict */
-	if ((a->direction == PDB_DIR_NONE) != (b->direction == PDB_DIR_NONE))
-		return (a->direction == PDB_DIR_NONE) - (b->direction == PDB_DIR_NONE);
-	if (wa != wb)
-		return wa > wb ? -1 : 1;
-	if ((d = strcmp(a->benchmark, b->benchmark)) != 0)
-		return d;
-	if ((d = strcmp(a->dims_json, b->dims_json)) != 0)
-		return d;
-	return strcmp(a->metric, b->metric);
-}
-
 static void holm_adjust(struct pdb_compare *out)
 {
 	double *p = pdb_xmalloc((out->nrows ? out->nrows : 1) * sizeof *p);
@@ -1120,70 +748,6 @@ static void holm_adjust(struct pdb_compare *out)
 	for (size_t i = 0; i < out->nrows; i++)
 		out->rows[i].p_value = p[i];
 	free(p);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Whether a row enters its metric's geomean: shown, gated, with a
- * direction and a percentage (a resource is reported in the table, not
- * summed into a headline number). */
-static int in_geomean(const struct pdb_compare_row *r)
-{
-	return !isnan(r->change_pct) && !r->hidden && r->gated && r->direction != PDB_DIR_NONE;
-}
-
-/* Geometric mean per metric of exp(dir * ln(cand/base)) over the series
- * that in_geomean takes (of a metric with no direction,
- * > 1 is not worse: fio's io_bytes doubles with the runtime), with an
- * interval: each series' log interval read as normal (its half-width over
- * z), the mean's SE sqrt(sum se^2) / n. A series without an interval
- * leaves the geomean without one: inconclusive, never "worse". */
-static void geomeans(struct pdb_compare *out)
-{
-	const char **metrics = pdb_xmalloc((out->nrows ? out->nrows : 1) * sizeof *metrics);
-	double z = pdb_stats_norm_isf(out->alpha / 2);
-	size_t nm = 0, cap = 0;
-
-	for (size_t i = 0; i < out->nrows; i++)
-		if (in_geomean(&out->rows[i]))
-			metrics[nm++] = out->rows[i].metric;
-	qsort(metrics, nm, sizeof *metrics, cmp_str);
-	for (size_t i = 0; i < nm; i++) {
-		struct pdb_compare_geomean *g;
-		double sum = 0, var = 0, thr = 0;
-		size_t n = 0;
-
-		if (i > 0 && strcmp(metrics[i], metrics[i - 1]) == 0)
-			continue;
-		for (size_t k = 0; k < out->nrows; k++) {
-			const struct pdb_compare_row *r = &out->rows[k];
-			double se;
-			if (!in_geomean(r) || strcmp(r->metric, metrics[i]) != 0)
-				continue;
-			sum += pdb_direction_worse_sign(r->direction) * log1p(r->change_pct / 100);
-			se = (log1p(r->ci_high_pct / 100) - log1p(r->ci_low_pct / 100)) / (2 * z);
-			var += se * se; /* NaN without an interval: none for the mean */
-			thr = fmax(thr, r->threshold_pct);
-			n++;
-		}
-		pdb_grow((void **)&out->geomean, &cap, out->ngeomean + 1, sizeof *out->geomean);
-		g = &out->geomean[out->ngeomean++];
-		g->metric = pdb_xstrdup(metrics[i]);
-		g->ratio = exp(sum / (double)n);
-		g->n = n;
-		g->low = exp(sum / (double)n - z * sqrt(var) / (double)n);
-		g->high = exp(sum / (double)n + z * sqrt(var) / (double)n);
-		thr = log1p(thr / 100);
-		g->verdict = isnan(var) ? PDB_VERDICT_INCONCLUSIVE
-			: log(g->low) > 0 && log(g->ratio) >= thr ? PDB_VERDICT_REGRESSION
-			: log(g->high) < 0 && -log(g->ratio) >= thr ? PDB_VERDICT_IMPROVEMENT
-			: log(g->low) >= -thr && log(g->high) <= thr ? PDB_VERDICT_UNCHANGED
-			: PDB_VERDICT_INCONCLUSIVE;
-	}
-	free(metrics);
 }
 
 static void describe_runs(struct pdb_run *const *runs, size_t n, struct pdb_compare_run **out)
@@ -1244,27 +808,9 @@ static void check_tools(struct pdb_compare *out)
 	}
 }
 
-/* Load every run of a side into *runs (allocated even on failure). */
-static int load_runs(struct pdb_store *store, const int64_t *ids, size_t n,
-		     struct pdb_run ***runs, struct pdb_err *err)
-{
-	*runs = pdb_xcalloc(n ? n : 1, sizeof **runs);
-	for (size_t i = 0; i < n; i++)
-		if (!((*runs)[i] = pdb_store_load_run(store, ids[i], err)))
-			return -1;
-	return 0;
-}
-
-static void runs_free(struct pdb_run **runs, size_t n)
-{
-	for (size_t i = 0; runs && i < n; i++)
-		pdb_run_free(runs[i]);
-	free(runs);
-}
-
 /* Walk the two sorted entry lists in step, one series key at a time. */
-static int match_series(struct ctx *c, const struct entry *be, size_t nbe,
-			const struct entry *ce, size_t nce, struct pdb_err *err)
+static void match_series(struct ctx *c, const struct entry *be, size_t nbe,
+			 const struct entry *ce, size_t nce)
 {
 	size_t i = 0, j = 0;
 
@@ -1278,41 +824,10 @@ static int match_series(struct ctx *c, const struct entry *be, size_t nbe,
 		if (d >= 0)
 			while (j + nj < nce && strcmp(ce[j + nj].key, ce[j].key) == 0)
 				nj++;
-		if (compare_series(c, ni ? be + i : NULL, ni, nj ? ce + j : NULL, nj, err) < 0)
-			return -1;
+		compare_series(c, ni ? be + i : NULL, ni, nj ? ce + j : NULL, nj);
 		i += ni;
 		j += nj;
 	}
-	return 0;
-}
-
-/* Where the history test reads the run-to-run noise: the branch of the
- * newest baseline run (in the order of runs), up to that run; the candidate (one run) is
- * never its own history. A branch name holding a comma cannot be an
- * attribute filter: such a baseline reads every run. */
-static void history_of(struct ctx *c, struct pdb_run *const *brun, size_t nbase,
-		       struct pdb_run *const *crun, size_t ncand)
-{
-	const struct pdb_run *newest = brun[0];
-
-	for (size_t i = 1; i < nbase; i++)
-		if (brun[i]->seq > newest->seq)
-			newest = brun[i];
-	c->history_until = newest->id;
-	c->history_branch = pdb_run_get_attr(newest, "branch");
-	if (c->history_branch && !strchr(c->history_branch, ','))
-		c->history_where = pdb_xasprintf("branch=%s", c->history_branch);
-	else
-		c->history_branch = NULL;
-	c->cand_id = ncand == 1 ? crun[0]->id : -1;
-}
-
-/* Whether a row enters the gate's counts: every row of a gated metric or
- * of one without a direction; of a resource, only what failed (what moved
- * is counted apart, pdb_compare_row_reported). */
-static int counted(const struct pdb_compare_row *r)
-{
-	return r->gated || r->direction == PDB_DIR_NONE || r->verdict == PDB_VERDICT_FAILED;
 }
 
 /* An adaptive A/B pair was gated at its looks' alpha (alpha / looks,
@@ -1328,12 +843,12 @@ static double pair_alpha(const struct pdb_run *base, const struct pdb_run *cand,
 	return alpha;
 }
 
-int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_t nbase,
-		     struct pdb_run *const *crun, size_t ncand,
-		     const struct pdb_compare_opts *opts, struct pdb_compare *out,
-		     struct pdb_err *err)
+int pdb_compare(const struct pdb_compare_input *in, const struct pdb_compare_opts *opts,
+		struct pdb_compare *out, struct pdb_err *err)
 {
-	struct ctx c = { .store = store, .opts = opts, .out = out };
+	struct pdb_run *const *brun = in->base, *const *crun = in->cand;
+	size_t nbase = in->nbase, ncand = in->ncand;
+	struct ctx c = { .in = in, .opts = opts, .out = out };
 	struct entry *be = NULL, *ce = NULL;
 	size_t nbe = 0, nce = 0;
 	int ret = -1;
@@ -1352,7 +867,7 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 	describe_runs(brun, nbase, &out->base);
 	describe_runs(crun, ncand, &out->cand);
 	check_env(brun, nbase, crun, ncand, out);
-	history_of(&c, brun, nbase, crun, ncand);
+	pdb_compare_scope_of(brun, nbase, crun, ncand, &c.scope);
 	if (nbase == 1 && ncand == 1) {
 		const char *ab = pdb_run_get_attr(brun[0], "ab"), *cab = pdb_run_get_attr(crun[0], "ab");
 		c.paired = ab && cab && strcmp(ab, cab) == 0 && brun[0] != crun[0] &&
@@ -1368,8 +883,7 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 	c.nbase_e = nbe;
 	c.cand_e = ce;
 	c.ncand_e = nce;
-	if (match_series(&c, be, nbe, ce, nce, err) < 0)
-		goto out;
+	match_series(&c, be, nbe, ce, nce);
 	mark_failures(&c, crun, ncand);
 	mark_base_failures(&c, brun, nbase);
 	check_tools(out);
@@ -1377,7 +891,7 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 		holm_adjust(out);
 	for (size_t i = 0; i < out->nrows; i++)
 		if (out->rows[i].verdict == PDB_VERDICT_COUNT) /* not new, missing, failed, ... */
-			out->rows[i].verdict = verdict_of(&c, &out->rows[i]);
+			out->rows[i].verdict = pdb_compare_verdict(&out->rows[i], c.alpha, c.scope.branch);
 	pdb_compare_check_wall(out->rows, out->nrows, c.paired);
 	for (size_t i = 0; i < out->nrows; i++) {
 		struct pdb_compare_row *r = &out->rows[i];
@@ -1404,45 +918,19 @@ int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *brun, size_
 			r->hidden = PDB_SHOWN;
 		if (pdb_compare_row_reported(r))
 			out->nreported++;
-		else if (counted(r))
+		else if (pdb_compare_row_counted(r))
 			out->counts[r->verdict]++;
 		out->nhidden += r->hidden != PDB_SHOWN;
 	}
 	if (out->nrows)
-		qsort(out->rows, out->nrows, sizeof *out->rows, cmp_row);
-	geomeans(out);
+		qsort(out->rows, out->nrows, sizeof *out->rows, pdb_compare_row_order);
+	pdb_compare_geomeans(out);
 	ret = 0;
 out:
 	entries_free(be, nbe);
 	entries_free(ce, nce);
-	for (size_t i = 0; i < c.nseries; i++)
-		free(c.series[i].key);
-	free(c.series);
 	free(c.scratch);
-	free(c.history_where);
-	return ret;
-}
-
-int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t nbase,
-			   const int64_t *cand, size_t ncand,
-			   const struct pdb_compare_opts *opts, struct pdb_compare *out,
-			   struct pdb_err *err)
-{
-	struct pdb_run **brun = NULL, **crun = NULL;
-	int ret = -1;
-
-	memset(out, 0, sizeof *out);
-	if (nbase == 0 || ncand == 0) {
-		pdb_err_set(err, PDB_EXIT_USAGE, "a side of the comparison has no runs");
-		goto out;
-	}
-	if (load_runs(store, base, nbase, &brun, err) < 0 ||
-	    load_runs(store, cand, ncand, &crun, err) < 0)
-		goto out;
-	ret = pdb_compare_runs(store, brun, nbase, crun, ncand, opts, out, err);
-out:
-	runs_free(brun, nbase);
-	runs_free(crun, ncand);
+	pdb_compare_scope_release(&c.scope);
 	return ret;
 }
 
@@ -1482,43 +970,4 @@ void pdb_compare_release(struct pdb_compare *cmp)
 	}
 	free(cmp->env);
 	memset(cmp, 0, sizeof *cmp);
-}
-
-int pdb_compare_row_fails(const struct pdb_compare_row *row, unsigned fail_on)
-{
-	if (!(fail_on & (1u << row->verdict)))
-		return 0;
-	/* a row of a failure has no metric, so no direction */
-	return row->verdict == PDB_VERDICT_FAILED || row->failed_in_base ||
-	       (row->direction != PDB_DIR_NONE && row->gated);
-}
-
-int pdb_compare_row_reported(const struct pdb_compare_row *r)
-{
-	return !r->gated && r->direction != PDB_DIR_NONE &&
-	       (r->verdict == PDB_VERDICT_REGRESSION || r->verdict == PDB_VERDICT_IMPROVEMENT);
-}
-
-int pdb_compare_failed(const struct pdb_compare *cmp, unsigned fail_on)
-{
-	for (size_t i = 0; i < cmp->nrows; i++)
-		if (pdb_compare_row_fails(&cmp->rows[i], fail_on))
-			return 1;
-	/* the candidate's runs only: a baseline that ended failed is what a
-	 * recovery is compared with (it is warned about) */
-	if (fail_on & (1u << PDB_VERDICT_FAILED))
-		for (size_t i = 0; i < cmp->ncand; i++)
-			if (strcmp(cmp->cand[i].status, "complete") != 0)
-				return 1;
-	return 0;
-}
-
-size_t pdb_compare_in_common(const struct pdb_compare *cmp)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < cmp->nrows; i++)
-		n += (cmp->rows[i].n_base > 0 || cmp->rows[i].failed_in_base) &&
-		     (cmp->rows[i].n_cand > 0 || cmp->rows[i].verdict == PDB_VERDICT_FAILED);
-	return n;
 }

@@ -6,8 +6,8 @@
 #include <stdint.h>
 
 #include "compare_config.h"
+#include "compare_input.h"
 #include "err.h"
-#include "store/store.h"
 
 /* Verdicts, in the order of the summary counts. */
 enum pdb_verdict {
@@ -143,24 +143,19 @@ struct pdb_compare_opts {
 };
 void pdb_compare_opts_init(struct pdb_compare_opts *opts);
 
-/* Compare the candidate runs with the baseline runs. One run a side uses
- * its samples; several runs a side use one value per run (its median).
- * An A/B pair (one complete run a side sharing an ab attribute) has its
- * series of equal length, enough pairs for alpha and values above 0
- * tested paired: the Wilcoxon signed-rank test and Hodges-Lehmann
- * estimate of the per-repetition log ratios.
- * out is filled (release with pdb_compare_release, also after -1). */
-int pdb_compare_run_groups(struct pdb_store *store, const int64_t *base, size_t nbase,
-			   const int64_t *cand, size_t ncand,
-			   const struct pdb_compare_opts *opts, struct pdb_compare *out,
-			   struct pdb_err *err);
-/* The same over runs in memory (the store is read for history only; a run
- * not stored has id 0): an adaptive A/B run looks at its runs between
- * repetitions with this. */
-int pdb_compare_runs(struct pdb_store *store, struct pdb_run *const *base, size_t nbase,
-		     struct pdb_run *const *cand, size_t ncand,
-		     const struct pdb_compare_opts *opts, struct pdb_compare *out,
-		     struct pdb_err *err);
+/* Compare the candidate runs with the baseline runs, from memory alone (the
+ * runs and their history, lib/compare_input.h; lib/gather/compare_gather.h
+ * reads them from the store). One run a side uses its samples; several
+ * runs a side use one value per run (its median). An A/B pair (one
+ * complete run a side sharing an ab attribute) has its series of equal
+ * length, enough pairs for alpha and values above 0 tested paired: the
+ * Wilcoxon signed-rank test and Hodges-Lehmann estimate of the
+ * per-repetition log ratios. With one candidate run and a stored baseline,
+ * a series with enough history on the baseline's branch is tested against
+ * its run-to-run noise. out is filled (release with pdb_compare_release,
+ * also after -1). */
+int pdb_compare(const struct pdb_compare_input *in, const struct pdb_compare_opts *opts,
+		struct pdb_compare *out, struct pdb_err *err);
 void pdb_compare_release(struct pdb_compare *cmp);
 
 /* The significance level when neither the caller nor the configuration

@@ -198,6 +198,15 @@ char *pdb_dims_text(const struct pdb_attr *dims, size_t ndims);
 /* "k=v,k=v" for display. Caller frees. */
 char *pdb_dims_display(const struct pdb_attr *dims, size_t ndims);
 
+/* One run's value of a series, as a test over runs reads it: the median
+ * of its samples (without samples, the tool's median, else its mean),
+ * their quartiles (NaN without samples) and count. */
+struct pdb_run_value {
+	int64_t run_id;
+	size_t n;
+	double value, q1, q3;
+};
+
 /* Summary of samples: n, mean, median, min, max (NaN when there is no sample).
  * Weighted when samples carry weights: a histogram's buckets, whose n is then
  * the events they count (the weights' sum, rounded), not the buckets. */

@@ -9,6 +9,7 @@
 
 #include "atomic_file.h"
 #include "branches.h"
+#include "gather/compare_gather.h"
 #include "store/store_report.h"
 
 void pdb_report_files_release(struct pdb_report_files *f)

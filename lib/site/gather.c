@@ -9,8 +9,8 @@
 
 #include "branches.h"
 #include "compare_config.h"
+#include "detect_cache.h"
 #include "detect_wall.h"
-#include "store/store_detect.h"
 
 /* for qsort, which has no context argument; one per thread, as lib/table.c's */
 static _Thread_local const struct site *sort_site;
@@ -444,7 +444,7 @@ static int gather_all_series(struct site *s, struct pdb_err *err)
 		return -1;
 	}
 	pdb_detect_opts_init(&o);
-	s->params = pdb_store_detect_params(&o, s->since_id, s->where);
+	s->params = pdb_detect_params(&o, s->since_id, s->where);
 	s->series = pdb_xcalloc(s->nall + 1, sizeof *s->series);
 	s->states = pdb_xcalloc(s->nall + 1, sizeof *s->states);
 	s->entries = pdb_xcalloc(s->nall + 1, sizeof *s->entries);

@@ -7,6 +7,7 @@
 
 #include "compare.h"
 #include "compare_render.h"
+#include "gather/compare_gather.h"
 
 static void attributes(const struct pdb_run_row *r, struct pdb_buf *b)
 {

@@ -180,6 +180,16 @@ int pdb_store_all_points(struct pdb_store *store, const char *where, int64_t sin
 int pdb_store_series_last(struct pdb_store *store, int64_t series_id, const char *where,
 			  int64_t until_id, size_t count, struct pdb_history_point **pts,
 			  size_t *n, struct pdb_err *err);
+/* The runs up to until_id (0: no bound) whose attributes match where. */
+int pdb_store_count_until(struct pdb_store *store, const char *where, int64_t until_id,
+			  size_t *count, struct pdb_err *err);
+/* The values of the newest count points of each series of series_ids (as
+ * pdb_store_series_last gives them, one series at a time) in one pass over
+ * the runs from until_id back: pts[i] and n[i] for series_ids[i], in the
+ * order of runs; free each with free. */
+int pdb_store_last_points(struct pdb_store *store, const char *where, int64_t until_id,
+			  size_t count, const int64_t *series_ids, size_t nseries,
+			  struct pdb_run_value **pts, size_t *n, struct pdb_err *err);
 /* The values of a series as detect splits them: the run ids and values of
  * the points with a finite value (as pdb_store_series_history gives them),
  * over the runs from since_id on and after run after_run (0: none) whose

@@ -8,57 +8,13 @@
 #include "store/store_internal.h"
 #include "util.h"
 
-/* Parse "3,17,40" (ascending, each below bound) into *pos[0..*n); -1 if bad. */
-static int parse_positions(const char *text, size_t bound, size_t **pos, size_t *n)
-{
-	size_t cap = 0;
-	const char *p = text;
-
-	while (*p) {
-		char num[32];
-		size_t len = strcspn(p, ",");
-		int64_t v;
-
-		if (len == 0 || len >= sizeof num)
-			return -1;
-		memcpy(num, p, len);
-		num[len] = '\0';
-		if (pdb_parse_int64(num, 1, INT64_MAX, &v) < 0 ||
-		    (uint64_t)v >= bound || (*n > 0 && (size_t)v <= (*pos)[*n - 1]))
-			return -1;
-		pdb_grow((void **)pos, &cap, *n + 1, sizeof **pos);
-		(*pos)[(*n)++] = (size_t)v;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
-}
-
-char *pdb_store_detect_params(const struct pdb_detect_opts *o, int64_t since_id,
-			      const char *where)
-{
-	char pvalue[32];
-
-	/* split=2: the split of report mode also tests plateaus (caches of
-	 * the first split are not reused); split=3: the split of report mode
-	 * no longer depends on P (its gate is fixed), so P is not named */
-	if (o->outliers == PDB_OUTLIERS_KEEP)
-		pdb_fmt_double(o->pvalue, pvalue);
-	else
-		strcpy(pvalue, "any");
-	return pdb_xasprintf("split=3;window=%zu;pvalue=%s;outliers=%s;since=%lld;where=%s",
-			     o->window, pvalue, o->outliers == PDB_OUTLIERS_KEEP ? "keep" : "report",
-			     (long long)since_id, where ? where : "");
-}
-
 char *pdb_store_detect_selection(int64_t since_id, const char *where)
 {
 	return pdb_xasprintf("since=%lld;where=%s", (long long)since_id, where ? where : "");
 }
 
 int pdb_store_detect_cache_get(struct pdb_store *store, int64_t series_id,
-			       const char *params, struct pdb_detect_state *state,
+			       const char *params, struct pdb_detect_cache_row *row,
 			       int *found, struct pdb_err *err)
 {
 	sqlite3_stmt *st = pdb_store_prepare(store,
@@ -67,7 +23,7 @@ int pdb_store_detect_cache_get(struct pdb_store *store, int64_t series_id,
 		" WHERE series_id = ?1 AND params = ?2", err);
 	int rc, ret = -1;
 
-	memset(state, 0, sizeof *state);
+	memset(row, 0, sizeof *row);
 	*found = 0;
 	if (!st)
 		return -1;
@@ -75,27 +31,17 @@ int pdb_store_detect_cache_get(struct pdb_store *store, int64_t series_id,
 	sqlite3_bind_text(st, 2, params, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		int64_t covered = sqlite3_column_int64(st, 0);
-		int64_t resume = sqlite3_column_int64(st, 2);
 		const char *weak = (const char *)sqlite3_column_text(st, 3);
-		uint64_t sum = (uint64_t)sqlite3_column_int64(st, 1);
-		int64_t xcovered = sqlite3_column_int64(st, 4);
 		const char *spikes = (const char *)sqlite3_column_text(st, 6);
 
-		if (covered > 0 && resume >= 0 && resume < covered && weak &&
-		    xcovered >= 0 && spikes) {
-			state->covered = (size_t)covered;
-			state->resume = (size_t)resume;
-			state->checksum = sum;
-			state->xcovered = (size_t)xcovered;
-			state->xchecksum = (uint64_t)sqlite3_column_int64(st, 5);
-			if (parse_positions(weak, state->covered, &state->weak, &state->nweak) == 0 &&
-			    parse_positions(spikes, state->xcovered, &state->spikes,
-					    &state->nspikes) == 0)
-				*found = 1;
-			else
-				pdb_detect_state_release(state);
-		}
+		row->covered = sqlite3_column_int64(st, 0);
+		row->checksum = (uint64_t)sqlite3_column_int64(st, 1);
+		row->resume = sqlite3_column_int64(st, 2);
+		row->weak = weak ? pdb_xstrdup(weak) : NULL;
+		row->xcovered = sqlite3_column_int64(st, 4);
+		row->xchecksum = (uint64_t)sqlite3_column_int64(st, 5);
+		row->spikes = spikes ? pdb_xstrdup(spikes) : NULL;
+		*found = 1;
 		ret = 0;
 	} else if (rc == SQLITE_DONE) {
 		ret = 0;
@@ -104,6 +50,13 @@ int pdb_store_detect_cache_get(struct pdb_store *store, int64_t series_id,
 	}
 	sqlite3_finalize(st);
 	return ret;
+}
+
+void pdb_detect_cache_row_release(struct pdb_detect_cache_row *row)
+{
+	free(row->weak);
+	free(row->spikes);
+	memset(row, 0, sizeof *row);
 }
 
 /* Run ids (in the order of runs, so not always ascending) as the signed
@@ -270,15 +223,12 @@ static int write_failed(struct pdb_store *store, const char *what, struct pdb_er
 
 int pdb_store_detect_cache_put(struct pdb_store *store, const char *params,
 			       const char *selection,
-			       const struct pdb_detect_cache_entry *e, size_t n,
+			       const struct pdb_detect_cache_put_entry *e, size_t n,
 			       struct pdb_err *err)
 {
 	sqlite3_stmt *st = NULL, *pv = NULL;
-	struct pdb_buf weak, spikes;
 	int ret = -1;
 
-	pdb_buf_init(&weak);
-	pdb_buf_init(&spikes);
 	if (sqlite3_get_autocommit(store->db) && pdb_store_begin(store, err) < 0)
 		goto out;
 	/* an unchanged row is left alone: when no row changes the transaction
@@ -303,7 +253,7 @@ int pdb_store_detect_cache_put(struct pdb_store *store, const char *params,
 	if (!pv)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		const struct pdb_detect_state *s = e[i].state;
+		const struct pdb_detect_cache_row *r = &e[i].row;
 
 		if (e[i].values && e[i].values->rewrite &&
 		    put_values(pv, e[i].series_id, selection, e[i].values) < 0) {
@@ -311,24 +261,16 @@ int pdb_store_detect_cache_put(struct pdb_store *store, const char *params,
 			goto out;
 		}
 
-		weak.len = 0;
-		pdb_buf_puts(&weak, "");
-		for (size_t k = 0; k < s->nweak; k++)
-			pdb_buf_printf(&weak, "%s%zu", k ? "," : "", s->weak[k]);
-		spikes.len = 0;
-		pdb_buf_puts(&spikes, "");
-		for (size_t k = 0; k < s->nspikes; k++)
-			pdb_buf_printf(&spikes, "%s%zu", k ? "," : "", s->spikes[k]);
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, e[i].series_id);
 		sqlite3_bind_text(st, 2, params, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, (int64_t)s->covered);
-		sqlite3_bind_int64(st, 4, (int64_t)s->checksum);
-		sqlite3_bind_int64(st, 5, (int64_t)s->resume);
-		sqlite3_bind_text(st, 6, weak.data, (int)weak.len, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 7, (int64_t)s->xcovered);
-		sqlite3_bind_int64(st, 8, (int64_t)s->xchecksum);
-		sqlite3_bind_text(st, 9, spikes.data, (int)spikes.len, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, r->covered);
+		sqlite3_bind_int64(st, 4, (int64_t)r->checksum);
+		sqlite3_bind_int64(st, 5, r->resume);
+		sqlite3_bind_text(st, 6, r->weak, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 7, r->xcovered);
+		sqlite3_bind_int64(st, 8, (int64_t)r->xchecksum);
+		sqlite3_bind_text(st, 9, r->spikes, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			ret = write_failed(store, "write detect cache", err);
 			goto out;
@@ -342,43 +284,5 @@ out:
 	sqlite3_finalize(pv);
 	if (ret != 0)
 		pdb_store_rollback(store);
-	pdb_buf_release(&weak);
-	pdb_buf_release(&spikes);
 	return ret;
-}
-
-int pdb_detect_resumed(struct pdb_store *store, int64_t series_id, const char *params,
-		       int use_cache, const double *x, size_t n, const struct pdb_detect_opts *o,
-		       struct pdb_detect_state *next, struct pdb_detect_result *res,
-		       struct pdb_err *err)
-{
-	struct pdb_detect_state cached = { 0 };
-	int found = 0, rc;
-
-	if (use_cache && pdb_store_detect_cache_get(store, series_id, params, &cached, &found,
-						    err) < 0)
-		return -1;
-	rc = pdb_detect(x, n, o, found ? &cached : NULL, next, res, err);
-	pdb_detect_state_release(&cached);
-	return rc;
-}
-
-int pdb_detect_cache_save(struct pdb_store *store, const char *params, const char *selection,
-			  const struct pdb_detect_cache_entry *e, size_t n, const char **note,
-			  struct pdb_err *err)
-{
-	int rc;
-
-	*note = NULL;
-	if (pdb_store_readonly(store)) {
-		pdb_store_rollback(store);
-		*note = "the database is read-only: the detect cache is not updated";
-		return 0;
-	}
-	if ((rc = pdb_store_detect_cache_put(store, params, selection, e, n, err)) < 0)
-		return -1;
-	if (rc == 1)
-		*note = "another process wrote to the database while it was read: the detect "
-			"cache is not updated";
-	return 0;
 }

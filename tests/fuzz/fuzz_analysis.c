@@ -16,12 +16,13 @@
 #include "compare_render.h"
 #include "compare_text.h"
 #include "detect.h"
+#include "detect_cache.h"
 #include "fuzz_common.h"
 #include "fuzz_runs.h"
+#include "gather/compare_gather.h"
 #include "json_out.h"
 #include "site/site.h"
 #include "store/store.h"
-#include "store/store_detect.h"
 #include "table.h"
 
 static char db_path[4096], site_dir[4096];
@@ -151,7 +152,7 @@ static void detect(struct pdb_store *store, int use_cache, struct pdb_detect_res
 	char *params, *selection;
 
 	pdb_detect_opts_init(&o);
-	params = pdb_store_detect_params(&o, 0, NULL);
+	params = pdb_detect_params(&o, 0, NULL);
 	selection = pdb_store_detect_selection(0, NULL);
 	if (pdb_store_begin_read(store, &err) == 0 &&
 	    pdb_store_list_series(store, NULL, NULL, &series, &n, &err) == 0) {

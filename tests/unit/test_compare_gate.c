@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "compare.h"
+#include "gather/compare_gather.h"
 #include "model.h"
 #include "store/store.h"
 #include "util.h"

@@ -18,6 +18,7 @@
 #include "chart/render.h"
 #include "compare.h"
 #include "detect.h"
+#include "gather/compare_gather.h"
 #include "model.h"
 #include "site/site.h"
 #include "store/store.h"
