@@ -400,7 +400,7 @@ static int is_adaptive(const struct pdb_spec *spec, const char *only, int repeat
 }
 
 /* An adaptive run's schedule and budget, from the flags, the spec and the
- * comparison's alpha (--alpha, the config's, 0.01); the looks and the
+ * comparison's alpha (--alpha, the config's, PDB_ALPHA_DEFAULT); the looks and the
  * comparison after the run then test at the looks' corrected alpha. An
  * exit status, or -1 to go on. */
 static int plan_adaptive(const struct pdb_spec *spec, int repeat, struct compare_gate *gate,
@@ -408,7 +408,7 @@ static int plan_adaptive(const struct pdb_spec *spec, int repeat, struct compare
 {
 	const struct pdb_compare_config *cfg = gate->cmp.config;
 	double alpha = !isnan(gate->cmp.alpha) ? gate->cmp.alpha
-		: cfg && !isnan(cfg->alpha) ? cfg->alpha : 0.01;
+		: cfg && !isnan(cfg->alpha) ? cfg->alpha : PDB_ALPHA_DEFAULT;
 	struct pdb_err err;
 
 	if (spec->nvariants != 2) {
