@@ -32,8 +32,8 @@ static void md_text(FILE *out, const char *s, size_t len)
 }
 
 /* "## OPTIONS": a "### `-F`, `--format FMT`" section per option with its
- * help (the default from the table), then the command's -h text, its
- * indented lines a code block. */
+ * help (the default from the table); then "## NOTES", the command's -h
+ * text, its indented lines a code block. */
 static void md_options(FILE *out, const struct command *cmd)
 {
 	size_t n;
@@ -57,7 +57,7 @@ static void md_options(FILE *out, const struct command *cmd)
 		free(help);
 	}
 	if (*text)
-		fputc('\n', out);
+		fputs("\n## NOTES\n\n", out);
 	while (*text) {
 		size_t len = strcspn(text, "\n");
 		int indented = text[0] == ' ';
