@@ -153,6 +153,8 @@ static void note_open_rows(struct pdb_compare *c, const char *note)
 	}
 }
 
+static int show(struct compare_gate *g, struct pdb_compare *result, const char *who);
+
 int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int64_t *base,
 		     size_t nbase, const int64_t *cand, size_t ncand, const char *who)
 {
@@ -160,39 +162,59 @@ int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int6
 	struct pdb_err err;
 	int status;
 
-	if (pdb_compare_run_groups(store, base, nbase, cand, ncand, &g->cmp, &result, &err) < 0) {
+	if (pdb_compare_run_groups(store, base, nbase, cand, ncand, &g->cmp, &result, &err) < 0)
 		status = cmd_fail(who, &err);
-		goto out;
-	}
-	if (env_check(&result, g->strict_env, who) < 0) {
-		status = PDB_EXIT_INPUT;
-		goto out;
-	}
-	note_open_rows(&result, g->open_note);
-	g->view.failed = pdb_compare_failed(&result, g->view.fail_on);
+	else
+		status = show(g, &result, who);
+	pdb_compare_release(&result);
+	return status;
+}
+
+int compare_gate_run_runs(struct compare_gate *g, struct pdb_store *store, struct pdb_run *const *base,
+			  size_t nbase, struct pdb_run *const *cand, size_t ncand, const char *who)
+{
+	struct pdb_compare result = { 0 };
+	struct pdb_err err;
+	int status;
+
+	if (pdb_compare_runs(store, base, nbase, cand, ncand, &g->cmp, &result, &err) < 0)
+		status = cmd_fail(who, &err);
+	else
+		status = show(g, &result, who);
+	pdb_compare_release(&result);
+	return status;
+}
+
+/* Print the comparison, return its exit status. */
+static int show(struct compare_gate *g, struct pdb_compare *result, const char *who)
+{
+	int status;
+
+	if (env_check(result, g->strict_env, who) < 0)
+		return PDB_EXIT_INPUT;
+	note_open_rows(result, g->open_note);
+	g->view.failed = pdb_compare_failed(result, g->view.fail_on);
 	g->view.opts = &g->cmp;
 	switch (g->format) {
-	case FMT_TEXT: compare_print_text(&result, &g->view, stdout); break;
-	case FMT_MARKDOWN: compare_print_markdown(&result, &g->view, stdout); break;
-	case FMT_JSON: compare_print_json(&result, &g->view, stdout); break;
-	case FMT_JUNIT: compare_print_junit(&result, &g->view, stdout); break;
-	default: compare_print_csv(&result, &g->view, stdout); break;
+	case FMT_TEXT: compare_print_text(result, &g->view, stdout); break;
+	case FMT_MARKDOWN: compare_print_markdown(result, &g->view, stdout); break;
+	case FMT_JSON: compare_print_json(result, &g->view, stdout); break;
+	case FMT_JUNIT: compare_print_junit(result, &g->view, stdout); break;
+	default: compare_print_csv(result, &g->view, stdout); break;
 	}
 	if (g->footnote && (g->format == FMT_TEXT || g->format == FMT_MARKDOWN))
 		printf("%s\n", g->footnote);
-	warn(&result, who);
-	if (g->view.failed && result.nbase == 1 && result.ncand == 1)
-		cmd_bisect_hint(who, NULL, "the baseline and the candidate", result.base[0].commit,
-				result.cand[0].commit);
+	warn(result, who);
+	if (g->view.failed && result->nbase == 1 && result->ncand == 1)
+		cmd_bisect_hint(who, NULL, "the baseline and the candidate", result->base[0].commit,
+				result->cand[0].commit);
 	/* the status the headline announced (pdb_compare_outcome) */
-	status = pdb_compare_outcome_status(pdb_compare_outcome(&result, g->view.fail_on));
+	status = pdb_compare_outcome_status(pdb_compare_outcome(result, g->view.fail_on));
 	if (status == PDB_EXIT_INPUT) {
 		fprintf(stderr, "perfdb: %s: no series in common: %zu new, %zu missing "
 			"(were the benchmarks renamed, or filtered out?)\n", who,
-			result.counts[PDB_VERDICT_NEW], result.counts[PDB_VERDICT_MISSING]);
+			result->counts[PDB_VERDICT_NEW], result->counts[PDB_VERDICT_MISSING]);
 		status = PDB_EXIT_INPUT;
 	}
-out:
-	pdb_compare_release(&result);
 	return status;
 }

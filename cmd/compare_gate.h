@@ -66,5 +66,8 @@ int compare_gate_config(struct compare_gate *g, const char *who);
  * code of an error. */
 int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int64_t *base,
 		     size_t nbase, const int64_t *cand, size_t ncand, const char *who);
+/* The same over runs in memory (compare --against's sides). */
+int compare_gate_run_runs(struct compare_gate *g, struct pdb_store *store, struct pdb_run *const *base,
+			  size_t nbase, struct pdb_run *const *cand, size_t ncand, const char *who);
 
 #endif

@@ -15,13 +15,18 @@ struct pdb_yaml_pos {
 	int line, col;
 };
 
-static void remember(struct pdb_yaml_doc *doc, const json_t *node, const yaml_mark_t *m)
+static void remember_at(struct pdb_yaml_doc *doc, const json_t *node, int line, int col)
 {
 	pdb_grow((void **)&doc->pos, &doc->cappos, doc->npos + 1, sizeof *doc->pos);
 	doc->pos[doc->npos].node = node;
-	doc->pos[doc->npos].line = (int)m->line + 1;
-	doc->pos[doc->npos].col = (int)m->column + 1;
+	doc->pos[doc->npos].line = line;
+	doc->pos[doc->npos].col = col;
 	doc->npos++;
+}
+
+static void remember(struct pdb_yaml_doc *doc, const json_t *node, const yaml_mark_t *m)
+{
+	remember_at(doc, node, (int)m->line + 1, (int)m->column + 1);
 }
 
 /* A plain scalar as YAML 1.2 core schema reads it. */
@@ -52,11 +57,103 @@ static json_t *scalar_value(const yaml_event_t *ev)
 	return json_string(s);
 }
 
+/* An anchor (&NAME) and the value it names, with how many values that is
+ * (its own and every one inside it, aliases expanded). */
+struct anchor {
+	char *name;
+	json_t *node;
+	size_t values;
+};
+
 struct loader {
 	yaml_parser_t parser;
 	struct pdb_yaml_doc *doc;
 	struct pdb_err *err;
+	struct anchor *anchors;
+	size_t nanchors, capanchors;
+	size_t values;  /* values read so far, aliases expanded */
+	size_t aliased; /* of which by aliases */
 };
+
+static const struct anchor *find_anchor(const struct loader *l, const char *name)
+{
+	for (size_t i = l->nanchors; i-- > 0;) /* a name given again names the later value */
+		if (strcmp(l->anchors[i].name, name) == 0)
+			return &l->anchors[i];
+	return NULL;
+}
+
+/* A copy of an anchor's value for one of its aliases: each copied value
+ * stands where its original stood, the whole at the alias (line, col). */
+static json_t *copy_value(struct pdb_yaml_doc *doc, const json_t *v, int line, int col)
+{
+	json_t *copy, *item;
+	const char *key;
+	size_t i;
+	int l2, c2;
+
+	if (json_is_object(v)) {
+		copy = json_object();
+		json_object_foreach((json_t *)v, key, item) {
+			pdb_yaml_where(doc, item, &l2, &c2);
+			json_object_set_new(copy, key, copy_value(doc, item, l2, c2));
+		}
+	} else if (json_is_array(v)) {
+		copy = json_array();
+		json_array_foreach(v, i, item) {
+			pdb_yaml_where(doc, item, &l2, &c2);
+			json_array_append_new(copy, copy_value(doc, item, l2, c2));
+		}
+	} else {
+		copy = json_deep_copy(v);
+	}
+	remember_at(doc, copy, line, col);
+	return copy;
+}
+
+/* *ALIAS: a copy of its anchor's value, within PDB_YAML_MAX_VALUES. */
+static int read_alias(struct loader *l, const yaml_event_t *ev, json_t **out)
+{
+	const char *name = (const char *)ev->data.alias.anchor;
+	const struct anchor *a = find_anchor(l, name);
+	int line = (int)ev->start_mark.line + 1, col = (int)ev->start_mark.column + 1;
+
+	if (!a)
+		return pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file, line, col,
+				  "alias *%s names no anchor (&%s) before it", name, name);
+	if (a->values > PDB_YAML_MAX_VALUES - l->aliased)
+		return pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file, line, col,
+				  "alias *%s: the document's aliases expand past %d values", name,
+				  PDB_YAML_MAX_VALUES);
+	l->values += a->values;
+	l->aliased += a->values;
+	*out = copy_value(l->doc, a->node, line, col);
+	return 0;
+}
+
+/* A mapping's "<<: *BASE" (or a list of them): BASE's keys that the
+ * mapping does not give itself; keys given after it replace them. */
+static int merge_keys(struct loader *l, json_t *node, json_t *merged, const json_t *from,
+		      const yaml_mark_t *m)
+{
+	const json_t *list[1] = { from }, *item;
+	size_t n = json_is_array(from) ? json_array_size(from) : 1;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *key;
+		json_t *v;
+		item = json_is_array(from) ? json_array_get(from, i) : list[0];
+		if (!json_is_object(item))
+			return pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file, (int)m->line + 1,
+					  (int)m->column + 1, "<< merges a mapping (or a list of them)");
+		json_object_foreach((json_t *)item, key, v)
+			if (!json_object_get(node, key)) {
+				json_object_set(node, key, v);
+				json_object_set_new(merged, key, json_true());
+			}
+	}
+	return 0;
+}
 
 static int fail_parser(struct loader *l)
 {
@@ -81,20 +178,29 @@ static int read_node(struct loader *l, yaml_event_t *ev, json_t **out, int depth
 	yaml_event_t child;
 	json_t *node = NULL;
 
-	if (depth > 256)
-		return pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file,
-				  (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-				  "YAML nested too deeply");
+	json_t *merged = NULL; /* keys a << gave the mapping */
+	const char *anchor = NULL;
+	size_t first = l->values;
+
+	if (depth > 256) {
+		pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file, (int)ev->start_mark.line + 1,
+			   (int)ev->start_mark.column + 1, "YAML nested too deeply");
+		yaml_event_delete(ev);
+		return -1;
+	}
+	l->values++;
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT:
+		anchor = (const char *)ev->data.scalar.anchor;
 		node = scalar_value(ev);
 		break;
-	case YAML_ALIAS_EVENT:
+	case YAML_ALIAS_EVENT: {
+		int rc = read_alias(l, ev, out);
 		yaml_event_delete(ev);
-		return pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file,
-				  (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
-				  "YAML aliases are not supported");
+		return rc;
+	}
 	case YAML_SEQUENCE_START_EVENT:
+		anchor = (const char *)ev->data.sequence_start.anchor;
 		node = json_array();
 		for (;;) {
 			json_t *item;
@@ -110,7 +216,9 @@ static int read_node(struct loader *l, yaml_event_t *ev, json_t **out, int depth
 		}
 		break;
 	case YAML_MAPPING_START_EVENT:
+		anchor = (const char *)ev->data.mapping_start.anchor;
 		node = json_object();
+		merged = json_object();
 		for (;;) {
 			yaml_mark_t key_mark;
 			json_t *value;
@@ -130,8 +238,22 @@ static int read_node(struct loader *l, yaml_event_t *ev, json_t **out, int depth
 			}
 			key = pdb_xstrdup((const char *)child.data.scalar.value);
 			key_mark = child.start_mark;
+			if (strcmp(key, "<<") == 0 && child.data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+				yaml_event_delete(&child);
+				free(key);
+				if (next(l, &child) < 0 || read_node(l, &child, &value, depth + 1) < 0)
+					goto fail;
+				if (merge_keys(l, node, merged, value, &key_mark) < 0) {
+					json_decref(value);
+					goto fail;
+				}
+				json_decref(value);
+				continue;
+			}
 			yaml_event_delete(&child);
-			if (json_object_get(node, key)) { /* a second value would silently win */
+			if (json_object_get(merged, key)) /* given after a <<: replaces the merged value */
+				json_object_del(merged, key);
+			else if (json_object_get(node, key)) { /* a second value would silently win */
 				int line, col;
 				pdb_yaml_where(l->doc, json_object_get(node, key), &line, &col);
 				pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file, (int)key_mark.line + 1,
@@ -152,11 +274,18 @@ static int read_node(struct loader *l, yaml_event_t *ev, json_t **out, int depth
 		node = json_null();
 	}
 	remember(l->doc, node, &ev->start_mark);
+	if (anchor) {
+		pdb_grow((void **)&l->anchors, &l->capanchors, l->nanchors + 1, sizeof *l->anchors);
+		l->anchors[l->nanchors++] = (struct anchor){ .name = pdb_xstrdup(anchor),
+			.node = json_incref(node), .values = l->values - first };
+	}
+	json_decref(merged);
 	yaml_event_delete(ev);
 	*out = node;
 	return 0;
 fail:
 	json_decref(node);
+	json_decref(merged);
 	yaml_event_delete(ev);
 	return -1;
 }
@@ -220,6 +349,11 @@ int pdb_yaml_load(const char *path, const char *name, struct pdb_yaml_doc *doc,
 	if ((ret = read_node(&l, &ev, &doc->root, 0)) == 0)
 		ret = only_document(&l, doc);
 out:
+	for (size_t i = 0; i < l.nanchors; i++) {
+		free(l.anchors[i].name);
+		json_decref(l.anchors[i].node);
+	}
+	free(l.anchors);
 	yaml_parser_delete(&l.parser);
 	fclose(f);
 	if (ret < 0)

@@ -16,6 +16,12 @@ struct pdb_yaml_doc {
 	size_t npos, cappos;
 };
 
+/* The most values a document's aliases may add to it (anchors and aliases
+ * are read: each *ALIAS a copy of its &ANCHOR's value, "<<: *BASE" merges
+ * BASE's keys into a mapping), so that nested aliases (a "billion laughs")
+ * cannot take the memory. */
+#define PDB_YAML_MAX_VALUES 1000000
+
 /* Load the first document of path. name is used in errors (NULL: path).
  * On a syntax error: -1 with err = "FILE:LINE:COL: what" (code
  * PDB_EXIT_INPUT). Release with pdb_yaml_doc_release. */

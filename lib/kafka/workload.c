@@ -45,9 +45,12 @@ struct state {
 	struct pdb_hist *e2e;
 	struct side cons;
 	uint64_t duplicated, unmatched, consume_errors, warm_received;
+	uint64_t warm_tied;         /* read and tied to a sequence due in the warm-up */
+	uint64_t warm_untied;       /* read during the warm-up and tied to none */
 	atomic_ullong received;     /* every message read */
 	atomic_ullong matched;      /* distinct sequences */
 	atomic_ullong produced;     /* sequences handed out so far */
+	atomic_ullong measured_from; /* 1 + the first sequence due after the warm-up; 0: none yet */
 	atomic_int consumer_stop;
 	rd_kafka_t *consumer;
 	int tie;                    /* output tied to input by construction (match:, or the input topic) */
@@ -196,6 +199,14 @@ static int tie_message(struct state *st, const rd_kafka_message_t *m, uint64_t *
 	return 0;
 }
 
+/* Whether seq was due in the warm-up: not measured, neither sent nor received. */
+static int is_warm(struct state *st, uint64_t seq)
+{
+	uint64_t from = atomic_load(&st->measured_from);
+
+	return from == 0 || seq < from - 1;
+}
+
 static void consume_one(struct state *st, const rd_kafka_message_t *m)
 {
 	int64_t t = now_ns(), due;
@@ -217,10 +228,13 @@ static void consume_one(struct state *st, const rd_kafka_message_t *m)
 	}
 	if (tie_message(st, m, &seq, &due) < 0) {
 		st->unmatched++;
+		st->warm_untied += sec < 0;
 		return;
 	}
+	if (is_warm(st, seq))
+		st->warm_tied++;
 	if (get_bit(st->seen, st->scap, seq)) {
-		st->duplicated++;
+		st->duplicated += !is_warm(st, seq);
 		return;
 	}
 	set_bit(&st->seen, &st->scap, seq);
@@ -620,6 +634,8 @@ static int64_t produce_all(struct state *st, struct producer *p, int64_t t0, str
 		if (stopped(st))
 			break;
 		due_set(st, seq, due);
+		if (due >= st->warm_end && atomic_load(&st->measured_from) == 0)
+			atomic_store(&st->measured_from, seq + 1);
 		atomic_store(&st->produced, seq + 1);
 		if (produce_one(st, p, seq, due, &bytes) < 0)
 			continue;
@@ -706,7 +722,7 @@ static void count_lost(struct state *st, struct pdb_kafka_result *res)
 
 	res->delivered = st->delivered;
 	res->errors = st->errors + st->consume_errors;
-	res->received = atomic_load(&st->received);
+	res->received = atomic_load(&st->received) - st->warm_tied - st->warm_untied;
 	res->matched = atomic_load(&st->matched);
 	res->duplicated = st->duplicated;
 	res->unmatched = st->unmatched;
@@ -731,8 +747,8 @@ static void count_lost(struct state *st, struct pdb_kafka_result *res)
 		res->matchable = 0;
 	if (!res->matchable)
 		return;
-	for (uint64_t i = 0; i < produced; i++)
-		if (get_bit(st->delivered_ok, st->dcap, i) && !get_bit(st->seen, st->scap, i))
+	for (uint64_t i = atomic_load(&st->measured_from); i > 0 && i - 1 < produced; i++)
+		if (get_bit(st->delivered_ok, st->dcap, i - 1) && !get_bit(st->seen, st->scap, i - 1))
 			res->lost++;
 }
 

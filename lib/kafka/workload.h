@@ -47,10 +47,13 @@ struct pdb_kafka_result {
 	double watched;                /* seconds from the warm-up's end to the drain's */
 	uint64_t sent, bytes;          /* measured: due after the warm-up */
 	/* all messages, warm-up included: handed to librdkafka, delivered,
-	 * failed (produce, delivery or consume), read from the output topic,
-	 * tied to a sequence once, never tied although delivered, tied again,
-	 * read but tied to nothing */
-	uint64_t produced, delivered, errors, received, matched, lost, duplicated, unmatched;
+	 * failed (produce, delivery or consume), tied to a sequence once, read
+	 * but tied to nothing */
+	uint64_t produced, delivered, errors, matched, unmatched;
+	/* measured, as sent: read from the output topic (but those tied to a
+	 * sequence due in the warm-up, and those tied to none read during it),
+	 * delivered but never tied, tied again */
+	uint64_t received, lost, duplicated;
 	uint64_t warm_sent, warm_received; /* produced due in the warm-up; read during it */
 	struct pdb_hist *delivery;     /* due -> delivery report */
 	struct pdb_hist *e2e;          /* due -> consumed */

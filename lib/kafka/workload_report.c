@@ -110,7 +110,7 @@ void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run 
 	if (res->matchable)
 		add_hist(run, bench, dims, ndims, "e2e_latency", res->e2e);
 	add_hist(run, bench, dims, ndims, "send_delay", res->send_delay);
-	pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, "sent", "count", PDB_DIR_NONE), (double)res->produced);
+	pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, "sent", "count", PDB_DIR_NONE), (double)res->sent);
 	if (res->consumed)
 		pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, "received", "count", PDB_DIR_NONE), (double)res->received);
 	pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, "errors", "count", PDB_DIR_LOWER), (double)res->errors);

@@ -409,7 +409,7 @@ static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
 			const char *out_path, char *why, size_t whysize)
 {
 	const struct pdb_bench_spec *b = &spec->benches[s->bench];
-	struct pdb_ingest_opts io = { .format = b->parse_format };
+	struct pdb_ingest_opts io = { .format = b->parse_format, .map_path = b->parse_map };
 	struct pdb_run *tmp;
 	struct pdb_err perr;
 	char *path;

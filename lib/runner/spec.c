@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "formats/format.h"
+#include "formats/map_spec.h"
 #include "kafka/workload_spec.h"
 #include "logstream/spec.h"
 #include "runner/instrument.h"
@@ -150,6 +151,7 @@ static int read_env(struct pdb_spec_reader *r, const struct pdb_spec_key *k, con
 static const struct pdb_spec_key parse_keys[] = {
 	PDB_KEY(struct pdb_bench_spec, "format", PDB_KEY_TEXT, parse_format),
 	PDB_KEY(struct pdb_bench_spec, "file", PDB_KEY_TEXT, parse_file), /* relative to cwd: at run time */
+	PDB_KEY(struct pdb_bench_spec, "map", PDB_KEY_PATH, parse_map),
 };
 static const struct pdb_spec_section parse_section = {
 	"parse", parse_keys, sizeof parse_keys / sizeof parse_keys[0],
@@ -165,8 +167,22 @@ static int read_parse(struct pdb_spec_reader *r, const struct pdb_spec_key *k, c
 
 	if (pdb_spec_read_map(r, v, &parse_section, b) < 0)
 		return -1;
+	if (b->parse_map) { /* read as ingest --map reads: the map is checked now */
+		struct pdb_map_spec ms;
+		if (b->parse_format && strcmp(b->parse_format, "map") != 0)
+			return pdb_spec_bad(r, json_object_get(v, "format"), "format: a map reads the "
+					    "output itself (format map, or no format)");
+		if (pdb_map_spec_load(b->parse_map, &ms, r->err) < 0) { /* at the map's FILE:LINE:COL */
+			pdb_map_spec_release(&ms);
+			return -1;
+		}
+		pdb_map_spec_release(&ms);
+		if (!b->parse_format)
+			b->parse_format = pdb_xstrdup("map");
+		return 0;
+	}
 	if (!b->parse_format)
-		return bad(r, v, "%s: expected {format: NAME, file: PATH}", k->name);
+		return bad(r, v, "%s: expected {format: NAME, file: PATH} or {map: MAP.yaml, file: PATH}", k->name);
 	if (pdb_format_find(b->parse_format))
 		return 0;
 	while (pdb_formats[n] && n < sizeof names / sizeof names[0]) {
@@ -802,6 +818,7 @@ void pdb_spec_release(struct pdb_spec *spec)
 		free(b->env);
 		free(b->cwd);
 		free(b->parse_format);
+		free(b->parse_map);
 		free(b->parse_file);
 		for (size_t k = 0; k < b->nmetrics; k++) {
 			free(b->metrics[k].name);

@@ -48,6 +48,7 @@ struct pdb_bench_spec {
 			     * measure:, else the spec's; none for a kafka: or stream: benchmark */
 	char *parse_format; /* ingest format of the command's output, or NULL */
 	char *parse_file;   /* file it writes; NULL: its stdout */
+	char *parse_map;    /* parse: {map: MAP.yaml} (format map), or NULL */
 	struct pdb_regex_metric *metrics;
 	size_t nmetrics;
 	struct pdb_matrix_param *matrix; /* its own matrix: a parameter replaces the

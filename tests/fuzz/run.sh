@@ -3,6 +3,11 @@
 # (the library compiled with clang, ASan and UBSan), seed their corpora from
 # fixtures/ (and ../shared/corpus when present), run each for FUZZ_SECONDS
 # (default 60) and report crashes. FUZZ_TARGETS="json csv" picks targets.
+# On a shared machine, one target at a time at the lowest priority:
+# FUZZ_NICE=19 FUZZ_MODE="-jobs=1 -workers=1" (stops at a first finding,
+# where the default fork mode goes on) FUZZ_TIMEOUT=60 (seconds a unit may
+# take, wall time: 10 by default, which a 0.7 s unit passes at nice 19
+# under a load of 15).
 # Beside the fixtures, tests/fuzz/make-seeds.sh makes the hostile seeds of
 # issue 31 (gzip bombs, XML entities, UTF-8 labels, keys given twice) and
 # tests/fuzz/FAMILY.dict gives libFuzzer their tokens. The inputs of
@@ -16,6 +21,9 @@
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${FUZZ_BUILD:-$root/build-fuzz}
 seconds=${FUZZ_SECONDS:-60}
+mode=${FUZZ_MODE:--fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1}
+unit_timeout=${FUZZ_TIMEOUT:-10}
+niceness=${FUZZ_NICE:-0}
 CLANG=${CLANG:-clang}
 cd "$root" || exit 2
 targets=${FUZZ_TARGETS:-$(ls tests/fuzz/fuzz_*.c | sed 's|.*/fuzz_||; s|\.c$||') values}
@@ -54,6 +62,10 @@ seed() { # seed FAMILY PATTERN...: copy matching fixture and corpus files
 }
 [ -z "$(echo $targets)" ] || sh tests/fuzz/make-seeds.sh "$out" || { echo "fuzz: cannot make the seeds"; exit 2; }
 crashes=0
+# the targets' temporary files (fuzz_common.h), removed at the end
+scratch=$(mktemp -d) || exit 2
+trap 'rm -rf "$scratch"' EXIT
+trap 'exit 130' INT TERM
 for t in $targets; do
   $CLANG $cflags -fsanitize=fuzzer -o "$out/fuzz_$t" "tests/fuzz/fuzz_$t.c" $objs $libs ||
     { echo "fuzz: cannot build fuzz_$t"; exit 2; }
@@ -79,18 +91,20 @@ for t in $targets; do
   dict=$([ -f "$dict" ] && echo "-dict=$root/$dict")
   # the inputs of findings fixed (tests/fuzz/regressions/TARGET/), each run once first
   if [ -d "tests/fuzz/regressions/$t" ] &&
-     ! ( cd "$out" && TMPDIR=$(mktemp -d) ASAN_OPTIONS=detect_leaks=1 \
+     ! ( cd "$out" && TMPDIR=$(mktemp -d "$scratch/XXXXXX") ASAN_OPTIONS=detect_leaks=1 \
          "./fuzz_$t" "$root/tests/fuzz/regressions/$t"/* > "$out/fuzz_$t.regressions.log" 2>&1 ); then
     crashes=$((crashes + 1))
     echo "  REGRESSION: an input of tests/fuzz/regressions/$t fails (log: $out/fuzz_$t.regressions.log)"
   fi
   before=$(ls "$out/crashes" | wc -l)
   echo "== fuzz_$t for $seconds s"
-  ( cd "$out" && TMPDIR=$(mktemp -d) ASAN_OPTIONS=detect_leaks=1 \
-    "./fuzz_$t" -max_total_time="$seconds" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -max_len=65536 -timeout=10 -rss_limit_mb=2048 $dict \
+  ( cd "$out" && TMPDIR=$(mktemp -d "$scratch/XXXXXX") ASAN_OPTIONS=detect_leaks=1 \
+    nice -n "$niceness" "./fuzz_$t" -max_total_time="$seconds" $mode -max_len=65536 -timeout="$unit_timeout" -rss_limit_mb=2048 $dict \
       -artifact_prefix="$out/crashes/$t-" -print_final_stats=1 "corpus/$t" \
       > "$out/fuzz_$t.log" 2>&1 )
-  tail -n 12 "$out/fuzz_$t.log" | grep -E "^#[0-9]+: cov|SUMMARY|ERROR" | tail -n 3 | sed 's/^/  /'
+  # -jobs writes its worker's output to fuzz-JOB.log in the current folder
+  [ ! -f "$out/fuzz-0.log" ] || { cat "$out/fuzz-0.log" >> "$out/fuzz_$t.log"; rm -f "$out/fuzz-0.log"; }
+  tail -n 12 "$out/fuzz_$t.log" | grep -E "^#[0-9]+(:|[[:space:]]+DONE)[[:space:]]+cov|SUMMARY|ERROR" | tail -n 3 | sed 's/^/  /'
   after=$(ls "$out/crashes" | wc -l)
   if [ "$after" -gt "$before" ]; then
     crashes=$((crashes + after - before))
