@@ -13,6 +13,7 @@
 #include "metric_role.h"
 #include "stats.h"
 #include "units.h"
+#include "dim_filter.h"
 #include "util.h"
 
 /* Welch's test below this many values a side has one degree of freedom or
@@ -77,7 +78,8 @@ static struct entry *side_entries(struct pdb_run *const *runs, size_t nruns,
 		for (size_t j = 0; j < runs[i]->nresults; j++) {
 			const struct pdb_result *r = &runs[i]->results[j];
 			char *dims_json;
-			if (!pdb_glob_match(opts->bench_glob, r->benchmark) ||
+			if (!pdb_dim_filter_pass(opts->dims, r->dims, r->ndims) ||
+			    !pdb_glob_match(opts->bench_glob, r->benchmark) ||
 			    !pdb_glob_match(opts->metric_glob, r->metric))
 				continue;
 			/* a run in which the benchmark failed has no value for it,
@@ -673,6 +675,7 @@ static void mark_failures(struct ctx *c, struct pdb_run *const *cand, size_t nca
 			struct pdb_compare_row *row;
 			int matched = 0;
 			if (!pdb_glob_match(c->opts->bench_glob, f->benchmark) ||
+			    !pdb_dim_filter_pass(c->opts->dims, f->dims, f->ndims) ||
 			    (c->opts->config && pdb_compare_config_ignores(c->opts->config, f->benchmark)))
 				continue; /* --bench or the configuration left it out */
 			dims_json = pdb_dims_text(f->dims, f->ndims);
@@ -726,6 +729,7 @@ static void mark_base_failures(struct ctx *c, struct pdb_run *const *base, size_
 					strcmp(c->out->rows[r].dims_json, dims_json) == 0 &&
 					row_of_tool(&c->out->rows[r], 0, run_tool(base[i]));
 			if (!found && pdb_glob_match(c->opts->bench_glob, f->benchmark) &&
+			    pdb_dim_filter_pass(c->opts->dims, f->dims, f->ndims) &&
 			    !(c->opts->config && pdb_compare_config_ignores(c->opts->config, f->benchmark))) {
 				struct pdb_compare_row *row = failure_row(c, f, dims_json);
 				row->tool_base = pdb_xstrdup(run_tool(base[i]));

@@ -134,10 +134,12 @@ struct pdb_compare {
 	double alpha;          /* as used */
 };
 
+struct pdb_dim_filter;
 struct pdb_compare_opts {
 	double alpha;          /* NaN: config, else PDB_ALPHA_DEFAULT */
 	double threshold_pct;  /* NaN: config, else 5 (10 for p95 and beyond) */
 	const char *bench_glob, *metric_glob; /* NULL: all */
+	struct pdb_dim_filter *dims; /* --dim K=V, NULL: all (lib/dim_filter.h) */
 	int holm;              /* Holm-adjust p-values across series */
 	const struct pdb_compare_config *config; /* NULL: none */
 };

@@ -8,6 +8,7 @@
 #include <cairo-svg.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -378,6 +379,12 @@ static void legend(cairo_t *cr, const struct theme *t, const struct pdb_chart_pa
 			cross(cr, c, x + 12, y);
 		set_rgb(cr, t->fg, 1);
 		text(cr, lg->labels[k], PDB_FONT_LEGEND, 0, x + 32, y, 0, 1);
+	}
+	if (lg->more) {
+		char more[64];
+		snprintf(more, sizeof more, "and %zu more", lg->more);
+		set_rgb(cr, t->muted, 1);
+		text(cr, more, PDB_FONT_LEGEND, 0, lg->x + 40, lg->y + 4 + 17.0 * (double)lg->n + 8.5, 0, 1);
 	}
 }
 

@@ -10,6 +10,7 @@
 
 #include "detect.h"
 #include "metric_role.h"
+#include "dim_filter.h"
 #include "util.h"
 
 #define MAX_MARKED 120   /* runs on the x axis up to which each point is marked */
@@ -197,6 +198,21 @@ static void keep_drawn(struct pdb_series *s, size_t *n, struct pdb_chart *c)
 			       s[i].benchmark, *dims ? " [" : "", dims, *dims ? "]" : "", s[i].metric);
 		free(dims);
 	}
+	*n = kept;
+}
+
+/* --dim: the series the filter passes first, *n of them (the others stay
+ * behind them, to be freed). */
+static void dims_only(struct pdb_series *s, size_t *n, struct pdb_dim_filter *dims)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		if (pdb_dim_filter_pass_json(dims, s[i].dims)) {
+			struct pdb_series t = s[kept];
+			s[kept++] = s[i];
+			s[i] = t;
+		}
 	*n = kept;
 }
 
@@ -500,6 +516,7 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 	    pdb_store_list_series(store, opts->bench_glob, opts->metric_glob, &series, &total, err) < 0)
 		goto out;
 	nseries = total;
+	dims_only(series, &nseries, opts->dims);
 	if (!opts->metric_glob)
 		keep_drawn(series, &nseries, c);
 	if (nseries == 0) {

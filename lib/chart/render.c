@@ -41,7 +41,7 @@ int pdb_chart_render(const struct pdb_chart *c, const struct pdb_chart_layout *L
 	struct pdb_atomic a;
 	int ok;
 
-	if (pdb_atomic_begin(path, kind, &a, err) < 0)
+	if (pdb_chart_layout_check(L, err) < 0 || pdb_atomic_begin(path, kind, &a, err) < 0)
 		return -1;
 	ok = draw(c, L, a.name, NULL, format, err) == 0;
 	return pdb_atomic_end(&a, ok, err);
@@ -50,5 +50,7 @@ int pdb_chart_render(const struct pdb_chart *c, const struct pdb_chart_layout *L
 int pdb_chart_render_svg(const struct pdb_chart *c, const struct pdb_chart_layout *L,
 			 struct pdb_buf *out, struct pdb_err *err)
 {
+	if (pdb_chart_layout_check(L, err) < 0)
+		return -1;
 	return draw(c, L, "(SVG in memory)", out, PDB_CHART_SVG, err);
 }

@@ -51,6 +51,33 @@ static void value_text(const struct pdb_chart_panel *p, const struct pdb_chart_s
 	snprintf(out, size, "%s", t.label);
 }
 
+/* A point's value: above it, else below, each centred or moved along to
+ * stay in the plot (the last point of a line at the plot's right edge),
+ * else left or right of it; 0 when none of these places fits. */
+static int beside_point(const struct pdb_chart_panel *p, const struct pdb_panel_layout *pl,
+			const struct pdb_series_layout *l, size_t i, struct pdb_text_box *b)
+{
+	double above = l->py[i] - VALUE_GAP - b->h, below = l->py[i] + VALUE_GAP;
+	double centre = l->px[i] - b->w / 2, inside = centre;
+	const double place[][2] = {
+		{ centre, above }, { centre, below }, { 0, above }, { 0, below },
+		{ l->px[i] - VALUE_GAP - b->w, l->py[i] - b->h / 2 },
+		{ l->px[i] + VALUE_GAP, l->py[i] - b->h / 2 },
+	};
+
+	if (inside + b->w > pl->right)
+		inside = pl->right - b->w;
+	if (inside < pl->left)
+		inside = pl->left;
+	for (size_t k = 0; k < sizeof place / sizeof place[0]; k++) {
+		b->x = k == 2 || k == 3 ? inside : place[k][0];
+		b->y = place[k][1];
+		if (fits(p, pl, b))
+			return 1;
+	}
+	return 0;
+}
+
 void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl)
 {
 	for (size_t s = 0; s < p->nseries; s++) {
@@ -77,11 +104,8 @@ void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_la
 				b->x = se->x[i] < 0 ? lo - VALUE_GAP - b->w : hi + VALUE_GAP;
 				if (!fits(p, pl, b))
 					b->x = se->x[i] < 0 ? hi + VALUE_GAP : lo - VALUE_GAP - b->w;
-			} else {
-				b->x = l->px[i] - b->w / 2;
-				b->y = l->py[i] - VALUE_GAP - b->h;
-				if (b->y < pl->top) /* no room above: below */
-					b->y = l->py[i] + VALUE_GAP;
+			} else if (!beside_point(p, pl, l, i, b)) {
+				continue;
 			}
 			l->nvalues += fits(p, pl, b);
 		}
