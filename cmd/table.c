@@ -24,7 +24,8 @@ static const struct cmd_option options[] = {
 				       "throughput=GB/h (repeatable)" },
 	{ "bench", 'b', "GLOB", "the benchmark, when several have the dims and metrics" },
 	{ "dim", 'd', "K=V", CMD_DIM_HELP },
-	{ "format", 'F', "FMT", "text (default), markdown, csv, json or html", .choices = formats },
+	{ "format", 'F', "FMT", "text, markdown, csv, json or html",
+	  .choices = formats, .def = "text" },
 	{ 0 },
 };
 
@@ -77,6 +78,7 @@ static int parse(int argc, char **argv, struct table_opts *o, struct cmd_ctx *ct
 {
 	int c, status;
 
+	o->format = cmd_default_choice(&cmd_table, "format");
 	while ((c = cmd_next_option(argc, argv, &cmd_table)) != -1) {
 		switch (c) {
 		case OPT_ROWS: o->spec.rows = optarg; break;
@@ -92,10 +94,7 @@ static int parse(int argc, char **argv, struct table_opts *o, struct cmd_ctx *ct
 			if ((status = cmd_add_dim(&cmd_table, &o->dims, optarg)) >= 0)
 				return status;
 			break;
-		case 'F':
-			if ((o->format = cmd_parse_format(optarg, formats)) < 0)
-				return cmd_usage_error(&cmd_table, "unknown format '%s'", optarg);
-			break;
+		case 'F': o->format = cmd_arg.choice; break;
 		default:
 			if ((status = cmd_common_option(&cmd_table, ctx, c)) >= 0)
 				return status;

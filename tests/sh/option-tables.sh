@@ -58,8 +58,9 @@ run_with() { # CMD [OPTION VALUE]: its output and status, in the history's folde
     detect) set -- detect --no-cache "$@";;
     compare) set -- compare latest~1 latest "$@";;
     gc) set -- gc --dry-run "$@";;
+    show) set -- show latest "$@";;
     sql) set -- sql 'select id, name from runs order by id' "$@";;
-    bisect|mock-kafka|run|site|report|plot) return 1;;
+    bisect|mock-kafka|run|site|report|plot|table) return 1;;
     ingest) rm -f "$work/idb"; set -- --db "$work/idb" ingest "$work/run-01.json" "$@";;
     *) set -- $cmd "$@";;
   esac
