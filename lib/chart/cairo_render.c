@@ -1,5 +1,4 @@
-/* Chart drawing with cairo, the module render.so: the only file that
- * includes cairo.h. */
+/* Chart drawing with cairo: the only file that includes cairo.h. */
 #include "chart/cairo_render.h"
 
 #include <cairo.h>
@@ -334,6 +333,11 @@ static void marks(cairo_t *cr, const struct theme *t, const struct pdb_chart_pan
 		cairo_move_to(cr, pl->vmark_px[i], pl->top);
 		cairo_line_to(cr, pl->vmark_px[i], pl->bottom);
 		cairo_stroke(cr);
+		if (*pl->vmark_labels[i].text) {
+			cairo_set_dash(cr, NULL, 0, 0);
+			text(cr, pl->vmark_labels[i].text, PDB_FONT_VALUE, 0, pl->vmark_labels[i].x,
+			     pl->vmark_labels[i].y + pl->vmark_labels[i].h / 2, 0, 1);
+		}
 	}
 	cairo_set_dash(cr, NULL, 0, 0);
 }

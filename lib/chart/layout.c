@@ -666,6 +666,7 @@ static void layout_release_panels(struct pdb_chart_layout *L)
 			series_release(&pl->series[s]);
 		free(pl->series);
 		free(pl->vmark_px);
+		free(pl->vmark_labels);
 		free(pl->hmark_px);
 		free(pl->legend.series);
 		for (size_t k = 0; k < pl->legend.n; k++)
@@ -780,6 +781,7 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 			collide |= legend_place(p, pl);
 		}
 		fit_axis_texts(pl);
+		pdb_chart_place_vmark_labels(p, pl);
 		pdb_chart_place_values(p, pl);
 	}
 	return collide;

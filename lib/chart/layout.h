@@ -81,6 +81,9 @@ struct pdb_panel_layout {
 	struct pdb_series_layout *series;
 	size_t nseries;
 	double *vmark_px, *hmark_px;
+	struct pdb_text_box *vmark_labels; /* per vmark: its label's box, text "" when it has
+					    * none (or no room: beside its line, at the top) */
+	size_t nvmark_labels;      /* of them: the panel's vertical lines */
 	struct pdb_legend_layout legend;
 };
 
@@ -121,6 +124,10 @@ void pdb_chart_tick_labels(struct pdb_tick *ticks, size_t n, const char *unit,
 /* The nines transform: -log10(1 - p/100) (50 -> 0.301, 99 -> 2). */
 double pdb_chart_nines(double percent);
 
+/* The labels of the panel's vertical lines (chart/values.c): at the plot's
+ * top beside their line, right else left, a row lower where one would
+ * cover another or the legend. */
+void pdb_chart_place_vmark_labels(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl);
 /* Value labels of the panel's PDB_MARK_VALUES series (chart/values.c):
  * above each point (beside each bar's end), in the axis unit, left out
  * where one would leave the plot or cover another. */

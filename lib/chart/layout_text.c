@@ -126,10 +126,16 @@ void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_lay
 				pdb_buf_puts(out, "\n");
 			}
 		}
-		for (size_t k = 0; k < p->nvmarks; k++)
-			pdb_buf_printf(out, "  vmark %.4g @%.1f%s colour %d\n", p->vmarks[k].x,
+		for (size_t k = 0; k < p->nvmarks; k++) {
+			pdb_buf_printf(out, "  vmark %.4g @%.1f%s colour %d", p->vmarks[k].x,
 				       pl->vmark_px[k], p->vmarks[k].dashed ? " dashed" : "",
 				       p->vmarks[k].color);
+			if (*pl->vmark_labels[k].text) {
+				pdb_buf_puts(out, " label ");
+				q(out, pl->vmark_labels[k].text);
+			}
+			pdb_buf_puts(out, "\n");
+		}
 		for (size_t k = 0; k < p->nhmarks; k++)
 			pdb_buf_printf(out, "  hmark %.4g @%.1f\n", p->hmarks[k], pl->hmark_px[k]);
 		if (pl->legend.n > 0) {

@@ -152,6 +152,9 @@ size_t pdb_chart_text_boxes(const struct pdb_chart_layout *L, struct pdb_text_bo
 				     (pl->top + pl->bottom) / 2, 0);
 		if (pl->legend.n > 0)
 			add(&bs, pl->legend.labels[0], pl->legend.x, pl->legend.y, pl->legend.w, pl->legend.h);
+		for (size_t k = 0; pl->vmark_labels && k < L->panels[i].nvmark_labels; k++)
+			add(&bs, pl->vmark_labels[k].text, pl->vmark_labels[k].x, pl->vmark_labels[k].y,
+			    pl->vmark_labels[k].w, pl->vmark_labels[k].h);
 		for (size_t s = 0; s < pl->nseries; s++)
 			for (size_t k = 0; k < pl->series[s].nvalues; k++) {
 				const struct pdb_text_box *v = &pl->series[s].values[k];

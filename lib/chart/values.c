@@ -34,7 +34,42 @@ static int fits(const struct pdb_chart_panel *p, const struct pdb_panel_layout *
 		for (size_t k = 0; k < pl->series[s].nvalues; k++)
 			if (pdb_chart_boxes_overlap(b, &pl->series[s].values[k]))
 				return 0;
+	for (size_t k = 0; pl->vmark_labels && k < p->nvmarks; k++)
+		if (*pl->vmark_labels[k].text && pdb_chart_boxes_overlap(b, &pl->vmark_labels[k]))
+			return 0;
 	return 1;
+}
+
+#define VMARK_ROWS 4
+
+void pdb_chart_place_vmark_labels(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl)
+{
+	struct pdb_text_box legend = { pl->legend.x, pl->legend.y, pl->legend.w, pl->legend.h, "" };
+
+	pl->vmark_labels = pdb_xcalloc(p->nvmarks + 1, sizeof *pl->vmark_labels);
+	pl->nvmark_labels = p->nvmarks;
+	for (size_t k = 0; k < p->nvmarks; k++) {
+		struct pdb_text_box *b = &pl->vmark_labels[k];
+		int placed = 0;
+		if (!*p->vmarks[k].label)
+			continue;
+		pdb_chart_fit(b->text, sizeof b->text, p->vmarks[k].label, PDB_FONT_VALUE, 0,
+			      (pl->right - pl->left) / 3);
+		b->w = pdb_chart_text_width(b->text, PDB_FONT_VALUE);
+		b->h = PDB_FONT_VALUE + 2;
+		for (int row = 0; row < 2 * VMARK_ROWS && !placed; row++) {
+			b->x = row % 2 == 0 ? pl->vmark_px[k] + 3 : pl->vmark_px[k] - 3 - b->w;
+			b->y = pl->top + 2 + (row / 2) * (b->h + 1);
+			placed = b->x >= pl->left && b->x + b->w <= pl->right &&
+				 b->y + b->h <= pl->bottom &&
+				 !(pl->legend.n > 0 && pdb_chart_boxes_overlap(b, &legend));
+			for (size_t j = 0; placed && j < k; j++)
+				placed = !*pl->vmark_labels[j].text ||
+					 !pdb_chart_boxes_overlap(b, &pl->vmark_labels[j]);
+		}
+		if (!placed)
+			b->text[0] = '\0'; /* no room: the line's colour says whose it is */
+	}
 }
 
 static void value_text(const struct pdb_chart_panel *p, const struct pdb_chart_series *se, size_t i,

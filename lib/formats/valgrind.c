@@ -249,7 +249,7 @@ static void note(struct vg *g, const char *key, const char *value)
 		size_t n = strlen(value);
 		const char *at = strstr(old, value);
 		int has = 0;
-		for (; at && !has; at = strstr(at + 1, value))
+		for (; at && !has; at = *at ? strstr(at + 1, value) : NULL) /* "" is found at the end too */
 			has = (at == old || at[-1] == '\n') && (at[n] == '\n' || at[n] == '\0');
 		if (!has) {
 			char *both = pdb_xasprintf("%s\n%s", old, value);
