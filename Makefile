@@ -139,11 +139,13 @@ $(BUILD)/report_templates.o: $(BUILD)/report_templates.c
 	$(say) CC $@
 	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# The man pages and the bash completion, printed by the binary from the
-# tables that parse its options (perfdb --generate).
-$(BUILD)/man/perfdb.1: $(BUILD)/perfdb scripts/gen-man.sh
+# The man pages, made from the manual's sources (docs/cmd/*.md) by awk,
+# without running the binary (a cross build makes them too); the bash and
+# zsh completions, printed by the binary from the tables that parse its
+# options (perfdb --generate).
+$(BUILD)/man/perfdb.1: $(wildcard docs/cmd/*.md) scripts/gen-man.sh scripts/md2man.awk cmd/cmd.h
 	$(say) GEN $(BUILD)/man
-	$(Q)sh scripts/gen-man.sh $(BUILD)/perfdb $(BUILD)/man
+	$(Q)sh scripts/gen-man.sh . $(BUILD)/man
 
 $(BUILD)/perfdb.bash: $(BUILD)/perfdb
 	$(say) GEN $@
@@ -190,9 +192,14 @@ regen: deps
 	+@$(BUILDMAKE) build units
 	@ls tests/cases | REGEN=1 xargs -P $(NPROC) -n 16 sh tests/run-cases.sh build
 
-# docs/commands.md's option lists, rewritten from perfdb NAME -h
+# The manual's sources (docs/cmd/*.md): their blocks made from the option
+# tables (NAME, SYNOPSIS, OPTIONS, the lists of commands and formats)
+# rewritten by the binary; then docs/commands.md, all of them in one file.
 docs: build
-	@sh scripts/docs-options.sh $(BUILD)/perfdb docs/commands.md > $(BUILD)/commands.md
+	@for f in docs/cmd/*.md; do \
+		sh scripts/docs-options.sh $(BUILD)/perfdb $$f > $(BUILD)/doc.md && mv $(BUILD)/doc.md $$f || exit 1; \
+	done
+	@sh scripts/gen-commands-md.sh . > $(BUILD)/commands.md
 	@mv $(BUILD)/commands.md docs/commands.md
 
 demo: deps

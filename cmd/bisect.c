@@ -15,7 +15,6 @@
 #include "runner/instrument.h"
 #include "util.h"
 
-#define BISECT_BUDGET 1800.0 /* seconds of measuring, when neither flag nor spec says */
 
 static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx);
 
@@ -24,16 +23,17 @@ enum { OPT_GOOD = CMD_LONG_ONLY, OPT_BAD, OPT_BUDGET };
 static const char *const formats[] = { "text", "markdown", "json", NULL };
 
 static const struct cmd_option options[] = {
-	{ "good", OPT_GOOD, "REV", "a revision without the change (required)", NULL },
+	{ "good", OPT_GOOD, "REV", "a revision without the change (required)" },
 	{ "bad", OPT_BAD, "REV", "a later revision with it (required); good must be\n"
-				 "its ancestor", NULL },
-	{ "bench", 'b', "GLOB", "only the benchmarks matching GLOB run and count", NULL },
+				 "its ancestor" },
+	{ "bench", 'b', "GLOB", "only the benchmarks matching GLOB run and count" },
 	{ "metric", 'm', "M", "the metric followed (default: instructions when every\n"
-			      "benchmark run measures them, else wall_time)", NULL },
-	{ "budget", OPT_BUDGET, "SECONDS", "measuring time of the whole bisection (default 1800);\n"
-					   "each A/B run gets the rest over the steps left", NULL },
-	{ "format", 'F', "FMT", "text (default), markdown or json", formats },
-	{ "config", 'c', "FILE", "alpha and thresholds (default ./perfdb.yaml)", NULL },
+			      "benchmark run measures them, else wall_time)" },
+	{ "budget", OPT_BUDGET, "SECONDS", "measuring time of the whole bisection; each A/B run\n"
+					   "gets the rest over the steps left",
+	  .type = CMD_NUMBER, .min = 0, .above = 1, .max = INFINITY, .def = "1800" },
+	{ "format", 'F', "FMT", "text, markdown or json", .choices = formats, .def = "text" },
+	{ "config", 'c', "FILE", "alpha and thresholds (default ./perfdb.yaml)" },
 	{ 0 },
 };
 
@@ -298,13 +298,15 @@ static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_git_commit *commits = NULL;
 	size_t ncommits = 0;
 	char id[37];
-	int c, format = BISECT_TEXT, status;
+	int c, format, status;
 
 	pdb_compare_config_init(&cfg);
 	pdb_compare_opts_init(&s.env.cmp);
 	s.row = &s.rep.row;
 	s.rep.outcome = -1; /* until one is found: an error prints no report */
 	s.row->lo = s.row->est = s.row->hi = NAN;
+	format = cmd_default_choice(&cmd_bisect, "format");
+	s.budget = cmd_default_number(&cmd_bisect, "budget");
 	while ((c = cmd_next_option(argc, argv, &cmd_bisect)) != -1) {
 		switch (c) {
 		case OPT_GOOD: good = optarg; break;
@@ -312,18 +314,8 @@ static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		case 'b': s.env.only = optarg; break;
 		case 'm': metric = optarg; break;
 		case 'c': config = optarg; break;
-		case 'F':
-			if ((format = cmd_parse_format(optarg, formats)) < 0) {
-				status = cmd_usage_error(&cmd_bisect, "--format takes text, markdown or json, got '%s'", optarg);
-				goto out;
-			}
-			break;
-		case OPT_BUDGET:
-			if (pdb_parse_double(optarg, &s.budget) < 0 || !(s.budget > 0) || isinf(s.budget)) {
-				status = cmd_usage_error(&cmd_bisect, "--budget takes seconds (a positive number), got '%s'", optarg);
-				goto out;
-			}
-			break;
+		case 'F': format = cmd_arg.choice; break;
+		case OPT_BUDGET: s.budget = cmd_arg.number; break;
 		default:
 			if ((status = cmd_common_option(&cmd_bisect, ctx, c)) >= 0)
 				goto out;
@@ -346,8 +338,7 @@ static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	s.rep.exact = all_count_instructions(&spec, s.env.only) && (!metric || strcmp(metric, "instructions") == 0);
 	s.env.cmp.metric_glob = metric ? metric : s.rep.exact ? "instructions" : "wall_time";
 	s.env.cmp.bench_glob = s.env.only;
-	s.alpha = s.env.cmp.config && !isnan(s.env.cmp.config->alpha) ? s.env.cmp.config->alpha : 0.01;
-	s.budget = s.budget > 0 ? s.budget : BISECT_BUDGET;
+	s.alpha = s.env.cmp.config && !isnan(s.env.cmp.config->alpha) ? s.env.cmp.config->alpha : PDB_ALPHA_DEFAULT;
 	pdb_uuid4(id);
 	s.rep.id = id;
 	s.rep.good_rev = good;

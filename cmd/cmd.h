@@ -15,17 +15,42 @@ struct cmd_ctx {
 	const char *db_path; /* --db before the command, or NULL */
 };
 
+/* What an option's value is. The parser (cmd_next_option) checks it
+ * against the table and hands it over converted in cmd_arg: no command
+ * parses or re-validates a value its table types. */
+enum cmd_type {
+	CMD_TEXT,   /* any text (a flag when arg is NULL); with choices, one of them:
+		     * cmd_arg.choice is its index */
+	CMD_NUMBER, /* a number in [min, max] (above min when above): cmd_arg.number */
+	CMD_COUNT,  /* an integer in [min, max]: cmd_arg.count */
+	CMD_SIZE,   /* 512, 64k, 1G, 2TiB (powers of 1024), above 0 (or 0 with
+		     * zero): cmd_arg.size */
+};
+
 /* One option of a command: getopt_long's long option and short letter,
- * the lines of -h and of the man page, and the bash completion are all
- * made from it (cmd/common.c, cmd/generate.c). */
+ * its type, range, choices and default, the lines of -h and of the man
+ * page, and the bash completion are all made from it (cmd/common.c,
+ * cmd/generate.c). Typed fields are given by name:
+ *   { "window", OPT_WINDOW, "N", "split window, in runs",
+ *     .type = CMD_COUNT, .min = 2, .max = 1e6, .def = "50" } */
+/* a table's entries name the fields they give past the help: the others are 0 */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 struct cmd_option {
 	const char *name;   /* the long option, without "--" */
 	int val;            /* its short letter, or a code >= CMD_LONG_ONLY when it has none;
 			     * what cmd_next_option returns for it */
 	const char *arg;    /* the value's name ("FILE", "N"), or NULL: a flag; FILE, DIR,
 			     * RUN and FORMAT (an ingest format) tell the completion what it is */
-	const char *help;   /* what -h says, lines separated by '\n' */
+	const char *help;   /* what -h says, lines separated by '\n'; the default is
+			     * added from def, never written here */
 	const char *const *choices; /* the words the value must be (NULL-ended), or NULL */
+	enum cmd_type type;
+	double min, max;    /* CMD_NUMBER's and CMD_COUNT's range (both 0: any) */
+	int above;          /* CMD_NUMBER: the value must be above min, not equal to it */
+	int zero;           /* CMD_SIZE: 0 is taken too (no bound) */
+	const char *def;    /* the value the command takes when the option is not
+			     * given, as written on the command line; -h and the man
+			     * page print it, cmd_default_* read it; NULL: none */
 };
 #define CMD_LONG_ONLY 0x100
 
@@ -38,8 +63,9 @@ struct command {
 	const char *summary;   /* one line for `perfdb help` */
 	const char *synopsis;  /* what follows "perfdb NAME" on the usage line */
 	const struct cmd_option *options; /* ended by { 0 }; --db and -h are added */
-	const char *text;      /* what -h prints under the options, lines ending in \n;
-				* the man page's DESCRIPTION (an indented line is kept as is) */
+	const char *text;      /* what -h prints under the options, lines ending in \n
+				* (an indented line is kept as is); the man page has it
+				* under its options (docs/cmd/NAME.md, make docs) */
 	enum cmd_operand operand;
 	const char *const *kinds; /* the words its first operand must be (plot's KIND), or NULL */
 };
@@ -65,18 +91,47 @@ int cmd_next_option(int argc, char **argv, const struct command *cmd);
  * exit status (0 after help, 2 after a usage error). */
 int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c);
 
-/* What perfdb is, in a few lines: `perfdb help` and perfdb(1) say it. */
+/* What perfdb is, in a few lines: `perfdb help` says it. */
 extern const char cmd_about[];
 
-/* perfdb --generate KIND: a man page (man, man-COMMAND, man-formats), the
- * bash completion (complete-bash) or the option tables as text (options)
- * on out; the exit status (2 for an unknown KIND, said on stderr). */
+/* perfdb --generate KIND: a block of the manual's sources (md-head-COMMAND,
+ * md-options-COMMAND, md-commands, md-formats: Markdown), the bash or zsh
+ * completion (complete-bash, complete-zsh) or the option tables as text
+ * (options) on out; the exit status (2 for an unknown KIND, said on stderr). */
 int cmd_generate(const char *kind, FILE *out);
 
 /* cmd's options, its own then the common ones it did not give a help of
- * its own, into out (room for CMD_MAX_OPTIONS; more aborts); returns how many. */
-#define CMD_MAX_OPTIONS 48
-size_t cmd_options(const struct command *cmd, const struct cmd_option **out);
+ * its own, in an array the caller frees; *n is how many. */
+const struct cmd_option **cmd_options(const struct command *cmd, size_t *n);
+
+/* cmd's option named name (its own, else a common one), or NULL. */
+const struct cmd_option *cmd_find_option(const struct command *cmd, const char *name);
+/* An option's help as -h and the man page print it: its help with
+ * "(default X)" from its def after the last line. Caller frees. */
+char *cmd_option_help(const struct cmd_option *o);
+
+/* The value of the option cmd_next_option returned last, as its table
+ * types it (optarg is the text). */
+struct cmd_arg {
+	double number;
+	long long count;
+	unsigned long long size;
+	int choice;
+};
+extern struct cmd_arg cmd_arg;
+
+/* The default of cmd's option name (its table's def), converted as the
+ * parser converts a given value: what a command starts from. A name
+ * without a default is a bug: abort. */
+double cmd_default_number(const struct command *cmd, const char *name);
+long long cmd_default_count(const struct command *cmd, const char *name);
+unsigned long long cmd_default_size(const struct command *cmd, const char *name);
+int cmd_default_choice(const struct command *cmd, const char *name);
+const char *cmd_default_text(const struct command *cmd, const char *name);
+/* The value text (the default when text is NULL) of option o checked and
+ * converted into *out; 0, or -1 with what was expected in why. */
+int cmd_option_value(const struct cmd_option *o, const char *text, struct cmd_arg *out,
+		     char *why, size_t size);
 
 /* s for a terminal (pdb_escape_term: control characters as \n, \xNN, ...),
  * for text that may quote a result file. Caller frees. */

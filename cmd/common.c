@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,15 +68,15 @@ static void bad_long(const struct command *cmd, const struct option *longopts, c
 static int next_option(int argc, char **argv, const char *shortopts,
 		       const struct option *longopts, const struct command *cmd)
 {
-	char optstring[2 * CMD_MAX_OPTIONS + 2];
+	char *optstring = pdb_xasprintf("%s%s", shortopts[0] == ':' ? "" : ":", shortopts);
 	const char *arg;
 	const struct option *o;
 	int c;
 
 	/* a leading ':' tells a missing value (':') from an unknown option ('?') */
-	snprintf(optstring, sizeof optstring, "%s%s", shortopts[0] == ':' ? "" : ":", shortopts);
 	opterr = 0;
 	c = getopt_long(argc, argv, optstring, longopts, NULL);
+	free(optstring);
 	if (c != '?' && c != ':')
 		return c;
 	/* a long option and a short one at the end of its word have moved optind on */
@@ -101,8 +102,8 @@ static int next_option(int argc, char **argv, const char *shortopts,
 }
 
 const struct cmd_option cmd_common_options[] = {
-	{ "db", CMD_OPT_DB, "FILE", "the database", NULL },
-	{ "help", 'h', NULL, "print this help and exit", NULL },
+	{ "db", CMD_OPT_DB, "FILE", "the database" },
+	{ "help", 'h', NULL, "print this help and exit" },
 	{ 0 },
 };
 
@@ -115,28 +116,185 @@ static const struct cmd_option *find_option(const struct cmd_option *options, co
 	return NULL;
 }
 
-size_t cmd_options(const struct command *cmd, const struct cmd_option **out)
+const struct cmd_option **cmd_options(const struct command *cmd, size_t *n)
 {
 	const struct cmd_option *const tables[] = { cmd->options, cmd_common_options };
-	size_t n = 0;
+	const struct cmd_option **out;
+	size_t size = 0;
 
 	for (size_t t = 0; t < 2; t++)
-		for (const struct cmd_option *o = tables[t]; o && o->name; o++) {
-			if (t == 1 && find_option(cmd->options, o->name))
-				continue; /* the command's own --db */
-			if (n == CMD_MAX_OPTIONS)
-				abort(); /* a table longer than CMD_MAX_OPTIONS: raise it */
-			out[n++] = o;
+		for (const struct cmd_option *o = tables[t]; o && o->name; o++)
+			size++;
+	out = pdb_xcalloc(size, sizeof *out);
+	*n = 0;
+	for (size_t t = 0; t < 2; t++)
+		for (const struct cmd_option *o = tables[t]; o && o->name; o++)
+			if (t == 0 || !find_option(cmd->options, o->name)) /* the command's own --db */
+				out[(*n)++] = o;
+	return out;
+}
+
+struct cmd_arg cmd_arg;
+
+/* "%g" without an exponent for the numbers of a range (1000000, not 1e+06). */
+static void range_number(char *out, size_t size, double v)
+{
+	if (fabs(v) >= 1e15 || v == floor(v))
+		snprintf(out, size, "%.0f", v);
+	else
+		snprintf(out, size, "%g", v);
+}
+
+/* "a number in (0, 0.5]", "an integer from 2 to 1000000", "a number of at least 0" */
+static void range_text(const struct cmd_option *o, char *out, size_t size)
+{
+	char lo[32], hi[32];
+	int any = o->min == 0 && o->max == 0;
+
+	range_number(lo, sizeof lo, o->min);
+	range_number(hi, sizeof hi, o->max);
+	if (o->type == CMD_COUNT)
+		snprintf(out, size, any ? "an integer" : isinf(o->max) ? "an integer of at least %s"
+			 : "an integer from %s to %s", lo, hi);
+	else if (any)
+		snprintf(out, size, "a number");
+	else if (isinf(o->max))
+		snprintf(out, size, o->above ? "a number above %s" : "a number of at least %s", lo);
+	else
+		snprintf(out, size, "a number in %s%s, %s]", o->above ? "(" : "[", lo, hi);
+}
+
+int cmd_option_value(const struct cmd_option *o, const char *text, struct cmd_arg *out,
+		     char *why, size_t size)
+{
+	int any = o->min == 0 && o->max == 0;
+	int64_t count;
+
+	if (!text)
+		text = o->def;
+	if (!text) {
+		snprintf(why, size, "no value");
+		return -1;
+	}
+	if (o->choices) {
+		struct pdb_buf b;
+		if ((out->choice = cmd_parse_format(text, o->choices)) >= 0)
+			return 0;
+		pdb_buf_init(&b);
+		for (size_t i = 0; o->choices[i]; i++)
+			pdb_buf_printf(&b, "%s%s", i == 0 ? "" : o->choices[i + 1] ? ", " : " or ",
+				       o->choices[i]);
+		snprintf(why, size, "%s", b.data ? b.data : "");
+		pdb_buf_release(&b);
+		return -1;
+	}
+	switch (o->type) {
+	case CMD_NUMBER:
+		if (pdb_parse_double(text, &out->number) == 0 && !isnan(out->number) &&
+		    (any || ((o->above ? out->number > o->min : out->number >= o->min) &&
+			     out->number <= o->max)) && !isinf(out->number))
+			return 0;
+		break;
+	case CMD_COUNT:
+		if (pdb_parse_int64(text, any ? INT64_MIN : (int64_t)o->min,
+				    any || isinf(o->max) ? INT64_MAX : (int64_t)o->max, &count) == 0) {
+			out->count = count;
+			return 0;
 		}
-	return n;
+		break;
+	case CMD_SIZE: {
+		uint64_t v;
+		if (o->zero && strcmp(text, "0") == 0)
+			v = 0;
+		else if (cmd_parse_size(text, &v) < 0) {
+			snprintf(why, size, "a size (512, 64k, 1G)%s", o->zero ? " or 0" : " above 0");
+			return -1;
+		}
+		out->size = v;
+		return 0;
+		return -1;
+	}
+	case CMD_TEXT:
+		return 0;
+	}
+	range_text(o, why, size);
+	return -1;
+}
+
+const struct cmd_option *cmd_find_option(const struct command *cmd, const char *name)
+{
+	const struct cmd_option *o = find_option(cmd->options, name);
+	return o ? o : find_option(cmd_common_options, name);
+}
+
+/* The option of cmd named name, with a default: else a bug, abort. */
+static const struct cmd_option *defaulted(const struct command *cmd, const char *name,
+					   struct cmd_arg *value)
+{
+	const struct cmd_option *o = cmd_find_option(cmd, name);
+	char why[256];
+
+	if (!o || !o->def || cmd_option_value(o, NULL, value, why, sizeof why) < 0) {
+		fprintf(stderr, "perfdb: %s: --%s has no valid default in its table (a bug)\n",
+			cmd->name, name);
+		abort();
+	}
+	return o;
+}
+
+double cmd_default_number(const struct command *cmd, const char *name)
+{
+	struct cmd_arg v;
+	defaulted(cmd, name, &v);
+	return v.number;
+}
+
+long long cmd_default_count(const struct command *cmd, const char *name)
+{
+	struct cmd_arg v;
+	defaulted(cmd, name, &v);
+	return v.count;
+}
+
+unsigned long long cmd_default_size(const struct command *cmd, const char *name)
+{
+	struct cmd_arg v;
+	defaulted(cmd, name, &v);
+	return v.size;
+}
+
+int cmd_default_choice(const struct command *cmd, const char *name)
+{
+	struct cmd_arg v;
+	defaulted(cmd, name, &v);
+	return v.choice;
+}
+
+const char *cmd_default_text(const struct command *cmd, const char *name)
+{
+	struct cmd_arg v;
+	return defaulted(cmd, name, &v)->def;
+}
+
+/* The value of option o (given as optarg) into cmd_arg: 0, or a usage
+ * error said on stderr and -1. */
+static int take_value(const struct command *cmd, const struct cmd_option *o)
+{
+	char why[512];
+
+	if (!o->arg || cmd_option_value(o, optarg, &cmd_arg, why, sizeof why) == 0)
+		return 0;
+	cmd_usage_error(cmd, "--%s: expected %s, not '%s'", o->name, why, optarg);
+	return -1;
 }
 
 int cmd_next_option(int argc, char **argv, const struct command *cmd)
 {
-	const struct cmd_option *opts[CMD_MAX_OPTIONS];
-	struct option longopts[CMD_MAX_OPTIONS + 1];
-	char shortopts[2 * CMD_MAX_OPTIONS + 1], *p = shortopts;
-	size_t n = cmd_options(cmd, opts);
+	size_t n;
+	const struct cmd_option **opts = cmd_options(cmd, &n);
+	struct option *longopts = pdb_xcalloc(n + 1, sizeof *longopts);
+	char *shortopts = pdb_xcalloc(2 * n + 1, 1), *p = shortopts;
+	int c;
 
 	for (size_t i = 0; i < n; i++) {
 		longopts[i] = (struct option){ opts[i]->name,
@@ -147,9 +305,14 @@ int cmd_next_option(int argc, char **argv, const struct command *cmd)
 				*p++ = ':';
 		}
 	}
-	longopts[n] = (struct option){ 0 };
-	*p = '\0';
-	return next_option(argc, argv, shortopts, longopts, cmd);
+	c = next_option(argc, argv, shortopts, longopts, cmd);
+	for (size_t i = 0; i < n && c != '?' && c != -1; i++)
+		if (opts[i]->val == c && take_value(cmd, opts[i]) < 0)
+			c = '?';
+	free(shortopts);
+	free(longopts);
+	free(opts);
+	return c;
 }
 
 int cmd_common_option(const struct command *cmd, struct cmd_ctx *ctx, int c)
@@ -218,21 +381,33 @@ static void option_label(const struct cmd_option *o, char *out, size_t size)
  * characters; a wider label has its help two spaces after it. */
 #define LABEL_MAX 24
 
+char *cmd_option_help(const struct cmd_option *o)
+{
+	const char *last = strrchr(o->help, '\n');
+
+	if (!o->def)
+		return pdb_xstrdup(o->help);
+	last = last ? last + 1 : o->help;
+	/* on a line of its own when the help's last line would pass 54 columns */
+	return pdb_xasprintf("%s%s(default %s)", o->help,
+			     strlen(last) + strlen(o->def) + 11 > 54 ? "\n" : " ", o->def);
+}
+
 void cmd_print_usage(const struct command *cmd, FILE *out)
 {
-	const struct cmd_option *opts[CMD_MAX_OPTIONS];
 	size_t n, col = 0;
+	const struct cmd_option **opts = cmd_options(cmd, &n);
 	char label[128];
 
 	fprintf(out, "usage: perfdb %s%s%s\n", cmd->name, *cmd->synopsis ? " " : "", cmd->synopsis);
-	n = cmd_options(cmd, opts);
 	for (size_t i = 0; i < n; i++) {
 		option_label(opts[i], label, sizeof label);
 		if (strlen(label) <= LABEL_MAX && strlen(label) + 2 > col)
 			col = strlen(label) + 2;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const char *line = opts[i]->help;
+		char *help = cmd_option_help(opts[i]);
+		const char *line = help;
 		size_t len;
 		option_label(opts[i], label, sizeof label);
 		len = strcspn(line, "\n");
@@ -245,7 +420,9 @@ void cmd_print_usage(const struct command *cmd, FILE *out)
 			len = strcspn(line, "\n");
 			fprintf(out, "%*s%.*s\n", (int)col, "", (int)len, line);
 		}
+		free(help);
 	}
+	free(opts);
 	fputs(cmd->text ? cmd->text : "", out);
 }
 

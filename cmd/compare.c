@@ -17,12 +17,14 @@ enum { OPT_LAST = CMD_LONG_ONLY, OPT_CAND_LAST, OPT_AGAINST };
 
 static const struct cmd_option options[] = {
 	COMPARE_GATE_OPTIONS,
-	{ "last", OPT_LAST, "N", "BASE is the last N runs matching its selector", NULL },
-	{ "cand-last", OPT_CAND_LAST, "N", "CANDIDATE is the last N runs matching its selector", NULL },
+	{ "last", OPT_LAST, "N", "BASE is the last N runs matching its selector",
+	  .type = CMD_COUNT, .min = 1, .max = 100000 },
+	{ "cand-last", OPT_CAND_LAST, "N", "CANDIDATE is the last N runs matching its selector",
+	  .type = CMD_COUNT, .min = 1, .max = 100000 },
 	{ "against", OPT_AGAINST, "BENCH", "compare the benchmark --bench names (the candidate)\n"
 					   "against BENCH (the baseline), in one RUN or from\n"
-					   "BASE and CANDIDATE", NULL },
-	{ "dim", 'd', "K=V", CMD_DIM_HELP, NULL },
+					   "BASE and CANDIDATE" },
+	{ "dim", 'd', "K=V", CMD_DIM_HELP },
 	{ 0 },
 };
 
@@ -52,22 +54,16 @@ struct compare_opts {
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct compare_opts *o)
 {
 	int c, status;
-	int64_t n;
 
 	while ((c = cmd_next_option(argc, argv, &cmd_compare)) != -1) {
-		if ((status = compare_gate_option(&o->gate, &cmd_compare, c, optarg)) >= 0) {
+		if ((status = compare_gate_option(&o->gate, &cmd_compare, c)) >= 0) {
 			if (status)
 				return status;
 			continue;
 		}
 		switch (c) {
-		case OPT_LAST:
-		case OPT_CAND_LAST:
-			if (pdb_parse_int64(optarg, 1, 100000, &n) < 0)
-				return cmd_usage_error(&cmd_compare, "--%s: expected a count, not '%s'",
-						       c == OPT_LAST ? "last" : "cand-last", optarg);
-			*(c == OPT_LAST ? &o->last : &o->cand_last) = (int)n;
-			break;
+		case OPT_LAST: o->last = (int)cmd_arg.count; break;
+		case OPT_CAND_LAST: o->cand_last = (int)cmd_arg.count; break;
 		case OPT_AGAINST:
 			o->against = optarg;
 			break;
@@ -159,7 +155,7 @@ static int compare_main(int argc, char **argv, struct cmd_ctx *ctx)
 	size_t nbase = 0, ncand = 0;
 	int status;
 
-	compare_gate_init(&o.gate);
+	compare_gate_init(&o.gate, &cmd_compare);
 	if ((status = parse_options(argc, argv, ctx, &o)) >= 0 ||
 	    (status = compare_gate_config(&o.gate, "compare")) != 0)
 		goto out;

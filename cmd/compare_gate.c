@@ -12,10 +12,16 @@
 
 enum { FMT_TEXT, FMT_MARKDOWN, FMT_JSON, FMT_JUNIT, FMT_CSV };
 
-void compare_gate_init(struct compare_gate *g)
+static int parse_fail_on(const char *text, unsigned *out, char *bad, size_t size);
+
+void compare_gate_init(struct compare_gate *g, const struct command *cmd)
 {
+	char bad[128];
+
 	memset(g, 0, sizeof *g);
-	g->view.fail_on = PDB_FAIL_ON_DEFAULT;
+	if (parse_fail_on(cmd_default_text(cmd, "fail-on"), &g->view.fail_on, bad, sizeof bad) < 0)
+		abort(); /* the table's default is not a --fail-on */
+	g->format = cmd_default_choice(cmd, "format");
 	pdb_compare_opts_init(&g->cmp);
 	pdb_compare_config_init(&g->cfg);
 }
@@ -52,31 +58,18 @@ static int parse_fail_on(const char *text, unsigned *out, char *bad, size_t size
 	return ret;
 }
 
-static int parse_pct(const char *s, double lo, double hi, double *out)
-{
-	return pdb_parse_double(s, out) == 0 && *out >= lo && *out <= hi ? 0 : -1;
-}
-
 /* --format, in the order of FMT_TEXT, FMT_MARKDOWN, ... */
 const char *const compare_gate_formats[] = { "text", "markdown", "json", "junit", "csv", NULL };
 
-int compare_gate_option(struct compare_gate *g, const struct command *cmd, int c, const char *arg)
+int compare_gate_option(struct compare_gate *g, const struct command *cmd, int c)
 {
+	const char *arg = optarg;
 	char bad[128];
 
 	switch (c) {
-	case 'F':
-		if ((g->format = cmd_parse_format(arg, compare_gate_formats)) < 0)
-			return cmd_usage_error(cmd, "unknown format '%s'", arg);
-		return 0;
-	case 't':
-		if (parse_pct(arg, 0, 1e6, &g->cmp.threshold_pct) < 0)
-			return cmd_usage_error(cmd, "--threshold: expected a percentage, not '%s'", arg);
-		return 0;
-	case GATE_ALPHA:
-		if (parse_pct(arg, 1e-12, 0.5, &g->cmp.alpha) < 0)
-			return cmd_usage_error(cmd, "--alpha: expected a number in (0, 0.5], not '%s'", arg);
-		return 0;
+	case 'F': g->format = cmd_arg.choice; return 0;
+	case 't': g->cmp.threshold_pct = cmd_arg.number; return 0;
+	case GATE_ALPHA: g->cmp.alpha = cmd_arg.number; return 0;
 	case 'c': g->config = arg; return 0;
 	case 'm': g->cmp.metric_glob = arg; return 0;
 	case 'b': g->cmp.bench_glob = arg; return 0;

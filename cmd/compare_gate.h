@@ -14,20 +14,25 @@
 enum { GATE_ALPHA = 0x2100, GATE_FAIL_ON, GATE_HOLM, GATE_STRICT_ENV, GATE_ALL, GATE_TITLE };
 extern const char *const compare_gate_formats[];
 #define COMPARE_GATE_OPTIONS \
-	{ "format", 'F', "FMT", "text (default), markdown, json, junit or csv", compare_gate_formats }, \
-	{ "threshold", 't', "PCT", "fail level in % (default 5, 10 for p95 and beyond)", NULL }, \
-	{ "alpha", GATE_ALPHA, "A", "significance level (default 0.01)", NULL }, \
-	{ "config", 'c', "FILE", "thresholds, directions, ignores (default ./perfdb.yaml)", NULL }, \
-	{ "metric", 'm', "GLOB", "only metrics matching GLOB", NULL }, \
-	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB", NULL }, \
-	{ "fail-on", GATE_FAIL_ON, "LIST", "verdicts that fail the gate, comma-separated (default\n" \
-					    "regression,failed; add missing, insufficient,\n" \
-					    "inconclusive; never: report only)", NULL }, \
-	{ "all", GATE_ALL, NULL, "also show constant and bookkeeping series", NULL }, \
+	{ "format", 'F', "FMT", "text, markdown, json, junit or csv", \
+	  .choices = compare_gate_formats, .def = "text" }, \
+	{ "threshold", 't', "PCT", "fail level in % (default: the configuration's, else by\n" \
+				   "metric: 5, 10 for p95 and beyond)", \
+	  .type = CMD_NUMBER, .min = 0, .max = 1e6 }, \
+	{ "alpha", GATE_ALPHA, "A", "significance level (default: the configuration's, else\n" \
+				    PDB_ALPHA_DEFAULT_TEXT ")", \
+	  .type = CMD_NUMBER, .min = 0, .above = 1, .max = 0.5 }, \
+	{ "config", 'c', "FILE", "thresholds, directions, ignores (default ./perfdb.yaml)" }, \
+	{ "metric", 'm', "GLOB", "only metrics matching GLOB" }, \
+	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB" }, \
+	{ "fail-on", GATE_FAIL_ON, "LIST", "verdicts that fail the gate, comma-separated (add\n" \
+					    "missing, insufficient, inconclusive; never: report\n" \
+					    "only)", .def = "regression,failed" }, \
+	{ "all", GATE_ALL, NULL, "also show constant and bookkeeping series" }, \
 	{ "title", GATE_TITLE, "TEXT", "markdown: a heading above the summary (shards appending\n" \
-				       "to one file stay apart)", NULL }, \
-	{ "holm", GATE_HOLM, NULL, "Holm-adjust p-values across series", NULL }, \
-	{ "strict-env", GATE_STRICT_ENV, NULL, "exit 3 when cpu_model, vcpus or host differ", NULL }
+				       "to one file stay apart)" }, \
+	{ "holm", GATE_HOLM, NULL, "Holm-adjust p-values across series" }, \
+	{ "strict-env", GATE_STRICT_ENV, NULL, "exit 3 when cpu_model, vcpus or host differ" }
 
 struct compare_gate {
 	int format, strict_env;
@@ -41,13 +46,14 @@ struct compare_gate {
 	const char *open_note, *footnote;
 };
 
-void compare_gate_init(struct compare_gate *g);
+/* The gate with the defaults of cmd's table. */
+void compare_gate_init(struct compare_gate *g, const struct command *cmd);
 void compare_gate_release(struct compare_gate *g);
 
-/* Take option c (a gate option's letter or GATE_ code) with its value arg for cmd: -1 when c is
- * not a gate option, 0 when taken, else the exit status of a usage error
- * (said on stderr). */
-int compare_gate_option(struct compare_gate *g, const struct command *cmd, int c, const char *arg);
+/* Take option c (a gate option's letter or GATE_ code) with its value
+ * (optarg, cmd_arg) for cmd: -1 when c is not a gate option, 0 when
+ * taken, else the exit status of a usage error (said on stderr). */
+int compare_gate_option(struct compare_gate *g, const struct command *cmd, int c);
 
 /* Load the configuration; 0, or the exit status of its error (said on stderr
  * as "perfdb: WHO: ..."). */

@@ -22,26 +22,31 @@ enum { OPT_SINCE = CMD_LONG_ONLY, OPT_WINDOW, OPT_MAGNITUDE, OPT_OUTLIERS, OPT_F
 enum { FMT_TEXT, FMT_JSON, FMT_MARKDOWN };
 
 static const char *const formats[] = { "text", "json", "markdown", NULL };
-/* --outliers, in the order of PDB_OUTLIERS_REPORT, PDB_OUTLIERS_KEEP */
+/* --outliers, and what each word means */
 static const char *const outlier_modes[] = { "report", "keep", NULL };
+static const int outlier_mode[] = { PDB_OUTLIERS_REPORT, PDB_OUTLIERS_KEEP };
 
 static const struct cmd_option options[] = {
-	{ "bench", 'b', "GLOB", "benchmarks to look at (default: all)", NULL },
-	{ "metric", 'm', "GLOB", "metrics to look at (default: all)", NULL },
-	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable: all must match)", NULL },
-	{ "since", OPT_SINCE, "RUN", "only runs from RUN on", NULL },
-	{ "window", OPT_WINDOW, "N", "split window, in runs (default 50)", NULL },
-	{ "pvalue", 'p', "P", "significance of a change point in its series (default\n"
-			      "0.001); a looser P keeps what a stricter one finds", NULL },
-	{ "magnitude", OPT_MAGNITUDE, "PCT", "smallest change that counts, % (default 0)", NULL },
-	{ "outliers", OPT_OUTLIERS, "MODE", "report (default): a one-run spike or an excursion of\n"
-					    "up to 5 runs is an outlier, and a change point must\n"
-					    "hold for the whole series; keep: every run counts\n"
-					    "(Apache Otava)", outlier_modes },
-	{ "format", 'F', "FMT", "text (default), json or markdown", formats },
+	{ "bench", 'b', "GLOB", "benchmarks to look at (default: all)" },
+	{ "metric", 'm', "GLOB", "metrics to look at (default: all)" },
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable: all must match)" },
+	{ "since", OPT_SINCE, "RUN", "only runs from RUN on" },
+	{ "window", OPT_WINDOW, "N", "split window, in runs",
+	  .type = CMD_COUNT, .min = 2, .max = 1000000, .def = "50" },
+	{ "pvalue", 'p', "P", "significance of a change point in its series; a looser\n"
+			      "P keeps what a stricter one finds",
+	  .type = CMD_NUMBER, .min = 0, .above = 1, .max = 1, .def = "0.001" },
+	{ "magnitude", OPT_MAGNITUDE, "PCT", "smallest change that counts, %",
+	  .type = CMD_NUMBER, .min = 0, .max = 1e6, .def = "0" },
+	{ "outliers", OPT_OUTLIERS, "MODE", "report: a one-run spike or an excursion of up to 5 runs\n"
+					    "is an outlier, and a change point must hold for the\n"
+					    "whole series; keep: every run counts (Apache Otava)",
+	  .choices = outlier_modes, .def = "report" },
+	{ "format", 'F', "FMT", "text, json or markdown", .choices = formats, .def = "text" },
 	{ "fail-recent", OPT_FAIL_RECENT, "N", "exit 1 when a confirmed regression (6 runs on) lies in\n"
-					       "the newest N runs", NULL },
-	{ "no-cache", OPT_NO_CACHE, NULL, "recompute every split (the cache is still written)", NULL },
+					       "the newest N runs",
+	  .type = CMD_COUNT, .min = 1, .max = INFINITY },
+	{ "no-cache", OPT_NO_CACHE, NULL, "recompute every split (the cache is still written)" },
 	{ 0 },
 };
 
@@ -353,9 +358,12 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
 			 struct detect_cli *cli)
 {
 	int c, status;
-	int64_t v;
-	double d;
 
+	cli->opts.window = (size_t)cmd_default_count(&cmd_detect, "window");
+	cli->opts.pvalue = cmd_default_number(&cmd_detect, "pvalue");
+	cli->opts.magnitude = cmd_default_number(&cmd_detect, "magnitude") / 100.0;
+	cli->opts.outliers = outlier_mode[cmd_default_choice(&cmd_detect, "outliers")];
+	cli->format = cmd_default_choice(&cmd_detect, "format");
 	while ((c = cmd_next_option(argc, argv, &cmd_detect)) != -1) {
 		switch (c) {
 		case 'b': cli->bench = optarg; break;
@@ -366,37 +374,12 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
 			cli->where = cli->where_parts.data;
 			break;
 		case OPT_SINCE: cli->since = optarg; break;
-		case OPT_WINDOW:
-			if (pdb_parse_int64(optarg, 2, 1000000, &v) < 0)
-				return cmd_usage_error(&cmd_detect, "window must be an integer from 2 to 1000000, got '%s'", optarg);
-			cli->opts.window = (size_t)v;
-			break;
-		case 'p':
-			if (pdb_parse_double(optarg, &d) < 0 || !(d > 0 && d <= 1))
-				return cmd_usage_error(&cmd_detect, "p-value must be a number in (0, 1], got '%s'", optarg);
-			cli->opts.pvalue = d;
-			break;
-		case OPT_MAGNITUDE:
-			if (pdb_parse_double(optarg, &d) < 0 || !(d >= 0 && d <= 1e6))
-				return cmd_usage_error(&cmd_detect, "magnitude must be a percentage >= 0, got '%s'", optarg);
-			cli->opts.magnitude = d / 100.0;
-			break;
-		case OPT_OUTLIERS:
-			switch (cmd_parse_format(optarg, outlier_modes)) {
-			case 0: cli->opts.outliers = PDB_OUTLIERS_REPORT; break;
-			case 1: cli->opts.outliers = PDB_OUTLIERS_KEEP; break;
-			default: return cmd_usage_error(&cmd_detect, "outliers must be report or keep, got '%s'", optarg);
-			}
-			break;
-		case 'F':
-			if ((cli->format = cmd_parse_format(optarg, formats)) < 0)
-				return cmd_usage_error(&cmd_detect, "unknown format '%s'", optarg);
-			break;
-		case OPT_FAIL_RECENT:
-			if (pdb_parse_int64(optarg, 1, INT64_MAX, &v) < 0)
-				return cmd_usage_error(&cmd_detect, "fail-recent must be a positive integer, got '%s'", optarg);
-			cli->fail_recent = v;
-			break;
+		case OPT_WINDOW: cli->opts.window = (size_t)cmd_arg.count; break;
+		case 'p': cli->opts.pvalue = cmd_arg.number; break;
+		case OPT_MAGNITUDE: cli->opts.magnitude = cmd_arg.number / 100.0; break;
+		case OPT_OUTLIERS: cli->opts.outliers = outlier_mode[cmd_arg.choice]; break;
+		case 'F': cli->format = cmd_arg.choice; break;
+		case OPT_FAIL_RECENT: cli->fail_recent = cmd_arg.count; break;
 		case OPT_NO_CACHE: cli->no_cache = 1; break;
 		default:
 			if ((status = cmd_common_option(&cmd_detect, ctx, c)) >= 0)

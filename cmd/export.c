@@ -17,13 +17,14 @@ static int export_main(int argc, char **argv, struct cmd_ctx *ctx);
 static const char *const formats[] = { "csv", "jsonl", NULL };
 
 static const struct cmd_option options[] = {
-	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable)", NULL },
-	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB", NULL },
-	{ "metric", 'm', "GLOB", "only metrics matching GLOB", NULL },
-	{ "dim", 'd', "K=V", CMD_DIM_HELP, NULL },
-	{ "format", 'F', "FMT", "csv (default) or jsonl, one JSON object a line", formats },
-	{ "stats", 's', NULL, "one row per statistic the tool computed, not per sample", NULL },
-	{ "output", 'o', "FILE", "write FILE (a file replaced whole, a FIFO written in place)", NULL },
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable)" },
+	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB" },
+	{ "metric", 'm', "GLOB", "only metrics matching GLOB" },
+	{ "dim", 'd', "K=V", CMD_DIM_HELP },
+	{ "format", 'F', "FMT", "csv or jsonl, one JSON object a line",
+	  .choices = formats, .def = "csv" },
+	{ "stats", 's', NULL, "one row per statistic the tool computed, not per sample" },
+	{ "output", 'o', "FILE", "write FILE (a file replaced whole, a FIFO written in place)" },
 	{ 0 },
 };
 
@@ -368,7 +369,7 @@ out:
 
 static int export_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	struct export_opts o = { 0 };
+	struct export_opts o = { .jsonl = cmd_default_choice(&cmd_export, "format") == 1 };
 	struct pdb_store *store = NULL;
 	struct pdb_buf where;
 	struct pdb_err err;
@@ -377,7 +378,7 @@ static int export_main(int argc, char **argv, struct cmd_ctx *ctx)
 	int64_t *ids = NULL;
 	size_t nids = 0;
 	FILE *out = stdout;
-	int c, f, status = PDB_EXIT_OK, begun = 0;
+	int c, status = PDB_EXIT_OK, begun = 0;
 
 	pdb_buf_init(&where);
 	pdb_buf_puts(&where, "");
@@ -397,13 +398,7 @@ static int export_main(int argc, char **argv, struct cmd_ctx *ctx)
 			break;
 		case 's': o.stats = 1; break;
 		case 'o': output = optarg; break;
-		case 'F':
-			if ((f = cmd_parse_format(optarg, formats)) < 0) {
-				status = cmd_usage_error(&cmd_export, "unknown format '%s'", optarg);
-				goto out;
-			}
-			o.jsonl = f == 1;
-			break;
+		case 'F': o.jsonl = cmd_arg.choice == 1; break;
 		default:
 			if ((status = cmd_common_option(&cmd_export, ctx, c)) >= 0)
 				goto out;

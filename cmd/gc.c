@@ -14,14 +14,16 @@ static int gc_main(int argc, char **argv, struct cmd_ctx *ctx);
 enum { OPT_KEEP_LAST = CMD_LONG_ONLY, OPT_OLDER_THAN, OPT_KEEP_PER, OPT_DRY_RUN };
 
 static const struct cmd_option options[] = {
-	{ "keep-last", OPT_KEEP_LAST, "N", "keep the N newest runs", NULL },
-	{ "older-than", OPT_OLDER_THAN, "DAYS", "delete only runs created more than DAYS days ago", NULL },
-	{ "keep", 'k', "K=V", "keep every run whose attribute K is V (name=NAME: that run)", NULL },
+	{ "keep-last", OPT_KEEP_LAST, "N", "keep the N newest runs",
+	  .type = CMD_COUNT, .min = 0, .max = 1000000000 },
+	{ "older-than", OPT_OLDER_THAN, "DAYS", "delete only runs created more than DAYS days ago",
+	  .type = CMD_COUNT, .min = 0, .max = 1000000000 },
+	{ "keep", 'k', "K=V", "keep every run whose attribute K is V (name=NAME: that run)" },
 	{ "keep-per", OPT_KEEP_PER, "K[,K]", "keep the newest run of each combination of these\n"
-					     "attributes' values (default: branch)", NULL },
+					     "attributes' values", .def = "branch" },
 	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes are considered;\n"
-				     "the others are kept and not counted", NULL },
-	{ "dry-run", OPT_DRY_RUN, NULL, "print what would be deleted, delete nothing", NULL },
+				     "the others are kept and not counted" },
+	{ "dry-run", OPT_DRY_RUN, NULL, "print what would be deleted, delete nothing" },
 	{ 0 },
 };
 
@@ -83,8 +85,8 @@ static int parse_per(char *arg, const char ***per, size_t *nper)
 
 static int gc_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const char *branch_only[] = { "branch" };
-	struct pdb_retention policy = { .keep_last = -1, .per = branch_only, .nper = 1 };
+	struct pdb_retention policy = { .keep_last = -1 };
+	char *per_default = pdb_xstrdup(cmd_default_text(&cmd_gc, "keep-per"));
 	struct pdb_run_filter filter = { 0 };
 	struct pdb_store *store = NULL;
 	struct pdb_run_row *rows = NULL;
@@ -102,14 +104,14 @@ static int gc_main(int argc, char **argv, struct cmd_ctx *ctx)
 	char size_before[48], size_after[48];
 
 	pdb_buf_init(&where);
+	if ((status = parse_per(per_default, &per, &nper)) >= 0)
+		goto out;
+	status = PDB_EXIT_OK;
 	while ((c = cmd_next_option(argc, argv, &cmd_gc)) != -1) {
-		if (c == OPT_KEEP_LAST || c == OPT_OLDER_THAN) {
-			int64_t *v = c == OPT_KEEP_LAST ? &policy.keep_last : &days;
-			if (pdb_parse_int64(optarg, 0, 1000000000, v) < 0) {
-				status = cmd_usage_error(&cmd_gc, "--%s needs a whole number, got '%s'",
-							 c == OPT_KEEP_LAST ? "keep-last" : "older-than", optarg);
-				goto out;
-			}
+		if (c == OPT_KEEP_LAST) {
+			policy.keep_last = cmd_arg.count;
+		} else if (c == OPT_OLDER_THAN) {
+			days = cmd_arg.count;
 		} else if (c == 'k') {
 			struct pdb_attr k;
 			if (cmd_split_kv(optarg, &k.key, &k.value) < 0 || !*k.key) {
@@ -196,6 +198,7 @@ out:
 	}
 	free(keep);
 	free(per);
+	free(per_default);
 	free(at);
 	free(del);
 	pdb_buf_release(&where);

@@ -1,6 +1,7 @@
-/* perfdb --generate KIND: the man pages and the bash completion, made from
- * the command tables (each cmd/NAME.c's options and text) and the format
- * registry, and the tables as text for the tests that check them. */
+/* perfdb --generate KIND: the blocks of the manual's sources (docs/cmd/)
+ * and the bash completion, made from the command tables (each
+ * cmd/NAME.c's options and text) and the format registry, and the tables
+ * as text for the tests that check them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,219 +9,108 @@
 #include "formats/format.h"
 #include "util.h"
 
-/* perfdb(1)'s sections beyond the command list, in the markup of a
- * command's text: lines filled into paragraphs, an indented line kept as
- * it is, an empty line between paragraphs. */
-static const char run_selectors[] =
-	"Wherever a run is expected it is named by a selector: run42, 42, a run's\n"
-	"name, latest, latest~1 (the one before), latest:branch=main (the newest run\n"
-	"whose attribute matches; several K=V separated by commas),\n"
-	"latest~2:branch=main.\n";
-static const char environment[] =
-	"PERFDB_DB\n"
-	"  the database when there is no --db (default ./perfdb.db)\n"
-	"PERFDB_FINGERPRINT\n"
-	"  off: record no environment (host, os, kernel, cpu_model, vcpus, commit ...)\n"
-	"  with a new run\n"
-	"NO_COLOR\n"
-	"  not empty: no colour on a terminal\n"
-	"SOURCE_DATE_EPOCH\n"
-	"  the time written into reports and sites, for reproducible output\n"
-	"GITHUB_SHA, GITHUB_REF_NAME, CI_COMMIT_SHA, CI_COMMIT_REF_NAME\n"
-	"  a new run's commit and branch outside a git work tree\n";
-static const char exit_status[] =
-	"  0  success, no regression\n"
-	"  1  compare's (or run --compare's) gate failed, or detect --fail-recent\n"
-	"     found a recent regression (like diff(1): not a failure of perfdb)\n"
-	"  2  usage error\n"
-	"  3  bad input: unreadable, malformed, unknown format or run, no series\n"
-	"     in common\n"
-	"  4  runtime failure: database, I/O, broker\n"
-	"  130  perfdb run interrupted (what finished is stored)\n";
-static const char files[] =
-	"./perfdb.db\n"
-	"  the database when neither --db nor PERFDB_DB names one\n"
-	"./perfdb.yaml\n"
-	"  the configuration of compare, plot compare, report and site when --config\n"
-	"  names none\n";
+/* The Markdown blocks of the manual's sources (docs/cmd/NAME.md), which
+ * scripts/docs-options.sh writes between their markers (make docs) and
+ * scripts/gen-man.sh turns into the man pages without running perfdb. */
 
-/* The text of s (len bytes) for roff: backslashes and hyphens escaped, a
- * line that would start with a control character kept as text. */
-static void roff(FILE *out, const char *s, size_t len)
+/* "## SYNOPSIS" of cmd: its usage line. */
+static void md_head(FILE *out, const struct command *cmd)
+{
+	fprintf(out, "# perfdb-%s(1)\n\n## NAME\n\nperfdb-%s - %s\n\n## SYNOPSIS\n\n"
+		"`perfdb %s%s%s`\n", cmd->name, cmd->name, cmd->summary, cmd->name,
+		*cmd->synopsis ? " " : "", cmd->synopsis);
+}
+
+/* Text for Markdown: the characters it would read as markup escaped. */
+static void md_text(FILE *out, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
-		if ((i == 0 || s[i - 1] == '\n') && (s[i] == '.' || s[i] == '\''))
-			fputs("\\&", out);
-		if (s[i] == '\\')
-			fputs("\\e", out);
-		else if (s[i] == '-')
-			fputs("\\-", out);
-		else
-			fputc(s[i], out);
+		if (strchr("\\`*_[]<>|", s[i]))
+			fputc('\\', out);
+		fputc(s[i], out);
 	}
 }
 
-static void roff_line(FILE *out, const char *s)
+/* "## OPTIONS": a "### `-F`, `--format FMT`" section per option with its
+ * help (the default from the table); then "## NOTES", the command's -h
+ * text, its indented lines a code block. */
+static void md_options(FILE *out, const struct command *cmd)
 {
-	roff(out, s, strlen(s));
-	fputc('\n', out);
-}
+	size_t n;
+	const struct cmd_option **opts = cmd_options(cmd, &n);
+	const char *text = cmd->text ? cmd->text : "";
+	int code = 0;
 
-/* text in the markup above: its lines filled, a run of indented lines in
- * no-fill mode, an empty line a new paragraph. */
-static void roff_text(FILE *out, const char *text)
-{
-	int verbatim = 0;
-
+	fputs("## OPTIONS\n", out);
+	for (size_t i = 0; i < n; i++) {
+		char *help = cmd_option_help(opts[i]);
+		fputs("\n### ", out);
+		if (opts[i]->val < CMD_LONG_ONLY)
+			fprintf(out, "`-%c`, ", opts[i]->val);
+		fprintf(out, "`--%s%s%s`\n\n", opts[i]->name, opts[i]->arg ? " " : "",
+			opts[i]->arg ? opts[i]->arg : "");
+		for (char *p = help; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		md_text(out, help, strlen(help));
+		fputc('\n', out);
+		free(help);
+	}
+	if (*text)
+		fputs("\n## NOTES\n\n", out);
 	while (*text) {
 		size_t len = strcspn(text, "\n");
 		int indented = text[0] == ' ';
-		if (indented != verbatim)
-			fputs(indented ? ".nf\n" : ".fi\n", out);
-		verbatim = indented;
-		if (len == 0)
-			fputs(".PP\n", out);
+		if (indented != code)
+			fputs(code ? "\n" : "\n", out);
+		code = indented;
+		if (indented)
+			fprintf(out, "    %.*s\n", (int)len, text);
 		else {
-			roff(out, text, len);
+			md_text(out, text, len);
 			fputc('\n', out);
 		}
 		text += len + (text[len] == '\n');
 	}
-	if (verbatim)
-		fputs(".fi\n", out);
+	free(opts);
 }
 
-static void man_header(FILE *out, const char *title, int section, const char *name,
-		       const char *summary)
+/* perfdb(1)'s list of the commands' pages. */
+static void md_commands(FILE *out)
 {
-	fprintf(out, ".\\\" generated by perfdb --generate: edit the tables in cmd/, not this file\n"
-		".TH %s %d \"\" \"perfdb %s\" \"perfdb manual\"\n.SH NAME\n", title, section,
-		PDB_VERSION);
-	roff(out, name, strlen(name));
-	fputs(" \\- ", out);
-	roff_line(out, summary);
+	fputs("## COMMANDS\n", out);
+	for (size_t i = 0; commands[i]; i++)
+		fprintf(out, "\n### perfdb-%s(1)\n\n%s\n", commands[i]->name, commands[i]->summary);
 }
 
-static void man_option(FILE *out, const struct cmd_option *o)
+/* perfdb-formats(7)'s list: the registry's formats. */
+static void md_formats(FILE *out)
 {
-	fputs(".TP\n", out);
-	if (o->val < CMD_LONG_ONLY)
-		fprintf(out, "\\fB\\-%c\\fR, ", o->val);
-	fputs("\\fB\\-\\-", out);
-	roff(out, o->name, strlen(o->name));
-	fputs("\\fR", out);
-	if (o->arg) {
-		fputs(" \\fI", out);
-		roff(out, o->arg, strlen(o->arg));
-		fputs("\\fR", out);
-	}
-	fputc('\n', out);
-	roff_line(out, o->help); /* its line breaks are filled */
-}
-
-static void man_command(FILE *out, const struct command *cmd)
-{
-	const struct cmd_option *opts[CMD_MAX_OPTIONS];
-	size_t n = cmd_options(cmd, opts);
-	char *name = pdb_xasprintf("perfdb-%s", cmd->name), *title = pdb_xstrdup(name);
-
-	for (char *p = title; *p; p++)
-		*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
-	man_header(out, title, 1, name, cmd->summary);
-	fprintf(out, ".SH SYNOPSIS\n.B perfdb %s\n", cmd->name);
-	roff_line(out, cmd->synopsis);
-	fputs(".SH DESCRIPTION\n", out);
-	roff_text(out, cmd->text ? cmd->text : "");
-	if (!cmd->text) {
-		roff(out, cmd->summary, strlen(cmd->summary));
-		fputs(".\n", out);
-	}
-	fputs(".SH OPTIONS\n", out);
-	for (size_t i = 0; i < n; i++)
-		man_option(out, opts[i]);
-	fputs(".SH SEE ALSO\n.BR perfdb (1),\n.BR perfdb\\-formats (7),\n"
-	      "and docs/commands.md in perfdb's source, the manual of every command\n", out);
-	free(title);
-	free(name);
-}
-
-static void man_section(FILE *out, const char *name, const char *text)
-{
-	fprintf(out, ".SH %s\n", name);
-	roff_text(out, text);
-}
-
-static void man_perfdb(FILE *out)
-{
-	man_header(out, "PERFDB", 1, "perfdb", "benchmark results in one SQLite file: compare runs, "
-		   "gate CI on regressions");
-	fputs(".SH SYNOPSIS\n.B perfdb\n[\\-\\-db \\fIFILE\\fR] \\fICOMMAND\\fR [\\fIOPTIONS\\fR] "
-	      "[\\fIARGS\\fR]\n.br\n.B perfdb\n\\-\\-version | \\-\\-help | \\-\\-generate "
-	      "\\fIKIND\\fR\n.SH DESCRIPTION\n", out);
-	roff_text(out, cmd_about);
-	fputs(".PP\nEach command has its page,\n.BR perfdb\\-COMMAND (1),\n"
-	      "and prints its options with\n.BR \"perfdb COMMAND \\-h\" .\n.SH COMMANDS\n", out);
-	for (size_t i = 0; commands[i]; i++) {
-		fputs(".TP\n\\fBperfdb\\-", out);
-		roff(out, commands[i]->name, strlen(commands[i]->name));
-		fputs("\\fR(1)\n", out);
-		roff_line(out, commands[i]->summary);
-	}
-	fputs(".SH OPTIONS\nBefore the command:\n.TP\n\\fB\\-\\-db\\fR \\fIFILE\\fR\n"
-	      "the database (also after the command), else $PERFDB_DB, else ./perfdb.db\n"
-	      ".TP\n\\fB\\-\\-version\\fR\nprint the version and exit\n"
-	      ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nlist the commands and exit\n"
-	      ".TP\n\\fB\\-\\-generate\\fR \\fIKIND\\fR\n"
-	      "print a man page (man, man\\-COMMAND, man\\-formats), the bash completion\n"
-	      "(complete\\-bash) or the option tables (options), made from the tables\n"
-	      "that parse the options, and exit\n", out);
-	man_section(out, "RUN SELECTORS", run_selectors);
-	man_section(out, "ENVIRONMENT", environment);
-	man_section(out, "FILES", files);
-	man_section(out, "EXIT STATUS", exit_status);
-	fputs(".SH SEE ALSO\n", out);
-	for (size_t i = 0; commands[i]; i++) {
-		fputs(".BR perfdb\\-", out);
-		roff(out, commands[i]->name, strlen(commands[i]->name));
-		fputs(" (1),\n", out);
-	}
-	fputs(".BR perfdb\\-formats (7),\n.BR sqlite3 (1)\n", out);
-}
-
-static void man_formats(FILE *out)
-{
-	man_header(out, "PERFDB-FORMATS", 7, "perfdb-formats",
-		   "the result files perfdb ingest reads");
-	fputs(".SH DESCRIPTION\n", out);
-	roff_text(out, "perfdb ingest recognises each of these formats by its content; --format\n"
-		  "NAME names one when detection would not choose it. Compressed files (gzip,\n"
-		  "zstd, xz) are read through. A CSV, JSON or YAML file of any other tool is\n"
-		  "read as a map file declares (--map MAP.yaml, the format map).\n");
-	fputs(".SH FORMATS\n", out);
+	fputs("## FORMATS\n", out);
 	for (size_t i = 0; pdb_formats[i]; i++) {
-		fputs(".TP\n.B ", out);
-		roff_line(out, pdb_formats[i]->name);
-		roff_line(out, pdb_formats[i]->summary);
+		fprintf(out, "\n### %s\n\n", pdb_formats[i]->name);
+		md_text(out, pdb_formats[i]->summary, strlen(pdb_formats[i]->summary));
+		fputc('\n', out);
 	}
-	fputs(".SH SEE ALSO\n.BR perfdb (1),\n.BR perfdb\\-ingest (1),\n"
-	      "and docs/formats.md in perfdb's source: what each format's series are\n", out);
 }
 
 /* The tables, one option a line: command, letter (- when none), long
- * name, value (- for a flag), choices (comma-separated, - when any). */
+ * name, value (- for a flag), choices (comma-separated, - when any),
+ * default (- when none). */
 static void options_text(FILE *out)
 {
 	for (size_t i = 0; commands[i]; i++) {
-		const struct cmd_option *opts[CMD_MAX_OPTIONS];
-		size_t n = cmd_options(commands[i], opts);
+		size_t n;
+		const struct cmd_option **opts = cmd_options(commands[i], &n);
 		for (size_t k = 0; k < n; k++) {
 			const struct cmd_option *o = opts[k];
 			fprintf(out, "%s\t%c\t%s\t%s\t", commands[i]->name,
 				o->val < CMD_LONG_ONLY ? o->val : '-', o->name, o->arg ? o->arg : "-");
 			for (size_t c = 0; o->choices && o->choices[c]; c++)
 				fprintf(out, "%s%s", c ? "," : "", o->choices[c]);
-			fputs(o->choices ? "\n" : "-\n", out);
+			fprintf(out, "%s\t%s\n", o->choices ? "" : "-", o->def ? o->def : "-");
 		}
+		free(opts);
 	}
 }
 
@@ -257,8 +147,8 @@ static void option_pattern(FILE *out, const struct cmd_option *o)
 
 static void bash_command(FILE *out, const struct command *cmd)
 {
-	const struct cmd_option *opts[CMD_MAX_OPTIONS];
-	size_t n = cmd_options(cmd, opts);
+	size_t n;
+	const struct cmd_option **opts = cmd_options(cmd, &n);
 	int others = 0;
 	struct pdb_buf b;
 
@@ -308,6 +198,7 @@ static void bash_command(FILE *out, const struct command *cmd)
 	case CMD_OPERAND_NONE: fputs(":", out); break;
 	}
 	fputs(";;\n\t\tesac;;\n", out);
+	free(opts);
 }
 
 static const char bash_head[] =
@@ -392,12 +283,14 @@ static void complete_zsh(FILE *out)
 
 int cmd_generate(const char *kind, FILE *out)
 {
-	if (strcmp(kind, "man") == 0) {
-		man_perfdb(out);
+	static const char head[] = "md-head-", opts[] = "md-options-";
+
+	if (strcmp(kind, "md-commands") == 0) {
+		md_commands(out);
 		return PDB_EXIT_OK;
 	}
-	if (strcmp(kind, "man-formats") == 0) {
-		man_formats(out);
+	if (strcmp(kind, "md-formats") == 0) {
+		md_formats(out);
 		return PDB_EXIT_OK;
 	}
 	if (strcmp(kind, "complete-bash") == 0) {
@@ -412,12 +305,19 @@ int cmd_generate(const char *kind, FILE *out)
 		options_text(out);
 		return PDB_EXIT_OK;
 	}
-	for (size_t i = 0; strncmp(kind, "man-", 4) == 0 && commands[i]; i++)
-		if (strcmp(kind + 4, commands[i]->name) == 0) {
-			man_command(out, commands[i]);
+	for (size_t i = 0; commands[i]; i++) {
+		if (strncmp(kind, head, sizeof head - 1) == 0 &&
+		    strcmp(kind + sizeof head - 1, commands[i]->name) == 0) {
+			md_head(out, commands[i]);
 			return PDB_EXIT_OK;
 		}
-	fprintf(stderr, "perfdb: --generate: unknown kind '%s' (man, man-COMMAND, man-formats, "
-		"complete-bash, complete-zsh, options)\n", kind);
+		if (strncmp(kind, opts, sizeof opts - 1) == 0 &&
+		    strcmp(kind + sizeof opts - 1, commands[i]->name) == 0) {
+			md_options(out, commands[i]);
+			return PDB_EXIT_OK;
+		}
+	}
+	fprintf(stderr, "perfdb: --generate: unknown kind '%s' (md-head-COMMAND, md-options-COMMAND, "
+		"md-commands, md-formats, complete-bash, complete-zsh, options)\n", kind);
 	return PDB_EXIT_USAGE;
 }

@@ -16,33 +16,35 @@ enum { OPT_FORCE = CMD_LONG_ONLY, OPT_STRICT, OPT_LIST, OPT_TO_KAFKA, OPT_FROM_K
        OPT_FOLLOW, OPT_BROKER_TIMEOUT, OPT_MAP, OPT_MAX_INPUT, OPT_MAX_RATIO, OPT_EACH };
 
 static const struct cmd_option options[] = {
-	{ "format", 'f', "FORMAT", "the tool's format (default: detected from content)", NULL },
-	{ "name", 'n', "NAME", "a unique name for the run", NULL },
-	{ "attr", 'a', "K=V", "set a run attribute (repeatable): commit, branch, ...", NULL },
-	{ "dim", 'd', "K=V", "add a dimension to every series (repeatable): vcpus=4", NULL },
-	{ "map", OPT_MAP, "MAP.yaml", "read a CSV/JSON/YAML file as MAP.yaml declares", NULL },
+	{ "format", 'f', "FORMAT", "the tool's format (default: detected from content)" },
+	{ "name", 'n', "NAME", "a unique name for the run" },
+	{ "attr", 'a', "K=V", "set a run attribute (repeatable): commit, branch, ..." },
+	{ "dim", 'd', "K=V", "add a dimension to every series (repeatable): vcpus=4" },
+	{ "map", OPT_MAP, "MAP.yaml", "read a CSV/JSON/YAML file as MAP.yaml declares" },
 	{ "each", OPT_EACH, NULL, "each FILE|DIR its own run, in the order given: a\n"
-				  "history in one command (all stored, or none)", NULL },
-	{ "force", OPT_FORCE, NULL, "store a file that was ingested before", NULL },
-	{ "strict", OPT_STRICT, NULL, "a file of a directory that no adapter reads is an error", NULL },
+				  "history in one command (all stored, or none)" },
+	{ "force", OPT_FORCE, NULL, "store a file that was ingested before" },
+	{ "strict", OPT_STRICT, NULL, "a file of a directory that no adapter reads is an error" },
 	{ "max-input", OPT_MAX_INPUT, "SIZE", "the most one input may give, decompressed or read\n"
-					      "from a pipe (default 1G, or $PERFDB_MAX_INPUT; k, M, G, T)", NULL },
+					      "from a pipe (k, M, G, T; else $PERFDB_MAX_INPUT)",
+	  .type = CMD_SIZE, .def = "1G" },
 	{ "max-ratio", OPT_MAX_RATIO, "N", "the most a compressed input may grow past 64 MiB, as\n"
-					   "N times its size (default 100, or $PERFDB_MAX_RATIO)", NULL },
-	{ "verbose", 'v', NULL, "tell on stderr what was detected and stored", NULL },
-	{ "list-formats", OPT_LIST, NULL, "list the formats and exit", NULL },
-	{ "db", CMD_OPT_DB, "FILE", "the database (default $PERFDB_DB or ./perfdb.db)", NULL },
+					   "N times its size (else $PERFDB_MAX_RATIO)",
+	  .type = CMD_NUMBER, .min = 1, .max = INFINITY, .def = "100" },
+	{ "verbose", 'v', NULL, "tell on stderr what was detected and stored" },
+	{ "list-formats", OPT_LIST, NULL, "list the formats and exit" },
+	{ "db", CMD_OPT_DB, "FILE", "the database (default $PERFDB_DB or ./perfdb.db)" },
 	{ "to-kafka", OPT_TO_KAFKA, "BROKERS/TOPIC", "publish the run as canonical JSON (key: its\n"
-						    "uuid) instead of storing it; with --db, do both", NULL },
+						    "uuid) instead of storing it; with --db, do both" },
 	{ "from-kafka", OPT_FROM_KAFKA, "BROKERS/TOPIC", "store the runs a topic holds (no files):\n"
 							"at least once, deduplicated by uuid, a malformed\n"
-							"message reported and skipped", NULL },
-	{ "group", OPT_GROUP, "G", "consumer group for --from-kafka (default perfdb-ingest)", NULL },
-	{ "follow", OPT_FOLLOW, NULL, "with --from-kafka, wait for more runs at the end", NULL },
+							"message reported and skipped" },
+	{ "group", OPT_GROUP, "G", "consumer group for --from-kafka", .def = "perfdb-ingest" },
+	{ "follow", OPT_FOLLOW, NULL, "with --from-kafka, wait for more runs at the end" },
 	{ "broker-timeout", OPT_BROKER_TIMEOUT, "SECONDS", "with --from-kafka and no --follow, give up\n"
 							  "(exit 4) when no partition is assigned by then,\n"
-							  "or nothing more comes (default 30: a broker\n"
-							  "unreachable or gone)", NULL },
+							  "or nothing more comes: a broker unreachable or gone",
+	  .type = CMD_NUMBER, .min = 0, .above = 1, .max = INFINITY, .def = "30" },
 	{ 0 },
 };
 
@@ -91,18 +93,22 @@ static void kv_release(struct kv_list *l)
 	free(l->items);
 }
 
-/* --max-input SIZE or --max-ratio N (what names the option or variable)
- * into the limits: 0, or a usage error's status. */
-static int set_limit(struct pdb_input_limits *lim, int ratio, const char *what,
-		     const char *text)
+/* The limit of option name (max-input or max-ratio) not given on the
+ * command line: the environment's variable var when set, checked as the
+ * option's value is, else the table's default. 0, or a usage error's status. */
+static int env_limit(struct pdb_input_limits *lim, const char *name, const char *var)
 {
-	if (!ratio && cmd_parse_size(text, &lim->max_bytes) < 0)
-		return cmd_usage_error(&cmd_ingest, "%s: expected a size above 0 (512, 64k, 1G), "
-				       "got '%s'", what, text);
-	if (ratio && (pdb_parse_double(text, &lim->max_ratio) < 0 || !(lim->max_ratio >= 1) ||
-		      isinf(lim->max_ratio)))
-		return cmd_usage_error(&cmd_ingest, "%s: expected a ratio of at least 1, got '%s'",
-				       what, text);
+	const struct cmd_option *o = cmd_find_option(&cmd_ingest, name);
+	const char *text = getenv(var);
+	struct cmd_arg v;
+	char why[256];
+
+	if (cmd_option_value(o, text && *text ? text : NULL, &v, why, sizeof why) < 0)
+		return cmd_usage_error(&cmd_ingest, "%s: expected %s, not '%s'", var, why, text);
+	if (o->type == CMD_SIZE)
+		lim->max_bytes = v.size;
+	else
+		lim->max_ratio = v.number;
 	return 0;
 }
 
@@ -242,10 +248,11 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 	size_t nruns = 0, refused = 0;
 	struct pdb_err err;
 	const char **detected = NULL, *fp = getenv("PERFDB_FINGERPRINT");
-	const char *to_kafka = NULL, *from_target = NULL, *group = NULL;
+	const char *to_kafka = NULL, *from_target = NULL;
+	const char *group = cmd_default_text(&cmd_ingest, "group");
 	int c, force = 0, verbose = 0, follow = 0, each = 0, status = PDB_EXIT_OK;
-	double broker_timeout = NAN;
-	const char *env_input = getenv("PERFDB_MAX_INPUT"), *env_ratio = getenv("PERFDB_MAX_RATIO");
+	int consumer_opts = 0; /* --group, --follow or --broker-timeout given */
+	double broker_timeout = cmd_default_number(&cmd_ingest, "broker-timeout");
 
 
 	while ((c = cmd_next_option(argc, argv, &cmd_ingest)) != -1) {
@@ -257,23 +264,13 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		case OPT_FORCE: force = 1; break;
 		case OPT_EACH: each = 1; break;
 		case OPT_STRICT: opts.strict = 1; break;
-		case OPT_MAX_INPUT:
-		case OPT_MAX_RATIO:
-			if ((status = set_limit(&opts.limits, c == OPT_MAX_RATIO, c == OPT_MAX_RATIO ?
-						"--max-ratio" : "--max-input", optarg)) != 0)
-				goto out;
-			break;
+		case OPT_MAX_INPUT: opts.limits.max_bytes = cmd_arg.size; break;
+		case OPT_MAX_RATIO: opts.limits.max_ratio = cmd_arg.number; break;
 		case OPT_TO_KAFKA: to_kafka = optarg; break;
 		case OPT_FROM_KAFKA: from_target = optarg; break;
-		case OPT_GROUP: group = optarg; break;
-		case OPT_FOLLOW: follow = 1; break;
-		case OPT_BROKER_TIMEOUT:
-			if (pdb_parse_double(optarg, &broker_timeout) < 0 || !(broker_timeout > 0)) {
-				status = cmd_usage_error(&cmd_ingest, "--broker-timeout: expected seconds "
-							 "above 0, got '%s'", optarg);
-				goto out;
-			}
-			break;
+		case OPT_GROUP: group = optarg; consumer_opts = 1; break;
+		case OPT_FOLLOW: follow = 1; consumer_opts = 1; break;
+		case OPT_BROKER_TIMEOUT: broker_timeout = cmd_arg.number; consumer_opts = 1; break;
 		case OPT_LIST:
 			list_formats();
 			goto out;
@@ -297,10 +294,10 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 			status = cmd_usage_error(&cmd_ingest, "--from-kafka takes no files and no --to-kafka");
 		else
 			status = from_kafka(ctx, from_target, group, follow,
-					    isnan(broker_timeout) ? 30 : broker_timeout);
+					    broker_timeout);
 		goto out;
 	}
-	if (group || follow || !isnan(broker_timeout)) {
+	if (consumer_opts) {
 		status = cmd_usage_error(&cmd_ingest, "--group, --follow and --broker-timeout go "
 					 "with --from-kafka");
 		goto out;
@@ -319,10 +316,10 @@ static int ingest_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	/* the environment's limits where no option gave one */
-	if ((!opts.limits.max_bytes && env_input && *env_input &&
-	     (status = set_limit(&opts.limits, 0, "PERFDB_MAX_INPUT", env_input)) != 0) ||
-	    (!opts.limits.max_ratio && env_ratio && *env_ratio &&
-	     (status = set_limit(&opts.limits, 1, "PERFDB_MAX_RATIO", env_ratio)) != 0))
+	if ((!opts.limits.max_bytes &&
+	     (status = env_limit(&opts.limits, "max-input", "PERFDB_MAX_INPUT")) != 0) ||
+	    (!opts.limits.max_ratio &&
+	     (status = env_limit(&opts.limits, "max-ratio", "PERFDB_MAX_RATIO")) != 0))
 		goto out;
 	opts.attrs = attrs.items;
 	opts.nattrs = attrs.n;

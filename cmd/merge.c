@@ -11,8 +11,8 @@ static int merge_main(int argc, char **argv, struct cmd_ctx *ctx);
 enum { OPT_DRY_RUN = CMD_LONG_ONLY };
 
 static const struct cmd_option options[] = {
-	{ "dry-run", OPT_DRY_RUN, NULL, "do everything but commit: print what would be merged", NULL },
-	{ "db", CMD_OPT_DB, "FILE", "the database merged into (created when missing)", NULL },
+	{ "dry-run", OPT_DRY_RUN, NULL, "do everything but commit: print what would be merged" },
+	{ "db", CMD_OPT_DB, "FILE", "the database merged into (created when missing)" },
 	{ 0 },
 };
 

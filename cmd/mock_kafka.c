@@ -14,9 +14,10 @@ static int mock_kafka_main(int argc, char **argv, struct cmd_ctx *ctx);
 enum { OPT_BROKERS = CMD_LONG_ONLY, OPT_TOPICS };
 
 static const struct cmd_option options[] = {
-	{ "brokers", OPT_BROKERS, "N", "brokers in the cluster (default 3)", NULL },
-	{ "topics", OPT_TOPICS, "T:P,...", "create topics with P partitions (default 3)", NULL },
-	{ "db", CMD_OPT_DB, "FILE", "not read: the cluster lives in memory", NULL },
+	{ "brokers", OPT_BROKERS, "N", "brokers in the cluster",
+	  .type = CMD_COUNT, .min = 1, .max = 64, .def = "3" },
+	{ "topics", OPT_TOPICS, "T:P,...", "create topics with P partitions (default 3)" },
+	{ "db", CMD_OPT_DB, "FILE", "not read: the cluster lives in memory" },
 	{ 0 },
 };
 
@@ -69,17 +70,12 @@ static int mock_kafka_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_kafka_mock *m = NULL;
 	const char *topics = NULL;
 	struct pdb_err err;
-	int64_t brokers = 3;
+	int64_t brokers = cmd_default_count(&cmd_mock_kafka, "brokers");
 	int c, status = PDB_EXIT_OK;
 
 	while ((c = cmd_next_option(argc, argv, &cmd_mock_kafka)) != -1) {
 		switch (c) {
-		case OPT_BROKERS:
-			if (pdb_parse_int64(optarg, 1, 64, &brokers) < 0) {
-				status = cmd_usage_error(&cmd_mock_kafka, "--brokers takes 1 to 64, got '%s'", optarg);
-				goto out;
-			}
-			break;
+		case OPT_BROKERS: brokers = cmd_arg.count; break;
 		case OPT_TOPICS: topics = optarg; break;
 		default:
 			if ((status = cmd_common_option(&cmd_mock_kafka, ctx, c)) >= 0)

@@ -76,8 +76,9 @@ static void print_overview(FILE *out)
 	fputs("\n'perfdb help COMMAND' or 'perfdb COMMAND -h' shows a command's options;\n"
 	      "man perfdb-COMMAND its manual page. The database is --db FILE, else\n"
 	      "$PERFDB_DB, else ./perfdb.db. perfdb --version prints the version;\n"
-	      "perfdb --generate man|man-COMMAND|man-formats|complete-bash|complete-zsh\n"
-	      "prints the manual pages and the bash and zsh completions.\n", out);
+	      "perfdb --generate complete-bash|complete-zsh prints the bash and zsh\n"
+	      "completions (md-head-COMMAND, md-options-COMMAND, md-commands and\n"
+	      "md-formats the blocks of the manual's sources, for make docs).\n", out);
 }
 
 static int help_main(int argc, char **argv, struct cmd_ctx *ctx)

@@ -27,23 +27,28 @@ static const char *const formats[] = { "text", "json", NULL };
 static const char *const themes[] = { "light", "dark", NULL };
 
 static const struct cmd_option options[] = {
-	{ "output", 'o', "FILE", "the image: .png, .svg or .pdf", NULL },
-	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB", NULL },
-	{ "metric", 'm', "GLOB", "only metrics matching GLOB", NULL },
-	{ "dim", 'd', "K=V", CMD_DIM_HELP, NULL },
-	{ "title", OPT_TITLE, "TEXT", "the chart's title", NULL },
+	{ "output", 'o', "FILE", "the image: .png, .svg or .pdf" },
+	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB" },
+	{ "metric", 'm', "GLOB", "only metrics matching GLOB" },
+	{ "dim", 'd', "K=V", CMD_DIM_HELP },
+	{ "title", OPT_TITLE, "TEXT", "the chart's title" },
 	{ "where", 'w', "K=V[,K=V]", "history: only runs with these attributes\n"
-				     "(--where branch=main: one branch's history)", NULL },
-	{ "width", 'W', "PX", "width in pixels (default 1200)", NULL },
-	{ "height", 'H', "PX", "height in pixels (default 700)", NULL },
-	{ "theme", OPT_THEME, "NAME", "light (default) or dark", themes },
-	{ "layout", OPT_LAYOUT, NULL, "print the computed layout (axes, ticks, legend) as text", NULL },
+				     "(--where branch=main: one branch's history)" },
+	{ "width", 'W', "PX", "width in pixels",
+	  .type = CMD_COUNT, .min = 100, .max = 10000, .def = "1200" },
+	{ "height", 'H', "PX", "height in pixels",
+	  .type = CMD_COUNT, .min = 100, .max = 10000, .def = "700" },
+	{ "theme", OPT_THEME, "NAME", "light or dark", .choices = themes, .def = "light" },
+	{ "layout", OPT_LAYOUT, NULL, "print the computed layout (axes, ticks, legend) as text" },
 	{ "config", 'c', "FILE", "compare: thresholds, directions, ignores (default\n"
-				 "./perfdb.yaml), as perfdb compare reads them", NULL },
-	{ "threshold", 't', "PCT", "compare: fail level in % (as perfdb compare -t)", NULL },
-	{ "last", OPT_LAST, "N", "compare: BASE is the last N runs matching its selector", NULL },
-	{ "cand-last", OPT_CAND_LAST, "N", "compare: CAND is the last N runs matching its selector", NULL },
-	{ "format", 'F', "FMT", "scaling without -o: print the table as text or json", formats },
+				 "./perfdb.yaml), as perfdb compare reads them" },
+	{ "threshold", 't', "PCT", "compare: fail level in % (as perfdb compare -t)",
+	  .type = CMD_NUMBER, .min = 0, .max = 1e6 },
+	{ "last", OPT_LAST, "N", "compare: BASE is the last N runs matching its selector",
+	  .type = CMD_COUNT, .min = 1, .max = 100000 },
+	{ "cand-last", OPT_CAND_LAST, "N", "compare: CAND is the last N runs matching its selector",
+	  .type = CMD_COUNT, .min = 1, .max = 100000 },
+	{ "format", 'F', "FMT", "scaling without -o: print the table as text or json", .choices = formats },
 	{ 0 },
 };
 
@@ -172,20 +177,8 @@ static void scaling_json(const struct pdb_scaling *s)
 	json_decref(doc);
 }
 
-static int parse_size(const char *text, const char *what, int *out)
-{
-	int64_t v;
-
-	if (pdb_parse_int64(text, 100, 10000, &v) < 0)
-		return cmd_usage_error(&cmd_plot, "%s must be a number of pixels from 100 to 10000, not '%s'",
-				       what, text);
-	*out = (int)v;
-	return -1;
-}
-
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot_opts *o)
 {
-	int64_t n;
 	int c, status;
 
 	while ((c = cmd_next_option(argc, argv, &cmd_plot)) != -1) {
@@ -204,37 +197,15 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 				return status;
 			o->chart.where = o->where.data;
 			break;
-		case 'W':
-			if ((status = parse_size(optarg, "--width", &o->chart.width)) >= 0)
-				return status;
-			break;
-		case 'H':
-			if ((status = parse_size(optarg, "--height", &o->chart.height)) >= 0)
-				return status;
-			break;
-		case 'F':
-			if ((o->format = cmd_parse_format(optarg, formats)) < 0)
-				return cmd_usage_error(&cmd_plot, "unknown format '%s'", optarg);
-			break;
-		case OPT_THEME:
-			if ((o->chart.theme = cmd_parse_format(optarg, themes)) < 0)
-				return cmd_usage_error(&cmd_plot, "unknown theme '%s' (light or dark)", optarg);
-			break;
+		case 'W': o->chart.width = (int)cmd_arg.count; break;
+		case 'H': o->chart.height = (int)cmd_arg.count; break;
+		case 'F': o->format = cmd_arg.choice; break;
+		case OPT_THEME: o->chart.theme = cmd_arg.choice; break;
 		case OPT_LAYOUT: o->layout = 1; break;
 		case 'c': o->config = optarg; break;
-		case 't':
-			if (pdb_parse_double(optarg, &o->threshold_pct) < 0 || o->threshold_pct < 0 ||
-			    o->threshold_pct > 1e6)
-				return cmd_usage_error(&cmd_plot, "--threshold: expected a percentage, "
-						       "not '%s'", optarg);
-			break;
-		case OPT_LAST:
-		case OPT_CAND_LAST:
-			if (pdb_parse_int64(optarg, 1, 100000, &n) < 0)
-				return cmd_usage_error(&cmd_plot, "--%s: expected a count, not '%s'",
-						       c == OPT_LAST ? "last" : "cand-last", optarg);
-			*(c == OPT_LAST ? &o->chart.last : &o->chart.cand_last) = (int)n;
-			break;
+		case 't': o->threshold_pct = cmd_arg.number; break;
+		case OPT_LAST: o->chart.last = (int)cmd_arg.count; break;
+		case OPT_CAND_LAST: o->chart.cand_last = (int)cmd_arg.count; break;
 		default:
 			if ((status = cmd_common_option(&cmd_plot, ctx, c)) >= 0)
 				return status;
@@ -378,7 +349,10 @@ static struct pdb_chart *build(struct pdb_store *store, const char *kind, const 
 
 static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	struct plot_opts o = { .chart = { .width = 1200, .height = 700 }, .format = -1,
+	struct plot_opts o = { .chart = { .width = (int)cmd_default_count(&cmd_plot, "width"),
+					  .height = (int)cmd_default_count(&cmd_plot, "height"),
+					  .theme = cmd_default_choice(&cmd_plot, "theme") },
+			       .format = -1,
 			       .threshold_pct = NAN };
 	struct pdb_store *store = NULL;
 	struct pdb_chart *chart = NULL;

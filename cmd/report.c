@@ -11,20 +11,23 @@ static int report_main(int argc, char **argv, struct cmd_ctx *ctx);
 enum { OPT_TEMPLATES = CMD_LONG_ONLY, OPT_BASELINE, OPT_TITLE };
 
 static const char *const formats[] = { "markdown", "html", "both", NULL };
+/* what each of formats writes */
+static const unsigned format_bits[] = { PDB_REPORT_MARKDOWN, PDB_REPORT_HTML,
+					PDB_REPORT_MARKDOWN | PDB_REPORT_HTML };
 
 static const struct cmd_option options[] = {
 	{ "output", 'o', "DIR", "where to write index.md, index.html and the charts\n"
-				"(NAME.png and NAME.svg); made when missing", NULL },
+				"(NAME.png and NAME.svg); made when missing" },
 	{ "baseline", OPT_BASELINE, "RUN", "the run to compare with (default: the newest run before\n"
 					   "CANDIDATE with a series in common, on its branch, else\n"
-					   "on any branch: the site's rule)", NULL },
+					   "on any branch: the site's rule)" },
 	{ "where", 'w', "K=V[,K=V]", "the runs of the history charts and of the default\n"
-				     "baseline (default: the candidate's branch)", NULL },
-	{ "title", OPT_TITLE, "TEXT", "the page's title", NULL },
-	{ "format", 'F', "FMT", "markdown, html or both (default)", formats },
-	{ "config", 'c', "FILE", "thresholds, directions, ignores (default ./perfdb.yaml)", NULL },
+				     "baseline (default: the candidate's branch)" },
+	{ "title", OPT_TITLE, "TEXT", "the page's title" },
+	{ "format", 'F', "FMT", "markdown, html or both", .choices = formats, .def = "both" },
+	{ "config", 'c', "FILE", "thresholds, directions, ignores (default ./perfdb.yaml)" },
 	{ "templates", OPT_TEMPLATES, "DIR", "read report.md.tmpl and report.html.tmpl from DIR\n"
-					     "instead of the built-in ones (see reports/)", NULL },
+					     "instead of the built-in ones (see reports/)" },
 	{ 0 },
 };
 
@@ -55,8 +58,9 @@ struct report_cli {
 
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct report_cli *o)
 {
-	int c, status, f;
+	int c, status;
 
+	o->opts.formats = format_bits[cmd_default_choice(&cmd_report, "format")];
 	while ((c = cmd_next_option(argc, argv, &cmd_report)) != -1) {
 		switch (c) {
 		case 'o': o->opts.outdir = cmd_output_dir(optarg); break;
@@ -67,13 +71,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct repo
 				return status;
 			o->opts.where = o->where.data;
 			break;
-		case 'F':
-			if ((f = cmd_parse_format(optarg, formats)) < 0)
-				return cmd_usage_error(&cmd_report, "unknown format '%s' (markdown, "
-						       "html or both)", optarg);
-			o->opts.formats = f == 0 ? PDB_REPORT_MARKDOWN : f == 1 ? PDB_REPORT_HTML
-				: PDB_REPORT_MARKDOWN | PDB_REPORT_HTML;
-			break;
+		case 'F': o->opts.formats = format_bits[cmd_arg.choice]; break;
 		case 'c': o->config = optarg; break;
 		case OPT_TEMPLATES: o->opts.templates_dir = optarg; break;
 		default:
@@ -105,7 +103,7 @@ static int own_or_baseline(struct pdb_store *store, int64_t cand, const char *wh
 
 static int report_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	struct report_cli o = { .opts = { .formats = PDB_REPORT_MARKDOWN | PDB_REPORT_HTML } };
+	struct report_cli o = { 0 };
 	struct pdb_compare_config cfg;
 	struct pdb_report_files files = { 0 };
 	struct pdb_store *store = NULL;

@@ -8,7 +8,7 @@ static int rm_main(int argc, char **argv, struct cmd_ctx *ctx);
 
 static const struct cmd_option options[] = {
 	{ "where", 'w', "K=V[,K=V]", "every run with these attributes (repeatable: all must match;\n"
-				     "none is not an error)", NULL },
+				     "none is not an error)" },
 	{ 0 },
 };
 

@@ -20,32 +20,34 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx);
 enum { OPT_DRY_RUN = CMD_LONG_ONLY, OPT_VARIANT, OPT_COMPARE, OPT_BUDGET, OPT_MAX_REPEAT, OPT_ONLY, OPT_MEASURE };
 
 static const struct cmd_option options[] = {
-	{ "name", 'n', "NAME", "a unique name for the run", NULL },
-	{ "attr", 'a', "K=V", "set a run attribute (repeatable)", NULL },
-	{ "only", OPT_ONLY, "GLOB", "run only the benchmarks whose name matches", NULL },
+	{ "name", 'n', "NAME", "a unique name for the run" },
+	{ "attr", 'a', "K=V", "set a run attribute (repeatable)" },
+	{ "only", OPT_ONLY, "GLOB", "run only the benchmarks whose name matches" },
 	{ "repeat", 'r', "N|auto", "repetitions of every benchmark (overrides the spec);\n"
 				   "auto, with two variants: add pairs (ABBA) until every\n"
 				   "gated series is conclusive, looking at a fixed schedule\n"
-				   "of pair counts, each look at alpha / looks (Bonferroni)", NULL },
+				   "of pair counts, each look at alpha / looks (Bonferroni)" },
 	{ "measure", OPT_MEASURE, "LIST", "instruments every benchmark's measured repetitions run\n"
 					  "under (overrides the spec's measure:), comma-separated:\n"
 					  "instructions (hardware counters, else valgrind's\n"
 					  "cachegrind in a second run of each), cycles,\n"
-					  "branch-misses, cache-misses (counters only); none", NULL },
+					  "branch-misses, cache-misses (counters only); none" },
 	{ "max-repeat", OPT_MAX_REPEAT, "N", "pairs of --repeat auto at most (spec max_repeat:, 1000:\n"
-					   "the budget is the bound)", NULL },
+					   "the budget is the bound)",
+	  .type = CMD_COUNT, .min = 2, .max = 1000000 },
 	{ "budget", OPT_BUDGET, "SECONDS", "measuring time of --repeat auto: no look starts whose\n"
-					   "pairs would not fit (spec budget:, 300)", NULL },
+					   "pairs would not fit (spec budget:, 300)",
+	  .type = CMD_NUMBER, .min = 0, .above = 1, .max = INFINITY },
 	{ "variant", OPT_VARIANT, "NAME:KEY=VALUE", "an A/B variant, its {KEY} in commands\n"
 						   "(repeatable; the first NAME is the base, the second\n"
 						   "the candidate; replaces the spec's variants);\n"
 						   "NAME:git=REV checks REV out into a temporary\n"
 						   "worktree, {dir}, and runs the spec's build there\n"
 						   "(alone: the candidate is the current checkout)", NULL },
-	{ "dry-run", OPT_DRY_RUN, NULL, "print the expanded plan and run nothing", NULL },
+	{ "dry-run", OPT_DRY_RUN, NULL, "print the expanded plan and run nothing" },
 	{ "compare", OPT_COMPARE, NULL, "after an A/B run, compare the candidate with the base\n"
 					"and exit with compare's status; the options below are\n"
-					"compare's (perfdb compare -h), and need --compare", NULL },
+					"compare's (perfdb compare -h), and need --compare" },
 	COMPARE_GATE_OPTIONS,
 	{ 0 },
 };
@@ -398,7 +400,7 @@ static int is_adaptive(const struct pdb_spec *spec, const char *only, int repeat
 }
 
 /* An adaptive run's schedule and budget, from the flags, the spec and the
- * comparison's alpha (--alpha, the config's, 0.01); the looks and the
+ * comparison's alpha (--alpha, the config's, PDB_ALPHA_DEFAULT); the looks and the
  * comparison after the run then test at the looks' corrected alpha. An
  * exit status, or -1 to go on. */
 static int plan_adaptive(const struct pdb_spec *spec, int repeat, struct compare_gate *gate,
@@ -406,7 +408,7 @@ static int plan_adaptive(const struct pdb_spec *spec, int repeat, struct compare
 {
 	const struct pdb_compare_config *cfg = gate->cmp.config;
 	double alpha = !isnan(gate->cmp.alpha) ? gate->cmp.alpha
-		: cfg && !isnan(cfg->alpha) ? cfg->alpha : 0.01;
+		: cfg && !isnan(cfg->alpha) ? cfg->alpha : PDB_ALPHA_DEFAULT;
 	struct pdb_err err;
 
 	if (spec->nvariants != 2) {
@@ -457,10 +459,10 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	double budget = 0;
 	char ab[37], text[512], end[256], note[128], foot[800];
 
-	compare_gate_init(&gate);
+	compare_gate_init(&gate, &cmd_run);
 	while ((c = cmd_next_option(argc, argv, &cmd_run)) != -1) {
 		char *k, *v;
-		if ((status = compare_gate_option(&gate, &cmd_run, c, optarg)) >= 0) {
+		if ((status = compare_gate_option(&gate, &cmd_run, c)) >= 0) {
 			if (status)
 				goto out;
 			gate_opts = 1;
@@ -482,18 +484,8 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 				goto out;
 			}
 			break;
-		case OPT_MAX_REPEAT:
-			if (pdb_parse_int64(optarg, 2, 1000000, &max_repeat) < 0) {
-				status = cmd_usage_error(&cmd_run, "--max-repeat takes a number of pairs (2 or more), got '%s'", optarg);
-				goto out;
-			}
-			break;
-		case OPT_BUDGET:
-			if (pdb_parse_double(optarg, &budget) < 0 || !(budget > 0) || isinf(budget)) {
-				status = cmd_usage_error(&cmd_run, "--budget takes seconds (a positive number), got '%s'", optarg);
-				goto out;
-			}
-			break;
+		case OPT_MAX_REPEAT: max_repeat = cmd_arg.count; break;
+		case OPT_BUDGET: budget = cmd_arg.number; break;
 		case 'a':
 			if (cmd_split_kv(optarg, &k, &v) < 0) {
 				status = cmd_usage_error(&cmd_run, "expected KEY=VALUE, got '%s'", optarg);

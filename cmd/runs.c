@@ -12,9 +12,9 @@ static int runs_main(int argc, char **argv, struct cmd_ctx *ctx);
 static const char *const formats[] = { "text", "json", NULL };
 
 static const struct cmd_option options[] = {
-	{ "format", 'F', "FMT", "text (default) or json", formats },
-	{ "limit", 'l', "N", "at most N runs", NULL },
-	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable)", NULL },
+	{ "format", 'F', "FMT", "text or json", .choices = formats, .def = "text" },
+	{ "limit", 'l', "N", "at most N runs", .type = CMD_COUNT, .min = 1, .max = 1000000000 },
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable)" },
 	{ 0 },
 };
 
@@ -99,25 +99,13 @@ static int runs_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_buf where;
 	struct pdb_err err;
 	size_t nrows = 0;
-	int c, format = 0, status = PDB_EXIT_OK;
-	int64_t limit;
+	int c, format = cmd_default_choice(&cmd_runs, "format"), status = PDB_EXIT_OK;
 
 	pdb_buf_init(&where);
 	while ((c = cmd_next_option(argc, argv, &cmd_runs)) != -1) {
 		switch (c) {
-		case 'F':
-			if ((format = cmd_parse_format(optarg, formats)) < 0) {
-				status = cmd_usage_error(&cmd_runs, "unknown format '%s'", optarg);
-				goto out;
-			}
-			break;
-		case 'l':
-			if (pdb_parse_int64(optarg, 1, 1000000000, &limit) < 0) {
-				status = cmd_usage_error(&cmd_runs, "--limit takes a positive number, got '%s'", optarg);
-				goto out;
-			}
-			filter.limit = (int)limit;
-			break;
+		case 'F': format = cmd_arg.choice; break;
+		case 'l': filter.limit = (int)cmd_arg.count; break;
 		case 'w':
 			if ((status = cmd_add_where(&cmd_runs, &where, optarg)) >= 0)
 				goto out;

@@ -17,8 +17,9 @@ static int show_main(int argc, char **argv, struct cmd_ctx *ctx);
 static const char *const formats[] = { "text", "json", NULL };
 
 static const struct cmd_option options[] = {
-	{ "format", 'F', "FMT", "text (default) or json, the canonical form of the run", formats },
-	{ "dim", 'd', "K=V", CMD_DIM_HELP, NULL },
+	{ "format", 'F', "FMT", "text or json, the canonical form of the run",
+	  .choices = formats, .def = "text" },
+	{ "dim", 'd', "K=V", CMD_DIM_HELP },
 	{ 0 },
 };
 
@@ -257,15 +258,12 @@ static int show_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_dim_filter dims = { 0 };
 	unsigned char *keep = NULL;
 	struct pdb_err err;
-	int c, format = 0, status = PDB_EXIT_OK;
+	int c, format = cmd_default_choice(&cmd_show, "format"), status = PDB_EXIT_OK;
 	int64_t id;
 
 	while ((c = cmd_next_option(argc, argv, &cmd_show)) != -1) {
 		if (c == 'F') {
-			if ((format = cmd_parse_format(optarg, formats)) < 0) {
-				status = cmd_usage_error(&cmd_show, "unknown format '%s'", optarg);
-				goto out;
-			}
+			format = cmd_arg.choice;
 		} else if (c == 'd') {
 			if ((status = cmd_add_dim(&cmd_show, &dims, optarg)) >= 0)
 				goto out;

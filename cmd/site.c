@@ -13,17 +13,17 @@ static int site_main(int argc, char **argv, struct cmd_ctx *ctx);
 enum { OPT_SINCE = CMD_LONG_ONLY, OPT_BASE_URL, OPT_TITLE };
 
 static const struct cmd_option options[] = {
-	{ "output", 'o', "DIR", "where to write the site (made when missing)", NULL },
-	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable: all must match)", NULL },
-	{ "since", OPT_SINCE, "RUN", "only runs from RUN on", NULL },
-	{ "title", OPT_TITLE, "TEXT", "the site's title (default \"Performance dashboard\")", NULL },
+	{ "output", 'o', "DIR", "where to write the site (made when missing)" },
+	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable: all must match)" },
+	{ "since", OPT_SINCE, "RUN", "only runs from RUN on" },
+	{ "title", OPT_TITLE, "TEXT", "the site's title", .def = PDB_SITE_TITLE },
 	{ "base-url", OPT_BASE_URL, "URL", "where the site is published (http:// or https://),\n"
 					   "for canonical links; the pages link to each other\n"
-					   "by relative paths either way", NULL },
+					   "by relative paths either way" },
 	{ "config", 'c', "FILE", "the run pages' comparisons' thresholds, directions,\n"
-				 "ignores, as compare's (default ./perfdb.yaml)", NULL },
+				 "ignores, as compare's (default ./perfdb.yaml)" },
 	{ "jobs", 'j', "N", "threads that draw the benchmark pages (default:\n"
-			    "the CPUs perfdb may run on)", NULL },
+			    "the CPUs perfdb may run on)", .type = CMD_COUNT, .min = 1, .max = 256 },
 	{ 0 },
 };
 
@@ -45,9 +45,9 @@ const struct command cmd_site = {
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_site_opts *o,
 			 struct pdb_buf *where, const char **config)
 {
-	int64_t jobs;
 	int c, status;
 
+	o->title = cmd_default_text(&cmd_site, "title");
 	while ((c = cmd_next_option(argc, argv, &cmd_site)) != -1) {
 		switch (c) {
 		case 'o': o->outdir = cmd_output_dir(optarg); break;
@@ -65,12 +65,7 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct pdb_
 						       "or https://, got '%s'", optarg);
 			o->base_url = optarg;
 			break;
-		case 'j':
-			if (pdb_parse_int64(optarg, 1, 256, &jobs) < 0)
-				return cmd_usage_error(&cmd_site, "--jobs must be 1 to 256, got '%s'",
-						       optarg);
-			o->jobs = (int)jobs;
-			break;
+		case 'j': o->jobs = (int)cmd_arg.count; break;
 		default:
 			if ((status = cmd_common_option(&cmd_site, ctx, c)) >= 0)
 				return status;

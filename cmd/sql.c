@@ -16,12 +16,13 @@ static const char *const formats[] = { "csv", "tsv", "jsonl", "table", NULL };
 enum { OPT_TIMEOUT = CMD_LONG_ONLY, OPT_MAX_MEMORY };
 
 static const struct cmd_option options[] = {
-	{ "format", 'F', "FMT", "csv with a header (default), tsv, jsonl (one JSON object\n"
-				"a line) or table (aligned text)", formats },
-	{ "timeout", OPT_TIMEOUT, "SECONDS", "stop the query after SECONDS (default 60; 0: no\n"
-					   "bound)", NULL },
+	{ "format", 'F', "FMT", "csv with a header, tsv, jsonl (one JSON object a line)\n"
+				"or table (aligned text)", .choices = formats, .def = "csv" },
+	{ "timeout", OPT_TIMEOUT, "SECONDS", "stop the query after SECONDS (0: no bound)",
+	  .type = CMD_NUMBER, .min = 0, .max = INFINITY, .def = "60" },
 	{ "max-memory", OPT_MAX_MEMORY, "SIZE", "stop the query when SQLite would hold more than\n"
-						"SIZE (512M, 2G; default 1G; 0: no bound)", NULL },
+						"SIZE (512M, 2G; 0: no bound)",
+	  .type = CMD_SIZE, .zero = 1, .def = "1G" },
 	{ 0 },
 };
 
@@ -225,9 +226,10 @@ static void on_row(void *ctx, const struct pdb_sql_cell *cells, size_t n)
 
 static int sql_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	struct printer p = { .format = FMT_CSV, .out = stdout };
+	struct printer p = { .format = cmd_default_choice(&cmd_sql, "format"), .out = stdout };
 	struct pdb_sql_sink sink = { on_columns, on_row, &p };
-	struct pdb_sql_limits limits = { 60, (uint64_t)1 << 30 };
+	struct pdb_sql_limits limits = { cmd_default_number(&cmd_sql, "timeout"),
+					 cmd_default_size(&cmd_sql, "max-memory") };
 	struct pdb_store *store = NULL;
 	struct pdb_err err;
 	int c, status = PDB_EXIT_OK;
@@ -235,29 +237,9 @@ static int sql_main(int argc, char **argv, struct cmd_ctx *ctx)
 	pdb_buf_init(&p.cell);
 	while ((c = cmd_next_option(argc, argv, &cmd_sql)) != -1) {
 		switch (c) {
-		case 'F':
-			if ((p.format = cmd_parse_format(optarg, formats)) < 0) {
-				status = cmd_usage_error(&cmd_sql, "unknown format '%s'", optarg);
-				goto out;
-			}
-			break;
-		case OPT_TIMEOUT:
-			if (pdb_parse_double(optarg, &limits.seconds) < 0 || !(limits.seconds >= 0) ||
-			    isinf(limits.seconds)) {
-				status = cmd_usage_error(&cmd_sql, "--timeout: expected seconds, 0 "
-							 "or more, got '%s'", optarg);
-				goto out;
-			}
-			break;
-		case OPT_MAX_MEMORY:
-			if (strcmp(optarg, "0") == 0)
-				limits.memory = 0;
-			else if (cmd_parse_size(optarg, &limits.memory) < 0) {
-				status = cmd_usage_error(&cmd_sql, "--max-memory: expected a size "
-							 "(512M, 2G) or 0, got '%s'", optarg);
-				goto out;
-			}
-			break;
+		case 'F': p.format = cmd_arg.choice; break;
+		case OPT_TIMEOUT: limits.seconds = cmd_arg.number; break;
+		case OPT_MAX_MEMORY: limits.memory = cmd_arg.size; break;
 		default:
 			if ((status = cmd_common_option(&cmd_sql, ctx, c)) >= 0)
 				goto out;

@@ -17,14 +17,15 @@ enum { OPT_ROWS = CMD_LONG_ONLY, OPT_COLS, OPT_UNIT };
 static const char *const formats[] = { "text", "markdown", "csv", "json", "html", NULL };
 
 static const struct cmd_option options[] = {
-	{ "rows", OPT_ROWS, "DIM[,DIM]", "a row per value of DIM (numbers in numeric order)", NULL },
+	{ "rows", OPT_ROWS, "DIM[,DIM]", "a row per value of DIM (numbers in numeric order)" },
 	{ "cols", OPT_COLS, "COL,...", "the columns: [LABEL=]METRIC[:STAT], or speedup (the\n"
-				      "column before it against the first row, in %)", NULL },
+				      "column before it against the first row, in %)" },
 	{ "unit", OPT_UNIT, "COL=UNIT", "show column COL (a LABEL or METRIC) in UNIT, such as\n"
-				       "throughput=GB/h (repeatable)", NULL },
-	{ "bench", 'b', "GLOB", "the benchmark, when several have the dims and metrics", NULL },
-	{ "dim", 'd', "K=V", CMD_DIM_HELP, NULL },
-	{ "format", 'F', "FMT", "text (default), markdown, csv, json or html", formats },
+				       "throughput=GB/h (repeatable)" },
+	{ "bench", 'b', "GLOB", "the benchmark, when several have the dims and metrics" },
+	{ "dim", 'd', "K=V", CMD_DIM_HELP },
+	{ "format", 'F', "FMT", "text, markdown, csv, json or html",
+	  .choices = formats, .def = "text" },
 	{ 0 },
 };
 
@@ -77,6 +78,7 @@ static int parse(int argc, char **argv, struct table_opts *o, struct cmd_ctx *ct
 {
 	int c, status;
 
+	o->format = cmd_default_choice(&cmd_table, "format");
 	while ((c = cmd_next_option(argc, argv, &cmd_table)) != -1) {
 		switch (c) {
 		case OPT_ROWS: o->spec.rows = optarg; break;
@@ -92,10 +94,7 @@ static int parse(int argc, char **argv, struct table_opts *o, struct cmd_ctx *ct
 			if ((status = cmd_add_dim(&cmd_table, &o->dims, optarg)) >= 0)
 				return status;
 			break;
-		case 'F':
-			if ((o->format = cmd_parse_format(optarg, formats)) < 0)
-				return cmd_usage_error(&cmd_table, "unknown format '%s'", optarg);
-			break;
+		case 'F': o->format = cmd_arg.choice; break;
 		default:
 			if ((status = cmd_common_option(&cmd_table, ctx, c)) >= 0)
 				return status;

@@ -558,7 +558,8 @@ int pdb_compare(const struct pdb_compare_input *in, const struct pdb_compare_opt
 
 	memset(out, 0, sizeof *out);
 	c.t.alpha = !isnan(opts->alpha) ? opts->alpha
-		: opts->config && !isnan(opts->config->alpha) ? opts->config->alpha : 0.01;
+		: opts->config && !isnan(opts->config->alpha) ? opts->config->alpha
+		: PDB_ALPHA_DEFAULT;
 	out->alpha = c.t.alpha;
 	if (nbase == 0 || ncand == 0) {
 		pdb_err_set(err, PDB_EXIT_USAGE, "a side of the comparison has no runs");

@@ -11,8 +11,13 @@
 #include "err.h"
 
 struct pdb_dim_filter;
+/* The significance level when neither the caller nor the configuration
+ * gives one (and its text, for compare's -h). */
+#define PDB_ALPHA_DEFAULT 0.01
+#define PDB_ALPHA_DEFAULT_TEXT "0.01"
+
 struct pdb_compare_opts {
-	double alpha;          /* NaN: config, else 0.01 */
+	double alpha;          /* NaN: config, else PDB_ALPHA_DEFAULT */
 	double threshold_pct;  /* NaN: config, else 5 (10 for p95 and beyond) */
 	const char *bench_glob, *metric_glob; /* NULL: all */
 	struct pdb_dim_filter *dims; /* --dim K=V, NULL: all (lib/dim_filter.h) */

@@ -12,7 +12,6 @@
 #include "store/store_uuid.h"
 #include "util.h"
 
-#define DEFAULT_GROUP "perfdb-ingest"
 #define PUBLISH_TIMEOUT_MS 30000
 /* The consumer's last offset commit and its leaving the group, each at most
  * this long: a dead broker must not hold the command. */
@@ -268,7 +267,7 @@ static void close_bounded(rd_kafka_t *rk, int leave)
 int pdb_kafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_consume_opts *o,
 			   struct pdb_kafka_consume_stats *stats, struct pdb_err *err)
 {
-	const char *props[] = { "group.id", o->group ? o->group : DEFAULT_GROUP, "enable.auto.commit", "false",
+	const char *props[] = { "group.id", o->group, "enable.auto.commit", "false",
 				"auto.offset.reset", "earliest", "enable.partition.eof", "true",
 				/* a crashed ingester's partitions move on after 6 s, not 45 */
 				"session.timeout.ms", "6000", "heartbeat.interval.ms", "1000", NULL };

@@ -16,7 +16,7 @@ int pdb_kafka_publish_run(const char *target, const struct pdb_run *run, struct 
 
 struct pdb_kafka_consume_opts {
 	const char *target;          /* "BROKERS/TOPIC" */
-	const char *group;           /* consumer group; NULL: "perfdb-ingest" */
+	const char *group;           /* consumer group */
 	int follow;                  /* keep waiting at the end of the topic */
 	double broker_timeout;       /* without follow: seconds to wait for a partition
 				      * (no broker answered: an error), and for a message

@@ -320,7 +320,7 @@ int pdb_site_write(struct pdb_store *store, const struct pdb_site_opts *opts,
 		   struct pdb_site_stats *st, struct pdb_err *err)
 {
 	struct site s = { .store = store, .opts = opts, .stats = st,
-			  .title = opts->title ? opts->title : "Performance dashboard" };
+			  .title = opts->title ? opts->title : PDB_SITE_TITLE };
 	struct site_manifest old = { 0 }, now = { 0 };
 	char *index = NULL;
 	struct stat sb;

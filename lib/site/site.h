@@ -7,11 +7,14 @@
 #include "err.h"
 #include "store/store.h"
 
+/* A site's title when its options give none (and site's --title default). */
+#define PDB_SITE_TITLE "Performance dashboard"
+
 struct pdb_site_opts {
 	const char *outdir;    /* made when missing */
 	const char *where;     /* only runs with these attributes ("k=v,k=v"); NULL: all */
 	const char *since;     /* only runs from this run selector on; NULL: all */
-	const char *title;     /* NULL: "Performance dashboard" */
+	const char *title;     /* NULL: PDB_SITE_TITLE */
 	const char *base_url;  /* where the site is published (canonical links); NULL: none */
 	int jobs;              /* threads that draw the benchmark pages (0, 1: this one) */
 	const struct pdb_compare_config *config; /* the run pages' comparisons are compare's
