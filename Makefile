@@ -4,12 +4,25 @@ BUILD   ?= build
 CC      ?= cc
 PKGS     = sqlite3 jansson yaml-0.1 cairo freetype2 rdkafka zlib libzstd liblzma libcrypto libxml-2.0
 TESTPKGS = cmocka
-# Debian packages that provide the above (pkg-config name -> package below)
-DEBS     = gcc pkg-config gzip xz-utils zstd libsqlite3-dev libjansson-dev libyaml-dev libcairo2-dev libfreetype-dev zlib1g-dev libzstd-dev liblzma-dev libssl-dev \
-           librdkafka-dev libcsv-dev libxml2-dev libcmocka-dev fonts-dejavu-core sqlite3 \
-           procps kcat python3-yaml rsyslog iproute2
+# The Debian package of each (and of libcsv, which has no pkg-config file)
+deb_sqlite3    = libsqlite3-dev
+deb_jansson    = libjansson-dev
+deb_yaml-0.1   = libyaml-dev
+deb_cairo      = libcairo2-dev
+deb_freetype2  = libfreetype-dev
+deb_rdkafka    = librdkafka-dev
+deb_zlib       = zlib1g-dev
+deb_libzstd    = libzstd-dev
+deb_liblzma    = liblzma-dev
+deb_libcrypto  = libssl-dev
+deb_libxml-2.0 = libxml2-dev
+deb_cmocka     = libcmocka-dev
+deb_csv        = libcsv-dev
+# What make deps installs: the above, the tools the build and the demo run
+DEBS     = gcc pkg-config gzip xz-utils zstd $(foreach p,$(PKGS) $(TESTPKGS) csv,$(deb_$(p))) \
+           fonts-dejavu-core sqlite3 procps kcat python3-yaml rsyslog iproute2
 # What the tests need beside (make check installs them, so no test skips on a new machine)
-TEST_DEBS = chromium python3-scipy time git cmark-gfm man-db sysbench zsh tmux valgrind jq
+TEST_DEBS = chromium python3-scipy time git cmark-gfm man-db sysbench zsh tmux valgrind jq dpkg-dev
 
 OPT     ?= -O2 -g
 # The suite starts the ASan binary thousands of times: the sanitizers'
@@ -41,37 +54,12 @@ else
 Q   = @
 say = @printf '  %-3s %s\n'
 endif
-# Modules (lib/module.h): the code that needs a large library, built as
-# BUILD/modules/NAME.so, embedded in the binary and loaded when first used;
-# NAME_SRC its sources, NAME_PKGS the packages it links. The binary links
-# CORE_PKGS.
-CORE_PKGS   = sqlite3 jansson yaml-0.1 zlib libzstd liblzma libcrypto
-MODULES     = render xml kafka
-render_SRC  = lib/chart/cairo_render.c lib/chart/png_write.c
-render_PKGS = cairo freetype2 zlib
-xml_SRC     = lib/formats/catch2_xml_read.c
-xml_PKGS    = libxml-2.0
-kafka_SRC   = lib/kafka/mock.c lib/kafka/stream.c lib/kafka/workload.c
-kafka_PKGS  = rdkafka jansson
-MODULE_SRC  = $(foreach m,$(MODULES),$($(m)_SRC))
-MODULE_OBJ  = $(MODULE_SRC:%.c=$(BUILD)/pic/%.o)
-MODULE_SO   = $(MODULES:%=$(BUILD)/modules/%.so)
-
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(CORE_PKGS) 2>/dev/null)
-ALL_PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
 ALL_CFLAGS = $(WARN) $(OPT) -D_GNU_SOURCE -Ilib -I$(BUILD) $(PKG_CFLAGS) $(CFLAGS)
 LIBS       = $(PKG_LIBS) -lcsv -lm $(LDLIBS)
-# the unit tests link the modules' code too
-ALL_LIBS   = $(ALL_PKG_LIBS) -lcsv -lm $(LDLIBS)
-# what the modules call in the binary: perfdb's functions (the whole
-# library is linked in, what only a module calls too), and in a sanitizer
-# build the sanitizers' runtime, linked into the binary only
-EXPORTS    = -Wl,--export-dynamic-symbol='pdb_*' -Wl,--export-dynamic-symbol='__asan_*' \
-             -Wl,--export-dynamic-symbol='__ubsan_*' -Wl,--export-dynamic-symbol='__sanitizer_*'
-
-LIB_SRC  = $(filter-out $(MODULE_SRC),$(sort $(wildcard lib/*.c lib/*/*.c)))
+LIB_SRC  = $(sort $(wildcard lib/*.c lib/*/*.c))
 CMD_SRC  = $(sort $(wildcard cmd/*.c))
 SCHEMA   = $(sort $(wildcard schema/*.sql))
 TEMPLATES = $(sort $(wildcard reports/*.tmpl))
@@ -80,17 +68,32 @@ CMD_OBJ  = $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all build docs deps test-deps check check-builds check-build-opt check-build-asan check-build-tsan test demo bench regen fuzz install clean examples units
+# make builds and installs nothing: first it checks that pkg-config finds
+# every library (and the compiler libcsv's header, and cmocka for the unit
+# tests), else it stops with one line naming the missing Debian packages
+# (scripts/missing-debs.sh). The goals that install first (deps, demo,
+# check...) check in the sub-make they start after the install.
+INSTALL_GOALS = deps test-deps clean check test regen demo bench examples fuzz
+ifeq ($(filter $(INSTALL_GOALS),$(MAKECMDGOALS)),)
+MISSING_DEBS := $(shell CC="$(CC)" sh scripts/missing-debs.sh \
+	$(foreach p,$(PKGS) $(if $(filter units check-build%,$(MAKECMDGOALS)),$(TESTPKGS)),$(p)=$(deb_$(p))) \
+	csv.h=$(deb_csv))
+ifneq ($(MISSING_DEBS),)
+$(error perfdb needs the Debian packages $(MISSING_DEBS): run make deps, then make)
+endif
+endif
 
-# Public targets first install what is missing, then run make again so that
-# pkg-config's answers are read after the install.
+.PHONY: all build deb docs deps test-deps check check-builds check-build-opt check-build-asan check-build-tsan test demo bench regen fuzz install clean examples units
+
+# The public targets that install what is missing (demo, check, bench...)
+# then run make again, so that pkg-config's answers are read after the
+# install.
 SUBMAKE = $(MAKE) --no-print-directory
 # the builds' sub-makes keep each target's output (a compiler error) together
 BUILDMAKE = $(SUBMAKE) --output-sync=target
 # (recipes calling them start with + so that they share the jobserver)
 
-all: deps
-	+@$(BUILDMAKE) build
+all: build
 
 build: $(BUILD)/perfdb $(BUILD)/man/perfdb.1 $(BUILD)/perfdb.bash $(BUILD)/_perfdb
 	@ln -sf $(BUILD)/perfdb perfdb
@@ -102,37 +105,9 @@ deps:
 test-deps:
 	@sh scripts/deps.sh $(DEBS) $(TEST_DEBS)
 
-$(BUILD)/perfdb: $(CMD_OBJ) $(BUILD)/modules.o $(BUILD)/libperfdb.a
+$(BUILD)/perfdb: $(CMD_OBJ) $(BUILD)/libperfdb.a
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(EXPORTS) -o $@ $(CMD_OBJ) $(BUILD)/modules.o \
-		-Wl,--whole-archive $(BUILD)/libperfdb.a -Wl,--no-whole-archive $(LIBS)
-
-# A module's objects are position-independent (BUILD/pic/). It is linked
-# without the sanitizers' flags: their runtime is the binary's, which the
-# module's references find when it is loaded.
-$(BUILD)/pic/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(say) CC $@
-	$(Q)$(CC) $(ALL_CFLAGS) -fPIC $(DEPFLAGS) -c -o $@ $<
-
-define module_rule
-$(BUILD)/modules/$(1).so: $$($(1)_SRC:%.c=$$(BUILD)/pic/%.o)
-	@mkdir -p $$(dir $$@)
-	$$(say) LD $$@
-	$$(Q)$$(CC) -shared -o $$@ $$^ $$(shell pkg-config --libs $$($(1)_PKGS))
-endef
-$(foreach m,$(MODULES),$(eval $(call module_rule,$(m))))
-
-# The modules embedded in the binary (lib/module.c loads them from it; the
-# unit tests link the modules' objects instead).
-$(BUILD)/modules.c: scripts/embed-modules.sh Makefile
-	@mkdir -p $(BUILD)
-	$(say) GEN $@
-	$(Q)sh scripts/embed-modules.sh $(BUILD) $(MODULES) > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/modules.o: $(BUILD)/modules.c $(MODULE_SO)
-	$(say) CC $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/libperfdb.a $(LIBS)
 
 $(BUILD)/libperfdb.a: $(LIB_OBJ)
 	$(say) AR $@
@@ -178,13 +153,13 @@ $(BUILD)/_perfdb: $(BUILD)/perfdb
 	$(say) GEN $@
 	$(Q)$(BUILD)/perfdb --generate complete-zsh > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfdb.a $(MODULE_OBJ)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libperfdb.a
 	@mkdir -p $(dir $@)
 	$(say) LD $@
-	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ -o $@ $< $(MODULE_OBJ) $(BUILD)/libperfdb.a \
-		$(ALL_LIBS) $(CMOCKA_LIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -MF $@.d -MT $@ -o $@ $< $(BUILD)/libperfdb.a \
+		$(LIBS) $(CMOCKA_LIBS)
 
--include $(LIB_OBJ:.o=.d) $(MODULE_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(UNIT_BIN:=.d)
 
 units: $(UNIT_BIN)
 
@@ -220,16 +195,19 @@ docs: build
 	@sh scripts/docs-options.sh $(BUILD)/perfdb docs/commands.md > $(BUILD)/commands.md
 	@mv $(BUILD)/commands.md docs/commands.md
 
-demo: all
+demo: deps
+	+@$(BUILDMAKE) build
 	@sh scripts/demo.sh
 
-bench: all
+bench: deps
+	+@$(BUILDMAKE) build
 	@sh tests/bench/run.sh
 
 fuzz:
 	@sh tests/fuzz/run.sh
 
-examples: all
+examples: deps
+	+@$(BUILDMAKE) build
 	@sh scripts/examples.sh $(BUILD)/perfdb
 
 install: build
@@ -244,6 +222,15 @@ install: build
 	install -m 644 $(BUILD)/perfdb.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/perfdb
 	install -d $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	install -m 644 $(BUILD)/_perfdb $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_perfdb
+
+# A Debian package of what install installs, under /usr, its Depends from
+# dpkg-shlibdeps (scripts/make-deb.sh): DEBDIR/perfdb_VERSION_ARCH.deb
+DEBDIR ?= $(BUILD)/deb
+DEB_MAINTAINER ?= perfdb maintainers <perfdb@localhost>
+deb: build
+	@rm -rf $(DEBDIR)/debian
+	+@$(SUBMAKE) install DESTDIR=$(abspath $(DEBDIR))/debian/perfdb PREFIX=/usr >/dev/null
+	@sh scripts/make-deb.sh $(DEBDIR) "$(DEB_MAINTAINER)"
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz perfdb

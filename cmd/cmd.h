@@ -127,6 +127,14 @@ int cmd_split_kv(const char *text, char **key, char **value);
 struct pdb_buf;
 int cmd_add_where(const struct command *cmd, struct pdb_buf *where, const char *arg);
 
+/* --dim K=V, repeatable (lib/dim_filter.c: series whose dim K is another
+ * value are left out): added to dims. -1 when taken, else the status of a
+ * usage error. The help line every command gives it: */
+struct pdb_dim_filter;
+int cmd_add_dim(const struct command *cmd, struct pdb_dim_filter *dims, const char *arg);
+#define CMD_DIM_HELP "only series whose dim K is V or that have no dim K\n" \
+	"(repeatable, all must hold)"
+
 /* Aligned text tables (lib/text_table.c) printed to a stream. Cells are copied. */
 struct cmd_table {
 	struct pdb_text_table t;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "compare_config.h"
+#include "dim_filter.h"
 #include "escape.h"
 #include "runner/git.h"
 #include "util.h"
@@ -348,6 +349,15 @@ int cmd_add_where(const struct command *cmd, struct pdb_buf *where, const char *
 		part = end ? end + 1 : NULL;
 	} while (part);
 	pdb_buf_printf(where, "%s%s", where->len ? "," : "", arg);
+	return -1;
+}
+
+int cmd_add_dim(const struct command *cmd, struct pdb_dim_filter *dims, const char *arg)
+{
+	struct pdb_err err;
+
+	if (pdb_dim_filter_add(dims, arg, &err) < 0)
+		return cmd_usage_error(cmd, "%s", err.msg);
 	return -1;
 }
 

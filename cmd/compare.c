@@ -8,6 +8,7 @@
 #include "compare.h"
 #include "compare_against.h"
 #include "compare_gate.h"
+#include "dim_filter.h"
 #include "util.h"
 
 static int compare_main(int argc, char **argv, struct cmd_ctx *ctx);
@@ -21,6 +22,7 @@ static const struct cmd_option options[] = {
 	{ "against", OPT_AGAINST, "BENCH", "compare the benchmark --bench names (the candidate)\n"
 					   "against BENCH (the baseline), in one RUN or from\n"
 					   "BASE and CANDIDATE", NULL },
+	{ "dim", 'd', "K=V", CMD_DIM_HELP, NULL },
 	{ 0 },
 };
 
@@ -44,6 +46,7 @@ struct compare_opts {
 	int last, cand_last;
 	const char *against;
 	struct compare_gate gate;
+	struct pdb_dim_filter dims;
 };
 
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct compare_opts *o)
@@ -67,6 +70,11 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct comp
 			break;
 		case OPT_AGAINST:
 			o->against = optarg;
+			break;
+		case 'd':
+			if ((status = cmd_add_dim(&cmd_compare, &o->dims, optarg)) >= 0)
+				return status;
+			o->gate.cmp.dims = &o->dims;
 			break;
 		default:
 			if ((status = cmd_common_option(&cmd_compare, ctx, c)) >= 0)
@@ -170,6 +178,7 @@ static int compare_main(int argc, char **argv, struct cmd_ctx *ctx)
 	status = compare_gate_run(&o.gate, store, base, nbase, cand, ncand, "compare");
 out:
 	compare_gate_release(&o.gate);
+	pdb_dim_filter_release(&o.dims);
 	free(base);
 	free(cand);
 	pdb_store_close(store);

@@ -1,6 +1,8 @@
 /* compare's gate: its options, and one comparison printed with the exit status it gives. */
 #include "compare_gate.h"
 
+#include "dim_filter.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,7 +171,8 @@ int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int6
 	struct pdb_err err;
 	int status;
 
-	if (pdb_compare_run_groups(store, base, nbase, cand, ncand, &g->cmp, &result, &err) < 0)
+	if (pdb_compare_run_groups(store, base, nbase, cand, ncand, &g->cmp, &result, &err) < 0 ||
+	    pdb_dim_filter_check(g->cmp.dims, &err) < 0)
 		status = cmd_fail(who, &err);
 	else
 		status = show(g, &result, who);
@@ -184,7 +187,8 @@ int compare_gate_run_runs(struct compare_gate *g, struct pdb_store *store, struc
 	struct pdb_err err;
 	int status;
 
-	if (pdb_compare_runs(store, base, nbase, cand, ncand, &g->cmp, &result, &err) < 0)
+	if (pdb_compare_runs(store, base, nbase, cand, ncand, &g->cmp, &result, &err) < 0 ||
+	    pdb_dim_filter_check(g->cmp.dims, &err) < 0)
 		status = cmd_fail(who, &err);
 	else
 		status = show(g, &result, who);

@@ -6,6 +6,7 @@
 
 #include "atomic_file.h"
 #include "cmd.h"
+#include "dim_filter.h"
 #include "escape.h"
 #include "json_out.h"
 #include "units.h"
@@ -19,6 +20,7 @@ static const struct cmd_option options[] = {
 	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable)", NULL },
 	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB", NULL },
 	{ "metric", 'm', "GLOB", "only metrics matching GLOB", NULL },
+	{ "dim", 'd', "K=V", CMD_DIM_HELP, NULL },
 	{ "format", 'F', "FMT", "csv (default) or jsonl, one JSON object a line", formats },
 	{ "stats", 's', NULL, "one row per statistic the tool computed, not per sample", NULL },
 	{ "output", 'o', "FILE", "write FILE (a file replaced whole, a FIFO written in place)", NULL },
@@ -39,6 +41,7 @@ const struct command cmd_export = {
 
 struct export_opts {
 	const char *bench, *metric;
+	struct pdb_dim_filter filter; /* --dim */
 	int jsonl, stats;
 	char **dims;      /* CSV: the union of dim names, sorted */
 	size_t ndims;
@@ -111,7 +114,8 @@ static int selected(const struct export_opts *o, const char *bench, const char *
 	return pdb_glob_match(o->bench, bench) && pdb_glob_match(o->metric, metric);
 }
 
-/* The CSV header's dims: every dim name of the selected series of the runs. */
+/* The CSV header's dims: every dim name of the selected series of the runs
+ * (and --dim's check that its keys are dims of the runs' series). */
 static int collect_dims(struct pdb_store *store, const int64_t *ids, size_t n,
 			struct export_opts *o, struct pdb_err *err)
 {
@@ -125,7 +129,8 @@ static int collect_dims(struct pdb_store *store, const int64_t *ids, size_t n,
 		for (size_t k = 0; k < ns; k++) {
 			json_t *dims, *v;
 			const char *key;
-			if (!selected(o, s[k].benchmark, s[k].metric) ||
+			if (!pdb_dim_filter_pass_json(&o->filter, s[k].dims) ||
+			    !selected(o, s[k].benchmark, s[k].metric) ||
 			    !(dims = json_loads(s[k].dims, 0, NULL)))
 				continue;
 			json_object_foreach(dims, key, v) {
@@ -325,7 +330,8 @@ static void say_empty(size_t nruns, size_t nselected, const struct export_opts *
 		fprintf(stderr, "perfdb: export: no rows: no run selected\n");
 	else if (nselected == 0)
 		fprintf(stderr, "perfdb: export: no rows: no series of the %zu run%s matches "
-			"--bench and --metric\n", nruns, nruns == 1 ? "" : "s");
+			"--bench%s\n", nruns, nruns == 1 ? "" : "s",
+			o->filter.n ? ", --metric and --dim" : " and --metric");
 	else
 		fprintf(stderr, "perfdb: export: no rows: %zu series selected, none with %s%s\n",
 			nselected, o->stats ? "statistics" : "samples",
@@ -333,7 +339,7 @@ static void say_empty(size_t nruns, size_t nselected, const struct export_opts *
 }
 
 static int export_runs(struct pdb_store *store, FILE *out, const int64_t *ids, size_t n,
-		       const struct export_opts *o, struct pdb_err *err)
+		       struct export_opts *o, struct pdb_err *err)
 {
 	struct line l = { 0 };
 	size_t nselected = 0, nrows = 0;
@@ -344,7 +350,9 @@ static int export_runs(struct pdb_store *store, FILE *out, const int64_t *ids, s
 		if (!run)
 			goto out;
 		for (size_t k = 0; k < run->nresults; k++)
-			if (selected(o, run->results[k].benchmark, run->results[k].metric)) {
+			if (selected(o, run->results[k].benchmark, run->results[k].metric) &&
+			    pdb_dim_filter_pass(&o->filter, run->results[k].dims,
+						run->results[k].ndims)) {
 				nselected++;
 				nrows += write_result(out, &l, o, run, &run->results[k]);
 			}
@@ -382,6 +390,11 @@ static int export_main(int argc, char **argv, struct cmd_ctx *ctx)
 			break;
 		case 'b': o.bench = optarg; break;
 		case 'm': o.metric = optarg; break;
+		case 'd':
+			if ((status = cmd_add_dim(&cmd_export, &o.filter, optarg)) >= 0)
+				goto out;
+			status = PDB_EXIT_OK;
+			break;
 		case 's': o.stats = 1; break;
 		case 'o': output = optarg; break;
 		case 'F':
@@ -400,7 +413,8 @@ static int export_main(int argc, char **argv, struct cmd_ctx *ctx)
 	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    pick_runs(store, argv + optind, argc - optind, where.len ? where.data : NULL,
 		      &ids, &nids, &err) < 0 ||
-	    (!o.jsonl && collect_dims(store, ids, nids, &o, &err) < 0))
+	    collect_dims(store, ids, nids, &o, &err) < 0 ||
+	    pdb_dim_filter_check(&o.filter, &err) < 0)
 		goto fail;
 	if (output) {
 		if (pdb_atomic_begin(output, PDB_OUT_GIVEN, &a, &err) < 0)
@@ -440,6 +454,7 @@ out:
 	for (size_t i = 0; i < o.ndims; i++)
 		free(o.dims[i]);
 	free(o.dims);
+	pdb_dim_filter_release(&o.filter);
 	free(ids);
 	pdb_buf_release(&where);
 	pdb_store_close(store);

@@ -14,6 +14,7 @@
 #include "compare.h"
 #include "compare_render.h"
 #include "gather/compare_gather.h"
+#include "dim_filter.h"
 #include "json_out.h"
 #include "util.h"
 
@@ -29,6 +30,7 @@ static const struct cmd_option options[] = {
 	{ "output", 'o', "FILE", "the image: .png, .svg or .pdf", NULL },
 	{ "bench", 'b', "GLOB", "only benchmarks matching GLOB", NULL },
 	{ "metric", 'm', "GLOB", "only metrics matching GLOB", NULL },
+	{ "dim", 'd', "K=V", CMD_DIM_HELP, NULL },
 	{ "title", OPT_TITLE, "TEXT", "the chart's title", NULL },
 	{ "where", 'w', "K=V[,K=V]", "history: only runs with these attributes\n"
 				     "(--where branch=main: one branch's history)", NULL },
@@ -72,6 +74,7 @@ struct plot_opts {
 	double threshold_pct; /* compare: --threshold, NaN: none */
 	const char *output;
 	struct pdb_buf where; /* --where's parts, which chart.where points to */
+	struct pdb_dim_filter dims; /* --dim's, which chart.dims points to */
 	int layout, format; /* format: -1 none, 0 text, 1 json */
 };
 
@@ -191,6 +194,11 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct plot
 		case 'b': o->chart.bench_glob = optarg; break;
 		case 'm': o->chart.metric_glob = optarg; break;
 		case OPT_TITLE: o->chart.title = optarg; break;
+		case 'd':
+			if ((status = cmd_add_dim(&cmd_plot, &o->dims, optarg)) >= 0)
+				return status;
+			o->chart.dims = &o->dims;
+			break;
 		case 'w':
 			if ((status = cmd_add_where(&cmd_plot, &o->where, optarg)) >= 0)
 				return status;
@@ -304,6 +312,7 @@ static struct pdb_chart *compare_chart(struct pdb_store *store, const char *base
 	pdb_compare_opts_init(&co);
 	co.bench_glob = o->chart.bench_glob;
 	co.metric_glob = o->chart.metric_glob;
+	co.dims = o->chart.dims;
 	co.threshold_pct = o->threshold_pct;
 	if (cmd_compare_config(o->config, &cfg, &co.config, err) < 0 ||
 	    pdb_store_resolve_group(store, base, o->chart.last, &bids, &nb, err) < 0 ||
@@ -407,6 +416,10 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 		o.chart.where = where;
 	chart = build(store, kind, (const char *const *)argv + optind + 1,
 		      (size_t)(argc - optind - 1), &o, &err);
+	if (pdb_dim_filter_check(o.chart.dims, &err) < 0) { /* before what it left empty */
+		status = cmd_fail("plot", &err);
+		goto out;
+	}
 	if (!chart) {
 		if (o.format < 0 || err.msg[0])
 			status = cmd_fail("plot", &err);
@@ -431,6 +444,7 @@ out:
 	pdb_chart_free(chart);
 	pdb_store_close(store);
 	pdb_buf_release(&o.where);
+	pdb_dim_filter_release(&o.dims);
 	free(where);
 	free(note);
 	return status;

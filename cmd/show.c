@@ -7,6 +7,7 @@
 #include "canonical.h"
 #include "json_out.h"
 #include "cmd.h"
+#include "dim_filter.h"
 #include "escape.h"
 #include "runner/sampler.h"
 #include "util.h"
@@ -17,13 +18,14 @@ static const char *const formats[] = { "text", "json", NULL };
 
 static const struct cmd_option options[] = {
 	{ "format", 'F', "FMT", "text (default) or json, the canonical form of the run", formats },
+	{ "dim", 'd', "K=V", CMD_DIM_HELP, NULL },
 	{ 0 },
 };
 
 const struct command cmd_show = {
 	.name = "show", .run = show_main,
 	.summary = "show a run: every series, then its attributes",
-	.synopsis = "[--format text|json] RUN",
+	.synopsis = "[--format text|json] [--dim K=V] RUN",
 	.options = options,
 	.text = "RUN: run42, 42, a name, latest, latest~N, latest:KEY=VALUE\n",
 	.operand = CMD_OPERAND_RUN,
@@ -133,7 +135,36 @@ static void print_busiest(const struct pdb_run *run)
 	free(point);
 }
 
-static void print_text(const struct pdb_run *run)
+/* Which results and failures --dim keeps: keep[i] for results[i], then
+ * keep[nresults + k] for failures[k]; -1 with err when a K is no dim of the run. */
+static int kept(const struct pdb_run *run, struct pdb_dim_filter *dims, unsigned char *keep,
+		struct pdb_err *err)
+{
+	for (size_t i = 0; i < run->nresults; i++)
+		keep[i] = (unsigned char)pdb_dim_filter_pass(dims, run->results[i].dims,
+							     run->results[i].ndims);
+	for (size_t k = 0; k < run->nfailures; k++)
+		keep[run->nresults + k] = (unsigned char)pdb_dim_filter_pass(
+			dims, run->failures[k].dims, run->failures[k].ndims);
+	return pdb_dim_filter_check(dims, err);
+}
+
+/* The canonical form of the run with only what --dim keeps. */
+static json_t *canonical_kept(const struct pdb_run *run, const unsigned char *keep)
+{
+	json_t *doc = pdb_canonical_from_run(run);
+	json_t *results = json_object_get(doc, "results"), *failures = json_object_get(doc, "failures");
+
+	for (size_t i = run->nresults; i-- > 0;)
+		if (!keep[i])
+			json_array_remove(results, i);
+	for (size_t k = run->nfailures; k-- > 0;)
+		if (!keep[run->nresults + k])
+			json_array_remove(failures, k);
+	return doc;
+}
+
+static void print_text(const struct pdb_run *run, const unsigned char *keep)
 {
 	struct row_order *order = row_order(run);
 	struct cmd_table t;
@@ -166,6 +197,8 @@ static void print_text(const struct pdb_run *run)
 	putchar('\n');
 	for (size_t i = 0; i < run->nfailures; i++) {
 		const struct pdb_failure *f = &run->failures[i];
+		if (!keep[run->nresults + i])
+			continue;
 		char *dims = pdb_dims_display(f->dims, f->ndims);
 		char *line = pdb_xasprintf("%s%s%s%s: %s", f->benchmark, *dims ? " [" : "", dims,
 					   *dims ? "]" : "", f->reason);
@@ -187,6 +220,8 @@ static void print_text(const struct pdb_run *run)
 		char n[32], med[48], mean[48], min[48], max[48], *dims, metric[256];
 		const char *row[9];
 
+		if (!keep[order[i].index])
+			continue;
 		pdb_result_summary(r, &s);
 		snprintf(n, sizeof n, "%zu", s.n);
 		value_cell(s.median, r->unit, med, sizeof med);
@@ -219,6 +254,8 @@ static int show_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct pdb_store *store = NULL;
 	struct pdb_run *run = NULL;
+	struct pdb_dim_filter dims = { 0 };
+	unsigned char *keep = NULL;
 	struct pdb_err err;
 	int c, format = 0, status = PDB_EXIT_OK;
 	int64_t id;
@@ -229,6 +266,10 @@ static int show_main(int argc, char **argv, struct cmd_ctx *ctx)
 				status = cmd_usage_error(&cmd_show, "unknown format '%s'", optarg);
 				goto out;
 			}
+		} else if (c == 'd') {
+			if ((status = cmd_add_dim(&cmd_show, &dims, optarg)) >= 0)
+				goto out;
+			status = PDB_EXIT_OK;
 		} else if ((status = cmd_common_option(&cmd_show, ctx, c)) >= 0) {
 			goto out;
 		} else {
@@ -241,19 +282,22 @@ static int show_main(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	if (!(store = cmd_open_existing_store(ctx, &err)) ||
 	    pdb_store_resolve(store, argv[optind], &id, &err) < 0 ||
-	    !(run = pdb_store_load_run(store, id, &err))) {
+	    !(run = pdb_store_load_run(store, id, &err)) ||
+	    kept(run, &dims, keep = pdb_xcalloc(run->nresults + run->nfailures + 1, 1), &err) < 0) {
 		status = cmd_fail("show", &err);
 		goto out;
 	}
 	if (format == 1) {
-		json_t *doc = pdb_canonical_from_run(run);
+		json_t *doc = canonical_kept(run, keep);
 		pdb_json_write(stdout, doc, 2);
 		putchar('\n');
 		json_decref(doc);
 	} else {
-		print_text(run);
+		print_text(run, keep);
 	}
 out:
+	free(keep);
+	pdb_dim_filter_release(&dims);
 	pdb_run_free(run);
 	pdb_store_close(store);
 	return status;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "dim_filter.h"
 #include "json_out.h"
 #include "table.h"
 #include "util.h"
@@ -22,7 +23,7 @@ static const struct cmd_option options[] = {
 	{ "unit", OPT_UNIT, "COL=UNIT", "show column COL (a LABEL or METRIC) in UNIT, such as\n"
 				       "throughput=GB/h (repeatable)", NULL },
 	{ "bench", 'b', "GLOB", "the benchmark, when several have the dims and metrics", NULL },
-	{ "dim", 'd', "K=V", "only series whose dim K is V or absent (repeatable)", NULL },
+	{ "dim", 'd', "K=V", CMD_DIM_HELP, NULL },
 	{ "format", 'F', "FMT", "text (default), markdown, csv, json or html", formats },
 	{ 0 },
 };
@@ -46,7 +47,7 @@ const struct command cmd_table = {
 struct table_opts {
 	struct pdb_table_spec spec;
 	struct pdb_table_unit *units;
-	struct pdb_attr *hold;
+	struct pdb_dim_filter dims;
 	char **owned;
 	size_t nowned;
 	int format;
@@ -58,7 +59,7 @@ static char *keep(struct table_opts *o, char *s)
 	return o->owned[o->nowned++] = s;
 }
 
-/* K=V of --unit or --dim into two strings kept until the end; -1 when not K=V. */
+/* K=V of --unit into two strings kept until the end; -1 when not K=V. */
 static int pair(struct table_opts *o, const char *text, const char **k, const char **v)
 {
 	char *key, *value;
@@ -87,14 +88,10 @@ static int parse(int argc, char **argv, struct table_opts *o, struct cmd_ctx *ct
 				return cmd_usage_error(&cmd_table, "--unit '%s': expected COL=UNIT", optarg);
 			o->spec.nunits++;
 			break;
-		case 'd': {
-			const char *k, *v;
-			if (pair(o, optarg, &k, &v) < 0)
-				return cmd_usage_error(&cmd_table, "--dim '%s': expected K=V", optarg);
-			o->hold = pdb_xrealloc(o->hold, (o->spec.nhold + 1) * sizeof *o->hold);
-			o->hold[o->spec.nhold++] = (struct pdb_attr){ (char *)k, (char *)v };
+		case 'd':
+			if ((status = cmd_add_dim(&cmd_table, &o->dims, optarg)) >= 0)
+				return status;
 			break;
-		}
 		case 'F':
 			if ((o->format = cmd_parse_format(optarg, formats)) < 0)
 				return cmd_usage_error(&cmd_table, "unknown format '%s'", optarg);
@@ -105,7 +102,7 @@ static int parse(int argc, char **argv, struct table_opts *o, struct cmd_ctx *ct
 		}
 	}
 	o->spec.units = o->units;
-	o->spec.hold = o->hold;
+	o->spec.dims = &o->dims;
 	if (optind >= argc)
 		return cmd_usage_error(&cmd_table, "expected a RUN");
 	if (!o->spec.rows)
@@ -174,6 +171,6 @@ out:
 		free(o.owned[i]);
 	free(o.owned);
 	free(o.units);
-	free(o.hold);
+	pdb_dim_filter_release(&o.dims);
 	return status;
 }

@@ -13,11 +13,8 @@
 #include "metric_role.h"
 #include "stats.h"
 #include "units.h"
+#include "dim_filter.h"
 #include "util.h"
-
-/* Welch's test below this many values a side has one degree of freedom or
- * so: an interval of [-99 %, +12000 %] says less than "insufficient". */
-#define WELCH_MIN_N 3
 
 /* Metrics that say how a benchmark ran, not how fast: hidden by default. */
 static const char *const bookkeeping[] = {
@@ -44,18 +41,11 @@ struct ctx {
 	const struct pdb_compare_input *in;
 	const struct pdb_compare_opts *opts;
 	struct pdb_compare *out;
-	double alpha;
+	struct compare_test t;         /* what the tests of a series read and keep */
 	struct pdb_compare_scope scope; /* where the history lies */
-	size_t hl_nx, hl_ny, hl_k;     /* the interval rank of the last sizes */
-	int paired;                    /* an A/B pair: repetition i of each side ran together */
-	double run_noise;              /* the series' assumed run-to-run noise (log SD)
-					* before a history exists; 0: none */
-	int single_noise;              /* one value a side is tested against it (CPU time) */
 	const struct entry *base_e, *cand_e; /* every entry of each side, by key */
 	size_t nbase_e, ncand_e;
 	size_t cap;
-	double *scratch;               /* logs and copies of one series, reused */
-	size_t scratch_cap;
 };
 
 static int cmp_entry(const void *a, const void *b)
@@ -77,7 +67,8 @@ static struct entry *side_entries(struct pdb_run *const *runs, size_t nruns,
 		for (size_t j = 0; j < runs[i]->nresults; j++) {
 			const struct pdb_result *r = &runs[i]->results[j];
 			char *dims_json;
-			if (!pdb_glob_match(opts->bench_glob, r->benchmark) ||
+			if (!pdb_dim_filter_pass(opts->dims, r->dims, r->ndims) ||
+			    !pdb_glob_match(opts->bench_glob, r->benchmark) ||
 			    !pdb_glob_match(opts->metric_glob, r->metric))
 				continue;
 			/* a run in which the benchmark failed has no value for it,
@@ -108,13 +99,6 @@ static void entries_free(struct entry *e, size_t n)
 	free(e);
 }
 
-static int has_weights(const struct pdb_result *r)
-{
-	for (size_t i = 0; i < r->nsamples; i++)
-		if (pdb_sample_has_weight(&r->samples[i]))
-			return 1;
-	return 0;
-}
 
 /* The values of a series on one side: one run gives its raw samples
  * (unless they are weighted histogram buckets); several runs give one
@@ -204,290 +188,6 @@ static void describe(const double *v, size_t n, double *copy, double *median, do
 	*mean = pdb_stats_mean(v, n);
 }
 
-/* Statistics of a series with several values a side. */
-/* Whether the values of both sides take at least n/2 distinct values each.
- * Values on a coarse grid (rusage's user and system times come in clock
- * ticks) make most per-pair differences 0 or one tick: the signed-rank test
- * and its Walsh averages then see a shift of half a tick in A/A pairs (seen:
- * +8.9 %, p 0.002, in 2 of 6 A/A runs), so such series keep Mann-Whitney. */
-static int fine_grained(const double *b, const double *a, size_t n)
-{
-	for (int side = 0; side < 2; side++) {
-		double *v = pdb_xmalloc((n ? n : 1) * sizeof *v);
-		size_t distinct = n > 0;
-		memcpy(v, side ? a : b, n * sizeof *v);
-		qsort(v, n, sizeof *v, cmp_double);
-		for (size_t i = 1; i < n; i++)
-			distinct += v[i] != v[i - 1];
-		free(v);
-		if (2 * distinct < n)
-			return 0;
-	}
-	return 1;
-}
-
-/* Welch's t test of the shift, on log values when all are above 0 (the
- * change as a ratio): samples too small for a rank test to reach alpha
- * (3 against 3 cannot give p < 0.1), where a t test still can. */
-static void compare_welch(struct ctx *c, struct pdb_compare_row *row, const double *b,
-			  const double *a, int positive)
-{
-	struct pdb_welch w;
-	double *lb, *la;
-
-	pdb_grow((void **)&c->scratch, &c->scratch_cap, row->n_base + row->n_cand,
-		 sizeof *c->scratch);
-	lb = c->scratch;
-	la = c->scratch + row->n_base;
-	for (size_t i = 0; i < row->n_base; i++)
-		lb[i] = positive ? log(b[i]) : b[i];
-	for (size_t i = 0; i < row->n_cand; i++)
-		la[i] = positive ? log(a[i]) : a[i];
-	if (pdb_stats_welch(lb, row->n_base, la, row->n_cand, 1 - c->alpha, &w) < 0)
-		return; /* not finite: no interval, insufficient */
-	row->test = positive ? "welch-t-log" : "welch-t";
-	row->p_value = w.p;
-	if (positive) {
-		row->change_pct = pct_of_log(w.shift);
-		row->ci_low_pct = pct_of_log(w.lo);
-		row->ci_high_pct = pct_of_log(w.hi);
-	} else {
-		row->change_abs = w.shift;
-		row->ci_low_abs = w.lo;
-		row->ci_high_abs = w.hi;
-	}
-}
-
-/* A row with too little to test: the change of the medians, and why. */
-static void median_change(struct pdb_compare_row *row, int positive, char *reason)
-{
-	if (positive)
-		row->change_pct = pct_of_log(log(row->median_cand / row->median_base));
-	else
-		row->change_abs = row->median_cand - row->median_base;
-	row->reason = reason;
-}
-
-/* The interval at 1 - alpha and the p-value of a change d (log ratio)
- * read as normal with standard error se (0: known exactly). */
-static void normal_interval(const struct ctx *c, struct pdb_compare_row *row, double d, double se)
-{
-	double z = pdb_stats_norm_isf(c->alpha / 2);
-
-	row->ci_low_pct = pct_of_log(d - z * se);
-	row->ci_high_pct = pct_of_log(d + z * se);
-	row->p_value = se > 0 ? fmin(1, 2 * pdb_stats_norm_sf(fabs(d) / se)) : d == 0;
-}
-
-/* One run against one run, not an A/B pair, with no history of the
- * series: the samples' interval says how much the run's own samples vary,
- * not how much the next run will move under another load. Widen it by
- * the run-to-run noise assumed for the metric (each side's location varies
- * by c->run_noise), and test the change against both: the log interval's
- * half-width becomes sqrt(w^2 + (z sqrt 2 tau)^2). */
-static void add_run_noise(struct ctx *c, struct pdb_compare_row *row)
-{
-	double z = pdb_stats_norm_isf(c->alpha / 2), se_w;
-
-	if (c->paired || c->out->nbase != 1 || c->out->ncand != 1 || !(c->run_noise > 0) ||
-	    isnan(row->ci_low_pct) || isnan(row->change_pct))
-		return;
-	se_w = (log1p(row->ci_high_pct / 100) - log1p(row->ci_low_pct / 100)) / (2 * z);
-	normal_interval(c, row, log1p(row->change_pct / 100),
-			sqrt(se_w * se_w + 2 * c->run_noise * c->run_noise));
-	row->run_noise_pct = pct_of_log(c->run_noise);
-	row->band = "samples+run noise";
-}
-
-/* A near-exact count (instructions): repetitions agree to within a tiny
- * spread, so the change of the medians is known to within that spread,
- * the larger side's in log terms, plus the run-to-run noise assumed for
- * the count (ASLR, the environment's size: c->run_noise a run). A rank
- * test of values that tie could not tell +2 % from +0.01 %; this can. */
-static void compare_exact(struct ctx *c, struct pdb_compare_row *row, const double *b,
-			  const double *a)
-{
-	double z = pdb_stats_norm_isf(c->alpha / 2), spread = 0, d, hw;
-
-	for (int side = 0; side < 2; side++) {
-		const double *v = side ? a : b;
-		size_t n = side ? row->n_cand : row->n_base;
-		double lo = v[0], hi = v[0];
-		for (size_t i = 1; i < n; i++) {
-			lo = fmin(lo, v[i]);
-			hi = fmax(hi, v[i]);
-		}
-		spread = fmax(spread, log(hi / lo));
-	}
-	d = log(row->median_cand / row->median_base);
-	hw = spread + z * M_SQRT2 * c->run_noise;
-	row->test = "exact";
-	row->band = "samples";
-	row->change_pct = pct_of_log(d);
-	normal_interval(c, row, d, hw / z);
-	if (c->run_noise > 0)
-		row->run_noise_pct = pct_of_log(c->run_noise);
-}
-
-/* Statistics of a series with several values a side: paired for an A/B
- * pair, else Mann-Whitney with the Hodges-Lehmann interval, else (too few
- * values for a rank test at alpha) Welch. */
-static void compare_samples(struct ctx *c, struct pdb_compare_row *row, const double *b,
-			    const double *a, int positive)
-{
-	struct pdb_mwu mwu;
-	double est, lo, hi;
-	double *lb, *la;
-
-	row->band = "samples";
-	if (c->paired && positive && row->n_base == row->n_cand && row->n_base <= PDB_STATS_PAIRED_MAX &&
-	    pdb_stats_signed_rank_min_p(row->n_base) <= c->alpha && fine_grained(b, a, row->n_base)) {
-		pdb_grow((void **)&c->scratch, &c->scratch_cap, row->n_base, sizeof *c->scratch);
-		for (size_t i = 0; i < row->n_base; i++)
-			c->scratch[i] = log(a[i]) - log(b[i]);
-		pdb_stats_signed_rank(c->scratch, row->n_base, &mwu);
-		pdb_stats_hodges_lehmann_paired(c->scratch, row->n_base, 1 - c->alpha, &est, &lo, &hi);
-		row->p_value = mwu.p;
-		row->change_pct = pct_of_log(est);
-		row->ci_low_pct = pct_of_log(lo);
-		row->ci_high_pct = pct_of_log(hi);
-		row->test = "wilcoxon-signed-rank";
-		c->out->npaired++;
-		return;
-	}
-	if (pdb_stats_mwu_min_p(row->n_base, row->n_cand) > c->alpha) {
-		if (row->n_base >= WELCH_MIN_N && row->n_cand >= WELCH_MIN_N) {
-			compare_welch(c, row, b, a, positive);
-			add_run_noise(c, row);
-		} else
-			median_change(row, positive,
-				      pdb_xasprintf("needs at least %d values a side (has %zu and %zu)",
-						    WELCH_MIN_N, row->n_base, row->n_cand));
-		return;
-	}
-	row->test = "mann-whitney";
-	if (c->hl_nx != row->n_base || c->hl_ny != row->n_cand) {
-		c->hl_nx = row->n_base;
-		c->hl_ny = row->n_cand;
-		c->hl_k = pdb_stats_hl_rank(row->n_base, row->n_cand, 1 - c->alpha);
-	}
-	pdb_stats_mann_whitney(a, row->n_cand, b, row->n_base, &mwu);
-	row->p_value = mwu.p;
-	if (positive) {
-		pdb_grow((void **)&c->scratch, &c->scratch_cap, row->n_base + row->n_cand,
-			 sizeof *c->scratch);
-		lb = c->scratch;
-		la = c->scratch + row->n_base;
-		for (size_t i = 0; i < row->n_base; i++)
-			lb[i] = log(b[i]);
-		for (size_t i = 0; i < row->n_cand; i++)
-			la[i] = log(a[i]);
-		pdb_stats_hodges_lehmann_at(lb, row->n_base, la, row->n_cand, c->hl_k,
-					    &est, &lo, &hi);
-		row->change_pct = pct_of_log(est);
-		row->ci_low_pct = pct_of_log(lo);
-		row->ci_high_pct = pct_of_log(hi);
-		add_run_noise(c, row);
-	} else {
-		pdb_stats_hodges_lehmann_at(b, row->n_base, a, row->n_cand, c->hl_k,
-					    &row->change_abs, &row->ci_low_abs,
-					    &row->ci_high_abs);
-	}
-}
-
-static int cmp_sample_value(const void *a, const void *b)
-{
-	double x = ((const struct pdb_sample *)a)->value, y = ((const struct pdb_sample *)b)->value;
-	return x < y ? -1 : x > y;
-}
-
-/* The interval of the median of a histogram (its values weighted by event
- * counts) at level conf: the events of ranks N/2 -+ z sqrt(N)/2, widened to
- * the edges of the buckets they fall in (a bucket's events lie between the
- * value of the bucket below and its own). -1 when the weights are not event
- * counts (fractions that add up to less than 2). */
-static int histogram_median_interval(const struct pdb_result *r, double conf, double *lo,
-				     double *hi)
-{
-	struct pdb_sample *v = pdb_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof *v);
-	double total = 0, acc = 0, z, rlo, rhi;
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->nsamples; i++)
-		if (r->samples[i].weight > 0 && r->samples[i].value > 0)
-			v[n++] = r->samples[i];
-	for (size_t i = 0; i < n; i++)
-		total += v[i].weight;
-	if (total < 2) {
-		free(v);
-		return -1;
-	}
-	qsort(v, n, sizeof *v, cmp_sample_value);
-	z = pdb_stats_norm_isf((1 - conf) / 2);
-	rlo = fmax(0, total / 2 - z * sqrt(total) / 2);
-	rhi = fmin(total, total / 2 + z * sqrt(total) / 2);
-	*lo = v[0].value;
-	*hi = v[n - 1].value;
-	for (size_t i = 0; i < n; i++) {
-		double before = acc;
-		acc += v[i].weight;
-		if (before <= rlo && rlo < acc)
-			*lo = i > 0 ? v[i - 1].value : v[i].value;
-		if (before < rhi && rhi <= acc) {
-			*hi = v[i].value;
-			break;
-		}
-	}
-	free(v);
-	return 0;
-}
-
-/* One value a side. A histogram on each side (one run, many events) gets
- * the interval of its median from its counts: the change's interval joins
- * the two medians' intervals at 1 - alpha/2 each. An aggregate with no
- * spread and no history is insufficient, whatever its values: no fixed band
- * calls it changed, and none calls it unchanged. */
-static void compare_single(struct ctx *c, struct pdb_compare_row *row, const struct entry *be,
-			   size_t nb, const struct entry *ce, size_t nc, int positive)
-{
-	double blo, bhi, clo, chi;
-
-	row->band = NULL;
-	if (!positive && row->median_cand != row->median_base) {
-		median_change(row, 0, pdb_xstrdup("one value a side, not all above 0: "
-						  "no ratio to judge"));
-		return;
-	}
-	/* equal values are no proof either: 0 and 0 is as insufficient as 5 and 5 */
-	median_change(row, positive, NULL);
-	if (positive && nb == 1 && nc == 1 && c->out->nbase == 1 && c->out->ncand == 1 &&
-	    has_weights(be->r) && has_weights(ce->r) &&
-	    histogram_median_interval(be->r, 1 - c->alpha / 2, &blo, &bhi) == 0 &&
-	    histogram_median_interval(ce->r, 1 - c->alpha / 2, &clo, &chi) == 0) {
-		row->test = "histogram";
-		row->band = "samples";
-		row->ci_low_pct = pct_of_log(log(clo / bhi));
-		row->ci_high_pct = pct_of_log(log(chi / blo));
-		return;
-	}
-	if (positive && c->single_noise && c->run_noise > 0 && !c->paired &&
-	    c->out->nbase == 1 && c->out->ncand == 1) {
-		/* CPU time: the run-to-run noise assumed is all the spread there is */
-		free(row->reason);
-		row->reason = NULL;
-		row->test = "run-noise";
-		row->band = "run noise";
-		normal_interval(c, row, log(row->median_cand / row->median_base),
-				M_SQRT2 * c->run_noise);
-		row->run_noise_pct = pct_of_log(c->run_noise);
-		return;
-	}
-	row->reason = pdb_xasprintf("one value a side and fewer than %d runs of history%s%s: "
-				    "no spread to judge", PDB_COMPARE_HISTORY_MIN_RUNS,
-				    c->scope.branch ? " on " : "",
-				    c->scope.branch ? c->scope.branch : "");
-}
-
 static struct pdb_compare_row *new_row(struct ctx *c, const struct entry *e)
 {
 	struct pdb_compare *out = c->out;
@@ -561,12 +261,12 @@ static void compare_series(struct ctx *c, const struct entry *be, size_t nb,
 						  &thr, &warn, &direction, &gate))
 		return;
 	if (o->config && !isnan(o->config->run_noise_pct))
-		c->run_noise = log1p(o->config->run_noise_pct / 100);
+		c->t.run_noise = log1p(o->config->run_noise_pct / 100);
 	else if (role == PDB_ROLE_WALL && cpu_on_both_sides(c, e))
-		c->run_noise = 0;
+		c->t.run_noise = 0;
 	else
-		c->run_noise = pdb_metric_run_noise(role);
-	c->single_noise = role == PDB_ROLE_CPU;
+		c->t.run_noise = pdb_metric_run_noise(role);
+	c->t.single_noise = role == PDB_ROLE_CPU;
 	row = new_row(c, e);
 	row->tool_base = nb ? pdb_xstrdup(be->tool ? be->tool : "") : NULL;
 	row->tool_cand = nc ? pdb_xstrdup(ce->tool ? ce->tool : "") : NULL;
@@ -577,10 +277,10 @@ static void compare_series(struct ctx *c, const struct entry *be, size_t nb,
 	row->gated = gate >= 0 ? gate : o->metric_glob != NULL || pdb_metric_role_gated(role);
 	b = side_values(be, nb, c->out->nbase, &row->n_base);
 	a = side_values(ce, nc, c->out->ncand, &row->n_cand);
-	pdb_grow((void **)&c->scratch, &c->scratch_cap, row->n_base + row->n_cand + 1,
-		 sizeof *c->scratch);
-	describe(b, row->n_base, c->scratch, &row->median_base, &row->mean_base);
-	describe(a, row->n_cand, c->scratch, &row->median_cand, &row->mean_cand);
+	pdb_grow((void **)&c->t.scratch, &c->t.scratch_cap, row->n_base + row->n_cand + 1,
+		 sizeof *c->t.scratch);
+	describe(b, row->n_base, c->t.scratch, &row->median_base, &row->mean_base);
+	describe(a, row->n_cand, c->t.scratch, &row->median_cand, &row->mean_cand);
 	if (row->n_base == 0 || row->n_cand == 0) {
 		/* on both sides but with no value to compare: insufficient */
 		row->verdict = nb && nc ? PDB_VERDICT_INSUFFICIENT
@@ -601,16 +301,17 @@ static void compare_series(struct ctx *c, const struct entry *be, size_t nb,
 	positive = all_positive(b, row->n_base) && all_positive(a, row->n_cand);
 	/* history: one candidate run, not an A/B pair, a stored baseline (id
 	 * 0: an adaptive run's look has none) */
-	if (!c->paired && c->out->ncand == 1 && c->scope.until > 0 &&
+	if (!c->t.paired && c->out->ncand == 1 && c->scope.until > 0 &&
 	    pdb_compare_test_history(pdb_compare_history_find(c->in, e->key), c->scope.cand_id,
-				     c->out->nbase, c->alpha, row, b, a))
+				     c->out->nbase, c->t.alpha, row, b, a))
 		;
 	else if (role == PDB_ROLE_COUNT_EXACT && positive)
-		compare_exact(c, row, b, a);
+		compare_exact(&c->t, row, b, a);
 	else if (row->n_base >= 2 && row->n_cand >= 2)
-		compare_samples(c, row, b, a, positive);
+		compare_samples(&c->t, row, b, a, positive);
 	else
-		compare_single(c, row, be, nb, ce, nc, positive);
+		compare_single(&c->t, row, nb == 1 ? be->r : NULL, nc == 1 ? ce->r : NULL,
+			       positive);
 out:
 	free(b);
 	free(a);
@@ -673,6 +374,7 @@ static void mark_failures(struct ctx *c, struct pdb_run *const *cand, size_t nca
 			struct pdb_compare_row *row;
 			int matched = 0;
 			if (!pdb_glob_match(c->opts->bench_glob, f->benchmark) ||
+			    !pdb_dim_filter_pass(c->opts->dims, f->dims, f->ndims) ||
 			    (c->opts->config && pdb_compare_config_ignores(c->opts->config, f->benchmark)))
 				continue; /* --bench or the configuration left it out */
 			dims_json = pdb_dims_text(f->dims, f->ndims);
@@ -726,6 +428,7 @@ static void mark_base_failures(struct ctx *c, struct pdb_run *const *base, size_
 					strcmp(c->out->rows[r].dims_json, dims_json) == 0 &&
 					row_of_tool(&c->out->rows[r], 0, run_tool(base[i]));
 			if (!found && pdb_glob_match(c->opts->bench_glob, f->benchmark) &&
+			    pdb_dim_filter_pass(c->opts->dims, f->dims, f->ndims) &&
 			    !(c->opts->config && pdb_compare_config_ignores(c->opts->config, f->benchmark))) {
 				struct pdb_compare_row *row = failure_row(c, f, dims_json);
 				row->tool_base = pdb_xstrdup(run_tool(base[i]));
@@ -854,28 +557,30 @@ int pdb_compare(const struct pdb_compare_input *in, const struct pdb_compare_opt
 	int ret = -1;
 
 	memset(out, 0, sizeof *out);
-	c.alpha = !isnan(opts->alpha) ? opts->alpha
+	c.t.alpha = !isnan(opts->alpha) ? opts->alpha
 		: opts->config && !isnan(opts->config->alpha) ? opts->config->alpha : 0.01;
-	out->alpha = c.alpha;
+	out->alpha = c.t.alpha;
 	if (nbase == 0 || ncand == 0) {
 		pdb_err_set(err, PDB_EXIT_USAGE, "a side of the comparison has no runs");
 		goto out;
 	}
 	out->nbase = nbase;
 	out->ncand = ncand;
+	c.t.one_run_a_side = nbase == 1 && ncand == 1;
 	describe_runs(brun, nbase, &out->base);
 	describe_runs(crun, ncand, &out->cand);
 	check_env(brun, nbase, crun, ncand, out);
 	pdb_compare_scope_of(brun, nbase, crun, ncand, &c.scope);
+	c.t.branch = c.scope.branch;
 	if (nbase == 1 && ncand == 1) {
 		const char *ab = pdb_run_get_attr(brun[0], "ab"), *cab = pdb_run_get_attr(crun[0], "ab");
-		c.paired = ab && cab && strcmp(ab, cab) == 0 && brun[0] != crun[0] &&
+		c.t.paired = ab && cab && strcmp(ab, cab) == 0 && brun[0] != crun[0] &&
 			   (brun[0]->id == 0 || brun[0]->id != crun[0]->id) &&
 			   strcmp(out->base[0].status, "complete") == 0 &&
 			   strcmp(out->cand[0].status, "complete") == 0;
 	}
-	if (c.paired && isnan(opts->alpha) && !(opts->config && !isnan(opts->config->alpha)))
-		c.alpha = out->alpha = pair_alpha(brun[0], crun[0], c.alpha);
+	if (c.t.paired && isnan(opts->alpha) && !(opts->config && !isnan(opts->config->alpha)))
+		c.t.alpha = out->alpha = pair_alpha(brun[0], crun[0], c.t.alpha);
 	be = side_entries(brun, nbase, opts, &nbe);
 	ce = side_entries(crun, ncand, opts, &nce);
 	c.base_e = be;
@@ -883,6 +588,7 @@ int pdb_compare(const struct pdb_compare_input *in, const struct pdb_compare_opt
 	c.cand_e = ce;
 	c.ncand_e = nce;
 	match_series(&c, be, nbe, ce, nce);
+	out->npaired = c.t.npaired;
 	mark_failures(&c, crun, ncand);
 	mark_base_failures(&c, brun, nbase);
 	check_tools(out);
@@ -890,8 +596,8 @@ int pdb_compare(const struct pdb_compare_input *in, const struct pdb_compare_opt
 		holm_adjust(out);
 	for (size_t i = 0; i < out->nrows; i++)
 		if (out->rows[i].verdict == PDB_VERDICT_COUNT) /* not new, missing, failed, ... */
-			out->rows[i].verdict = pdb_compare_verdict(&out->rows[i], c.alpha, c.scope.branch);
-	pdb_compare_check_wall(out->rows, out->nrows, c.paired);
+			out->rows[i].verdict = pdb_compare_verdict(&out->rows[i], c.t.alpha, c.scope.branch);
+	pdb_compare_check_wall(out->rows, out->nrows, c.t.paired);
 	for (size_t i = 0; i < out->nrows; i++) {
 		struct pdb_compare_row *r = &out->rows[i];
 		if (r->n_zero) {
@@ -928,7 +634,7 @@ int pdb_compare(const struct pdb_compare_input *in, const struct pdb_compare_opt
 out:
 	entries_free(be, nbe);
 	entries_free(ce, nce);
-	free(c.scratch);
+	free(c.t.scratch);
 	pdb_compare_scope_release(&c.scope);
 	return ret;
 }

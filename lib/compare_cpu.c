@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "metric_role.h"
+#include "model.h"
 #include "units.h"
 #include "util.h"
 

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "compare.h"
+#include "compare_row.h"
 
 /* The smallest share of a benchmark's wall time its CPU time must take for
  * the CPU time to speak for it (below, on both sides: it sleeps or waits

@@ -2,7 +2,7 @@
 #ifndef PDB_COMPARE_GEOMEAN_H
 #define PDB_COMPARE_GEOMEAN_H
 
-#include "compare.h"
+#include "compare_row.h"
 
 /* out->geomean from out->rows (shown, gated rows with a direction and a
  * percentage), at out->alpha. */

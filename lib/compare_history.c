@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare_internal.h"
+#include "model.h"
 #include "stats.h"
 #include "util.h"
 

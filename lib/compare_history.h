@@ -5,7 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compare.h"
+#include "compare_input.h"
+#include "compare_row.h"
 
 /* The candidate's median (row->median_cand, a values) against the
  * baseline's (row->median_base, nbase runs, b values) and the run-to-run

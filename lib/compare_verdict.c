@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_input.h"
+#include "model.h"
 #include "util.h"
 
 static const char *const verdict_names[PDB_VERDICT_COUNT] = {

@@ -2,7 +2,7 @@
 #ifndef PDB_COMPARE_VERDICT_H
 #define PDB_COMPARE_VERDICT_H
 
-#include "compare.h"
+#include "compare_row.h"
 
 /* The verdict of a compared row (after any Holm adjustment), from its
  * interval against its threshold at level alpha; sets row->warn, and

@@ -205,57 +205,35 @@ static int has_latency(const struct pdb_run *run)
 	return 0;
 }
 
-/* At most this many latency figures (a benchmark's, or a benchmark's metric's). */
-#define MAX_LATENCY 8
-
-static void add_note(struct pdb_report_files *files, const char *note)
+/* The runs' latency and resources, one figure: more series than a panel
+ * holds are small multiples (pdb_chart_groups), never left out; a series
+ * with nothing to draw is said in the figure's note, and on stderr. */
+static int latency_charts(struct pdb_store *store, struct report *r, const char *dir,
+			  struct pdb_report_files *files, struct pdb_err *err)
 {
-	files->notes = pdb_xrealloc(files->notes, (files->nnotes + 1) * sizeof *files->notes);
-	files->notes[files->nnotes++] = pdb_xstrdup(note);
-}
-
-/* Append to *note (malloc'ed or NULL) a sentence. */
-static void note_add(char **note, const char *fmt, const char *a, const char *b, const char *c)
-{
-	char *more = pdb_xasprintf(fmt, a, b, c);
-	char *all = *note ? pdb_xasprintf("%s %s", *note, more) : pdb_xstrdup(more);
-
-	free(*note);
-	free(more);
-	*note = all;
-}
-
-struct latency_ctx {
-	struct pdb_store *store;
-	struct report *r;
-	const char *const *runs;
-	size_t nruns;
-	const char *dir;
-	struct pdb_report_files *files;
-	char *why;        /* said before the first figure: why the runs are drawn apart */
-};
-
-/* Draw c (freed here) as the next latency figure, of bench (and metric)
- * or of the whole runs (bench NULL); the lines it left out said in its
- * note, and on stderr. */
-static int latency_figure(struct latency_ctx *x, struct pdb_chart *c, const char *bench,
-			  const char *metric, struct pdb_err *err)
-{
-	struct report *r = x->r;
-	struct report_chart *f;
-	char *name, *alt, *title, *note = x->why;
-	int rc, resources = c->npanels && strcmp(c->panels[0].title, "Percentile spectrum") != 0;
+	struct pdb_plot_opts o = { .width = WIDTH, .height = 560, .theme = PDB_THEME_LIGHT,
+				   .title = "Latency" };
+	char *bsel = r->base ? pdb_xasprintf("run%lld", (long long)r->base->id) : NULL;
+	char *csel = pdb_xasprintf("run%lld", (long long)r->cand->id);
+	const char *runs[2] = { bsel ? bsel : csel, csel };
 	const char *who = r->base ? "the baseline and the candidate" : "the run";
+	struct report_chart *f;
+	struct pdb_chart *c;
+	char *alt;
+	int rc = 0, resources;
 
-	x->why = NULL;
-	r->latency = pdb_xrealloc(r->latency, (r->nlatency + 1) * sizeof *r->latency);
+	if (!has_latency(r->base) && !has_latency(r->cand))
+		goto out;
+	if (!(c = pdb_latency_chart(store, runs, bsel ? 2 : 1, &o, err))) {
+		rc = absent(err);
+		goto out;
+	}
+	resources = c->npanels && strncmp(c->panels[0].title, "Percentile spectrum", 19) != 0;
+	r->latency = pdb_xcalloc(1, sizeof *r->latency);
 	f = &r->latency[r->nlatency++];
-	memset(f, 0, sizeof *f);
-	name = r->nlatency == 1 ? pdb_xstrdup("latency") : pdb_xasprintf("latency-%zu", r->nlatency);
-	title = pdb_xasprintf("%s%s%s%s%s%s", resources ? "Resources" : "Latency percentiles",
-			      bench ? ": " : "", bench ? bench : "", metric ? " " : "",
-			      metric ? metric : "", r->base ? " (baseline and candidate)" : "");
-	pdb_set_str(&c->title, title);
+	pdb_set_str(&c->title, resources ? r->base ? "Resources (baseline and candidate)" : "Resources"
+				 : r->base ? "Latency percentiles (baseline and candidate)"
+				 : "Latency percentiles");
 	if (c->nskipped) {
 		char *list = pdb_xstrdup(c->skipped[0]);
 		for (size_t i = 1; i < c->nskipped; i++) {
@@ -263,160 +241,16 @@ static int latency_figure(struct latency_ctx *x, struct pdb_chart *c, const char
 			free(list);
 			list = l;
 		}
-		note_add(&note, "Left out of the figure below: %s. perfdb plot latency RUN --bench B "
-			 "--metric M draws %s.", list, c->nskipped == 1 ? "it" : "them", "");
+		f->note = pdb_xasprintf("Left out of the figure below: %s.", list);
+		files->notes = pdb_xrealloc(files->notes, (files->nnotes + 1) * sizeof *files->notes);
+		files->notes[files->nnotes++] = pdb_xstrdup(f->note);
 		free(list);
 	}
-	if (note) {
-		f->note = note;
-		add_note(x->files, note);
-	}
-	alt = resources ? pdb_xasprintf("Resources sampled during %s, over time%s%s", who,
-					bench ? ": " : "", bench ? bench : "")
-			: pdb_xasprintf("Latency percentile spectrum of %s on a nines axis%s%s", who,
-					bench ? ": " : "", bench ? bench : "");
-	rc = render(c, x->dir, name, alt, f, x->files, err);
-	free(name);
+	alt = resources ? pdb_xasprintf("Resources sampled during %s, over time", who)
+			: pdb_xasprintf("Latency percentile spectrum of %s on a nines axis", who);
+	rc = render(c, dir, "latency", alt, f, files, err);
 	free(alt);
-	free(title);
-	return rc;
-}
-
-/* The chart of the runs narrowed to bench (and metric), NULL when none: err
- * PDB_EXIT_USAGE (too many lines) or PDB_EXIT_INPUT (nothing to draw), or
- * the store's error. */
-static struct pdb_chart *latency_of(struct latency_ctx *x, const char *bench, const char *metric,
-				    struct pdb_err *err)
-{
-	struct pdb_plot_opts o = { .width = WIDTH, .height = 560, .theme = PDB_THEME_LIGHT,
-				   .title = "Latency" };
-	char *b = bench ? pdb_glob_quote(bench) : NULL, *m = metric ? pdb_glob_quote(metric) : NULL;
-	struct pdb_chart *c;
-
-	o.bench_glob = b;
-	o.metric_glob = m;
-	pdb_err_clear(err);
-	c = pdb_latency_chart(x->store, x->runs, x->nruns, &o, err);
-	free(b);
-	free(m);
-	return c;
-}
-
-/* Whether the name is among the first n of the list. */
-static int listed(const char *const *list, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(list[i], name) == 0)
-			return 1;
-	return 0;
-}
-
-/* The benchmarks (metric NULL), or the latency metrics of bench, of the
- * runs' latency series, each once, the candidate's first. *n of them;
- * free the array only. */
-static const char **latency_names(const struct report *r, const char *bench, size_t *n)
-{
-	const struct pdb_run *runs[2] = { r->cand, r->base };
-	const char **v = NULL;
-	size_t cap = 0;
-
-	*n = 0;
-	for (int k = 0; k < 2; k++)
-		for (size_t i = 0; runs[k] && i < runs[k]->nresults; i++) {
-			const struct pdb_result *res = &runs[k]->results[i];
-			const char *name = bench ? res->metric : res->benchmark;
-			if (!latency_result(res) || (bench && (strcmp(res->benchmark, bench) != 0 ||
-							       strcmp(res->unit, "s") != 0)) ||
-			    listed(v, *n, name))
-				continue;
-			pdb_grow((void **)&v, &cap, *n + 1, sizeof *v);
-			v[(*n)++] = name;
-		}
-	return v;
-}
-
-/* A benchmark's figure, else one per latency metric of it. */
-static int latency_bench(struct latency_ctx *x, const char *bench, size_t *left,
-			 struct pdb_err *err)
-{
-	struct pdb_chart *c = latency_of(x, bench, NULL, err);
-	const char **metrics;
-	size_t n;
-	int rc = 0;
-
-	if (c)
-		return latency_figure(x, c, bench, NULL, err);
-	if (err->code != PDB_EXIT_USAGE)
-		return absent(err);
-	metrics = latency_names(x->r, bench, &n);
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		if (x->r->nlatency >= MAX_LATENCY) {
-			++*left;
-			continue;
-		}
-		if ((c = latency_of(x, bench, metrics[i], err)))
-			rc = latency_figure(x, c, bench, metrics[i], err);
-		else if (err->code == PDB_EXIT_USAGE) {
-			char *note = pdb_xasprintf("No figure of %s %s: %s.", bench, metrics[i], err->msg);
-			add_note(x->files, note);
-			free(note);
-			pdb_err_clear(err);
-		} else {
-			rc = absent(err);
-		}
-	}
-	free(metrics);
-	return rc;
-}
-
-/* The runs' latency and resources: one figure when their spectra fit in
- * one, else a figure per benchmark, and per metric of a benchmark whose
- * spectra do not fit in one. What is not drawn (a figure, or lines a
- * figure left out) is said on the page and on stderr. */
-static int latency_charts(struct pdb_store *store, struct report *r, const char *dir,
-			  struct pdb_report_files *files, struct pdb_err *err)
-{
-	char *bsel = r->base ? pdb_xasprintf("run%lld", (long long)r->base->id) : NULL;
-	char *csel = pdb_xasprintf("run%lld", (long long)r->cand->id);
-	const char *runs[2] = { bsel ? bsel : csel, csel };
-	struct latency_ctx x = { store, r, runs, bsel ? 2 : 1, dir, files, NULL };
-	const char **benches = NULL;
-	size_t nbench, left = 0;
-	struct pdb_chart *c;
-	int rc = 0;
-
-	if (!has_latency(r->base) && !has_latency(r->cand))
-		goto out;
-	c = latency_of(&x, NULL, NULL, err);
-	if (c) {
-		rc = latency_figure(&x, c, NULL, NULL, err);
-		goto out;
-	}
-	if (!c && err->code != PDB_EXIT_USAGE) {
-		rc = absent(err);
-		goto out;
-	}
-	x.why = pdb_xasprintf("The runs have more latency series than one figure holds (%s): a "
-			      "figure per benchmark, and per metric where a benchmark's are too many.",
-			      err->msg);
-	pdb_err_clear(err);
-	benches = latency_names(r, NULL, &nbench);
-	for (size_t i = 0; i < nbench && rc == 0; i++) {
-		if (r->nlatency >= MAX_LATENCY)
-			left++;
-		else
-			rc = latency_bench(&x, benches[i], &left, err);
-	}
-	if (rc == 0 && left) {
-		char *note = pdb_xasprintf("%zu more latency figure%s not drawn (at most %d); perfdb "
-					   "plot latency RUN --bench B --metric M draws them.", left,
-					   left == 1 ? "" : "s", MAX_LATENCY);
-		add_note(files, note);
-		free(note);
-	}
 out:
-	free(x.why);
-	free(benches);
 	free(bsel);
 	free(csel);
 	return rc;

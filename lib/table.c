@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dim_filter.h"
 #include "units.h"
 
 void pdb_table_release(struct pdb_table *t)
@@ -137,7 +138,7 @@ fail:
 	return -1;
 }
 
-/* Whether r passes --dim K=V: no other value of K. */
+/* Whether r passes --dim K=V (and, exact, has the rows' dims and no more). */
 static int held(const struct pdb_result *r, const struct pdb_table_spec *spec,
 		const struct pdb_table *t)
 {
@@ -148,12 +149,7 @@ static int held(const struct pdb_result *r, const struct pdb_table_spec *spec,
 			if (!pdb_result_get_dim(r, t->dims[d]))
 				return 0;
 	}
-	for (size_t i = 0; i < spec->nhold; i++) {
-		const char *v = pdb_result_get_dim(r, spec->hold[i].key);
-		if (v && strcmp(v, spec->hold[i].value) != 0)
-			return 0;
-	}
-	return 1;
+	return pdb_dim_filter_pass(spec->dims, r->dims, r->ndims);
 }
 
 static int has_metric(const struct pdb_run *run, const char *bench, const char *metric,
@@ -284,7 +280,7 @@ static int pick_benchmark(const struct pdb_run *run, const struct pdb_table_spec
 		if (t->cols[c].metric && !has_metric(run, found, t->cols[c].metric, spec, t)) {
 			char *m = metrics_of(run, found);
 			pdb_err_set(err, PDB_EXIT_INPUT, "--cols: %s has no metric '%s' in %s%s (its metrics: %s)",
-				    who, t->cols[c].metric, found, spec->nhold ? " with those --dim" : "", m);
+				    who, t->cols[c].metric, found, spec->dims && spec->dims->n ? " with those --dim" : "", m);
 			free(m);
 			goto out;
 		}
@@ -397,7 +393,7 @@ static int gather_points(const struct pdb_run *run, const struct pdb_table_spec 
 	if (!t->nrows) {
 		char *who = run_name(run);
 		pdb_err_set(err, PDB_EXIT_INPUT, "%s: no series of %s has all of --rows' dims%s",
-			    who, t->benchmark, spec->nhold ? " with those --dim" : "");
+			    who, t->benchmark, spec->dims && spec->dims->n ? " with those --dim" : "");
 		free(who);
 		return -1;
 	}
@@ -581,6 +577,17 @@ static double cell_value(const struct pdb_result *r, const struct pdb_table_col 
 	return sample_stat(r, c);
 }
 
+double pdb_table_mean(const struct pdb_result *r)
+{
+	return cell_value(r, &(struct pdb_table_col){ .stat = PDB_TSTAT_MEAN });
+}
+
+double pdb_speedup_pct(double first, double v, int direction)
+{
+	/* lower is better (a time): the speed-up is the first's over this */
+	return direction == PDB_DIR_LOWER ? 100 * (first / v) : 100 * (v / first);
+}
+
 /* --unit for column c: the unit given for its name, or for its metric. */
 static const char *unit_for(const struct pdb_table_spec *spec, const struct pdb_table_col *c)
 {
@@ -623,10 +630,8 @@ static int fill_column(const struct pdb_run *run, const struct pdb_table_spec *s
 		double first = t->values[col->of];
 		snprintf(col->unit, sizeof col->unit, "%%");
 		for (size_t r = 0; r < t->nrows; r++) {
-			double v = t->values[r * t->ncols + col->of];
-			/* lower is better (a time): the speed-up is the first's over this */
-			t->values[r * t->ncols + c] = of->direction == PDB_DIR_LOWER ? 100 * (first / v)
-										     : 100 * (v / first);
+			t->values[r * t->ncols + c] = pdb_speedup_pct(first, t->values[r * t->ncols + col->of],
+								      of->direction);
 		}
 		if (unit)
 			return pdb_err_set(err, PDB_EXIT_INPUT, "--unit %s: a speed-up is in %%", col->name);
@@ -804,6 +809,13 @@ int pdb_table_build(const struct pdb_run *run, const struct pdb_table_spec *spec
 	if (!spec->rows || !*spec->rows || split(spec->rows, &out->dims, &out->ndims) < 0)
 		return pdb_err_set(err, PDB_EXIT_USAGE, "--rows '%s': a dim name, or several "
 				   "comma-separated", spec->rows ? spec->rows : "");
+	for (size_t i = 0; i < run->nresults; i++)
+		if (pdb_glob_match(spec->benchmark, run->results[i].benchmark))
+			pdb_dim_filter_pass(spec->dims, run->results[i].dims, run->results[i].ndims);
+	if (pdb_dim_filter_check(spec->dims, err) < 0) {
+		pdb_table_release(out);
+		return -1;
+	}
 	if (!spec->cols || parse_cols(spec->cols, out, err) < 0 || pdb_table_fill(run, spec, out, err) < 0) {
 		if (!spec->cols)
 			pdb_err_set(err, PDB_EXIT_USAGE, "--cols is needed");

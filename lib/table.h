@@ -62,8 +62,8 @@ struct pdb_table_spec {
 	const char *cols;           /* "[LABEL=]METRIC[:STAT],...,speedup" */
 	const struct pdb_table_unit *units;
 	size_t nunits;
-	const struct pdb_attr *hold; /* --dim K=V: series with another value of K are left out */
-	size_t nhold;
+	struct pdb_dim_filter *dims; /* --dim K=V (NULL: none): series with another value of K
+				      * are left out; a K no series of the run has is an error */
 	int exact;                  /* only series whose dims are the rows' dims, no more, no fewer
 				     * (lib/table_points.c: its tables, one per set of dims) */
 };
@@ -73,6 +73,14 @@ struct pdb_table_spec {
  * each with its --dim threads=N); 0, or -1 with err naming the first
  * series in both (PDB_EXIT_USAGE). */
 int pdb_table_merge_run(struct pdb_run *into, const struct pdb_run *run, struct pdb_err *err);
+
+/* The one speed-up rule: a series' mean (of its samples: a rate's mean is
+ * its rate over the seconds measured; else the tool's mean), as the
+ * `:mean` statistic takes it, and v against first in % (first's over v
+ * where lower is better). `table --cols METRIC:mean,speedup` and plot
+ * scaling's speed-up (and throughput) are these numbers. */
+double pdb_table_mean(const struct pdb_result *r);
+double pdb_speedup_pct(double first, double v, int direction);
 
 /* The table of run as spec asks; 0, or -1 with err: an unknown dim, metric or
  * statistic, an incompatible unit, a point with two series of a metric

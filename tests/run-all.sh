@@ -11,13 +11,15 @@
 # them the timed ones of tests/timed.txt one at a time at the usual priority. Each job's output goes to
 # its own file; a line "ok"/"skip"/"FAIL" is printed as each one ends, and the
 # whole output of every failed job, one after the other, at the end.
-# Ends with the line "N passed, N failed, N skipped"; exit status 1 on a failure.
+# Ends with the line "N passed, N failed, N skipped", and "(N for want of
+# ../shared/corpus)" when some skipped for that; exit status 1 on a failure.
 # Usage: run-all.sh BUILD_DIR...
 root=$(cd "$(dirname "$0")/.." && pwd)
 self="$root/tests/run-all.sh"
 
 # run-all.sh --one KIND|BUILD|NAME: one job; its output in $RUNALL_OUT/ID.log,
-# "PASSED FAILED SKIPPED MILLISECONDS CPU_MILLISECONDS LABEL" in $RUNALL_OUT/ID.res
+# "PASSED FAILED SKIPPED SKIPPED_FOR_CORPUS MILLISECONDS CPU_MILLISECONDS LABEL"
+# in $RUNALL_OUT/ID.res
 # (the CPU time, user and system, of the job's processes)
 # millis 1m2.345000s: 62345 (the times builtin's form)
 millis() {
@@ -85,12 +87,20 @@ EOF
       esac;;
   esac
   p=${p:-0} f=${f:-0} s=${s:-0}
+  # of the skips, those for want of ../shared/corpus: each says so in a
+  # line (the unit tests' skip_without_corpus, the cases, facts and shell
+  # tests that read it)
+  c=0
+  if [ "$s" != 0 ]; then
+    c=$(grep -c 'no \.\./shared/corpus' "$log")
+    [ "$c" -le "$s" ] || c=$s
+  fi
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
   # the builtin's second line: the children's user and system time, "0m1.500000s"
   times >"$RUNALL_OUT/$id.times"
   { read -r l; read -r cu cs; } <"$RUNALL_OUT/$id.times"
   cpu=$(( $(millis "$cu") + $(millis "$cs") ))
-  echo "$p $f $s $ms $cpu $label" >"$RUNALL_OUT/$id.res"
+  echo "$p $f $s $c $ms $cpu $label" >"$RUNALL_OUT/$id.res"
   secs=$((ms / 1000)).$((ms % 1000 / 100))
   # one short write per line: lines of jobs ending together do not mix
   if [ "$f" != 0 ]; then
@@ -170,11 +180,11 @@ trap 'kill $timed 2>/dev/null; exit 130' INT TERM
 nice -n 10 xargs -d '\n' -P "$jobs" -I @ sh "$self" --one @ <"$RUNALL_OUT/rest"
 wait $timed
 
-pass=0 fail=0 skip=0
+pass=0 fail=0 skip=0 corpus=0
 for r in "$RUNALL_OUT"/*.res; do
   [ -f "$r" ] || continue
-  read -r p f s ms cpu label <"$r"
-  pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
+  read -r p f s c ms cpu label <"$r"
+  pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s)); corpus=$((corpus + c))
 done
 # a job that ended without a result (killed) is a failure
 njobs=$(wc -l <"$RUNALL_OUT/jobs")
@@ -186,7 +196,7 @@ fi
 for f in "$RUNALL_OUT"/*.failed; do
   [ -f "$f" ] || continue
   id=$(cat "$f")
-  read -r p fl s ms cpu label <"$RUNALL_OUT/$id.res"
+  read -r p fl s c ms cpu label <"$RUNALL_OUT/$id.res"
   echo
   echo "=== FAIL $label: its output"
   cat "$RUNALL_OUT/$id.log"
@@ -195,13 +205,14 @@ done
 # every job's wall and CPU time, slowest first, into the first build's
 # test-times.txt (to keep tests/slow.txt up to date); the slowest printed,
 # and the CPU time of the whole suite
-cat "$RUNALL_OUT"/*.res 2>/dev/null | sort -k4,4nr |
-  awk '{ ms = $4; cpu = $5; $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, "")
+cat "$RUNALL_OUT"/*.res 2>/dev/null | sort -k5,5nr |
+  awk '{ ms = $5; cpu = $6; $1 = $2 = $3 = $4 = $5 = $6 = ""; sub(/^ +/, "")
     printf "  %6.1f  %6.1f  %s\n", ms / 1000, cpu / 1000, $0 }' >"$RUNALL_OUT/times"
 cp "$RUNALL_OUT/times" "$first/test-times.txt" 2>/dev/null
 echo
 echo "slowest jobs (wall s, CPU s; all in $first/test-times.txt):"
 head -12 "$RUNALL_OUT/times"
 awk '{ cpu += $2 } END { printf "CPU time of all jobs: %.0f s\n", cpu }' "$RUNALL_OUT/times"
-echo "$pass passed, $fail failed, $skip skipped"
+why=; [ $corpus = 0 ] || why=" ($corpus for want of ../shared/corpus)"
+echo "$pass passed, $fail failed, $skip skipped$why"
 [ $fail = 0 ]

@@ -401,9 +401,16 @@ for rid in branch_of:
     for t in page_r.tables if page_r else []:
         if t["class"] != "values":
             continue
+        group = None
         for r in t["rows"][1:]:
             c = r["text"]
+            if r["attrs"].get("class") == "group":   # a heading row: benchmark[, stage S]
+                group = c[0]
+                continue
             key = (c[0], c[1], c[2])
+            stage = dict(kv.split("=", 1) for kv in c[1].split(",") if "=" in kv).get("stage")
+            if group != c[0] + (f", stage {stage}" if stage else ""):
+                err(f"run{rid}: {key}: under the heading {group!r}")
             want = medians.get(key, {}).get(p) if p else None
             before_rows += 1
             if want is None:   # none, or a failure there
@@ -456,6 +463,8 @@ for t in page.tables:
         continue
     for r in t["rows"][1:]:
         c = r["text"]
+        if r["attrs"].get("class") == "group":   # a heading row, checked above
+            continue
         value_rows += 1
         key = (c[0], c[1], c[2])
         if key not in medians or newest not in medians[key]:

@@ -1,5 +1,4 @@
-/* Chart drawing with cairo, the module render.so: the only file that
- * includes cairo.h. */
+/* Chart drawing with cairo: the only file that includes cairo.h. */
 #include "chart/cairo_render.h"
 
 #include <cairo.h>
@@ -8,6 +7,7 @@
 #include <cairo-svg.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -333,6 +333,11 @@ static void marks(cairo_t *cr, const struct theme *t, const struct pdb_chart_pan
 		cairo_move_to(cr, pl->vmark_px[i], pl->top);
 		cairo_line_to(cr, pl->vmark_px[i], pl->bottom);
 		cairo_stroke(cr);
+		if (*pl->vmark_labels[i].text) {
+			cairo_set_dash(cr, NULL, 0, 0);
+			text(cr, pl->vmark_labels[i].text, PDB_FONT_VALUE, 0, pl->vmark_labels[i].x,
+			     pl->vmark_labels[i].y + pl->vmark_labels[i].h / 2, 0, 1);
+		}
 	}
 	cairo_set_dash(cr, NULL, 0, 0);
 }
@@ -378,6 +383,12 @@ static void legend(cairo_t *cr, const struct theme *t, const struct pdb_chart_pa
 			cross(cr, c, x + 12, y);
 		set_rgb(cr, t->fg, 1);
 		text(cr, lg->labels[k], PDB_FONT_LEGEND, 0, x + 32, y, 0, 1);
+	}
+	if (lg->more) {
+		char more[64];
+		snprintf(more, sizeof more, "and %zu more", lg->more);
+		set_rgb(cr, t->muted, 1);
+		text(cr, more, PDB_FONT_LEGEND, 0, lg->x + 40, lg->y + 4 + 17.0 * (double)lg->n + 8.5, 0, 1);
 	}
 }
 

@@ -179,7 +179,14 @@ void pdb_chart_add_vmark(struct pdb_chart_panel *p, double x, int color, int das
 	p->vmarks[p->nvmarks].x = x;
 	p->vmarks[p->nvmarks].color = color;
 	p->vmarks[p->nvmarks].dashed = dashed;
+	p->vmarks[p->nvmarks].label[0] = '\0';
 	p->nvmarks++;
+}
+
+void pdb_chart_vmark_label(struct pdb_chart_panel *p, const char *label)
+{
+	if (p->nvmarks > 0)
+		pdb_utf8_copy(p->vmarks[p->nvmarks - 1].label, sizeof p->vmarks[0].label, label);
 }
 
 void pdb_chart_add_hmark(struct pdb_chart_panel *p, double y)

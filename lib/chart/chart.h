@@ -63,6 +63,8 @@ struct pdb_chart_vmark {
 	double x;
 	int color;          /* enum pdb_chart_color */
 	int dashed;
+	char label[64];     /* written at its top in its colour (a change point's
+			     * series), "" for none */
 };
 
 struct pdb_chart_panel {
@@ -118,6 +120,8 @@ void pdb_chart_skip(struct pdb_chart *chart, const char *fmt, ...)
 /* How many distinct selected series the panels draw. */
 size_t pdb_chart_drawn(const struct pdb_chart *chart);
 void pdb_chart_add_vmark(struct pdb_chart_panel *panel, double x, int color, int dashed);
+/* The label of the panel's last vertical line (cut to 63 bytes, whole characters). */
+void pdb_chart_vmark_label(struct pdb_chart_panel *panel, const char *label);
 void pdb_chart_add_hmark(struct pdb_chart_panel *panel, double y);
 /* Name the categories of a CATEGORY axis (copied). */
 void pdb_chart_axis_categories(struct pdb_chart_axis *axis, const char *const *names,

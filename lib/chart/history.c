@@ -8,8 +8,10 @@
 
 #include <jansson.h>
 
+#include "chart/layout.h"
 #include "detect.h"
 #include "metric_role.h"
+#include "dim_filter.h"
 #include "util.h"
 
 #define MAX_MARKED 120   /* runs on the x axis up to which each point is marked */
@@ -97,7 +99,7 @@ static size_t change_points(const struct pdb_history_point *pts, size_t n,
 			    const struct pdb_series *series,
 			    const struct pdb_detect_result *given, int color,
 			    const struct runs_axis *axis, struct pdb_chart_panel *p,
-			    const char *outlier_label, size_t *noutliers)
+			    const char *outlier_label, const char *cp_label, size_t *noutliers)
 {
 	struct pdb_detect_opts o;
 	struct pdb_detect_result own = { 0 };
@@ -124,6 +126,8 @@ static size_t change_points(const struct pdb_history_point *pts, size_t n,
 			size_t i = res->cps[k].index;
 			pdb_chart_add_vmark(p, (position(axis, pts[i - 1].seq) +
 						position(axis, pts[i].seq)) / 2, color, 1);
+			if (cp_label) /* whose change point it is, where several share a chart */
+				pdb_chart_vmark_label(p, cp_label);
 		}
 		found = res->ncps;
 		ox = pdb_xmalloc((res->noutliers ? res->noutliers : 1) * sizeof *ox);
@@ -197,6 +201,21 @@ static void keep_drawn(struct pdb_series *s, size_t *n, struct pdb_chart *c)
 			       s[i].benchmark, *dims ? " [" : "", dims, *dims ? "]" : "", s[i].metric);
 		free(dims);
 	}
+	*n = kept;
+}
+
+/* --dim: the series the filter passes first, *n of them (the others stay
+ * behind them, to be freed). */
+static void dims_only(struct pdb_series *s, size_t *n, struct pdb_dim_filter *dims)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		if (pdb_dim_filter_pass_json(dims, s[i].dims)) {
+			struct pdb_series t = s[kept];
+			s[kept++] = s[i];
+			s[i] = t;
+		}
 	*n = kept;
 }
 
@@ -392,6 +411,82 @@ static int check_series(const struct pdb_series *series, size_t n, struct pdb_er
 	return 0;
 }
 
+static int cmp_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The middle of a series' values (NaN without one). */
+static double level_of(const struct pdb_history_input *in)
+{
+	double *v = pdb_xmalloc((in->npts + 1) * sizeof *v), mid = NAN;
+	size_t m = 0;
+
+	for (size_t i = 0; i < in->npts; i++)
+		if (isfinite(in->pts[i].value))
+			v[m++] = in->pts[i].value;
+	if (m > 0) {
+		qsort(v, m, sizeof *v, cmp_value);
+		mid = v[m / 2];
+	}
+	free(v);
+	return mid;
+}
+
+/* Several series whose levels lie more than SPREAD apart: on one linear
+ * axis the fast ones are a flat line at the bottom (six series of 40 to
+ * 600 ms), so each gets a panel of its own. */
+#define SPREAD 10.0
+static int levels_apart(const struct pdb_history_input *in, size_t n)
+{
+	double lo = INFINITY, hi = 0;
+
+	for (size_t s = 0; s < n; s++) {
+		double l = fabs(level_of(&in[s]));
+		if (isfinite(l) && l > 0) {
+			lo = l < lo ? l : lo;
+			hi = l > hi ? l : hi;
+		}
+	}
+	return n > 1 && hi > 0 && hi / lo > SPREAD;
+}
+
+/* A log y axis where the values of the series sharing a panel (all above
+ * 0) span more than SPREAD. */
+static void log_when_spread(struct pdb_chart_panel *p)
+{
+	double lo = INFINITY, hi = 0;
+
+	for (size_t s = 0; s < p->nseries; s++)
+		for (size_t i = 0; i < p->series[s].n; i++) {
+			double v = p->series[s].y[i];
+			if (!isfinite(v))
+				continue;
+			if (v <= 0)
+				return;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	if (hi > 0 && hi / lo > SPREAD)
+		p->y.kind = PDB_AXIS_LOG;
+}
+
+/* "12 runs; 2 change points (dashed lines); 1 failure (cross)", after "WHAT: ". */
+static char *counts_title(const char *what, size_t runs, size_t ncp, size_t nfailed)
+{
+	char failed[48] = "";
+
+	if (nfailed == 1)
+		snprintf(failed, sizeof failed, "; 1 failure (cross)");
+	else if (nfailed > 1)
+		snprintf(failed, sizeof failed, "; %zu failures (crosses)", nfailed);
+	return pdb_xasprintf("%s%s%zu run%s; %zu change point%s%s", what ? what : "", what ? ": " : "",
+			     runs, runs == 1 ? "" : "s", ncp,
+			     ncp == 0 ? "s" : ncp == 1 ? " (dashed line)" : "s (dashed lines)", failed);
+}
+
 /* Draw the series' points and failures (and detect's results where given) on c. */
 static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t nseries,
 		const struct pdb_plot_opts *opts, struct pdb_err *err)
@@ -400,9 +495,9 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 	struct drawn *order = pdb_xcalloc(nseries + 1, sizeof *order);
 	struct pdb_series *series = pdb_xcalloc(nseries + 1, sizeof *series);
 	char **dims = pdb_xcalloc(nseries + 1, sizeof *dims);
-	struct pdb_chart_panel *p;
+	struct pdb_chart_panel *p = NULL;
 	size_t ncp = 0, nout = 0, nfailed = 0;
-	int rc = -1;
+	int rc = -1, each;
 
 	for (size_t s = 0; s < nseries; s++) {
 		series[s] = *in[s].series;
@@ -422,11 +517,15 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 	}
 	axis_tell_apart(&axis);
 	c->title = opts->title ? pdb_xstrdup(opts->title) : chart_title(series, nseries, dims);
-	p = pdb_chart_add_panel(c, NULL, x_title(in, nseries), "", series[0].metric, series[0].unit);
-	pdb_chart_axis_categories(&p->x, (const char *const *)axis.names, axis.n);
+	each = levels_apart(in, nseries);
 	for (size_t k = 0; k < nseries; k++) {
-		size_t s = order[k].i, no;
+		size_t s = order[k].i, no, cps;
 		char *label = nseries == 1 ? NULL : series_label(series, nseries, s, dims);
+		if (k == 0 || each) {
+			p = pdb_chart_add_panel(c, NULL, x_title(in, nseries), "", series[s].metric,
+						series[s].unit);
+			pdb_chart_axis_categories(&p->x, (const char *const *)axis.names, axis.n);
+		}
 		/* unique by the id, read by its name where stderr names it */
 		char *source = pdb_xasprintf("%s%s%s%s %s (series %lld)", series[s].benchmark,
 					     *dims[s] ? " [" : "", dims[s], *dims[s] ? "]" : "",
@@ -438,24 +537,28 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 				       in[s].nfailed ? ", only failures" : "");
 		else
 			add_history_series(p, &in[s], &axis, label, (int)k, source);
-		ncp += change_points(in[s].pts, in[s].npts, &series[s], in[s].res, (int)k,
-				     &axis, p, nout ? NULL : "outlier (set apart by detect)", &no);
+		cps = change_points(in[s].pts, in[s].npts, &series[s], in[s].res, (int)k, &axis, p,
+				    nout && !each ? NULL : "outlier (set apart by detect)", label, &no);
+		ncp += cps;
 		nout += no;
 		failed_marks(&in[s], (int)k, &axis, p,
-			     nfailed ? NULL : "failed (no value; at the value before)");
+			     nfailed && !each ? NULL : "failed (no value; at the value before)");
 		nfailed += in[s].npts ? in[s].nfailed : 0;
+		if (each) { /* a panel each: its title names the series and counts its own */
+			free(p->title);
+			p->title = counts_title(label, axis.n, cps, in[s].npts ? in[s].nfailed : 0);
+		}
 		free(label);
 		free(source);
 	}
-	free(p->title);
-	p->title = pdb_xasprintf("%zu run%s; %zu change point%s%s", axis.n, axis.n == 1 ? "" : "s",
-				 ncp, ncp == 0 ? "s" : ncp == 1 ? " (dashed line)" : "s (dashed lines)",
-				 nfailed == 0 ? "" : nfailed == 1 ? "; 1 failure (cross)" : "");
-	if (nfailed > 1) {
-		char *t = pdb_xasprintf("%s; %zu failures (crosses)", p->title, nfailed);
+	if (!each) {
 		free(p->title);
-		p->title = t;
+		p->title = counts_title(NULL, axis.n, ncp, nfailed);
+		if (nseries > 1)
+			log_when_spread(p);
 	}
+	if (each && pdb_chart_panels_room(c->height) < c->npanels)
+		c->height = pdb_chart_panels_height(c->npanels);
 	rc = 0;
 out:
 	for (size_t s = 0; s < nseries; s++)
@@ -500,6 +603,7 @@ struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *
 	    pdb_store_list_series(store, opts->bench_glob, opts->metric_glob, &series, &total, err) < 0)
 		goto out;
 	nseries = total;
+	dims_only(series, &nseries, opts->dims);
 	if (!opts->metric_glob)
 		keep_drawn(series, &nseries, c);
 	if (nseries == 0) {

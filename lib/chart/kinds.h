@@ -9,11 +9,13 @@
 #include "err.h"
 #include "store/store.h"
 
+struct pdb_dim_filter;
 struct pdb_plot_opts {
 	const char *bench_glob;  /* NULL: any benchmark */
 	const char *metric_glob; /* NULL: the kind's choice */
 	const char *title;       /* NULL: a title from the data */
 	const char *where;       /* history: only runs with these attributes ("k=v,k=v"); NULL: all */
+	struct pdb_dim_filter *dims; /* --dim K=V: only series these dims pass (NULL: all) */
 	int width, height, theme;
 	int last, cand_last;     /* plot compare: BASE (CAND) is the last N runs its selector
 				  * matches (read by cmd/plot.c, which makes the comparison) */
@@ -62,7 +64,9 @@ struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pd
 
 /* Latency: percentile spectrum of every time series with samples or
  * percentiles in the runs (whatever its name), and latency and throughput
- * (a panel per unit) over time where samples carry time offsets. The chart
+ * (a panel per unit) over time where samples carry time offsets; more than
+ * a panel's 8 lines as small multiples (a panel per rate, step or stage,
+ * pdb_chart_groups), the chart grown to hold every panel. The chart
  * counts what it selected and names what it left out (chart->skipped).
  * Caller frees; NULL with err when nothing fits. */
 struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *runs,
@@ -119,9 +123,31 @@ int pdb_chart_cmp_dims(const char *a, const char *b);
 /* "run42 bench [k=v] metric": the series an item draws. Caller frees. */
 char *pdb_chart_item_key(const struct pdb_chart_item *item);
 
+/* Small multiples (chart/multiples.c): n items split into groups of at most
+ * max, by the one dim whose values give the fewest groups that fit (an item
+ * without it in a group of its own, "no stage"), a group still larger cut
+ * into pages ("rate=500, 1 of 2"); every item in one group. */
+struct pdb_chart_group {
+	size_t *idx;     /* the items' indices */
+	size_t n;
+	char *label;     /* "rate=500", "no stage", "2 of 3", or "" for the one group */
+};
+size_t pdb_chart_groups(const struct pdb_chart_item *it, size_t n, size_t max,
+			struct pdb_chart_group **out);
+void pdb_chart_groups_free(struct pdb_chart_group *g, size_t n);
+/* The colours of a panel's n items (chart/stage_color.c), one rule for every
+ * panel of a chart: an item with a stage (else a process) dim takes the
+ * colour of that name's place among the names of the runs' series (so the
+ * stage jq and the process jq share theirs), one without takes colour 0;
+ * when two lines of the panel would share a colour, the panel's lines are
+ * coloured in order instead. */
+void pdb_chart_stage_colors(struct pdb_run *const *runs, size_t nruns, const struct pdb_chart_item *it,
+			    size_t n, int *colors);
+
 /* Series over time that pick takes and whose samples carry time offsets,
- * one panel per unit (msg/s apart from B/s) titled "WHAT over time", at
- * most 8 lines in each, repetitions as their median with a band
+ * a panel per unit (msg/s apart from B/s) titled "WHAT over time", split
+ * into small multiples of at most 8 lines (pdb_chart_groups), coloured by
+ * stage (pdb_chart_stage_colors), repetitions as their median with a band
  * (chart/latency.c). */
 void pdb_chart_timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
 			    const struct pdb_plot_opts *opts, int (*pick)(const struct pdb_result *),

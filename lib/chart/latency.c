@@ -8,6 +8,7 @@
 
 #include "chart/layout.h"
 #include "chart/sort.h"
+#include "dim_filter.h"
 #include "util.h"
 
 #define MAX_LINES 8
@@ -427,7 +428,8 @@ static size_t pick_results(struct pdb_run **runs, size_t nruns, const struct pdb
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
 			size_t fam = stat_prefix(r), seen = 0;
-			if (strcmp(r->unit, "s") != 0 || !pdb_glob_match(opts->bench_glob, r->benchmark) ||
+			if (!pdb_dim_filter_pass(opts->dims, r->dims, r->ndims) ||
+			    strcmp(r->unit, "s") != 0 || !pdb_glob_match(opts->bench_glob, r->benchmark) ||
 			    !pdb_glob_match(opts->metric_glob, r->metric) || is_sibling(runs[k], r))
 				continue;
 			/* per-period percentiles with no series of their own: one series */
@@ -512,15 +514,23 @@ static void panel_title(struct pdb_chart_panel *p, const char *title, const char
 		   *a || *b ? pdb_xasprintf("%s (%s)", title, *a ? a : b) : pdb_xstrdup(title);
 }
 
-/* Latency over time: each series' own timed samples, else its per-period
- * percentile series; at most MAX_LINES lines, the panel title says when more. */
+/* A line of latency over time, before it has a panel. */
+struct time_line {
+	char *label;
+	const char *key;
+	int color;
+	struct timeline tl;
+};
+
+/* Latency over time of a group of items (what its label says, "" for
+ * all): each series' own timed samples, else its per-period percentile
+ * series; a panel of at most MAX_LINES lines, pages past that. */
 static void latency_over_time(struct pdb_chart *c, const struct pdb_chart_item *it,
-			      char *const *labels, char *const *keys, size_t n)
+			      char *const *labels, char *const *keys, const int *colors, size_t n,
+			      const char *group)
 {
-	struct pdb_chart_panel *p = NULL;
-	struct reps_seen reps = { 0, 0 };
-	size_t lines = 0;
-	char *note, *more;
+	struct time_line *lines = NULL;
+	size_t nlines = 0, cap = 0, pages, *start;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct pdb_result *own = it[i].r;
@@ -531,34 +541,62 @@ static void latency_over_time(struct pdb_chart *c, const struct pdb_chart_item *
 			if (!r)
 				continue;
 			over_time(r, &tl);
-			if (tl.n > 0) {
-				if (!p)
-					p = pdb_chart_add_panel(c, "Latency over time", "time", "s",
-								"latency", "s");
-				if (lines < MAX_LINES) {
-					char *label = k == 0 ? pdb_xstrdup(labels[i]) :
-						      n > 1 ? pdb_xasprintf("%s %s", labels[i], suffixes[k - 1] + 1) :
-						      pdb_xstrdup(suffixes[k - 1] + 1);
-					add_line(p, label, keys[i], (int)lines, &tl);
-					reps_add(&reps, &tl);
-					free(label);
-				}
-				lines++;
+			if (tl.n == 0) {
+				timeline_free(&tl);
+				continue;
 			}
-			timeline_free(&tl);
-			if (k == 0 && tl.n > 0)
+			pdb_grow((void **)&lines, &cap, nlines + 1, sizeof *lines);
+			lines[nlines++] = (struct time_line){
+				.label = k == 0 ? pdb_xstrdup(labels[i]) :
+					 n > 1 ? pdb_xasprintf("%s %s", labels[i], suffixes[k - 1] + 1) :
+					 pdb_xstrdup(suffixes[k - 1] + 1),
+				.key = keys[i], .color = colors[i], .tl = tl };
+			if (k == 0)
 				break; /* its own samples say it all */
 		}
 	}
-	if (!p)
-		return;
-	auto_log(p, 50);
-	note = reps_note(&reps);
-	more = lines > MAX_LINES ? pdb_xasprintf("%d of %zu lines: narrow them with --bench or --metric",
-						 MAX_LINES, lines) : pdb_xstrdup("");
-	panel_title(p, "Latency over time", note, more);
-	free(note);
-	free(more);
+	/* pages of at most MAX_LINES lines; a series' percentiles on one page
+	 * where they fit */
+	start = pdb_xmalloc((nlines + 2) * sizeof *start);
+	pages = 0;
+	for (size_t l = 0; l < nlines; l++) {
+		size_t family = 1;
+		while (l + family < nlines && lines[l + family].key == lines[l].key)
+			family++;
+		if (pages == 0 || l - start[pages - 1] + (family <= MAX_LINES ? family : 1) > MAX_LINES)
+			start[pages++] = l;
+	}
+	start[pages] = nlines;
+	for (size_t pg = 0; pg < pages; pg++) {
+		struct pdb_chart_panel *p = pdb_chart_add_panel(c, "Latency over time", "time", "s",
+								"latency", "s");
+		struct reps_seen reps = { 0, 0 };
+		char *note, *where = pages > 1 ? pdb_xasprintf("%s%s%zu of %zu", group, *group ? ", " : "",
+							       pg + 1, pages) : pdb_xstrdup(group);
+		size_t from = start[pg], to = start[pg + 1];
+		int distinct = 1;
+		/* lines that would share a colour (a series' per-period
+		 * percentiles) take the page's colours in order */
+		for (size_t l = from; l < to; l++)
+			for (size_t j = from; j < l; j++)
+				distinct &= lines[j].color != lines[l].color;
+		for (size_t l = from; l < to; l++) {
+			add_line(p, lines[l].label, lines[l].key, distinct ? lines[l].color : (int)(l - from),
+				 &lines[l].tl);
+			reps_add(&reps, &lines[l].tl);
+		}
+		auto_log(p, 50);
+		note = reps_note(&reps);
+		panel_title(p, "Latency over time", where, note);
+		free(note);
+		free(where);
+	}
+	for (size_t l = 0; l < nlines; l++) {
+		free(lines[l].label);
+		timeline_free(&lines[l].tl);
+	}
+	free(lines);
+	free(start);
 }
 
 static int has_times(const struct pdb_result *r)
@@ -582,6 +620,45 @@ static int is_lag(const struct pdb_result *r)
 	return strcmp(r->unit, "count") == 0 && strstr(r->metric, "lag") != NULL;
 }
 
+/* The panel over time of a group of the items, what over time in unit
+ * (named in the title when shown). */
+static void timed_panel(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
+			const struct pdb_chart_item *all, const struct pdb_chart_group *g,
+			const char *shown, const char *unit, const char *what)
+{
+	struct pdb_chart_item *sub = pdb_xmalloc((g->n ? g->n : 1) * sizeof *sub);
+	int *colors = pdb_xmalloc((g->n ? g->n : 1) * sizeof *colors);
+	char *title = shown ? pdb_xasprintf("%s over time: %s", what, shown) :
+		      pdb_xasprintf("%s over time", what);
+	struct reps_seen reps = { 0, 0 };
+	struct pdb_chart_panel *p;
+	char **labels, *note;
+
+	for (size_t i = 0; i < g->n; i++)
+		sub[i] = all[g->idx[i]];
+	labels = pdb_chart_item_labels(sub, g->n);
+	pdb_chart_stage_colors(runs, nruns, sub, g->n, colors);
+	p = pdb_chart_add_panel(c, title, "time", "s", unit, ""); /* the title says what */
+	p->y.include_zero = 1;
+	for (size_t i = 0; i < g->n; i++) {
+		char *key = pdb_chart_item_key(&sub[i]);
+		struct timeline tl;
+		over_time(sub[i].r, &tl);
+		pdb_chart_select(c);
+		add_line(p, labels[i], key, colors[i], &tl);
+		reps_add(&reps, &tl);
+		free(key);
+		timeline_free(&tl);
+	}
+	note = reps_note(&reps);
+	panel_title(p, title, g->label, note);
+	free(note);
+	pdb_chart_labels_free(labels, g->n);
+	free(title);
+	free(colors);
+	free(sub);
+}
+
 /* Panels over time of the series pick takes (kinds.h). */
 void pdb_chart_timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
 			    const struct pdb_plot_opts *opts, int (*pick)(const struct pdb_result *),
@@ -595,7 +672,8 @@ void pdb_chart_timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t n
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
 			size_t u = 0;
-			if (!pick(r) || !pdb_glob_match(opts->bench_glob, r->benchmark) || !has_times(r))
+			if (!pdb_dim_filter_pass(opts->dims, r->dims, r->ndims) || !pick(r) ||
+			    !pdb_glob_match(opts->bench_glob, r->benchmark) || !has_times(r))
 				continue;
 			pdb_grow((void **)&it, &cap, n + 1, sizeof *it);
 			it[n].run = runs[k];
@@ -611,38 +689,15 @@ void pdb_chart_timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t n
 		}
 	sub = pdb_xmalloc((n ? n : 1) * sizeof *sub);
 	for (size_t u = 0; u < nunits; u++) {
-		struct pdb_chart_panel *p;
-		char *title = nunits > 1 ? pdb_xasprintf("%s over time: %s", what, units[u]) :
-			      pdb_xasprintf("%s over time", what);
-		struct reps_seen reps = { 0, 0 };
-		char **labels, *note;
-		size_t m = 0;
+		struct pdb_chart_group *g;
+		size_t m = 0, ng;
 		for (size_t i = 0; i < n; i++)
 			if (strcmp(it[i].r->unit, units[u]) == 0)
 				sub[m++] = it[i];
-		labels = pdb_chart_item_labels(sub, m);
-		p = pdb_chart_add_panel(c, title, "time", "s", units[u], ""); /* the title says what */
-		p->y.include_zero = 1;
-		for (size_t i = 0; i < m; i++) {
-			char *key = pdb_chart_item_key(&sub[i]);
-			struct timeline tl;
-			over_time(sub[i].r, &tl);
-			pdb_chart_select(c);
-			if (i < MAX_LINES) {
-				add_line(p, labels[i], key, (int)i, &tl);
-				reps_add(&reps, &tl);
-			} else {
-				pdb_chart_skip(c, "%s: more than %d lines in its %s panel: "
-					       "narrow them with --bench", key, MAX_LINES, what);
-			}
-			free(key);
-			timeline_free(&tl);
-		}
-		note = reps_note(&reps);
-		panel_title(p, title, note, "");
-		free(note);
-		pdb_chart_labels_free(labels, m);
-		free(title);
+		ng = pdb_chart_groups(sub, m, MAX_LINES, &g);
+		for (size_t k = 0; k < ng; k++)
+			timed_panel(c, runs, nruns, sub, &g[k], nunits > 1 ? units[u] : NULL, units[u], what);
+		pdb_chart_groups_free(g, ng);
 	}
 	free(sub);
 	free(it);
@@ -664,28 +719,11 @@ static void lag_after_rates(struct pdb_chart *c, size_t throughput)
 	c->panels[throughput + 1] = lag;
 }
 
-/* The time panels past what the chart's height holds are left out, the
- * last first, and the series only they drew are named. */
+/* The chart grows to give every panel its usual room: none is left out. */
 static void fit_panels(struct pdb_chart *c)
 {
-	size_t room = pdb_chart_panels_room(c->height);
-
-	while (c->npanels > room) {
-		const struct pdb_chart_panel *p = &c->panels[c->npanels - 1];
-		for (size_t s = 0; s < p->nseries; s++) {
-			const char *src = p->series[s].source;
-			int elsewhere = 0;
-			for (size_t q = 0; q + 1 < c->npanels && src && !elsewhere; q++)
-				for (size_t t = 0; t < c->panels[q].nseries && !elsewhere; t++)
-					elsewhere = c->panels[q].series[t].source &&
-						    strcmp(c->panels[q].series[t].source, src) == 0;
-			if (src && !elsewhere)
-				pdb_chart_skip(c, "%s: no room for its panel \"%s\" at %dx%d (make the "
-					       "chart taller, or narrow it with --bench)", src,
-					       p->title, c->width, c->height);
-		}
-		pdb_chart_pop_panel(c);
-	}
+	if (pdb_chart_panels_room(c->height) < c->npanels)
+		c->height = pdb_chart_panels_height(c->npanels);
 }
 
 /* The panels from first on share one time axis, from 0 to the end of the
@@ -706,6 +744,69 @@ static void whole_duration(struct pdb_chart *c, size_t first)
 	}
 }
 
+/* The percentile spectrum of a group of the items, in a panel of its own. */
+static void spectrum_panel(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
+			   const struct pdb_chart_item *all, const struct pdb_chart_group *g)
+{
+	struct pdb_chart_item *it = pdb_xmalloc((g->n ? g->n : 1) * sizeof *it);
+	int *colors = pdb_xmalloc((g->n ? g->n : 1) * sizeof *colors);
+	struct pdb_chart_panel *p;
+	char **labels, *title = *g->label ? pdb_xasprintf("Percentile spectrum (%s)", g->label) :
+				pdb_xstrdup("Percentile spectrum");
+
+	for (size_t i = 0; i < g->n; i++)
+		it[i] = all[g->idx[i]];
+	labels = pdb_chart_item_labels(it, g->n);
+	pdb_chart_stage_colors(runs, nruns, it, g->n, colors);
+	p = pdb_chart_add_panel(c, title, "percentile", "", "latency", "s");
+	p->x.kind = PDB_AXIS_NINES;
+	p->weight = 1.3;
+	for (size_t i = 0; i < g->n; i++) {
+		struct pdb_chart_series *s;
+		char *key = pdb_chart_item_key(&it[i]);
+		double *x, *y;
+		size_t m;
+		if (it[i].family)
+			spectrum_from_family(&it[i], &x, &y, &m);
+		else if (count_percentiles(it[i].r) >= 3 || it[i].r->nsamples < 2)
+			spectrum_from_stats(it[i].r, &x, &y, &m);
+		else
+			spectrum_from_samples(it[i].r, &x, &y, &m);
+		s = pdb_chart_add_series(p, labels[i], PDB_MARK_LINE | (m <= 12 ? PDB_MARK_POINTS : 0),
+					 colors[i], x, y, NULL, NULL, m);
+		pdb_chart_series_source(s, key);
+		free(key);
+		free(x);
+		free(y);
+	}
+	auto_log(p, 20);
+	pdb_chart_labels_free(labels, g->n);
+	free(title);
+	free(colors);
+	free(it);
+}
+
+/* Latency over time of a group of the items. */
+static void group_over_time(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
+			    const struct pdb_chart_item *all, const struct pdb_chart_group *g)
+{
+	struct pdb_chart_item *it = pdb_xmalloc((g->n ? g->n : 1) * sizeof *it);
+	int *colors = pdb_xmalloc((g->n ? g->n : 1) * sizeof *colors);
+	char **labels, **keys = pdb_xcalloc(g->n ? g->n : 1, sizeof *keys);
+
+	for (size_t i = 0; i < g->n; i++)
+		it[i] = all[g->idx[i]];
+	labels = pdb_chart_item_labels(it, g->n);
+	for (size_t i = 0; i < g->n; i++)
+		keys[i] = pdb_chart_item_key(&it[i]);
+	pdb_chart_stage_colors(runs, nruns, it, g->n, colors);
+	latency_over_time(c, it, labels, keys, colors, g->n, g->label);
+	pdb_chart_labels_free(labels, g->n);
+	pdb_chart_labels_free(keys, g->n);
+	free(colors);
+	free(it);
+}
+
 struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *sel,
 				    size_t nsel, const struct pdb_plot_opts *opts,
 				    struct pdb_err *err)
@@ -713,9 +814,8 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 	struct pdb_run **runs = NULL;
 	struct pdb_chart_item *it = NULL;
 	struct pdb_chart *c;
-	struct pdb_chart_panel *p;
-	char **labels = NULL, **keys = NULL;
-	size_t n = 0, throughput;
+	struct pdb_chart_group *g;
+	size_t n = 0, ng, throughput;
 	int others = 0;
 
 	if (pdb_chart_load_runs(store, sel, nsel, &runs, err) < 0)
@@ -730,60 +830,37 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 		whole_duration(c, 0);
 		goto out;
 	}
-	if (n == 0 || n > MAX_LINES) {
-		if (n == 0 && c->nskipped > 0) /* the reason the one left out is not drawn */
+	if (n == 0) {
+		if (c->nskipped > 0) /* the reason the one left out is not drawn */
 			pdb_err_set(err, PDB_EXIT_INPUT, "no latency series to draw: %s%s", c->skipped[0],
 				    c->nskipped > 1 ? " (and others)" : "");
-		else if (n == 0)
+		else
 			pdb_err_set(err, PDB_EXIT_INPUT, "no latency series (a time metric with samples "
 				    "or percentiles) in the runs given%s",
-				    opts->bench_glob || opts->metric_glob ? " (and --bench/--metric)" : "");
-		else
-			pdb_err_set(err, PDB_EXIT_USAGE, "%zu latency series match; narrow them with "
-				    "--bench or --metric (at most %d)", n, MAX_LINES);
+				    opts->bench_glob || opts->metric_glob || opts->dims ?
+				    " (and --bench/--metric/--dim)" : "");
 		pdb_chart_free(c);
 		c = NULL;
 		goto out;
 	}
-	labels = pdb_chart_item_labels(it, n);
-	keys = pdb_xcalloc(n, sizeof *keys);
-	for (size_t i = 0; i < n; i++) {
-		keys[i] = pdb_chart_item_key(&it[i]);
+	for (size_t i = 0; i < n; i++)
 		others |= strcmp(it[i].r->benchmark, it[0].r->benchmark) != 0;
-	}
 	c->title = opts->title ? pdb_xstrdup(opts->title) :
 		   pdb_xasprintf("Latency: %s%s", it[0].r->benchmark, others ? " and others" : "");
-	p = pdb_chart_add_panel(c, "Percentile spectrum", "percentile", "", "latency", "s");
-	p->x.kind = PDB_AXIS_NINES;
-	p->weight = 1.3;
-	for (size_t i = 0; i < n; i++) {
-		struct pdb_chart_series *s;
-		double *x, *y;
-		size_t m;
-		if (it[i].family)
-			spectrum_from_family(&it[i], &x, &y, &m);
-		else if (count_percentiles(it[i].r) >= 3 || it[i].r->nsamples < 2)
-			spectrum_from_stats(it[i].r, &x, &y, &m);
-		else
-			spectrum_from_samples(it[i].r, &x, &y, &m);
-		s = pdb_chart_add_series(p, labels[i], PDB_MARK_LINE | (m <= 12 ? PDB_MARK_POINTS : 0),
-					 (int)i, x, y, NULL, NULL, m);
-		pdb_chart_series_source(s, keys[i]);
-		free(x);
-		free(y);
-	}
-	auto_log(p, 20);
-	latency_over_time(c, it, labels, keys, n);
+	ng = pdb_chart_groups(it, n, MAX_LINES, &g);
+	for (size_t k = 0; k < ng; k++)
+		spectrum_panel(c, runs, nsel, it, &g[k]);
+	for (size_t k = 0; k < ng; k++)
+		group_over_time(c, runs, nsel, it, &g[k]);
+	pdb_chart_groups_free(g, ng);
 	throughput = c->npanels;
 	pdb_chart_timed_panels(c, runs, nsel, opts, is_rate, "Throughput");
 	pdb_chart_timed_panels(c, runs, nsel, opts, is_lag, "Lag");
 	lag_after_rates(c, throughput);
 	fit_panels(c);
 	pdb_chart_resource_panels(c, runs, nsel, opts); /* the chart grows for them */
-	whole_duration(c, 1);
+	whole_duration(c, ng); /* the spectra apart */
 out:
-	pdb_chart_labels_free(labels, n);
-	pdb_chart_labels_free(keys, n);
 	free(it);
 	pdb_chart_runs_free(runs, nsel);
 	return c;

@@ -370,6 +370,17 @@ static void thin_ticks(struct pdb_axis_layout *a, int is_x)
 			drop_tick(a, i--);
 }
 
+/* An x tick whose label, centred on it, would leave the canvas of width
+ * (the last of a wide axis: "1000%" at the right edge) is left out. */
+static void ticks_on_canvas(struct pdb_axis_layout *a, double width)
+{
+	for (size_t i = 0; i < a->nticks; i++) {
+		double half = pdb_chart_text_width(a->ticks[i].label, PDB_FONT_TICK) / 2;
+		if (a->ticks[i].px - half < 0 || a->ticks[i].px + half > width)
+			drop_tick(a, i--);
+	}
+}
+
 static double widest_label(const struct pdb_axis_layout *a)
 {
 	double w = 0;
@@ -583,6 +594,24 @@ static void legend_entries(const struct pdb_chart_panel *p, struct pdb_legend_la
 	lg->h = 8 + LEGEND_ROW * (double)lg->n;
 }
 
+/* An outside legend taller than room: its first entries, and a last row
+ * "and N more" for the rest (drawn, not named), so that it never reaches
+ * the panel below. */
+static void legend_cap(struct pdb_legend_layout *lg, double room)
+{
+	size_t rows = room > 8 + LEGEND_ROW ? (size_t)((room - 8) / LEGEND_ROW) : 1;
+
+	if (lg->n <= rows)
+		return;
+	if (rows < 2)
+		rows = 2; /* one entry and the count */
+	for (size_t k = rows - 1; k < lg->n; k++)
+		free(lg->labels[k]);
+	lg->more = lg->n - (rows - 1);
+	lg->n = rows - 1;
+	lg->h = 8 + LEGEND_ROW * (double)rows;
+}
+
 /* Put the legend in the corner where it covers least: LEGEND_COVERS when
  * every corner covers data, LEGEND_TOO_BIG when it does not fit the plot
  * (the caller then moves it outside), else 0. */
@@ -637,6 +666,7 @@ static void layout_release_panels(struct pdb_chart_layout *L)
 			series_release(&pl->series[s]);
 		free(pl->series);
 		free(pl->vmark_px);
+		free(pl->vmark_labels);
 		free(pl->hmark_px);
 		free(pl->legend.series);
 		for (size_t k = 0; k < pl->legend.n; k++)
@@ -728,6 +758,7 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 		if (pl->y2.present)
 			axis_place(&pl->y2, pl->bottom, pl->top);
 		thin_ticks(&pl->x, 1);
+		ticks_on_canvas(&pl->x, c->width);
 		thin_ticks(&pl->y, 0);
 		thin_ticks(&pl->y2, 0);
 		pl->nseries = p->nseries;
@@ -745,10 +776,12 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 			pl->legend.x = pl->right + (pl->y2.present ? y2w : 24); /* clear of the last x label */
 			pl->legend.y = pl->top;
 			pl->legend.where = "outside";
+			legend_cap(&pl->legend, pl->bottom - pl->top + panel_bottom_extra(p));
 		} else {
 			collide |= legend_place(p, pl);
 		}
 		fit_axis_texts(pl);
+		pdb_chart_place_vmark_labels(p, pl);
 		pdb_chart_place_values(p, pl);
 	}
 	return collide;

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "chart/chart.h"
+#include "err.h"
 #include "util.h"
 
 /* Font sizes (pixels) the layout reserves room for and render draws with. */
@@ -69,6 +70,8 @@ struct pdb_legend_layout {
 	char **labels;     /* their labels, cut with an ellipsis to the box */
 	double x, y, w, h; /* box in pixels */
 	const char *where; /* "top-right", "top-left", "bottom-right", "bottom-left", "outside" */
+	size_t more;       /* labelled series past the room of an outside legend: its last
+			    * row says "and N more" (they are drawn, not named) */
 };
 
 struct pdb_panel_layout {
@@ -78,6 +81,9 @@ struct pdb_panel_layout {
 	struct pdb_series_layout *series;
 	size_t nseries;
 	double *vmark_px, *hmark_px;
+	struct pdb_text_box *vmark_labels; /* per vmark: its label's box, text "" when it has
+					    * none (or no room: beside its line, at the top) */
+	size_t nvmark_labels;      /* of them: the panel's vertical lines */
 	struct pdb_legend_layout legend;
 };
 
@@ -118,6 +124,10 @@ void pdb_chart_tick_labels(struct pdb_tick *ticks, size_t n, const char *unit,
 /* The nines transform: -log10(1 - p/100) (50 -> 0.301, 99 -> 2). */
 double pdb_chart_nines(double percent);
 
+/* The labels of the panel's vertical lines (chart/values.c): at the plot's
+ * top beside their line, right else left, a row lower where one would
+ * cover another or the legend. */
+void pdb_chart_place_vmark_labels(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl);
 /* Value labels of the panel's PDB_MARK_VALUES series (chart/values.c):
  * above each point (beside each bar's end), in the axis unit, left out
  * where one would leave the plot or cover another. */
@@ -130,6 +140,14 @@ void pdb_chart_fit(char *out, size_t size, const char *s, double font, int bold,
 size_t pdb_chart_text_boxes(const struct pdb_chart_layout *layout, struct pdb_text_box **out);
 /* Whether two boxes overlap. */
 int pdb_chart_boxes_overlap(const struct pdb_text_box *a, const struct pdb_text_box *b);
+/* The layout check, one rule: text i of the n boxes b of L is at fault when
+ * it leaves the canvas (*off set) or overlaps another; returns the index of
+ * the first it overlaps, or n. */
+size_t pdb_chart_text_clash(const struct pdb_chart_layout *L, const struct pdb_text_box *b, size_t n,
+			    size_t i, int *off);
+/* 0 when no text of L is at fault, else -1 with err (PDB_EXIT_RUNTIME)
+ * naming the first: a chart is drawn only when its texts read. */
+int pdb_chart_layout_check(const struct pdb_chart_layout *L, struct pdb_err *err);
 
 /* Reduce a line of n points sorted by px to at most four per pixel column
  * (first, min, max, last, in their order). Writes to ox, oy (room for n);

@@ -56,10 +56,8 @@ static void texts_text(struct pdb_buf *out, const struct pdb_chart_layout *L)
 	size_t n = pdb_chart_text_boxes(L, &b), bad = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		int off = b[i].x < 0 || b[i].y < 0 || b[i].x + b[i].w > L->width || b[i].y + b[i].h > L->height;
-		size_t k = 0;
-		while (k < n && (k == i || !pdb_chart_boxes_overlap(&b[i], &b[k])))
-			k++;
+		int off;
+		size_t k = pdb_chart_text_clash(L, b, n, i, &off);
 		if (off || k < n) {
 			pdb_buf_puts(out, "text ");
 			q(out, b[i].text);
@@ -128,10 +126,16 @@ void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_lay
 				pdb_buf_puts(out, "\n");
 			}
 		}
-		for (size_t k = 0; k < p->nvmarks; k++)
-			pdb_buf_printf(out, "  vmark %.4g @%.1f%s colour %d\n", p->vmarks[k].x,
+		for (size_t k = 0; k < p->nvmarks; k++) {
+			pdb_buf_printf(out, "  vmark %.4g @%.1f%s colour %d", p->vmarks[k].x,
 				       pl->vmark_px[k], p->vmarks[k].dashed ? " dashed" : "",
 				       p->vmarks[k].color);
+			if (*pl->vmark_labels[k].text) {
+				pdb_buf_puts(out, " label ");
+				q(out, pl->vmark_labels[k].text);
+			}
+			pdb_buf_puts(out, "\n");
+		}
 		for (size_t k = 0; k < p->nhmarks; k++)
 			pdb_buf_printf(out, "  hmark %.4g @%.1f\n", p->hmarks[k], pl->hmark_px[k]);
 		if (pl->legend.n > 0) {
@@ -141,6 +145,8 @@ void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_lay
 				pdb_buf_puts(out, " ");
 				q(out, pl->legend.labels[k]);
 			}
+			if (pl->legend.more)
+				pdb_buf_printf(out, " and %zu more", pl->legend.more);
 			pdb_buf_puts(out, "\n");
 		}
 	}

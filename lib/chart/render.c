@@ -1,5 +1,5 @@
 /* Chart rendering: the file written whole or not at all, the drawing done
- * by the module render.so (cairo_render.c), loaded when first needed. */
+ * by cairo_render.c. */
 #include "chart/render.h"
 
 #include <string.h>
@@ -7,18 +7,6 @@
 
 #include "atomic_file.h"
 #include "chart/cairo_render.h"
-#include "module.h"
-
-/* linked in (unit tests, fuzzing), or NULL: then the module is loaded */
-#pragma weak pdb_cairo_draw
-
-static int draw(const struct pdb_chart *c, const struct pdb_chart_layout *L, const char *path,
-		struct pdb_buf *mem, int format, struct pdb_err *err)
-{
-	pdb_cairo_draw_fn *fn = PDB_MODULE_FN("render", pdb_cairo_draw, err);
-
-	return fn ? fn(c, L, path, mem, format, err) : -1;
-}
 
 int pdb_chart_format_of(const char *path)
 {
@@ -41,14 +29,16 @@ int pdb_chart_render(const struct pdb_chart *c, const struct pdb_chart_layout *L
 	struct pdb_atomic a;
 	int ok;
 
-	if (pdb_atomic_begin(path, kind, &a, err) < 0)
+	if (pdb_chart_layout_check(L, err) < 0 || pdb_atomic_begin(path, kind, &a, err) < 0)
 		return -1;
-	ok = draw(c, L, a.name, NULL, format, err) == 0;
+	ok = pdb_cairo_draw(c, L, a.name, NULL, format, err) == 0;
 	return pdb_atomic_end(&a, ok, err);
 }
 
 int pdb_chart_render_svg(const struct pdb_chart *c, const struct pdb_chart_layout *L,
 			 struct pdb_buf *out, struct pdb_err *err)
 {
-	return draw(c, L, "(SVG in memory)", out, PDB_CHART_SVG, err);
+	if (pdb_chart_layout_check(L, err) < 0)
+		return -1;
+	return pdb_cairo_draw(c, L, "(SVG in memory)", out, PDB_CHART_SVG, err);
 }

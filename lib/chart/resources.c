@@ -8,6 +8,7 @@
 
 #include "chart/layout.h"
 #include "runner/sampler.h"
+#include "dim_filter.h"
 #include "util.h"
 
 static int is_metric(const struct pdb_result *r, int kind, const char *metric)
@@ -87,7 +88,8 @@ const char *pdb_chart_resource_bench(struct pdb_run **runs, size_t nruns, const 
 	for (size_t k = 0; k < nruns; k++)
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
-			if (!pdb_sampled_kind(r) || !pdb_glob_match(opts->bench_glob, r->benchmark))
+			if (!pdb_sampled_kind(r) || !pdb_glob_match(opts->bench_glob, r->benchmark) ||
+			    !pdb_dim_filter_pass(opts->dims, r->dims, r->ndims))
 				continue;
 			if (!first)
 				first = r->benchmark;

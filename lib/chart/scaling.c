@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dim_filter.h"
+#include "table.h"
 #include "util.h"
 
 /* One measured value at a vCPU count. */
@@ -79,13 +81,17 @@ static size_t distinct_counts(const struct point *pts, size_t n, const struct pd
 	return d;
 }
 
-static double median_of(double *v, size_t n)
+static double mean_of(const double *v, size_t n)
 {
-	qsort(v, n, sizeof *v, cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	return sum / (double)n;
 }
 
-/* Rows of one line: one per vCPU count (the median when several), and its fit. */
+/* Rows of one line: one per vCPU count (the mean when several runs have
+ * it: the speed-up rule, lib/table.h), and its fit. */
 static void fill_line(const struct point *pts, size_t n, const struct pdb_result *cand,
 		      int from_time, struct pdb_scaling_line *ln)
 {
@@ -107,13 +113,13 @@ static void fill_line(const struct point *pts, size_t n, const struct pdb_result
 			    pts[i].vcpus == counts[c])
 				vals[k++] = from_time ? 1 / pts[i].value : pts[i].value;
 		ln->rows[ln->n].vcpus = counts[c];
-		ln->rows[ln->n].throughput = median_of(vals, k);
+		ln->rows[ln->n].throughput = mean_of(vals, k);
 		ln->n++;
 	}
 	for (size_t i = 0; i < ln->n; i++) {
 		struct pdb_scaling_row *row = &ln->rows[i], *first = &ln->rows[0];
 		row->per_vcpu = row->throughput / row->vcpus;
-		row->speedup = row->throughput / first->throughput;
+		row->speedup = pdb_speedup_pct(first->throughput, row->throughput, PDB_DIR_HIGHER) / 100;
 		row->efficiency = 100 * row->per_vcpu / first->per_vcpu;
 		row->increase = i == 0 ? NAN : (row->throughput - ln->rows[i - 1].throughput) /
 						(row->vcpus - ln->rows[i - 1].vcpus);
@@ -267,8 +273,9 @@ int pdb_scaling_gather(struct pdb_store *store, const char *const *sel, size_t n
 	for (size_t k = 0; k < nsel; k++)
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
-			double vc, v = pdb_result_value(r);
-			if (!pdb_glob_match(opts->bench_glob, r->benchmark) ||
+			double vc, v = pdb_table_mean(r); /* the speed-up rule's (lib/table.h) */
+			if (!pdb_dim_filter_pass(opts->dims, r->dims, r->ndims) ||
+			    !pdb_glob_match(opts->bench_glob, r->benchmark) ||
 			    !pdb_glob_match(opts->metric_glob, r->metric) ||
 			    vcpus_of(runs[k], r, &vc) < 0 || !(v > 0))
 				continue;

@@ -135,7 +135,22 @@ static void add_baseline(struct pdb_chart_panel *p, const struct pdb_scaling *ba
 	free(eff);
 }
 
-/* One line: ideal, fit, measured (and the baseline's); efficiency with throughput per vCPU. */
+/* Room above the highest point for its value: the y axis from 0 to a
+ * fifth above it (the first count's 100 % would sit on the plot's top). */
+static void headroom(struct pdb_chart_panel *p, const double *y, size_t n)
+{
+	double top = 0;
+
+	for (size_t i = 0; i < n; i++)
+		top = y[i] > top ? y[i] : top;
+	if (top > 0 && isfinite(top * 1.2)) {
+		p->y.min = 0;
+		p->y.max = top * 1.2;
+	}
+}
+
+/* One line: ideal, fit, measured (and the baseline's); efficiency, and
+ * throughput per vCPU below it. */
 static void one_line(struct pdb_chart *c, const struct pdb_scaling *s, const struct pdb_scaling *base,
 		     const char *title, int logx)
 {
@@ -164,14 +179,21 @@ static void one_line(struct pdb_chart *c, const struct pdb_scaling *s, const str
 	add_baseline(p, base, ln, "baseline", PDB_COLOR_PURPLE, 0);
 	p = pdb_chart_add_panel(c, NULL, "vCPUs", "", "efficiency", "%");
 	p->y.include_zero = 1;
-	pdb_chart_axis_second(&p->y, ln->rows[0].per_vcpu / 100, "per vCPU", s->unit);
+	headroom(p, eff, ln->n);
 	pdb_chart_add_hmark(p, 100);
-	line_series(p, s, ln, "parallel efficiency (left axis)",
-		    PDB_MARK_LINE | PDB_MARK_POINTS | PDB_MARK_VALUES, PDB_COLOR_GREEN, n, eff);
+	line_series(p, s, ln, "parallel efficiency", PDB_MARK_LINE | PDB_MARK_POINTS | PDB_MARK_VALUES,
+		    PDB_COLOR_GREEN, n, eff);
 	add_baseline(p, base, ln, NULL, PDB_COLOR_PURPLE, 1);
-	/* the same line read on the right: a legend entry of its own */
-	pdb_chart_add_series(p, "throughput per vCPU (right axis)", PDB_MARK_LINE | PDB_MARK_POINTS,
-			     PDB_COLOR_GREEN, NULL, NULL, NULL, NULL, 0);
+	/* per vCPU has efficiency's shape (efficiency is it over the first
+	 * count's): a panel of its own, in another colour, marker and dash,
+	 * so that neither line hides the other */
+	for (size_t i = 0; i < ln->n; i++)
+		x[i] = ln->rows[i].per_vcpu;
+	p = pdb_chart_add_panel(c, NULL, "vCPUs", "", "per vCPU", s->unit);
+	p->y.include_zero = 1;
+	headroom(p, x, ln->n);
+	line_series(p, s, ln, "throughput per vCPU",
+		    PDB_MARK_LINE | PDB_MARK_DASHED | PDB_MARK_RING | PDB_MARK_VALUES, PDB_COLOR_ORANGE, n, x);
 	free(n);
 	free(x);
 	free(eff);
@@ -265,25 +287,30 @@ static void small_multiples(struct pdb_chart *c, const struct pdb_scaling *s, co
 	}
 }
 
-/* Every panel: one x axis, log2 for powers of two, else linear from 0. */
+/* Every panel: one x axis, log2 for powers of two, else linear from the
+ * first vCPU count to the last (or the fit's end), not from 0. */
 static void x_axes(struct pdb_chart *c, int logx)
 {
-	double lo = 0, hi = 0;
+	double lo = INFINITY, hi = 0;
 
 	for (size_t p = 0; p < c->npanels; p++)
 		for (size_t s = 0; s < c->panels[p].nseries; s++)
-			for (size_t i = 0; i < c->panels[p].series[s].n; i++)
-				if (!(c->panels[p].series[s].marks & PDB_MARK_CLIP) &&
-				    c->panels[p].series[s].x[i] > hi)
-					hi = c->panels[p].series[s].x[i];
-	pdb_chart_nice_range(&lo, &hi, 8);
+			for (size_t i = 0; i < c->panels[p].series[s].n; i++) {
+				double x = c->panels[p].series[s].x[i];
+				if (c->panels[p].series[s].marks & PDB_MARK_CLIP)
+					continue;
+				hi = x > hi ? x : hi;
+				lo = x < lo ? x : lo;
+			}
+	if (!isfinite(lo) || lo >= hi)
+		lo = 0;
 	for (size_t p = 0; p < c->npanels; p++) {
 		struct pdb_chart_axis *a = &c->panels[p].x;
 		if (logx) {
 			a->kind = PDB_AXIS_LOG2;
 			continue;
 		}
-		a->min = lo;
+		a->min = floor(lo);
 		a->max = hi > 1 ? ceil(hi) : hi;
 		a->integer = 1;
 	}

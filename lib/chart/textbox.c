@@ -93,6 +93,38 @@ static double widest(const struct pdb_axis_layout *a)
 	return w;
 }
 
+size_t pdb_chart_text_clash(const struct pdb_chart_layout *L, const struct pdb_text_box *b, size_t n,
+			    size_t i, int *off)
+{
+	size_t k = 0;
+
+	*off = b[i].x < 0 || b[i].y < 0 || b[i].x + b[i].w > L->width || b[i].y + b[i].h > L->height;
+	while (k < n && (k == i || !pdb_chart_boxes_overlap(&b[i], &b[k])))
+		k++;
+	return k;
+}
+
+int pdb_chart_layout_check(const struct pdb_chart_layout *L, struct pdb_err *err)
+{
+	struct pdb_text_box *b;
+	size_t n = pdb_chart_text_boxes(L, &b);
+	int ret = 0, off;
+
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		size_t k = pdb_chart_text_clash(L, b, n, i, &off);
+		if (k < n)
+			ret = pdb_err_set(err, PDB_EXIT_RUNTIME, "the chart's texts \"%s\" and \"%s\" "
+					  "overlap at %dx%d: nothing drawn (plot --layout shows where)",
+					  b[i].text, b[k].text, L->width, L->height);
+		else if (off)
+			ret = pdb_err_set(err, PDB_EXIT_RUNTIME, "the chart's text \"%s\" leaves the "
+					  "canvas at %dx%d: nothing drawn (plot --layout shows where)",
+					  b[i].text, L->width, L->height);
+	}
+	free(b);
+	return ret;
+}
+
 size_t pdb_chart_text_boxes(const struct pdb_chart_layout *L, struct pdb_text_box **out)
 {
 	struct boxes bs = { 0 };
@@ -120,6 +152,9 @@ size_t pdb_chart_text_boxes(const struct pdb_chart_layout *L, struct pdb_text_bo
 				     (pl->top + pl->bottom) / 2, 0);
 		if (pl->legend.n > 0)
 			add(&bs, pl->legend.labels[0], pl->legend.x, pl->legend.y, pl->legend.w, pl->legend.h);
+		for (size_t k = 0; pl->vmark_labels && k < L->panels[i].nvmark_labels; k++)
+			add(&bs, pl->vmark_labels[k].text, pl->vmark_labels[k].x, pl->vmark_labels[k].y,
+			    pl->vmark_labels[k].w, pl->vmark_labels[k].h);
 		for (size_t s = 0; s < pl->nseries; s++)
 			for (size_t k = 0; k < pl->series[s].nvalues; k++) {
 				const struct pdb_text_box *v = &pl->series[s].values[k];

@@ -34,7 +34,42 @@ static int fits(const struct pdb_chart_panel *p, const struct pdb_panel_layout *
 		for (size_t k = 0; k < pl->series[s].nvalues; k++)
 			if (pdb_chart_boxes_overlap(b, &pl->series[s].values[k]))
 				return 0;
+	for (size_t k = 0; pl->vmark_labels && k < p->nvmarks; k++)
+		if (*pl->vmark_labels[k].text && pdb_chart_boxes_overlap(b, &pl->vmark_labels[k]))
+			return 0;
 	return 1;
+}
+
+#define VMARK_ROWS 4
+
+void pdb_chart_place_vmark_labels(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl)
+{
+	struct pdb_text_box legend = { pl->legend.x, pl->legend.y, pl->legend.w, pl->legend.h, "" };
+
+	pl->vmark_labels = pdb_xcalloc(p->nvmarks + 1, sizeof *pl->vmark_labels);
+	pl->nvmark_labels = p->nvmarks;
+	for (size_t k = 0; k < p->nvmarks; k++) {
+		struct pdb_text_box *b = &pl->vmark_labels[k];
+		int placed = 0;
+		if (!*p->vmarks[k].label)
+			continue;
+		pdb_chart_fit(b->text, sizeof b->text, p->vmarks[k].label, PDB_FONT_VALUE, 0,
+			      (pl->right - pl->left) / 3);
+		b->w = pdb_chart_text_width(b->text, PDB_FONT_VALUE);
+		b->h = PDB_FONT_VALUE + 2;
+		for (int row = 0; row < 2 * VMARK_ROWS && !placed; row++) {
+			b->x = row % 2 == 0 ? pl->vmark_px[k] + 3 : pl->vmark_px[k] - 3 - b->w;
+			b->y = pl->top + 2 + (row / 2) * (b->h + 1);
+			placed = b->x >= pl->left && b->x + b->w <= pl->right &&
+				 b->y + b->h <= pl->bottom &&
+				 !(pl->legend.n > 0 && pdb_chart_boxes_overlap(b, &legend));
+			for (size_t j = 0; placed && j < k; j++)
+				placed = !*pl->vmark_labels[j].text ||
+					 !pdb_chart_boxes_overlap(b, &pl->vmark_labels[j]);
+		}
+		if (!placed)
+			b->text[0] = '\0'; /* no room: the line's colour says whose it is */
+	}
 }
 
 static void value_text(const struct pdb_chart_panel *p, const struct pdb_chart_series *se, size_t i,
@@ -49,6 +84,33 @@ static void value_text(const struct pdb_chart_panel *p, const struct pdb_chart_s
 	}
 	pdb_chart_tick_labels(&t, 1, p->y.unit ? p->y.unit : "", 1, 1);
 	snprintf(out, size, "%s", t.label);
+}
+
+/* A point's value: above it, else below, each centred or moved along to
+ * stay in the plot (the last point of a line at the plot's right edge),
+ * else left or right of it; 0 when none of these places fits. */
+static int beside_point(const struct pdb_chart_panel *p, const struct pdb_panel_layout *pl,
+			const struct pdb_series_layout *l, size_t i, struct pdb_text_box *b)
+{
+	double above = l->py[i] - VALUE_GAP - b->h, below = l->py[i] + VALUE_GAP;
+	double centre = l->px[i] - b->w / 2, inside = centre;
+	const double place[][2] = {
+		{ centre, above }, { centre, below }, { 0, above }, { 0, below },
+		{ l->px[i] - VALUE_GAP - b->w, l->py[i] - b->h / 2 },
+		{ l->px[i] + VALUE_GAP, l->py[i] - b->h / 2 },
+	};
+
+	if (inside + b->w > pl->right)
+		inside = pl->right - b->w;
+	if (inside < pl->left)
+		inside = pl->left;
+	for (size_t k = 0; k < sizeof place / sizeof place[0]; k++) {
+		b->x = k == 2 || k == 3 ? inside : place[k][0];
+		b->y = place[k][1];
+		if (fits(p, pl, b))
+			return 1;
+	}
+	return 0;
 }
 
 void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl)
@@ -77,11 +139,8 @@ void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_la
 				b->x = se->x[i] < 0 ? lo - VALUE_GAP - b->w : hi + VALUE_GAP;
 				if (!fits(p, pl, b))
 					b->x = se->x[i] < 0 ? hi + VALUE_GAP : lo - VALUE_GAP - b->w;
-			} else {
-				b->x = l->px[i] - b->w / 2;
-				b->y = l->py[i] - VALUE_GAP - b->h;
-				if (b->y < pl->top) /* no room above: below */
-					b->y = l->py[i] + VALUE_GAP;
+			} else if (!beside_point(p, pl, l, i, b)) {
+				continue;
 			}
 			l->nvalues += fits(p, pl, b);
 		}

@@ -5,6 +5,7 @@
 
 #include "formats/attrs_util.h"
 #include "formats/format.h"
+#include "metric_role.h"
 #include "parse/json_packed.h"
 #include "parse/json_util.h"
 #include "util.h"
@@ -142,6 +143,21 @@ static int parse_stats(const struct pdb_source *src, struct pdb_json_doc *doc,
 }
 
 /* One element of benchmarks[]: name and params make the series. */
+
+/* What a benchmark's rounds measured: its options.timer (--benchmark-timer)
+ * is a clock of the process's or thread's CPU time (time.process_time,
+ * time.thread_time: "process_time", "thread_time") or a wall clock
+ * (perf_counter, the default, and the rest): cpu_time or time. */
+static const char *timer_metric(const json_t *b)
+{
+	const json_t *o = json_object_get(b, "options");
+	const char *t = json_is_object(o) ? json_string_value(json_object_get(o, "timer")) : NULL;
+
+	if (t && (strstr(t, "process_time") || strstr(t, "thread_time")))
+		return PDB_METRIC_CPU;
+	return "time";
+}
+
 static int parse_benchmark(const struct pdb_source *src, struct pdb_json_doc *doc,
 			   struct pdb_run *run, const json_t *b, size_t idx, int shared_options,
 			   struct pdb_err *err)
@@ -170,7 +186,7 @@ static int parse_benchmark(const struct pdb_source *src, struct pdb_json_doc *do
 		}
 	}
 	bench = base_name(name, has_params);
-	r = pdb_run_result_with_dims(run, bench, dims, ndims, "time", "s");
+	r = pdb_run_result_with_dims(run, bench, dims, ndims, timer_metric(b), "s");
 	if (strcmp(bench, name) != 0)
 		pdb_set_str(&r->raw_name, name);
 	if (parse_stats(src, doc, run, r, json_object_get(b, "stats"), name, idx, err) < 0)

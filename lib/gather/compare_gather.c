@@ -93,7 +93,8 @@ int pdb_compare_gather_history(struct pdb_store *store, const struct pdb_compare
 	ids = pdb_xmalloc((nc ? nc : 1) * sizeof *ids);
 	for (size_t i = 0; i < ns; i++) {
 		char *key = pdb_compare_key(s[i].benchmark, s[i].dims, s[i].metric);
-		if (bsearch(&key, ck, nc, sizeof *ck, cmp_str) &&
+		/* (bsearch of no array is undefined: a side with no result) */
+		if (nc && nb && bsearch(&key, ck, nc, sizeof *ck, cmp_str) &&
 		    bsearch(&key, bk, nb, sizeof *bk, cmp_str)) {
 			in->history[nh].key = key;
 			ids[nh++] = s[i].id;

@@ -1,5 +1,5 @@
 /* Mock clusters: librdkafka's in-process Kafka brokers on loopback (brokers "mock:N"). */
-#include "kafka/rdkafka.h"
+#include "kafka/mock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,7 @@ struct pdb_kafka_mock {
 	int nbrokers;
 };
 
-struct pdb_kafka_mock *pdb_rdkafka_mock_start(int nbrokers, struct pdb_err *err)
+struct pdb_kafka_mock *pdb_kafka_mock_start(int nbrokers, struct pdb_err *err)
 {
 	struct pdb_kafka_mock *m = pdb_xcalloc(1, sizeof *m);
 	rd_kafka_conf_t *conf = rd_kafka_conf_new();
@@ -31,11 +31,11 @@ struct pdb_kafka_mock *pdb_rdkafka_mock_start(int nbrokers, struct pdb_err *err)
 	}
 	return m;
 fail:
-	pdb_rdkafka_mock_stop(m);
+	pdb_kafka_mock_stop(m);
 	return NULL;
 }
 
-void pdb_rdkafka_mock_stop(struct pdb_kafka_mock *m)
+void pdb_kafka_mock_stop(struct pdb_kafka_mock *m)
 {
 	if (!m)
 		return;
@@ -46,7 +46,7 @@ void pdb_rdkafka_mock_stop(struct pdb_kafka_mock *m)
 	free(m);
 }
 
-const char *pdb_rdkafka_mock_bootstraps(const struct pdb_kafka_mock *m)
+const char *pdb_kafka_mock_bootstraps(const struct pdb_kafka_mock *m)
 {
 	return rd_kafka_mock_cluster_bootstraps(m->cluster);
 }
@@ -56,7 +56,7 @@ rd_kafka_mock_cluster_t *pdb_kafka_mock_cluster(const struct pdb_kafka_mock *m)
 	return m->cluster;
 }
 
-int pdb_rdkafka_mock_topic(struct pdb_kafka_mock *m, const char *topic, int partitions,
+int pdb_kafka_mock_topic(struct pdb_kafka_mock *m, const char *topic, int partitions,
 			 struct pdb_err *err)
 {
 	int replicas = m->nbrokers < 3 ? m->nbrokers : 3;
@@ -65,4 +65,15 @@ int pdb_rdkafka_mock_topic(struct pdb_kafka_mock *m, const char *topic, int part
 	if (e && e != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS)
 		return pdb_err_set(err, PDB_EXIT_RUNTIME, "mock cluster: topic %s: %s", topic, rd_kafka_err2str(e));
 	return 0;
+}
+
+int pdb_kafka_mock_parse(const char *brokers)
+{
+	int64_t n;
+
+	if (strncmp(brokers, "mock:", 5) != 0)
+		return 0;
+	if (pdb_parse_int64(brokers + 5, 1, 64, &n) < 0)
+		return -1;
+	return (int)n;
 }

@@ -1,5 +1,5 @@
 /* Result streams: runs published to a Kafka topic and consumed into the store. */
-#include "kafka/rdkafka.h"
+#include "kafka/stream.h"
 
 #include <jansson.h>
 #include <librdkafka/rdkafka.h>
@@ -74,7 +74,7 @@ fail:
 }
 
 
-int pdb_rdkafka_publish_run(const char *target, const struct pdb_run *run, struct pdb_err *err)
+int pdb_kafka_publish_run(const char *target, const struct pdb_run *run, struct pdb_err *err)
 {
 	static const char *const props[] = { "acks", "all", "enable.idempotence", "true", NULL };
 	char *brokers = NULL, *topic = NULL, *text = NULL;
@@ -265,7 +265,7 @@ static void close_bounded(rd_kafka_t *rk, int leave)
 			       : RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
 }
 
-int pdb_rdkafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_consume_opts *o,
+int pdb_kafka_consume_runs(struct pdb_store *store, const struct pdb_kafka_consume_opts *o,
 			   struct pdb_kafka_consume_stats *stats, struct pdb_err *err)
 {
 	const char *props[] = { "group.id", o->group ? o->group : DEFAULT_GROUP, "enable.auto.commit", "false",

@@ -1,5 +1,5 @@
 /* Kafka load workloads: paced producer, matching consumer, latency and loss accounting. */
-#include "kafka/rdkafka.h"
+#include "kafka/workload.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -752,7 +752,7 @@ static void count_lost(struct state *st, struct pdb_kafka_result *res)
 			res->lost++;
 }
 
-int pdb_rdkafka_workload_run(const struct pdb_kafka_workload_opts *opts,
+int pdb_kafka_workload_run(const struct pdb_kafka_workload_opts *opts,
 			   struct pdb_kafka_result *res, struct pdb_err *err)
 {
 	const struct pdb_kafka_spec *ks = opts->spec;
@@ -787,11 +787,11 @@ int pdb_rdkafka_workload_run(const struct pdb_kafka_workload_opts *opts,
 		goto out;
 	}
 	if (nmock > 0) {
-		if (!(mock = pdb_rdkafka_mock_start(nmock, err)) ||
-		    pdb_rdkafka_mock_topic(mock, ks->topic, ks->partitions, err) < 0 ||
-		    (ks->output_topic && pdb_rdkafka_mock_topic(mock, ks->output_topic, ks->partitions, err) < 0))
+		if (!(mock = pdb_kafka_mock_start(nmock, err)) ||
+		    pdb_kafka_mock_topic(mock, ks->topic, ks->partitions, err) < 0 ||
+		    (ks->output_topic && pdb_kafka_mock_topic(mock, ks->output_topic, ks->partitions, err) < 0))
 			goto out;
-		bootstraps = pdb_rdkafka_mock_bootstraps(mock);
+		bootstraps = pdb_kafka_mock_bootstraps(mock);
 	}
 	if (opts->on_ready)
 		opts->on_ready(opts->ctx, bootstraps, mock);
@@ -863,7 +863,7 @@ out:
 		free(st.due[c]);
 	free(st.due);
 	close_producer(&p);
-	pdb_rdkafka_mock_stop(mock);
+	pdb_kafka_mock_stop(mock);
 	free(st.prod.sec);
 	free(st.cons.sec);
 	free(st.prod.window);

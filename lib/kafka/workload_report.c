@@ -1,4 +1,5 @@
-/* Kafka workload results as series of a run: time series, latency histograms, totals. */
+/* Kafka workload results as series of a run (time series, latency histograms,
+ * totals), and their release. */
 #include "kafka/workload.h"
 
 #include <stdlib.h>
@@ -119,4 +120,18 @@ void pdb_kafka_result_to_run(const struct pdb_kafka_result *res, struct pdb_run 
 		pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, "duplicated", "count", PDB_DIR_LOWER), (double)res->duplicated);
 		pdb_result_add_raw(pdb_run_series(run, bench, dims, ndims, "unmatched", "count", PDB_DIR_LOWER), (double)res->unmatched);
 	}
+}
+
+void pdb_kafka_result_release(struct pdb_kafka_result *res)
+{
+	free(res->delivery);
+	free(res->e2e);
+	free(res->send_delay);
+	free(res->seconds);
+	for (size_t g = 0; g < res->nlags; g++) {
+		free(res->lags[g].t);
+		free(res->lags[g].lag);
+	}
+	free(res->lags);
+	memset(res, 0, sizeof *res);
 }

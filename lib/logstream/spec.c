@@ -197,7 +197,9 @@ const struct pdb_spec_section pdb_logstream_section = {
 };
 
 /* A search's conditions need what they name measured: a probe, and for
- * delays and duplicates a probe that matches each line's $SEQ. */
+ * delays and duplicates a probe that matches each line's $SEQ. A stage
+ * that counts only does not block them: they are judged on the stages
+ * that measure them (the worst of those), so one such stage is enough. */
 static int search_problem(struct pdb_spec_reader *r, const json_t *v, const struct pdb_logstream_spec *ls)
 {
 	const json_t *rate = json_object_get(v, "rate");
@@ -210,12 +212,13 @@ static int search_problem(struct pdb_spec_reader *r, const json_t *v, const stru
 	for (size_t i = 0; i < ls->search->nuntil; i++) {
 		const char *m = ls->search->until[i].metric;
 		int needs_match = !strcmp(m, "delivery_delay_p99") || !strcmp(m, "delivery_delay_mean") ||
-				  !strcmp(m, "duplicated");
-		for (size_t k = 0; k < n && needs_match; k++)
-			if (!p[k].file || !p[k].match)
-				return pdb_spec_bad(r, json_object_get(until, m), "until: %s: the probe%s%s counts lines "
-						    "only (a command, or a file without match): it measures no delays "
-						    "or duplicates", m, p[k].name ? " " : "", p[k].name ? p[k].name : "");
+				  !strcmp(m, "duplicated"), matching = 0;
+		for (size_t k = 0; k < n; k++)
+			matching += p[k].file && p[k].match;
+		if (needs_match && !matching)
+			return pdb_spec_bad(r, json_object_get(until, m), "until: %s: %s counts lines only (a "
+					    "command, or a file without match): it measures no delays or duplicates",
+					    m, n > 1 ? "every probe" : "the probe");
 	}
 	return 0;
 }

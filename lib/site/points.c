@@ -45,6 +45,15 @@ static struct pdb_run *newest_values(const struct site *s, const struct site_ben
 	return r;
 }
 
+/* ", by rate and stage": the dims of a table, after its benchmark's name. */
+static void dims_heading(struct pdb_buf *b, const struct pdb_table *t)
+{
+	for (size_t d = 0; d < t->ndims; d++) {
+		pdb_buf_puts(b, d == 0 ? ", by " : d + 1 == t->ndims ? " and " : ", ");
+		site_text(b, t->dims[d]);
+	}
+}
+
 int site_bench_points(struct pdb_buf *b, const struct site *s, const struct site_bench *bench,
 		      int64_t run_id, int depth)
 {
@@ -61,8 +70,15 @@ int site_bench_points(struct pdb_buf *b, const struct site *s, const struct site
 		site_run_link(b, s, run_id, depth);
 		pdb_buf_printf(b, ", its newest run: a row per point, a column per metric%s.</p>\n",
 			       n > 1 ? ", a table per set of dims its series have" : "");
-		for (size_t k = 0; k < n; k++)
+		for (size_t k = 0; k < n; k++) {
+			if (n > 1) { /* which of its tables: "pipeline, by rate and stage" */
+				pdb_buf_puts(b, "<h3>");
+				site_text(b, t[k].benchmark);
+				dims_heading(b, &t[k]);
+				pdb_buf_puts(b, "</h3>\n");
+			}
 			pdb_table_render(&t[k], PDB_TABLE_HTML, b);
+		}
 		shown = 1;
 	}
 	pdb_tables_release(t, n);
@@ -110,10 +126,7 @@ void site_run_points(struct pdb_buf *b, const struct site *s, const struct site_
 			pdb_buf_printf(b, "<h3><a href=\"../%s\">", s->benches[bench].file);
 			site_text(b, t[k].benchmark);
 			pdb_buf_puts(b, "</a>");
-			for (size_t d = 0; d < t[k].ndims; d++) {
-				pdb_buf_puts(b, d == 0 ? ", by " : d + 1 == t[k].ndims ? " and " : ", ");
-				site_text(b, t[k].dims[d]);
-			}
+			dims_heading(b, &t[k]);
 			pdb_buf_puts(b, "</h3>\n");
 			pdb_table_render(&t[k], PDB_TABLE_HTML, b);
 		}

@@ -19,6 +19,9 @@ optionally step.txt, which names the real change:
     factor 1.25
 
 (fixtures/hyperfine-loaded/A and B have none: their steps are known here.)
+The benchmark is named as perfdb stores it: a hyperfine command, a `perfdb
+run` spec's name, a Google Benchmark name (G: BM_fnv1a), a pytest-benchmark
+test without its parameters (H: test_squares).
 For each set, as the CI recipes of ci-examples/ and docs/ci.md gate:
 
   push:   ingest c01..cNN in order into a fresh database, each with --name cNN

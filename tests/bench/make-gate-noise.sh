@@ -18,17 +18,26 @@
 #      sha1sum's input +50 % at c11; hog 2 workers; pr01..pr12
 #   F  held out: perfdb run, interleaved; gzip -9, python3, tac|grep
 #      unchanged; b2sum's input +10 % at c15; hog 3 workers; no PRs
+#   G  held out: Google Benchmark (libbenchmark-dev), a C++ file of 3
+#      benchmarks, linked once per commit with the step's size (g++ -O2); sort, string search
+#      unchanged; the hash's buffer +30 % at c14; hog 3 workers;
+#      pr01..pr12 (each also built)
+#   H  held out: pytest-benchmark (python3-pytest-benchmark); json, regex,
+#      sort unchanged; the sum of squares' range +50 % at c12; hog 2 workers
+#      and stress-ng --cpu 1 --cpu-load 70; pr01..pr12
+# G's and H's JSON is kept without the whitespace between tokens (every
+# other byte as the tool wrote it) to keep each set under 300 KB.
 # A perfdb run commit is run into a scratch database with --attr branch=main
 # --attr commit=cNN and written out by `perfdb show latest --format json`
 # (canonical JSON, which `perfdb ingest` reads back); each file is ingested
 # again and its samples checked against the run's.
 # Not run by the suite: about 6 minutes a set on 2 loaded cores.
 # Usage: sh tests/bench/make-gate-noise.sh [OUT [SETS]]
-#   OUT defaults to fixtures/gate-noise, SETS to "C D E F"; PERFDB to build/perfdb;
+#   OUT defaults to fixtures/gate-noise, SETS to "C D E F G H"; PERFDB to build/perfdb;
 #   COMMITS (default 24) and PRS (default 12) shorten a trial.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/fixtures/gate-noise}
-sets=${2:-C D E F}
+sets=${2:-C D E F G H}
 commits=${COMMITS:-24}
 prs=${PRS:-12}
 perfdb=${PERFDB:-$root/build/perfdb}
@@ -37,7 +46,13 @@ command -v hyperfine >/dev/null || { echo "hyperfine is missing"; exit 1; }
 [ -x "$perfdb" ] || { echo "no perfdb at $perfdb (make -j2)"; exit 1; }
 [ -x "$py" ] || { echo "no $py"; exit 1; }
 for set in $sets; do
-	case $set in C | D | E | F) ;; *) echo "unknown set $set (C, D, E, F)"; exit 2 ;; esac
+	case $set in C | D | E | F | G | H) ;; *) echo "unknown set $set (C, D, E, F, G, H)"; exit 2 ;; esac
+	case $set in
+	G) [ -e /usr/include/benchmark/benchmark.h ] && command -v g++ >/dev/null ||
+		{ echo "G needs g++ and libbenchmark-dev"; exit 1; } ;;
+	H) "$py" -c 'import pytest_benchmark' 2>/dev/null && command -v stress-ng >/dev/null ||
+		{ echo "H needs python3-pytest-benchmark and stress-ng"; exit 1; } ;;
+	esac
 done
 mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
 work=$(mktemp -d) || exit 1
@@ -75,14 +90,19 @@ lines() { # lines N: N lines "KEY N", keys seeded pseudo-random
 	awk -v n="$1" 'BEGIN { srand(11); for (i = 1; i <= n; i++) printf "%08d %d\n", int(rand() * 1e8), i }'
 }
 
-# load W SECOND: the hog with W workers (and, if SECOND is xz, an xz -9 loop)
+# load W SECOND: the hog with W workers (and, if SECOND is xz, an xz -9 loop;
+# if stress, stress-ng --cpu 1 --cpu-load 70)
 load() {
 	sh "$root/tests/bench/hog.sh" 300 "$1" 2>/dev/null &
 	hog=$!
-	if [ "$2" = xz ]; then
+	case $2 in
+	xz)
 		timeout 300 sh -c 'while :; do xz -9 -c "$1" >/dev/null; done' sh "$work/mb" 2>/dev/null &
-		load2=$!
-	fi
+		load2=$! ;;
+	stress)
+		timeout 300 stress-ng --cpu 1 --cpu-load 70 --timeout 300 --quiet >/dev/null 2>&1 &
+		load2=$! ;;
+	esac
 	sleep 1
 	before=$(cut -d' ' -f1-3 /proc/loadavg)
 }
@@ -246,6 +266,182 @@ if case " $sets " in *" F "*) true ;; *) false ;; esac; then
 		[ "$i" = 15 ] && blob 33 "$d/blob.bin"
 		c=$(printf c%02d "$i")
 		run "$d" "$out/F/$c.json" 3 main "$c"
+		i=$((i + 1))
+	done
+fi
+
+# strip FILE: the tool's JSON without the whitespace between its tokens (every
+# byte of every string and number kept as the tool wrote it)
+strip() {
+	"$py" - "$1" <<-'EOF' || exit 1
+	import sys
+	src = open(sys.argv[1]).read()
+	out, instr, esc = [], False, False
+	for ch in src:
+	    if esc:
+	        esc = False
+	    elif instr:
+	        esc = ch == "\\"
+	        instr = ch != '"'
+	    elif ch in " \t\r\n":
+	        continue
+	    else:
+	        instr = ch == '"'
+	    out.append(ch)
+	open(sys.argv[1], "w").write("".join(out) + "\n")
+	EOF
+}
+
+# G (held out): Google Benchmark; the FNV-1a hash's buffer 64 KiB, +30 % from
+# c14 (85,197 bytes); slow PRs 2x (170,394 bytes). bench.cpp is compiled once;
+# each commit compiles its step.cpp (the buffer's size) and links a binary of
+# its own (compiling bench.cpp itself took over a minute a commit at load 20).
+gb() { # gb DIR FILE HASH_BYTES: build the commit's binary, run it once under the load
+	printf '#include <cstddef>\nextern const std::size_t kHashBytes = %s;\n' "$3" >"$1/step.cpp"
+	g++ -O2 -std=c++17 -o "$1/bench" "$1/bench.o" "$1/step.cpp" -lbenchmark -lpthread || exit 1
+	load 3 ""
+	"$1/bench" --benchmark_repetitions=5 --benchmark_min_time=0.02 \
+		--benchmark_format=json --benchmark_out_format=json --benchmark_out="$2" >/dev/null ||
+		exit 1
+	note "$2" 3 ""
+	strip "$2"
+}
+if case " $sets " in *" G "*) true ;; *) false ;; esac; then
+	start G "Google Benchmark $(dpkg-query -W -f '${Version}' libbenchmark-dev), $(g++ --version | head -1)" \
+		c14 BM_fnv1a 1.3
+	d=$work/G
+	cat >"$d/bench.cpp" <<-'EOF'
+	// perfdb gate-noise set G: three small benchmarks; kHashBytes (step.cpp) is the step.
+	#include <benchmark/benchmark.h>
+	#include <algorithm>
+	#include <cstdint>
+	#include <random>
+	#include <string>
+	#include <vector>
+
+	extern const std::size_t kHashBytes;
+
+	static std::vector<unsigned char> bytes(size_t n)
+	{
+		std::mt19937 g(7);
+		std::vector<unsigned char> v(n);
+		for (auto &b : v)
+			b = static_cast<unsigned char>(g());
+		return v;
+	}
+
+	static void BM_fnv1a(benchmark::State &st)
+	{
+		auto buf = bytes(kHashBytes);
+		for (auto _ : st) {
+			uint64_t h = 1469598103934665603ull;
+			for (unsigned char c : buf)
+				h = (h ^ c) * 1099511628211ull;
+			benchmark::DoNotOptimize(h);
+		}
+	}
+	BENCHMARK(BM_fnv1a);
+
+	static void BM_sort(benchmark::State &st)
+	{
+		std::mt19937 g(11);
+		std::vector<uint32_t> src(20000);
+		for (auto &x : src)
+			x = g();
+		for (auto _ : st) {
+			auto v = src;
+			std::sort(v.begin(), v.end());
+			benchmark::DoNotOptimize(v.data());
+		}
+	}
+	BENCHMARK(BM_sort);
+
+	static void BM_find(benchmark::State &st)
+	{
+		std::string text;
+		std::mt19937 g(13);
+		while (text.size() < 200000)
+			text += static_cast<char>('a' + g() % 26);
+		for (auto _ : st)
+			benchmark::DoNotOptimize(text.find("perfdbgate"));
+	}
+	BENCHMARK(BM_find);
+
+	BENCHMARK_MAIN();
+	EOF
+	cp "$d/bench.cpp" "$out/G/bench.cpp"
+	g++ -O2 -std=c++17 -c -o "$d/bench.o" "$d/bench.cpp" || exit 1
+	i=1
+	while [ "$i" -le "$commits" ]; do
+		n=65536
+		[ "$i" -ge 14 ] && n=85197
+		gb "$d" "$out/G/$(printf c%02d "$i").json" "$n"
+		i=$((i + 1))
+	done
+	i=1
+	while [ "$i" -le "$prs" ]; do
+		case $(pr "$i") in *slow) n=170394 ;; *) n=85197 ;; esac
+		gb "$d" "$out/G/$(pr "$i").json" "$n"
+		i=$((i + 1))
+	done
+fi
+
+# H (held out): pytest-benchmark; sum of squares over range(N), N 50,000,
+# 75,000 from c12 (+50 %); slow PRs 150,000. N is read from H_SQUARES.
+pt() { # pt DIR FILE N: one pytest run under the load
+	load 2 stress
+	(cd "$1" && H_SQUARES=$3 "$py" -m pytest -q -p no:cacheprovider test_h.py \
+		--benchmark-json="$2" --benchmark-min-rounds=10 --benchmark-max-time=0.1 \
+		--benchmark-warmup=off) >/dev/null || exit 1
+	note "$2" 2 stress
+	strip "$2"
+}
+if case " $sets " in *" H "*) true ;; *) false ;; esac; then
+	start H "pytest-benchmark $(dpkg-query -W -f '${Version}' python3-pytest-benchmark), $($py --version), second load stress-ng --cpu 1 --cpu-load 70 ($(stress-ng --version 2>&1 | head -1))" \
+		c12 test_squares 1.5
+	d=$work/H
+	cat >"$d/test_h.py" <<-'EOF'
+	# perfdb gate-noise set H: four small benchmarks; H_SQUARES is the step.
+	import json
+	import os
+	import random
+	import re
+
+	N = int(os.environ["H_SQUARES"])
+	rng = random.Random(5)
+	DOC = {"k%d" % i: [rng.random() for _ in range(8)] for i in range(500)}
+	TEXT = " ".join("".join(rng.choice("abcdefgh") for _ in range(rng.randint(2, 9)))
+	                for _ in range(15000))
+	PAIRS = [(rng.randint(0, 999), rng.random()) for _ in range(10000)]
+
+
+	def test_json(benchmark):
+	    benchmark(lambda: json.loads(json.dumps(DOC)))
+
+
+	def test_regex(benchmark):
+	    benchmark(lambda: len(re.findall(r"\b[abc]\w*h\b", TEXT)))
+
+
+	def test_sort(benchmark):
+	    benchmark(lambda: sorted(PAIRS))
+
+
+	def test_squares(benchmark):
+	    benchmark(lambda: sum(i * i for i in range(N)))
+	EOF
+	cp "$d/test_h.py" "$out/H/test_h.py"
+	i=1
+	while [ "$i" -le "$commits" ]; do
+		n=50000
+		[ "$i" -ge 12 ] && n=75000
+		pt "$d" "$out/H/$(printf c%02d "$i").json" "$n"
+		i=$((i + 1))
+	done
+	i=1
+	while [ "$i" -le "$prs" ]; do
+		case $(pr "$i") in *slow) n=150000 ;; *) n=75000 ;; esac
+		pt "$d" "$out/H/$(pr "$i").json" "$n"
 		i=$((i + 1))
 	done
 fi

@@ -4,7 +4,7 @@
 # tests/bench/bench-jmeter-stream-rss.sh) the peak RSS also stays below what
 # holding the file would take (not under the sanitizers).
 src="$ROOT/../shared/corpus/jmeter/jmeter_HTMLReportTestFile.jtl.csv"
-[ -f "$src" ] || { echo "no corpus"; exit 77; }
+[ -f "$src" ] || { echo "no ../shared/corpus"; exit 77; }
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 awk -F, 'NR == 1 { print; next }

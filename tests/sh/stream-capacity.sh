@@ -5,8 +5,12 @@
 # message to stage1.log; a second stage (a Python loop, stopped by PID)
 # follows stage1.log and copies at most RATE lines a second to out.log. Two
 # probes count the same lines at both stages. `rate: {search: ...}` must
-# find the throttle's rate within 20 %, store every step as a point
-# rate=R and max_sustained_rate, and say each step on stderr.
+# try the rates its rule gives for its verdicts, store every step as a
+# point rate=R with both stages' series, max_sustained_rate and
+# capacity.pipeline as the highest passing and lowest failing rate, and say
+# each step on stderr (tests/lib/capacity_check.py: what the load cannot
+# move). How near the throttle's rate it lands, and how long it takes, are
+# timings: make bench checks them (tests/bench/bench-capacity.sh).
 set -u
 RATE=${CAPACITY_RATE:-700}
 command -v rsyslogd >/dev/null 2>&1 || [ -x /usr/sbin/rsyslogd ] ||
@@ -96,45 +100,32 @@ kill -0 "$throttle" 2>/dev/null || fail "the throttle stage died: $(cat "$work/t
 grep 'pipeline: ' "$work/run.err"
 echo "the search took $took s"
 "$PERFDB" --db "$work/db" show latest --format json >"$work/run.json" || exit 1
-/usr/bin/python3 - "$work/run.json" "$RATE" "$work/run.err" <<'PY'
+/usr/bin/python3 - "$ROOT/tests/lib" "$work/run.json" "$RATE" "$work/run.err" <<'PY'
 import json, re, sys
-d = json.load(open(sys.argv[1]))
-rate = float(sys.argv[2])
-err = open(sys.argv[3]).read()
+sys.path.insert(0, sys.argv[1])
+from capacity_check import check_search, dims
+d = json.load(open(sys.argv[2]))
+rate = float(sys.argv[3])
+err = open(sys.argv[4]).read()
 ok = True
 def check(cond, what):
     global ok
     if not cond:
         print("FAIL:", what)
         ok = False
-def dims(r):
-    return r.get("dims") or {}
-msr = [r for r in d["results"] if r["benchmark"] == "pipeline" and r["metric"] == "max_sustained_rate"]
-check(len(msr) == 1 and not dims(msr[0]), "one max_sustained_rate without dims")
-found = msr[0]["samples"][0] if msr else 0
-found = found["value"] if isinstance(found, dict) else found
+steps, found = check_search(d, err, "pipeline", "lines/s", 200, 2000, 10, check)
+print("steps at", ", ".join(f"{r} {'pass' if p else 'FAIL'}" for r, p in steps))
+# how close to the throttle's rate: a timing, judged by make bench
 print(f"max_sustained_rate {found:.0f} lines/s against the throttle's {rate:.0f} ({(found / rate - 1) * 100:+.1f} %)")
-check(abs(found / rate - 1) <= 0.20, f"max_sustained_rate {found:.0f} within 20 % of {rate:.0f}")
-steps = sorted({int(dims(r)["rate"]) for r in d["results"] if "rate" in dims(r)})
-print("steps at", ", ".join(map(str, steps)))
-check(len(steps) >= 4, "at least 4 steps")
-for s in steps:
-    check(re.search(rf"pipeline: rate {s} lines/s: .* - (pass|FAIL)", err), f"a progress line for rate {s}")
 # each step is a point of its own with both stages' series
-for s in steps:
+for s, _ in steps:
     stages = {dims(r).get("stage") for r in d["results"]
               if dims(r).get("rate") == str(s) and r["metric"] == "missing_pct"}
     check(stages == {"rsyslog", "throttle"}, f"rate {s}: missing_pct of both stages")
-above = [s for s in steps if s > found]
-check(above, "a failing step above max_sustained_rate")
-attr = d["attrs"].get("capacity.pipeline", "")
-print("capacity.pipeline:", attr)
-check(above and attr.startswith(f"{found:.0f} lines/s sustained; {min(above)} lines/s failed"),
-      "capacity.pipeline names the highest passing and the lowest failing rate")
-check("outcome" not in err and re.search(r"pipeline: \d+ lines/s sustained", err), "the outcome on stderr")
+check("outcome" not in err and re.search(r"pipeline: (\d+ lines/s sustained|at least|no rate sustained)", err),
+      "the outcome on stderr")
 sys.exit(0 if ok else 1)
 PY
 status=$?
 [ $status = 0 ] || cat "$work/run.err"
-[ "$took" -le 60 ] || { echo "FAIL: the search took $took s (60 at most)"; status=1; }
 exit $status

@@ -91,6 +91,43 @@ static void test_overlap(void **state)
 	assert_false(pdb_chart_boxes_overlap(&a, &d)); /* touching edges do not overlap */
 }
 
+/* A legend taller than its panel's room stops at "and N more" instead of
+ * running into the panel below, and the layout check passes; a text moved
+ * onto another fails it. */
+static void test_legend_room(void **state)
+{
+	struct pdb_chart *c = pdb_chart_new("latency", "t", 900, 400, PDB_THEME_LIGHT);
+	struct pdb_chart_layout *L;
+	struct pdb_err err;
+	double x[2] = { 1, 2 }, y[2] = { 3, 4 };
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct pdb_chart_panel *p = pdb_chart_add_panel(c, "CPU of processes", "x", "", "y", "");
+		for (int i = 0; i < 20; i++) {
+			char label[32];
+			double yi[2] = { y[0] + i, y[1] + i };
+			snprintf(label, sizeof label, "process=worker-%02d", i);
+			pdb_chart_add_series(p, label, PDB_MARK_LINE, i, x, yi, NULL, NULL, 2);
+		}
+	}
+	L = pdb_chart_layout(c);
+	for (size_t i = 0; i < L->npanels; i++) {
+		const struct pdb_panel_layout *pl = &L->panels[i];
+		assert_string_equal(pl->legend.where, "outside");
+		assert_true(pl->legend.more > 0);
+		assert_int_equal(pl->legend.n + pl->legend.more, 20);
+		if (i + 1 < L->npanels)
+			assert_true(pl->legend.y + pl->legend.h < L->panels[i + 1].top - PDB_FONT_PANEL);
+	}
+	assert_int_equal(pdb_chart_layout_check(L, &err), 0);
+	L->panels[0].legend.y = L->panels[1].top - 20; /* onto the next panel's title */
+	assert_int_equal(pdb_chart_layout_check(L, &err), -1);
+	assert_non_null(strstr(err.msg, "overlap"));
+	pdb_chart_layout_free(L);
+	pdb_chart_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -98,6 +135,7 @@ int main(void)
 		cmocka_unit_test(test_cmp_dims),
 		cmocka_unit_test(test_drawn),
 		cmocka_unit_test(test_overlap),
+		cmocka_unit_test(test_legend_room),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

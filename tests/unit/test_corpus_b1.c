@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "skip_corpus.h"
+
 #include "ingest.h"
 #include "model.h"
 
@@ -71,7 +73,7 @@ static void test_omb(void **state)
 
 	(void)state;
 	if (!run)
-		skip();
+		skip_without_corpus();
 	r = find(run, bench, "publish_latency", NULL, NULL);
 	assert_string_equal(r->unit, "s");
 	near(stat(r, "p99"), 0.019712, 1e-12);  /* aggregatedPublishLatency99pct 19.712 ms */
@@ -99,7 +101,7 @@ static void test_fio(void **state)
 
 	(void)state;
 	if (!run)
-		skip();
+		skip_without_corpus();
 	r = find(run, "randread", "iops", "dir", "read");
 	near(r->samples[0].value, 4246.630055, 1e-9);
 	r = find(run, "randread", "bw", "dir", "read");
@@ -130,7 +132,7 @@ static void test_iperf3(void **state)
 
 	(void)state;
 	if (!run)
-		skip();
+		skip_without_corpus();
 	r = find(run, "iperf3", "throughput", NULL, NULL);
 	assert_string_equal(r->unit, "B/s");
 	assert_int_equal(r->nsamples, 2);                        /* -t 2 -i 1 */
@@ -154,7 +156,7 @@ static void test_dropwizard(void **state)
 
 	(void)state;
 	if (!run)
-		skip();
+		skip_without_corpus();
 	r = find(run, timer, "duration", NULL, NULL);
 	assert_string_equal(r->unit, "s");                       /* duration_units: seconds */
 	near(stat(r, "p99.9"), 82.058711464, 1e-12);

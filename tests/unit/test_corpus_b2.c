@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "skip_corpus.h"
+
 #include "corpus.h"
 
 static void test_redis_benchmark(void **state)
@@ -20,7 +22,7 @@ static void test_redis_benchmark(void **state)
 
 	(void)state;
 	if (!run)
-		skip();
+		skip_without_corpus();
 	assert_string_equal(run->tool, "redis-benchmark");
 	/* SET, GET, INCR, LPUSH: throughput and latency each */
 	assert_int_equal(run->nresults, 8);
@@ -53,7 +55,7 @@ static void test_locust(void **state)
 
 	(void)state;
 	if (!run)
-		skip();
+		skip_without_corpus();
 	/* stats: 3 rows x 6 metrics; history: 3 names x 21 columns; failures: 1 */
 	assert_int_equal(run->nresults, 18 + 63 + 1);
 	assert_string_equal(pdb_run_get_attr(run, "start_time"), "2026-11-29T21:45:46Z");
@@ -90,7 +92,7 @@ static void test_jmeter(void **state)
 
 	(void)state;
 	if (!run)
-		skip();
+		skip_without_corpus();
 	/* JR-OK and JR-KO: elapsed, latency, connect, errors, bytes, sent_bytes,
 	 * group_threads, all_threads, idle_time */
 	assert_int_equal(run->nresults, 18);
@@ -122,7 +124,7 @@ static void test_jmeter_false(void **state)
 
 	(void)state;
 	if (!run)
-		skip();
+		skip_without_corpus();
 	/* one label, no responseCode column; all 50 samples failed */
 	assert_int_equal(run->nresults, 9);
 	r = find(run, "Requ\xc3\xaate HTTP", "errors", NULL, NULL);

@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "skip_corpus.h"
+
 #include "corpus.h"
 
 static void test_wrk(void **state)
@@ -21,7 +23,7 @@ static void test_wrk(void **state)
 
 	(void)state;
 	if (!run)
-		skip();
+		skip_without_corpus();
 	assert_string_equal(run->tool, "wrk");
 	assert_string_equal(pdb_run_get_attr(run, "duration"), "2s");
 	/* latency, thread_throughput, requests, elapsed, bytes_read, throughput, transfer */
@@ -65,7 +67,7 @@ static void test_wrk2(void **state)
 
 	(void)state;
 	if (!run)
-		skip();
+		skip_without_corpus();
 	r = find(run, url, "latency", "connections", "100");
 	/* "99.900%   12.30ms", "99.999%   12.50ms", "100.000%   12.50ms" */
 	assert_near(stat(r, "p99.9"), 12.30e-3, 1e-12);
@@ -97,7 +99,7 @@ static void test_sysbench_cpu(void **state)
 
 	(void)state;
 	if (!run)
-		skip();
+		skip_without_corpus();
 	assert_string_equal(run->tool, "sysbench");
 	assert_string_equal(pdb_run_get_attr(run, "version"), "1.0.20");
 	/* throughput, events, total_time, latency, thread_events, thread_time */
@@ -130,7 +132,7 @@ static void test_sysbench_interval(void **state)
 
 	(void)state;
 	if (!run)
-		skip();
+		skip_without_corpus();
 	/* "[ 2s ] thds: 2 eps: 3664.11 lat (ms,95%): 1.79" */
 	r = find(run, "cpu", "throughput", NULL, NULL);
 	assert_int_equal(r->nsamples, 2);
@@ -153,7 +155,7 @@ static void test_sysbench_json_hook(void **state)
 
 	(void)state;
 	if (!run)
-		skip();
+		skip_without_corpus();
 	/* no "CPU speed:" section: the test is not named */
 	r = find(run, "sysbench", "throughput", "threads", "1");
 	/* "time": 1, "tps": 91175.92 */

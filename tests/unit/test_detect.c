@@ -9,6 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "skip_corpus.h"
+
 #include "detect.h"
 #include "detect_wall.h"
 #include "metric_role.h"
@@ -162,7 +164,7 @@ static void test_otava_tigerbeetle(void **state)
 
 	(void)state;
 	if (!doc)
-		skip();
+		skip_without_corpus();
 	series = json_object_get(doc, "series");
 	cases = json_object_get(doc, "cases");
 	n = json_array_size(series);
@@ -209,7 +211,7 @@ static void test_tigerbeetle_outlier(void **state)
 
 	(void)state;
 	if (!doc)
-		skip();
+		skip_without_corpus();
 	series = json_object_get(doc, "series");
 	n = json_array_size(series);
 	x = calloc(n, sizeof *x);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "dim_filter.h"
 #include "table.h"
 
 static struct pdb_result *series(struct pdb_run *run, const char *bench, const char *dims,
@@ -97,7 +98,7 @@ static void test_ambiguous(void **state)
 {
 	struct pdb_run *run = pdb_run_new();
 	struct pdb_table_spec spec = { .rows = "rate", .cols = "rcv,sent" };
-	struct pdb_attr hold = { "stage", "a" };
+	struct pdb_dim_filter hold = { 0 };
 	struct pdb_table t;
 	struct pdb_err err;
 	(void)state;
@@ -108,16 +109,17 @@ static void test_ambiguous(void **state)
 	assert_int_equal(pdb_table_build(run, &spec, &t, &err), -1);
 	assert_int_equal(err.code, PDB_EXIT_INPUT);
 	assert_non_null(strstr(err.msg, "several series of 'rcv' at rate=1"));
-	spec.hold = &hold;
-	spec.nhold = 1;
+	assert_int_equal(pdb_dim_filter_add(&hold, "stage=a", &err), 0);
+	spec.dims = &hold;
 	assert_int_equal(pdb_table_build(run, &spec, &t, &err), 0);
 	assert_true(t.nrows == 1 && t.values[0] == 1 && t.values[1] == 3);
 	pdb_table_release(&t);
 	spec.rows = "rate,stage";
-	spec.nhold = 0;
+	spec.dims = NULL;
 	assert_int_equal(pdb_table_build(run, &spec, &t, &err), 0);
 	assert_true(t.nrows == 2 && t.values[1] == 3 && t.values[3] == 3 && t.values[2] == 2);
 	pdb_table_release(&t);
+	pdb_dim_filter_release(&hold);
 	pdb_run_free(run);
 }
 

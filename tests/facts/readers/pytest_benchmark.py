@@ -2,7 +2,9 @@
 params (dims; the name without its [..] suffix is the benchmark), stats (seconds):
 data = every round (per iteration) as samples (an
 edited file may hold a note string among them: not a value), min/max/mean/stddev/median/iqr/
-q1/q3/ld15iqr/hd15iqr/total as stats; ops (1/s) its own metric, stat mean."""
+q1/q3/ld15iqr/hd15iqr/total as stats; ops (1/s) its own metric, stat mean.
+The rounds are `time` (a wall clock), or `cpu_time` when options.timer is a
+CPU-time clock (--benchmark-timer=time.process_time or time.thread_time)."""
 import json
 from _facts import series, result, text
 
@@ -21,7 +23,9 @@ def read(path):
         dims = {k: text(v) for k, v in params.items()}
         st = b["stats"]
         stats = {k: float(st[k]) for k in TIME_STATS if st.get(k) is not None}
-        out.append(series(name, "time", "s", "lower", [float(x) for x in st.get("data") or [] if isinstance(x, (int, float))], stats, dims))
+        timer = (b.get("options") or {}).get("timer") or ""
+        metric = "cpu_time" if timer in ("process_time", "thread_time") else "time"
+        out.append(series(name, metric, "s", "lower", [float(x) for x in st.get("data") or [] if isinstance(x, (int, float))], stats, dims))
         if st.get("ops") is not None:
             out.append(series(name, "ops", "ops/s", "higher", [], {"mean": float(st["ops"])}, dims))
     return result(out)
