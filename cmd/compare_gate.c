@@ -157,20 +157,29 @@ static void note_open_rows(struct pdb_compare *c, const char *note)
 
 static int show(struct compare_gate *g, struct pdb_compare *result, const char *who);
 
+/* The gate's answer to a comparison that returned rc: its error, a --dim
+ * that matched no dim, or the comparison shown; result released. */
+static int answer(struct compare_gate *g, int rc, struct pdb_compare *result,
+		  struct pdb_err *err, const char *who)
+{
+	int status;
+
+	if (rc < 0 || pdb_dim_filter_check(g->cmp.dims, err) < 0)
+		status = cmd_fail(who, err);
+	else
+		status = show(g, result, who);
+	pdb_compare_release(result);
+	return status;
+}
+
 int compare_gate_run(struct compare_gate *g, struct pdb_store *store, const int64_t *base,
 		     size_t nbase, const int64_t *cand, size_t ncand, const char *who)
 {
 	struct pdb_compare result = { 0 };
 	struct pdb_err err;
-	int status;
 
-	if (pdb_compare_run_groups(store, base, nbase, cand, ncand, &g->cmp, &result, &err) < 0 ||
-	    pdb_dim_filter_check(g->cmp.dims, &err) < 0)
-		status = cmd_fail(who, &err);
-	else
-		status = show(g, &result, who);
-	pdb_compare_release(&result);
-	return status;
+	return answer(g, pdb_compare_run_groups(store, base, nbase, cand, ncand, &g->cmp, &result,
+						&err), &result, &err, who);
 }
 
 int compare_gate_run_runs(struct compare_gate *g, struct pdb_store *store, struct pdb_run *const *base,
@@ -178,15 +187,9 @@ int compare_gate_run_runs(struct compare_gate *g, struct pdb_store *store, struc
 {
 	struct pdb_compare result = { 0 };
 	struct pdb_err err;
-	int status;
 
-	if (pdb_compare_runs(store, base, nbase, cand, ncand, &g->cmp, &result, &err) < 0 ||
-	    pdb_dim_filter_check(g->cmp.dims, &err) < 0)
-		status = cmd_fail(who, &err);
-	else
-		status = show(g, &result, who);
-	pdb_compare_release(&result);
-	return status;
+	return answer(g, pdb_compare_runs(store, base, nbase, cand, ncand, &g->cmp, &result, &err),
+		      &result, &err, who);
 }
 
 /* Print the comparison, return its exit status. */
