@@ -64,6 +64,22 @@ static int histogram(const struct pdb_result *r)
 		strcmp(r->unit, "s") == 0 && strstr(r->metric, "lat"));
 }
 
+/* A percentile taken second by second (a stream's delivery_delay_p99): the
+ * mean of its seconds is not the percentile of the whole run, which its
+ * histogram's :p99 column gives, so its header says :mean. */
+static int percentile_over_time(const struct pdb_result *r)
+{
+	const char *u = strrchr(r->metric, '_');
+
+	if (!r->nsamples || !pdb_sample_has_t(&r->samples[0]) || !u || u[1] != 'p' ||
+	    u[2] < '0' || u[2] > '9')
+		return 0;
+	for (u += 2; *u; u++)
+		if ((*u < '0' || *u > '9') && *u != '.')
+			return 0;
+	return 1;
+}
+
 static void add_col(struct pdb_table *t, const char *metric, const char *suffix, int stat,
 		    double pct)
 {
@@ -86,7 +102,7 @@ static void add_metric(struct pdb_table *t, const struct pdb_result *r, int cell
 		add_col(t, r->metric, ":p99", PDB_TSTAT_PCT, 99);
 		add_col(t, r->metric, ":max", PDB_TSTAT_MAX, 0);
 	} else {
-		add_col(t, r->metric, "", PDB_TSTAT_MEAN, 0);
+		add_col(t, r->metric, percentile_over_time(r) ? ":mean" : "", PDB_TSTAT_MEAN, 0);
 	}
 }
 

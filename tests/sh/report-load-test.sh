@@ -135,14 +135,14 @@ for name, rows in sorted(tables.items()):
     for row in rows[1:]:
         point = dict(zip(dims, row))
         for h, cell in zip(head[len(dims):], row[len(dims):]):
-            hm = re.fullmatch(r"([a-z_0-9]+)(?::(p50|p99|max))?(?: \((.*)\))?", h)
+            hm = re.fullmatch(r"([a-z_0-9]+)(?::(p50|p99|max|mean))?(?: \((.*)\))?", h)
             metric, stat, unit = hm.group(1), hm.group(2), hm.group(3) or "count"
             key = (bench, tuple(sorted(point.items())), metric)
             if key not in stored or unit not in scale:
                 check(False, f"{name}: {h} at {point}: no such series stored, or a unit this test does not know")
                 continue
             vals, st = stored[key]
-            want = (st[stat] if stat else sum(vals) / len(vals)) / scale[unit]
+            want = (st[stat] if stat and stat != "mean" else sum(vals) / len(vals)) / scale[unit]
             digits = len(cell.split(".")[1]) if "." in cell else 0
             check(abs(float(cell) - want) <= 0.5 * 10 ** -digits * (1 + 1e-9) + 1e-12,
                   f"{name}: {h} at {point}: printed {cell}, stored {want:.6g}")
