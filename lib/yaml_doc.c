@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,26 @@ struct pdb_yaml_pos {
 	int line, col;
 };
 
+/* The slot of node in doc->slots: where it is, or the empty one where it
+ * would go. */
+static size_t slot_of(const struct pdb_yaml_doc *doc, const json_t *node)
+{
+	size_t i = ((uintptr_t)node >> 4) * 0x9E3779B97F4A7C15u & (doc->nslots - 1);
+
+	while (doc->slots[i] && doc->pos[doc->slots[i] - 1].node != node)
+		i = (i + 1) & (doc->nslots - 1);
+	return i;
+}
+
+/* Index pos[k] by its node unless the node has a place already. */
+static void index_pos(struct pdb_yaml_doc *doc, size_t k)
+{
+	size_t i = slot_of(doc, doc->pos[k].node);
+
+	if (!doc->slots[i])
+		doc->slots[i] = k + 1;
+}
+
 static void remember_at(struct pdb_yaml_doc *doc, const json_t *node, int line, int col)
 {
 	pdb_grow((void **)&doc->pos, &doc->cappos, doc->npos + 1, sizeof *doc->pos);
@@ -22,6 +43,15 @@ static void remember_at(struct pdb_yaml_doc *doc, const json_t *node, int line, 
 	doc->pos[doc->npos].line = line;
 	doc->pos[doc->npos].col = col;
 	doc->npos++;
+	if (2 * doc->npos > doc->nslots) {
+		free(doc->slots);
+		doc->nslots = doc->nslots ? 2 * doc->nslots : 64;
+		doc->slots = pdb_xcalloc(doc->nslots, sizeof *doc->slots);
+		for (size_t k = 0; k < doc->npos; k++)
+			index_pos(doc, k);
+	} else {
+		index_pos(doc, doc->npos - 1);
+	}
 }
 
 static void remember(struct pdb_yaml_doc *doc, const json_t *node, const yaml_mark_t *m)
@@ -366,18 +396,21 @@ void pdb_yaml_doc_release(struct pdb_yaml_doc *doc)
 	json_decref(doc->root);
 	free(doc->file);
 	free(doc->pos);
+	free(doc->slots);
 	memset(doc, 0, sizeof *doc);
 }
 
 int pdb_yaml_where(const struct pdb_yaml_doc *doc, const json_t *v, int *line, int *col)
 {
+	size_t i;
+
 	/* singletons (true, false, null) have no single place: unknown */
-	for (size_t i = 0; i < doc->npos; i++)
-		if (doc->pos[i].node == v && !json_is_boolean(v) && !json_is_null(v)) {
-			*line = doc->pos[i].line;
-			*col = doc->pos[i].col;
-			return 0;
-		}
+	if (doc->nslots && !json_is_boolean(v) && !json_is_null(v) &&
+	    doc->slots[i = slot_of(doc, v)]) {
+		*line = doc->pos[doc->slots[i] - 1].line;
+		*col = doc->pos[doc->slots[i] - 1].col;
+		return 0;
+	}
 	*line = *col = 0;
 	return -1;
 }

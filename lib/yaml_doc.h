@@ -14,6 +14,9 @@ struct pdb_yaml_doc {
 	char *file;            /* for error messages */
 	struct pdb_yaml_pos *pos;
 	size_t npos, cappos;
+	size_t *slots;         /* pos by node: open addressing, a slot holds a
+				* pos index + 1 (0: empty), the first place a node had */
+	size_t nslots;         /* a power of 2 above twice npos, or 0 */
 };
 
 /* The most values a document's aliases may add to it (anchors and aliases
