@@ -56,7 +56,7 @@ expect "PERFDB_MAX_RATIO raised" 3 "small.gz: cannot tell which tool" \
 expect "--max-input lowered" 3 "small.gz: .*more than 64 MiB once decompressed" \
   "$PERFDB" ingest --max-ratio 2000 --max-input 64M "$work/small.gz"
 expect "bad --max-input" 2 "max-input: expected a size" "$PERFDB" ingest --max-input 12Q "$fixture"
-expect "bad --max-ratio" 2 "max-ratio: expected a ratio" "$PERFDB" ingest --max-ratio 0 "$fixture"
+expect "bad --max-ratio" 2 "max-ratio: expected a number of at least 1" "$PERFDB" ingest --max-ratio 0 "$fixture"
 # a file, a pipe past the absolute limit
 expect "file above --max-input" 3 "sleep.json: .*more than 1 KiB" \
   "$PERFDB" ingest --max-input 1k "$fixture"
