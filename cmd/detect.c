@@ -115,15 +115,6 @@ static int label_points(struct pdb_store *store, struct found *f, struct pdb_err
 	return 0;
 }
 
-static const char *verdict(const struct pdb_change_point *cp)
-{
-	if (cp->regression)
-		return "regression";
-	if (cp->improvement)
-		return "improvement";
-	return "change";
-}
-
 static char *run_label(const struct pdb_history_point *p)
 {
 	return pdb_xasprintf("run%lld", (long long)p->run_id);
@@ -171,7 +162,7 @@ static json_t *series_json(const struct found *f)
 				    json_real(cp->change_pct));
 		json_object_set_new(c, "p_value", json_real(cp->p_value));
 		json_object_set_new(c, "confidence", json_real(cp->confidence));
-		json_object_set_new(c, "verdict", json_string(verdict(cp)));
+		json_object_set_new(c, "verdict", json_string(pdb_detect_verdict(cp)));
 		json_object_set_new(c, "tentative", json_boolean(cp->tentative));
 		json_object_set_new(c, "confirmed", json_boolean(cp->confirmed));
 		json_object_set_new(c, "cpu_steady", json_boolean(cp->cpu_steady));
@@ -267,10 +258,7 @@ static void print_tables(const struct found *fs, size_t n, int md)
 			pdb_unit_format_fixed(cp->mean_after, f->series->unit, ma, sizeof ma);
 			pdb_detect_change_text(cp, f->series->unit, ch, sizeof ch);
 			snprintf(p, sizeof p, "%.2g", cp->p_value);
-			snprintf(v, sizeof v, "%s%s", verdict(cp),
-				 cp->tentative ? " (tentative)" :
-				 cp->cpu_steady ? " (CPU time steady)" :
-				 !cp->confirmed ? " (unconfirmed)" : "");
+			pdb_detect_verdict_text(cp, v, sizeof v);
 			nreg += cp->regression;
 			row[0] = f->series->benchmark; row[1] = dims; row[2] = f->series->metric;
 			row[3] = idx; row[4] = rb; row[5] = ra; row[6] = mb; row[7] = ma;

@@ -3,6 +3,7 @@
 #include "detect.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,27 @@ void pdb_detect_change_text(const struct pdb_change_point *cp, const char *unit,
 		pdb_unit_signed_text(cp->mean_after - cp->mean_before, unit, out, size);
 	else
 		pdb_pct_text(cp->change_pct, out, size);
+}
+
+const char *pdb_detect_verdict(const struct pdb_change_point *cp)
+{
+	return cp->regression ? "regression" : cp->improvement ? "improvement" : "change";
+}
+
+const char *pdb_detect_standing(const struct pdb_change_point *cp)
+{
+	return cp->tentative ? "tentative" : cp->cpu_steady ? "CPU time steady" :
+	       !cp->confirmed ? "unconfirmed" : NULL;
+}
+
+void pdb_detect_verdict_text(const struct pdb_change_point *cp, char *out, size_t size)
+{
+	const char *why = pdb_detect_standing(cp);
+
+	if (why)
+		snprintf(out, size, "%s (%s)", pdb_detect_verdict(cp), why);
+	else
+		snprintf(out, size, "%s", pdb_detect_verdict(cp));
 }
 
 void pdb_detect_state_release(struct pdb_detect_state *s)

@@ -68,6 +68,13 @@ struct pdb_change_point {
  * in the series' unit ("+1.853 ms"). */
 void pdb_detect_change_text(const struct pdb_change_point *cp, const char *unit, char *out,
 			    size_t size);
+/* cp's verdict: "regression", "improvement" or "change" (no direction). */
+const char *pdb_detect_verdict(const struct pdb_change_point *cp);
+/* Why cp does not stand yet, for people: "tentative", "CPU time steady",
+ * "unconfirmed"; NULL when it is confirmed. */
+const char *pdb_detect_standing(const struct pdb_change_point *cp);
+/* Both for people: "regression", "regression (tentative)". */
+void pdb_detect_verdict_text(const struct pdb_change_point *cp, char *out, size_t size);
 /* A regime of at most this many runs between two change points is an
  * excursion (PDB_OUTLIERS_REPORT): its runs are outliers, not two change
  * points. 2-4 runs, and one more for an end placed one run off. */

@@ -310,11 +310,6 @@ static void scaling_text(const struct pdb_scaling *s, int html, struct pdb_buf *
 	pdb_buf_puts(b, ".");
 }
 
-static const char *cp_verdict(const struct pdb_change_point *cp)
-{
-	return cp->regression ? "regression" : cp->improvement ? "improvement" : "change";
-}
-
 static void history_section(const struct report_history *h, int html, struct pdb_buf *b)
 {
 	static const char *const head[] = { "last run before", "first run after", "mean before",
@@ -360,7 +355,7 @@ static void history_section(const struct report_history *h, int html, struct pdb
 		pdb_compare_value_text(cp->mean_after, r->unit, ma, sizeof ma);
 		pdb_detect_change_text(cp, r->unit, pct, sizeof pct);
 		pdb_compare_p_text(cp->p_value, p, sizeof p);
-		snprintf(v, sizeof v, "%s%s", cp_verdict(cp), cp->tentative ? " (tentative)" : "");
+		pdb_detect_verdict_text(cp, v, sizeof v);
 		table_row(&t, NULL, row, 0);
 		free(before);
 		free(after);

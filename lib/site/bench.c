@@ -184,11 +184,6 @@ static void point_link(struct pdb_buf *b, const struct site *s, const struct pdb
 	}
 }
 
-static const char *cp_verdict(const struct pdb_change_point *cp)
-{
-	return cp->regression ? "regression" : cp->improvement ? "improvement" : "change";
-}
-
 static void change_points(const struct site *s, const struct site_bench *bench, struct pdb_buf *b)
 {
 	size_t ncp = 0, nout = 0;
@@ -210,7 +205,7 @@ static void change_points(const struct site *s, const struct site_bench *bench, 
 		const struct site_series *ss = &s->series[bench->series[i]];
 		for (size_t k = ss->res.ncps; k-- > 0;) {
 			const struct pdb_change_point *cp = &ss->res.cps[k];
-			char ch[48];
+			char ch[48], v[48];
 
 			pdb_buf_printf(b, "<tr class=\"%s\"><td>", cp->regression ? "a0" : "");
 			series_name(b, ss);
@@ -223,12 +218,11 @@ static void change_points(const struct site *s, const struct site_bench *bench, 
 			pdb_buf_puts(b, "</td><td class=\"num\">");
 			site_value(b, cp->mean_after, ss->s->unit);
 			pdb_detect_change_text(cp, ss->s->unit, ch, sizeof ch);
+			pdb_detect_verdict_text(cp, v, sizeof v);
 			pdb_buf_printf(b, "</td><td class=\"num\">%s</td><td class=\"num\">%.2g</td>"
-				       "<td class=\"num\">%.1f</td><td><span class=\"badge %s\">%s%s</span>"
+				       "<td class=\"num\">%.1f</td><td><span class=\"badge %s\">%s</span>"
 				       "</td></tr>\n", ch, cp->p_value, cp->confidence,
-				       cp->confirmed ? cp_verdict(cp) : "tentative", cp_verdict(cp),
-				       cp->tentative ? " (tentative)" : cp->cpu_steady ? " (CPU time steady)" :
-				       !cp->confirmed ? " (unconfirmed)" : "");
+				       cp->confirmed ? pdb_detect_verdict(cp) : "tentative", v);
 		}
 	}
 	if (ncp)

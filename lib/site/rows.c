@@ -13,11 +13,6 @@ static const char *direction_words(int direction)
 	       direction == PDB_DIR_HIGHER ? "higher is better" : "not gated";
 }
 
-static const char *cp_verdict(const struct pdb_change_point *cp)
-{
-	return cp->regression ? "regression" : cp->improvement ? "improvement" : "change";
-}
-
 void site_change_cell(struct pdb_buf *b, double before, double after, int direction)
 {
 	double pct = (after / before - 1) * 100;
@@ -55,16 +50,15 @@ static void change_point_cell(struct pdb_buf *b, const struct site *s,
 	if (!confirmed && !newer)
 		pdb_buf_puts(b, "none");
 	if (confirmed) {
-		pdb_buf_printf(b, "<span class=\"badge %s\">%s</span> %s at ", cp_verdict(confirmed),
-			       cp_verdict(confirmed), ch);
+		pdb_buf_printf(b, "<span class=\"badge %s\">%s</span> %s at ", pdb_detect_verdict(confirmed),
+			       pdb_detect_verdict(confirmed), ch);
 		site_run_link(b, s, ss->pts[confirmed->index].run_id, depth);
 		pdb_buf_printf(b, ", %zu runs ago", ss->n - confirmed->index);
 	}
 	if (newer) {
 		pdb_buf_printf(b, "%s<span class=\"badge tentative\">%s, %s</span> %s at ",
-			       confirmed ? "<br>" : "", cp_verdict(newer),
-			       newer->tentative ? "tentative" :
-			       newer->cpu_steady ? "CPU time steady" : "unconfirmed", nch);
+			       confirmed ? "<br>" : "", pdb_detect_verdict(newer),
+			       pdb_detect_standing(newer), nch);
 		site_run_link(b, s, ss->pts[newer->index].run_id, depth);
 	}
 	pdb_buf_puts(b, "</td>");

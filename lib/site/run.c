@@ -47,7 +47,7 @@ static void found_at(struct pdb_buf *b, const struct site_series *ss, size_t k)
 {
 	for (size_t c = 0; c < ss->res.ncps; c++) {
 		const struct pdb_change_point *cp = &ss->res.cps[c];
-		const char *v = cp->regression ? "regression" : cp->improvement ? "improvement" : "change";
+		const char *v = pdb_detect_verdict(cp);
 		if (cp->index == k)
 			pdb_buf_printf(b, "<span class=\"badge %s\">%s%s</span> from here",
 				       cp->confirmed ? v : "tentative", v,
