@@ -44,11 +44,16 @@ static void set_reason(struct pdb_compare_row *w, char *reason)
 	w->reason = reason;
 }
 
+int pdb_cpu_speaks_for(double cpu, double wall)
+{
+	return cpu > 0 && wall > 0 && cpu >= PDB_CPU_BOUND_SHARE * wall;
+}
+
 static void check_one(struct pdb_compare_row *w, const struct pdb_compare_row *c)
 {
 	if (!(c->median_base > 0) || !(w->median_base > 0) || !(c->median_cand > 0) ||
-	    !(w->median_cand > 0) || (c->median_base < PDB_CPU_BOUND_SHARE * w->median_base &&
-				      c->median_cand < PDB_CPU_BOUND_SHARE * w->median_cand))
+	    !(w->median_cand > 0) || (!pdb_cpu_speaks_for(c->median_base, w->median_base) &&
+				      !pdb_cpu_speaks_for(c->median_cand, w->median_cand)))
 		return; /* it waits more than it computes: the wall time decides */
 	if ((w->verdict == PDB_VERDICT_REGRESSION || w->verdict == PDB_VERDICT_IMPROVEMENT) &&
 	    c->verdict != w->verdict) {

@@ -14,6 +14,10 @@
  * sort's CPU time was 10 % of its wall time. */
 #define PDB_CPU_BOUND_SHARE 0.05
 
+/* Whether a CPU time speaks for its wall time: both positive and the CPU
+ * time at least PDB_CPU_BOUND_SHARE of it (the benchmark computes). */
+int pdb_cpu_speaks_for(double cpu, double wall);
+
 /* For each wall-clock row of runs that did not run side by side (paired
  * 0) whose benchmark computes (its cpu_time is at least PDB_CPU_BOUND_SHARE
  * of its wall time on one side at least): a regression or an improvement

@@ -37,9 +37,7 @@ static double median_of(const double *x, size_t n)
  * that the CPU time can speak for. */
 static int computes(const struct pdb_detect_view *wall, const struct pdb_detect_view *cpu)
 {
-	double w = median_of(wall->values, wall->n), c = median_of(cpu->values, cpu->n);
-
-	return w > 0 && c >= PDB_CPU_BOUND_SHARE * w;
+	return pdb_cpu_speaks_for(median_of(cpu->values, cpu->n), median_of(wall->values, wall->n));
 }
 
 /* The position in cpu of run i of wall, or of the nearest run within the
