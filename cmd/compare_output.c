@@ -266,6 +266,7 @@ static json_t *row_json(const struct pdb_compare_row *r, const struct compare_vi
 	json_object_set_new(o, "fails_gate", json_boolean(pdb_compare_row_fails(r, v->fail_on)));
 	json_object_set_new(o, "decided_by", r->decided_by ? json_string(r->decided_by) : json_null());
 	json_object_set_new(o, "run_noise_pct", num(pct4(r->run_noise_pct)));
+	json_object_set_new(o, "run_wide_pct", num(pct4(r->run_wide_pct)));
 	json_object_set_new(o, "hidden", hidden_name(r->hidden) ? json_string(hidden_name(r->hidden))
 							       : json_null());
 	json_object_set_new(o, "band", r->band ? json_string(r->band) : json_null());

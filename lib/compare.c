@@ -9,6 +9,7 @@
 #include "compare_geomean.h"
 #include "compare_history.h"
 #include "compare_internal.h"
+#include "compare_run_wide.h"
 #include "compare_verdict.h"
 #include "metric_role.h"
 #include "stats.h"
@@ -206,6 +207,7 @@ static struct pdb_compare_row *new_row(struct ctx *c, const struct entry *e)
 	row->change_pct = row->ci_low_pct = row->ci_high_pct = NAN;
 	row->change_abs = row->ci_low_abs = row->ci_high_abs = NAN;
 	row->p_value = row->warn_pct = row->history_spread_pct = row->run_noise_pct = NAN;
+	row->run_wide_pct = NAN;
 	row->band = "samples";
 	row->verdict = PDB_VERDICT_COUNT; /* not decided yet */
 	return row;
@@ -336,7 +338,7 @@ static struct pdb_compare_row *failure_row(struct ctx *c, const struct pdb_failu
 	row->mean_cand = row->change_pct = row->ci_low_pct = NAN;
 	row->ci_high_pct = row->change_abs = row->ci_low_abs = NAN;
 	row->ci_high_abs = row->p_value = row->history_spread_pct = NAN;
-	row->threshold_pct = row->warn_pct = row->run_noise_pct = NAN;
+	row->threshold_pct = row->warn_pct = row->run_noise_pct = row->run_wide_pct = NAN;
 	row->gated = 1;
 	return row;
 }
@@ -598,6 +600,9 @@ int pdb_compare(const struct pdb_compare_input *in, const struct pdb_compare_opt
 	for (size_t i = 0; i < out->nrows; i++)
 		if (out->rows[i].verdict == PDB_VERDICT_COUNT) /* not new, missing, failed, ... */
 			out->rows[i].verdict = pdb_compare_verdict(&out->rows[i], c.t.alpha, c.scope.branch);
+	pdb_compare_check_run_wide(out->rows, out->nrows, in,
+				   c.out->ncand == 1 && c.scope.until > 0 ? c.scope.cand_id : -1,
+				   c.t.alpha, c.t.paired);
 	pdb_compare_check_wall(out->rows, out->nrows, c.t.paired);
 	for (size_t i = 0; i < out->nrows; i++) {
 		struct pdb_compare_row *r = &out->rows[i];

@@ -27,7 +27,9 @@ static int in_geomean(const struct pdb_compare_row *r)
  * > 1 is not worse: fio's io_bytes doubles with the runtime), with an
  * interval: each series' log interval read as normal (its half-width over
  * z), the mean's SE sqrt(sum se^2) / n. A series without an interval
- * leaves the geomean without one: inconclusive, never "worse". */
+ * leaves the geomean without one: inconclusive, never "worse". When the
+ * whole run moved with the runner's load (run_wide_pct), the verdict is
+ * that of the geomean net of that move, as for its series. */
 void pdb_compare_geomeans(struct pdb_compare *out)
 {
 	const char **metrics = pdb_xmalloc((out->nrows ? out->nrows : 1) * sizeof *metrics);
@@ -42,6 +44,7 @@ void pdb_compare_geomeans(struct pdb_compare *out)
 		struct pdb_compare_geomean *g;
 		double sum = 0, var = 0, thr = 0;
 		size_t n = 0;
+		double load = 0; /* the whole run's move, worse side up, when the load's */
 
 		if (i > 0 && strcmp(metrics[i], metrics[i - 1]) == 0)
 			continue;
@@ -54,6 +57,8 @@ void pdb_compare_geomeans(struct pdb_compare *out)
 			se = (log1p(r->ci_high_pct / 100) - log1p(r->ci_low_pct / 100)) / (2 * z);
 			var += se * se; /* NaN without an interval: none for the mean */
 			thr = fmax(thr, r->threshold_pct);
+			if (!isnan(r->run_wide_pct))
+				load = pdb_direction_worse_sign(r->direction) * log1p(r->run_wide_pct / 100);
 			n++;
 		}
 		pdb_grow((void **)&out->geomean, &cap, out->ngeomean + 1, sizeof *out->geomean);
@@ -64,11 +69,15 @@ void pdb_compare_geomeans(struct pdb_compare *out)
 		g->low = exp(sum / (double)n - z * sqrt(var) / (double)n);
 		g->high = exp(sum / (double)n + z * sqrt(var) / (double)n);
 		thr = log1p(thr / 100);
-		g->verdict = isnan(var) ? PDB_VERDICT_INCONCLUSIVE
-			: log(g->low) > 0 && log(g->ratio) >= thr ? PDB_VERDICT_REGRESSION
-			: log(g->high) < 0 && -log(g->ratio) >= thr ? PDB_VERDICT_IMPROVEMENT
-			: log(g->low) >= -thr && log(g->high) <= thr ? PDB_VERDICT_UNCHANGED
-			: PDB_VERDICT_INCONCLUSIVE;
+		{
+			double est = log(g->ratio) - load, lo = log(g->low) - load;
+			double hi = log(g->high) - load;
+			g->verdict = isnan(var) ? PDB_VERDICT_INCONCLUSIVE
+				: lo > 0 && est >= thr ? PDB_VERDICT_REGRESSION
+				: hi < 0 && -est >= thr ? PDB_VERDICT_IMPROVEMENT
+				: lo >= -thr && hi <= thr ? PDB_VERDICT_UNCHANGED
+				: PDB_VERDICT_INCONCLUSIVE;
+		}
 	}
 	free(metrics);
 }

@@ -23,13 +23,26 @@
  * E min(|Z|, a) for a = 3 x 0.6745 (3 median absolute values). */
 #define CAP 3.0
 #define CAPPED_MEAN_ABS_NORMAL 0.7819
-/* Degrees of freedom of that scale per change it is read from (successive
- * changes overlap, and a mean of absolute values is less efficient than a
- * variance): calibrated by the seeded sequential A/A gates of
- * tests/unit/test_compare_gate.c. A quantile scale (the 75th percentile of
- * the changes) had 0.37 a change: with 6-10 runs of history its interval
- * was so wide that a +64 % change passed as inconclusive. */
-#define SCALE_DF_PER_CHANGE 0.6
+/* Degrees of freedom of that scale per change it is read from
+ * (PDB_COMPARE_SCALE_DF_PER_CHANGE: successive changes overlap, and a mean
+ * of absolute values is less efficient than a variance): calibrated by the
+ * seeded sequential A/A gates of tests/unit/test_compare_gate.c. A quantile
+ * scale (the 75th percentile of the changes) had 0.37 a change: with 6-10
+ * runs of history its interval was so wide that a +64 % change passed as
+ * inconclusive. */
+
+double pdb_compare_change_scale(double *chg, size_t n)
+{
+	double sum = 0, cap;
+
+	if (n == 0)
+		return 0;
+	qsort(chg, n, sizeof *chg, cmp_double);
+	cap = CAP * pdb_stats_quantile(chg, n, 0.5);
+	for (size_t i = 0; i < n; i++)
+		sum += fmin(chg[i], cap);
+	return sum / (double)n / CAPPED_MEAN_ABS_NORMAL;
+}
 
 /* The standard error of the median of log values read from their
  * quartiles: a normal sample's IQR is 1.349 SD, its median's error
@@ -107,14 +120,7 @@ static size_t history_noise(const struct pdb_compare_history *h, int64_t cand_id
 		memcpy(last, loc + k - nl, nl * sizeof *last);
 		*level = pdb_stats_median(last, nl);
 	}
-	{
-		double sum = 0, cap;
-		qsort(chg, k - 1, sizeof *chg, cmp_double);
-		cap = CAP * pdb_stats_quantile(chg, k - 1, 0.5);
-		for (size_t i = 0; i + 1 < k; i++)
-			sum += fmin(chg[i], cap);
-		*tau_d = sum / (double)(k - 1) / CAPPED_MEAN_ABS_NORMAL;
-	}
+	*tau_d = pdb_compare_change_scale(chg, k - 1);
 out:
 	free(loc);
 	free(chg);
@@ -151,7 +157,7 @@ int pdb_compare_test_history(const struct pdb_compare_history *h, int64_t cand_i
 	se = values_median_se(a, row->n_cand);
 	var_cand = tau_b2 + se * se;
 	sd = sqrt(var_ref + var_cand);
-	df = fmax(1, SCALE_DF_PER_CHANGE * (double)(k - 1));
+	df = fmax(1, PDB_COMPARE_SCALE_DF_PER_CHANGE * (double)(k - 1));
 	d = log(row->median_cand) - log(row->median_base);
 	q = sd > 0 ? pdb_stats_t_isf(alpha / 2, df) : 0;
 	row->p_value = sd > 0 ? fmin(1, 2 * pdb_stats_t_sf(fabs(d) / sd, df)) : d == 0;

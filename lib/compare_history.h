@@ -19,4 +19,13 @@ int pdb_compare_test_history(const struct pdb_compare_history *h, int64_t cand_i
 			     double alpha, struct pdb_compare_row *row, const double *b,
 			     const double *a);
 
+/* The SD of a change of a run's location from one run to the next, from
+ * n absolute changes (sorted in place): their mean, each capped at 3
+ * times their median (a step or a spike is one or two large changes, not
+ * the scale), over that mean for normal changes. 0 when n is 0. */
+double pdb_compare_change_scale(double *chg, size_t n);
+
+/* Degrees of freedom of that scale per change it is read from. */
+#define PDB_COMPARE_SCALE_DF_PER_CHANGE 0.6
+
 #endif

@@ -71,6 +71,9 @@ struct pdb_compare_row {
 				* interval), as %; NaN when none was added */
 	int gated;             /* its regression fails the gate: the metric's role
 				* (lib/metric_role.h), --metric or a rule's gate */
+	double run_wide_pct;   /* the move of the whole run (the median change of its
+				* metric's rows, as %) when it was judged the runner's
+				* load, not a change (lib/compare_run_wide.h); else NaN */
 	const char *decided_by; /* a wall-clock row whose verdict its CPU time
 				 * decided: that metric; NULL else (static) */
 	size_t n_zero;         /* time values of 0 read at zero_floor (below the

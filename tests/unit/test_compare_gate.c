@@ -424,6 +424,90 @@ static void test_loaded_runner(void **state)
 	assert_true(doubled >= LOADED_BENCHES * 95 / 100);
 }
 
+/* A runner whose neighbours move every benchmark's CPU time at once (a
+ * shared cache and memory bus, docs/gate-noise.md: D c11, G c16): each run
+ * a shared factor of 3 % log SD, and one run in eight a burst of +20 %
+ * on all; each benchmark 3 % of its own; wall time besides at the run's
+ * load. SHARED_HISTORIES histories of SHARED_RUNS runs of SHARED_BENCHES
+ * benchmarks, each run gated against the one before from the first pair on: at most 1 % of the benchmark gates fail, and
+ * one benchmark doing twice the work fails in 95 % or more, alone or with
+ * all the others. */
+#define SHARED_BENCHES 6
+#define SHARED_HISTORIES 4
+#define SHARED_RUNS 90
+
+static int64_t add_shared_run(struct pdb_store *store, const char *branch, const double *work)
+{
+	struct pdb_run *run = pdb_run_new();
+	double load = exp(0.35 * gaussian());
+	double shared = exp(0.03 * gaussian() + (uniform() < 0.125 ? log(1.2) : 0));
+	struct pdb_err err;
+	int64_t id;
+
+	pdb_set_str(&run->tool, "test");
+	pdb_set_str(&run->format, "test");
+	pdb_run_set_attr(run, "branch", branch);
+	for (int s = 0; s < SHARED_BENCHES; s++) {
+		double cpu = 0.02 * (1 + s) * work[s] * shared * exp(0.03 * gaussian());
+		struct pdb_result *w, *c;
+		char name[16];
+
+		snprintf(name, sizeof name, "b%03d", s);
+		w = pdb_run_add_result(run, name, "wall_time", "s");
+		c = pdb_run_add_result(run, name, "cpu_time", "s");
+		for (int i = 0; i < 10; i++) {
+			double ci = lognormal(cpu, 0.02);
+			struct pdb_sample ws = PDB_SAMPLE(ci * 1.1 * load * exp(0.08 * gaussian()));
+			struct pdb_sample cs = PDB_SAMPLE(ci);
+			pdb_result_add_sample(w, &ws);
+			pdb_result_add_sample(c, &cs);
+		}
+	}
+	assert_int_equal(pdb_store_insert_run(store, run, 1, &err), 0);
+	id = run->id;
+	pdb_run_free(run);
+	return id;
+}
+
+static void test_run_wide_moves(void **state)
+{
+	struct fixture *f = *state;
+	static const double same[SHARED_BENCHES] = { 1, 1, 1, 1, 1, 1 };
+	static const double one[SHARED_BENCHES] = { 1, 1, 2, 1, 1, 1 };
+	static const double all[SHARED_BENCHES] = { 2, 2, 2, 2, 2, 2 };
+	size_t gates = 0, failed = 0, one_failed = 0, all_failed = 0, tries = 0;
+	int64_t prev, id, slow;
+
+	rng_state = 17;
+	for (int h = 0; h < SHARED_HISTORIES; h++) {
+		char branch[16];
+		snprintf(branch, sizeof branch, "main%d", h);
+		prev = add_shared_run(f->store, branch, same);
+		for (int r = 1; r < SHARED_RUNS; r++) {
+			id = add_shared_run(f->store, branch, same);
+			failed += benches_failed(f->store, prev, id);
+			gates += SHARED_BENCHES;
+			if (r % 6 == 0) { /* a pull request that doubles one, or all */
+				tries++;
+				slow = add_shared_run(f->store, "pr", one);
+				one_failed += benches_failed(f->store, id, slow) >= 1;
+				assert_int_equal(pdb_store_delete_run(f->store, slow, &(struct pdb_err){ 0 }), 0);
+				slow = add_shared_run(f->store, "pr", all);
+				all_failed += benches_failed(f->store, id, slow) == SHARED_BENCHES;
+				assert_int_equal(pdb_store_delete_run(f->store, slow, &(struct pdb_err){ 0 }), 0);
+			}
+			prev = id;
+		}
+	}
+	print_message("run-wide CPU moves: %zu of %zu benchmark gates fail; one benchmark doubled "
+		      "fails %zu of %zu, all doubled %zu of %zu\n", failed, gates, one_failed, tries,
+		      all_failed, tries);
+	assert_true(gates >= 2000);
+	assert_true(failed * 100 <= gates);
+	assert_true(one_failed * 100 >= tries * 95);
+	assert_true(all_failed * 100 >= tries * 95);
+}
+
 /* Three values a side: a rank test cannot reach p < 0.1, Welch's t on log
  * values can. A tripled time fails the gate, 3 % noise does not. */
 static void test_small_samples(void **state)
@@ -657,6 +741,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ab_interleaved, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sequential_history, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_loaded_runner, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_wide_moves, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_small_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zeros, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_histogram, setup, teardown),
