@@ -28,7 +28,8 @@ static const int outlier_mode[] = { PDB_OUTLIERS_REPORT, PDB_OUTLIERS_KEEP };
 
 static const struct cmd_option options[] = {
 	{ "bench", 'b', "GLOB", "benchmarks to look at (default: all)" },
-	{ "metric", 'm', "GLOB", "metrics to look at (default: all)" },
+	{ "metric", 'm', "GLOB", "metrics to look at (default: those the gate gates, not\n"
+	  "resources or bookkeeping such as iterations)" },
 	{ "where", 'w', "K=V[,K=V]", "only runs with these attributes (repeatable: all must match)" },
 	{ "since", OPT_SINCE, "RUN", "only runs from RUN on" },
 	{ "window", OPT_WINDOW, "N", "split window, in runs",
@@ -383,10 +384,9 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
 	return -1;
 }
 
-/* The confirmed regressions that start within the newest n runs (none when n
- * is 0), each said on stderr as the reason of the exit status; their count. */
 /* Without --metric, the series the gate gates by default only (lib/metric_role.h):
- * resources are moved past *n (still freed with the rest); their number. */
+ * resources and bookkeeping are moved past *n (still freed with the rest);
+ * their number. */
 static size_t leave_out_resources(struct pdb_series *s, size_t *n)
 {
 	size_t kept = 0, all = *n;
@@ -431,6 +431,8 @@ static void bisect_notes(const struct found *fs, size_t nseries)
 	free(seen);
 }
 
+/* The confirmed regressions that start within the newest n runs (none when n
+ * is 0), each said on stderr as the reason of the exit status; their count. */
 static size_t fail_recent(const struct found *fs, size_t nseries, int64_t n)
 {
 	size_t nfail = 0;
@@ -518,8 +520,9 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	if (!cli.metric)
 		nresource = leave_out_resources(series, &nseries);
 	if (nresource)
-		cmd_say("detect", "%zu resource series (memory, the user and system split of CPU "
-			"time) left out: name them with --metric", nresource);
+		cmd_say("detect", "%zu resource or bookkeeping series (memory, the user and system "
+			"split of CPU time, iterations) left out: name them with --metric",
+			nresource);
 	cli.where = where;
 	if (cli.where && where_matches_nothing(store, cli.where, &err, &status))
 		goto out;

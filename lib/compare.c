@@ -17,11 +17,6 @@
 #include "dim_filter.h"
 #include "util.h"
 
-/* Metrics that say how a benchmark ran, not how fast: hidden by default. */
-static const char *const bookkeeping[] = {
-	"iterations", "repetitions", "rounds", "runs", "forks", "warmup_iterations", NULL,
-};
-
 void pdb_compare_opts_init(struct pdb_compare_opts *opts)
 {
 	memset(opts, 0, sizeof *opts);
@@ -295,9 +290,8 @@ static void compare_series(struct ctx *c, const struct entry *be, size_t nb,
 	/* (a count that repeats exactly is the news, not a constant to hide) */
 	if (constant(b, row->n_base, a, row->n_cand) && role != PDB_ROLE_COUNT_EXACT)
 		row->hidden = PDB_HIDDEN_CONSTANT;
-	for (size_t i = 0; bookkeeping[i]; i++)
-		if (strcmp(row->metric, bookkeeping[i]) == 0)
-			row->hidden = PDB_HIDDEN_BOOKKEEPING;
+	if (role == PDB_ROLE_BOOKKEEPING)
+		row->hidden = PDB_HIDDEN_BOOKKEEPING;
 	if (pdb_unit_is_duration(row->unit))
 		row->n_zero = floor_zero_times(b, row->n_base, a, row->n_cand, &row->zero_floor);
 	positive = all_positive(b, row->n_base) && all_positive(a, row->n_cand);

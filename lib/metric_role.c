@@ -23,6 +23,12 @@ static const char *const resource_metrics[] = {
 	NULL,
 };
 
+/* How a benchmark ran, not how fast: a tool's own calibration (Google
+ * Benchmark's iterations) or the counts it was told to make. */
+static const char *const bookkeeping_metrics[] = {
+	"iterations", "repetitions", "rounds", "runs", "forks", "warmup_iterations", NULL,
+};
+
 static int listed(const char *const *list, const char *metric)
 {
 	for (size_t i = 0; list[i]; i++)
@@ -35,6 +41,8 @@ enum pdb_metric_role pdb_metric_role(const char *metric, int process_dim)
 {
 	if (process_dim || listed(resource_metrics, metric))
 		return PDB_ROLE_RESOURCE;
+	if (listed(bookkeeping_metrics, metric))
+		return PDB_ROLE_BOOKKEEPING;
 	if (listed(wall_metrics, metric))
 		return PDB_ROLE_WALL;
 	if (strcmp(metric, PDB_METRIC_CPU) == 0)
@@ -53,7 +61,7 @@ enum pdb_metric_role pdb_metric_role_of_series(const char *metric, const char *d
 
 int pdb_metric_role_gated(enum pdb_metric_role role)
 {
-	return role != PDB_ROLE_RESOURCE;
+	return role != PDB_ROLE_RESOURCE && role != PDB_ROLE_BOOKKEEPING;
 }
 
 double pdb_metric_run_noise(enum pdb_metric_role role)
@@ -72,7 +80,7 @@ double pdb_metric_run_noise(enum pdb_metric_role role)
 
 int pdb_metric_role_charted(enum pdb_metric_role role)
 {
-	return role != PDB_ROLE_RESOURCE && role != PDB_ROLE_CPU;
+	return role != PDB_ROLE_RESOURCE && role != PDB_ROLE_CPU && role != PDB_ROLE_BOOKKEEPING;
 }
 
 const char *pdb_metric_cpu_of(const char *wall_metric)

@@ -15,6 +15,8 @@ enum pdb_metric_role {
 	PDB_ROLE_COUNT_EXACT, /* instructions retired: near exact, gated at 1 % */
 	PDB_ROLE_RESOURCE,    /* memory, user or system time alone, sampled
 			       * processes and machine: reported, gated when named */
+	PDB_ROLE_BOOKKEEPING, /* how it ran, not how fast (iterations, rounds):
+			       * hidden, never gated or detected unless named */
 };
 
 /* The role of a metric (process_dim: the series has a `process` dim, as

@@ -42,6 +42,8 @@ static void test_roles(void **state)
 	assert_int_equal(pdb_metric_role("peak_rss", 0), PDB_ROLE_RESOURCE);
 	assert_int_equal(pdb_metric_role("sys_time", 0), PDB_ROLE_RESOURCE);
 	assert_int_equal(pdb_metric_role("throughput", 0), PDB_ROLE_PRIMARY);
+	assert_int_equal(pdb_metric_role("iterations", 0), PDB_ROLE_BOOKKEEPING);
+	assert_int_equal(pdb_metric_role("rounds", 0), PDB_ROLE_BOOKKEEPING);
 	assert_int_equal(pdb_metric_role("cpu", 1), PDB_ROLE_RESOURCE);
 	assert_int_equal(pdb_metric_role_of_series("cpu", "{\"process\":\"jq\"}"), PDB_ROLE_RESOURCE);
 	assert_int_equal(pdb_metric_role_of_series("rate", "{\"a\":\"1\",\"process\":\"x\"}"),
@@ -51,6 +53,8 @@ static void test_roles(void **state)
 			 PDB_ROLE_PRIMARY);
 	assert_true(pdb_metric_role_gated(PDB_ROLE_CPU));
 	assert_false(pdb_metric_role_gated(PDB_ROLE_RESOURCE));
+	assert_false(pdb_metric_role_gated(PDB_ROLE_BOOKKEEPING));
+	assert_false(pdb_metric_role_charted(PDB_ROLE_BOOKKEEPING));
 	assert_true(pdb_metric_role_charted(PDB_ROLE_WALL));
 	assert_false(pdb_metric_role_charted(PDB_ROLE_CPU));
 	assert_string_equal(pdb_metric_cpu_of("time"), "cpu_time");
