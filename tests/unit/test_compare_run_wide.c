@@ -25,7 +25,7 @@
 static struct pdb_compare_row row_of(int i, double change, double run_noise_pct)
 {
 	struct pdb_compare_row r;
-	char name[8];
+	char name[24];
 	double d = log1p(change / 100), q = 2.5758 * 0.05;
 
 	memset(&r, 0, sizeof r);
@@ -74,7 +74,7 @@ static void histories_of(struct pdb_compare_input *in, size_t n, const double *m
 	in->nhistory = n;
 	for (size_t s = 0; s < n; s++) {
 		struct pdb_compare_history *h = &in->history[s];
-		char name[8];
+		char name[24];
 		double level = 0;
 		snprintf(name, sizeof name, "b%zu", s);
 		h->key = pdb_compare_key(name, "{}", "cpu_time");
