@@ -134,7 +134,9 @@ static int move_is_real(double g, const struct pdb_compare_row *const *rows, siz
 }
 
 /* The row's verdict net of the run's move g: its interval shifted by g,
- * its p-value that of the shifted estimate at the same standard error. */
+ * which decides alone (a p-value of the shifted estimate would need the
+ * test's own distribution: a history test's is Student's t at few
+ * degrees of freedom, its interval at 1 - alpha already has it). */
 static int net_verdict(const struct pdb_compare_row *r, double g, double alpha)
 {
 	struct pdb_compare_row net = *r;
@@ -145,12 +147,7 @@ static int net_verdict(const struct pdb_compare_row *r, double g, double alpha)
 	net.change_pct = pct_of_log(d - g);
 	net.ci_low_pct = pct_of_log(log1p(r->ci_low_pct / 100) - g);
 	net.ci_high_pct = pct_of_log(log1p(r->ci_high_pct / 100) - g);
-	if (r->p_value > 0 && r->p_value < 1 && d != 0) {
-		double se = fabs(d) / pdb_stats_norm_isf(r->p_value / 2);
-		net.p_value = fmin(1, 2 * pdb_stats_norm_sf(fabs(d - g) / se));
-	} else if (r->p_value == 0) {
-		net.p_value = NAN; /* the interval decides */
-	}
+	net.p_value = NAN;
 	v = pdb_compare_verdict(&net, alpha, NULL);
 	free(net.reason);
 	return v;
