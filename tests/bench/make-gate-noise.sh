@@ -25,7 +25,18 @@
 #   H  held out: pytest-benchmark (python3-pytest-benchmark); json, regex,
 #      sort unchanged; the sum of squares' range +50 % at c12; hog 2 workers
 #      and stress-ng --cpu 1 --cpu-load 70; pr01..pr12
-# G's and H's JSON is kept without the whitespace between tokens (every
+#   I  held out (second round): perfdb run (warmup 1, repeat 10) of 6
+#      benchmarks, two of them C programs compiled once (chase.c, a pointer
+#      chase through 32 MB; matmul.c); zstd, sha256sum, sort, matmul unchanged;
+#      the chase's steps +30 % at c10, and an improvement: the python script's
+#      passes 13 -> 10 at c18 (1.3x less work); hog 2 workers and stress-ng
+#      --vm 1 --vm-bytes 1G; slow PRs: the chase 2x; pr01..pr12
+#   J  held out (second round): hyperfine --warmup 1 --runs 5 of 5 commands
+#      (lz4, sha512sum, sed -E with back-references, jq, cc -O2 -c), bounded
+#      by timeout; sed's input 1.5x at c16; slow PRs: jq's input 2x (not the
+#      step's command: step.txt's pr_bench); hog 3 workers and stress-ng --cpu 1
+#      --cpu-load 60; pr01..pr12
+# G's, H's and I's JSON is kept without the whitespace between tokens (every
 # other byte as the tool wrote it) to keep each set under 300 KB.
 # A perfdb run commit is run into a scratch database with --attr branch=main
 # --attr commit=cNN and written out by `perfdb show latest --format json`
@@ -33,11 +44,11 @@
 # again and its samples checked against the run's.
 # Not run by the suite: about 6 minutes a set on 2 loaded cores.
 # Usage: sh tests/bench/make-gate-noise.sh [OUT [SETS]]
-#   OUT defaults to fixtures/gate-noise, SETS to "C D E F G H"; PERFDB to build/perfdb;
+#   OUT defaults to fixtures/gate-noise, SETS to "C D E F G H I J"; PERFDB to build/perfdb;
 #   COMMITS (default 24) and PRS (default 12) shorten a trial.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/fixtures/gate-noise}
-sets=${2:-C D E F G H}
+sets=${2:-C D E F G H I J}
 commits=${COMMITS:-24}
 prs=${PRS:-12}
 perfdb=${PERFDB:-$root/build/perfdb}
@@ -46,12 +57,16 @@ command -v hyperfine >/dev/null || { echo "hyperfine is missing"; exit 1; }
 [ -x "$perfdb" ] || { echo "no perfdb at $perfdb (make -j2)"; exit 1; }
 [ -x "$py" ] || { echo "no $py"; exit 1; }
 for set in $sets; do
-	case $set in C | D | E | F | G | H) ;; *) echo "unknown set $set (C, D, E, F, G, H)"; exit 2 ;; esac
+	case $set in C | D | E | F | G | H | I | J) ;; *) echo "unknown set $set (C ... J)"; exit 2 ;; esac
 	case $set in
 	G) [ -e /usr/include/benchmark/benchmark.h ] && command -v g++ >/dev/null ||
 		{ echo "G needs g++ and libbenchmark-dev"; exit 1; } ;;
 	H) "$py" -c 'import pytest_benchmark' 2>/dev/null && command -v stress-ng >/dev/null ||
 		{ echo "H needs python3-pytest-benchmark and stress-ng"; exit 1; } ;;
+	I) command -v stress-ng >/dev/null && command -v cc >/dev/null && command -v zstd >/dev/null ||
+		{ echo "I needs stress-ng, cc and zstd"; exit 1; } ;;
+	J) command -v stress-ng >/dev/null && command -v cc >/dev/null && command -v lz4 >/dev/null &&
+		command -v jq >/dev/null || { echo "J needs stress-ng, cc, lz4 and jq"; exit 1; } ;;
 	esac
 done
 mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
@@ -91,7 +106,8 @@ lines() { # lines N: N lines "KEY N", keys seeded pseudo-random
 }
 
 # load W SECOND: the hog with W workers (and, if SECOND is xz, an xz -9 loop;
-# if stress, stress-ng --cpu 1 --cpu-load 70)
+# if stress, stress-ng --cpu 1 --cpu-load 70; if vm, stress-ng --vm 1
+# --vm-bytes 1G; if stress60, stress-ng --cpu 1 --cpu-load 60)
 load() {
 	sh "$root/tests/bench/hog.sh" 300 "$1" 2>/dev/null &
 	hog=$!
@@ -101,6 +117,12 @@ load() {
 		load2=$! ;;
 	stress)
 		timeout 300 stress-ng --cpu 1 --cpu-load 70 --timeout 300 --quiet >/dev/null 2>&1 &
+		load2=$! ;;
+	vm)
+		timeout 300 stress-ng --vm 1 --vm-bytes 1G --timeout 300 --quiet >/dev/null 2>&1 &
+		load2=$! ;;
+	stress60)
+		timeout 300 stress-ng --cpu 1 --cpu-load 60 --timeout 300 --quiet >/dev/null 2>&1 &
 		load2=$! ;;
 	esac
 	sleep 1
@@ -120,12 +142,13 @@ start() { # start SET TOOL COMMIT BENCH FACTOR: makes OUT/SET, its step.txt, and
 		"$(date -u +%Y-%m-%dT%H:%MZ)" "$2" "$(nproc)" >"$out/$1/load.txt"
 }
 
-hf() { # hf DIR FILE W SECOND CMD...: one hyperfine invocation under the load
+hf_runs=10
+hf() { # hf DIR FILE W SECOND CMD...: one hyperfine invocation (--runs $hf_runs) under the load
 	dir=$1 file=$2 w=$3 second=$4
 	shift 4
 	load "$w" "$second"
-	(cd "$dir" && hyperfine -N --style none --warmup 1 --runs 10 --export-json "$file" "$@") \
-		>/dev/null || exit 1
+	(cd "$dir" && timeout 600 hyperfine -N --style none --warmup 1 --runs "$hf_runs" \
+		--export-json "$file" "$@") >/dev/null || exit 1
 	note "$file" "$w" "$second"
 }
 
@@ -133,14 +156,15 @@ pr() { # pr N: the name of pull-request run N: odd slow, even same
 	if [ $(($1 % 2)) = 1 ]; then printf 'pr%02d-slow' "$1"; else printf 'pr%02d-same' "$1"; fi
 }
 
-# run DIR FILE W BRANCH COMMIT: one perfdb run of DIR/spec.yaml under the load,
-# written out as canonical JSON and checked to read back the same samples
+# run DIR FILE W BRANCH COMMIT [SECOND]: one perfdb run of DIR/spec.yaml under the
+# load, written out as canonical JSON and checked to read back the same samples
 run() {
-	dir=$1 file=$2 w=$3
-	load "$w" ""
-	(cd "$dir" && PERFDB_DB="$work/scratch.db" "$perfdb" run spec.yaml --attr branch="$4" --attr commit="$5") \
+	dir=$1 file=$2 w=$3 second=${6:-}
+	load "$w" "$second"
+	(cd "$dir" && PERFDB_DB="$work/scratch.db" timeout 900 "$perfdb" run spec.yaml \
+		--attr branch="$4" --attr commit="$5") \
 		>/dev/null 2>"$work/run.err" || { cat "$work/run.err"; exit 1; }
-	note "$file" "$w" ""
+	note "$file" "$w" "$second"
 	"$perfdb" --db "$work/scratch.db" show latest --format json >"$file" || exit 1
 	rm -f "$work/check.db"
 	PERFDB_FINGERPRINT=off "$perfdb" --db "$work/check.db" ingest "$file" >/dev/null || exit 1
@@ -442,6 +466,235 @@ if case " $sets " in *" H "*) true ;; *) false ;; esac; then
 	while [ "$i" -le "$prs" ]; do
 		case $(pr "$i") in *slow) n=150000 ;; *) n=75000 ;; esac
 		pt "$d" "$out/H/$(pr "$i").json" "$n"
+		i=$((i + 1))
+	done
+fi
+
+# I (held out, second round): perfdb run of six benchmarks under the hog (2
+# workers) and stress-ng --vm 1 --vm-bytes 1G (memory and cache contention).
+# The work of the chase and of the python script is read from a file (chase.n,
+# words.n), so that spec.yaml stays the same commit after commit: the chase
+# 400,000 steps, 520,000 from c10 (+30 %), slow PRs 1,040,000 (2x main's
+# newest); the python script 13 passes, 10 from c18 (1.3x less work: an
+# improvement, which must not fail the gate). Each file is written out whole
+# (and checked to read back), then stripped of its whitespace (strip, above).
+if case " $sets " in *" I "*) true ;; *) false ;; esac; then
+	start I "$("$perfdb" --version) at $(git -C "$root" rev-parse --short HEAD), second load stress-ng --vm 1 --vm-bytes 1G ($(stress-ng --version 2>&1 | head -1))" \
+		c10 chase 1.3
+	printf 'improved_commit c18\nimproved_bench python-words\nimproved_factor 1.3\n' >>"$out/I/step.txt"
+	d=$work/I
+	text 1000000 >"$d/text.txt"
+	head -c 50000 "$d/text.txt" >"$d/small.txt"
+	blob 16 "$d/blob.bin"
+	lines 200000 >"$d/lines.txt"
+	cat >"$d/chase.c" <<-'EOF'
+	/* perfdb gate-noise set I: a pointer chase, memory-bound.
+	 * chase make FILE N: a single cycle through N uint32 slots (Sattolo, seeded);
+	 * chase run FILE NFILE: follows it from slot 0 as many steps as NFILE says
+	 * (FILE mapped whole). Prints the slot it ends on. */
+	#include <fcntl.h>
+	#include <stdint.h>
+	#include <stdio.h>
+	#include <stdlib.h>
+	#include <string.h>
+	#include <sys/mman.h>
+	#include <sys/stat.h>
+	#include <unistd.h>
+
+	static int make(const char *path, unsigned long n)
+	{
+		uint32_t *a = malloc(n * sizeof *a);
+		uint64_t x = 88172645463325252ull;
+		FILE *f = fopen(path, "wb");
+		if (!a || !f)
+			return 1;
+		for (unsigned long i = 0; i < n; i++)
+			a[i] = (uint32_t)i;
+		for (unsigned long i = n - 1; i > 0; i--) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			unsigned long j = x % i;
+			uint32_t t = a[i];
+			a[i] = a[j], a[j] = t;
+		}
+		return fwrite(a, sizeof *a, n, f) == n && fclose(f) == 0 ? 0 : 1;
+	}
+
+	int main(int argc, char **argv)
+	{
+		if (argc != 4)
+			return 2;
+		if (strcmp(argv[1], "make") == 0)
+			return make(argv[2], strtoul(argv[3], NULL, 10));
+		unsigned long steps = 0;
+		FILE *nf = fopen(argv[3], "r");
+		if (!nf || fscanf(nf, "%lu", &steps) != 1)
+			return 1;
+		fclose(nf);
+		int fd = open(argv[2], O_RDONLY);
+		struct stat st;
+		if (fd < 0 || fstat(fd, &st) != 0)
+			return 1;
+		const uint32_t *a = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (a == MAP_FAILED)
+			return 1;
+		uint32_t p = 0;
+		for (unsigned long s = 0; s < steps; s++)
+			p = a[p];
+		printf("%u\n", p);
+		return 0;
+	}
+	EOF
+	cat >"$d/matmul.c" <<-'EOF'
+	/* perfdb gate-noise set I: a naive N x N product of doubles (N = argv[1]). */
+	#include <stdio.h>
+	#include <stdlib.h>
+
+	int main(int argc, char **argv)
+	{
+		int n = argc > 1 ? atoi(argv[1]) : 300;
+		double *a = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n * n),
+		       *c = calloc((size_t)n * n, sizeof(double));
+		if (!a || !b || !c)
+			return 1;
+		for (int i = 0; i < n * n; i++)
+			a[i] = (i % 17) * 0.5, b[i] = (i % 13) * 0.25;
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++) {
+				double s = 0;
+				for (int k = 0; k < n; k++)
+					s += a[i * n + k] * b[k * n + j];
+				c[i * n + j] = s;
+			}
+		printf("%g\n", c[n * n / 2]);
+		return 0;
+	}
+	EOF
+	cat >"$d/words.py" <<-'EOF'
+	# perfdb gate-noise set I: word statistics over a text, as many passes as
+	# the file argv[2] says.
+	import collections
+	import sys
+
+	text = open(sys.argv[1]).read().split()
+	passes = int(open(sys.argv[2]).read())
+	for p in range(passes):
+	    c = collections.Counter(w[p % 3:] for w in text)
+	    top = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[:10]
+	print(top[0])
+	EOF
+	cc -O2 -o "$d/chase" "$d/chase.c" && cc -O2 -o "$d/matmul" "$d/matmul.c" || exit 1
+	"$d/chase" make "$d/chase.bin" 8000000 || exit 1
+	cat >"$d/spec.yaml" <<-EOF
+	warmup: 1
+	repeat: 10
+	benchmarks:
+	  - name: zstd
+	    command: "zstd -12 -c text.txt > /dev/null"
+	  - name: sha256sum
+	    command: "sha256sum blob.bin > /dev/null"
+	  - name: sort
+	    command: "sort -n lines.txt > /dev/null"
+	  - name: python-words
+	    command: "$py words.py small.txt words.n > /dev/null"
+	  - name: chase
+	    command: "./chase run chase.bin chase.n > /dev/null"
+	  - name: matmul
+	    command: "./matmul 400 > /dev/null"
+	EOF
+	cp "$d/spec.yaml" "$d/chase.c" "$d/matmul.c" "$d/words.py" "$out/I/" || exit 1
+	rm -f "$work/scratch.db"
+	echo 13 >"$d/words.n"
+	i=1
+	while [ "$i" -le "$commits" ]; do
+		n=400000
+		[ "$i" -ge 10 ] && n=520000
+		echo "$n" >"$d/chase.n"
+		[ "$i" -ge 18 ] && echo 10 >"$d/words.n"
+		c=$(printf c%02d "$i")
+		run "$d" "$out/I/$c.json" 2 main "$c" vm
+		strip "$out/I/$c.json"
+		i=$((i + 1))
+	done
+	i=1
+	while [ "$i" -le "$prs" ]; do
+		case $(pr "$i") in *slow) echo 1040000 >"$d/chase.n" ;; *) echo 520000 >"$d/chase.n" ;; esac
+		run "$d" "$out/I/$(pr "$i").json" 2 "pr-$i" "$(pr "$i")" vm
+		strip "$out/I/$(pr "$i").json"
+		i=$((i + 1))
+	done
+fi
+
+# J (held out, second round): hyperfine --warmup 1 --runs 5 of five commands
+# under the hog (3 workers) and stress-ng --cpu 1 --cpu-load 60; sed's input
+# 500 kB, 750 kB from c16 (1.5x); the slow PRs double jq's input (60,000
+# objects -> 120,000), not sed's: the 2x PR is another command than the step's.
+# (sed, not grep -c: GNU grep stops at the first match when its output is
+# /dev/null, as hyperfine's is, and timed 2 ms for 150 ms of work.)
+if case " $sets " in *" J "*) true ;; *) false ;; esac; then
+	jq_cmd="jq -c 'map(.v) | add' data.json"
+	sed_cmd="sed -n -E '/([a-z])[a-z]*\\1[a-z]*\\1/p' words.txt"
+	start J "$(hyperfine --version), --runs 5, second load stress-ng --cpu 1 --cpu-load 60 ($(stress-ng --version 2>&1 | head -1))" \
+		c16 "$sed_cmd" 1.5
+	printf 'pr_bench %s\n' "$jq_cmd" >>"$out/J/step.txt"
+	d=$work/J
+	text 1000000 >"$d/text.txt"
+	blob 16 "$d/blob.bin"
+	objects() { # objects N: a JSON array of N seeded objects {"k": i, "v": x}
+		awk -v n="$1" 'BEGIN { srand(3); printf "["
+			for (i = 0; i < n; i++) printf "%s{\"k\":%d,\"v\":%.6f}", i ? "," : "", i, rand()
+			print "]" }'
+	}
+	objects 60000 >"$d/data.json"
+	cat >"$d/prog.c" <<-'EOF'
+	/* perfdb gate-noise set J: a small C file to compile. */
+	#include <stdio.h>
+	#include <stdlib.h>
+	#include <string.h>
+
+	struct node { struct node *next; char key[24]; long value; };
+
+	static unsigned long hash(const char *s)
+	{
+		unsigned long h = 5381;
+		while (*s)
+			h = h * 33 + (unsigned char)*s++;
+		return h;
+	}
+
+	int main(int argc, char **argv)
+	{
+		struct node *table[1024] = {0};
+		for (int i = 1; i < argc; i++) {
+			struct node *n = calloc(1, sizeof *n);
+			if (!n)
+				return 1;
+			snprintf(n->key, sizeof n->key, "%s", argv[i]);
+			n->value = (long)strlen(argv[i]);
+			unsigned long b = hash(n->key) % 1024;
+			n->next = table[b], table[b] = n;
+		}
+		long sum = 0;
+		for (int b = 0; b < 1024; b++)
+			for (struct node *n = table[b]; n; n = n->next)
+				sum += n->value;
+		printf("%ld\n", sum);
+		return 0;
+	}
+	EOF
+	cp "$d/prog.c" "$out/J/" || exit 1
+	set -- 'lz4 -9 -c text.txt' 'sha512sum blob.bin' "$sed_cmd" "$jq_cmd" 'cc -O2 -c -o prog.o prog.c'
+	hf_runs=5
+	i=1
+	while [ "$i" -le "$commits" ]; do
+		if [ "$i" -ge 16 ]; then head -c 750000 "$d/text.txt" >"$d/words.txt"
+		else head -c 500000 "$d/text.txt" >"$d/words.txt"; fi
+		hf "$d" "$out/J/$(printf c%02d "$i").json" 3 stress60 "$@"
+		i=$((i + 1))
+	done
+	i=1
+	while [ "$i" -le "$prs" ]; do
+		case $(pr "$i") in *slow) objects 120000 >"$d/data.json" ;; *) objects 60000 >"$d/data.json" ;; esac
+		hf "$d" "$out/J/$(pr "$i").json" 3 stress60 "$@"
 		i=$((i + 1))
 	done
 fi
