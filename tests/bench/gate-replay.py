@@ -18,6 +18,16 @@ optionally step.txt, which names the real change:
     bench b2sum blob.bin
     factor 1.25
 
+and optionally a commit that makes another benchmark faster (an improvement,
+which the gate must pass and detect may find) and, when the pull requests'
+2x slower benchmark is not the step's, its name (set I has the first, J the
+second):
+
+    improved_commit c18
+    improved_bench python-words
+    improved_factor 1.3
+    pr_bench jq -c 'map(.v) | add' data.json
+
 (fixtures/hyperfine-loaded/A and B have none: their steps are known here.)
 The benchmark is named as perfdb stores it: a hyperfine command, a `perfdb
 run` spec's name, a Google Benchmark name (G: BM_fnv1a), a pytest-benchmark
@@ -65,17 +75,24 @@ def run(perfdb, db, *args):
 
 
 def read_step(d):
+    """step.txt's keys (commit, bench, factor, improved_*, pr_bench) as a dict."""
     f = os.path.join(d, "step.txt")
+    kv = {}
     if os.path.exists(f):
-        kv = {}
         for line in open(f):
             line = line.strip()
             if line and not line.startswith("#"):
                 k, _, v = line.partition(" ")
                 kv[k] = v.strip()
-        return kv.get("commit"), kv.get("bench"), float(kv.get("factor", "nan"))
-    parts = os.path.normpath(os.path.abspath(d)).split(os.sep)
-    return KNOWN_STEPS.get(tuple(parts[-2:]), (None, None, float("nan")))
+    else:
+        parts = os.path.normpath(os.path.abspath(d)).split(os.sep)
+        known = KNOWN_STEPS.get(tuple(parts[-2:]))
+        if known:
+            kv = dict(zip(("commit", "bench", "factor"), known))
+    kv["factor"] = float(kv.get("factor", "nan"))
+    kv["improved_factor"] = float(kv.get("improved_factor", "nan"))
+    kv.setdefault("pr_bench", kv.get("bench"))
+    return kv
 
 
 def gate_rows(out):
@@ -110,9 +127,15 @@ def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
     d = os.path.abspath(name)
     commits = sorted(f for f in os.listdir(d) if re.fullmatch(r"c\d+\.json", f))
     prs = sorted(f for f in os.listdir(d) if re.fullmatch(r"pr\d+-(slow|same)\.json", f))
-    step, bench, factor = read_step(d)
+    meta = read_step(d)
+    step, bench, factor = meta.get("commit"), meta.get("bench"), meta["factor"]
+    improved, improved_bench = meta.get("improved_commit"), meta.get("improved_bench")
+    pr_bench = meta["pr_bench"]
     db = os.path.join(work, "main.db")
     s = {"set": name, "commits": len(commits), "step": step, "bench": bench, "factor": factor,
+         "improved": improved, "improved_bench": improved_bench,
+         "improved_factor": meta["improved_factor"], "improved_exit": None, "improved_fails": [],
+         "improved_all": [], "pr_bench": pr_bench,
          "unchanged": 0, "unchanged_failed": 0, "unchanged5": 0, "unchanged5_failed": 0,
          "false_rows": {}, "step_exit": None, "step_rows": [], "step_other": [],
          "step_all": [], "errors": [], "run_commit": {}}
@@ -141,6 +164,11 @@ def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
             s["step_rows"] = [r for r in fails if r.get("benchmark") == bench]
             s["step_other"] = [r for r in fails if r.get("benchmark") != bench]
             continue
+        if c == improved:
+            s["improved_exit"] = rc
+            s["improved_fails"] = fails
+            s["improved_all"] = [r for r in rows if r.get("benchmark") == improved_bench]
+            continue
         s["unchanged"] += 1
         failed = rc != 0
         s["unchanged_failed"] += failed
@@ -151,7 +179,7 @@ def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
             s["false_rows"].setdefault(r.get("metric"), []).append((c, r))
 
     # pull requests, each into a copy of the whole history
-    s["pr"] = {"slow": [0, 0, 0], "same": [0, 0]}  # slow: n, failed, failed on the bench
+    s["pr"] = {"slow": [0, 0, 0], "same": [0, 0]}  # slow: n, failed, failed on pr_bench
     s["pr_lines"] = []
     for f in prs:
         name = f[:-5]
@@ -173,9 +201,9 @@ def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
         st[0] += 1
         st[1] += rc == 1
         if kind == "slow":
-            st[2] += any(r.get("benchmark") == bench for r in fails)
-        if verbose:  # every row of the step's benchmark, too
-            shown = fails + [r for r in rows if r.get("benchmark") == bench and r not in fails]
+            st[2] += any(r.get("benchmark") == pr_bench for r in fails)
+        if verbose:  # every row of the slowed benchmark, too
+            shown = fails + [r for r in rows if r.get("benchmark") == pr_bench and r not in fails]
             s["pr_lines"].append("%s exit %d%s" % (name, rc, "".join(
                 "\n      %s%s" % ("" if r in fails else "(passes) ", fmt_row(r)) for r in shown)))
         else:
@@ -208,14 +236,28 @@ def commit_no(c):
     return int(m.group(1)) if m else None
 
 
+def near(cp, bench, verdict, commit):
+    """Change point cp is of bench, says verdict, and starts at commit or up to 2
+    commits after it (the commit's own run may be read as an outlier)."""
+    at, c = commit_no(cp[2]), commit_no(commit)
+    return (c is not None and at is not None and cp[0] == bench and cp[3] == verdict
+            and c <= at <= c + 2)
+
+
 def detect_found(s):
-    """A regression change point of the step's benchmark starting at the step or up to 2
-    commits after it (the step's own run may be read as an outlier)."""
-    st = commit_no(s["step"])
-    if st is None:
-        return False
-    return any(cp[0] == s["bench"] and cp[3] == "regression" and commit_no(cp[2]) is not None
-               and st <= commit_no(cp[2]) <= st + 2 for cp in s["cps"])
+    """A regression change point of the step's benchmark at the step (or 2 after)."""
+    return any(near(cp, s["bench"], "regression", s["step"]) for cp in s["cps"])
+
+
+def improvement_found(s):
+    """An improvement change point of the improved benchmark at its commit (or 2 after)."""
+    return any(near(cp, s["improved_bench"], "improvement", s["improved"]) for cp in s["cps"])
+
+
+def is_control(s, cp):
+    """A change point that no real change explains: not of the step's benchmark, and
+    not the known improvement."""
+    return cp[0] != s["bench"] and not near(cp, s["improved_bench"], "improvement", s["improved"])
 
 
 def report(s):
@@ -241,24 +283,39 @@ def report(s):
                 print("    %s" % fmt_row(r))
             for r in s["step_other"]:
                 print("    (other) %s" % fmt_row(r))
+    if s["improved"]:
+        if s["improved_exit"] is None:
+            print("  push, improvement %s: not replayed" % s["improved"])
+        else:
+            print("  push, improvement %s (%s x1/%g): gate exit %d; failing rows: %d" % (
+                s["improved"], s["improved_bench"], s["improved_factor"], s["improved_exit"],
+                len(s["improved_fails"])))
+            for r in s["improved_all"]:
+                print("    %s" % fmt_row(r))
+            for r in s["improved_fails"]:
+                if r.get("benchmark") != s["improved_bench"]:
+                    print("    (other) %s" % fmt_row(r))
     sl, sa = s["pr"]["slow"], s["pr"]["same"]
     if sl[0] or sa[0]:
-        print("  PRs: slow (2x) failed %d of %d (on the step's benchmark %d); same failed %d of %d" % (
-            sl[1], sl[0], sl[2], sa[1], sa[0]))
+        print("  PRs: slow (2x%s) failed %d of %d (on the slowed benchmark %d); same failed %d of %d" % (
+            "" if s["pr_bench"] == bench else " " + s["pr_bench"], sl[1], sl[0], sl[2], sa[1], sa[0]))
         for line in s["pr_lines"]:
             print("    " + line)
     on_step = [cp for cp in s["cps"] if cp[0] == bench]
-    on_ctl = [cp for cp in s["cps"] if cp[0] != bench]
-    print("  detect (exit %d, %d series): %d change points on the step's benchmark (%s), "
+    on_ctl = [cp for cp in s["cps"] if is_control(s, cp)]
+    print("  detect (exit %d, %d series): %d change points on the step's benchmark (%s), %s"
           "%d on controls (%d confirmed, %d regressions)" % (
               s["detect_exit"], s["detect_series"], len(on_step),
-              "found" if detect_found(s) else "step not found", len(on_ctl),
+              "found" if detect_found(s) else "step not found",
+              "the improvement %s, " % ("found" if improvement_found(s) else "not found")
+              if s["improved"] else "", len(on_ctl),
               sum(1 for cp in on_ctl if cp[5]), sum(1 for cp in on_ctl if cp[3] == "regression")))
-    for b, m, at, v, pct, conf, steady in s["cps"]:
+    for cp in s["cps"]:
+        b, m, at, v, pct, conf, steady = cp
         print("    %s %s at %s: %s %+.0f%%%s%s" % (
             b, m, at, v, pct or 0,
             " (CPU time steady)" if steady else "" if conf else " (unconfirmed)",
-            "" if b == bench else " [control]"))
+            " [control]" if is_control(s, cp) else " [improvement]" if b != bench else ""))
     for e in s["errors"]:
         print("  ERROR " + e)
 
@@ -294,7 +351,8 @@ def main(argv):
         scored.append(s)
     print()
     hdr = ("set", "unchanged failed", ">=5 hist failed", "step exit", "step metrics",
-           "slow PR failed", "same PR failed", "detect step", "detect controls reg/impr")
+           "impr exit", "slow PR failed", "same PR failed", "detect step", "detect impr",
+           "detect controls reg/impr")
     table = []
     for s in scored:
         sl, sa = s["pr"]["slow"], s["pr"]["same"]
@@ -306,11 +364,13 @@ def main(argv):
             "%d/%d" % (s["unchanged5_failed"], s["unchanged5"]),
             "-" if s["step_exit"] is None else str(s["step_exit"]),
             ",".join(r.get("metric") for r in s["step_rows"]) or "-",
+            "-" if s["improved_exit"] is None else str(s["improved_exit"]),
             "%d/%d" % (sl[1], sl[0]) if sl[0] else "-",
             "%d/%d" % (sa[1], sa[0]) if sa[0] else "-",
             ",".join(det_at) or "-",
-            "%d/%d" % (sum(1 for cp in s["cps"] if cp[0] != s["bench"] and cp[5] and cp[3] == "regression"),
-                       sum(1 for cp in s["cps"] if cp[0] != s["bench"] and cp[5] and cp[3] != "regression"))))
+            ("found" if improvement_found(s) else "no") if s["improved"] else "-",
+            "%d/%d" % (sum(1 for cp in s["cps"] if is_control(s, cp) and cp[5] and cp[3] == "regression"),
+                       sum(1 for cp in s["cps"] if is_control(s, cp) and cp[5] and cp[3] != "regression"))))
     tot = (
         "total",
         "%d/%d" % (sum(s["unchanged_failed"] for s in scored), sum(s["unchanged"] for s in scored)),
@@ -318,17 +378,22 @@ def main(argv):
         "%d/%d" % (sum(1 for s in scored if s["step_exit"] == 1),
                    sum(1 for s in scored if s["step_exit"] is not None)),
         "",
+        "%d/%d" % (sum(1 for s in scored if s["improved_exit"] == 0),
+                   sum(1 for s in scored if s["improved_exit"] is not None)),
         "%d/%d" % (sum(s["pr"]["slow"][1] for s in scored), sum(s["pr"]["slow"][0] for s in scored)),
         "%d/%d" % (sum(s["pr"]["same"][1] for s in scored), sum(s["pr"]["same"][0] for s in scored)),
         "%d/%d" % (sum(1 for s in scored if detect_found(s)), sum(1 for s in scored if s["step"])),
-        "%d/%d" % (sum(1 for s in scored for cp in s["cps"] if cp[0] != s["bench"] and cp[5] and cp[3] == "regression"),
-                   sum(1 for s in scored for cp in s["cps"] if cp[0] != s["bench"] and cp[5] and cp[3] != "regression")))
+        "%d/%d" % (sum(1 for s in scored if improvement_found(s)), sum(1 for s in scored if s["improved"])),
+        "%d/%d" % (sum(1 for s in scored for cp in s["cps"] if is_control(s, cp) and cp[5] and cp[3] == "regression"),
+                   sum(1 for s in scored for cp in s["cps"] if is_control(s, cp) and cp[5] and cp[3] != "regression")))
     widths = [max(len(str(r[i])) for r in [hdr] + table + [tot]) for i in range(len(hdr))]
     for r in [hdr] + table + [tot]:
         print("  ".join(str(x).ljust(w) for x, w in zip(r, widths)).rstrip())
     print("(failed: gates with exit != 0 / gates; step exit: the step commit's push gate, 1 fails; "
-          "step metrics: its failing rows of the step's benchmark; detect step: where change points of "
+          "step metrics: its failing rows of the step's benchmark; impr exit: the improvement commit's "
+          "push gate, total: those that passed; detect step: where change points of "
           "the step's benchmark start, total: sets with a regression at the step or up to 2 commits after; "
+          "detect impr: an improvement of the improved benchmark at its commit or up to 2 after; "
           "detect controls: confirmed change points of other benchmarks, regressions/improvements)")
     errors = sum(len(s["errors"]) for s in scored)
     if errors:
