@@ -10,7 +10,7 @@
 #include "chart/layout.h"
 #include "chart/render.h"
 #include "gather/chart_gather.h"
-#include "runner/sampler.h"
+#include "sampled.h"
 #include "svg_inline.h"
 #include "units.h"
 
