@@ -6,7 +6,7 @@
 
 #include "branches.h"
 #include "cmd.h"
-#include "detect_cache.h"
+#include "gather/detect_gather.h"
 #include "escape.h"
 #include "detect.h"
 #include "detect_wall.h"

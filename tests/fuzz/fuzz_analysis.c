@@ -16,7 +16,7 @@
 #include "compare_render.h"
 #include "compare_text.h"
 #include "detect.h"
-#include "detect_cache.h"
+#include "gather/detect_gather.h"
 #include "fuzz_common.h"
 #include "fuzz_runs.h"
 #include "gather/chart_gather.h"
