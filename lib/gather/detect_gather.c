@@ -1,8 +1,9 @@
-/* detect over the store's cache: the split resumed from the state the
- * store keeps, the states saved. */
+/* detect over the store: a series' values and its split resumed from the
+ * cached state, the runs its findings name, the states saved. */
 #include "gather/detect_gather.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -57,4 +58,66 @@ int pdb_detect_cache_save(struct pdb_store *store, const char *params, const cha
 		*note = "another process wrote to the database while it was read: the detect "
 			"cache is not updated";
 	return 0;
+}
+
+const struct pdb_history_point *pdb_detect_found_label(const struct pdb_detect_found *f, size_t i)
+{
+	for (size_t k = 0; k < f->nlabels; k++)
+		if (f->label_at[k] == i)
+			return &f->labels[k];
+	return NULL;
+}
+
+static void add_label(struct pdb_detect_found *f, size_t i, size_t *cap)
+{
+	if (pdb_detect_found_label(f, i))
+		return;
+	pdb_grow((void **)&f->label_at, cap, f->nlabels + 1, sizeof *f->label_at);
+	f->labels = pdb_xrealloc(f->labels, *cap * sizeof *f->labels);
+	memset(&f->labels[f->nlabels], 0, sizeof *f->labels);
+	f->labels[f->nlabels].run_id = f->values.v.run_ids[i];
+	f->label_at[f->nlabels++] = i;
+}
+
+/* Read the name and commit of the runs the change points and outliers
+ * name, for the text output and --fail-recent (the other points need none). */
+static int label_points(struct pdb_store *store, struct pdb_detect_found *f, struct pdb_err *err)
+{
+	size_t cap = 0;
+
+	for (size_t k = 0; k < f->res.ncps; k++) {
+		add_label(f, f->res.cps[k].index_before, &cap);
+		add_label(f, f->res.cps[k].index, &cap);
+	}
+	for (size_t k = 0; k < f->res.noutliers; k++)
+		add_label(f, f->res.outliers[k].index, &cap);
+	for (size_t k = 0; k < f->nlabels; k++)
+		if (pdb_store_point_label(store, &f->labels[k], err) < 0)
+			return -1;
+	return 0;
+}
+
+int pdb_gather_detect(struct pdb_store *store, const struct pdb_detect_gather *g,
+		      struct pdb_detect_found *f, struct pdb_err *err)
+{
+	struct pdb_detect_opts o = *g->opts;
+
+	pdb_detect_opts_for(&o, f->series->metric, f->series->unit, f->series->direction);
+	if (pdb_store_detect_values(store, f->series->id, g->where, g->since_id, g->selection,
+				    g->use_cache, &f->values, err) < 0 ||
+	    pdb_detect_resumed(store, f->series->id, g->params, g->use_cache, f->values.v.values,
+			       f->values.v.n, &o, &f->state, &f->res, err) < 0)
+		return -1;
+	if (g->labels && label_points(store, f, err) < 0)
+		return -1;
+	return 0;
+}
+
+void pdb_detect_found_release(struct pdb_detect_found *f)
+{
+	pdb_series_values_release(&f->values.v);
+	pdb_history_free(f->labels, f->nlabels);
+	free(f->label_at);
+	pdb_detect_result_release(&f->res);
+	pdb_detect_state_release(&f->state);
 }
