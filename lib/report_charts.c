@@ -9,7 +9,8 @@
 
 #include "chart/layout.h"
 #include "chart/render.h"
-#include "runner/sampler.h"
+#include "gather/chart_gather.h"
+#include "sampled.h"
 #include "svg_inline.h"
 #include "units.h"
 
@@ -131,6 +132,21 @@ static int absent(struct pdb_err *err)
 	return 0;
 }
 
+/* The scaling of the one run sel names. */
+static int scaling_of(struct pdb_store *store, const char *const *sel,
+		      const struct pdb_plot_opts *o, struct pdb_scaling *out, struct pdb_err *err)
+{
+	struct pdb_run **runs;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (pdb_gather_runs(store, sel, 1, &runs, err) < 0)
+		return -1;
+	rc = pdb_scaling_of(runs, 1, o, out, err);
+	pdb_gather_runs_free(runs, 1);
+	return rc;
+}
+
 /* The candidate's scaling, and the baseline's of the same benchmark and
  * metric drawn beside it when it has one. */
 static int scaling_chart(struct pdb_store *store, struct report *r, const char *dir,
@@ -144,7 +160,7 @@ static int scaling_chart(struct pdb_store *store, struct report *r, const char *
 	struct pdb_plot_opts bo = o;
 	int rc, has_base = 0;
 
-	rc = pdb_scaling_gather(store, runs, 1, &o, &r->scaling, err);
+	rc = scaling_of(store, runs, &o, &r->scaling, err);
 	free(sel);
 	if (rc < 0) {
 		free(bsel);
@@ -156,7 +172,7 @@ static int scaling_chart(struct pdb_store *store, struct report *r, const char *
 	bo.bench_glob = bench;
 	bo.metric_glob = metric;
 	if (bsel) {
-		has_base = pdb_scaling_gather(store, bruns, 1, &bo, &base, err) == 0;
+		has_base = scaling_of(store, bruns, &bo, &base, err) == 0;
 		if (!has_base && absent(err) < 0) {
 			free(bsel);
 			free(bench);
@@ -219,12 +235,20 @@ static int latency_charts(struct pdb_store *store, struct report *r, const char 
 	const char *who = r->base ? "the baseline and the candidate" : "the run";
 	struct report_chart *f;
 	struct pdb_chart *c;
+	struct pdb_run **loaded;
+	size_t nruns = bsel ? 2 : 1;
 	char *alt;
 	int rc = 0, resources;
 
 	if (!has_latency(r->base) && !has_latency(r->cand))
 		goto out;
-	if (!(c = pdb_latency_chart(store, runs, bsel ? 2 : 1, &o, err))) {
+	if (pdb_gather_runs(store, runs, nruns, &loaded, err) < 0) {
+		rc = absent(err);
+		goto out;
+	}
+	c = pdb_latency_chart(loaded, nruns, &o, err);
+	pdb_gather_runs_free(loaded, nruns);
+	if (!c) {
 		rc = absent(err);
 		goto out;
 	}
@@ -361,9 +385,13 @@ static int history_chart(struct pdb_store *store, const struct report *r,
 				   .where = r->where,
 				   .width = WIDTH, .height = 380, .theme = PDB_THEME_LIGHT };
 	const char *runs[2] = { from, to };
-	struct pdb_chart *c = pdb_history_chart(store, runs, 2, &o, err);
+	struct pdb_history_model m;
+	struct pdb_chart *c = NULL;
 	int rc;
 
+	if (pdb_gather_history(store, runs, 2, &o, &m, err) == 0)
+		c = pdb_history_chart(&m, &o, err);
+	pdb_gather_history_release(&m);
 	if (!c) {
 		rc = absent(err);
 	} else {

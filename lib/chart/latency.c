@@ -807,19 +807,15 @@ static void group_over_time(struct pdb_chart *c, struct pdb_run **runs, size_t n
 	free(it);
 }
 
-struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *sel,
-				    size_t nsel, const struct pdb_plot_opts *opts,
-				    struct pdb_err *err)
+struct pdb_chart *pdb_latency_chart(struct pdb_run **runs, size_t nsel,
+				    const struct pdb_plot_opts *opts, struct pdb_err *err)
 {
-	struct pdb_run **runs = NULL;
 	struct pdb_chart_item *it = NULL;
 	struct pdb_chart *c;
 	struct pdb_chart_group *g;
 	size_t n = 0, ng, throughput;
 	int others = 0;
 
-	if (pdb_chart_load_runs(store, sel, nsel, &runs, err) < 0)
-		return NULL;
 	c = pdb_chart_new("latency", NULL, opts->width, opts->height, opts->theme);
 	n = pick_results(runs, nsel, opts, c, &it);
 	if (n == 0 && !opts->metric_glob && pdb_chart_resource_panels(c, runs, nsel, opts) > 0) {
@@ -862,6 +858,5 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 	whole_duration(c, ng); /* the spectra apart */
 out:
 	free(it);
-	pdb_chart_runs_free(runs, nsel);
 	return c;
 }

@@ -256,11 +256,9 @@ static void other_benchmarks(const struct point *pts, size_t n, const struct pdb
 	}
 }
 
-int pdb_scaling_gather(struct pdb_store *store, const char *const *sel, size_t nsel,
-		       const struct pdb_plot_opts *opts, struct pdb_scaling *out,
-		       struct pdb_err *err)
+int pdb_scaling_of(struct pdb_run *const *runs, size_t nsel, const struct pdb_plot_opts *opts,
+		   struct pdb_scaling *out, struct pdb_err *err)
 {
-	struct pdb_run **runs = NULL;
 	struct point *pts = NULL;
 	size_t npts = 0, cap = 0;
 	const struct pdb_result *cand;
@@ -268,8 +266,6 @@ int pdb_scaling_gather(struct pdb_store *store, const char *const *sel, size_t n
 	int ret = -1;
 
 	memset(out, 0, sizeof *out);
-	if (pdb_chart_load_runs(store, sel, nsel, &runs, err) < 0)
-		return -1;
 	for (size_t k = 0; k < nsel; k++)
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
@@ -311,7 +307,6 @@ out:
 	for (size_t i = 0; i < npts; i++)
 		free(pts[i].line);
 	free(pts);
-	pdb_chart_runs_free(runs, nsel);
 	return ret;
 }
 
