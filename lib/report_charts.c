@@ -9,7 +9,9 @@
 
 #include "chart/layout.h"
 #include "chart/render.h"
+#include "detect_wall.h"
 #include "gather/chart_gather.h"
+#include "metric_role.h"
 #include "sampled.h"
 #include "svg_inline.h"
 #include "units.h"
@@ -361,6 +363,54 @@ static int detect_history(struct pdb_store *store, const struct report *r,
 	return rc;
 }
 
+/* A history's points as detect's view of them (arrays the caller frees). */
+static void view_of(struct report_history *h, const struct pdb_compare_row *row,
+		    struct pdb_detect_view *v)
+{
+	int64_t *ids = pdb_xmalloc((h->n ? h->n : 1) * sizeof *ids);
+	double *x = pdb_xmalloc((h->n ? h->n : 1) * sizeof *x);
+
+	for (size_t i = 0; i < h->n; i++) {
+		ids[i] = h->pts[i].run_id;
+		x[i] = h->pts[i].value;
+	}
+	*v = (struct pdb_detect_view){ row->benchmark, row->dims_json, row->metric, ids, x, h->n,
+				       &h->res };
+}
+
+/* A wall-time history's change points checked against its benchmark's CPU
+ * time over the same runs (pdb_detect_check_wall), as detect and the site
+ * check them. */
+static int check_wall(struct pdb_store *store, const struct report *r,
+		      const struct pdb_series *series, size_t nseries, struct report_history *h,
+		      struct pdb_err *err)
+{
+	struct pdb_compare_row key = *h->row;
+	const struct pdb_series *cs;
+	struct report_history cpu = { .row = &key };
+	struct pdb_detect_view v[2];
+	int rc = 0;
+
+	if (!h->res.ncps || !pdb_metric_cpu_of(h->row->metric))
+		return 0;
+	key.metric = (char *)PDB_METRIC_CPU;
+	if ((cs = find_series(series, nseries, &key)) == NULL)
+		return 0;
+	if (detect_history(store, r, cs, &cpu, err) < 0) {
+		rc = -1;
+	} else if (cpu.n >= MIN_HISTORY) {
+		view_of(h, h->row, &v[0]);
+		view_of(&cpu, &key, &v[1]);
+		pdb_detect_check_wall(v, 2);
+		for (int i = 0; i < 2; i++) {
+			free((void *)v[i].run_ids);
+			free((void *)v[i].values);
+		}
+	}
+	pdb_report_history_release(&cpu);
+	return rc;
+}
+
 /* Whether an earlier history has the same benchmark and metric (one chart
  * shows all the dims of a benchmark's metric). */
 static int charted(const struct report *r, const struct pdb_compare_row *row)
@@ -428,7 +478,8 @@ static int histories(struct pdb_store *store, struct report *r, const char *dir,
 		    charted(r, row))
 			continue;
 		h->row = row;
-		if (detect_history(store, r, s, h, err) < 0) {
+		if (detect_history(store, r, s, h, err) < 0 ||
+		    check_wall(store, r, series, nseries, h, err) < 0) {
 			pdb_report_history_release(h);
 			goto out;
 		}
