@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dim_filter.h"
+#include "stats.h"
 #include "table.h"
 #include "util.h"
 
@@ -24,12 +25,6 @@ static int vcpus_of(const struct pdb_run *run, const struct pdb_result *r, doubl
 	if (!v)
 		v = pdb_run_get_attr(run, "vcpus");
 	return v && pdb_parse_double(v, out) == 0 && *out > 0 ? 0 : -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
 }
 
 static int same_candidate(const struct pdb_result *a, const struct pdb_result *b)
@@ -74,7 +69,7 @@ static size_t distinct_counts(const struct point *pts, size_t n, const struct pd
 	for (size_t i = 0; i < n; i++)
 		if (same_candidate(pts[i].r, r) && (!line || strcmp(pts[i].line, line) == 0))
 			v[m++] = pts[i].vcpus;
-	qsort(v, m, sizeof *v, cmp_double);
+	qsort(v, m, sizeof *v, pdb_cmp_double);
 	for (size_t i = 0; i < m; i++)
 		d += i == 0 || v[i] != v[i - 1];
 	free(v);
@@ -102,7 +97,7 @@ static void fill_line(const struct point *pts, size_t n, const struct pdb_result
 	for (size_t i = 0; i < n; i++)
 		if (same_candidate(pts[i].r, cand) && strcmp(pts[i].line, ln->label) == 0)
 			counts[m++] = pts[i].vcpus;
-	qsort(counts, m, sizeof *counts, cmp_double);
+	qsort(counts, m, sizeof *counts, pdb_cmp_double);
 	ln->rows = pdb_xcalloc(m ? m : 1, sizeof *ln->rows);
 	for (size_t c = 0; c < m; c++) {
 		size_t k = 0;
