@@ -44,22 +44,6 @@ double pdb_compare_change_scale(double *chg, size_t n)
 	return sum / (double)n / CAPPED_MEAN_ABS_NORMAL;
 }
 
-/* Student's t quantile at 1 - alpha / 2 and df, as pdb_stats_t_isf gives it:
- * a bisection of about 80 incomplete betas, the same for every series of a
- * comparison with a full history (the same alpha, the same df), so the last
- * one asked is kept (per thread: the site compares on several). */
-static double t_quantile(double alpha, double df)
-{
-	static _Thread_local double last_alpha = NAN, last_df = NAN, last_q;
-
-	if (alpha != last_alpha || df != last_df) {
-		last_q = pdb_stats_t_isf(alpha / 2, df);
-		last_alpha = alpha;
-		last_df = df;
-	}
-	return last_q;
-}
-
 /* The standard error of the median of log values read from their
  * quartiles: a normal sample's IQR is 1.349 SD, its median's error
  * 1.2533 SD / sqrt(n). 0 with fewer than 2 values. */
@@ -175,7 +159,7 @@ int pdb_compare_test_history(const struct pdb_compare_history *h, int64_t cand_i
 	sd = sqrt(var_ref + var_cand);
 	df = fmax(1, PDB_COMPARE_SCALE_DF_PER_CHANGE * (double)(k - 1));
 	d = log(row->median_cand) - log(row->median_base);
-	q = sd > 0 ? t_quantile(alpha, df) : 0;
+	q = sd > 0 ? pdb_stats_t_isf(alpha / 2, df) : 0;
 	row->p_value = sd > 0 ? fmin(1, 2 * pdb_stats_t_sf(fabs(d) / sd, df)) : d == 0;
 	row->change_pct = pct_of_log(d);
 	row->ci_low_pct = pct_of_log(d - q * sd);

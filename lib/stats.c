@@ -120,8 +120,13 @@ double pdb_stats_norm_sf(double z)
 
 double pdb_stats_norm_isf(double p)
 {
+	/* a compare asks the same p for every series: the last answer is
+	 * kept (per thread: the site compares on several) */
+	static _Thread_local double last_p = NAN, last_z;
 	double lo = -40, hi = 40;
 
+	if (p == last_p)
+		return last_z;
 	/* sf is decreasing: bisect to the last bit */
 	for (int i = 0; i < 200 && lo < hi; i++) {
 		double mid = (lo + hi) / 2;
@@ -132,7 +137,8 @@ double pdb_stats_norm_isf(double p)
 		else
 			hi = mid;
 	}
-	return (lo + hi) / 2;
+	last_p = p;
+	return last_z = (lo + hi) / 2;
 }
 
 /* Counts of U = 0..m*n/2 under the null without ties: the coefficients of

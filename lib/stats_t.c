@@ -70,10 +70,15 @@ double pdb_stats_t_sf(double t, double df)
 
 double pdb_stats_t_isf(double p, double df)
 {
+	/* a compare asks the same (p, df) for every series with a full
+	 * history: the last answer is kept (per thread, as the normal's) */
+	static _Thread_local double last_p = NAN, last_df = NAN, last_t;
 	double lo = -1e7, hi = 1e7;
 
 	if (!(p > 0 && p < 1) || !(df > 0))
 		return NAN;
+	if (p == last_p && df == last_df)
+		return last_t;
 	/* sf is decreasing in t: bisect to the last bit */
 	for (int i = 0; i < 300; i++) {
 		double mid = (lo + hi) / 2;
@@ -84,7 +89,9 @@ double pdb_stats_t_isf(double p, double df)
 		else
 			hi = mid;
 	}
-	return (lo + hi) / 2;
+	last_p = p;
+	last_df = df;
+	return last_t = (lo + hi) / 2;
 }
 
 /* Mean and unbiased variance of v. */
