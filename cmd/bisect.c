@@ -52,11 +52,11 @@ const struct command cmd_bisect = {
 		"exit 0), every step until the midpoint is nearer good, nearer bad, or\n"
 		"carries between 1/8 and 7/8 of the change (a change split over\n"
 		"several commits: a range). With measure: [instructions] one run of\n"
-		"each revision. Every run is stored\n"
-		"with its commit and a bisect attribute. Exit 1 when a regression is\n"
-		"found, 0 when good and bad do not differ or the change is an\n"
-		"improvement (named all the same), 3 when the budget ends first (the\n"
-		"commits that remain are said); Ctrl-C: 130, worktrees removed.\n",
+		"each revision. Every run is stored with its commit and a bisect\n"
+		"attribute. Exit 1 when a regression is found, 0 when good and bad do\n"
+		"not differ or the change is an improvement (named all the same), 3\n"
+		"when the budget ends first (the commits that remain are said);\n"
+		"Ctrl-C: 130, worktrees removed.\n",
 	.operand = CMD_OPERAND_FILE,
 };
 
