@@ -5,18 +5,13 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "stats.h"
 #include "util.h"
 
 const char *pdb_bisect_side_name(int side)
 {
 	static const char *const names[] = { "open", "good", "partial", "bad" };
 	return side >= PDB_BISECT_OPEN && side <= PDB_BISECT_BAD ? names[side] : "?";
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 /* The 1-based rank k of sorted n values whose k-th and (n + 1 - k)-th
@@ -54,8 +49,8 @@ int pdb_bisect_contrast(const double *g, const double *m, const double *b, size_
 			return -1;
 		}
 	}
-	qsort(c, n, sizeof *c, cmp_double);
-	*est = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	qsort(c, n, sizeof *c, pdb_cmp_double);
+	*est = pdb_stats_quantile(c, n, 0.5);
 	k = sign_rank(n, conf);
 	*lo = k ? c[k - 1] : NAN;
 	*hi = k ? c[n - k] : NAN;
