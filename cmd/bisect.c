@@ -10,11 +10,13 @@
 #include "bisect_output.h"
 #include "cmd.h"
 #include "compare_config.h"
+#include "compare_cpu.h"
 #include "gather/compare_gather.h"
+#include "metric_role.h"
 #include "runner/git.h"
 #include "runner/instrument.h"
+#include "stats.h"
 #include "util.h"
-
 
 static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx);
 
@@ -28,8 +30,9 @@ static const struct cmd_option options[] = {
 				 "its ancestor" },
 	{ "bench", 'b', "GLOB", "only the benchmarks matching GLOB run and count" },
 	{ "metric", 'm', "M", "the metric followed (default: instructions when every\n"
-			      "benchmark run measures them, else wall_time)" },
-	{ "budget", OPT_BUDGET, "SECONDS", "measuring time of the whole bisection; each A/B run\n"
+			      "benchmark run measures them, else cpu_time when the\n"
+			      "benchmarks compute, else wall_time)" },
+	{ "budget", OPT_BUDGET, "SECONDS", "measuring time of the whole bisection; each step\n"
 					   "gets the rest over the steps left",
 	  .type = CMD_NUMBER, .min = 0, .above = 1, .max = INFINITY, .def = "1800" },
 	{ "format", 'F', "FMT", "text, markdown or json", .choices = formats, .def = "text" },
@@ -42,16 +45,18 @@ const struct command cmd_bisect = {
 	.summary = "find the commit that changed a benchmark, by measurement",
 	.synopsis = "[OPTIONS] --good REV --bad REV SPEC.yaml",
 	.options = options,
-	.text = "Run in a git repository. Confirms that good and bad differ on the metric\n"
-		"(an A/B run of the two, adaptive pairs), then measures midpoints, each\n"
-		"checked out and built (the spec's build:) in a worktree, against good:\n"
-		"a revision carrying under 25 % of the change is good, over 75 % bad, in\n"
-		"between part of a change split over several commits (a range). With\n"
-		"measure: [instructions] one run of each revision. Every run is stored\n"
-		"with its commit and a bisect attribute. Exit 1 when a regression is\n"
-		"found, 0 when good and bad do not differ or the change is an\n"
-		"improvement (named all the same), 3 when the budget ends first (the\n"
-		"commits that remain are said); Ctrl-C: 130, worktrees removed.\n",
+	.text = "Run in a git repository. Each step checks good, a midpoint and bad out\n"
+		"and builds them (the spec's build:) in worktrees, then runs them in\n"
+		"triples, the midpoint always between the two, adding triples until\n"
+		"it is decided: the first step until good and bad differ (or do not:\n"
+		"exit 0), every step until the midpoint is nearer good, nearer bad, or\n"
+		"carries between 1/8 and 7/8 of the change (a change split over\n"
+		"several commits: a range). With measure: [instructions] one run of\n"
+		"each revision. Every run is stored with its commit and a bisect\n"
+		"attribute. Exit 1 when a regression is found, 0 when good and bad do\n"
+		"not differ or the change is an improvement (named all the same), 3\n"
+		"when the budget ends first (the commits that remain are said);\n"
+		"Ctrl-C: 130, worktrees removed.\n",
 	.operand = CMD_OPERAND_FILE,
 };
 
@@ -71,7 +76,9 @@ struct bisection {
 	struct bisect_step *steps;
 	size_t nsteps, cap;
 	double alpha, budget, spent;
+	int metric_given;                  /* --metric, or an exact instrument's */
 	int all_unchanged;                 /* the whole change's rows are all unchanged */
+	int confirmed;                     /* the whole change is a regression or an improvement */
 };
 
 /* A row the bisection can follow: gated, shown or hidden as constant (an
@@ -83,7 +90,8 @@ static int gated(const struct pdb_compare_row *r)
 }
 
 /* The whole change: the gated row that changed most, followed from then
- * on; whether every gated row is unchanged. */
+ * on; whether every gated row is unchanged, and whether the one followed
+ * changed (a regression or an improvement). */
 static void choose_row(struct bisection *s, const struct pdb_compare *c)
 {
 	const struct pdb_compare_row *best = NULL;
@@ -104,6 +112,8 @@ static void choose_row(struct bisection *s, const struct pdb_compare *c)
 	s->all_unchanged = n > 0 && unchanged == n;
 	if (!best)
 		return;
+	s->confirmed = s->rep.exact ? fabs(best->change_pct) > best->threshold_pct
+				    : best->verdict == PDB_VERDICT_REGRESSION || best->verdict == PDB_VERDICT_IMPROVEMENT;
 	free(s->row->benchmark);
 	free(s->row->dims);
 	free(s->row->metric);
@@ -113,14 +123,6 @@ static void choose_row(struct bisection *s, const struct pdb_compare *c)
 	bisect_row_set(s->row, best);
 	if (s->rep.exact)
 		s->row->lo = s->row->hi = s->row->est;
-}
-
-static int judge_total(void *ctx, const struct pdb_compare *c)
-{
-	struct bisection *s = ctx;
-
-	choose_row(s, c);
-	return s->all_unchanged || (s->row->metric && pdb_bisect_total_known(s->row->lo, s->row->hi));
 }
 
 static struct bisect_step *new_step(struct bisection *s, size_t index)
@@ -135,26 +137,99 @@ static struct bisect_step *new_step(struct bisection *s, size_t index)
 	return st;
 }
 
-static int judge_step(void *ctx, const struct pdb_compare *c)
+/* The median of metric's samples of every benchmark in run, summed (0
+ * when it has none). */
+static double median_sum(const struct pdb_run *run, const char *metric)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *r = &run->results[i];
+		double *v;
+		if (strcmp(r->metric, metric) != 0 || !r->nsamples)
+			continue;
+		v = pdb_xcalloc(r->nsamples, sizeof *v);
+		for (size_t k = 0; k < r->nsamples; k++)
+			v[k] = r->samples[k].value;
+		sum += pdb_stats_median(v, r->nsamples);
+		free(v);
+	}
+	return sum;
+}
+
+/* Without --metric: CPU time where the benchmarks compute (their CPU time
+ * speaks for their wall time at good's first look), as the gate judges a
+ * wall time on a shared machine; else wall time. */
+static void choose_metric(struct bisection *s, const struct pdb_run *good)
+{
+	if (s->metric_given)
+		return;
+	s->metric_given = 1;
+	s->env.cmp.metric_glob = pdb_cpu_speaks_for(median_sum(good, PDB_METRIC_CPU), median_sum(good, "wall_time"))
+				 ? PDB_METRIC_CPU : "wall_time";
+	fprintf(stderr, "perfdb: bisect: following %s (%s)\n", s->env.cmp.metric_glob,
+		strcmp(s->env.cmp.metric_glob, PDB_METRIC_CPU) == 0 ? "the benchmarks compute"
+		: "the benchmarks wait more than they compute");
+}
+
+/* The place of the step's midpoint from the triples so far (the exact
+ * path passes single values): its side and change from good. */
+static void place_step(struct bisection *s, struct bisect_step *st, const double *g, const double *m,
+		       const double *b, size_t n, double conf)
+{
+	struct pdb_bisect_place p;
+	int sign = s->row->est < 0 ? -1 : 1;
+
+	if (s->rep.exact) {
+		pdb_bisect_place_exact(g[0], m[0], b[0], &p);
+		st->lo = st->est = st->hi = m[0] - g[0];
+	} else if (pdb_bisect_place_of(g, m, b, n, conf, &p) < 0 ||
+		   pdb_bisect_contrast(g, m, b, n, 0, conf, &st->est, &st->lo, &st->hi) < 0)
+		return;
+	st->share = s->row->est != 0 ? st->est / s->row->est : NAN;
+	st->side = pdb_bisect_side(&p, sign);
+}
+
+/* A look at a run of triples: the whole change (at the first step, until
+ * it is confirmed or unchanged), then the midpoint's place. */
+static int judge_triples(void *ctx, struct pdb_run *const *runs, const struct pdb_look *l)
 {
 	struct bisection *s = ctx;
 	struct bisect_step *st = &s->steps[s->nsteps - 1];
-	const struct pdb_compare_row *r = bisect_find_row(c, s->row);
-	struct bisect_row at = *s->row;
+	double *logs[3] = { NULL, NULL, NULL };
+	size_t n[3];
+	int done;
 
-	if (!r)
+	choose_metric(s, runs[0]);
+	if (!s->confirmed) {
+		struct pdb_compare_opts cmp = s->env.cmp;
+		struct pdb_compare c;
+		struct pdb_err err;
+		cmp.alpha = pdb_bisect_alpha(s->alpha, s->rep.n, 0) / (double)l->nlooks;
+		if (pdb_compare_runs(s->env.store, &runs[0], 1, &runs[2], 1, &cmp, &c, &err) < 0) {
+			cmd_fail("bisect", &err);
+			pdb_compare_release(&c);
+			return 1;
+		}
+		choose_row(s, &c);
+		pdb_compare_release(&c);
+		if (s->all_unchanged)
+			return 1;
+	}
+	if (!s->row->metric)
 		return 0;
-	bisect_row_set(&at, r);
-	if (s->rep.exact)
-		at.lo = at.hi = at.est;
-	st->lo = at.lo;
-	st->est = at.est;
-	st->hi = at.hi;
-	st->side = pdb_bisect_side(at.lo, at.est, at.hi, s->row->lo, s->row->hi, &st->share);
-	if (st->side != PDB_BISECT_OPEN)
+	for (size_t v = 0; v < 3; v++)
+		n[v] = bisect_row_logs(runs[v], s->row, &logs[v]);
+	if (n[0] && n[0] == n[1] && n[1] == n[2])
+		place_step(s, st, logs[0], logs[1], logs[2], n[0],
+			   1 - pdb_bisect_alpha(s->alpha, s->rep.n, 1) / (double)l->nlooks);
+	for (size_t v = 0; v < 3; v++)
+		free(logs[v]);
+	done = s->confirmed && st->side != PDB_BISECT_OPEN;
+	if (done)
 		fprintf(stderr, "perfdb: bisect: %zu/%zu %.12s: share %.2f: %s\n", st->index, s->rep.n,
 			s->rep.commits[st->index].sha, st->share, pdb_bisect_side_name(st->side));
-	return st->side != PDB_BISECT_OPEN;
+	return done;
 }
 
 /* Steps left when the ranges stand as they are (a change by one commit). */
@@ -166,64 +241,68 @@ static size_t steps_left(const struct pdb_bisect *b)
 	return n;
 }
 
-static double share_of_budget(const struct bisection *s, size_t after)
+/* A step's budget: what is left over the steps left, this one among them. */
+static double share_of_budget(const struct bisection *s, size_t steps)
 {
-	return (s->budget - s->spent) / (double)(after + 1);
+	return (s->budget - s->spent) / (double)(steps ? steps : 1);
 }
 
-/* Measure good and bad and decide whether they differ. An exit status, or
- * -1 to bisect. */
-static int confirm(struct bisection *s)
+/* Exact: measure good and bad once each and decide whether they differ.
+ * An exit status, or -1 to bisect. */
+static int confirm_exact(struct bisection *s)
 {
 	const char *good = s->rep.commits[0].sha, *bad = s->rep.commits[s->rep.n].sha;
-	struct bisect_step *g = new_step(s, 0);
-	struct bisect_step *b;
+	struct bisect_step *g = new_step(s, 0), *b;
+	struct pdb_compare c;
+	struct pdb_err err;
 	int status;
 
-	if (s->rep.exact) {
-		struct pdb_compare c;
-		struct pdb_err err;
-		if ((status = bisect_measure_one(&s->env, "good", good, &g->m)) != 0)
-			return status;
-		b = new_step(s, s->rep.n);
-		if ((status = bisect_measure_one(&s->env, "bad", bad, &b->m)) != 0)
-			return status;
-		if (pdb_compare_run_groups(s->env.store, &g->m.cand, 1, &b->m.cand, 1, &s->env.cmp, &c, &err) < 0) {
-			pdb_compare_release(&c);
-			return cmd_fail("bisect", &err);
-		}
-		choose_row(s, &c);
+	if ((status = bisect_measure_one(&s->env, "good", good, &g->m)) != 0)
+		return status;
+	b = new_step(s, s->rep.n);
+	if ((status = bisect_measure_one(&s->env, "bad", bad, &b->m)) != 0)
+		return status;
+	if (pdb_compare_run_groups(s->env.store, &g->m.runs[0], 1, &b->m.runs[0], 1, &s->env.cmp, &c, &err) < 0) {
 		pdb_compare_release(&c);
-	} else {
-		b = g;
-		b->index = s->rep.n;
-		if ((status = bisect_measure_ab(&s->env, "good", good, "bad", bad,
-						pdb_bisect_alpha(s->alpha, s->rep.n, 0),
-						share_of_budget(s, pdb_bisect_steps(s->rep.n)), judge_total, s,
-						&b->m)) != 0)
-			return status;
-		s->spent += b->m.seconds;
+		return cmd_fail("bisect", &err);
 	}
+	choose_row(s, &c);
+	pdb_compare_release(&c);
 	g->side = PDB_BISECT_GOOD;
 	b->side = PDB_BISECT_BAD;
 	if (s->row->metric) {
 		b->lo = s->row->lo;
 		b->est = s->row->est;
 		b->hi = s->row->hi;
-	}
-	if (s->all_unchanged) {
-		s->rep.outcome = BISECT_NO_CHANGE;
-		return PDB_EXIT_OK;
-	}
-	if (!s->row->metric || !pdb_bisect_total_known(s->row->lo, s->row->hi)) {
-		fprintf(stderr, "perfdb: bisect: good and bad were not told apart%s\n",
-			s->row->metric ? " closely enough to bisect (the change's interval is too wide)" : "");
-		s->rep.outcome = BISECT_UNDECIDED;
-		s->rep.first = 1;
-		s->rep.last = s->rep.n;
-		return PDB_EXIT_INPUT;
+		b->share = 1;
 	}
 	return -1;
+}
+
+/* Exact: the midpoint i measured once, placed by its count. An exit status. */
+static int step_exact(struct bisection *s, struct bisect_step *st)
+{
+	struct pdb_compare c;
+	struct pdb_err err;
+	const struct pdb_compare_row *r;
+	int status;
+
+	if ((status = bisect_measure_one(&s->env, "mid", s->rep.commits[st->index].sha, &st->m)) != 0)
+		return status;
+	if (pdb_compare_run_groups(s->env.store, &s->steps[0].m.runs[0], 1, &st->m.runs[0], 1, &s->env.cmp, &c,
+				   &err) < 0) {
+		pdb_compare_release(&c);
+		return cmd_fail("bisect", &err);
+	}
+	if ((r = bisect_find_row(&c, s->row))) {
+		struct bisect_row at = *s->row;
+		double g = 0, m, b = s->row->est;
+		bisect_row_set(&at, r);
+		m = at.est;
+		place_step(s, st, &g, &m, &b, 1, 1);
+	}
+	pdb_compare_release(&c);
+	return 0;
 }
 
 /* Bisect the commits between: an exit status. */
@@ -232,38 +311,61 @@ static int bisect_commits(struct bisection *s)
 	size_t i;
 	int status;
 
+	if (s->rep.exact && (status = confirm_exact(s)) >= 0)
+		return status;
 	pdb_bisect_init(&s->b, s->rep.n);
-	while ((i = pdb_bisect_next(&s->b)) != 0) {
-		struct bisect_step *st = new_step(s, i);
-		const char *sha = s->rep.commits[i].sha;
+	while ((i = pdb_bisect_next(&s->b)) != 0 || !s->confirmed) {
+		/* one commit after good (n 1): bad is the midpoint, to confirm */
+		struct bisect_step *st;
+		if (s->rep.exact && (s->all_unchanged || !s->confirmed))
+			break;
+		st = new_step(s, i ? i : s->rep.n);
 		if (s->rep.exact) {
-			struct pdb_compare c;
-			struct pdb_err err;
-			if ((status = bisect_measure_one(&s->env, "mid", sha, &st->m)) != 0)
+			if ((status = step_exact(s, st)) != 0)
 				return status;
-			if (pdb_compare_run_groups(s->env.store, &s->steps[0].m.cand, 1, &st->m.cand, 1, &s->env.cmp,
-						   &c, &err) < 0) {
-				pdb_compare_release(&c);
-				return cmd_fail("bisect", &err);
-			}
-			judge_step(s, &c);
-			pdb_compare_release(&c);
 		} else {
-			if ((status = bisect_measure_ab(&s->env, "good", s->rep.commits[0].sha, "mid", sha,
-							pdb_bisect_alpha(s->alpha, s->rep.n, 1),
-							share_of_budget(s, steps_left(&s->b) - 1), judge_step, s,
-							&st->m)) != 0)
+			if ((status = bisect_measure_triples(&s->env, s->rep.commits[0].sha, s->rep.commits[st->index].sha,
+							     s->rep.commits[s->rep.n].sha,
+							     pdb_bisect_alpha(s->alpha, s->rep.n, 1),
+							     share_of_budget(s, steps_left(&s->b)), judge_triples, s,
+							     &st->m)) != 0)
 				return status;
 			s->spent += st->m.seconds;
 		}
+		if (s->all_unchanged) {
+			s->rep.outcome = BISECT_NO_CHANGE;
+			return PDB_EXIT_OK;
+		}
+		if (!s->confirmed) {
+			fprintf(stderr, "perfdb: bisect: good and bad were not told apart within the first step's "
+				"share of the budget\n");
+			s->rep.outcome = BISECT_UNDECIDED;
+			s->rep.first = 1;
+			s->rep.last = s->rep.n;
+			return PDB_EXIT_INPUT;
+		}
+		if (!i)
+			break;
 		if (st->side == PDB_BISECT_OPEN) {
 			s->rep.outcome = BISECT_UNDECIDED;
 			s->rep.first = s->b.start_lo + 1;
 			s->rep.last = s->b.end_hi;
-			fprintf(stderr, "perfdb: bisect: %.12s could not be placed within its share of the budget\n", sha);
+			fprintf(stderr, "perfdb: bisect: %.12s could not be placed within its share of the budget\n",
+				s->rep.commits[i].sha);
 			return PDB_EXIT_INPUT;
 		}
 		pdb_bisect_record(&s->b, i, st->side);
+	}
+	if (s->all_unchanged) {
+		s->rep.outcome = BISECT_NO_CHANGE;
+		return PDB_EXIT_OK;
+	}
+	if (!s->confirmed) {
+		fprintf(stderr, "perfdb: bisect: good and bad were not told apart\n");
+		s->rep.outcome = BISECT_UNDECIDED;
+		s->rep.first = 1;
+		s->rep.last = s->rep.n;
+		return PDB_EXIT_INPUT;
 	}
 	s->rep.first = s->b.start_hi;
 	s->rep.last = s->b.end_hi;
@@ -336,7 +438,8 @@ static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		goto out;
 	}
 	s.rep.exact = all_count_instructions(&spec, s.env.only) && (!metric || strcmp(metric, "instructions") == 0);
-	s.env.cmp.metric_glob = metric ? metric : s.rep.exact ? "instructions" : "wall_time";
+	s.env.cmp.metric_glob = metric ? metric : s.rep.exact ? "instructions" : NULL;
+	s.metric_given = s.env.cmp.metric_glob != NULL;
 	s.env.cmp.bench_glob = s.env.only;
 	s.alpha = s.env.cmp.config && !isnan(s.env.cmp.config->alpha) ? s.env.cmp.config->alpha : PDB_ALPHA_DEFAULT;
 	pdb_uuid4(id);
@@ -358,9 +461,9 @@ static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	fprintf(stderr, "perfdb: bisect: %s: %zu commits after %s up to %s; following %s%s\n", id, s.rep.n, good,
-		bad, s.env.cmp.metric_glob, s.rep.exact ? " (exact: one run of each revision)" : "");
-	if ((status = confirm(&s)) < 0)
-		status = bisect_commits(&s);
+		bad, s.metric_given ? s.env.cmp.metric_glob : "cpu_time or wall_time",
+		s.rep.exact ? " (exact: one run of each revision)" : " (triples of good, a midpoint and bad)");
+	status = bisect_commits(&s);
 	if (s.rep.outcome >= 0) {
 		s.rep.steps = s.steps;
 		s.rep.nsteps = s.nsteps;

@@ -26,21 +26,13 @@ struct looks {
 static int on_look(void *vctx, const struct pdb_look *l)
 {
 	struct looks *k = vctx;
-	struct pdb_compare c;
-	struct pdb_err err;
 	int stop;
 
 	k->ad.pairs = l->pairs;
 	k->ad.elapsed = l->elapsed;
-	if (pdb_compare_runs(k->env->store, &k->ad.runs[0], 1, &k->ad.runs[1], 1, k->ad.cmp, &c, &err) < 0) {
-		cmd_fail("bisect", &err);
-		pdb_compare_release(&c);
-		return 1;
-	}
-	fprintf(stderr, "%sperfdb: bisect: look %zu/%zu: %d pairs, %.0f s\n", k->env->tty ? "\r\033[K" : "",
+	fprintf(stderr, "%sperfdb: bisect: look %zu/%zu: %d triples, %.0f s\n", k->env->tty ? "\r\033[K" : "",
 		l->look + 1, l->nlooks, l->pairs, l->elapsed);
-	stop = k->decided = k->judge(k->ctx, &c);
-	pdb_compare_release(&c);
+	stop = k->decided = k->judge(k->ctx, k->ad.runs, l);
 	return stop || l->look + 1 >= l->nlooks || !adaptive_next_fits(&k->ad, l);
 }
 
@@ -64,8 +56,9 @@ static int store_runs(const struct bisect_env *env, struct pdb_run *const *runs,
 		fprintf(stderr, "perfdb: bisect: stored run%lld (%s, %.12s)\n", (long long)runs[v]->id,
 			env->spec->variants[v].name, co->commit[v]);
 	}
-	m->base = nruns == 2 ? runs[0]->id : 0;
-	m->cand = runs[nruns - 1]->id;
+	for (size_t v = 0; v < nruns; v++)
+		m->runs[v] = runs[v]->id;
+	m->nruns = nruns;
 	if (interrupted) {
 		fprintf(stderr, "perfdb: bisect: interrupted; what finished is stored\n");
 		return 130;
@@ -87,7 +80,7 @@ static int measure(const struct bisect_env *env, const struct pdb_plan *plan, st
 	struct pdb_spec *spec = env->spec;
 	struct pdb_checkouts co = { 0 };
 	struct pdb_instruments inst = { 0 };
-	struct pdb_run *runs[2] = { NULL, NULL };
+	struct pdb_run *runs[PDB_CHECKOUTS_MAX] = { NULL };
 	struct pdb_runner_opts ro = { .stop = env->stop, .look = looks ? on_look : NULL, .ctx = looks };
 	struct pdb_err err;
 	char ab[37];
@@ -104,7 +97,7 @@ static int measure(const struct bisect_env *env, const struct pdb_plan *plan, st
 		pdb_run_set_attr(runs[v], "commit", co.commit[v]);
 		pdb_run_set_attr(runs[v], "bisect", env->id);
 		pdb_run_set_attr(runs[v], "variant", spec->variants[v].name);
-		if (spec->nvariants == 2)
+		if (spec->nvariants > 1)
 			pdb_run_set_attr(runs[v], "ab", ab);
 		if (!spec->build.argv && !spec->build.shell)
 			continue;
@@ -123,8 +116,8 @@ static int measure(const struct bisect_env *env, const struct pdb_plan *plan, st
 	}
 	if (looks) {
 		char alpha[32];
-		snprintf(alpha, sizeof alpha, "%.17g", looks->ad.cmp->alpha);
-		for (size_t v = 0; v < 2; v++)
+		snprintf(alpha, sizeof alpha, "%.17g", looks->ad.sched.look_alpha);
+		for (size_t v = 0; v < spec->nvariants; v++)
 			pdb_run_set_attr(runs[v], "ab_alpha", alpha);
 		looks->ad.runs = runs;
 	}
@@ -134,7 +127,7 @@ static int measure(const struct bisect_env *env, const struct pdb_plan *plan, st
 		goto out;
 	}
 	if (looks) {
-		m->pairs = looks->ad.pairs;
+		m->reps = looks->ad.pairs;
 		m->seconds = looks->ad.elapsed;
 		m->decided = looks->decided;
 	}
@@ -146,19 +139,18 @@ out:
 		fprintf(stderr, "perfdb: bisect: warning: %s\n", msg);
 	}
 	pdb_instruments_release(&inst);
-	pdb_run_free(runs[0]);
-	pdb_run_free(runs[1]);
+	for (size_t v = 0; v < PDB_CHECKOUTS_MAX; v++)
+		pdb_run_free(runs[v]);
 	return status;
 }
 
-int bisect_measure_ab(const struct bisect_env *env, const char *base_name, const char *base,
-		      const char *cand_name, const char *cand, double alpha, double budget,
-		      bisect_judge judge, void *ctx, struct bisect_measured *m)
+int bisect_measure_triples(const struct bisect_env *env, const char *good, const char *mid, const char *bad,
+			   double alpha, double budget, bisect_judge judge, void *ctx,
+			   struct bisect_measured *m)
 {
-	char *args[2] = { pdb_xasprintf("%s:git=%s", base_name, base),
-			  pdb_xasprintf("%s:git=%s", cand_name, cand) };
+	static const char *const names[3] = { "good", "mid", "bad" };
+	const char *revs[3] = { good, mid, bad };
 	struct looks looks = { .env = env, .judge = judge, .ctx = ctx };
-	struct pdb_compare_opts cmp = env->cmp;
 	struct pdb_plan plan = { 0 };
 	struct pdb_err err;
 	char text[512];
@@ -168,22 +160,19 @@ int bisect_measure_ab(const struct bisect_env *env, const char *base_name, const
 	looks.ad.who = "bisect";
 	looks.ad.tty = env->tty;
 	looks.ad.budget = budget;
-	looks.ad.cmp = &cmp;
+	pdb_spec_set_revisions(env->spec, names, revs, 3);
 	if (pdb_adaptive_schedule(alpha, max, &looks.ad.sched, &err) < 0 ||
-	    pdb_spec_set_variants(env->spec, (const char *const *)args, 2, &err) < 0 ||
 	    pdb_plan_build_looks(env->spec, env->only, PDB_PLAN_AUTO, looks.ad.sched.looks,
 				 looks.ad.sched.nlooks, &plan, &err) < 0) {
 		status = cmd_fail("bisect", &err);
 		goto out;
 	}
-	cmp.alpha = looks.ad.sched.look_alpha;
 	adaptive_schedule_text(&looks.ad, text, sizeof text);
-	fprintf(stderr, "perfdb: bisect: %.12s against %.12s: %s; budget %.0f s\n", cand, base, text, budget);
+	fprintf(stderr, "perfdb: bisect: %.12s between %.12s and %.12s: %s; budget %.0f s\n", mid, good, bad,
+		text, budget);
 	status = measure(env, &plan, &looks, m);
 out:
 	pdb_plan_release(&plan);
-	free(args[0]);
-	free(args[1]);
 	return status;
 }
 
@@ -195,7 +184,7 @@ int bisect_measure_one(const struct bisect_env *env, const char *name, const cha
 	int status;
 
 	memset(m, 0, sizeof *m);
-	pdb_spec_set_revision(env->spec, name, commit);
+	pdb_spec_set_revisions(env->spec, &name, &commit, 1);
 	if (pdb_plan_build(env->spec, env->only, 0, &plan, &err) < 0)
 		status = cmd_fail("bisect", &err);
 	else
@@ -224,4 +213,26 @@ void bisect_row_set(struct bisect_row *row, const struct pdb_compare_row *r)
 int bisect_row_worse(const struct bisect_row *row)
 {
 	return row->direction == PDB_DIR_NONE || pdb_direction_worse_sign(row->direction) * row->est > 0;
+}
+
+size_t bisect_row_logs(const struct pdb_run *run, const struct bisect_row *row, double **logs)
+{
+	*logs = NULL;
+	for (size_t i = 0; i < run->nresults; i++) {
+		const struct pdb_result *r = &run->results[i];
+		char *dims;
+		int same;
+		if (strcmp(r->benchmark, row->benchmark) != 0 || strcmp(r->metric, row->metric) != 0)
+			continue;
+		dims = pdb_dims_display(r->dims, r->ndims);
+		same = strcmp(dims, row->dims) == 0;
+		free(dims);
+		if (!same || !r->nsamples)
+			continue;
+		*logs = pdb_xcalloc(r->nsamples, sizeof **logs);
+		for (size_t k = 0; k < r->nsamples; k++)
+			(*logs)[k] = r->samples[k].value > 0 ? log(r->samples[k].value) : NAN;
+		return r->nsamples;
+	}
+	return 0;
 }

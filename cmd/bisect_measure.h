@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "compare.h"
+#include "runner/runner.h"
 #include "runner/spec.h"
 #include "store/store.h"
 
@@ -33,27 +34,30 @@ struct bisect_row {
  * with no direction: any change). */
 int bisect_row_worse(const struct bisect_row *row);
 
-/* When an A/B run's looks stop: the rows of the look's comparison; 1 to
- * stop, 0 for more pairs. */
-typedef int (*bisect_judge)(void *ctx, const struct pdb_compare *c);
+/* When a run of triples stops: the runs so far (good, mid, bad) at look l
+ * of the schedule's nlooks; 1 to stop, 0 for more triples. */
+typedef int (*bisect_judge)(void *ctx, struct pdb_run *const *runs, const struct pdb_look *l);
 
 /* One measurement's outcome. */
 struct bisect_measured {
-	int64_t base, cand;                /* the runs stored (base 0: none) */
-	int pairs;                         /* pairs of an A/B run */
+	int64_t runs[3];                   /* the runs stored, in the order measured */
+	size_t nruns;
+	int reps;                          /* repetitions of each revision: triples */
 	double seconds;                    /* of measuring */
 	int decided;                       /* the judge stopped it */
 };
 
-/* An A/B run of commit base (variant base_name) against commit cand
- * (cand_name), both checked out and built in worktrees, with pairs added
- * look by look at alpha, at most budget seconds, until judge says stop;
- * both runs stored. 0, or an exit status (said on stderr: 130 when
- * interrupted, nothing then stored while building). The worktrees are
- * removed whatever happens. */
-int bisect_measure_ab(const struct bisect_env *env, const char *base_name, const char *base,
-		      const char *cand_name, const char *cand, double alpha, double budget,
-		      bisect_judge judge, void *ctx, struct bisect_measured *m);
+/* A run of good, mid and bad (commits, variants "good", "mid", "bad"), each
+ * checked out and built in a worktree, repeated in triples in the order
+ * good mid bad, bad mid good (mid always between them, so that drift
+ * within a triple cancels in its contrasts), look by look on the schedule
+ * for alpha, at most budget seconds, until judge says stop; the three runs
+ * stored, sharing an ab attribute. 0, or an exit status (said on stderr:
+ * 130 when interrupted, nothing then stored while building). The
+ * worktrees are removed whatever happens. */
+int bisect_measure_triples(const struct bisect_env *env, const char *good, const char *mid, const char *bad,
+			   double alpha, double budget, bisect_judge judge, void *ctx,
+			   struct bisect_measured *m);
 
 /* commit measured alone (one run of the spec's repetitions, as variant
  * name), stored. 0, or an exit status as above. */
@@ -64,5 +68,8 @@ int bisect_measure_one(const struct bisect_env *env, const char *name, const cha
 const struct pdb_compare_row *bisect_find_row(const struct pdb_compare *c, const struct bisect_row *row);
 /* Put the change of r (its estimate and interval, as log ratios) into row. */
 void bisect_row_set(struct bisect_row *row, const struct pdb_compare_row *r);
+/* The logs of row's series' samples in run, in the order measured (a
+ * repetition each): their number, or 0 when run has none. Caller frees *logs. */
+size_t bisect_row_logs(const struct pdb_run *run, const struct bisect_row *row, double **logs);
 
 #endif

@@ -85,16 +85,39 @@ static void step_cells(const struct bisect_report *r, const struct bisect_step *
 		change_text(s->lo, s->est, s->hi, r->exact, cells[2], 128);
 	snprintf(cells[3], 128, isnan(s->share) ? "-" : "%.2f", s->share);
 	snprintf(cells[4], 128, "%s", pdb_bisect_side_name(s->side));
-	snprintf(cells[5], 128, r->exact ? "-" : "%d", s->m.pairs);
-	if (s->m.base)
-		snprintf(runs, sizeof runs, "run%lld, run%lld", (long long)s->m.base, (long long)s->m.cand);
-	else
-		snprintf(runs, sizeof runs, "run%lld", (long long)s->m.cand);
+	snprintf(cells[5], 128, r->exact ? "-" : "%d", s->m.reps);
+	runs[0] = 0;
+	for (size_t v = 0, n = 0; v < s->m.nruns && n < sizeof runs; v++)
+		n += (size_t)snprintf(runs + n, sizeof runs - n, "%srun%lld", v ? ", " : "", (long long)s->m.runs[v]);
 	snprintf(cells[6], 128, "%s", runs);
 }
 
-static const char *const heads[] = { "revision", "commit", "change from good", "share", "side", "pairs",
+static const char *const heads[] = { "revision", "commit", "change from good", "share", "side", "triples",
 				     "runs", "subject" };
+
+/* Revisions measured: one a step when exact; else good and bad, and the
+ * midpoints (bad again when it was the only one). */
+static size_t revisions(const struct bisect_report *r)
+{
+	size_t n = 2;
+
+	if (r->exact)
+		return r->nsteps;
+	for (size_t i = 0; i < r->nsteps; i++)
+		n += r->steps[i].index != r->n;
+	return n;
+}
+
+static const char *how(const struct bisect_report *r)
+{
+	return r->exact ? "an exact instrument: one run each" : "triples of good, the midpoint and bad";
+}
+
+/* The rule, one line: what the sides mean. */
+static const char *legend(void)
+{
+	return "side: the midpoint nearer good or bad, or partial: carrying 1/8 to 7/8 of the change";
+}
 
 static void print_text(const struct bisect_report *r)
 {
@@ -107,8 +130,7 @@ static void print_text(const struct bisect_report *r)
 	printf("%s\n", b.data);
 	pdb_buf_release(&b);
 	printf("bisect %s: %s .. %s, %zu commit%s, %zu revision%s measured (%s)\n", r->id, r->good_rev,
-	       r->bad_rev, r->n, r->n == 1 ? "" : "s", r->nsteps, r->nsteps == 1 ? "" : "s",
-	       r->exact ? "an exact instrument: one run each" : "A/B runs against good, adaptive pairs");
+	       r->bad_rev, r->n, r->n == 1 ? "" : "s", revisions(r), revisions(r) == 1 ? "" : "s", how(r));
 	if (!r->nsteps)
 		return;
 	putchar('\n');
@@ -124,8 +146,7 @@ static void print_text(const struct bisect_report *r)
 	}
 	cmd_table_print(&t, stdout);
 	cmd_table_release(&t);
-	printf("side: the share of the whole change a revision carries, below %.2f good, above %.2f bad, "
-	       "in between partial\n", PDB_BISECT_GOOD_BELOW, PDB_BISECT_BAD_ABOVE);
+	printf("%s\n", legend());
 }
 
 static void print_markdown(const struct bisect_report *r)
@@ -150,10 +171,7 @@ static void print_markdown(const struct bisect_report *r)
 		       cells[4], cells[5], cells[6], subject.data ? subject.data : "");
 		pdb_buf_release(&subject);
 	}
-	printf("\n%zu revisions measured (%s); side: the share of the whole change a revision carries, "
-	       "below %.2f good, above %.2f bad, in between partial.\n", r->nsteps,
-	       r->exact ? "an exact instrument: one run each" : "A/B runs against good, adaptive pairs",
-	       PDB_BISECT_GOOD_BELOW, PDB_BISECT_BAD_ABOVE);
+	printf("\n%zu revisions measured (%s); %s.\n", revisions(r), how(r), legend());
 }
 
 static json_t *real_or_null(double v)
@@ -199,14 +217,13 @@ static void print_json(const struct bisect_report *r)
 	for (size_t i = 0; i < r->nsteps; i++) {
 		const struct bisect_step *s = &r->steps[i];
 		json_t *runs = json_array();
-		if (s->m.base)
-			json_array_append_new(runs, json_sprintf("run%lld", (long long)s->m.base));
-		json_array_append_new(runs, json_sprintf("run%lld", (long long)s->m.cand));
+		for (size_t v = 0; v < s->m.nruns; v++)
+			json_array_append_new(runs, json_sprintf("run%lld", (long long)s->m.runs[v]));
 		json_array_append_new(steps, json_pack("{s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:i, s:o}",
 			"index", (json_int_t)s->index, "commit", sha_at(r, s->index),
 			"side", pdb_bisect_side_name(s->side), "share", real_or_null(s->share),
 			"change_pct", real_or_null(pct(s->est)), "ci_low_pct", real_or_null(r->exact ? NAN : pct(s->lo)),
-			"ci_high_pct", real_or_null(r->exact ? NAN : pct(s->hi)), "pairs", s->m.pairs, "runs", runs));
+			"ci_high_pct", real_or_null(r->exact ? NAN : pct(s->hi)), "triples", s->m.reps, "runs", runs));
 	}
 	json_object_set_new(o, "steps", steps);
 	pdb_json_write(stdout, o, 2);

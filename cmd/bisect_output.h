@@ -19,8 +19,9 @@ enum bisect_outcome {
 struct bisect_step {
 	size_t index;                      /* 0: good, n: bad, else the commit's place */
 	int side;                          /* enum pdb_bisect_side */
-	double share;                      /* of the whole change; NaN for the endpoints */
-	double lo, est, hi;                /* its change from good (log ratios) */
+	double share;                      /* of the whole change; NaN for good */
+	double lo, est, hi;                /* its change from good (log ratios): the
+					    * median of its triples' and its interval */
 	struct bisect_measured m;
 };
 

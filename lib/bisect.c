@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "stats.h"
 #include "util.h"
 
 const char *pdb_bisect_side_name(int side)
@@ -13,39 +14,90 @@ const char *pdb_bisect_side_name(int side)
 	return side >= PDB_BISECT_OPEN && side <= PDB_BISECT_BAD ? names[side] : "?";
 }
 
-int pdb_bisect_total_known(double lo, double hi)
+/* The 1-based rank k of sorted n values whose k-th and (n + 1 - k)-th
+ * bound the median at conf (the sign test's interval: the chance that
+ * fewer than k of n fall below the median is at most (1 - conf) / 2, for
+ * any continuous distribution); 0 when n is too few. */
+static size_t sign_rank(size_t n, double conf)
 {
-	double small = fmin(fabs(lo), fabs(hi)), large = fmax(fabs(lo), fabs(hi));
+	double tail = 0, half = (1 - conf) / 2;
+	size_t k = 0;
 
-	return (lo > 0 || hi < 0) && large <= PDB_BISECT_TOTAL_RATIO * small;
+	for (size_t i = 0; i < n; i++) {
+		tail += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) -
+			    (double)n * M_LN2);
+		if (tail > half)
+			break;
+		k = i + 1;
+	}
+	return k;
 }
 
-int pdb_bisect_side(double lo, double mid, double hi, double t_lo, double t_hi, double *share)
+int pdb_bisect_contrast(const double *g, const double *m, const double *b, size_t n, double s,
+			double conf, double *est, double *lo, double *hi)
 {
-	double s_lo, s_hi;
+	double *c;
+	size_t k;
 
-	if (t_hi < 0) { /* a change downwards: turn everything round */
-		double t = lo;
-		lo = -hi;
-		hi = -t;
-		mid = -mid;
-		t = t_lo;
-		t_lo = -t_hi;
-		t_hi = -t;
+	if (n == 0 || n > PDB_BISECT_MAX_TRIPLES)
+		return -1;
+	c = pdb_xcalloc(n, sizeof *c);
+	for (size_t i = 0; i < n; i++) {
+		c[i] = m[i] - ((1 - s) * g[i] + s * b[i]);
+		if (isnan(c[i])) {
+			free(c);
+			return -1;
+		}
 	}
-	if (share)
-		*share = mid / ((t_lo + t_hi) / 2);
-	if (!(t_lo > 0) || isnan(lo) || isnan(hi))
+	qsort(c, n, sizeof *c, pdb_cmp_double);
+	*est = pdb_stats_quantile(c, n, 0.5);
+	k = sign_rank(n, conf);
+	*lo = k ? c[k - 1] : NAN;
+	*hi = k ? c[n - k] : NAN;
+	free(c);
+	return 0;
+}
+
+int pdb_bisect_place_of(const double *g, const double *m, const double *b, size_t n, double conf,
+			struct pdb_bisect_place *p)
+{
+	double est;
+
+	return pdb_bisect_contrast(g, m, b, n, PDB_BISECT_HALF, conf, &est, &p->half_lo, &p->half_hi) < 0 ||
+	       pdb_bisect_contrast(g, m, b, n, PDB_BISECT_PART_LOW, conf, &est, &p->low_lo, &p->low_hi) < 0 ||
+	       pdb_bisect_contrast(g, m, b, n, PDB_BISECT_PART_HIGH, conf, &est, &p->high_lo, &p->high_hi) < 0
+	       ? -1 : 0;
+}
+
+void pdb_bisect_place_exact(double g, double m, double b, struct pdb_bisect_place *p)
+{
+	p->half_lo = p->half_hi = m - ((1 - PDB_BISECT_HALF) * g + PDB_BISECT_HALF * b);
+	p->low_lo = p->low_hi = m - ((1 - PDB_BISECT_PART_LOW) * g + PDB_BISECT_PART_LOW * b);
+	p->high_lo = p->high_hi = m - ((1 - PDB_BISECT_PART_HIGH) * g + PDB_BISECT_PART_HIGH * b);
+}
+
+/* Whether [lo, hi], turned round when the change goes down, lies wholly
+ * above 0 (above 1) or wholly below (below 1). */
+static int above(double lo, double hi, int sign)
+{
+	return sign > 0 ? lo > 0 : hi < 0;
+}
+
+static int below(double lo, double hi, int sign)
+{
+	return sign > 0 ? hi < 0 : lo > 0;
+}
+
+int pdb_bisect_side(const struct pdb_bisect_place *p, int sign)
+{
+	if (isnan(p->half_lo) || isnan(p->half_hi))
 		return PDB_BISECT_OPEN;
-	/* the quotient of the two intervals: its smallest and largest value */
-	s_lo = fmin(lo / t_lo, lo / t_hi);
-	s_hi = fmax(hi / t_lo, hi / t_hi);
-	if (s_hi < PDB_BISECT_GOOD_BELOW)
-		return PDB_BISECT_GOOD;
-	if (s_lo > PDB_BISECT_BAD_ABOVE)
-		return PDB_BISECT_BAD;
-	if (s_lo >= PDB_BISECT_GOOD_BELOW && s_hi <= PDB_BISECT_BAD_ABOVE)
+	if (above(p->low_lo, p->low_hi, sign) && below(p->high_lo, p->high_hi, sign))
 		return PDB_BISECT_PARTIAL;
+	if (above(p->half_lo, p->half_hi, sign))
+		return PDB_BISECT_BAD;
+	if (below(p->half_lo, p->half_hi, sign))
+		return PDB_BISECT_GOOD;
 	return PDB_BISECT_OPEN;
 }
 
@@ -108,5 +160,5 @@ double pdb_bisect_alpha(double alpha, size_t n, int step)
 {
 	size_t steps = pdb_bisect_steps(n);
 
-	return !step || !steps ? alpha / 2 : alpha / 2 / (double)steps;
+	return !step || !steps ? alpha / 2 : alpha / 2 / (double)(2 * steps) / 2;
 }

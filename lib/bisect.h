@@ -5,37 +5,62 @@
 
 #include <stddef.h>
 
-/* The share of the whole change (good to bad, in log terms) a revision
- * carries: below GOOD_BELOW it is on the good side, above BAD_ABOVE on the
- * bad side, in between a part of the change (a step that is the sum of
- * several commits). */
-#define PDB_BISECT_GOOD_BELOW 0.25
-#define PDB_BISECT_BAD_ABOVE 0.75
-
 enum pdb_bisect_side {
-	PDB_BISECT_OPEN,    /* the interval straddles a boundary: measure more */
-	PDB_BISECT_GOOD,    /* before the change */
+	PDB_BISECT_OPEN,    /* not decided: measure more */
+	PDB_BISECT_GOOD,    /* before the change (nearer good) */
 	PDB_BISECT_PARTIAL, /* part of the change made, part not */
-	PDB_BISECT_BAD,     /* after the change */
+	PDB_BISECT_BAD,     /* after the change (nearer bad) */
 };
 /* "open", "good", "partial", "bad". */
 const char *pdb_bisect_side_name(int side);
 
-/* Whether the whole change, good to bad, is known well enough to bisect:
- * its interval [lo, hi] (log ratios) excludes 0 and its ends are within
- * TOTAL_RATIO of each other (about +-7 % of it). */
-#define PDB_BISECT_TOTAL_RATIO 1.15
-int pdb_bisect_total_known(double lo, double hi);
+/* A midpoint m measured beside good g and bad b (log values): the contrast
+ * m - ((1 - s) g + s b) is 0 when m carries the share s of the change,
+ * negative below it, positive above (a change upwards). A revision is
+ * placed by three: s 1/2 (nearer good or bad), 1/8 and 7/8 (partial: it
+ * carries a part of the change worth naming, and not all of it). The
+ * margins of a partial midpoint of a change split in halves are then 3/8
+ * of the change, near the 1/2 a side has: (1/2 / 3/8)^2, 1.8 times the
+ * triples a side needs (1/4 and 3/4 would need 4 times). */
+#define PDB_BISECT_HALF 0.5
+#define PDB_BISECT_PART_LOW 0.125
+#define PDB_BISECT_PART_HIGH 0.875
 
-/* The side of a revision whose change from good, as a log ratio, lies in
- * [lo, hi] (its estimate mid; lo == mid == hi for an exact count), the
- * whole change from good to bad lying in [t_lo, t_hi] (not across 0): the
- * share of the whole change the revision carries lies between the
- * smallest and the largest quotient of the two intervals; wholly below
- * GOOD_BELOW it is good, wholly above BAD_ABOVE bad, wholly between them
- * partial, else open. A side is wrong only when an interval misses its
- * true value. *share (may be NULL) gets mid over the middle of the total. */
-int pdb_bisect_side(double lo, double mid, double hi, double t_lo, double t_hi, double *share);
+/* The contrast of share s over n triples g[i], m[i], b[i] (log values
+ * measured side by side): the median of the triples' contrasts and its
+ * interval at conf by the sign test (its order statistics; NaN when n is
+ * too few to reach conf). The median, not a mean or the Hodges-Lehmann
+ * estimate: under a bursting load most triples are quiet and the rest
+ * are off by the burst, a lump on each side, which the sign test passes
+ * over and the Walsh averages smear into the interval. 0, or -1 when n is
+ * 0, over PDB_BISECT_MAX_TRIPLES or a value is NaN. */
+#define PDB_BISECT_MAX_TRIPLES 100000
+
+int pdb_bisect_contrast(const double *g, const double *m, const double *b, size_t n, double s,
+			double conf, double *est, double *lo, double *hi);
+
+/* Where a midpoint lies: the intervals of its three contrasts. */
+struct pdb_bisect_place {
+	double half_lo, half_hi;
+	double low_lo, low_hi;             /* PART_LOW's */
+	double high_lo, high_hi;           /* PART_HIGH's */
+};
+/* The place from n triples at conf (as pdb_bisect_contrast). 0 or -1. */
+int pdb_bisect_place_of(const double *g, const double *m, const double *b, size_t n, double conf,
+			struct pdb_bisect_place *p);
+/* The place of single exact values (counts that repeat): each interval a
+ * point. */
+void pdb_bisect_place_exact(double g, double m, double b, struct pdb_bisect_place *p);
+
+/* The side of a midpoint placed at p when the change goes up (sign +1) or
+ * down (-1): partial when its PART_LOW contrast lies wholly above 0 and its
+ * PART_HIGH one wholly below (it carries 1/8 to 7/8 of the change); else
+ * bad when its half contrast lies wholly above 0, good when wholly below;
+ * else open. A side is wrong only when an interval misses its true value:
+ * good or bad when the midpoint carries none or all of the change, partial
+ * at none or all, good or bad at half of it; between 1/8 and 1/2 of it
+ * (or 1/2 and 7/8) either of the two sides it lies between is right. */
+int pdb_bisect_side(const struct pdb_bisect_place *p, int sign);
 
 /* A bisection over revisions 0..n: 0 is good, n is bad, 1..n-1 the commits
  * between, oldest first (n is the number of commits after good). Two first
@@ -58,10 +83,12 @@ size_t pdb_bisect_next(const struct pdb_bisect *b);
 void pdb_bisect_record(struct pdb_bisect *b, size_t i, int side);
 /* Measurements a change made by one commit needs: ceil(log2 n). */
 size_t pdb_bisect_steps(size_t n);
-/* The alpha of the measurement of the whole change (step 0) and of each
- * step's (step 1) when the bisection as a whole is to be wrong with
- * probability alpha at most: half for the whole change, half shared by the
- * steps a change made by one commit needs (Bonferroni). */
+/* The alpha of the test of the whole change (step 0) and of each test of a
+ * midpoint (step 1) when the bisection as a whole is to be wrong with
+ * probability alpha at most (Bonferroni): half for the whole change; half
+ * shared by the most midpoints a bisection measures (2 ceil(log2 n): where
+ * the change starts, and where it is complete) and by each midpoint's two
+ * tests (its side, and partial). */
 double pdb_bisect_alpha(double alpha, size_t n, int step);
 
 #endif

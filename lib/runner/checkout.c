@@ -69,7 +69,7 @@ int pdb_checkouts_resolve(const struct pdb_spec *spec, struct pdb_checkouts *co,
 		return pdb_err_set(err, PDB_EXIT_USAGE, "git: REV needs a git repository in the current directory (%s)",
 				   why[0] ? why : "git found none");
 	co->top = pdb_xstrdup(out);
-	for (size_t v = 0; v < spec->nvariants && v < 2; v++) {
+	for (size_t v = 0; v < spec->nvariants && v < PDB_CHECKOUTS_MAX; v++) {
 		const struct pdb_variant *var = &spec->variants[v];
 		char *commit = pdb_xasprintf("%s^{commit}", rev_of(var));
 		const char *verify[] = { "rev-parse", "--verify", "--quiet", "--end-of-options", commit, NULL };
@@ -104,7 +104,7 @@ int pdb_checkouts_add(struct pdb_spec *spec, struct pdb_checkouts *co, struct pd
 	}
 	free(tmpl);
 	co->tmp = pdb_xstrdup(real);
-	for (size_t v = 0; v < spec->nvariants && v < 2; v++) {
+	for (size_t v = 0; v < spec->nvariants && v < PDB_CHECKOUTS_MAX; v++) {
 		struct pdb_variant *var = &spec->variants[v];
 		if (!var->git) {
 			co->dir[v] = pdb_xstrdup(co->top);
@@ -177,7 +177,7 @@ int pdb_checkouts_release(struct pdb_checkouts *co, struct pdb_err *err)
 	char out[PATH_MAX], why[512];
 	int ret = 0, status;
 
-	for (size_t v = 0; v < 2; v++) {
+	for (size_t v = 0; v < PDB_CHECKOUTS_MAX; v++) {
 		const char *remove[] = { "worktree", "remove", "--force", co->dir[v], NULL };
 		if (!co->added[v] || (status = git(remove, out, sizeof out, why, err)) == 0 || ret < 0)
 			continue;
@@ -188,7 +188,7 @@ int pdb_checkouts_release(struct pdb_checkouts *co, struct pdb_err *err)
 		ret = pdb_err_set(err, PDB_EXIT_RUNTIME, "could not remove %s: %s", co->tmp, strerror(errno));
 	free(co->top);
 	free(co->tmp);
-	for (size_t v = 0; v < 2; v++) {
+	for (size_t v = 0; v < PDB_CHECKOUTS_MAX; v++) {
 		free(co->commit[v]);
 		free(co->branch[v]);
 		free(co->dir[v]);

@@ -7,13 +7,17 @@
 #include "err.h"
 #include "runner/spec.h"
 
+/* The most variants checked out at once: an A/B run's two, a bisection's
+ * three (good, a midpoint, bad). */
+#define PDB_CHECKOUTS_MAX 3
+
 struct pdb_checkouts {
 	char *top;        /* the current checkout's top level */
 	char *tmp;        /* the folder of the worktrees, NULL until they are added */
-	char *commit[2];  /* each variant's commit (full sha) */
-	char *branch[2];  /* the branch its git: REV names, or NULL */
-	char *dir[2];     /* its checkout: a worktree in tmp, or top without git: */
-	int added[2];     /* dir[v] is a worktree perfdb added (and removes) */
+	char *commit[PDB_CHECKOUTS_MAX]; /* each variant's commit (full sha) */
+	char *branch[PDB_CHECKOUTS_MAX]; /* the branch its git: REV names, or NULL */
+	char *dir[PDB_CHECKOUTS_MAX];    /* its checkout: a worktree in tmp, or top without git: */
+	int added[PDB_CHECKOUTS_MAX];    /* dir[v] is a worktree perfdb added (and removes) */
 };
 
 /* Resolve each variant's git: REV to a commit (a variant without git: is the

@@ -24,7 +24,8 @@ struct into {
 };
 
 /* The step once per variant (once without variants); measured repetitions
- * alternate their order, A B then B A, so that drift hits both alike. */
+ * alternate their order, A B then B A (A B C then C B A), so that drift
+ * hits every variant alike. */
 static void add(const struct into *in, int kind, size_t bench, size_t point, int rep)
 {
 	size_t n = in->spec->nvariants ? in->spec->nvariants : 1;

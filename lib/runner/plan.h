@@ -31,7 +31,9 @@ struct pdb_plan {
  * Interleaved specs run the repetitions of the benchmarks and matrix
  * points in turn (A@1 B@1 A@2 B@2, then again), every setup first. With two variants every step runs once per
  * variant: setups and warm-ups of both first, then the repetitions in
- * ABBA order (A B, B A, A B, ...), then the teardowns. Release with
+ * ABBA order (A B, B A, A B, ...), then the teardowns; with three (a
+ * bisection's) likewise, the repetitions in the order A B C, C B A, so
+ * that B stays in the middle of each triple. Release with
  * pdb_plan_release. */
 int pdb_plan_build(const struct pdb_spec *spec, const char *only, int repeat,
 		   struct pdb_plan *plan, struct pdb_err *err);

@@ -650,10 +650,12 @@ int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t
 	return 0;
 }
 
-void pdb_spec_set_revision(struct pdb_spec *spec, const char *name, const char *rev)
+void pdb_spec_set_revisions(struct pdb_spec *spec, const char *const *names, const char *const *revs,
+			    size_t n)
 {
 	variants_release(spec);
-	variant_set_key(variant_named(spec, name, strlen(name)), "git", 3, rev);
+	for (size_t i = 0; i < n; i++)
+		variant_set_key(variant_named(spec, names[i], strlen(names[i])), "git", 3, revs[i]);
 }
 
 void pdb_spec_set_measure(struct pdb_spec *spec, unsigned mask)

@@ -75,7 +75,8 @@ struct pdb_spec {
 	size_t nbenches;
 	struct pdb_matrix_param *matrix;
 	size_t nmatrix;
-	struct pdb_variant *variants; /* none, or two: the base, then the candidate */
+	struct pdb_variant *variants; /* none, or two: the base, then the candidate
+				       * (a bisection: one, or three) */
 	size_t nvariants;
 	int interleave;
 	int warmup, repeat, repeat_auto; /* the top level's: each benchmark's defaults */
@@ -99,10 +100,13 @@ void pdb_spec_release(struct pdb_spec *spec);
 int pdb_spec_set_variants(struct pdb_spec *spec, const char *const *args, size_t nargs,
 			  struct pdb_err *err);
 
-/* Replace the spec's variants with one, name, checking rev out (a
- * bisection measures a revision alone when its instrument is exact): the
- * plan then runs each step once, as variant 0, and {dir} is its worktree. */
-void pdb_spec_set_revision(struct pdb_spec *spec, const char *name, const char *rev);
+/* Replace the spec's variants with n (at most PDB_CHECKOUTS_MAX), names[i]
+ * checking revs[i] out, {dir} its worktree. A bisection measures a
+ * revision alone when its instrument is exact (n 1: the plan runs each
+ * step once, as variant 0), else good, a midpoint and bad in triples (n 3:
+ * the plan runs them in the order 0 1 2, then 2 1 0, and again). */
+void pdb_spec_set_revisions(struct pdb_spec *spec, const char *const *names, const char *const *revs,
+			    size_t n);
 
 /* --measure: every benchmark with a command measured under mask (enum
  * pdb_measure bits), whatever its spec says. */

@@ -4,19 +4,20 @@
 # trap), on throw-away repositories of 16 commits of a small C program
 # (about 60 ms a run, built by the spec's build:). Each case must end within
 # 240 s, measure at most 8 revisions and leave no worktree behind:
-#   one     one commit (the 11th) adds 20 % work: named, exit 1, by wall_time
-#           and again by cpu_time;
+#   one     one commit (the 11th) adds 20 % work: named, exit 1;
 #   none    nothing changed between good and bad: exit 0, "no change";
 #   split   two adjacent commits (the 6th and 7th) add 10 % each: that range,
-#           exit 1.
-# tests/sh/bisect.sh proves the same in make check by instruction counts,
-# which the load cannot move; this is the timed version, by times the load
-# does move. BISECT_CASES="one-wall_time none-wall_time" picks cases,
+#           exit 1;
+# each by bisect's default metric (cpu_time: the loop computes), and the
+# first by wall_time too. tests/sh/bisect.sh proves the same in make check
+# by instruction counts, which the load cannot move; this is the timed
+# version, by times the load does move. BISECT_CASES="one-wall_time
+# split-default" picks cases (CASE-METRIC, default: no --metric),
 # BISECT_HOG=N the hog's busy loops (0: none).
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 PERFDB=${PERFDB:-$ROOT/build/perfdb}
 command -v cc >/dev/null && command -v git >/dev/null || { echo "bisect: no cc or git: skipped"; exit 0; }
-cases=${BISECT_CASES:-one-wall_time one-cpu_time none-wall_time split-wall_time}
+cases=${BISECT_CASES:-one-default none-default split-default one-wall_time}
 work=$(mktemp -d) || exit 1
 hog=
 trap '[ -n "$hog" ] && kill $hog 2>/dev/null; wait; rm -rf "$work"' EXIT
@@ -68,13 +69,18 @@ for c in $cases; do
 	name=${c%-*} metric=${c#*-}
 	db="$work/$c.db"
 	start=$(date +%s)
+	set -- --budget 220
+	[ "$metric" = default ] || set -- "$@" --metric "$metric"
 	(cd "$work/$name" && PERFDB_DB="$db" "$PERFDB" bisect "$work/spec.yaml" --good HEAD~15 --bad HEAD \
-		--metric "$metric" --budget 220 >"$work/out" 2>"$work/err")
+		"$@" >"$work/out" 2>"$work/err")
 	status=$?
 	took=$(( $(date +%s) - start ))
 	measured=$(PERFDB_DB="$db" "$PERFDB" sql "SELECT count(DISTINCT value) FROM run_attrs WHERE key = 'commit'" | tail -1)
-	echo "$name by $metric, hog of $workers: exit $status in $took s, $measured revisions measured," \
-		"load $(cut -d' ' -f1 /proc/loadavg): $(head -1 "$work/out")"
+	triples=$(grep -c '^[0-9]*/15 ' "$work/out")
+	echo "$name by $metric, hog of $workers: exit $status in $took s, $measured revisions measured" \
+		"($triples steps), load $(cut -d' ' -f1 /proc/loadavg): $(head -1 "$work/out")"
+	grep '^[0-9]*/15 ' "$work/out" | sed 's/^/    /'
+	grep '^perfdb: bisect: following' "$work/err" | sed 's/^/    /'
 	case $name in
 	one) expect=1 line="^first bad commit: $(short one HEAD~5) commit 11;" ;;
 	none) expect=0 line="^no change: good and bad do not differ" ;;

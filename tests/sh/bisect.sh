@@ -5,8 +5,9 @@
 # load: one commit adding 20 % work is named, measuring at most 8
 # revisions, exit 1, every run stored with its commit and the bisect id;
 # nothing changed between good and bad: exit 0, said; two adjacent commits
-# of +10 % each: reported as that range; a failing build: exit 4. No
-# worktree and no temporary folder is left behind in any case.
+# of +10 % each: reported as that range; by time, a commit of ten times
+# the work named from triples of runs by cpu_time; a failing build: exit 4.
+# No worktree and no temporary folder is left behind in any case.
 : "${PERFDB:?}" "${ROOT:?}"
 command -v cc >/dev/null || { echo "no cc: skipped"; exit 77; }
 command -v git >/dev/null || { echo "no git: skipped"; exit 77; }
@@ -109,6 +110,24 @@ echo "split: exit $status, $(head -1 "$work/out")"
 [ "$status" = 1 ] && grep -q "^the change is split over 2 adjacent commits, $first to $last;" "$work/out" ||
 	{ echo "FAIL: split: expected the range $first to $last"; cat "$work/out" "$work/err"; fail=1; }
 left_behind split
+
+# by time (no measure:): good, each midpoint and bad run in triples, three
+# runs sharing an ab attribute a step; the loop computes, so cpu_time is
+# followed. One commit (the 9th) does ten times the work, a change no load
+# hides: named, exit 1.
+sed '/^measure:/d; s/^repeat: 1$/max_repeat: 200/' "$work/spec.yaml" > "$work/timed.yaml"
+repo timed 20 20 20 20 20 20 20 20 200 200 200 200 200 200 200 200
+culprit=$(cd "$work/timed" && git rev-parse --short=12 HEAD~7)
+(cd "$work/timed" && PERFDB_DB="$work/timed.db" "$PERFDB" bisect "$work/timed.yaml" --good HEAD~15 --bad HEAD \
+	>"$work/out" 2>"$work/err")
+status=$?
+abs=$(PERFDB_DB="$work/timed.db" "$PERFDB" sql "SELECT count(*) FROM run_attrs WHERE key = 'ab' GROUP BY value" \
+	2>&1 | tail -n +2 | sort -u | tr '\n' ' ')
+echo "by time: exit $status, $(head -1 "$work/out"); runs a step: $abs"
+[ "$status" = 1 ] && grep -q "^first bad commit: $culprit commit 9; cpu_time of spin" "$work/out" ||
+	{ echo "FAIL: by time: expected exit 1, named by cpu_time"; cat "$work/out" "$work/err"; fail=1; }
+[ "$abs" = "3 " ] || { echo "FAIL: by time: expected three runs to each ab, got '$abs'"; fail=1; }
+left_behind timed
 
 # a build that fails: exit 4, nothing left behind
 sed 's/cc -O1/cc -DNOSUCH=( -O1/' "$work/spec.yaml" > "$work/broken.yaml"

@@ -14,36 +14,71 @@
 #include "runner/adaptive.h"
 #include "stats.h"
 
+/* The side of exact values: good 0, bad t, the midpoint m. */
+static int side_exact(double m, double t)
+{
+	struct pdb_bisect_place p;
+
+	pdb_bisect_place_exact(0, m, t, &p);
+	return pdb_bisect_side(&p, t < 0 ? -1 : 1);
+}
+
 static void test_side_rule(void **state)
 {
-	double t = log(1.2), share;
+	double t = log(1.2);
+	struct pdb_bisect_place p;
 	(void)state;
-	/* exact counts: the estimate alone */
-	assert_int_equal(pdb_bisect_side(0, 0, 0, t, t, &share), PDB_BISECT_GOOD);
-	assert_true(share == 0);
-	assert_int_equal(pdb_bisect_side(t, t, t, t, t, NULL), PDB_BISECT_BAD);
-	assert_int_equal(pdb_bisect_side(t / 2, t / 2, t / 2, t, t, &share), PDB_BISECT_PARTIAL);
-	assert_true(fabs(share - 0.5) < 1e-12);
-	/* an interval across a boundary is open */
-	assert_int_equal(pdb_bisect_side(-0.1 * t, 0.1 * t, 0.2 * t, t, t, NULL), PDB_BISECT_GOOD);
-	assert_int_equal(pdb_bisect_side(-0.1 * t, 0.1 * t, 0.3 * t, t, t, NULL), PDB_BISECT_OPEN);
-	assert_int_equal(pdb_bisect_side(0.7 * t, 0.9 * t, 1.1 * t, t, t, NULL), PDB_BISECT_OPEN);
-	assert_int_equal(pdb_bisect_side(0.2 * t, 0.5 * t, 0.8 * t, t, t, NULL), PDB_BISECT_OPEN);
-	assert_int_equal(pdb_bisect_side(NAN, 0, NAN, t, t, NULL), PDB_BISECT_OPEN);
-	/* the total's interval counts: 0.8 of its middle, but 0.72 of its top */
-	assert_int_equal(pdb_bisect_side(0.8 * t, 0.8 * t, 0.8 * t, 0.9 * t, 1.1 * t, NULL), PDB_BISECT_OPEN);
-	assert_int_equal(pdb_bisect_side(0.85 * t, 0.85 * t, 0.85 * t, 0.9 * t, 1.1 * t, NULL), PDB_BISECT_BAD);
-	assert_int_equal(pdb_bisect_side(0.2 * t, 0.2 * t, 0.2 * t, 0.9 * t, 1.1 * t, NULL), PDB_BISECT_GOOD);
-	assert_int_equal(pdb_bisect_side(0.23 * t, 0.23 * t, 0.23 * t, 0.9 * t, 1.1 * t, NULL), PDB_BISECT_OPEN);
+	/* exact values: none, all, half, a sliver of the change */
+	assert_int_equal(side_exact(0, t), PDB_BISECT_GOOD);
+	assert_int_equal(side_exact(t, t), PDB_BISECT_BAD);
+	assert_int_equal(side_exact(t / 2, t), PDB_BISECT_PARTIAL);
+	assert_int_equal(side_exact(0.2 * t, t), PDB_BISECT_PARTIAL);
+	assert_int_equal(side_exact(0.1 * t, t), PDB_BISECT_GOOD);
+	assert_int_equal(side_exact(0.9 * t, t), PDB_BISECT_BAD);
 	/* a change downwards (an improvement, or a throughput's fall) */
-	assert_int_equal(pdb_bisect_side(-0.3, -0.25, -0.2, -0.23, -0.21, NULL), PDB_BISECT_BAD);
-	assert_int_equal(pdb_bisect_side(-0.02, 0, 0.02, -0.23, -0.21, NULL), PDB_BISECT_GOOD);
-	/* a total known well enough: away from 0, its ends within 1.25 */
-	assert_true(pdb_bisect_total_known(0.18, 0.2));
-	assert_true(pdb_bisect_total_known(-0.2, -0.18));
-	assert_false(pdb_bisect_total_known(0.17, 0.2));
-	assert_false(pdb_bisect_total_known(0.1, 0.2));
-	assert_false(pdb_bisect_total_known(-0.01, 0.2));
+	assert_int_equal(side_exact(-t, -t), PDB_BISECT_BAD);
+	assert_int_equal(side_exact(0.01, -t), PDB_BISECT_GOOD);
+	assert_int_equal(side_exact(-t / 2, -t), PDB_BISECT_PARTIAL);
+	/* intervals: the half's across 0 is open; partial needs both parts */
+	p = (struct pdb_bisect_place){ -0.01, 0.02, -0.1, 0.1, -0.1, 0.1 };
+	assert_int_equal(pdb_bisect_side(&p, 1), PDB_BISECT_OPEN);
+	p = (struct pdb_bisect_place){ 0.01, 0.02, 0.05, 0.1, -0.05, 0.01 };
+	assert_int_equal(pdb_bisect_side(&p, 1), PDB_BISECT_BAD);
+	p = (struct pdb_bisect_place){ -0.01, 0.02, 0.01, 0.1, -0.1, -0.01 };
+	assert_int_equal(pdb_bisect_side(&p, 1), PDB_BISECT_PARTIAL);
+	assert_int_equal(pdb_bisect_side(&p, -1), PDB_BISECT_OPEN);
+	p = (struct pdb_bisect_place){ NAN, NAN, 0, 0, 0, 0 };
+	assert_int_equal(pdb_bisect_side(&p, 1), PDB_BISECT_OPEN);
+}
+
+/* The contrasts of triples: a midpoint at good's level, at bad's, half
+ * way; their intervals hold the true value and exclude 0 where it is far. */
+static void test_contrast(void **state)
+{
+	double g[12], m[12], b[12], est, lo, hi, t = log(1.2);
+	struct pdb_bisect_place p;
+	(void)state;
+	for (size_t i = 0; i < 12; i++) {
+		double wobble = 0.01 * (double)((i * 7) % 5) - 0.02;
+		g[i] = 1 + wobble;
+		b[i] = 1 + t - wobble / 2;
+		m[i] = 1 + wobble / 3;
+	}
+	assert_int_equal(pdb_bisect_contrast(g, m, b, 12, 0.5, 0.99, &est, &lo, &hi), 0);
+	assert_true(lo < -t / 2 + 0.03 && hi > -t / 2 - 0.03 && hi < 0);
+	assert_int_equal(pdb_bisect_place_of(g, m, b, 12, 0.99, &p), 0);
+	assert_int_equal(pdb_bisect_side(&p, 1), PDB_BISECT_GOOD);
+	assert_int_equal(pdb_bisect_place_of(g, b, b, 12, 0.99, &p), 0);
+	assert_int_equal(pdb_bisect_side(&p, 1), PDB_BISECT_BAD);
+	for (size_t i = 0; i < 12; i++)
+		m[i] = (g[i] + b[i]) / 2 + 0.002 * (double)(i % 3);
+	assert_int_equal(pdb_bisect_place_of(g, m, b, 12, 0.99, &p), 0);
+	assert_int_equal(pdb_bisect_side(&p, 1), PDB_BISECT_PARTIAL);
+	assert_int_equal(pdb_bisect_contrast(g, m, b, 0, 0.5, 0.99, &est, &lo, &hi), -1);
+	/* the alpha: half for the whole change, half over 2 ceil(log2 n)
+	 * midpoints and their two tests */
+	assert_true(fabs(pdb_bisect_alpha(0.01, 15, 0) - 0.005) < 1e-15);
+	assert_true(fabs(pdb_bisect_alpha(0.01, 15, 1) - 0.01 / 2 / 8 / 2) < 1e-15);
 }
 
 /* The bisection of revisions 0..n whose true sides are side[]: the
@@ -112,16 +147,19 @@ static double gaussian(void)
 }
 
 /* The machine: a random walk of 1 % an execution and a CPU hog in bursts
- * (on for 8 executions on average, off for 12) that makes everything 30 %
- * slower; each execution adds 2 % of its own (within a run). Each build of
- * a revision is off by 1 % of its own for as long as it is measured (code
- * layout: between runs), which no number of pairs averages away: it is
- * what leaves a bisection undecided (a bad revision's share near 0.75). */
-#define SIM_WITHIN 0.02
+ * that make an execution twice as slow (on for 3 executions on average,
+ * off for 3, as tests/bench/hog.sh's bursts of 0.2-2 s against a
+ * benchmark of a fifth of a second); each execution adds 3 % of its own.
+ * Each build of a revision is off by 1 % of its own for as long as it is
+ * measured (code layout: between runs), which no number of triples
+ * averages away. */
+#define SIM_WITHIN 0.03
 #define SIM_WALK 0.01
 #define SIM_BETWEEN 0.01
-#define SIM_MAX_PAIRS 400
+#define SIM_BURST 0.69
+#define SIM_MAX_TRIPLES 400
 #define SIM_ALPHA 0.01
+#define SIM_THRESHOLD 0.05 /* compare's default, as a log ratio near enough */
 
 struct machine {
 	double walk;
@@ -131,94 +169,101 @@ struct machine {
 static double execution(struct machine *m, double level)
 {
 	m->walk += SIM_WALK * gaussian();
-	if (uniform() < (m->burst ? 1.0 / 8 : 1.0 / 12))
+	if (uniform() < 1.0 / 3)
 		m->burst = !m->burst;
-	return level + m->walk + (m->burst ? log(1.3) : 0) + SIM_WITHIN * gaussian();
+	return level + m->walk + (m->burst ? SIM_BURST : 0) + SIM_WITHIN * gaussian();
 }
 
-/* An A/B run of good (log level 0) against a revision at log level level,
- * pairs in ABBA order, looked at on the schedule: at each look the
- * paired Hodges-Lehmann interval of the log ratios (as compare gives an
- * A/B pair's) at the look's alpha, until judge says it is decided. The
- * last look's interval in lo, est, hi; whether it decided. */
-static int ab_run(double level, const struct pdb_adaptive_schedule *s, const double *total,
-		  int *side, double *est, double *lo, double *hi)
+/* What a run of triples decided. */
+enum { SIM_OPEN, SIM_DECIDED, SIM_NO_CHANGE };
+
+/* A run of triples of good (log level 0), a midpoint at level mid and bad
+ * at level bad, in the order good mid bad, bad mid good, looked at on the
+ * schedule: at each look, when confirm, bad against good (the paired
+ * Hodges-Lehmann interval at the whole change's alpha over the looks:
+ * unchanged within the threshold, or a change beyond it), then the
+ * midpoint's place at the step's alpha over the looks, as bisect does. */
+static int triples(double mid, double bad, const struct pdb_adaptive_schedule *s, double confirm_alpha,
+		   int *confirmed, double *total, int *side)
 {
-	double d[SIM_MAX_PAIRS];
-	double offset = SIM_BETWEEN * (gaussian() - gaussian()); /* two builds' */
-	struct machine m = { 0, 0 };
-	int pairs = 0;
+	static double g[SIM_MAX_TRIPLES], m[SIM_MAX_TRIPLES], b[SIM_MAX_TRIPLES], d[SIM_MAX_TRIPLES];
+	double offset[3] = { SIM_BETWEEN * gaussian(), SIM_BETWEEN * gaussian(), SIM_BETWEEN * gaussian() };
+	struct machine mach = { 0, uniform() < 0.5 };
+	int n = 0;
 
 	for (size_t look = 0; look < s->nlooks; look++) {
-		for (; pairs < s->looks[look]; pairs++) {
-			double a, b;
-			if (pairs % 2 == 0) {
-				a = execution(&m, 0);
-				b = execution(&m, level + offset);
-			} else {
-				b = execution(&m, level + offset);
-				a = execution(&m, 0);
-			}
-			d[pairs] = b - a;
+		struct pdb_bisect_place p;
+		for (; n < s->looks[look]; n++) {
+			double *first = n % 2 ? &b[n] : &g[n], *last = n % 2 ? &g[n] : &b[n];
+			*first = execution(&mach, (n % 2 ? bad : 0) + offset[n % 2 ? 2 : 0]);
+			m[n] = execution(&mach, mid + offset[1]);
+			*last = execution(&mach, (n % 2 ? 0 : bad) + offset[n % 2 ? 0 : 2]);
+			d[n] = b[n] - g[n];
 		}
-		assert_int_equal(pdb_stats_hodges_lehmann_paired(d, (size_t)pairs, 1 - s->look_alpha, est,
-								 lo, hi), 0);
-		if (!total) { /* the confirmation */
-			if (pdb_bisect_total_known(*lo, *hi))
-				return 1;
+		if (!*confirmed) {
+			double est, lo, hi;
+			assert_int_equal(pdb_stats_hodges_lehmann_paired(d, (size_t)n, 1 - confirm_alpha / (double)s->nlooks,
+									 &est, &lo, &hi), 0);
+			if (lo >= -SIM_THRESHOLD && hi <= SIM_THRESHOLD)
+				return SIM_NO_CHANGE;
+			*confirmed = (lo > 0 || hi < 0) && fabs(est) >= SIM_THRESHOLD;
+			*total = est;
+		}
+		if (!*confirmed)
 			continue;
-		}
-		if ((*side = pdb_bisect_side(*lo, *est, *hi, total[0], total[1], NULL)) != PDB_BISECT_OPEN)
-			return 1;
+		assert_int_equal(pdb_bisect_place_of(g, m, b, (size_t)n, 1 - s->look_alpha, &p), 0);
+		if ((*side = pdb_bisect_side(&p, *total < 0 ? -1 : 1)) != PDB_BISECT_OPEN)
+			return SIM_DECIDED;
 	}
-	return 0;
+	return SIM_OPEN;
 }
 
 struct sim_result {
-	size_t wrong, open, measured_max, trials;
+	size_t wrong;        /* a commit or range named outside the change, or no change */
+	size_t narrowed;     /* one commit of a change split over several named */
+	size_t open, no_change, measured_max, trials;
 };
 
 /* Bisections of 16 commits (good and 15 after it), each made at a random
- * place by steps[] (log levels, one a commit from there on). */
+ * place by steps[] (log levels, one a commit from there on; none: nothing
+ * changed). */
 static void simulate(const double *steps, size_t nsteps, size_t trials, struct sim_result *r)
 {
 	const size_t n = 15;
-	struct pdb_adaptive_schedule confirm, step;
+	struct pdb_adaptive_schedule sched;
 	struct pdb_err err;
 
 	memset(r, 0, sizeof *r);
-	assert_int_equal(pdb_adaptive_schedule(pdb_bisect_alpha(SIM_ALPHA, n, 0), SIM_MAX_PAIRS,
-					       &confirm, &err), 0);
-	assert_int_equal(pdb_adaptive_schedule(pdb_bisect_alpha(SIM_ALPHA, n, 1), SIM_MAX_PAIRS,
-					       &step, &err), 0);
+	assert_int_equal(pdb_adaptive_schedule(pdb_bisect_alpha(SIM_ALPHA, n, 1), SIM_MAX_TRIPLES, &sched, &err), 0);
 	for (size_t t = 0; t < trials; t++) {
-		size_t k = 1 + (size_t)(uniform() * (double)(n + 1 - nsteps)), i, measured = 2;
-		double level[16] = { 0 }, total[2], est;
+		size_t k = 1 + (size_t)(uniform() * (double)(n + 1 - (nsteps ? nsteps : 1))), i, measured = 2;
+		double level[16] = { 0 }, total = 0;
 		struct pdb_bisect b;
-		int side = PDB_BISECT_OPEN, open = 0;
+		int side = PDB_BISECT_OPEN, confirmed = 0, outcome = SIM_DECIDED;
 
 		for (i = 0; i <= n; i++)
 			for (size_t s = 0; s < nsteps; s++)
 				level[i] += i >= k + s ? steps[s] : 0;
 		r->trials++;
-		if (!ab_run(level[n], &confirm, NULL, &side, &est, &total[0], &total[1])) {
-			r->open++;
-			continue;
-		}
 		pdb_bisect_init(&b, n);
 		while ((i = pdb_bisect_next(&b)) != 0) {
-			double lo, hi;
 			measured++;
-			if (!ab_run(level[i], &step, total, &side, &est, &lo, &hi)) {
-				open = 1;
+			outcome = triples(level[i], level[n], &sched, pdb_bisect_alpha(SIM_ALPHA, n, 0), &confirmed,
+					  &total, &side);
+			if (outcome != SIM_DECIDED)
 				break;
-			}
 			pdb_bisect_record(&b, i, side);
 		}
-		if (open)
+		if (outcome == SIM_OPEN)
 			r->open++;
-		else if (b.start_hi != k || b.end_hi != k + nsteps - 1)
+		else if (outcome == SIM_NO_CHANGE)
+			r->no_change++;
+		if (outcome == SIM_NO_CHANGE ? nsteps != 0
+		    : outcome == SIM_DECIDED && (!nsteps || b.start_hi < k || b.end_hi > k + nsteps - 1 ||
+						 b.start_hi > b.end_hi))
 			r->wrong++;
+		else if (outcome == SIM_DECIDED && b.end_hi - b.start_hi + 1 < nsteps)
+			r->narrowed++;
 		if (measured > r->measured_max)
 			r->measured_max = measured;
 		pdb_bisect_release(&b);
@@ -226,7 +271,7 @@ static void simulate(const double *steps, size_t nsteps, size_t trials, struct s
 }
 
 /* A 20 % change made by one commit: the wrong commit named in at most 1 %
- * of bisections (1 of 300 here), undecided (exit 3) in at most 15 % (31). */
+ * of bisections (3 of 300 here), undecided (exit 3) in at most 5 %. */
 static void test_simulated_one_commit(void **state)
 {
 	const double step[] = { log(1.2) };
@@ -236,29 +281,49 @@ static void test_simulated_one_commit(void **state)
 	print_message("one commit +20 %%: %zu of %zu wrong, %zu undecided, at most %zu revisions\n",
 		      r.wrong, r.trials, r.open, r.measured_max);
 	assert_true(r.wrong * 100 <= r.trials);
-	assert_true(r.open * 100 <= 15 * r.trials);
+	assert_true(r.open * 100 <= 5 * r.trials);
+	assert_true(r.measured_max <= 6);
 }
 
-/* Two adjacent commits of +10 % each: the range of the two. */
+/* Two adjacent commits of +10 % each: the range of the two, or at worst
+ * one of them (when a build's offset moves the revision between them,
+ * half the change, off the middle and its side is decided before its
+ * part: in at most 5 %); never a commit outside them. */
 static void test_simulated_two_commits(void **state)
 {
 	const double steps[] = { log(1.1), log(1.1) };
 	struct sim_result r;
 	(void)state;
 	simulate(steps, 2, 200, &r);
-	print_message("two commits +10 %% each: %zu of %zu wrong, %zu undecided, at most %zu revisions\n",
-		      r.wrong, r.trials, r.open, r.measured_max);
+	print_message("two commits +10 %% each: %zu of %zu wrong, %zu one of the two, %zu undecided, "
+		      "at most %zu revisions\n", r.wrong, r.trials, r.narrowed, r.open, r.measured_max);
 	assert_true(r.wrong * 100 <= r.trials);
-	assert_true(r.open * 100 <= 15 * r.trials);
+	assert_true(r.narrowed * 100 <= 5 * r.trials);
+	assert_true(r.open * 100 <= 5 * r.trials);
+}
+
+/* Nothing changed: "no change" (its interval within the 5 % threshold),
+ * never a culprit; undecided (exit 3) in at most 10 %. */
+static void test_simulated_no_change(void **state)
+{
+	struct sim_result r;
+	(void)state;
+	simulate(NULL, 0, 200, &r);
+	print_message("nothing changed: %zu of %zu wrong, %zu undecided, %zu no change\n", r.wrong, r.trials,
+		      r.open, r.no_change);
+	assert_true(r.wrong * 100 <= r.trials);
+	assert_true(r.open * 100 <= 10 * r.trials);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_side_rule),
+		cmocka_unit_test(test_contrast),
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_simulated_one_commit),
 		cmocka_unit_test(test_simulated_two_commits),
+		cmocka_unit_test(test_simulated_no_change),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
