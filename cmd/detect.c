@@ -6,7 +6,7 @@
 
 #include "branches.h"
 #include "cmd.h"
-#include "detect_cache.h"
+#include "gather/detect_gather.h"
 #include "escape.h"
 #include "detect.h"
 #include "detect_wall.h"
@@ -67,55 +67,6 @@ struct detect_cli {
 	int64_t fail_recent;   /* 0: off */
 };
 
-/* One series and what was found in it. */
-struct found {
-	struct pdb_series *series;
-	struct pdb_detect_values values;  /* the points with a value, in run order */
-	struct pdb_history_point *labels; /* the points the text output names (run
-					   * id, name, commit), by position */
-	size_t *label_at, nlabels;
-	struct pdb_detect_result res;
-	struct pdb_detect_state state;
-};
-
-/* The labelled point at position i (label_points read it). */
-static const struct pdb_history_point *label(const struct found *f, size_t i)
-{
-	for (size_t k = 0; k < f->nlabels; k++)
-		if (f->label_at[k] == i)
-			return &f->labels[k];
-	return NULL;
-}
-
-static void add_label(struct found *f, size_t i, size_t *cap)
-{
-	if (label(f, i))
-		return;
-	pdb_grow((void **)&f->label_at, cap, f->nlabels + 1, sizeof *f->label_at);
-	f->labels = pdb_xrealloc(f->labels, *cap * sizeof *f->labels);
-	memset(&f->labels[f->nlabels], 0, sizeof *f->labels);
-	f->labels[f->nlabels].run_id = f->values.v.run_ids[i];
-	f->label_at[f->nlabels++] = i;
-}
-
-/* Read the name and commit of the runs the change points and outliers
- * name, for the text output and --fail-recent (the other points need none). */
-static int label_points(struct pdb_store *store, struct found *f, struct pdb_err *err)
-{
-	size_t cap = 0;
-
-	for (size_t k = 0; k < f->res.ncps; k++) {
-		add_label(f, f->res.cps[k].index_before, &cap);
-		add_label(f, f->res.cps[k].index, &cap);
-	}
-	for (size_t k = 0; k < f->res.noutliers; k++)
-		add_label(f, f->res.outliers[k].index, &cap);
-	for (size_t k = 0; k < f->nlabels; k++)
-		if (pdb_store_point_label(store, &f->labels[k], err) < 0)
-			return -1;
-	return 0;
-}
-
 static char *run_label(const struct pdb_history_point *p)
 {
 	return pdb_xasprintf("run%lld", (long long)p->run_id);
@@ -134,7 +85,7 @@ static char *run_long(const struct pdb_history_point *p)
 }
 
 
-static json_t *series_json(const struct found *f)
+static json_t *series_json(const struct pdb_detect_found *f)
 {
 	json_t *s = json_object(), *cps = json_array(), *outs = json_array();
 	json_t *dims = json_loads(f->series->dims, 0, NULL);
@@ -184,7 +135,7 @@ static json_t *series_json(const struct found *f)
 	return s;
 }
 
-static void print_json(const struct found *fs, size_t n, const char *where)
+static void print_json(const struct pdb_detect_found *fs, size_t n, const char *where)
 {
 	json_t *doc = json_object(), *arr = json_array();
 
@@ -222,7 +173,7 @@ static void add_row(struct cmd_table *t, const char *const *row, size_t n, int m
 		cmd_table_add(t, row);
 }
 
-static void print_tables(const struct found *fs, size_t n, int md)
+static void print_tables(const struct pdb_detect_found *fs, size_t n, int md)
 {
 	static const char *cp_head[] = { "benchmark", "dims", "metric", "index", "before",
 					 "after", "mean before", "mean after", "change",
@@ -244,14 +195,14 @@ static void print_tables(const struct found *fs, size_t n, int md)
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct found *f = &fs[i];
+		const struct pdb_detect_found *f = &fs[i];
 		char *dims = pdb_dims_json_display(f->series->dims);
 
 		for (size_t k = 0; k < f->res.ncps; k++) {
 			const struct pdb_change_point *cp = &f->res.cps[k];
 			char idx[32], mb[48], ma[48], ch[32], p[32], v[48];
-			char *rb = run_long(label(f, cp->index_before));
-			char *ra = run_long(label(f, cp->index));
+			char *rb = run_long(pdb_detect_found_label(f, cp->index_before));
+			char *ra = run_long(pdb_detect_found_label(f, cp->index));
 			const char *row[11];
 
 			snprintf(idx, sizeof idx, "%zu", cp->index);
@@ -284,13 +235,13 @@ static void print_tables(const struct found *fs, size_t n, int md)
 			cmd_table_add(&t, out_head);
 		}
 		for (size_t i = 0; i < n; i++) {
-			const struct found *f = &fs[i];
+			const struct pdb_detect_found *f = &fs[i];
 			char *dims = pdb_dims_json_display(f->series->dims);
 
 			for (size_t k = 0; k < f->res.noutliers; k++) {
 				const struct pdb_outlier *o = &f->res.outliers[k];
 				char idx[32], val[48];
-				char *run = run_long(label(f, o->index));
+				char *run = run_long(pdb_detect_found_label(f, o->index));
 				const char *row[6];
 
 				snprintf(idx, sizeof idx, "%zu", o->index);
@@ -313,7 +264,7 @@ static void print_tables(const struct found *fs, size_t n, int md)
 }
 
 /* Wall-time change points against the CPU time of their benchmark. */
-static void check_wall(struct found *fs, size_t n)
+static void check_wall(struct pdb_detect_found *fs, size_t n)
 {
 	struct pdb_detect_view *v = pdb_xcalloc(n + 1, sizeof *v);
 
@@ -324,23 +275,6 @@ static void check_wall(struct found *fs, size_t n)
 			.n = fs[i].values.v.n, .res = &fs[i].res };
 	pdb_detect_check_wall(v, n);
 	free(v);
-}
-
-static int detect_series(struct pdb_store *store, const struct detect_cli *cli,
-			 const char *params, const char *selection, int64_t since_id,
-			 struct found *f, struct pdb_err *err)
-{
-	struct pdb_detect_opts o = cli->opts;
-
-	pdb_detect_opts_for(&o, f->series->metric, f->series->unit, f->series->direction);
-	if (pdb_store_detect_values(store, f->series->id, cli->where, since_id, selection,
-				    !cli->no_cache, &f->values, err) < 0 ||
-	    pdb_detect_resumed(store, f->series->id, params, !cli->no_cache, f->values.v.values,
-			       f->values.v.n, &o, &f->state, &f->res, err) < 0)
-		return -1;
-	if ((cli->format != FMT_JSON || cli->fail_recent > 0) && label_points(store, f, err) < 0)
-		return -1;
-	return 0;
 }
 
 static int parse_options(int argc, char **argv, struct cmd_ctx *ctx,
@@ -404,7 +338,7 @@ static size_t leave_out_resources(struct pdb_series *s, size_t *n)
 /* A regression between runs several commits apart: the command that
  * finds which commit made it, once per pair of commits (series that
  * changed between the same runs share it, and each pair asks git). */
-static void bisect_notes(const struct found *fs, size_t nseries)
+static void bisect_notes(const struct pdb_detect_found *fs, size_t nseries)
 {
 	const char **seen = NULL;
 	size_t nseen = 0, cap = 0;
@@ -412,8 +346,8 @@ static void bisect_notes(const struct found *fs, size_t nseries)
 	for (size_t i = 0; i < nseries; i++)
 		for (size_t k = 0; k < fs[i].res.ncps; k++) {
 			const struct pdb_change_point *cp = &fs[i].res.cps[k];
-			const struct pdb_history_point *a = label(&fs[i], cp->index_before);
-			const struct pdb_history_point *b = label(&fs[i], cp->index);
+			const struct pdb_history_point *a = pdb_detect_found_label(&fs[i], cp->index_before);
+			const struct pdb_history_point *b = pdb_detect_found_label(&fs[i], cp->index);
 			size_t j = 0;
 			if (!cp->regression || !a || !b || !a->commit || !b->commit)
 				continue;
@@ -433,12 +367,12 @@ static void bisect_notes(const struct found *fs, size_t nseries)
 
 /* The confirmed regressions that start within the newest n runs (none when n
  * is 0), each said on stderr as the reason of the exit status; their count. */
-static size_t fail_recent(const struct found *fs, size_t nseries, int64_t n)
+static size_t fail_recent(const struct pdb_detect_found *fs, size_t nseries, int64_t n)
 {
 	size_t nfail = 0;
 
 	for (size_t i = 0; n > 0 && i < nseries; i++) {
-		const struct found *f = &fs[i];
+		const struct pdb_detect_found *f = &fs[i];
 
 		for (size_t k = 0; k < f->res.ncps; k++) {
 			const struct pdb_change_point *cp = &f->res.cps[k];
@@ -448,7 +382,7 @@ static size_t fail_recent(const struct found *fs, size_t nseries, int64_t n)
 			if (!cp->regression || !cp->confirmed || ago > (uint64_t)n)
 				continue;
 			dims = pdb_dims_json_display(f->series->dims);
-			run = run_long(label(f, cp->index));
+			run = run_long(pdb_detect_found_label(f, cp->index));
 			what = pdb_xasprintf("%s%s%s %s", f->series->benchmark, *dims ? " " : "", dims,
 					     f->series->metric);
 			safe = cmd_escape_controls(what);
@@ -491,8 +425,9 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct detect_cli cli = { 0 };
 	struct pdb_store *store = NULL;
 	struct pdb_series *series = NULL;
-	struct found *fs = NULL;
+	struct pdb_detect_found *fs = NULL;
 	struct pdb_detect_cache_entry *entries = NULL;
+	struct pdb_detect_gather gather;
 	struct pdb_err err;
 	size_t nseries = 0, fewer = 0, nresource = 0;
 	int64_t since_id = 0;
@@ -532,11 +467,14 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 			fewer == 1 ? "es" : "", (long long)since_id);
 	params = pdb_detect_params(&cli.opts, since_id, cli.where);
 	selection = pdb_store_detect_selection(since_id, cli.where);
+	gather = (struct pdb_detect_gather){ .opts = &cli.opts, .where = cli.where,
+		.since_id = since_id, .params = params, .selection = selection,
+		.use_cache = !cli.no_cache, .labels = cli.format != FMT_JSON || cli.fail_recent > 0 };
 	fs = pdb_xcalloc(nseries + 1, sizeof *fs);
 	entries = pdb_xcalloc(nseries + 1, sizeof *entries);
 	for (size_t i = 0; i < nseries; i++) {
 		fs[i].series = &series[i];
-		if (detect_series(store, &cli, params, selection, since_id, &fs[i], &err) < 0) {
+		if (pdb_gather_detect(store, &gather, &fs[i], &err) < 0) {
 			status = cmd_fail("detect", &err);
 			goto out;
 		}
@@ -560,13 +498,8 @@ static int detect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	if (fail_recent(fs, nseries, cli.fail_recent) > 0)
 		status = PDB_EXIT_REGRESSION;
 out:
-	for (size_t i = 0; fs && i < nseries; i++) {
-		pdb_series_values_release(&fs[i].values.v);
-		pdb_history_free(fs[i].labels, fs[i].nlabels);
-		free(fs[i].label_at);
-		pdb_detect_result_release(&fs[i].res);
-		pdb_detect_state_release(&fs[i].state);
-	}
+	for (size_t i = 0; fs && i < nseries; i++)
+		pdb_detect_found_release(&fs[i]);
 	free(fs);
 	free(entries);
 	free(params);

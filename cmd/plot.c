@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "compare_render.h"
+#include "gather/chart_gather.h"
 #include "gather/compare_gather.h"
 #include "dim_filter.h"
 #include "json_out.h"
@@ -22,7 +23,23 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx);
 
 enum { OPT_THEME = CMD_LONG_ONLY, OPT_LAYOUT, OPT_LAST, OPT_CAND_LAST, OPT_TITLE };
 
-static const char *const kinds[] = { "scaling", "latency", "history", "compare", NULL };
+/* The chart kinds, in the order -h and the completions list them: its name,
+ * how many runs it takes (least, most, as said), the options only it takes
+ * (TAKES_*), and its build (below: gather, then the kind's builder of
+ * lib/chart/kinds.h). The one list: kinds[] and plot_kinds[] are made of it. */
+#define MANY_RUNS (1 << 20)
+#define PLOT_KINDS(K) \
+	K(scaling, 1, MANY_RUNS, "one or more runs", TAKES_FORMAT, build_scaling) \
+	K(latency, 1, MANY_RUNS, "one or more runs", 0, build_latency) \
+	K(history, 0, 2, "at most two runs: FROM [TO]", TAKES_WHERE, build_history) \
+	K(compare, 2, 2, "two runs: BASE CAND", TAKES_COMPARE, build_compare)
+enum {
+	TAKES_WHERE = 1,   /* --where, and the history rule when it is not given */
+	TAKES_COMPARE = 2, /* --config, --threshold, --last, --cand-last */
+	TAKES_FORMAT = 4,  /* --format: the table printed instead of a chart */
+};
+#define KIND_NAME(name, min, max, runs, takes, build) #name,
+static const char *const kinds[] = { PLOT_KINDS(KIND_NAME) NULL };
 static const char *const formats[] = { "text", "json", NULL };
 static const char *const themes[] = { "light", "dark", NULL };
 
@@ -229,48 +246,13 @@ static void say_undrawn(const struct pdb_chart *c, const struct pdb_chart_layout
 		}
 }
 
-/* Check the kind and how many runs it takes; -1 when fine, else a status. */
-static int check_args(const char *kind, int nruns, const struct plot_opts *o)
-{
-	int min = 1, max = 1 << 20;
-
-	if (strcmp(kind, "history") == 0) {
-		min = 0;
-		max = 2;
-	} else if (strcmp(kind, "compare") == 0) {
-		min = max = 2;
-	} else if (cmd_parse_format(kind, kinds) < 0) {
-		return cmd_usage_error(&cmd_plot, "unknown chart '%s' (scaling, latency, history, compare)", kind);
-	}
-	if (nruns < min || nruns > max)
-		return cmd_usage_error(&cmd_plot, "%s takes %s", kind,
-				       min == 0 ? "at most two runs: FROM [TO]" :
-				       min == 2 ? "two runs: BASE CAND" : "one or more runs");
-	if ((o->chart.last || o->chart.cand_last) && strcmp(kind, "compare") != 0)
-		return cmd_usage_error(&cmd_plot, "--last and --cand-last go with 'plot compare'");
-	if (o->chart.where && strcmp(kind, "history") != 0)
-		return cmd_usage_error(&cmd_plot, "--where goes with 'plot history' (the other "
-				       "charts take the runs named)");
-	if ((o->config || !isnan(o->threshold_pct)) && strcmp(kind, "compare") != 0)
-		return cmd_usage_error(&cmd_plot, "--config and --threshold go with 'plot compare'");
-	if (o->format >= 0 && (strcmp(kind, "scaling") != 0 || o->output))
-		return cmd_usage_error(&cmd_plot, "--format prints the scaling table: use it with "
-				       "'plot scaling' and without -o");
-	if (!o->output && !o->layout && o->format < 0)
-		return cmd_usage_error(&cmd_plot, "missing -o FILE (.png, .svg or .pdf)");
-	if (o->output && pdb_chart_format_of(o->output) < 0)
-		return cmd_usage_error(&cmd_plot, "%s: unknown image format (use .png, .svg or .pdf)",
-				       o->output);
-	return -1;
-}
-
 /* The comparison perfdb compare makes of base and cand (its configuration,
  * threshold, --bench and --metric), drawn; NULL with err (PDB_EXIT_INPUT)
  * when there is nothing to compare, said as compare's headline says it. */
-static struct pdb_chart *compare_chart(struct pdb_store *store, const char *base,
-				       const char *cand, const struct plot_opts *o,
-				       struct pdb_err *err)
+static struct pdb_chart *build_compare(struct pdb_store *store, const char *const *runs,
+				       size_t nruns, const struct plot_opts *o, struct pdb_err *err)
 {
+	const char *base = runs[0], *cand = runs[nruns - 1];
 	struct pdb_compare_config cfg;
 	struct pdb_compare_opts co;
 	struct pdb_compare cmp = { 0 };
@@ -322,29 +304,123 @@ static void left_out(const char *what)
 	free(safe);
 }
 
-static struct pdb_chart *build(struct pdb_store *store, const char *kind, const char *const *runs,
-			       size_t nruns, const struct plot_opts *o, struct pdb_err *err)
+static struct pdb_chart *build_latency(struct pdb_store *store, const char *const *sel,
+				       size_t nsel, const struct plot_opts *o, struct pdb_err *err)
 {
-	struct pdb_scaling s;
+	struct pdb_run **runs;
 	struct pdb_chart *chart;
 
-	if (strcmp(kind, "latency") == 0)
-		return pdb_latency_chart(store, runs, nruns, &o->chart, err);
-	if (strcmp(kind, "history") == 0)
-		return pdb_history_chart(store, runs, nruns, &o->chart, err);
-	if (strcmp(kind, "compare") == 0)
-		return compare_chart(store, runs[0], runs[1], o, err);
-	if (pdb_scaling_gather(store, runs, nruns, &o->chart, &s, err) < 0)
+	if (pdb_gather_runs(store, sel, nsel, &runs, err) < 0)
 		return NULL;
-	for (size_t i = 0; o->format >= 0 && i < s.nskipped; i++)
-		left_out(s.skipped[i]);
-	if (o->format == 0)
-		scaling_text(&s);
-	else if (o->format == 1)
-		scaling_json(&s);
-	chart = o->format >= 0 ? NULL : pdb_scaling_chart(&s, NULL, &o->chart);
-	pdb_scaling_release(&s);
+	chart = pdb_latency_chart(runs, nsel, &o->chart, err);
+	pdb_gather_runs_free(runs, nsel);
 	return chart;
+}
+
+static struct pdb_chart *build_history(struct pdb_store *store, const char *const *sel,
+				       size_t nsel, const struct plot_opts *o, struct pdb_err *err)
+{
+	struct pdb_history_model m;
+	struct pdb_chart *chart = NULL;
+
+	if (pdb_gather_history(store, sel, nsel, &o->chart, &m, err) == 0)
+		chart = pdb_history_chart(&m, &o->chart, err);
+	pdb_gather_history_release(&m);
+	return chart;
+}
+
+/* The scaling chart, or its table printed (--format). */
+static struct pdb_chart *build_scaling(struct pdb_store *store, const char *const *sel,
+				       size_t nsel, const struct plot_opts *o, struct pdb_err *err)
+{
+	struct pdb_run **runs;
+	struct pdb_scaling s;
+	struct pdb_chart *chart = NULL;
+
+	if (pdb_gather_runs(store, sel, nsel, &runs, err) < 0)
+		return NULL;
+	if (pdb_scaling_of(runs, nsel, &o->chart, &s, err) == 0) {
+		for (size_t i = 0; o->format >= 0 && i < s.nskipped; i++)
+			left_out(s.skipped[i]);
+		if (o->format == 0)
+			scaling_text(&s);
+		else if (o->format == 1)
+			scaling_json(&s);
+		chart = o->format >= 0 ? NULL : pdb_scaling_chart(&s, NULL, &o->chart);
+		pdb_scaling_release(&s);
+	}
+	pdb_gather_runs_free(runs, nsel);
+	return chart;
+}
+
+struct plot_kind {
+	const char *name;
+	int min, max;      /* runs */
+	const char *runs;  /* the same, said */
+	unsigned takes;    /* TAKES_* */
+	struct pdb_chart *(*build)(struct pdb_store *store, const char *const *runs, size_t nruns,
+				   const struct plot_opts *o, struct pdb_err *err);
+};
+#define KIND_ROW(name, min, max, runs, takes, build) { #name, min, max, runs, takes, build },
+static const struct plot_kind plot_kinds[] = { PLOT_KINDS(KIND_ROW) };
+#define NKINDS (sizeof plot_kinds / sizeof plot_kinds[0])
+
+/* The kinds' names, "A, B, C" (last NULL) or "A, B or C" (last " or "). */
+static char *kind_names(const char *last)
+{
+	struct pdb_buf b;
+
+	pdb_buf_init(&b);
+	for (size_t i = 0; i < NKINDS; i++)
+		pdb_buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == NKINDS && last ? last : ", ",
+			       plot_kinds[i].name);
+	return b.data;
+}
+
+/* The name of the kind that takes an option (TAKES_*). */
+static const char *taker(unsigned takes)
+{
+	for (size_t i = 0; i < NKINDS; i++)
+		if (plot_kinds[i].takes & takes)
+			return plot_kinds[i].name;
+	return "";
+}
+
+/* Check the kind and how many runs it takes; -1 when fine (*k the kind),
+ * else a status. */
+static int check_args(const char *kind, int nruns, const struct plot_opts *o,
+		      const struct plot_kind **k)
+{
+	int i = cmd_parse_format(kind, kinds);
+
+	if (i < 0) {
+		char *names = kind_names(NULL);
+		int status = cmd_usage_error(&cmd_plot, "unknown chart '%s' (%s)", kind, names);
+		free(names);
+		return status;
+	}
+	*k = &plot_kinds[i];
+	if (nruns < (*k)->min || nruns > (*k)->max)
+		return cmd_usage_error(&cmd_plot, "%s takes %s", kind, (*k)->runs);
+	if ((o->chart.last || o->chart.cand_last) && !((*k)->takes & TAKES_COMPARE))
+		return cmd_usage_error(&cmd_plot, "--last and --cand-last go with 'plot %s'",
+				       taker(TAKES_COMPARE));
+	if (o->chart.where && !((*k)->takes & TAKES_WHERE))
+		return cmd_usage_error(&cmd_plot, "--where goes with 'plot %s' (the other "
+				       "charts take the runs named)", taker(TAKES_WHERE));
+	if ((o->config || !isnan(o->threshold_pct)) && !((*k)->takes & TAKES_COMPARE))
+		return cmd_usage_error(&cmd_plot, "--config and --threshold go with 'plot %s'",
+				       taker(TAKES_COMPARE));
+	if (o->format >= 0 && (!((*k)->takes & TAKES_FORMAT) || o->output))
+		return cmd_usage_error(&cmd_plot, "--format prints the %s table: use it with "
+				       "'plot %s' and without -o", taker(TAKES_FORMAT),
+				       taker(TAKES_FORMAT));
+	if (!o->output && !o->layout && o->format < 0)
+		return cmd_usage_error(&cmd_plot, "missing -o FILE (.png, .svg or .pdf)");
+	if (o->output && pdb_chart_format_of(o->output) < 0)
+		return cmd_usage_error(&cmd_plot, "%s: unknown image format (use .png, .svg or .pdf)",
+				       o->output);
+	return -1;
 }
 
 static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
@@ -358,8 +434,8 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 	struct pdb_chart *chart = NULL;
 	struct pdb_chart_layout *layout = NULL;
 	struct pdb_err err;
-	const char *kind;
-	char *where = NULL, *note = NULL;
+	const struct plot_kind *k = NULL;
+	char *where = NULL, *note = NULL, *names;
 	int status;
 
 	/* large sample arrays come and go: reuse freed heap rather than map
@@ -370,16 +446,17 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 	if ((status = parse_options(argc, argv, ctx, &o)) >= 0)
 		goto out;
 	if (optind >= argc) {
-		status = cmd_usage_error(&cmd_plot, "expected a chart: scaling, latency, history or compare");
+		names = kind_names(" or ");
+		status = cmd_usage_error(&cmd_plot, "expected a chart: %s", names);
+		free(names);
 		goto out;
 	}
-	kind = argv[optind];
-	if ((status = check_args(kind, argc - optind - 1, &o)) >= 0)
+	if ((status = check_args(argv[optind], argc - optind - 1, &o, &k)) >= 0)
 		goto out;
 	status = PDB_EXIT_OK;
 	pdb_err_clear(&err);
 	if (!(store = cmd_open_existing_store(ctx, &err)) ||
-	    (strcmp(kind, "history") == 0 &&
+	    ((k->takes & TAKES_WHERE) &&
 	     pdb_history_where(store, o.chart.where, 0, &where, &note, &err) < 0)) {
 		status = cmd_fail("plot", &err);
 		goto out;
@@ -388,8 +465,8 @@ static int plot_main(int argc, char **argv, struct cmd_ctx *ctx)
 		cmd_say("plot", "%s", note);
 	if (where)
 		o.chart.where = where;
-	chart = build(store, kind, (const char *const *)argv + optind + 1,
-		      (size_t)(argc - optind - 1), &o, &err);
+	chart = k->build(store, (const char *const *)argv + optind + 1,
+			 (size_t)(argc - optind - 1), &o, &err);
 	if (pdb_dim_filter_check(o.chart.dims, &err) < 0) { /* before what it left empty */
 		status = cmd_fail("plot", &err);
 		goto out;

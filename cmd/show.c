@@ -9,7 +9,7 @@
 #include "cmd.h"
 #include "dim_filter.h"
 #include "escape.h"
-#include "runner/sampler.h"
+#include "sampled.h"
 #include "util.h"
 
 static int show_main(int argc, char **argv, struct cmd_ctx *ctx);

@@ -37,7 +37,7 @@ double pdb_compare_change_scale(double *chg, size_t n)
 
 	if (n == 0)
 		return 0;
-	qsort(chg, n, sizeof *chg, cmp_double);
+	qsort(chg, n, sizeof *chg, pdb_cmp_double);
 	cap = CAP * pdb_stats_quantile(chg, n, 0.5);
 	for (size_t i = 0; i < n; i++)
 		sum += fmin(chg[i], cap);
@@ -63,7 +63,7 @@ static double values_median_se(const double *v, size_t n)
 		return 0;
 	sorted = pdb_xmalloc(n * sizeof *sorted);
 	memcpy(sorted, v, n * sizeof *sorted);
-	qsort(sorted, n, sizeof *sorted, cmp_double);
+	qsort(sorted, n, sizeof *sorted, pdb_cmp_double);
 	se = log_median_se(pdb_stats_quantile(sorted, n, 0.25),
 			   pdb_stats_quantile(sorted, n, 0.75), n);
 	free(sorted);

@@ -8,13 +8,6 @@
 #include "compare_row.h"
 #include "model.h"
 
-/* qsort's order of doubles. */
-static inline int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* A change in logs as a percentage. */
 static inline double pct_of_log(double d)
 {

@@ -24,7 +24,7 @@ static int fine_grained(const double *b, const double *a, size_t n)
 		double *v = pdb_xmalloc((n ? n : 1) * sizeof *v);
 		size_t distinct = n > 0;
 		memcpy(v, side ? a : b, n * sizeof *v);
-		qsort(v, n, sizeof *v, cmp_double);
+		qsort(v, n, sizeof *v, pdb_cmp_double);
 		for (size_t i = 1; i < n; i++)
 			distinct += v[i] != v[i - 1];
 		free(v);

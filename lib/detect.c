@@ -767,22 +767,6 @@ double pdb_detect_z_threshold(double alpha, size_t m)
 
 /* ---- one-run spikes ---- */
 
-/* Median of v[0..n) (n small: insertion sort in place). */
-static double median(double *v, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		double t = v[i];
-		size_t j = i;
-
-		while (j > 0 && v[j - 1] > t) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = t;
-	}
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
 /*
  * x[i] is a one-run spike when it is far from the runs before it and from
  * the runs just after it, while those agree with each other. L: up to
@@ -804,9 +788,9 @@ static int is_spike(const double *x, size_t n, size_t i, double *buf)
 	if (nl < 3 || nr < 2)
 		return 0;
 	memcpy(buf, x + l0, nl * sizeof *buf);
-	ml = median(buf, nl);
+	ml = pdb_stats_median(buf, nl);
 	memcpy(buf, x + i + 1, (nr < SPIKE_NEXT ? nr : SPIKE_NEXT) * sizeof *buf);
-	mr = median(buf, nr < SPIKE_NEXT ? nr : SPIKE_NEXT);
+	mr = pdb_stats_median(buf, nr < SPIKE_NEXT ? nr : SPIKE_NEXT);
 	dl = fabs(x[i] - ml);
 	dr = fabs(x[i] - mr);
 	/* the tests that need no s first: s >= 1e-3 |ml| bounds lim below */
@@ -817,7 +801,7 @@ static int is_spike(const double *x, size_t n, size_t i, double *buf)
 		buf[nd++] = fabs(x[k + 1] - x[k]);
 	for (size_t k = i + 1; k + 1 < r1; k++)
 		buf[nd++] = fabs(x[k + 1] - x[k]);
-	s = 1.4826 * median(buf, nd) / sqrt(2.0);
+	s = 1.4826 * pdb_stats_median(buf, nd) / sqrt(2.0);
 	if (s < 1e-3 * fabs(ml))
 		s = 1e-3 * fabs(ml);
 	lim = SPIKE_SIGMAS * s;

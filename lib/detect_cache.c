@@ -1,5 +1,5 @@
-/* detect over the store's cache: a split state to and from the row the
- * store keeps, the split resumed from it, the states saved. */
+/* detect's cache as data: a split state to and from the row the store
+ * keeps, and the text naming what a cached split depends on. */
 #include "detect_cache.h"
 
 #include <stdlib.h>
@@ -50,8 +50,7 @@ static int parse_positions(const char *text, size_t bound, size_t **pos, size_t 
 	return 0;
 }
 
-/* A cached row into *s when it holds together; -1 (s left empty) when not. */
-static int state_of_row(const struct pdb_detect_cache_row *r, struct pdb_detect_state *s)
+int pdb_detect_state_of_row(const struct pdb_detect_cache_row *r, struct pdb_detect_state *s)
 {
 	memset(s, 0, sizeof *s);
 	if (!(r->covered > 0 && r->resume >= 0 && r->resume < r->covered && r->weak &&
@@ -81,8 +80,7 @@ static char *positions_text(const size_t *pos, size_t n)
 	return b.data;
 }
 
-/* The row of a state (its lists malloc'ed). */
-static void row_of_state(const struct pdb_detect_state *s, struct pdb_detect_cache_row *r)
+void pdb_detect_row_of_state(const struct pdb_detect_state *s, struct pdb_detect_cache_row *r)
 {
 	r->covered = (int64_t)s->covered;
 	r->checksum = s->checksum;
@@ -91,57 +89,4 @@ static void row_of_state(const struct pdb_detect_state *s, struct pdb_detect_cac
 	r->xcovered = (int64_t)s->xcovered;
 	r->xchecksum = s->xchecksum;
 	r->spikes = positions_text(s->spikes, s->nspikes);
-}
-
-int pdb_detect_resumed(struct pdb_store *store, int64_t series_id, const char *params,
-		       int use_cache, const double *x, size_t n, const struct pdb_detect_opts *o,
-		       struct pdb_detect_state *next, struct pdb_detect_result *res,
-		       struct pdb_err *err)
-{
-	struct pdb_detect_state cached = { 0 };
-	struct pdb_detect_cache_row row;
-	int found = 0, rc;
-
-	if (use_cache) {
-		if (pdb_store_detect_cache_get(store, series_id, params, &row, &found, err) < 0)
-			return -1;
-		found = found && state_of_row(&row, &cached) == 0;
-		pdb_detect_cache_row_release(&row);
-	}
-	rc = pdb_detect(x, n, o, found ? &cached : NULL, next, res, err);
-	pdb_detect_state_release(&cached);
-	return rc;
-}
-
-int pdb_detect_cache_save(struct pdb_store *store, const char *params, const char *selection,
-			  const struct pdb_detect_cache_entry *e, size_t n, const char **note,
-			  struct pdb_err *err)
-{
-	struct pdb_detect_cache_put_entry *rows;
-	int rc;
-
-	*note = NULL;
-	if (pdb_store_readonly(store)) {
-		pdb_store_rollback(store);
-		*note = "the database is read-only: the detect cache is not updated";
-		return 0;
-	}
-	rows = pdb_xcalloc(n ? n : 1, sizeof *rows);
-	for (size_t i = 0; i < n; i++) {
-		rows[i].series_id = e[i].series_id;
-		rows[i].values = e[i].values;
-		row_of_state(e[i].state, &rows[i].row);
-	}
-	rc = pdb_store_detect_cache_put(store, params, selection, rows, n, err);
-	for (size_t i = 0; i < n; i++) {
-		free(rows[i].row.weak);
-		free(rows[i].row.spikes);
-	}
-	free(rows);
-	if (rc < 0)
-		return -1;
-	if (rc == 1)
-		*note = "another process wrote to the database while it was read: the detect "
-			"cache is not updated";
-	return 0;
 }

@@ -1,5 +1,6 @@
-/* detect over the store's cache of its split states: the state read from
- * and written to the rows the store keeps without interpreting them. */
+/* detect's cache as data: its split states to and from the rows the
+ * store keeps without interpreting them (lib/gather/detect_gather.h
+ * reads and writes those). */
 #ifndef PDB_DETECT_CACHE_H
 #define PDB_DETECT_CACHE_H
 
@@ -7,33 +8,16 @@
 #include <stdint.h>
 
 #include "detect.h"
-#include "store/store_detect.h"
+#include "detect_row.h"
 
 /* The text naming what a cached split depends on: the options, since_id
  * and where (NULL: none). Caller frees. */
 char *pdb_detect_params(const struct pdb_detect_opts *o, int64_t since_id, const char *where);
 
-/* A series' state to cache, and the values it was split from. */
-struct pdb_detect_cache_entry {
-	int64_t series_id;
-	const struct pdb_detect_state *state;
-	const struct pdb_detect_values *values;
-};
-
-/* Change points of one series' values x[n], the split resumed from the
- * cache under params when use_cache and it has one; *next receives the
- * state to cache. The one way detect and the site detect. */
-int pdb_detect_resumed(struct pdb_store *store, int64_t series_id, const char *params,
-		       int use_cache, const double *x, size_t n, const struct pdb_detect_opts *o,
-		       struct pdb_detect_state *next, struct pdb_detect_result *res,
-		       struct pdb_err *err);
-
-/* Saves the states (and values) read in the read transaction begun before
- * (pdb_store_begin_read), and ends it. Nothing is saved when the database
- * is read-only or another process wrote to it since the transaction began:
- * then *note says so (a static text, else NULL). 0, or -1 with err. */
-int pdb_detect_cache_save(struct pdb_store *store, const char *params, const char *selection,
-			  const struct pdb_detect_cache_entry *e, size_t n, const char **note,
-			  struct pdb_err *err);
+/* The state a cached row holds, when it holds together (0); -1, with *s
+ * left empty, when not. */
+int pdb_detect_state_of_row(const struct pdb_detect_cache_row *r, struct pdb_detect_state *s);
+/* The row of a state (its lists malloc'ed). */
+void pdb_detect_row_of_state(const struct pdb_detect_state *s, struct pdb_detect_cache_row *r);
 
 #endif

@@ -9,7 +9,10 @@
 
 #include "chart/layout.h"
 #include "chart/render.h"
-#include "runner/sampler.h"
+#include "detect_wall.h"
+#include "gather/chart_gather.h"
+#include "metric_role.h"
+#include "sampled.h"
 #include "svg_inline.h"
 #include "units.h"
 
@@ -131,6 +134,21 @@ static int absent(struct pdb_err *err)
 	return 0;
 }
 
+/* The scaling of the one run sel names. */
+static int scaling_of(struct pdb_store *store, const char *const *sel,
+		      const struct pdb_plot_opts *o, struct pdb_scaling *out, struct pdb_err *err)
+{
+	struct pdb_run **runs;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (pdb_gather_runs(store, sel, 1, &runs, err) < 0)
+		return -1;
+	rc = pdb_scaling_of(runs, 1, o, out, err);
+	pdb_gather_runs_free(runs, 1);
+	return rc;
+}
+
 /* The candidate's scaling, and the baseline's of the same benchmark and
  * metric drawn beside it when it has one. */
 static int scaling_chart(struct pdb_store *store, struct report *r, const char *dir,
@@ -144,7 +162,7 @@ static int scaling_chart(struct pdb_store *store, struct report *r, const char *
 	struct pdb_plot_opts bo = o;
 	int rc, has_base = 0;
 
-	rc = pdb_scaling_gather(store, runs, 1, &o, &r->scaling, err);
+	rc = scaling_of(store, runs, &o, &r->scaling, err);
 	free(sel);
 	if (rc < 0) {
 		free(bsel);
@@ -156,7 +174,7 @@ static int scaling_chart(struct pdb_store *store, struct report *r, const char *
 	bo.bench_glob = bench;
 	bo.metric_glob = metric;
 	if (bsel) {
-		has_base = pdb_scaling_gather(store, bruns, 1, &bo, &base, err) == 0;
+		has_base = scaling_of(store, bruns, &bo, &base, err) == 0;
 		if (!has_base && absent(err) < 0) {
 			free(bsel);
 			free(bench);
@@ -219,12 +237,20 @@ static int latency_charts(struct pdb_store *store, struct report *r, const char 
 	const char *who = r->base ? "the baseline and the candidate" : "the run";
 	struct report_chart *f;
 	struct pdb_chart *c;
+	struct pdb_run **loaded;
+	size_t nruns = bsel ? 2 : 1;
 	char *alt;
 	int rc = 0, resources;
 
 	if (!has_latency(r->base) && !has_latency(r->cand))
 		goto out;
-	if (!(c = pdb_latency_chart(store, runs, bsel ? 2 : 1, &o, err))) {
+	if (pdb_gather_runs(store, runs, nruns, &loaded, err) < 0) {
+		rc = absent(err);
+		goto out;
+	}
+	c = pdb_latency_chart(loaded, nruns, &o, err);
+	pdb_gather_runs_free(loaded, nruns);
+	if (!c) {
 		rc = absent(err);
 		goto out;
 	}
@@ -337,6 +363,54 @@ static int detect_history(struct pdb_store *store, const struct report *r,
 	return rc;
 }
 
+/* A history's points as detect's view of them (arrays the caller frees). */
+static void view_of(struct report_history *h, const struct pdb_compare_row *row,
+		    struct pdb_detect_view *v)
+{
+	int64_t *ids = pdb_xmalloc((h->n ? h->n : 1) * sizeof *ids);
+	double *x = pdb_xmalloc((h->n ? h->n : 1) * sizeof *x);
+
+	for (size_t i = 0; i < h->n; i++) {
+		ids[i] = h->pts[i].run_id;
+		x[i] = h->pts[i].value;
+	}
+	*v = (struct pdb_detect_view){ row->benchmark, row->dims_json, row->metric, ids, x, h->n,
+				       &h->res };
+}
+
+/* A wall-time history's change points checked against its benchmark's CPU
+ * time over the same runs (pdb_detect_check_wall), as detect and the site
+ * check them. */
+static int check_wall(struct pdb_store *store, const struct report *r,
+		      const struct pdb_series *series, size_t nseries, struct report_history *h,
+		      struct pdb_err *err)
+{
+	struct pdb_compare_row key = *h->row;
+	const struct pdb_series *cs;
+	struct report_history cpu = { .row = &key };
+	struct pdb_detect_view v[2];
+	int rc = 0;
+
+	if (!h->res.ncps || !pdb_metric_cpu_of(h->row->metric))
+		return 0;
+	key.metric = (char *)PDB_METRIC_CPU;
+	if ((cs = find_series(series, nseries, &key)) == NULL)
+		return 0;
+	if (detect_history(store, r, cs, &cpu, err) < 0) {
+		rc = -1;
+	} else if (cpu.n >= MIN_HISTORY) {
+		view_of(h, h->row, &v[0]);
+		view_of(&cpu, &key, &v[1]);
+		pdb_detect_check_wall(v, 2);
+		for (int i = 0; i < 2; i++) {
+			free((void *)v[i].run_ids);
+			free((void *)v[i].values);
+		}
+	}
+	pdb_report_history_release(&cpu);
+	return rc;
+}
+
 /* Whether an earlier history has the same benchmark and metric (one chart
  * shows all the dims of a benchmark's metric). */
 static int charted(const struct report *r, const struct pdb_compare_row *row)
@@ -361,9 +435,13 @@ static int history_chart(struct pdb_store *store, const struct report *r,
 				   .where = r->where,
 				   .width = WIDTH, .height = 380, .theme = PDB_THEME_LIGHT };
 	const char *runs[2] = { from, to };
-	struct pdb_chart *c = pdb_history_chart(store, runs, 2, &o, err);
+	struct pdb_history_model m;
+	struct pdb_chart *c = NULL;
 	int rc;
 
+	if (pdb_gather_history(store, runs, 2, &o, &m, err) == 0)
+		c = pdb_history_chart(&m, &o, err);
+	pdb_gather_history_release(&m);
 	if (!c) {
 		rc = absent(err);
 	} else {
@@ -400,7 +478,8 @@ static int histories(struct pdb_store *store, struct report *r, const char *dir,
 		    charted(r, row))
 			continue;
 		h->row = row;
-		if (detect_history(store, r, s, h, err) < 0) {
+		if (detect_history(store, r, s, h, err) < 0 ||
+		    check_wall(store, r, series, nseries, h, err) < 0) {
 			pdb_report_history_release(h);
 			goto out;
 		}

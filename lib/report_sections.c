@@ -38,6 +38,9 @@ struct table {
 	const char *align;   /* 'l' or 'r' per column */
 	size_t ncols;
 	int verdict_col;     /* a column shown as a coloured verdict, or -1 */
+	int unsettled;       /* the next row's verdict does not stand (a change
+			      * point tentative, unconfirmed, or whose CPU time
+			      * stayed steady): coloured as inconclusive */
 };
 
 static void text(const struct table *t, const char *s)
@@ -111,7 +114,7 @@ static void table_row(const struct table *t, const char *row_class, const char *
 			if ((int)i == t->verdict_col) {
 				char cls[16];
 				/* the verdict's name: "failed: REASON", "regression (warn)" */
-				snprintf(cls, sizeof cls, "%s", cells[i]);
+				snprintf(cls, sizeof cls, "%s", t->unsettled ? "inconclusive" : cells[i]);
 				cls[strcspn(cls, " :(")] = '\0';
 				pdb_buf_printf(b, "<span class=\"badge %s\">", cls);
 				text(t, cells[i]);
@@ -124,7 +127,7 @@ static void table_row(const struct table *t, const char *row_class, const char *
 		}
 		pdb_buf_puts(b, "| ");
 		if ((int)i == t->verdict_col)
-			pdb_buf_printf(b, "%s ", verdict_mark(cells[i]));
+			pdb_buf_printf(b, "%s ", verdict_mark(t->unsettled ? "inconclusive" : cells[i]));
 		if (em && *cells[i])
 			pdb_buf_puts(b, "**");
 		text(t, cells[i]);
@@ -356,6 +359,7 @@ static void history_section(const struct report_history *h, int html, struct pdb
 		pdb_detect_change_text(cp, r->unit, pct, sizeof pct);
 		pdb_compare_p_text(cp->p_value, p, sizeof p);
 		pdb_detect_verdict_text(cp, v, sizeof v);
+		t.unsettled = pdb_detect_standing(cp) != NULL;
 		table_row(&t, NULL, row, 0);
 		free(before);
 		free(after);

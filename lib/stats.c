@@ -9,7 +9,7 @@
 
 #include "util.h"
 
-static int cmp_double(const void *a, const void *b)
+int pdb_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
@@ -20,7 +20,7 @@ static int cmp_double(const void *a, const void *b)
 static void sort_doubles(double *v, size_t n)
 {
 	if (n > 64) {
-		qsort(v, n, sizeof *v, cmp_double);
+		qsort(v, n, sizeof *v, pdb_cmp_double);
 		return;
 	}
 	for (size_t i = 1; i < n; i++) {

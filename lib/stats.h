@@ -63,6 +63,8 @@ int pdb_stats_hodges_lehmann_paired(const double *d, size_t n, double conf, doub
 /* Quantile q in [0, 1] of sorted values, linear between order statistics
  * (type 7, as numpy and R's default). NaN when n == 0. */
 double pdb_stats_quantile(const double *sorted, size_t n, double q);
+/* qsort's ascending order of doubles (the one comparator of doubles). */
+int pdb_cmp_double(const void *a, const void *b);
 /* Median of v (reordered in place). NaN when n == 0. */
 double pdb_stats_median(double *v, size_t n);
 double pdb_stats_mean(const double *v, size_t n);

@@ -17,7 +17,7 @@
 #define MAX_MARKED 120   /* runs on the x axis up to which each point is marked */
 
 /* The x positions: every run any of the series has, in the order of runs
- * (by seq: store.h). */
+ * (by seq: lib/series.h). */
 struct runs_axis {
 	int64_t *seqs, *ids;
 	char **names;
@@ -176,12 +176,13 @@ static int drawn_by_default(const struct pdb_series *s)
 }
 
 /* Without --metric, leave out what is not the benchmark's own measure (exit
- * codes, counts, CPU time, resources) when something else is there; each
- * one is named. */
-static void keep_drawn(struct pdb_series *s, size_t *n, struct pdb_chart *c)
+ * codes, counts, CPU time, resources) when something else is there: those
+ * drawn first, *n of them, the *left others behind them (to be named). */
+static void keep_drawn(struct pdb_series *s, size_t *n, size_t *left)
 {
 	size_t kept = 0;
 
+	*left = 0;
 	for (size_t i = 0; i < *n; i++)
 		kept += drawn_by_default(&s[i]);
 	if (kept == 0 || kept == *n)
@@ -194,14 +195,20 @@ static void keep_drawn(struct pdb_series *s, size_t *n, struct pdb_chart *c)
 			s[i] = t;
 		}
 	}
-	for (size_t i = kept; i < *n; i++) {
+	*left = *n - kept;
+	*n = kept;
+}
+
+/* Each series keep_drawn left out, named on c. */
+static void name_left(struct pdb_chart *c, const struct pdb_series *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
 		char *dims = pdb_dims_json_display(s[i].dims);
 		pdb_chart_select(c);
 		pdb_chart_skip(c, "%s%s%s%s %s: not the benchmark's own measure: name it with --metric",
 			       s[i].benchmark, *dims ? " [" : "", dims, *dims ? "]" : "", s[i].metric);
 		free(dims);
 	}
-	*n = kept;
 }
 
 /* --dim: the series the filter passes first, *n of them (the others stay
@@ -217,19 +224,6 @@ static void dims_only(struct pdb_series *s, size_t *n, struct pdb_dim_filter *di
 			s[i] = t;
 		}
 	*n = kept;
-}
-
-static int series_range(struct pdb_store *store, const char *const *sel, size_t nsel,
-			int64_t *since, int64_t *until, struct pdb_err *err)
-{
-	*since = *until = 0;
-	if (nsel > 2)
-		return pdb_err_set(err, PDB_EXIT_USAGE, "history takes at most two runs: FROM [TO]");
-	if (nsel >= 1 && pdb_store_resolve(store, sel[0], since, err) < 0)
-		return -1;
-	if (nsel == 2 && pdb_store_resolve(store, sel[1], until, err) < 0)
-		return -1;
-	return 0;
 }
 
 /* What labels the x axis: commits, run names, run ids, or a mix. */
@@ -574,11 +568,14 @@ out:
 	return rc;
 }
 
-struct pdb_chart *pdb_history_chart_of(const struct pdb_history_input *in, size_t n,
-				       const struct pdb_plot_opts *opts, struct pdb_err *err)
+/* A chart of in (n series), the left series named first. */
+static struct pdb_chart *chart_of(const struct pdb_series *left, size_t nleft,
+				  const struct pdb_history_input *in, size_t n,
+				  const struct pdb_plot_opts *opts, struct pdb_err *err)
 {
 	struct pdb_chart *c = pdb_chart_new("history", NULL, opts->width, opts->height, opts->theme);
 
+	name_left(c, left, nleft);
 	if (n == 0 || draw(c, in, n, opts, err) < 0) {
 		if (n == 0)
 			pdb_err_set(err, PDB_EXIT_INPUT, "no series to draw");
@@ -588,57 +585,30 @@ struct pdb_chart *pdb_history_chart_of(const struct pdb_history_input *in, size_
 	return c;
 }
 
-struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *sel,
-				    size_t nsel, const struct pdb_plot_opts *opts,
-				    struct pdb_err *err)
+struct pdb_chart *pdb_history_chart_of(const struct pdb_history_input *in, size_t n,
+				       const struct pdb_plot_opts *opts, struct pdb_err *err)
 {
-	struct pdb_series *series = NULL;
-	struct pdb_history_input *in = NULL;
-	size_t nseries = 0, total = 0;
-	struct pdb_chart *c = pdb_chart_new("history", NULL, opts->width, opts->height, opts->theme);
-	int64_t since, until;
-	int ok = 0;
+	return chart_of(NULL, 0, in, n, opts, err);
+}
 
-	if (series_range(store, sel, nsel, &since, &until, err) < 0 ||
-	    pdb_store_list_series(store, opts->bench_glob, opts->metric_glob, &series, &total, err) < 0)
-		goto out;
-	nseries = total;
-	dims_only(series, &nseries, opts->dims);
+struct pdb_chart *pdb_history_chart(const struct pdb_history_model *m,
+				    const struct pdb_plot_opts *opts, struct pdb_err *err)
+{
+	return chart_of(m->series + m->n, m->nleft, m->in, m->n, opts, err);
+}
+
+int pdb_history_choose(struct pdb_series *series, size_t total, const struct pdb_plot_opts *opts,
+		       size_t *n, size_t *nleft, struct pdb_err *err)
+{
+	*n = total;
+	*nleft = 0;
+	dims_only(series, n, opts->dims);
 	if (!opts->metric_glob)
-		keep_drawn(series, &nseries, c);
-	if (nseries == 0) {
-		pdb_err_set(err, PDB_EXIT_INPUT, "no series match%s%s%s%s", opts->bench_glob ? " --bench " : "",
-			    opts->bench_glob ? opts->bench_glob : "", opts->metric_glob ? " --metric " : "",
-			    opts->metric_glob ? opts->metric_glob : "");
-		goto out;
-	}
-	if (check_series(series, nseries, err) < 0)
-		goto out;
-	in = pdb_xcalloc(nseries, sizeof *in);
-	for (size_t s = 0; s < nseries; s++) {
-		struct pdb_history_point *pts, *failed;
-		in[s].series = &series[s];
-		if (pdb_store_series_history(store, series[s].id, opts->where, since, until, &pts,
-					     &in[s].npts, err) < 0)
-			goto out;
-		in[s].pts = pts;
-		if (pdb_store_series_bounds(store, series[s].id, pts, in[s].npts, err) < 0 ||
-		    pdb_store_series_failures(store, &series[s], opts->where, since, until, &failed,
-					      &in[s].nfailed, err) < 0)
-			goto out;
-		in[s].failed = failed;
-	}
-	ok = draw(c, in, nseries, opts, err) == 0;
-out:
-	if (!ok) {
-		pdb_chart_free(c);
-		c = NULL;
-	}
-	for (size_t s = 0; in && s < nseries; s++) {
-		pdb_history_free((struct pdb_history_point *)in[s].pts, in[s].npts);
-		pdb_history_free((struct pdb_history_point *)in[s].failed, in[s].nfailed);
-	}
-	free(in);
-	pdb_series_free(series, total);
-	return c;
+		keep_drawn(series, n, nleft);
+	if (*n == 0)
+		return pdb_err_set(err, PDB_EXIT_INPUT, "no series match%s%s%s%s",
+				   opts->bench_glob ? " --bench " : "", opts->bench_glob ? opts->bench_glob : "",
+				   opts->metric_glob ? " --metric " : "",
+				   opts->metric_glob ? opts->metric_glob : "");
+	return check_series(series, *n, err);
 }

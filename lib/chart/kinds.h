@@ -1,4 +1,5 @@
-/* Chart kinds: gather the data of a scaling, latency, history or compare chart from the store. */
+/* Chart kinds: a scaling, latency, history or compare chart built from the
+ * data its gatherer read (lib/gather/chart_gather.h): memory only, no store. */
 #ifndef PDB_CHART_KINDS_H
 #define PDB_CHART_KINDS_H
 
@@ -7,7 +8,8 @@
 #include "chart/chart.h"
 #include "chart/usl.h"
 #include "err.h"
-#include "store/store.h"
+#include "model.h"
+#include "series.h"
 
 struct pdb_dim_filter;
 struct pdb_plot_opts {
@@ -44,15 +46,14 @@ struct pdb_scaling {
 	char **skipped;                  /* "what: why" of each series left out */
 	size_t nskipped;
 };
-/* The scaling of one benchmark and metric of the runs, measured at two or
+/* The scaling of one benchmark and metric of the runs (nruns of them), measured at two or
  * more vCPU counts (a vcpus dimension or attribute): one line per value of
  * the other dims. The metric is --metric's, else the one named throughput,
  * else an ops/s-like rate, another rate, or a time (inverted). Fills out
  * (release with pdb_scaling_release); -1 with err (code PDB_EXIT_INPUT)
  * when nothing fits. */
-int pdb_scaling_gather(struct pdb_store *store, const char *const *runs, size_t nruns,
-		       const struct pdb_plot_opts *opts, struct pdb_scaling *out,
-		       struct pdb_err *err);
+int pdb_scaling_of(struct pdb_run *const *runs, size_t nruns, const struct pdb_plot_opts *opts,
+		   struct pdb_scaling *out, struct pdb_err *err);
 void pdb_scaling_release(struct pdb_scaling *s);
 /* The chart of s (chart/scaling_chart.c): one line with the ideal line, a
  * USL fit and the efficiency panel; up to 6 lines in one panel with their
@@ -69,17 +70,11 @@ struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pd
  * pdb_chart_groups), the chart grown to hold every panel. The chart
  * counts what it selected and names what it left out (chart->skipped).
  * Caller frees; NULL with err when nothing fits. */
-struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *runs,
-				    size_t nruns, const struct pdb_plot_opts *opts,
-				    struct pdb_err *err);
+struct pdb_chart *pdb_latency_chart(struct pdb_run **runs, size_t nruns,
+				    const struct pdb_plot_opts *opts, struct pdb_err *err);
 
 /* History: at most this many series on one chart. */
 #define PDB_HISTORY_MAX_LINES 8
-/* History: the matching series across runs (runs: none, FROM, or FROM TO),
- * with their bands, change points and outliers. Caller frees; NULL with err. */
-struct pdb_chart *pdb_history_chart(struct pdb_store *store, const char *const *runs,
-				    size_t nruns, const struct pdb_plot_opts *opts,
-				    struct pdb_err *err);
 /* One series of a history chart, read: its points in the order of runs (seq) (their
  * bounds filled where the chart should draw them), the runs in which its
  * benchmark failed (points without a value, in that order: a cross each),
@@ -91,7 +86,27 @@ struct pdb_history_input {
 	size_t npts, nfailed;
 	const struct pdb_detect_result *res;
 };
-/* The same chart of series already read. opts: only its size, theme and title. */
+/* The series of a history chart among the total matched (by benchmark,
+ * dims, metric), reordered: first the *n drawn (those --dim passes; without
+ * --metric, only the benchmarks' own measures when there are others, the
+ * *nleft others right after them, named on the chart); -1 with err when
+ * none is left, more than PDB_HISTORY_MAX_LINES or of two units. */
+int pdb_history_choose(struct pdb_series *series, size_t total, const struct pdb_plot_opts *opts,
+		       size_t *n, size_t *nleft, struct pdb_err *err);
+/* What a history chart draws, as its gatherer read it: the series matched
+ * (pdb_history_choose's order) and the points of the n drawn. */
+struct pdb_history_model {
+	struct pdb_series *series;
+	size_t total, n, nleft;
+	struct pdb_history_input *in; /* n */
+};
+/* History: the chosen series across runs, with their bands, change points
+ * (detect run here) and outliers, the series left out named. Caller frees;
+ * NULL with err. */
+struct pdb_chart *pdb_history_chart(const struct pdb_history_model *m,
+				    const struct pdb_plot_opts *opts, struct pdb_err *err);
+/* The same chart of series read elsewhere (and maybe detected: in[].res).
+ * opts: only its size, theme and title. */
 struct pdb_chart *pdb_history_chart_of(const struct pdb_history_input *in, size_t n,
 				       const struct pdb_plot_opts *opts, struct pdb_err *err);
 
@@ -163,12 +178,7 @@ size_t pdb_chart_resource_panels(struct pdb_chart *c, struct pdb_run **runs, siz
 const char *pdb_chart_resource_bench(struct pdb_run **runs, size_t nruns, const struct pdb_plot_opts *opts,
 				     int *others);
 
-/* Helpers shared by the kinds (chart/gather.c). */
-/* Load the runs named by selectors; *out malloc'ed, free with pdb_chart_runs_free. */
-int pdb_chart_load_runs(struct pdb_store *store, const char *const *sel, size_t n,
-			struct pdb_run ***out, struct pdb_err *err);
-void pdb_chart_runs_free(struct pdb_run **runs, size_t n);
-/* "name" or "run42". Caller frees. */
+/* "name" or "run42" (chart/label.c). Caller frees. */
 char *pdb_chart_run_label(const struct pdb_run *run);
 
 #endif

@@ -1,4 +1,5 @@
-/* Chart kinds: legend labels of results that name only what tells them apart. */
+/* Chart kinds: legend labels of results that name only what tells them apart,
+ * and a run's own label. */
 #include "chart/kinds.h"
 
 #include <stdio.h>
@@ -106,4 +107,9 @@ int pdb_chart_cmp_dims(const char *a, const char *b)
 		b += lb + (b[lb] != 0);
 	}
 	return (*a != 0) - (*b != 0);
+}
+
+char *pdb_chart_run_label(const struct pdb_run *run)
+{
+	return run->name ? pdb_xstrdup(run->name) : pdb_xasprintf("run%lld", (long long)run->id);
 }

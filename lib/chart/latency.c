@@ -9,6 +9,7 @@
 #include "chart/layout.h"
 #include "chart/sort.h"
 #include "dim_filter.h"
+#include "stats.h"
 #include "util.h"
 
 #define MAX_LINES 8
@@ -118,12 +119,6 @@ static int cmp_sample_t(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* A series over time. Its timed samples in stored order, split into
  * repetitions where an offset is not past its repetition's first (each
  * repetition's seconds start again at 0), each in time order. One
@@ -163,7 +158,7 @@ static size_t across(struct repetition *rep, size_t nrep, double t, double tol, 
 	}
 	if (m == 0)
 		return 0;
-	qsort(v, m, sizeof *v, cmp_double);
+	qsort(v, m, sizeof *v, pdb_cmp_double);
 	*med = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
 	*lo = v[0];
 	*hi = v[m - 1];
@@ -222,7 +217,7 @@ static void over_time(const struct pdb_result *r, struct timeline *tl)
 	}
 	for (size_t i = 0; i < n; i++)
 		grid[i] = s[i].t;
-	qsort(grid, n, sizeof *grid, cmp_double);
+	qsort(grid, n, sizeof *grid, pdb_cmp_double);
 	/* the repetitions' readings of one period are one point: offsets a
 	 * tenth of a period apart or less (each repetition's clock starts
 	 * anew), else the median jumps back and forth between them */
@@ -807,19 +802,15 @@ static void group_over_time(struct pdb_chart *c, struct pdb_run **runs, size_t n
 	free(it);
 }
 
-struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *sel,
-				    size_t nsel, const struct pdb_plot_opts *opts,
-				    struct pdb_err *err)
+struct pdb_chart *pdb_latency_chart(struct pdb_run **runs, size_t nsel,
+				    const struct pdb_plot_opts *opts, struct pdb_err *err)
 {
-	struct pdb_run **runs = NULL;
 	struct pdb_chart_item *it = NULL;
 	struct pdb_chart *c;
 	struct pdb_chart_group *g;
 	size_t n = 0, ng, throughput;
 	int others = 0;
 
-	if (pdb_chart_load_runs(store, sel, nsel, &runs, err) < 0)
-		return NULL;
 	c = pdb_chart_new("latency", NULL, opts->width, opts->height, opts->theme);
 	n = pick_results(runs, nsel, opts, c, &it);
 	if (n == 0 && !opts->metric_glob && pdb_chart_resource_panels(c, runs, nsel, opts) > 0) {
@@ -862,6 +853,5 @@ struct pdb_chart *pdb_latency_chart(struct pdb_store *store, const char *const *
 	whole_duration(c, ng); /* the spectra apart */
 out:
 	free(it);
-	pdb_chart_runs_free(runs, nsel);
 	return c;
 }

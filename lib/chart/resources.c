@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "chart/layout.h"
-#include "runner/sampler.h"
+#include "sampled.h"
 #include "dim_filter.h"
 #include "util.h"
 

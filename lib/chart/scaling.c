@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dim_filter.h"
+#include "stats.h"
 #include "table.h"
 #include "util.h"
 
@@ -24,12 +25,6 @@ static int vcpus_of(const struct pdb_run *run, const struct pdb_result *r, doubl
 	if (!v)
 		v = pdb_run_get_attr(run, "vcpus");
 	return v && pdb_parse_double(v, out) == 0 && *out > 0 ? 0 : -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
 }
 
 static int same_candidate(const struct pdb_result *a, const struct pdb_result *b)
@@ -74,7 +69,7 @@ static size_t distinct_counts(const struct point *pts, size_t n, const struct pd
 	for (size_t i = 0; i < n; i++)
 		if (same_candidate(pts[i].r, r) && (!line || strcmp(pts[i].line, line) == 0))
 			v[m++] = pts[i].vcpus;
-	qsort(v, m, sizeof *v, cmp_double);
+	qsort(v, m, sizeof *v, pdb_cmp_double);
 	for (size_t i = 0; i < m; i++)
 		d += i == 0 || v[i] != v[i - 1];
 	free(v);
@@ -102,7 +97,7 @@ static void fill_line(const struct point *pts, size_t n, const struct pdb_result
 	for (size_t i = 0; i < n; i++)
 		if (same_candidate(pts[i].r, cand) && strcmp(pts[i].line, ln->label) == 0)
 			counts[m++] = pts[i].vcpus;
-	qsort(counts, m, sizeof *counts, cmp_double);
+	qsort(counts, m, sizeof *counts, pdb_cmp_double);
 	ln->rows = pdb_xcalloc(m ? m : 1, sizeof *ln->rows);
 	for (size_t c = 0; c < m; c++) {
 		size_t k = 0;
@@ -256,11 +251,9 @@ static void other_benchmarks(const struct point *pts, size_t n, const struct pdb
 	}
 }
 
-int pdb_scaling_gather(struct pdb_store *store, const char *const *sel, size_t nsel,
-		       const struct pdb_plot_opts *opts, struct pdb_scaling *out,
-		       struct pdb_err *err)
+int pdb_scaling_of(struct pdb_run *const *runs, size_t nsel, const struct pdb_plot_opts *opts,
+		   struct pdb_scaling *out, struct pdb_err *err)
 {
-	struct pdb_run **runs = NULL;
 	struct point *pts = NULL;
 	size_t npts = 0, cap = 0;
 	const struct pdb_result *cand;
@@ -268,8 +261,6 @@ int pdb_scaling_gather(struct pdb_store *store, const char *const *sel, size_t n
 	int ret = -1;
 
 	memset(out, 0, sizeof *out);
-	if (pdb_chart_load_runs(store, sel, nsel, &runs, err) < 0)
-		return -1;
 	for (size_t k = 0; k < nsel; k++)
 		for (size_t i = 0; i < runs[k]->nresults; i++) {
 			const struct pdb_result *r = &runs[k]->results[i];
@@ -311,7 +302,6 @@ out:
 	for (size_t i = 0; i < npts; i++)
 		free(pts[i].line);
 	free(pts);
-	pdb_chart_runs_free(runs, nsel);
 	return ret;
 }
 

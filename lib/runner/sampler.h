@@ -8,6 +8,7 @@
 #include "err.h"
 #include "model.h"
 #include "runner/sample_spec.h"
+#include "sampled.h"
 
 /* What a sampler read: one row per period of `every` seconds, from the
  * first reading to the last before the stop (a period cut short by the
@@ -22,10 +23,9 @@ struct pdb_sample_readings {
 };
 
 /* Columns of a row: per process p at 4 * p: CPU % user, system (100 % is
- * one CPU), RSS (B), processes matched; the machine's after them. */
+ * one CPU), RSS (B), processes matched; the machine's after them
+ * (PDB_SAMPLE_LOAD1 ..., lib/sampled.h). */
 enum { PDB_SAMPLE_USER, PDB_SAMPLE_SYSTEM, PDB_SAMPLE_RSS, PDB_SAMPLE_COUNT, PDB_SAMPLE_PER_PROCESS };
-enum { PDB_SAMPLE_LOAD1, PDB_SAMPLE_BUSY, PDB_SAMPLE_MEM, PDB_SAMPLE_DISK_READ, PDB_SAMPLE_DISK_WRITE,
-       PDB_SAMPLE_NET_RX, PDB_SAMPLE_NET_TX, PDB_SAMPLE_MACHINE };
 
 struct pdb_sampler;
 
@@ -45,15 +45,5 @@ void pdb_sampler_free(struct pdb_sampler *s);
  * goes into warning ("" when nothing). */
 void pdb_sample_readings_to_run(const struct pdb_sample_readings *rd, struct pdb_run *run, const char *bench,
 				const struct pdb_attr *dims, size_t ndims, char *warning, size_t wsize);
-
-/* Which sampled series r is: PDB_SAMPLED_PROCESS (cpu, rss of a process:
- * the ones drawn), PDB_SAMPLED_DETAIL (cpu_user, cpu_system), PDB_SAMPLED_MACHINE,
- * or 0 (none: not a sampler's name, or no process dim where one belongs). */
-enum { PDB_SAMPLED_PROCESS = 1, PDB_SAMPLED_DETAIL, PDB_SAMPLED_MACHINE };
-int pdb_sampled_kind(const struct pdb_result *r);
-
-/* The busiest process of run: the cpu series of a process with the
- * highest mean; NULL when the run has none. */
-const struct pdb_result *pdb_sampled_busiest(const struct pdb_run *run);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "branches.h"
 #include "compare_config.h"
-#include "detect_cache.h"
+#include "gather/detect_gather.h"
 #include "detect_wall.h"
 
 /* for qsort, which has no context argument; one per thread, as lib/table.c's */

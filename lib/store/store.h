@@ -6,6 +6,7 @@
 
 #include "err.h"
 #include "model.h"
+#include "series.h"
 
 struct pdb_store;
 
@@ -122,41 +123,17 @@ int pdb_store_failure_rows(struct pdb_store *store, int64_t since_id,
 			   struct pdb_failure_row **rows, size_t *n, struct pdb_err *err);
 void pdb_failure_rows_free(struct pdb_failure_row *rows, size_t n);
 
-/* A series: (benchmark, dims, metric), comparable across runs. */
-struct pdb_series {
-	int64_t id;
-	char *benchmark;
-	char *dims;       /* compact JSON object text, sorted keys ("{}" when none) */
-	char *metric;
-	char *unit;       /* canonical */
-	int direction;    /* enum pdb_direction */
-};
 /* Series whose benchmark and metric match the globs (NULL: any), by
  * benchmark, dims, metric. *out is malloc'ed; free with pdb_series_free. */
 int pdb_store_list_series(struct pdb_store *store, const char *bench_glob,
 			  const char *metric_glob, struct pdb_series **out,
 			  size_t *n, struct pdb_err *err);
-void pdb_series_free(struct pdb_series *s, size_t n);
 
 /* The series a run has results of, in result order. *out is malloc'ed; free
  * with pdb_series_free. */
 int pdb_store_run_series(struct pdb_store *store, int64_t run_id, struct pdb_series **out,
 			 size_t *n, struct pdb_err *err);
 
-/* One run's value of a series: the median of its samples (weighted), or,
- * for a result with no samples, the tool's median, else its mean. */
-struct pdb_history_point {
-	int64_t run_id;
-	int64_t seq;        /* the run's place in the order of runs */
-	char *run_name;     /* NULL when unnamed */
-	char *created_at;
-	char *commit;       /* the run's commit attribute, or NULL */
-	size_t n;           /* samples */
-	double value, mean, min, max;
-	double p5, q1, q3, p95; /* of the samples (NAN without) */
-	double lower, upper;    /* the tool's bounds (Bencher lower_value, upper_value):
-				 * NAN unless pdb_store_series_bounds read them */
-};
 /* The points of a series in the order of runs, over the runs from since_id
  * to until_id (0: no bound) whose attributes match where
  * ("k=v,k=v", or NULL). *pts is malloc'ed; free with pdb_history_free. */
@@ -164,9 +141,6 @@ int pdb_store_series_history(struct pdb_store *store, int64_t series_id,
 			     const char *where, int64_t since_id, int64_t until_id,
 			     struct pdb_history_point **pts, size_t *n,
 			     struct pdb_err *err);
-void pdb_history_free(struct pdb_history_point *pts, size_t n);
-/* A point of run_id without a value (NAN statistics, no labels). */
-void pdb_history_point_init(struct pdb_history_point *p, int64_t run_id);
 /* The points of every series given, as pdb_store_series_history gives them
  * but without their runs' names, times and commits (NULL)
  * (over the runs from since_id on whose attributes match where), read in one

@@ -1,24 +1,19 @@
 /* Store: the cache of weak change points behind `perfdb detect`, kept as
- * data the store does not interpret (lib/detect_cache.c reads it). */
+ * data the store does not interpret (lib/detect_cache.c turns it into
+ * detect's states, lib/gather/detect_gather.c reads and writes it). */
 #ifndef PDB_STORE_DETECT_H
 #define PDB_STORE_DETECT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "detect_row.h"
 #include "store/store.h"
 
 /* The text naming the run selection cached values depend on: since_id and
  * where (NULL: none). Caller frees. */
 char *pdb_store_detect_selection(int64_t since_id, const char *where);
 
-/* A series' cached split state as the store keeps it: detect's numbers
- * and two lists of positions ("3,17,40"), as detect wrote them. */
-struct pdb_detect_cache_row {
-	int64_t covered, resume, xcovered;
-	uint64_t checksum, xchecksum;
-	char *weak, *spikes;   /* malloc'ed by get; NULL when the column is */
-};
 /* The cached row of a series under params (a text naming the options the
  * split depends on). *found = 0 when there is none; else *row is filled
  * (release with pdb_detect_cache_row_release). */

@@ -64,17 +64,6 @@ int pdb_store_list_series(struct pdb_store *store, const char *bench_glob,
 	return pdb_store_series_rows(store, st, bench_glob, metric_glob, out, n, "list series", err);
 }
 
-void pdb_series_free(struct pdb_series *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(s[i].benchmark);
-		free(s[i].dims);
-		free(s[i].metric);
-		free(s[i].unit);
-	}
-	free(s);
-}
-
 /* For a result without samples: the tool's median (else mean), min, max. */
 static int point_stats(struct pdb_store *store, int64_t result_id,
 		       struct pdb_history_point *p, struct pdb_err *err)
@@ -105,14 +94,6 @@ static int point_stats(struct pdb_store *store, int64_t result_id,
 	sqlite3_finalize(st);
 	p->value = !isnan(median) ? median : !isnan(p50) ? p50 : p->mean;
 	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "series history stats");
-}
-
-void pdb_history_point_init(struct pdb_history_point *p, int64_t run_id)
-{
-	memset(p, 0, sizeof *p);
-	p->run_id = run_id;
-	p->value = p->mean = p->min = p->max = NAN;
-	p->p5 = p->q1 = p->q3 = p->p95 = p->lower = p->upper = NAN;
 }
 
 /* The value of one result row: the summary of its samples. */
@@ -654,14 +635,4 @@ int pdb_store_has_bounds(struct pdb_store *store, int *yes, struct pdb_err *err)
 	*yes = rc == SQLITE_ROW && sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : pdb_store_fail(store, err, "bounds");
-}
-
-void pdb_history_free(struct pdb_history_point *pts, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(pts[i].run_name);
-		free(pts[i].created_at);
-		free(pts[i].commit);
-	}
-	free(pts);
 }

@@ -16,9 +16,10 @@
 #include "compare_render.h"
 #include "compare_text.h"
 #include "detect.h"
-#include "detect_cache.h"
+#include "gather/detect_gather.h"
 #include "fuzz_common.h"
 #include "fuzz_runs.h"
+#include "gather/chart_gather.h"
 #include "gather/compare_gather.h"
 #include "json_out.h"
 #include "site/site.h"
@@ -274,16 +275,23 @@ static void charts(struct pdb_store *store, const int64_t *ids, size_t n)
 	struct pdb_plot_opts plot = { .width = 640, .height = 360 };
 	char *sel[FUZZ_RUNS_MAX];
 	struct pdb_scaling s = { 0 };
+	struct pdb_history_model m;
+	struct pdb_run **runs;
 	struct pdb_err err;
 
 	for (size_t k = 0; k < n; k++)
 		sel[k] = pdb_xasprintf("%lld", (long long)ids[k]);
-	draw(pdb_history_chart(store, NULL, 0, &plot, &err));
-	draw(pdb_latency_chart(store, (const char *const *)sel + n - 1, 1, &plot, &err));
-	draw(pdb_latency_chart(store, (const char *const *)sel, n, &plot, &err));
-	if (pdb_scaling_gather(store, (const char *const *)sel, n, &plot, &s, &err) == 0)
-		draw(pdb_scaling_chart(&s, NULL, &plot));
-	pdb_scaling_release(&s);
+	if (pdb_gather_history(store, NULL, 0, &plot, &m, &err) == 0)
+		draw(pdb_history_chart(&m, &plot, &err));
+	pdb_gather_history_release(&m);
+	if (pdb_gather_runs(store, (const char *const *)sel, n, &runs, &err) == 0) {
+		draw(pdb_latency_chart(runs + n - 1, 1, &plot, &err));
+		draw(pdb_latency_chart(runs, n, &plot, &err));
+		if (pdb_scaling_of(runs, n, &plot, &s, &err) == 0)
+			draw(pdb_scaling_chart(&s, NULL, &plot));
+		pdb_scaling_release(&s);
+		pdb_gather_runs_free(runs, n);
+	}
 	for (size_t k = 0; k < n; k++)
 		free(sel[k]);
 }

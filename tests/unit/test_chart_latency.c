@@ -12,6 +12,7 @@
 
 #include "chart/chart.h"
 #include "chart/kinds.h"
+#include "gather/chart_gather.h"
 #include "model.h"
 #include "store/store.h"
 
@@ -64,6 +65,7 @@ static struct pdb_chart *three_repetitions(size_t nreps, double jitter)
 	struct pdb_run *run = pdb_run_new();
 	struct pdb_store *store;
 	struct pdb_chart *c;
+	struct pdb_run **loaded;
 	struct pdb_err err;
 	struct pdb_sample s = PDB_SAMPLE(0.001);
 
@@ -84,9 +86,11 @@ static struct pdb_chart *three_repetitions(size_t nreps, double jitter)
 	pdb_result_add_sample(pdb_run_series(run, "pipe", NULL, 0, "delivery_delay", "s", PDB_DIR_LOWER), &s);
 	assert_non_null(store = pdb_store_open(db_path, &err));
 	assert_int_equal(pdb_store_insert_run(store, run, 0, &err), 0);
-	c = pdb_latency_chart(store, sel, 1, &opts, &err);
-	assert_non_null(c);
 	pdb_run_free(run);
+	assert_int_equal(pdb_gather_runs(store, sel, 1, &loaded, &err), 0);
+	c = pdb_latency_chart(loaded, 1, &opts, &err);
+	assert_non_null(c);
+	pdb_gather_runs_free(loaded, 1);
 	pdb_store_close(store);
 	return c;
 }

@@ -18,6 +18,7 @@
 #include "chart/render.h"
 #include "compare.h"
 #include "detect.h"
+#include "gather/chart_gather.h"
 #include "gather/compare_gather.h"
 #include "model.h"
 #include "site/site.h"
@@ -150,6 +151,7 @@ static uint64_t work(void)
 	struct pdb_detect_opts dopts;
 	struct pdb_detect_result res;
 	struct pdb_chart *c;
+	struct pdb_history_model model;
 	struct pdb_err err;
 	uint64_t h = UINT64_C(14695981039346656037), rng = 7;
 	double x[600];
@@ -182,7 +184,9 @@ static uint64_t work(void)
 		pdb_chart_free(c);
 		pdb_compare_release(&cmp);
 	}
-	assert_non_null(c = pdb_history_chart(store, NULL, 0, &plot, &err));
+	assert_int_equal(pdb_gather_history(store, NULL, 0, &plot, &model, &err), 0);
+	assert_non_null(c = pdb_history_chart(&model, &plot, &err));
+	pdb_gather_history_release(&model);
 	h = hash_chart(h, c);
 	pdb_chart_free(c);
 	for (size_t i = 0; i < sizeof x / sizeof *x; i++)
