@@ -155,7 +155,7 @@ def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
     db = os.path.join(work, "main.db")
     s = {"set": name, "commits": len(commits), "step": step, "bench": bench, "factor": factor,
          "benches": benches, "global": glob, "global_factor": meta["global_factor"],
-         "global_exit": None, "global_fails": [], "global_benches": [],
+         "global_exit": None, "global_fails": [], "global_benches": [], "global_gated": [],
          "improved": improved, "improved_bench": improved_bench,
          "improved_factor": meta["improved_factor"], "improved_exit": None, "improved_fails": [],
          "improved_all": [], "pr_bench": pr_bench,
@@ -191,6 +191,7 @@ def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
             s["global_exit"] = rc
             s["global_fails"] = fails
             s["global_benches"] = sorted({r.get("benchmark") for r in rows})
+            s["global_gated"] = [r for r in rows if r.get("gated")]
             continue
         if c == improved:
             s["improved_exit"] = rc
@@ -331,8 +332,9 @@ def report(s):
             failing = sorted({r.get("benchmark") for r in s["global_fails"]})
             print("  push, global regression %s: gate exit %d; benchmarks failing: %d of %d" % (
                 s["global"], s["global_exit"], len(failing), len(s["global_benches"])))
-            for r in s["global_fails"]:
-                print("    %s" % fmt_row(r))
+            for r in s["global_gated"]:  # every gated row, and why it passed or failed
+                print("    %s%s: %s" % ("" if r.get("fails_gate") else "(passes) ", fmt_row(r),
+                                        r.get("reason") or "-"))
     if s["improved"]:
         if s["improved_exit"] is None:
             print("  push, improvement %s: not replayed" % s["improved"])
