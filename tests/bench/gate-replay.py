@@ -9,8 +9,8 @@ Usage: gate-replay.py [-v] [--push-args ARGS] [--pr-args ARGS] PERFDB SET_DIR [S
                     (e.g. "--last 5", as docs/ci.md's "The gate step" does)
 
 A set folder holds c01.json ... cNN.json (one run per commit of main, in
-order; any format `perfdb ingest` reads), optionally prNN-slow.json and
-prNN-same.json (pull-request runs made after the history: the stepped
+order; any format `perfdb ingest` reads, with its usual extension: K's are
+cNN.csv), optionally prNN-slow.json and prNN-same.json (or .csv: pull-request runs made after the history: the stepped
 benchmark doing 2x the work of main's newest commit, or nothing changed) and
 optionally step.txt, which names the real change:
 
@@ -27,6 +27,17 @@ second):
     improved_bench python-words
     improved_factor 1.3
     pr_bench jq -c 'map(.v) | add' data.json
+
+and, when the step slows several benchmarks at once, `bench` once for each,
+and a commit where every benchmark got slower together (a global regression,
+which the push gate must fail; set L has both):
+
+    commit c14
+    bench mix-sum
+    bench mix-scan
+    factor 1.4
+    global_commit c20
+    global_factor 1.3
 
 (fixtures/hyperfine-loaded/A and B have none: their steps are known here.)
 The benchmark is named as perfdb stores it: a hyperfine command, a `perfdb
@@ -75,22 +86,31 @@ def run(perfdb, db, *args):
 
 
 def read_step(d):
-    """step.txt's keys (commit, bench, factor, improved_*, pr_bench) as a dict."""
+    """step.txt's keys (commit, bench, factor, improved_*, pr_bench, global_*) as a
+    dict; benches: every `bench` line in order (bench: the first)."""
     f = os.path.join(d, "step.txt")
     kv = {}
+    benches = []
     if os.path.exists(f):
         for line in open(f):
             line = line.strip()
             if line and not line.startswith("#"):
                 k, _, v = line.partition(" ")
-                kv[k] = v.strip()
+                if k == "bench":
+                    benches.append(v.strip())
+                    kv.setdefault(k, v.strip())
+                else:
+                    kv[k] = v.strip()
     else:
         parts = os.path.normpath(os.path.abspath(d)).split(os.sep)
         known = KNOWN_STEPS.get(tuple(parts[-2:]))
         if known:
             kv = dict(zip(("commit", "bench", "factor"), known))
+            benches = [kv["bench"]]
+    kv["benches"] = benches
     kv["factor"] = float(kv.get("factor", "nan"))
     kv["improved_factor"] = float(kv.get("improved_factor", "nan"))
+    kv["global_factor"] = float(kv.get("global_factor", "nan"))
     kv.setdefault("pr_bench", kv.get("bench"))
     return kv
 
@@ -125,14 +145,17 @@ def pr_number(name):
 
 def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
     d = os.path.abspath(name)
-    commits = sorted(f for f in os.listdir(d) if re.fullmatch(r"c\d+\.json", f))
-    prs = sorted(f for f in os.listdir(d) if re.fullmatch(r"pr\d+-(slow|same)\.json", f))
+    commits = sorted(f for f in os.listdir(d) if re.fullmatch(r"c\d+\.(json|csv)", f))
+    prs = sorted(f for f in os.listdir(d) if re.fullmatch(r"pr\d+-(slow|same)\.(json|csv)", f))
     meta = read_step(d)
     step, bench, factor = meta.get("commit"), meta.get("bench"), meta["factor"]
+    benches, glob = meta["benches"], meta.get("global_commit")
     improved, improved_bench = meta.get("improved_commit"), meta.get("improved_bench")
     pr_bench = meta["pr_bench"]
     db = os.path.join(work, "main.db")
     s = {"set": name, "commits": len(commits), "step": step, "bench": bench, "factor": factor,
+         "benches": benches, "global": glob, "global_factor": meta["global_factor"],
+         "global_exit": None, "global_fails": [], "global_benches": [], "global_gated": [],
          "improved": improved, "improved_bench": improved_bench,
          "improved_factor": meta["improved_factor"], "improved_exit": None, "improved_fails": [],
          "improved_all": [], "pr_bench": pr_bench,
@@ -140,7 +163,7 @@ def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
          "false_rows": {}, "step_exit": None, "step_rows": [], "step_other": [],
          "step_all": [], "errors": [], "run_commit": {}}
     for i, f in enumerate(commits):
-        c = f[:-5]
+        c = os.path.splitext(f)[0]
         rc, out, err = run(perfdb, db, "ingest", os.path.join(d, f), "--name", c,
                            "--attr", "branch=main", "--attr", "commit=" + c)
         if rc != 0:
@@ -160,9 +183,15 @@ def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
             print("  %s exit %d%s" % (c, rc, "".join("\n      " + fmt_row(r) for r in fails)))
         if c == step:
             s["step_exit"] = rc
-            s["step_all"] = [r for r in rows if r.get("benchmark") == bench]
-            s["step_rows"] = [r for r in fails if r.get("benchmark") == bench]
-            s["step_other"] = [r for r in fails if r.get("benchmark") != bench]
+            s["step_all"] = [r for r in rows if r.get("benchmark") in benches]
+            s["step_rows"] = [r for r in fails if r.get("benchmark") in benches]
+            s["step_other"] = [r for r in fails if r.get("benchmark") not in benches]
+            continue
+        if c == glob:
+            s["global_exit"] = rc
+            s["global_fails"] = fails
+            s["global_benches"] = sorted({r.get("benchmark") for r in rows})
+            s["global_gated"] = [r for r in rows if r.get("gated")]
             continue
         if c == improved:
             s["improved_exit"] = rc
@@ -182,7 +211,7 @@ def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
     s["pr"] = {"slow": [0, 0, 0], "same": [0, 0]}  # slow: n, failed, failed on pr_bench
     s["pr_lines"] = []
     for f in prs:
-        name = f[:-5]
+        name = os.path.splitext(f)[0]
         kind = name.rsplit("-", 1)[1]
         n = pr_number(name)
         prdb = os.path.join(work, "pr.db")
@@ -245,8 +274,17 @@ def near(cp, bench, verdict, commit):
 
 
 def detect_found(s):
-    """A regression change point of the step's benchmark at the step (or 2 after)."""
-    return any(near(cp, s["bench"], "regression", s["step"]) for cp in s["cps"])
+    """A regression change point of each of the step's benchmarks at the step (or 2
+    after)."""
+    return bool(s["benches"]) and all(
+        any(near(cp, b, "regression", s["step"]) for cp in s["cps"]) for b in s["benches"])
+
+
+def global_found(s):
+    """The benchmarks with a regression change point at the global regression (or 2
+    after), of those the push gate compared."""
+    return [b for b in s["global_benches"]
+            if any(near(cp, b, "regression", s["global"]) for cp in s["cps"])]
 
 
 def improvement_found(s):
@@ -257,14 +295,18 @@ def improvement_found(s):
 def is_control(s, cp):
     """A change point that no real change explains: not of the step's benchmark, and
     not the known improvement."""
-    return cp[0] != s["bench"] and not near(cp, s["improved_bench"], "improvement", s["improved"])
+    return (cp[0] not in s["benches"]
+            and not near(cp, s["improved_bench"], "improvement", s["improved"])
+            and not near(cp, cp[0], "regression", s["global"]))
 
 
 def report(s):
     step, bench = s["step"], s["bench"]
-    print("== %s: %d commits; step: %s" % (
+    print("== %s: %d commits; step: %s%s" % (
         s["set"], s["commits"],
-        "%s at %s (x%g)" % (bench, step, s["factor"]) if step else "none known"))
+        "%s at %s (x%g)" % (", ".join(s["benches"]), step, s["factor"]) if step else "none known",
+        "; global regression at %s (every benchmark x%g)" % (s["global"], s["global_factor"])
+        if s["global"] else ""))
     by_metric = ", ".join("%s %d" % (m, len(v)) for m, v in sorted(s["false_rows"].items())) or "none"
     print("  push, unchanged commits: %d failed of %d (with >= 5 runs of history: %d of %d); "
           "failing rows by metric: %s" % (s["unchanged_failed"], s["unchanged"],
@@ -283,6 +325,16 @@ def report(s):
                 print("    %s" % fmt_row(r))
             for r in s["step_other"]:
                 print("    (other) %s" % fmt_row(r))
+    if s["global"]:
+        if s["global_exit"] is None:
+            print("  push, global regression %s: not replayed" % s["global"])
+        else:
+            failing = sorted({r.get("benchmark") for r in s["global_fails"]})
+            print("  push, global regression %s: gate exit %d; benchmarks failing: %d of %d" % (
+                s["global"], s["global_exit"], len(failing), len(s["global_benches"])))
+            for r in s["global_gated"]:  # every gated row, and why it passed or failed
+                print("    %s%s: %s" % ("" if r.get("fails_gate") else "(passes) ", fmt_row(r),
+                                        r.get("reason") or "-"))
     if s["improved"]:
         if s["improved_exit"] is None:
             print("  push, improvement %s: not replayed" % s["improved"])
@@ -301,21 +353,27 @@ def report(s):
             "" if s["pr_bench"] == bench else " " + s["pr_bench"], sl[1], sl[0], sl[2], sa[1], sa[0]))
         for line in s["pr_lines"]:
             print("    " + line)
-    on_step = [cp for cp in s["cps"] if cp[0] == bench]
+    on_step = [cp for cp in s["cps"] if cp[0] in s["benches"]]
     on_ctl = [cp for cp in s["cps"] if is_control(s, cp)]
-    print("  detect (exit %d, %d series): %d change points on the step's benchmark (%s), %s"
+    print("  detect (exit %d, %d series): %d change points on the step's benchmark%s (%s), %s%s"
           "%d on controls (%d confirmed, %d regressions)" % (
               s["detect_exit"], s["detect_series"], len(on_step),
+              "s" if len(s["benches"]) > 1 else "",
               "found" if detect_found(s) else "step not found",
               "the improvement %s, " % ("found" if improvement_found(s) else "not found")
-              if s["improved"] else "", len(on_ctl),
+              if s["improved"] else "",
+              "the global regression found on %d of %d benchmarks, " % (
+                  len(global_found(s)), len(s["global_benches"])) if s["global"] else "",
+              len(on_ctl),
               sum(1 for cp in on_ctl if cp[5]), sum(1 for cp in on_ctl if cp[3] == "regression")))
     for cp in s["cps"]:
         b, m, at, v, pct, conf, steady = cp
         print("    %s %s at %s: %s %+.0f%%%s%s" % (
             b, m, at, v, pct or 0,
             " (CPU time steady)" if steady else "" if conf else " (unconfirmed)",
-            " [control]" if is_control(s, cp) else " [improvement]" if b != bench else ""))
+            " [control]" if is_control(s, cp) else
+            " [global]" if near(cp, b, "regression", s["global"]) and b not in s["benches"] else
+            " [improvement]" if b not in s["benches"] else ""))
     for e in s["errors"]:
         print("  ERROR " + e)
 
@@ -351,24 +409,26 @@ def main(argv):
         scored.append(s)
     print()
     hdr = ("set", "unchanged failed", ">=5 hist failed", "step exit", "step metrics",
-           "impr exit", "slow PR failed", "same PR failed", "detect step", "detect impr",
-           "detect controls reg/impr")
+           "impr exit", "global exit", "slow PR failed", "same PR failed", "detect step",
+           "detect impr", "detect global", "detect controls reg/impr")
     table = []
     for s in scored:
         sl, sa = s["pr"]["slow"], s["pr"]["same"]
-        det = [cp for cp in s["cps"] if cp[0] == s["bench"]]
+        det = [cp for cp in s["cps"] if cp[0] in s["benches"]]
         det_at = sorted({cp[2] for cp in det})
         table.append((
             os.path.join(*os.path.normpath(s["set"]).split(os.sep)[-2:]),
             "%d/%d" % (s["unchanged_failed"], s["unchanged"]),
             "%d/%d" % (s["unchanged5_failed"], s["unchanged5"]),
             "-" if s["step_exit"] is None else str(s["step_exit"]),
-            ",".join(r.get("metric") for r in s["step_rows"]) or "-",
+            ",".join(sorted({r.get("metric") for r in s["step_rows"]})) or "-",
             "-" if s["improved_exit"] is None else str(s["improved_exit"]),
+            "-" if s["global_exit"] is None else str(s["global_exit"]),
             "%d/%d" % (sl[1], sl[0]) if sl[0] else "-",
             "%d/%d" % (sa[1], sa[0]) if sa[0] else "-",
             ",".join(det_at) or "-",
             ("found" if improvement_found(s) else "no") if s["improved"] else "-",
+            "%d/%d" % (len(global_found(s)), len(s["global_benches"])) if s["global"] else "-",
             "%d/%d" % (sum(1 for cp in s["cps"] if is_control(s, cp) and cp[5] and cp[3] == "regression"),
                        sum(1 for cp in s["cps"] if is_control(s, cp) and cp[5] and cp[3] != "regression"))))
     tot = (
@@ -380,10 +440,13 @@ def main(argv):
         "",
         "%d/%d" % (sum(1 for s in scored if s["improved_exit"] == 0),
                    sum(1 for s in scored if s["improved_exit"] is not None)),
+        "%d/%d" % (sum(1 for s in scored if s["global_exit"] == 1),
+                   sum(1 for s in scored if s["global_exit"] is not None)),
         "%d/%d" % (sum(s["pr"]["slow"][1] for s in scored), sum(s["pr"]["slow"][0] for s in scored)),
         "%d/%d" % (sum(s["pr"]["same"][1] for s in scored), sum(s["pr"]["same"][0] for s in scored)),
         "%d/%d" % (sum(1 for s in scored if detect_found(s)), sum(1 for s in scored if s["step"])),
         "%d/%d" % (sum(1 for s in scored if improvement_found(s)), sum(1 for s in scored if s["improved"])),
+        "%d/%d" % (sum(len(global_found(s)) for s in scored), sum(len(s["global_benches"]) for s in scored)),
         "%d/%d" % (sum(1 for s in scored for cp in s["cps"] if is_control(s, cp) and cp[5] and cp[3] == "regression"),
                    sum(1 for s in scored for cp in s["cps"] if is_control(s, cp) and cp[5] and cp[3] != "regression")))
     widths = [max(len(str(r[i])) for r in [hdr] + table + [tot]) for i in range(len(hdr))]
@@ -391,9 +454,11 @@ def main(argv):
         print("  ".join(str(x).ljust(w) for x, w in zip(r, widths)).rstrip())
     print("(failed: gates with exit != 0 / gates; step exit: the step commit's push gate, 1 fails; "
           "step metrics: its failing rows of the step's benchmark; impr exit: the improvement commit's "
-          "push gate, total: those that passed; detect step: where change points of "
-          "the step's benchmark start, total: sets with a regression at the step or up to 2 commits after; "
-          "detect impr: an improvement of the improved benchmark at its commit or up to 2 after; "
+          "push gate, total: those that passed; global exit: the global regression's push gate, total: "
+          "those that failed; detect step: where change points of "
+          "the step's benchmarks start, total: sets with a regression of each at the step or up to 2 "
+          "commits after; detect impr: an improvement of the improved benchmark at its commit or up to 2 after; "
+          "detect global: benchmarks with a regression at the global regression or up to 2 after; "
           "detect controls: confirmed change points of other benchmarks, regressions/improvements)")
     errors = sum(len(s["errors"]) for s in scored)
     if errors:

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Scores a perfdb binary's CI gate on real noisy histories (issue 38): for
-# each set folder (fixtures/gate-noise/C ... H, fixtures/hyperfine-loaded/A, B),
+# each set folder (fixtures/gate-noise/C ... L, fixtures/hyperfine-loaded/A, B),
 # replays main's commits as ci-examples/ gate a push (compare
 # latest~1:branch=main latest:branch=main after each ingest), gates each
 # pull-request run against main's newest run (compare latest:branch=main

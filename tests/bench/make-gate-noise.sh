@@ -36,6 +36,18 @@
 #      by timeout; sed's input 1.5x at c16; slow PRs: jq's input 2x (not the
 #      step's command: step.txt's pr_bench); hog 3 workers and stress-ng --cpu 1
 #      --cpu-load 60; pr01..pr12
+#   K  held out (third round): Google Benchmark's CSV output
+#      (--benchmark_format=csv) of 7 benchmarks, two families with a
+#      parameter (BM_copy/64, /4096, /262144; BM_crc32/256, /16384), BM_parse,
+#      BM_sieve; BM_parse's repetitions 5 -> 6 at c12 (+20 % work); slow PRs:
+#      BM_sieve's 2x (step.txt's pr_bench); hog 2 workers and a build loop
+#      (make -j2 -B of 6 C files with gcc -O2, over and over); pr01..pr12
+#   L  held out (third round): perfdb run (warmup 1, repeat 10) of 4
+#      benchmarks, two of them modes of one C program (kern.c: mix-sum and
+#      mix-scan both run its shared mix()); at c14 mix()'s rounds 1.4x (both
+#      modes 1.4x slower: step.txt's bench twice), at c20 every benchmark 1.3x
+#      the work (a global regression: global_commit, global_factor); slow PRs:
+#      awk's input 2x; hog 1 worker and stress-ng --cache 2; pr01..pr12
 # G's, H's and I's JSON is kept without the whitespace between tokens (every
 # other byte as the tool wrote it) to keep each set under 300 KB.
 # A perfdb run commit is run into a scratch database with --attr branch=main
@@ -44,11 +56,11 @@
 # again and its samples checked against the run's.
 # Not run by the suite: about 6 minutes a set on 2 loaded cores.
 # Usage: sh tests/bench/make-gate-noise.sh [OUT [SETS]]
-#   OUT defaults to fixtures/gate-noise, SETS to "C D E F G H I J"; PERFDB to build/perfdb;
+#   OUT defaults to fixtures/gate-noise, SETS to "C D E F G H I J K L"; PERFDB to build/perfdb;
 #   COMMITS (default 24) and PRS (default 12) shorten a trial.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/fixtures/gate-noise}
-sets=${2:-C D E F G H I J}
+sets=${2:-C D E F G H I J K L}
 commits=${COMMITS:-24}
 prs=${PRS:-12}
 perfdb=${PERFDB:-$root/build/perfdb}
@@ -57,7 +69,7 @@ command -v hyperfine >/dev/null || { echo "hyperfine is missing"; exit 1; }
 [ -x "$perfdb" ] || { echo "no perfdb at $perfdb (make -j2)"; exit 1; }
 [ -x "$py" ] || { echo "no $py"; exit 1; }
 for set in $sets; do
-	case $set in C | D | E | F | G | H | I | J) ;; *) echo "unknown set $set (C ... J)"; exit 2 ;; esac
+	case $set in C | D | E | F | G | H | I | J | K | L) ;; *) echo "unknown set $set (C ... L)"; exit 2 ;; esac
 	case $set in
 	G) [ -e /usr/include/benchmark/benchmark.h ] && command -v g++ >/dev/null ||
 		{ echo "G needs g++ and libbenchmark-dev"; exit 1; } ;;
@@ -67,6 +79,10 @@ for set in $sets; do
 		{ echo "I needs stress-ng, cc and zstd"; exit 1; } ;;
 	J) command -v stress-ng >/dev/null && command -v cc >/dev/null && command -v lz4 >/dev/null &&
 		command -v jq >/dev/null || { echo "J needs stress-ng, cc, lz4 and jq"; exit 1; } ;;
+	K) [ -e /usr/include/benchmark/benchmark.h ] && command -v g++ >/dev/null && command -v gcc >/dev/null &&
+		command -v make >/dev/null || { echo "K needs g++, gcc, make and libbenchmark-dev"; exit 1; } ;;
+	L) command -v stress-ng >/dev/null && command -v cc >/dev/null && command -v gzip >/dev/null ||
+		{ echo "L needs stress-ng, cc and gzip"; exit 1; } ;;
 	esac
 done
 mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
@@ -107,7 +123,9 @@ lines() { # lines N: N lines "KEY N", keys seeded pseudo-random
 
 # load W SECOND: the hog with W workers (and, if SECOND is xz, an xz -9 loop;
 # if stress, stress-ng --cpu 1 --cpu-load 70; if vm, stress-ng --vm 1
-# --vm-bytes 1G; if stress60, stress-ng --cpu 1 --cpu-load 60)
+# --vm-bytes 1G; if stress60, stress-ng --cpu 1 --cpu-load 60; if build, a
+# loop of make -j2 -B over $work/build's six C files; if cache, stress-ng
+# --cache 2). timeout signals its whole process group, so make and its gcc stop too.
 load() {
 	sh "$root/tests/bench/hog.sh" 300 "$1" 2>/dev/null &
 	hog=$!
@@ -123,6 +141,12 @@ load() {
 		load2=$! ;;
 	stress60)
 		timeout 300 stress-ng --cpu 1 --cpu-load 60 --timeout 300 --quiet >/dev/null 2>&1 &
+		load2=$! ;;
+	build)
+		timeout 300 sh -c 'while :; do make -s -j2 -B -C "$1" >/dev/null 2>&1; done' sh "$work/build" &
+		load2=$! ;;
+	cache)
+		timeout 300 stress-ng --cache 2 --timeout 300 --quiet >/dev/null 2>&1 &
 		load2=$! ;;
 	esac
 	sleep 1
@@ -695,6 +719,258 @@ if case " $sets " in *" J "*) true ;; *) false ;; esac; then
 	while [ "$i" -le "$prs" ]; do
 		case $(pr "$i") in *slow) objects 120000 >"$d/data.json" ;; *) objects 60000 >"$d/data.json" ;; esac
 		hf "$d" "$out/J/$(pr "$i").json" 3 stress60 "$@"
+		i=$((i + 1))
+	done
+fi
+
+# buildload: $work/build, six generated C files (300 small functions each) and a
+# Makefile that compiles them with gcc -O2: the second load of K
+buildload() {
+	mkdir -p "$work/build" || exit 1
+	k=1
+	while [ "$k" -le 6 ]; do
+		awk -v k="$k" 'BEGIN {
+			print "/* generated: a file for the build loop to compile */"
+			for (f = 0; f < 300; f++) {
+				printf "unsigned long f%d_%d(const unsigned char *p, unsigned long n)\n{\n", k, f
+				printf "\tunsigned long h = %d;\n\tfor (unsigned long i = 0; i < n; i++)\n", f + 1
+				printf "\t\th = (h ^ p[i]) * %du + (h >> %d);\n\treturn h;\n}\n", 2 * f + 3, f % 13 + 1
+			}
+		}' >"$work/build/u$k.c"
+		k=$((k + 1))
+	done
+	printf 'OBJ = u1.o u2.o u3.o u4.o u5.o u6.o\nall: $(OBJ)\n%%.o: %%.c\n\tgcc -O2 -c -o $@ $<\n' \
+		>"$work/build/Makefile"
+}
+
+# K (held out, third round): Google Benchmark, its CSV output; seven
+# benchmarks, two families with a parameter. bench.cpp is compiled once; each
+# commit compiles its step.cpp (BM_parse's and BM_sieve's repetitions) and
+# links a binary of its own. BM_parse 5 repetitions of its buffer, 6 from c12
+# (+20 % work); BM_sieve 4, slow PRs 8 (2x main's newest).
+gbcsv() { # gbcsv DIR FILE PARSE_REPS SIEVE_REPS: build the commit's binary, run it once under the load
+	printf 'extern const int kParseReps = %s;\nextern const int kSieveReps = %s;\n' "$3" "$4" >"$1/step.cpp"
+	g++ -O2 -std=c++17 -o "$1/bench" "$1/bench.o" "$1/step.cpp" -lbenchmark -lpthread || exit 1
+	load 2 build
+	"$1/bench" --benchmark_repetitions=5 --benchmark_min_time=0.05 \
+		--benchmark_out_format=csv --benchmark_out="$2" >/dev/null 2>&1 || exit 1
+	note "$2" 2 build
+}
+if case " $sets " in *" K "*) true ;; *) false ;; esac; then
+	start K "Google Benchmark $(dpkg-query -W -f '${Version}' libbenchmark-dev) (CSV), $(g++ --version | head -1), second load a make -j2 build loop ($(make --version | head -1))" \
+		c12 BM_parse 1.2
+	printf 'pr_bench BM_sieve\n' >>"$out/K/step.txt"
+	buildload
+	d=$work/K
+	mkdir -p "$d" || exit 1
+	cat >"$d/bench.cpp" <<-'EOF'
+	// perfdb gate-noise set K: seven benchmarks, two families with a parameter;
+	// kParseReps and kSieveReps (step.cpp) are the step and the slow PRs.
+	#include <benchmark/benchmark.h>
+	#include <cstdint>
+	#include <cstdlib>
+	#include <cstring>
+	#include <random>
+	#include <string>
+	#include <vector>
+
+	extern const int kParseReps;
+	extern const int kSieveReps;
+
+	static void BM_copy(benchmark::State &st)
+	{
+		size_t n = static_cast<size_t>(st.range(0));
+		std::vector<char> src(n, 'x'), dst(n);
+		for (auto _ : st) {
+			std::memcpy(dst.data(), src.data(), n);
+			benchmark::DoNotOptimize(dst.data());
+			benchmark::ClobberMemory();
+		}
+		st.SetBytesProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(n));
+	}
+	BENCHMARK(BM_copy)->Arg(64)->Arg(4096)->Arg(262144);
+
+	static void BM_crc32(benchmark::State &st)
+	{
+		size_t n = static_cast<size_t>(st.range(0));
+		std::mt19937 g(3);
+		std::vector<unsigned char> buf(n);
+		for (auto &b : buf)
+			b = static_cast<unsigned char>(g());
+		for (auto _ : st) {
+			uint32_t c = 0xffffffffu;
+			for (unsigned char b : buf) {
+				c ^= b;
+				for (int k = 0; k < 8; k++)
+					c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+			}
+			benchmark::DoNotOptimize(c);
+		}
+	}
+	BENCHMARK(BM_crc32)->Arg(256)->Arg(16384);
+
+	static void BM_parse(benchmark::State &st)
+	{
+		std::mt19937 g(5);
+		std::string text;
+		for (int i = 0; i < 2000; i++)
+			text += std::to_string(g() % 100000) + "." + std::to_string(g() % 1000) + " ";
+		for (auto _ : st) {
+			double s = 0;
+			for (int r = 0; r < kParseReps; r++) {
+				const char *p = text.c_str();
+				char *end;
+				for (double v = std::strtod(p, &end); end != p; v = std::strtod(p, &end))
+					s += v, p = end;
+			}
+			benchmark::DoNotOptimize(s);
+		}
+	}
+	BENCHMARK(BM_parse);
+
+	static void BM_sieve(benchmark::State &st)
+	{
+		const int n = 100000;
+		std::vector<char> comp(n + 1);
+		for (auto _ : st) {
+			int primes = 0;
+			for (int r = 0; r < kSieveReps; r++) {
+				std::fill(comp.begin(), comp.end(), 0);
+				primes = 0;
+				for (int i = 2; i <= n; i++) {
+					if (comp[i])
+						continue;
+					primes++;
+					for (long j = static_cast<long>(i) * i; j <= n; j += i)
+						comp[j] = 1;
+				}
+			}
+			benchmark::DoNotOptimize(primes);
+		}
+	}
+	BENCHMARK(BM_sieve);
+
+	BENCHMARK_MAIN();
+	EOF
+	cp "$d/bench.cpp" "$out/K/bench.cpp"
+	g++ -O2 -std=c++17 -c -o "$d/bench.o" "$d/bench.cpp" || exit 1
+	i=1
+	while [ "$i" -le "$commits" ]; do
+		n=5
+		[ "$i" -ge 12 ] && n=6
+		gbcsv "$d" "$out/K/$(printf c%02d "$i").csv" "$n" 4
+		i=$((i + 1))
+	done
+	i=1
+	while [ "$i" -le "$prs" ]; do
+		case $(pr "$i") in *slow) s=8 ;; *) s=4 ;; esac
+		gbcsv "$d" "$out/K/$(pr "$i").csv" 6 "$s"
+		i=$((i + 1))
+	done
+fi
+
+# L (held out, third round): perfdb run of four benchmarks under the hog (1
+# worker) and stress-ng --cache 2. mix-sum and mix-scan are two modes of one C
+# program (kern.c) whose time is its shared mix(): its rounds (mix.n) 100, 140
+# from c14 (both modes 1.4x: a slower shared code path). At c20 every
+# benchmark does 1.3x the work (a global regression): kern's items (kern.n)
+# 150,000 -> 195,000, gzip's input 500 kB -> 650 kB, awk's lines 200,000 ->
+# 260,000; the slow PRs double awk's (520,000). The work is read from files,
+# so spec.yaml stays the same commit after commit. Each file is written out
+# whole (and checked to read back), then stripped of its whitespace (strip).
+if case " $sets " in *" L "*) true ;; *) false ;; esac; then
+	start L "$("$perfdb" --version) at $(git -C "$root" rev-parse --short HEAD), second load stress-ng --cache 2 ($(stress-ng --version 2>&1 | head -1))" \
+		c14 mix-sum 1.4
+	printf 'bench mix-scan\nglobal_commit c20\nglobal_factor 1.3\npr_bench awk-sum\n' >>"$out/L/step.txt"
+	d=$work/L
+	mkdir -p "$d" || exit 1
+	cat >"$d/kern.c" <<-'EOF'
+	/* perfdb gate-noise set L: two modes of one program; both spend their
+	 * time in the shared mix(). kern sum|scan NFILE ROUNDSFILE: N items (NFILE),
+	 * mix() of ROUNDS rounds (ROUNDSFILE) on each. Prints a checksum. */
+	#include <stdint.h>
+	#include <stdio.h>
+	#include <string.h>
+
+	static uint64_t mix(uint64_t x, unsigned long rounds)
+	{
+		for (unsigned long r = 0; r < rounds; r++) {
+			x ^= x >> 33;
+			x *= 0xff51afd7ed558ccdull;
+			x ^= x >> 29;
+		}
+		return x;
+	}
+
+	static unsigned long number(const char *path)
+	{
+		unsigned long v = 0;
+		FILE *f = fopen(path, "r");
+		if (f) {
+			if (fscanf(f, "%lu", &v) != 1)
+				v = 0;
+			fclose(f);
+		}
+		return v;
+	}
+
+	int main(int argc, char **argv)
+	{
+		static uint64_t a[4096];
+		if (argc != 4)
+			return 2;
+		unsigned long n = number(argv[2]), rounds = number(argv[3]);
+		if (n == 0 || rounds == 0)
+			return 1;
+		uint64_t s = 0;
+		if (strcmp(argv[1], "sum") == 0) {
+			for (unsigned long i = 0; i < n; i++)
+				s += mix(i, rounds);
+		} else {
+			for (unsigned long i = 0; i < n; i++) {
+				a[i & 4095] = mix(a[(i * 7) & 4095] + i, rounds);
+				s ^= a[(i * 13) & 4095];
+			}
+		}
+		printf("%llu\n", (unsigned long long)s);
+		return 0;
+	}
+	EOF
+	cc -O2 -o "$d/kern" "$d/kern.c" || exit 1
+	text 650000 >"$d/text.all"
+	cat >"$d/spec.yaml" <<-'EOF'
+	warmup: 1
+	repeat: 10
+	benchmarks:
+	  - name: mix-sum
+	    command: "./kern sum kern.n mix.n > /dev/null"
+	  - name: mix-scan
+	    command: "./kern scan kern.n mix.n > /dev/null"
+	  - name: gzip-6
+	    command: "gzip -6 -c text.txt > /dev/null"
+	  - name: awk-sum
+	    command: "awk '{ s += $2 } END { print s }' lines.txt > /dev/null"
+	EOF
+	cp "$d/spec.yaml" "$d/kern.c" "$out/L/" || exit 1
+	rm -f "$work/scratch.db"
+	i=1
+	while [ "$i" -le "$commits" ]; do
+		if [ "$i" -ge 14 ]; then echo 140 >"$d/mix.n"; else echo 100 >"$d/mix.n"; fi
+		if [ "$i" -ge 20 ]; then
+			echo 195000 >"$d/kern.n"; head -c 650000 "$d/text.all" >"$d/text.txt"; lines 260000 >"$d/lines.txt"
+		else
+			echo 150000 >"$d/kern.n"; head -c 500000 "$d/text.all" >"$d/text.txt"; lines 200000 >"$d/lines.txt"
+		fi
+		c=$(printf c%02d "$i")
+		run "$d" "$out/L/$c.json" 1 main "$c" cache
+		strip "$out/L/$c.json"
+		i=$((i + 1))
+	done
+	i=1
+	while [ "$i" -le "$prs" ]; do
+		case $(pr "$i") in *slow) lines 520000 >"$d/lines.txt" ;; *) lines 260000 >"$d/lines.txt" ;; esac
+		run "$d" "$out/L/$(pr "$i").json" 1 "pr-$i" "$(pr "$i")" cache
+		strip "$out/L/$(pr "$i").json"
 		i=$((i + 1))
 	done
 fi
