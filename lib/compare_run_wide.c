@@ -41,8 +41,8 @@ static int cmp_run_pos(const void *a, const void *b)
  * longest history among the rows' series (the newest
  * PDB_COMPARE_HISTORY_RUNS, cand_id left out), the median of the log
  * changes of the series that have both, when PDB_RUN_WIDE_MIN_SERIES or
- * more do. Fills chg (absolute values, room for PDB_COMPARE_HISTORY_RUNS)
- * and returns how many. */
+ * more do. Fills chg (signed, oldest first, room for
+ * PDB_COMPARE_HISTORY_RUNS) and returns how many. */
 static size_t history_moves(const struct pdb_compare_history **h, size_t m, int64_t cand_id,
 			    double *chg)
 {
@@ -82,44 +82,71 @@ static size_t history_moves(const struct pdb_compare_history **h, size_t m, int6
 				d[nd++] = x;
 		}
 		if (nd >= PDB_RUN_WIDE_MIN_SERIES)
-			chg[nchg++] = fabs(pdb_stats_median(d, nd));
+			chg[nchg++] = pdb_stats_median(d, nd);
 	}
 	free(loc);
 	free(d);
 	return nchg;
 }
 
-/* Whether the run's move g is itself significant at alpha, and with what
- * scale (*scale_pct, a run's SD as %; *nhist, the history's moves read,
- * 0 when the assumed noise was used). The move is taken as real when no
- * scale is known. */
+/* Whether move i of mv[0..n) belongs to a burst: the run it moved to was
+ * left again, the next move (or the one before, into it) undoing at least
+ * half of it. A step is not a burst: the level stays. */
+static int burst_edge(const double *mv, size_t n, size_t i)
+{
+	for (size_t j = i > 0 ? i - 1 : 0; j <= i && j + 1 < n; j++)
+		if (mv[j] * mv[j + 1] < 0 &&
+		    fabs(mv[j] + mv[j + 1]) <= fmax(fabs(mv[j]), fabs(mv[j + 1])) / 2)
+			return 1;
+	return 0;
+}
+
+/* Whether the run's move g is itself significant at alpha, and how the
+ * noise it was read against reads (*why, malloc'ed). The move is taken as
+ * real when no noise is known. */
 static int move_is_real(double g, const struct pdb_compare_row *const *rows, size_t m,
 			const struct pdb_compare_history **h, int64_t cand_id, double alpha,
-			double *scale_pct, size_t *nhist)
+			char **why)
 {
-	double chg[PDB_COMPARE_HISTORY_RUNS], noise[PDB_COMPARE_HISTORY_RUNS];
-	size_t nchg = history_moves(h, m, cand_id, chg), nn = 0;
+	double mv[PDB_COMPARE_HISTORY_RUNS], chg[PDB_COMPARE_HISTORY_RUNS];
+	double noise[PDB_COMPARE_HISTORY_RUNS];
+	size_t nchg = history_moves(h, m, cand_id, mv), nn = 0;
 
-	*nhist = 0;
-	*scale_pct = NAN;
+	*why = NULL;
 	if (nchg + 1 >= PDB_COMPARE_HISTORY_MIN_RUNS) {
-		double tau = pdb_compare_change_scale(chg, nchg);
-		double df = fmax(1, PDB_COMPARE_SCALE_DF_PER_CHANGE * (double)nchg);
+		double tau, df = fmax(1, PDB_COMPARE_SCALE_DF_PER_CHANGE * (double)nchg);
 		double tail = 0;
-		*nhist = nchg;
-		*scale_pct = pct_of_log(tau / M_SQRT2);
+		size_t bursts = 0;
+		for (size_t i = 0; i < nchg; i++)
+			chg[i] = fabs(mv[i]);
+		tau = pdb_compare_change_scale(chg, nchg); /* sorts chg */
 		if (!(tau > 0))
 			return 1;
 		/* the scale leaves the history's bursts out; how often the whole
-		 * run moved as far says how common they are: the chance of a
-		 * move this large among the history's moves, each blurred by
-		 * the scale (a kernel estimate of their distribution) */
-		for (size_t i = 0; i < nchg; i++)
-			tail += pdb_stats_norm_sf((fabs(g) - chg[i]) / tau) +
-				pdb_stats_norm_sf((fabs(g) + chg[i]) / tau);
-		if (tail / (double)nchg > alpha)
+		 * run went off and came back as far says how common they are: the
+		 * chance of a move this large among the history's moves, each
+		 * blurred by the scale (a kernel estimate), where a move that
+		 * stayed (a step: the code changed) counts as no more than twice
+		 * the scale */
+		for (size_t i = 0; i < nchg; i++) {
+			int burst = burst_edge(mv, nchg, i);
+			double c = burst ? fabs(mv[i]) : fmin(fabs(mv[i]), 2 * tau);
+			bursts += burst && fabs(mv[i]) >= fabs(g) / 2;
+			tail += pdb_stats_norm_sf((fabs(g) - c) / tau) +
+				pdb_stats_norm_sf((fabs(g) + c) / tau);
+		}
+		if (2 * pdb_stats_t_sf(fabs(g) / tau, df) > alpha) {
+			*why = pdb_xasprintf("inside the run-wide noise of its last runs (±%.3g %% "
+					     "a run)", pct_of_log(tau / M_SQRT2));
 			return 0;
-		return 2 * pdb_stats_t_sf(fabs(g) / tau, df) <= alpha;
+		}
+		if (tail / (double)nchg > alpha) {
+			*why = pdb_xasprintf("as large as the whole run's bursts in its last runs "
+					     "(%zu of %zu moves off and back, of %+.1f %% or more)",
+					     bursts, nchg, pct_of_log(fabs(g) / 2));
+			return 0;
+		}
+		return 1;
 	}
 	for (size_t s = 0; s < m && nn < PDB_COMPARE_HISTORY_RUNS; s++)
 		if (rows[s]->run_noise_pct > 0)
@@ -128,7 +155,8 @@ static int move_is_real(double g, const struct pdb_compare_row *const *rows, siz
 		return 1;
 	{
 		double tau = pdb_stats_median(noise, nn);
-		*scale_pct = pct_of_log(tau);
+		*why = pdb_xasprintf("inside the run-wide noise assumed until history (±%.3g %% a "
+				     "run)", pct_of_log(tau));
 		return 2 * pdb_stats_norm_sf(fabs(g) / (M_SQRT2 * tau)) <= alpha;
 	}
 }
@@ -157,8 +185,8 @@ static void check_metric(struct pdb_compare_row **rows, size_t m,
 			 const struct pdb_compare_input *in, int64_t cand_id, double alpha)
 {
 	const struct pdb_compare_history **h = pdb_xmalloc(m * sizeof *h);
-	double *d = pdb_xmalloc(m * sizeof *d), g, scale_pct;
-	size_t nhist;
+	double *d = pdb_xmalloc(m * sizeof *d), g;
+	char *why = NULL;
 
 	for (size_t s = 0; s < m; s++) {
 		char *key = pdb_compare_key(rows[s]->benchmark, rows[s]->dims_json, rows[s]->metric);
@@ -168,7 +196,7 @@ static void check_metric(struct pdb_compare_row **rows, size_t m,
 	}
 	g = pdb_stats_median(d, m); /* reorders d: the rows' own changes are read again below */
 	if (move_is_real(g, (const struct pdb_compare_row *const *)rows, m, h, cand_id, alpha,
-			 &scale_pct, &nhist))
+			 &why))
 		goto out;
 	for (size_t s = 0; s < m; s++) {
 		struct pdb_compare_row *r = rows[s];
@@ -181,12 +209,11 @@ static void check_metric(struct pdb_compare_row **rows, size_t m,
 		free(r->reason);
 		r->reason = pdb_xasprintf(
 			"it moved with the whole run: the %zu %s rows moved %+.1f %% (their median), "
-			"inside the run-wide noise %s (±%.3g %% a run); net of that %+.1f %%",
-			m, r->metric, pct_of_log(g),
-			nhist ? "of its last runs" : "assumed until history", scale_pct,
+			"%s; net of that %+.1f %%", m, r->metric, pct_of_log(g), why,
 			pct_of_log(log1p(r->change_pct / 100) - g));
 	}
 out:
+	free(why);
 	free(h);
 	free(d);
 }

@@ -161,16 +161,17 @@ static void input_free(struct pdb_compare_input *in)
 
 static void test_with_history(void **state)
 {
-	double quiet[HIST], bursty[HIST];
+	double quiet[HIST], bursty[HIST], stepped[HIST];
 	struct pdb_compare_input in = { 0 };
 	struct pdb_compare_row rows[3];
 
 	(void)state;
-	/* quiet: the whole run moved +-1 % a run; bursty: every fourth run
+	/* quiet: the whole run moved +-1 % a run; bursty: every sixth run
 	 * +25 % and back, +-1 % between */
 	for (size_t r = 0; r < HIST; r++) {
 		quiet[r] = r % 2 ? 0.01 : -0.01;
-		bursty[r] = r % 4 == 1 ? log(1.25) : r % 4 == 2 ? -log(1.25) : quiet[r];
+		bursty[r] = r % 6 == 1 ? log(1.25) : r % 6 == 2 ? -log(1.25) : quiet[r];
+		stepped[r] = r == 10 ? log(1.25) : quiet[r];
 	}
 	/* a whole run +25 % where the run never moved so: a real change */
 	histories_of(&in, 3, quiet, 0.01);
@@ -188,12 +189,23 @@ static void test_with_history(void **state)
 	pdb_compare_check_run_wide(rows, 3, &in, -1, 0.01, 0);
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(rows[i].verdict, PDB_VERDICT_INCONCLUSIVE);
-		assert_non_null(strstr(rows[i].reason, "of its last runs"));
+		assert_non_null(strstr(rows[i].reason, "bursts in its last runs"));
 	}
 	rows_free(rows, 3);
 	/* there too, twice the work on all is beyond any burst */
 	for (int i = 0; i < 3; i++)
 		rows[i] = row_of(i, 100 + i, NAN);
+	pdb_compare_check_run_wide(rows, 3, &in, -1, 0.01, 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rows[i].verdict, PDB_VERDICT_REGRESSION);
+	rows_free(rows, 3);
+	input_free(&in);
+	/* a history whose whole run stepped once (+25 %, and stayed: a change
+	 * to the code, not a burst) says nothing of bursts: a +25 % move of
+	 * every benchmark is real */
+	histories_of(&in, 3, stepped, 0.01);
+	for (int i = 0; i < 3; i++)
+		rows[i] = row_of(i, 25 + i, NAN);
 	pdb_compare_check_run_wide(rows, 3, &in, -1, 0.01, 0);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(rows[i].verdict, PDB_VERDICT_REGRESSION);
