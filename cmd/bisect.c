@@ -33,7 +33,7 @@ static const struct cmd_option options[] = {
 			      "benchmark run measures them, else cpu_time when the\n"
 			      "benchmarks compute, else wall_time)" },
 	{ "budget", OPT_BUDGET, "SECONDS", "measuring time of the whole bisection; each step\n"
-					   "gets the rest over the steps left",
+					   "gets half of what is left (the last, all of it)",
 	  .type = CMD_NUMBER, .min = 0, .above = 1, .max = INFINITY, .def = "1800" },
 	{ "format", 'F', "FMT", "text, markdown or json", .choices = formats, .def = "text" },
 	{ "config", 'c', "FILE", "alpha and thresholds (default ./perfdb.yaml)" },
@@ -241,10 +241,15 @@ static size_t steps_left(const struct pdb_bisect *b)
 	return n;
 }
 
-/* A step's budget: what is left over the steps left, this one among them. */
+/* A step's budget: half of what is left while other steps may follow, all
+ * of it for the last. A step stops at the first look that decides it, so a
+ * clear step leaves most of its half to the next; a step that needs more
+ * (the first, which must also tell good from bad, or tell that nothing
+ * changed) gets it. An equal share of the steps left stopped bisections on a
+ * loaded runner with most of the budget unused. */
 static double share_of_budget(const struct bisection *s, size_t steps)
 {
-	return (s->budget - s->spent) / (double)(steps ? steps : 1);
+	return (s->budget - s->spent) / (steps > 1 ? 2.0 : 1.0);
 }
 
 /* Exact: measure good and bad once each and decide whether they differ.
