@@ -54,6 +54,9 @@
 # --attr commit=cNN and written out by `perfdb show latest --format json`
 # (canonical JSON, which `perfdb ingest` reads back); each file is ingested
 # again and its samples checked against the run's.
+# The programs a set builds (G's and K's bench.cpp, H's test_h.py, I's chase.c,
+# matmul.c and words.py, J's prog.c, L's kern.c) are kept once, in the set's
+# fixture folder, and copied from there (sources).
 # Not run by the suite: about 6 minutes a set on 2 loaded cores.
 # Usage: sh tests/bench/make-gate-noise.sh [OUT [SETS]]
 #   OUT defaults to fixtures/gate-noise, SETS to "C D E F G H I J K L"; PERFDB to build/perfdb;
@@ -164,6 +167,15 @@ start() { # start SET TOOL COMMIT BENCH FACTOR: makes OUT/SET, its step.txt, and
 		"$3" "$4" "$5" >"$out/$1/step.txt"
 	printf '# %s, %s, %s cpus: file, hog workers, second load, /proc/loadavg (1, 5, 15 min) before and after\n' \
 		"$(date -u +%Y-%m-%dT%H:%MZ)" "$2" "$(nproc)" >"$out/$1/load.txt"
+}
+
+sources() { # sources SET FILE...: the set's programs, kept once in fixtures/gate-noise/SET
+	src=$root/fixtures/gate-noise/$1 set_=$1
+	shift
+	for f in "$@"; do
+		cp "$src/$f" "$work/$set_/$f" || exit 1
+		[ "$out/$set_/$f" -ef "$src/$f" ] || cp "$src/$f" "$out/$set_/$f" || exit 1
+	done
 }
 
 hf_runs=10
@@ -358,66 +370,7 @@ if case " $sets " in *" G "*) true ;; *) false ;; esac; then
 	start G "Google Benchmark $(dpkg-query -W -f '${Version}' libbenchmark-dev), $(g++ --version | head -1)" \
 		c14 BM_fnv1a 1.3
 	d=$work/G
-	cat >"$d/bench.cpp" <<-'EOF'
-	// perfdb gate-noise set G: three small benchmarks; kHashBytes (step.cpp) is the step.
-	#include <benchmark/benchmark.h>
-	#include <algorithm>
-	#include <cstdint>
-	#include <random>
-	#include <string>
-	#include <vector>
-
-	extern const std::size_t kHashBytes;
-
-	static std::vector<unsigned char> bytes(size_t n)
-	{
-		std::mt19937 g(7);
-		std::vector<unsigned char> v(n);
-		for (auto &b : v)
-			b = static_cast<unsigned char>(g());
-		return v;
-	}
-
-	static void BM_fnv1a(benchmark::State &st)
-	{
-		auto buf = bytes(kHashBytes);
-		for (auto _ : st) {
-			uint64_t h = 1469598103934665603ull;
-			for (unsigned char c : buf)
-				h = (h ^ c) * 1099511628211ull;
-			benchmark::DoNotOptimize(h);
-		}
-	}
-	BENCHMARK(BM_fnv1a);
-
-	static void BM_sort(benchmark::State &st)
-	{
-		std::mt19937 g(11);
-		std::vector<uint32_t> src(20000);
-		for (auto &x : src)
-			x = g();
-		for (auto _ : st) {
-			auto v = src;
-			std::sort(v.begin(), v.end());
-			benchmark::DoNotOptimize(v.data());
-		}
-	}
-	BENCHMARK(BM_sort);
-
-	static void BM_find(benchmark::State &st)
-	{
-		std::string text;
-		std::mt19937 g(13);
-		while (text.size() < 200000)
-			text += static_cast<char>('a' + g() % 26);
-		for (auto _ : st)
-			benchmark::DoNotOptimize(text.find("perfdbgate"));
-	}
-	BENCHMARK(BM_find);
-
-	BENCHMARK_MAIN();
-	EOF
-	cp "$d/bench.cpp" "$out/G/bench.cpp"
+	sources G bench.cpp
 	g++ -O2 -std=c++17 -c -o "$d/bench.o" "$d/bench.cpp" || exit 1
 	i=1
 	while [ "$i" -le "$commits" ]; do
@@ -448,37 +401,7 @@ if case " $sets " in *" H "*) true ;; *) false ;; esac; then
 	start H "pytest-benchmark $(dpkg-query -W -f '${Version}' python3-pytest-benchmark), $($py --version), second load stress-ng --cpu 1 --cpu-load 70 ($(stress-ng --version 2>&1 | head -1))" \
 		c12 test_squares 1.5
 	d=$work/H
-	cat >"$d/test_h.py" <<-'EOF'
-	# perfdb gate-noise set H: four small benchmarks; H_SQUARES is the step.
-	import json
-	import os
-	import random
-	import re
-
-	N = int(os.environ["H_SQUARES"])
-	rng = random.Random(5)
-	DOC = {"k%d" % i: [rng.random() for _ in range(8)] for i in range(500)}
-	TEXT = " ".join("".join(rng.choice("abcdefgh") for _ in range(rng.randint(2, 9)))
-	                for _ in range(15000))
-	PAIRS = [(rng.randint(0, 999), rng.random()) for _ in range(10000)]
-
-
-	def test_json(benchmark):
-	    benchmark(lambda: json.loads(json.dumps(DOC)))
-
-
-	def test_regex(benchmark):
-	    benchmark(lambda: len(re.findall(r"\b[abc]\w*h\b", TEXT)))
-
-
-	def test_sort(benchmark):
-	    benchmark(lambda: sorted(PAIRS))
-
-
-	def test_squares(benchmark):
-	    benchmark(lambda: sum(i * i for i in range(N)))
-	EOF
-	cp "$d/test_h.py" "$out/H/test_h.py"
+	sources H test_h.py
 	i=1
 	while [ "$i" -le "$commits" ]; do
 		n=50000
@@ -511,101 +434,9 @@ if case " $sets " in *" I "*) true ;; *) false ;; esac; then
 	head -c 50000 "$d/text.txt" >"$d/small.txt"
 	blob 16 "$d/blob.bin"
 	lines 200000 >"$d/lines.txt"
-	cat >"$d/chase.c" <<-'EOF'
-	/* perfdb gate-noise set I: a pointer chase, memory-bound.
-	 * chase make FILE N: a single cycle through N uint32 slots (Sattolo, seeded);
-	 * chase run FILE NFILE: follows it from slot 0 as many steps as NFILE says
-	 * (FILE mapped whole). Prints the slot it ends on. */
-	#include <fcntl.h>
-	#include <stdint.h>
-	#include <stdio.h>
-	#include <stdlib.h>
-	#include <string.h>
-	#include <sys/mman.h>
-	#include <sys/stat.h>
-	#include <unistd.h>
-
-	static int make(const char *path, unsigned long n)
-	{
-		uint32_t *a = malloc(n * sizeof *a);
-		uint64_t x = 88172645463325252ull;
-		FILE *f = fopen(path, "wb");
-		if (!a || !f)
-			return 1;
-		for (unsigned long i = 0; i < n; i++)
-			a[i] = (uint32_t)i;
-		for (unsigned long i = n - 1; i > 0; i--) {
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			unsigned long j = x % i;
-			uint32_t t = a[i];
-			a[i] = a[j], a[j] = t;
-		}
-		return fwrite(a, sizeof *a, n, f) == n && fclose(f) == 0 ? 0 : 1;
-	}
-
-	int main(int argc, char **argv)
-	{
-		if (argc != 4)
-			return 2;
-		if (strcmp(argv[1], "make") == 0)
-			return make(argv[2], strtoul(argv[3], NULL, 10));
-		unsigned long steps = 0;
-		FILE *nf = fopen(argv[3], "r");
-		if (!nf || fscanf(nf, "%lu", &steps) != 1)
-			return 1;
-		fclose(nf);
-		int fd = open(argv[2], O_RDONLY);
-		struct stat st;
-		if (fd < 0 || fstat(fd, &st) != 0)
-			return 1;
-		const uint32_t *a = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-		if (a == MAP_FAILED)
-			return 1;
-		uint32_t p = 0;
-		for (unsigned long s = 0; s < steps; s++)
-			p = a[p];
-		printf("%u\n", p);
-		return 0;
-	}
-	EOF
-	cat >"$d/matmul.c" <<-'EOF'
-	/* perfdb gate-noise set I: a naive N x N product of doubles (N = argv[1]). */
-	#include <stdio.h>
-	#include <stdlib.h>
-
-	int main(int argc, char **argv)
-	{
-		int n = argc > 1 ? atoi(argv[1]) : 300;
-		double *a = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n * n),
-		       *c = calloc((size_t)n * n, sizeof(double));
-		if (!a || !b || !c)
-			return 1;
-		for (int i = 0; i < n * n; i++)
-			a[i] = (i % 17) * 0.5, b[i] = (i % 13) * 0.25;
-		for (int i = 0; i < n; i++)
-			for (int j = 0; j < n; j++) {
-				double s = 0;
-				for (int k = 0; k < n; k++)
-					s += a[i * n + k] * b[k * n + j];
-				c[i * n + j] = s;
-			}
-		printf("%g\n", c[n * n / 2]);
-		return 0;
-	}
-	EOF
-	cat >"$d/words.py" <<-'EOF'
-	# perfdb gate-noise set I: word statistics over a text, as many passes as
-	# the file argv[2] says.
-	import collections
-	import sys
-
-	text = open(sys.argv[1]).read().split()
-	passes = int(open(sys.argv[2]).read())
-	for p in range(passes):
-	    c = collections.Counter(w[p % 3:] for w in text)
-	    top = sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[:10]
-	print(top[0])
-	EOF
+	sources I chase.c
+	sources I matmul.c
+	sources I words.py
 	cc -O2 -o "$d/chase" "$d/chase.c" && cc -O2 -o "$d/matmul" "$d/matmul.c" || exit 1
 	"$d/chase" make "$d/chase.bin" 8000000 || exit 1
 	cat >"$d/spec.yaml" <<-EOF
@@ -625,7 +456,7 @@ if case " $sets " in *" I "*) true ;; *) false ;; esac; then
 	  - name: matmul
 	    command: "./matmul 400 > /dev/null"
 	EOF
-	cp "$d/spec.yaml" "$d/chase.c" "$d/matmul.c" "$d/words.py" "$out/I/" || exit 1
+	cp "$d/spec.yaml" "$out/I/" || exit 1
 	rm -f "$work/scratch.db"
 	echo 13 >"$d/words.n"
 	i=1
@@ -669,43 +500,7 @@ if case " $sets " in *" J "*) true ;; *) false ;; esac; then
 			print "]" }'
 	}
 	objects 60000 >"$d/data.json"
-	cat >"$d/prog.c" <<-'EOF'
-	/* perfdb gate-noise set J: a small C file to compile. */
-	#include <stdio.h>
-	#include <stdlib.h>
-	#include <string.h>
-
-	struct node { struct node *next; char key[24]; long value; };
-
-	static unsigned long hash(const char *s)
-	{
-		unsigned long h = 5381;
-		while (*s)
-			h = h * 33 + (unsigned char)*s++;
-		return h;
-	}
-
-	int main(int argc, char **argv)
-	{
-		struct node *table[1024] = {0};
-		for (int i = 1; i < argc; i++) {
-			struct node *n = calloc(1, sizeof *n);
-			if (!n)
-				return 1;
-			snprintf(n->key, sizeof n->key, "%s", argv[i]);
-			n->value = (long)strlen(argv[i]);
-			unsigned long b = hash(n->key) % 1024;
-			n->next = table[b], table[b] = n;
-		}
-		long sum = 0;
-		for (int b = 0; b < 1024; b++)
-			for (struct node *n = table[b]; n; n = n->next)
-				sum += n->value;
-		printf("%ld\n", sum);
-		return 0;
-	}
-	EOF
-	cp "$d/prog.c" "$out/J/" || exit 1
+	sources J prog.c
 	set -- 'lz4 -9 -c text.txt' 'sha512sum blob.bin' "$sed_cmd" "$jq_cmd" 'cc -O2 -c -o prog.o prog.c'
 	hf_runs=5
 	i=1
@@ -763,96 +558,7 @@ if case " $sets " in *" K "*) true ;; *) false ;; esac; then
 	buildload
 	d=$work/K
 	mkdir -p "$d" || exit 1
-	cat >"$d/bench.cpp" <<-'EOF'
-	// perfdb gate-noise set K: seven benchmarks, two families with a parameter;
-	// kParseReps and kSieveReps (step.cpp) are the step and the slow PRs.
-	#include <benchmark/benchmark.h>
-	#include <cstdint>
-	#include <cstdlib>
-	#include <cstring>
-	#include <random>
-	#include <string>
-	#include <vector>
-
-	extern const int kParseReps;
-	extern const int kSieveReps;
-
-	static void BM_copy(benchmark::State &st)
-	{
-		size_t n = static_cast<size_t>(st.range(0));
-		std::vector<char> src(n, 'x'), dst(n);
-		for (auto _ : st) {
-			std::memcpy(dst.data(), src.data(), n);
-			benchmark::DoNotOptimize(dst.data());
-			benchmark::ClobberMemory();
-		}
-		st.SetBytesProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(n));
-	}
-	BENCHMARK(BM_copy)->Arg(64)->Arg(4096)->Arg(262144);
-
-	static void BM_crc32(benchmark::State &st)
-	{
-		size_t n = static_cast<size_t>(st.range(0));
-		std::mt19937 g(3);
-		std::vector<unsigned char> buf(n);
-		for (auto &b : buf)
-			b = static_cast<unsigned char>(g());
-		for (auto _ : st) {
-			uint32_t c = 0xffffffffu;
-			for (unsigned char b : buf) {
-				c ^= b;
-				for (int k = 0; k < 8; k++)
-					c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
-			}
-			benchmark::DoNotOptimize(c);
-		}
-	}
-	BENCHMARK(BM_crc32)->Arg(256)->Arg(16384);
-
-	static void BM_parse(benchmark::State &st)
-	{
-		std::mt19937 g(5);
-		std::string text;
-		for (int i = 0; i < 2000; i++)
-			text += std::to_string(g() % 100000) + "." + std::to_string(g() % 1000) + " ";
-		for (auto _ : st) {
-			double s = 0;
-			for (int r = 0; r < kParseReps; r++) {
-				const char *p = text.c_str();
-				char *end;
-				for (double v = std::strtod(p, &end); end != p; v = std::strtod(p, &end))
-					s += v, p = end;
-			}
-			benchmark::DoNotOptimize(s);
-		}
-	}
-	BENCHMARK(BM_parse);
-
-	static void BM_sieve(benchmark::State &st)
-	{
-		const int n = 100000;
-		std::vector<char> comp(n + 1);
-		for (auto _ : st) {
-			int primes = 0;
-			for (int r = 0; r < kSieveReps; r++) {
-				std::fill(comp.begin(), comp.end(), 0);
-				primes = 0;
-				for (int i = 2; i <= n; i++) {
-					if (comp[i])
-						continue;
-					primes++;
-					for (long j = static_cast<long>(i) * i; j <= n; j += i)
-						comp[j] = 1;
-				}
-			}
-			benchmark::DoNotOptimize(primes);
-		}
-	}
-	BENCHMARK(BM_sieve);
-
-	BENCHMARK_MAIN();
-	EOF
-	cp "$d/bench.cpp" "$out/K/bench.cpp"
+	sources K bench.cpp
 	g++ -O2 -std=c++17 -c -o "$d/bench.o" "$d/bench.cpp" || exit 1
 	i=1
 	while [ "$i" -le "$commits" ]; do
@@ -884,58 +590,7 @@ if case " $sets " in *" L "*) true ;; *) false ;; esac; then
 	printf 'bench mix-scan\nglobal_commit c20\nglobal_factor 1.3\npr_bench awk-sum\n' >>"$out/L/step.txt"
 	d=$work/L
 	mkdir -p "$d" || exit 1
-	cat >"$d/kern.c" <<-'EOF'
-	/* perfdb gate-noise set L: two modes of one program; both spend their
-	 * time in the shared mix(). kern sum|scan NFILE ROUNDSFILE: N items (NFILE),
-	 * mix() of ROUNDS rounds (ROUNDSFILE) on each. Prints a checksum. */
-	#include <stdint.h>
-	#include <stdio.h>
-	#include <string.h>
-
-	static uint64_t mix(uint64_t x, unsigned long rounds)
-	{
-		for (unsigned long r = 0; r < rounds; r++) {
-			x ^= x >> 33;
-			x *= 0xff51afd7ed558ccdull;
-			x ^= x >> 29;
-		}
-		return x;
-	}
-
-	static unsigned long number(const char *path)
-	{
-		unsigned long v = 0;
-		FILE *f = fopen(path, "r");
-		if (f) {
-			if (fscanf(f, "%lu", &v) != 1)
-				v = 0;
-			fclose(f);
-		}
-		return v;
-	}
-
-	int main(int argc, char **argv)
-	{
-		static uint64_t a[4096];
-		if (argc != 4)
-			return 2;
-		unsigned long n = number(argv[2]), rounds = number(argv[3]);
-		if (n == 0 || rounds == 0)
-			return 1;
-		uint64_t s = 0;
-		if (strcmp(argv[1], "sum") == 0) {
-			for (unsigned long i = 0; i < n; i++)
-				s += mix(i, rounds);
-		} else {
-			for (unsigned long i = 0; i < n; i++) {
-				a[i & 4095] = mix(a[(i * 7) & 4095] + i, rounds);
-				s ^= a[(i * 13) & 4095];
-			}
-		}
-		printf("%llu\n", (unsigned long long)s);
-		return 0;
-	}
-	EOF
+	sources L kern.c
 	cc -O2 -o "$d/kern" "$d/kern.c" || exit 1
 	text 650000 >"$d/text.all"
 	cat >"$d/spec.yaml" <<-'EOF'
@@ -951,7 +606,7 @@ if case " $sets " in *" L "*) true ;; *) false ;; esac; then
 	  - name: awk-sum
 	    command: "awk '{ s += $2 } END { print s }' lines.txt > /dev/null"
 	EOF
-	cp "$d/spec.yaml" "$d/kern.c" "$out/L/" || exit 1
+	cp "$d/spec.yaml" "$out/L/" || exit 1
 	rm -f "$work/scratch.db"
 	i=1
 	while [ "$i" -le "$commits" ]; do
