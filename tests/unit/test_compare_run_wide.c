@@ -162,55 +162,50 @@ static void input_free(struct pdb_compare_input *in)
 static void test_with_history(void **state)
 {
 	double quiet[HIST], bursty[HIST], stepped[HIST];
-	struct pdb_compare_input in = { 0 };
-	struct pdb_compare_row rows[3];
+	const struct {
+		const char *what;
+		const double *moves;  /* the whole run's move, run by run */
+		double change;        /* row i moved change + i % */
+		int want;
+		const char *says;     /* in each row's reason, or NULL */
+	} cases[] = {
+		{ "a whole run +25 % where the run never moved so: a real change",
+		  quiet, 25, PDB_VERDICT_REGRESSION, NULL },
+		{ "the same move where the history holds such bursts: the load",
+		  bursty, 25, PDB_VERDICT_INCONCLUSIVE, "bursts in its last runs" },
+		{ "there too, twice the work on all is beyond any burst",
+		  bursty, 100, PDB_VERDICT_REGRESSION, NULL },
+		/* a step stays: a change to the code, not a burst */
+		{ "a history whose whole run stepped once +25 %: a +25 % move is real",
+		  stepped, 25, PDB_VERDICT_REGRESSION, NULL },
+	};
 
 	(void)state;
 	/* quiet: the whole run moved +-1 % a run; bursty: every sixth run
-	 * +25 % and back, +-1 % between */
+	 * +25 % and back, +-1 % between; stepped: quiet but +25 % at run 10 */
 	for (size_t r = 0; r < HIST; r++) {
 		quiet[r] = r % 2 ? 0.01 : -0.01;
 		bursty[r] = r % 6 == 1 ? log(1.25) : r % 6 == 2 ? -log(1.25) : quiet[r];
 		stepped[r] = r == 10 ? log(1.25) : quiet[r];
 	}
-	/* a whole run +25 % where the run never moved so: a real change */
-	histories_of(&in, 3, quiet, 0.01);
-	for (int i = 0; i < 3; i++)
-		rows[i] = row_of(i, 25 + i, NAN);
-	pdb_compare_check_run_wide(rows, 3, &in, -1, 0.01, 0);
-	for (int i = 0; i < 3; i++)
-		assert_int_equal(rows[i].verdict, PDB_VERDICT_REGRESSION);
-	rows_free(rows, 3);
-	input_free(&in);
-	/* the same move where the history holds such bursts: the load */
-	histories_of(&in, 3, bursty, 0.01);
-	for (int i = 0; i < 3; i++)
-		rows[i] = row_of(i, 25 + i, NAN);
-	pdb_compare_check_run_wide(rows, 3, &in, -1, 0.01, 0);
-	for (int i = 0; i < 3; i++) {
-		assert_int_equal(rows[i].verdict, PDB_VERDICT_INCONCLUSIVE);
-		assert_non_null(strstr(rows[i].reason, "bursts in its last runs"));
+	for (size_t c = 0; c < N(cases); c++) {
+		struct pdb_compare_input in = { 0 };
+		struct pdb_compare_row rows[3];
+		histories_of(&in, 3, cases[c].moves, 0.01);
+		for (int i = 0; i < 3; i++)
+			rows[i] = row_of(i, cases[c].change + i, NAN);
+		pdb_compare_check_run_wide(rows, 3, &in, -1, 0.01, 0);
+		for (int i = 0; i < 3; i++) {
+			if (rows[i].verdict != cases[c].want)
+				fail_msg("%s: row %d is %s", cases[c].what, i,
+					 pdb_verdict_name(rows[i].verdict));
+			if (cases[c].says && (!rows[i].reason || !strstr(rows[i].reason, cases[c].says)))
+				fail_msg("%s: row %d says %s", cases[c].what, i,
+					 rows[i].reason ? rows[i].reason : "nothing");
+		}
+		rows_free(rows, 3);
+		input_free(&in);
 	}
-	rows_free(rows, 3);
-	/* there too, twice the work on all is beyond any burst */
-	for (int i = 0; i < 3; i++)
-		rows[i] = row_of(i, 100 + i, NAN);
-	pdb_compare_check_run_wide(rows, 3, &in, -1, 0.01, 0);
-	for (int i = 0; i < 3; i++)
-		assert_int_equal(rows[i].verdict, PDB_VERDICT_REGRESSION);
-	rows_free(rows, 3);
-	input_free(&in);
-	/* a history whose whole run stepped once (+25 %, and stayed: a change
-	 * to the code, not a burst) says nothing of bursts: a +25 % move of
-	 * every benchmark is real */
-	histories_of(&in, 3, stepped, 0.01);
-	for (int i = 0; i < 3; i++)
-		rows[i] = row_of(i, 25 + i, NAN);
-	pdb_compare_check_run_wide(rows, 3, &in, -1, 0.01, 0);
-	for (int i = 0; i < 3; i++)
-		assert_int_equal(rows[i].verdict, PDB_VERDICT_REGRESSION);
-	rows_free(rows, 3);
-	input_free(&in);
 }
 
 int main(void)
