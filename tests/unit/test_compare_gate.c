@@ -338,37 +338,58 @@ static void test_sequential_history(void **state)
 #define LOADED_BENCHES 100
 #define LOADED_RUNS 25
 
-static int64_t add_loaded_run(struct pdb_store *store, double work)
+/* A run of tool "test" on branch, to fill with add_timed. */
+static struct pdb_run *new_test_run(const char *branch)
 {
 	struct pdb_run *run = pdb_run_new();
-	double load = exp(0.35 * gaussian()), burst = uniform() < 0.1;
-	struct pdb_err err;
-	int64_t id;
 
 	pdb_set_str(&run->tool, "test");
 	pdb_set_str(&run->format, "test");
-	pdb_run_set_attr(run, "branch", "main");
-	for (int s = 0; s < LOADED_BENCHES; s++) {
-		double cpu = 0.05 * (1 + s % 7) * work * exp((burst ? 0.07 : 0.05) * gaussian());
-		struct pdb_result *w, *c;
-		char name[16];
+	pdb_run_set_attr(run, "branch", branch);
+	return run;
+}
 
-		snprintf(name, sizeof name, "b%03d", s);
-		w = pdb_run_add_result(run, name, "wall_time", "s");
-		c = pdb_run_add_result(run, name, "cpu_time", "s");
-		for (int i = 0; i < 10; i++) {
-			double ci = lognormal(cpu, 0.02);
-			struct pdb_sample ws = PDB_SAMPLE(ci * 1.1 * load * (burst ? 2 : 1) *
-							  exp(0.08 * gaussian()));
-			struct pdb_sample cs = PDB_SAMPLE(ci);
-			pdb_result_add_sample(w, &ws);
-			pdb_result_add_sample(c, &cs);
-		}
+/* Benchmark bNNN (s) of run as perfdb run records it: 10 repetitions of a
+ * CPU time about cpu (2 % each), their wall times 1.1 x load x mult that
+ * (8 % each). */
+static void add_timed(struct pdb_run *run, int s, double cpu, double load, double mult)
+{
+	struct pdb_result *w, *c;
+	char name[16];
+
+	snprintf(name, sizeof name, "b%03d", s);
+	w = pdb_run_add_result(run, name, "wall_time", "s");
+	c = pdb_run_add_result(run, name, "cpu_time", "s");
+	for (int i = 0; i < 10; i++) {
+		double ci = lognormal(cpu, 0.02);
+		struct pdb_sample ws = PDB_SAMPLE(ci * 1.1 * load * mult * exp(0.08 * gaussian()));
+		struct pdb_sample cs = PDB_SAMPLE(ci);
+		pdb_result_add_sample(w, &ws);
+		pdb_result_add_sample(c, &cs);
 	}
+}
+
+/* Stores run (and frees it); its id. */
+static int64_t insert_run(struct pdb_store *store, struct pdb_run *run)
+{
+	struct pdb_err err;
+	int64_t id;
+
 	assert_int_equal(pdb_store_insert_run(store, run, 1, &err), 0);
 	id = run->id;
 	pdb_run_free(run);
 	return id;
+}
+
+static int64_t add_loaded_run(struct pdb_store *store, double work)
+{
+	struct pdb_run *run = new_test_run("main");
+	double load = exp(0.35 * gaussian()), burst = uniform() < 0.1;
+
+	for (int s = 0; s < LOADED_BENCHES; s++)
+		add_timed(run, s, 0.05 * (1 + s % 7) * work * exp((burst ? 0.07 : 0.05) * gaussian()),
+			  load, burst ? 2 : 1);
+	return insert_run(store, run);
 }
 
 /* The benchmarks whose gate fails in base -> cand. */
@@ -438,35 +459,13 @@ static void test_loaded_runner(void **state)
 
 static int64_t add_shared_run(struct pdb_store *store, const char *branch, const double *work)
 {
-	struct pdb_run *run = pdb_run_new();
+	struct pdb_run *run = new_test_run(branch);
 	double load = exp(0.35 * gaussian());
 	double shared = exp(0.03 * gaussian() + (uniform() < 0.125 ? log(1.2) : 0));
-	struct pdb_err err;
-	int64_t id;
 
-	pdb_set_str(&run->tool, "test");
-	pdb_set_str(&run->format, "test");
-	pdb_run_set_attr(run, "branch", branch);
-	for (int s = 0; s < SHARED_BENCHES; s++) {
-		double cpu = 0.02 * (1 + s) * work[s] * shared * exp(0.03 * gaussian());
-		struct pdb_result *w, *c;
-		char name[16];
-
-		snprintf(name, sizeof name, "b%03d", s);
-		w = pdb_run_add_result(run, name, "wall_time", "s");
-		c = pdb_run_add_result(run, name, "cpu_time", "s");
-		for (int i = 0; i < 10; i++) {
-			double ci = lognormal(cpu, 0.02);
-			struct pdb_sample ws = PDB_SAMPLE(ci * 1.1 * load * exp(0.08 * gaussian()));
-			struct pdb_sample cs = PDB_SAMPLE(ci);
-			pdb_result_add_sample(w, &ws);
-			pdb_result_add_sample(c, &cs);
-		}
-	}
-	assert_int_equal(pdb_store_insert_run(store, run, 1, &err), 0);
-	id = run->id;
-	pdb_run_free(run);
-	return id;
+	for (int s = 0; s < SHARED_BENCHES; s++)
+		add_timed(run, s, 0.02 * (1 + s) * work[s] * shared * exp(0.03 * gaussian()), load, 1);
+	return insert_run(store, run);
 }
 
 static void test_run_wide_moves(void **state)
