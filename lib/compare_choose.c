@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "compare_history.h"
 #include "compare_test.h"
 #include "stats.h"
 #include "util.h"
@@ -111,7 +110,7 @@ void compare_test_series(struct compare_test *t, struct pdb_compare_row *row,
 {
 	/* history: one candidate run, not an A/B pair, a stored baseline */
 	if (t->history && !t->paired && a->nruns == 1 &&
-	    pdb_compare_test_history(t->history, t->cand_id, b->nruns, t->alpha, row, b->v, a->v))
+	    compare_decides(&compare_test_history, t, row, b, a))
 		return;
 	if (exact_count && t->positive)
 		compare_decides(&compare_test_exact, t, row, b, a);

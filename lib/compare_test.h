@@ -69,6 +69,7 @@ struct compare_strategy {
 		       const struct compare_summary *a, struct pdb_compare_row *row);
 };
 
+extern const struct compare_strategy compare_test_history;   /* compare_test_history.c */
 extern const struct compare_strategy compare_test_exact;     /* compare_test_exact.c */
 extern const struct compare_strategy compare_test_paired;    /* compare_test_paired.c */
 extern const struct compare_strategy compare_test_rank;      /* compare_test_rank.c */
