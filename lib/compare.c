@@ -7,7 +7,6 @@
 
 #include "compare_cpu.h"
 #include "compare_geomean.h"
-#include "compare_internal.h"
 #include "compare_run_wide.h"
 #include "compare_test.h"
 #include "compare_verdict.h"
@@ -111,7 +110,7 @@ static double *side_values(const struct entry *e, size_t ne, size_t nruns, size_
 	*n = 0;
 	for (size_t i = 0; i < ne; i++) {
 		const struct pdb_result *r = e[i].r;
-		if (nruns == 1 && r->nsamples > 0 && !has_weights(r)) {
+		if (nruns == 1 && r->nsamples > 0 && !pdb_result_has_weights(r)) {
 			for (size_t k = 0; k < r->nsamples; k++)
 				if (!isnan(r->samples[k].value))
 					v[(*n)++] = r->samples[k].value;

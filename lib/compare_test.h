@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 #include "compare_input.h"
-#include "compare_internal.h"
+#include "compare_row.h"
+#include "model.h"
 
 /* What the tests read and keep, across the series of one comparison; the
  * fields under "this series" are set for each series before it is tested. */

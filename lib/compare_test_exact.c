@@ -33,10 +33,10 @@ static int exact_compare(struct compare_test *t, const struct compare_summary *b
 	hw = spread + z * M_SQRT2 * t->run_noise;
 	row->test = "exact";
 	row->band = "samples";
-	row->change_pct = pct_of_log(d);
+	row->change_pct = pdb_stats_pct_of_log(d);
 	compare_normal_interval(t, row, d, hw / z);
 	if (t->run_noise > 0)
-		row->run_noise_pct = pct_of_log(t->run_noise);
+		row->run_noise_pct = pdb_stats_pct_of_log(t->run_noise);
 	return 0;
 }
 

@@ -59,7 +59,7 @@ static int histogram_median_interval(const struct pdb_result *r, double conf, do
 static int histogram_summary(struct compare_test *t, const struct compare_side *side,
 			     struct compare_summary *s)
 {
-	if (!side->result || !has_weights(side->result) ||
+	if (!side->result || !pdb_result_has_weights(side->result) ||
 	    histogram_median_interval(side->result, 1 - t->alpha / 2, &s->lo, &s->hi) < 0)
 		return -1;
 	s->median = side->median;
@@ -74,9 +74,9 @@ static int histogram_compare(struct compare_test *t, const struct compare_summar
 	(void)t;
 	row->test = "histogram";
 	row->band = "samples";
-	row->change_pct = pct_of_log(log(a->median / b->median));
-	row->ci_low_pct = pct_of_log(log(a->lo / b->hi));
-	row->ci_high_pct = pct_of_log(log(a->hi / b->lo));
+	row->change_pct = pdb_stats_pct_of_log(log(a->median / b->median));
+	row->ci_low_pct = pdb_stats_pct_of_log(log(a->lo / b->hi));
+	row->ci_high_pct = pdb_stats_pct_of_log(log(a->hi / b->lo));
 	return 0;
 }
 

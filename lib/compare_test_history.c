@@ -72,9 +72,9 @@ static int history_compare(struct compare_test *t, const struct compare_summary 
 	d = log(a->median) - log(b->median);
 	q = sd > 0 ? pdb_stats_t_isf(t->alpha / 2, df) : 0;
 	row->p_value = sd > 0 ? fmin(1, 2 * pdb_stats_t_sf(fabs(d) / sd, df)) : d == 0;
-	row->change_pct = pct_of_log(d);
-	row->ci_low_pct = pct_of_log(d - q * sd);
-	row->ci_high_pct = pct_of_log(d + q * sd);
+	row->change_pct = pdb_stats_pct_of_log(d);
+	row->ci_low_pct = pdb_stats_pct_of_log(d - q * sd);
+	row->ci_high_pct = pdb_stats_pct_of_log(d + q * sd);
 	if (b->nruns == 1 && isfinite(level) && sd > 0 &&
 	    fabs(log(b->median) - level) <= LEVEL_SPIKE * tau_d) {
 		/* one baseline run may itself be a spike of the load: the change
@@ -86,13 +86,13 @@ static int history_compare(struct compare_test *t, const struct compare_summary 
 		double sd2 = sqrt(M_PI / 2 * (tau_b2 + se2) / PDB_COMPARE_LEVEL_RUNS + var_cand);
 		double p2 = d2 * d > 0 ? fmin(1, 2 * pdb_stats_t_sf(fabs(d2) / sd2, df)) : 1;
 		row->p_value = fmax(row->p_value, p2);
-		row->ci_low_pct = fmin(row->ci_low_pct, pct_of_log(d2 - q * sd2));
-		row->ci_high_pct = fmax(row->ci_high_pct, pct_of_log(d2 + q * sd2));
+		row->ci_low_pct = fmin(row->ci_low_pct, pdb_stats_pct_of_log(d2 - q * sd2));
+		row->ci_high_pct = fmax(row->ci_high_pct, pdb_stats_pct_of_log(d2 + q * sd2));
 	}
 	row->band = "history";
 	row->test = "history";
 	row->n_history = (size_t)k;
-	row->history_spread_pct = pct_of_log(tau_d / M_SQRT2);
+	row->history_spread_pct = pdb_stats_pct_of_log(tau_d / M_SQRT2);
 	return 0;
 }
 

@@ -50,9 +50,9 @@ static int paired_compare(struct compare_test *t, const struct compare_summary *
 	pdb_stats_signed_rank(t->scratch, b->n, &mwu);
 	pdb_stats_hodges_lehmann_paired(t->scratch, b->n, 1 - t->alpha, &est, &lo, &hi);
 	row->p_value = mwu.p;
-	row->change_pct = pct_of_log(est);
-	row->ci_low_pct = pct_of_log(lo);
-	row->ci_high_pct = pct_of_log(hi);
+	row->change_pct = pdb_stats_pct_of_log(est);
+	row->ci_low_pct = pdb_stats_pct_of_log(lo);
+	row->ci_high_pct = pdb_stats_pct_of_log(hi);
 	row->test = "wilcoxon-signed-rank";
 	t->npaired++;
 	return 0;

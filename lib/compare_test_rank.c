@@ -32,9 +32,9 @@ static int rank_compare(struct compare_test *t, const struct compare_summary *b,
 	row->p_value = mwu.p;
 	if (t->positive) {
 		pdb_stats_hodges_lehmann_at(b->logs, b->n, a->logs, a->n, t->hl_k, &est, &lo, &hi);
-		row->change_pct = pct_of_log(est);
-		row->ci_low_pct = pct_of_log(lo);
-		row->ci_high_pct = pct_of_log(hi);
+		row->change_pct = pdb_stats_pct_of_log(est);
+		row->ci_low_pct = pdb_stats_pct_of_log(lo);
+		row->ci_high_pct = pdb_stats_pct_of_log(hi);
 	} else {
 		pdb_stats_hodges_lehmann_at(b->v, b->n, a->v, a->n, t->hl_k, &row->change_abs,
 					    &row->ci_low_abs, &row->ci_high_abs);

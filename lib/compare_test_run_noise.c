@@ -23,9 +23,9 @@ static int run_noise_compare(struct compare_test *t, const struct compare_summar
 
 	row->test = "run-noise";
 	row->band = "run noise";
-	row->change_pct = pct_of_log(d);
+	row->change_pct = pdb_stats_pct_of_log(d);
 	compare_normal_interval(t, row, d, M_SQRT2 * t->run_noise);
-	row->run_noise_pct = pct_of_log(t->run_noise);
+	row->run_noise_pct = pdb_stats_pct_of_log(t->run_noise);
 	return 0;
 }
 
@@ -51,6 +51,6 @@ void compare_add_run_noise(const struct compare_test *t, struct pdb_compare_row 
 	se_w = (log1p(row->ci_high_pct / 100) - log1p(row->ci_low_pct / 100)) / (2 * z);
 	compare_normal_interval(t, row, log1p(row->change_pct / 100),
 				sqrt(se_w * se_w + 2 * t->run_noise * t->run_noise));
-	row->run_noise_pct = pct_of_log(t->run_noise);
+	row->run_noise_pct = pdb_stats_pct_of_log(t->run_noise);
 	row->band = "samples+run noise";
 }

@@ -25,9 +25,9 @@ static int welch_compare(struct compare_test *t, const struct compare_summary *b
 	row->test = t->positive ? "welch-t-log" : "welch-t";
 	row->p_value = w.p;
 	if (t->positive) {
-		row->change_pct = pct_of_log(w.shift);
-		row->ci_low_pct = pct_of_log(w.lo);
-		row->ci_high_pct = pct_of_log(w.hi);
+		row->change_pct = pdb_stats_pct_of_log(w.shift);
+		row->ci_low_pct = pdb_stats_pct_of_log(w.lo);
+		row->ci_high_pct = pdb_stats_pct_of_log(w.hi);
 	} else {
 		row->change_abs = w.shift;
 		row->ci_low_abs = w.lo;
