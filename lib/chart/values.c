@@ -9,11 +9,6 @@
 #define VALUE_GAP 5.0
 #define MAX_VALUES 40
 
-int pdb_chart_boxes_overlap(const struct pdb_text_box *a, const struct pdb_text_box *b)
-{
-	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
-}
-
 /* Inside the plot, clear of the legend, the other labels and every point's marker. */
 static int fits(const struct pdb_chart_panel *p, const struct pdb_panel_layout *pl,
 		const struct pdb_text_box *b)
@@ -113,12 +108,12 @@ static int beside_point(const struct pdb_chart_panel *p, const struct pdb_panel_
 	return 0;
 }
 
-void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl)
+void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl,
+			    double zero)
 {
 	for (size_t s = 0; s < p->nseries; s++) {
 		const struct pdb_chart_series *se = &p->series[s];
 		struct pdb_series_layout *l = &pl->series[s];
-		double zero = pdb_chart_axis_px(&pl->x, 0);
 		if (!(se->marks & PDB_MARK_VALUES) || l->n != se->n || l->n > MAX_VALUES)
 			continue;
 		l->values = pdb_xcalloc(l->n ? l->n : 1, sizeof *l->values);
