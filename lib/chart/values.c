@@ -70,14 +70,16 @@ void pdb_chart_place_vmark_labels(const struct pdb_chart_panel *p, struct pdb_pa
 static void value_text(const struct pdb_chart_panel *p, const struct pdb_chart_series *se, size_t i,
 		       char *out, size_t size)
 {
-	double v = se->y[i], mag = v != 0 ? pow(10, floor(log10(fabs(v))) - 2) : 1;
+	int bar = (se->marks & PDB_MARK_HBAR) != 0;
+	const char *unit = bar ? p->x.unit : p->y.unit;
+	double v = bar ? se->x[i] : se->y[i], mag = v != 0 ? pow(10, floor(log10(fabs(v))) - 2) : 1;
 	struct pdb_tick t = { .value = round(v / mag) * mag }; /* three significant digits */
 
-	if (se->marks & PDB_MARK_HBAR) {
-		snprintf(out, size, "%+.1f%%", se->x[i]);
+	if (bar && unit && strcmp(unit, "%") == 0) { /* a change: signed, as compare prints it */
+		snprintf(out, size, "%+.1f%%", v);
 		return;
 	}
-	pdb_chart_tick_labels(&t, 1, p->y.unit ? p->y.unit : "", 1, 1);
+	pdb_chart_tick_labels(&t, 1, unit ? unit : "", 1, 1);
 	snprintf(out, size, "%s", t.label);
 }
 
