@@ -72,7 +72,7 @@ double pdb_metric_run_noise(enum pdb_metric_role role)
 	case PDB_ROLE_CPU:
 		return 0.07;
 	case PDB_ROLE_WALL:
-		return 0.15;
+		return 0.30;
 	default:
 		return 0.10;
 	}
