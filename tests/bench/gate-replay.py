@@ -378,6 +378,59 @@ def report(s):
         print("  ERROR " + e)
 
 
+def placed(s, bench, commit, verdict):
+    """Where detect places a known change of bench at commit: each of the
+    benchmark's change points saying verdict, as METRIC cNN (+K commits off,
+    its standing when not confirmed); "missed" when there is none."""
+    c = commit_no(commit)
+    out = []
+    for b, m, at, v, pct, conf, steady in s["cps"]:
+        if b != bench or v != verdict or commit_no(at) is None:
+            continue
+        off = commit_no(at) - c
+        out.append("%s %s (%s%s)" % (m, at, "exact" if off == 0 else "%+d" % off,
+                                      "" if conf else ", CPU time steady" if steady
+                                      else ", unconfirmed"))
+    return "; ".join(out) or "missed"
+
+
+def detect_table(scored):
+    """One line a set: where detect places each known change, and the confirmed
+    change points no known change explains (on controls, or on a changed
+    benchmark away from its change)."""
+    print()
+    print("detect, per set (a known change's place: the commit of each metric's change "
+          "point, commits off; others: confirmed change points no known change explains)")
+    for s in scored:
+        name = os.path.join(*os.path.normpath(s["set"]).split(os.sep)[-2:])
+        parts = []
+        for b in s["benches"]:
+            parts.append("step %s at %s: %s" % (b, s["step"], placed(s, b, s["step"], "regression")))
+        if s["improved"]:
+            parts.append("improvement %s at %s: %s" % (
+                s["improved_bench"], s["improved"],
+                placed(s, s["improved_bench"], s["improved"], "improvement")))
+        if s["global"]:
+            for b in s["global_benches"]:
+                if b not in s["benches"]:
+                    parts.append("global %s at %s: %s" % (b, s["global"],
+                                                          placed(s, b, s["global"], "regression")))
+        known = set()
+        for cp in s["cps"]:
+            b = cp[0]
+            if ((b in s["benches"] and near(cp, b, "regression", s["step"]))
+                    or near(cp, s["improved_bench"], "improvement", s["improved"])
+                    or near(cp, b, "regression", s["global"])):
+                known.add(cp)
+        other = [cp for cp in s["cps"] if cp not in known and cp[5]]
+        parts.append("other confirmed: %s" % (", ".join(
+            "%s %s %s at %s %+.0f%%" % (cp[0], cp[1], cp[3], cp[2], cp[4] or 0) for cp in other)
+            or "none"))
+        print("  %s" % name)
+        for p in parts:
+            print("    " + p)
+
+
 def main(argv):
     verbose, push_args, pr_args = False, [], []
     while argv and argv[0].startswith("-"):
@@ -460,6 +513,7 @@ def main(argv):
           "commits after; detect impr: an improvement of the improved benchmark at its commit or up to 2 after; "
           "detect global: benchmarks with a regression at the global regression or up to 2 after; "
           "detect controls: confirmed change points of other benchmarks, regressions/improvements)")
+    detect_table(scored)
     errors = sum(len(s["errors"]) for s in scored)
     if errors:
         print("gate-replay: %d errors (ERROR lines above)" % errors)
