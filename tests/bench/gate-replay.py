@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Scores a perfdb binary's CI gate on real noisy histories (issue 38).
 
-Usage: gate-replay.py [-v] [--push-args ARGS] [--pr-args ARGS] PERFDB SET_DIR [SET_DIR ...]
+Usage: gate-replay.py [-v] [--push-args ARGS] [--pr-args ARGS] [--young N] PERFDB SET_DIR [SET_DIR ...]
   -v                each commit's gate exit and failing rows, and every row of the
                     step's benchmark in each PR gate, too
   --push-args ARGS  more options of the push gate's compare (one shell-quoted string,
                     e.g. "--metric 'user_time'"); --pr-args: of the PR gate's
                     (e.g. "--last 5", as docs/ci.md's "The gate step" does)
+  --young N         replay a young history: main's commits from N before the
+                    step on (a set without a known step is replayed whole)
 
 A set folder holds c01.json ... cNN.json (one run per commit of main, in
 order; any format `perfdb ingest` reads, with its usual extension: K's are
@@ -143,11 +145,14 @@ def pr_number(name):
     return int(m.group(1)) if m else 0
 
 
-def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
+def score(perfdb, name, verbose, work, push_args=(), pr_args=(), young=None):
     d = os.path.abspath(name)
     commits = sorted(f for f in os.listdir(d) if re.fullmatch(r"c\d+\.(json|csv)", f))
     prs = sorted(f for f in os.listdir(d) if re.fullmatch(r"pr\d+-(slow|same)\.(json|csv)", f))
     meta = read_step(d)
+    first = commit_no(meta.get("commit"))
+    if young is not None and first is not None:
+        commits = [f for f in commits if commit_no(os.path.splitext(f)[0]) >= first - young]
     step, bench, factor = meta.get("commit"), meta.get("bench"), meta["factor"]
     benches, glob = meta["benches"], meta.get("global_commit")
     improved, improved_bench = meta.get("improved_commit"), meta.get("improved_bench")
@@ -432,10 +437,12 @@ def detect_table(scored):
 
 
 def main(argv):
-    verbose, push_args, pr_args = False, [], []
+    verbose, push_args, pr_args, young = False, [], [], None
     while argv and argv[0].startswith("-"):
         if argv[0] == "-v":
             verbose, argv = True, argv[1:]
+        elif argv[0] == "--young" and len(argv) > 1 and argv[1].isdigit():
+            young, argv = int(argv[1]), argv[2:]
         elif argv[0] in ("--push-args", "--pr-args") and len(argv) > 1:
             (push_args if argv[0] == "--push-args" else pr_args).extend(shlex.split(argv[1]))
             argv = argv[2:]
@@ -455,7 +462,7 @@ def main(argv):
         try:
             if verbose:
                 print("== %s, commit by commit" % d)
-            s = score(perfdb, d, verbose, work, push_args, pr_args)
+            s = score(perfdb, d, verbose, work, push_args, pr_args, young)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         report(s)
