@@ -509,9 +509,9 @@ static int young_regime(const size_t *idx, size_t i)
  * whose noise grows with its level (the usual case) keeps its small
  * changes at a low level. The first change point of a young regime (its
  * side before of PDB_DETECT_MAX_EXCURSION runs or fewer, the first runs
- * of a history) takes at least the assumed run noise too: a few runs
- * next to each other show the noise of their stretch of the runner's
- * load, not how far its level wanders.
+ * of a history) takes at least the assumed run noise too, but in Otava's
+ * mode: a few runs next to each other show the noise of their stretch of
+ * the runner's load, not how far its level wanders.
  */
 static void stats_at(const double *x, size_t len, const size_t *idx, size_t n,
 		     size_t i, const struct merge_rule *r, struct side_stats *st)
@@ -530,7 +530,7 @@ static void stats_at(const double *x, size_t len, const size_t *idx, size_t n,
 	floor = r->relative > 0 ?
 		r->relative * fmin(st->mean1, st->mean2) : r->sigma;
 	floor = floor > st->noise ? floor : st->noise;
-	if (young_regime(idx, i) && st->mean1 > 0 && st->mean2 > 0)
+	if (!r->otava && young_regime(idx, i) && st->mean1 > 0 && st->mean2 > 0)
 		floor = fmax(floor, r->run_noise * fmin(st->mean1, st->mean2));
 	se = sqrt(side_var(st->sd1, n1, floor) / (double)n1 +
 		  side_var(st->sd2, n2, floor) / (double)n2);
