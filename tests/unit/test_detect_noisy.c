@@ -329,6 +329,53 @@ static void test_young_history_wander(void **state)
 	assert_int_equal(cold, 0);
 }
 
+/*
+ * --outliers keep stays Apache Otava's: the run noise assumed for a
+ * metric (which judges a young history's first change point by default)
+ * changes none of its change points, nor whether each is confirmed, on
+ * young histories with and without a step, noisy (log SD 0.1 a run, a
+ * 1.5x step) and quiet (0.01, a 6 % step: below the 7 % assumed).
+ */
+static void test_young_history_otava(void **state)
+{
+	double x[MAXRUNS];
+	int differ = 0, cps = 0;
+
+	(void)state;
+	rng_state = 4038;
+	for (int i = 0; i < 300; i++) {
+		struct pdb_detect_opts o;
+		struct pdb_detect_result a, b;
+		struct pdb_err err;
+
+		if (i % 2)
+			history(x, 24, 3 + (size_t)(i % 3), 1.06, 0.01);
+		else
+			history(x, 24, i % 4 ? SIZE_MAX : 3 + (size_t)(i % 3), 1.5, 0.1);
+		pdb_detect_opts_init(&o);
+		pdb_detect_opts_for(&o, "cpu_time", "s", PDB_DIR_LOWER);
+		o.outliers = PDB_OUTLIERS_KEEP;
+		assert_int_equal(pdb_detect(x, 24, &o, NULL, NULL, &a, &err), 0);
+		o.run_noise = 0;
+		assert_int_equal(pdb_detect(x, 24, &o, NULL, NULL, &b, &err), 0);
+		cps += (int)a.ncps;
+		if (a.ncps != b.ncps)
+			differ++;
+		else
+			for (size_t k = 0; k < a.ncps; k++)
+				if (a.cps[k].index != b.cps[k].index ||
+				    a.cps[k].confirmed != b.cps[k].confirmed) {
+					differ++;
+					break;
+				}
+		pdb_detect_result_release(&a);
+		pdb_detect_result_release(&b);
+	}
+	print_message("detect --outliers keep: %d change points on 300 young histories, "
+		      "%d histories changed by the assumed run noise\n", cps, differ);
+	assert_int_equal(differ, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_step_and_last_spike),
 		cmocka_unit_test(test_young_history_step),
 		cmocka_unit_test(test_young_history_wander),
+		cmocka_unit_test(test_young_history_otava),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
