@@ -272,7 +272,16 @@ static void print_plan(const struct pdb_spec *spec, const struct pdb_plan *plan,
 {
 	char text[512];
 
-	for (size_t v = 0; co->top && v < spec->nvariants; v++) {
+	if (!pdb_spec_has_git(spec) && (spec->build.argv || spec->build.shell)) {
+		if (co->here_commit)
+			printf("checkout HEAD = %.12s: the current checkout, {dir}", co->here_commit);
+		else
+			printf("checkout: the current directory, {dir}");
+		printf("; build: ");
+		print_argv(spec, 0, PDB_PLAN_NO_POINT, spec->nvariants, &spec->build);
+		putchar('\n');
+	}
+	for (size_t v = 0; pdb_spec_has_git(spec) && v < spec->nvariants; v++) {
 		const struct pdb_variant *var = &spec->variants[v];
 		printf("checkout (%s) %s = %.12s: %s", var->name, var->git ? var->git : "HEAD", co->commit[v],
 		       var->git ? "a temporary worktree, {dir}" : "the current checkout, {dir}");
@@ -362,11 +371,41 @@ static int store_runs(struct pdb_store *store, struct pdb_run *const *runs, cons
 
 /* Check each variant's git: REV out and build it there; record its commit.
  * An exit status, or -1 to go on. */
-static int check_out(struct pdb_spec *spec, struct pdb_checkouts *co, struct pdb_run *const *runs)
+/* Without git: variants: the spec's build, once in the current checkout,
+ * whose commit each run records unless --attr gave one. An exit status, or
+ * -1 to go on. */
+static int build_here(const struct pdb_spec *spec, const struct pdb_checkouts *co,
+		      struct pdb_run *const *runs, size_t nruns)
 {
 	struct pdb_err err;
 	int built;
 
+	if (!spec->build.argv && !spec->build.shell)
+		return -1;
+	for (size_t r = 0; co->here_commit && r < nruns; r++)
+		if (!pdb_run_get_attr(runs[r], "commit"))
+			pdb_run_set_attr(runs[r], "commit", co->here_commit);
+	if (co->here_commit)
+		fprintf(stderr, "perfdb: run: building HEAD (%.12s) in %s\n", co->here_commit, co->top);
+	else
+		fprintf(stderr, "perfdb: run: building in %s\n", co->top);
+	if ((built = pdb_checkouts_build_here(spec, co, &stop_requested, &err)) < 0)
+		return cmd_fail("run", &err);
+	if (built) {
+		fprintf(stderr, "perfdb: run: interrupted while building; nothing was measured\n");
+		return 130;
+	}
+	return -1;
+}
+
+static int check_out(struct pdb_spec *spec, struct pdb_checkouts *co, struct pdb_run *const *runs,
+		     size_t nruns)
+{
+	struct pdb_err err;
+	int built;
+
+	if (!pdb_spec_has_git(spec))
+		return build_here(spec, co, runs, nruns);
 	if (pdb_checkouts_add(spec, co, &err) < 0)
 		return cmd_fail("run", &err);
 	for (size_t v = 0; v < spec->nvariants; v++) {
@@ -542,7 +581,8 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_fail("run", &err);
 		goto out;
 	}
-	if (pdb_spec_has_git(&spec) && pdb_checkouts_resolve(&spec, &co, &err) < 0) {
+	if (pdb_spec_has_git(&spec) ? pdb_checkouts_resolve(&spec, &co, &err) < 0
+				    : pdb_checkouts_here(&spec, &co, &err) < 0) {
 		status = cmd_fail("run", &err);
 		goto out;
 	}
@@ -606,7 +646,7 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL); /* a closed terminal or ssh session: stop as for TERM */
-	if (co.top && (status = check_out(&spec, &co, runs)) >= 0)
+	if (co.top && (status = check_out(&spec, &co, runs, nruns)) >= 0)
 		goto out;
 	status = PDB_EXIT_OK;
 	if (adaptive) {

@@ -7,9 +7,8 @@
 
 #include "compare_cpu.h"
 #include "compare_geomean.h"
-#include "compare_history.h"
-#include "compare_internal.h"
 #include "compare_run_wide.h"
+#include "compare_test.h"
 #include "compare_verdict.h"
 #include "metric_role.h"
 #include "stats.h"
@@ -111,7 +110,7 @@ static double *side_values(const struct entry *e, size_t ne, size_t nruns, size_
 	*n = 0;
 	for (size_t i = 0; i < ne; i++) {
 		const struct pdb_result *r = e[i].r;
-		if (nruns == 1 && r->nsamples > 0 && !has_weights(r)) {
+		if (nruns == 1 && r->nsamples > 0 && !pdb_result_has_weights(r)) {
 			for (size_t k = 0; k < r->nsamples; k++)
 				if (!isnan(r->samples[k].value))
 					v[(*n)++] = r->samples[k].value;
@@ -242,7 +241,7 @@ static void compare_series(struct ctx *c, const struct entry *be, size_t nb,
 	const struct entry *e = nc ? ce : be;
 	const struct pdb_compare_opts *o = c->opts;
 	double *b = NULL, *a = NULL, thr, warn = NAN;
-	int direction = e->r->direction, positive, gate = -1;
+	int direction = e->r->direction, gate = -1;
 	enum pdb_metric_role role = pdb_metric_role(e->r->metric,
 						    pdb_result_get_dim(e->r, "process") != NULL);
 	struct pdb_compare_row *row;
@@ -294,20 +293,17 @@ static void compare_series(struct ctx *c, const struct entry *be, size_t nb,
 		row->hidden = PDB_HIDDEN_BOOKKEEPING;
 	if (pdb_unit_is_duration(row->unit))
 		row->n_zero = floor_zero_times(b, row->n_base, a, row->n_cand, &row->zero_floor);
-	positive = all_positive(b, row->n_base) && all_positive(a, row->n_cand);
-	/* history: one candidate run, not an A/B pair, a stored baseline (id
-	 * 0: an adaptive run's look has none) */
-	if (!c->t.paired && c->out->ncand == 1 && c->scope.until > 0 &&
-	    pdb_compare_test_history(pdb_compare_history_find(c->in, e->key), c->scope.cand_id,
-				     c->out->nbase, c->t.alpha, row, b, a))
-		;
-	else if (role == PDB_ROLE_COUNT_EXACT && positive)
-		compare_exact(&c->t, row, b, a);
-	else if (row->n_base >= 2 && row->n_cand >= 2)
-		compare_samples(&c->t, row, b, a, positive);
-	else
-		compare_single(&c->t, row, nb == 1 ? be->r : NULL, nc == 1 ? ce->r : NULL,
-			       positive);
+	c->t.positive = all_positive(b, row->n_base) && all_positive(a, row->n_cand);
+	/* a stored baseline (id 0: an adaptive run's look has none) */
+	c->t.history = c->scope.until > 0 ? pdb_compare_history_find(c->in, e->key) : NULL;
+	c->t.cand_id = c->scope.cand_id;
+	{
+		struct compare_side sb = { b, row->n_base, row->median_base, c->out->nbase,
+					   nb == 1 ? be->r : NULL, 0 };
+		struct compare_side sa = { a, row->n_cand, row->median_cand, c->out->ncand,
+					   nc == 1 ? ce->r : NULL, 1 };
+		compare_test_series(&c->t, row, &sb, &sa, role == PDB_ROLE_COUNT_EXACT);
+	}
 out:
 	free(b);
 	free(a);
@@ -635,6 +631,8 @@ out:
 	entries_free(be, nbe);
 	entries_free(ce, nce);
 	free(c.t.scratch);
+	free(c.t.logs[0]);
+	free(c.t.logs[1]);
 	pdb_compare_scope_release(&c.scope);
 	return ret;
 }

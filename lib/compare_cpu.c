@@ -7,6 +7,7 @@
 
 #include "metric_role.h"
 #include "model.h"
+#include "stats.h"
 #include "units.h"
 #include "util.h"
 
@@ -34,7 +35,7 @@ static double log_pct(const struct pdb_compare_row *r)
 	if (!isnan(r->change_pct))
 		return r->change_pct;
 	if (r->median_base > 0 && r->median_cand > 0)
-		return 100 * expm1(log(r->median_cand / r->median_base)) + 0.0;
+		return pdb_stats_pct_of_log(log(r->median_cand / r->median_base));
 	return NAN;
 }
 

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "compare_history.h"
-#include "compare_internal.h"
 #include "compare_verdict.h"
 #include "stats.h"
 #include "util.h"
@@ -137,13 +136,13 @@ static int move_is_real(double g, const struct pdb_compare_row *const *rows, siz
 		}
 		if (2 * pdb_stats_t_sf(fabs(g) / tau, df) > alpha) {
 			*why = pdb_xasprintf("inside the run-wide noise of its last runs (±%.3g %% "
-					     "a run)", pct_of_log(tau / M_SQRT2));
+					     "a run)", pdb_stats_pct_of_log(tau / M_SQRT2));
 			return 0;
 		}
 		if (tail / (double)nchg > alpha) {
 			*why = pdb_xasprintf("as large as the whole run's bursts in its last runs "
 					     "(%zu of %zu moves off and back, of %+.1f %% or more)",
-					     bursts, nchg, pct_of_log(fabs(g) / 2));
+					     bursts, nchg, pdb_stats_pct_of_log(fabs(g) / 2));
 			return 0;
 		}
 		return 1;
@@ -156,7 +155,7 @@ static int move_is_real(double g, const struct pdb_compare_row *const *rows, siz
 	{
 		double tau = pdb_stats_median(noise, nn);
 		*why = pdb_xasprintf("inside the run-wide noise assumed until history (±%.3g %% a "
-				     "run)", pct_of_log(tau));
+				     "run)", pdb_stats_pct_of_log(tau));
 		return 2 * pdb_stats_norm_sf(fabs(g) / (M_SQRT2 * tau)) <= alpha;
 	}
 }
@@ -172,9 +171,9 @@ static int net_verdict(const struct pdb_compare_row *r, double g, double alpha)
 	int v;
 
 	net.reason = NULL;
-	net.change_pct = pct_of_log(d - g);
-	net.ci_low_pct = pct_of_log(log1p(r->ci_low_pct / 100) - g);
-	net.ci_high_pct = pct_of_log(log1p(r->ci_high_pct / 100) - g);
+	net.change_pct = pdb_stats_pct_of_log(d - g);
+	net.ci_low_pct = pdb_stats_pct_of_log(log1p(r->ci_low_pct / 100) - g);
+	net.ci_high_pct = pdb_stats_pct_of_log(log1p(r->ci_high_pct / 100) - g);
 	net.p_value = NAN;
 	v = pdb_compare_verdict(&net, alpha, NULL);
 	free(net.reason);
@@ -201,7 +200,7 @@ static void check_metric(struct pdb_compare_row **rows, size_t m,
 	for (size_t s = 0; s < m; s++) {
 		struct pdb_compare_row *r = rows[s];
 		int v = r->verdict;
-		r->run_wide_pct = pct_of_log(g);
+		r->run_wide_pct = pdb_stats_pct_of_log(g);
 		if ((v != PDB_VERDICT_REGRESSION && v != PDB_VERDICT_IMPROVEMENT) ||
 		    net_verdict(r, g, alpha) == v)
 			continue;
@@ -209,8 +208,8 @@ static void check_metric(struct pdb_compare_row **rows, size_t m,
 		free(r->reason);
 		r->reason = pdb_xasprintf(
 			"it moved with the whole run: the %zu %s rows moved %+.1f %% (their median), "
-			"%s; net of that %+.1f %%", m, r->metric, pct_of_log(g), why,
-			pct_of_log(log1p(r->change_pct / 100) - g));
+			"%s; net of that %+.1f %%", m, r->metric, pdb_stats_pct_of_log(g), why,
+			pdb_stats_pct_of_log(log1p(r->change_pct / 100) - g));
 	}
 out:
 	free(why);

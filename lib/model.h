@@ -57,6 +57,15 @@ struct pdb_result {
 	size_t nstats, capstats;
 };
 
+/* Whether a result's samples carry weights (a histogram's buckets). */
+static inline int pdb_result_has_weights(const struct pdb_result *r)
+{
+	for (size_t i = 0; i < r->nsamples; i++)
+		if (pdb_sample_has_weight(&r->samples[i]))
+			return 1;
+	return 0;
+}
+
 /* A benchmark (with its dims) that failed in this run: non-zero exits, a tool's
  * own error entry, a failed repetition. A status, never a series of values. */
 struct pdb_failure {

@@ -2,7 +2,14 @@
 #ifndef PDB_STATS_H
 #define PDB_STATS_H
 
+#include <math.h>
 #include <stddef.h>
+
+/* A change in logs (a log ratio) as a percentage. */
+static inline double pdb_stats_pct_of_log(double d)
+{
+	return 100 * expm1(d) + 0.0; /* + 0.0: no "-0" */
+}
 
 /* The functions keep caches and scratch memory from one call to the next
  * (null distributions, binomials, sorted copies, tables): a compare of many

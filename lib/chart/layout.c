@@ -782,7 +782,7 @@ static int layout_pass(const struct pdb_chart *c, struct pdb_chart_layout *L, in
 		}
 		fit_axis_texts(pl);
 		pdb_chart_place_vmark_labels(p, pl);
-		pdb_chart_place_values(p, pl);
+		pdb_chart_place_values(p, pl, to_px(&pl->x, 0));
 	}
 	return collide;
 }

@@ -129,16 +129,17 @@ double pdb_chart_nines(double percent);
  * cover another or the legend. */
 void pdb_chart_place_vmark_labels(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl);
 /* Value labels of the panel's PDB_MARK_VALUES series (chart/values.c):
- * above each point (beside each bar's end), in the axis unit, left out
- * where one would leave the plot or cover another. */
-void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl);
+ * above each point (beside each bar's end, zero the pixel of x = 0), in
+ * the axis unit, left out where one would leave the plot or cover another. */
+void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl,
+			    double zero);
 /* s cut to width pixels at font size (bold or not), ending in an ellipsis
  * when cut (textbox.c); out may be s. */
 void pdb_chart_fit(char *out, size_t size, const char *s, double font, int bold, double width);
 /* The box of every text the chart draws (titles, tick labels, axis titles,
  * legends as a whole, values), as render places them. *out malloc'ed. */
 size_t pdb_chart_text_boxes(const struct pdb_chart_layout *layout, struct pdb_text_box **out);
-/* Whether two boxes overlap. */
+/* Whether two boxes overlap (textbox.c). */
 int pdb_chart_boxes_overlap(const struct pdb_text_box *a, const struct pdb_text_box *b);
 /* The layout check, one rule: text i of the n boxes b of L is at fault when
  * it leaves the canvas (*off set) or overlaps another; returns the index of

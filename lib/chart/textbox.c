@@ -93,6 +93,11 @@ static double widest(const struct pdb_axis_layout *a)
 	return w;
 }
 
+int pdb_chart_boxes_overlap(const struct pdb_text_box *a, const struct pdb_text_box *b)
+{
+	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
 size_t pdb_chart_text_clash(const struct pdb_chart_layout *L, const struct pdb_text_box *b, size_t n,
 			    size_t i, int *off)
 {

@@ -9,11 +9,6 @@
 #define VALUE_GAP 5.0
 #define MAX_VALUES 40
 
-int pdb_chart_boxes_overlap(const struct pdb_text_box *a, const struct pdb_text_box *b)
-{
-	return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
-}
-
 /* Inside the plot, clear of the legend, the other labels and every point's marker. */
 static int fits(const struct pdb_chart_panel *p, const struct pdb_panel_layout *pl,
 		const struct pdb_text_box *b)
@@ -75,14 +70,16 @@ void pdb_chart_place_vmark_labels(const struct pdb_chart_panel *p, struct pdb_pa
 static void value_text(const struct pdb_chart_panel *p, const struct pdb_chart_series *se, size_t i,
 		       char *out, size_t size)
 {
-	double v = se->y[i], mag = v != 0 ? pow(10, floor(log10(fabs(v))) - 2) : 1;
+	int bar = (se->marks & PDB_MARK_HBAR) != 0;
+	const char *unit = bar ? p->x.unit : p->y.unit;
+	double v = bar ? se->x[i] : se->y[i], mag = v != 0 ? pow(10, floor(log10(fabs(v))) - 2) : 1;
 	struct pdb_tick t = { .value = round(v / mag) * mag }; /* three significant digits */
 
-	if (se->marks & PDB_MARK_HBAR) {
-		snprintf(out, size, "%+.1f%%", se->x[i]);
+	if (bar && unit && strcmp(unit, "%") == 0) { /* a change: signed, as compare prints it */
+		snprintf(out, size, "%+.1f%%", v);
 		return;
 	}
-	pdb_chart_tick_labels(&t, 1, p->y.unit ? p->y.unit : "", 1, 1);
+	pdb_chart_tick_labels(&t, 1, unit ? unit : "", 1, 1);
 	snprintf(out, size, "%s", t.label);
 }
 
@@ -113,12 +110,12 @@ static int beside_point(const struct pdb_chart_panel *p, const struct pdb_panel_
 	return 0;
 }
 
-void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl)
+void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_layout *pl,
+			    double zero)
 {
 	for (size_t s = 0; s < p->nseries; s++) {
 		const struct pdb_chart_series *se = &p->series[s];
 		struct pdb_series_layout *l = &pl->series[s];
-		double zero = pdb_chart_axis_px(&pl->x, 0);
 		if (!(se->marks & PDB_MARK_VALUES) || l->n != se->n || l->n > MAX_VALUES)
 			continue;
 		l->values = pdb_xcalloc(l->n ? l->n : 1, sizeof *l->values);

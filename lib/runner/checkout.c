@@ -1,4 +1,5 @@
-/* Checkouts: the git: REV of each A/B variant in a temporary worktree, built there. */
+/* Checkouts: the git: REV of each A/B variant in a temporary worktree, built there;
+ * without git: variants, the current checkout, built once. */
 #include "runner/checkout.h"
 
 #include <errno.h>
@@ -92,6 +93,29 @@ int pdb_checkouts_resolve(const struct pdb_spec *spec, struct pdb_checkouts *co,
 	return 0;
 }
 
+int pdb_checkouts_here(struct pdb_spec *spec, struct pdb_checkouts *co, struct pdb_err *err)
+{
+	static const char *const top[] = { "rev-parse", "--show-toplevel", NULL };
+	static const char *const head[] = { "rev-parse", "--verify", "--quiet", "HEAD^{commit}", NULL };
+	char out[PATH_MAX], why[512];
+	struct pdb_err ignored;
+
+	memset(co, 0, sizeof *co);
+	/* no git, or not a repository: the current directory */
+	if (git(top, out, sizeof out, why, &ignored) == 0 && out[0]) {
+		co->top = pdb_xstrdup(out);
+		if (git(head, out, sizeof out, why, &ignored) == 0 && out[0])
+			co->here_commit = pdb_xstrdup(out);
+	} else if (getcwd(out, sizeof out)) {
+		co->top = pdb_xstrdup(out);
+	} else {
+		return pdb_err_set(err, PDB_EXIT_RUNTIME, "the current directory: %s", strerror(errno));
+	}
+	free(spec->here);
+	spec->here = pdb_xstrdup(co->top);
+	return 0;
+}
+
 int pdb_checkouts_add(struct pdb_spec *spec, struct pdb_checkouts *co, struct pdb_err *err)
 {
 	char *tmpl = pdb_xasprintf("%s/perfdb-ab-XXXXXX", tmp_root()), real[PATH_MAX], out[PATH_MAX], why[512];
@@ -136,12 +160,13 @@ static const char *last_lines(const char *text)
 	return p > text && *p == '\n' ? p + 1 : p;
 }
 
-int pdb_checkouts_build(const struct pdb_spec *spec, const struct pdb_checkouts *co, size_t v,
-			volatile sig_atomic_t *stop, struct pdb_err *err)
+/* Run the spec's build in dir, its {KEY}s those of variant v (none past
+ * the variants); what names the checkout in an error. */
+static int build_in(const struct pdb_spec *spec, const char *dir, size_t v, const char *what,
+		    volatile sig_atomic_t *stop, struct pdb_err *err)
 {
 	const struct pdb_command *b = &spec->build;
-	const struct pdb_variant *var = &spec->variants[v];
-	struct pdb_exec_opts eo = { .cwd = co->dir[v], .stop = stop };
+	struct pdb_exec_opts eo = { .cwd = dir, .stop = stop };
 	struct pdb_exec_result res;
 	char **argv = NULL, *shell = NULL;
 	size_t n = 0;
@@ -161,14 +186,36 @@ int pdb_checkouts_build(const struct pdb_spec *spec, const struct pdb_checkouts 
 	if (ret == 0 && res.interrupted)
 		ret = 1;
 	else if (ret == 0 && res.status != 0)
-		ret = pdb_err_set(err, PDB_EXIT_RUNTIME, "the build of %s (%s, %.12s) failed with exit status %d%s%s",
-				  var->name, rev_of(var), co->commit[v], res.status,
+		ret = pdb_err_set(err, PDB_EXIT_RUNTIME, "the build of %s failed with exit status %d%s%s",
+				  what, res.status,
 				  res.stderr_tail[0] ? "; its last lines:\n" : " and wrote nothing to stderr",
 				  last_lines(res.stderr_tail));
 	for (size_t i = 0; i < n; i++)
 		free(argv[i]);
 	free(argv);
 	free(shell);
+	return ret;
+}
+
+int pdb_checkouts_build(const struct pdb_spec *spec, const struct pdb_checkouts *co, size_t v,
+			volatile sig_atomic_t *stop, struct pdb_err *err)
+{
+	const struct pdb_variant *var = &spec->variants[v];
+	char *what = pdb_xasprintf("%s (%s, %.12s)", var->name, rev_of(var), co->commit[v]);
+	int ret = build_in(spec, co->dir[v], v, what, stop, err);
+
+	free(what);
+	return ret;
+}
+
+int pdb_checkouts_build_here(const struct pdb_spec *spec, const struct pdb_checkouts *co,
+			     volatile sig_atomic_t *stop, struct pdb_err *err)
+{
+	char *what = co->here_commit ? pdb_xasprintf("the current checkout (%.12s)", co->here_commit)
+				     : pdb_xasprintf("the current directory %s", co->top);
+	int ret = build_in(spec, co->top, spec->nvariants, what, stop, err);
+
+	free(what);
 	return ret;
 }
 
@@ -188,6 +235,7 @@ int pdb_checkouts_release(struct pdb_checkouts *co, struct pdb_err *err)
 		ret = pdb_err_set(err, PDB_EXIT_RUNTIME, "could not remove %s: %s", co->tmp, strerror(errno));
 	free(co->top);
 	free(co->tmp);
+	free(co->here_commit);
 	for (size_t v = 0; v < PDB_CHECKOUTS_MAX; v++) {
 		free(co->commit[v]);
 		free(co->branch[v]);

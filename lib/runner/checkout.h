@@ -1,4 +1,5 @@
-/* Checkouts: the git: REV of each A/B variant in a temporary worktree, built there. */
+/* Checkouts: the git: REV of each A/B variant in a temporary worktree, built there;
+ * without git: variants, the current checkout, built once. */
 #ifndef PDB_CHECKOUT_H
 #define PDB_CHECKOUT_H
 
@@ -18,7 +19,19 @@ struct pdb_checkouts {
 	char *branch[PDB_CHECKOUTS_MAX]; /* the branch its git: REV names, or NULL */
 	char *dir[PDB_CHECKOUTS_MAX];    /* its checkout: a worktree in tmp, or top without git: */
 	int added[PDB_CHECKOUTS_MAX];    /* dir[v] is a worktree perfdb added (and removes) */
+	char *here_commit; /* without git: variants, the current checkout's HEAD, or NULL */
 };
+
+/* Without git: variants, the current checkout, where build: runs once: the
+ * top level of the git repository here (co->here_commit its HEAD), else the
+ * current directory, in co->top and as the spec's {dir}. 0, or -1 with err.
+ * Release with pdb_checkouts_release. */
+int pdb_checkouts_here(struct pdb_spec *spec, struct pdb_checkouts *co, struct pdb_err *err);
+
+/* Run the spec's build once in the current checkout (pdb_checkouts_here).
+ * As pdb_checkouts_build. */
+int pdb_checkouts_build_here(const struct pdb_spec *spec, const struct pdb_checkouts *co,
+			     volatile sig_atomic_t *stop, struct pdb_err *err);
 
 /* Resolve each variant's git: REV to a commit (a variant without git: is the
  * current checkout, its HEAD). 0, or -1 with err (PDB_EXIT_USAGE: no git

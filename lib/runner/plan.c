@@ -242,6 +242,8 @@ static const char *lookup(const struct pdb_spec *spec, size_t bench, size_t poin
 	for (size_t i = 0; variant < spec->nvariants && i < spec->variants[variant].nvars; i++)
 		if (named(spec->variants[variant].vars[i].key, p, len))
 			return spec->variants[variant].vars[i].value;
+	if (spec->here && named("dir", p, len))
+		return spec->here;
 	return NULL;
 }
 

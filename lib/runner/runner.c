@@ -25,9 +25,6 @@ int pdb_runner_check(const struct pdb_spec *spec, struct pdb_err *err)
 	int cpus = pdb_exec_cpus_allowed();
 	size_t variants = spec->nvariants ? spec->nvariants : 1;
 
-	if ((spec->build.argv || spec->build.shell) && !pdb_spec_has_git(spec))
-		return pdb_err_set(err, PDB_EXIT_USAGE, "build: runs in the checkout of a variant with git: REV, "
-				   "and no variant has one");
 	for (size_t b = 0; b < spec->nbenches; b++)
 		for (size_t p = 0; p < pdb_plan_npoints(spec, b); p++) {
 			int want = pdb_plan_vcpus(spec, b, p);

@@ -838,6 +838,7 @@ void pdb_spec_release(struct pdb_spec *spec)
 	matrix_release(spec->matrix, spec->nmatrix);
 	variants_release(spec);
 	command_release(&spec->build);
+	free(spec->here);
 	free(spec->auto_where);
 	pdb_sample_spec_free(spec->sample);
 	memset(spec, 0, sizeof *spec);

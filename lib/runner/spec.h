@@ -81,7 +81,10 @@ struct pdb_spec {
 	int interleave;
 	int warmup, repeat, repeat_auto; /* the top level's: each benchmark's defaults */
 	unsigned measure;             /* the top level's measure:, each command benchmark's default */
-	struct pdb_command build;     /* run in each variant's checkout first (git: variants) */
+	struct pdb_command build;     /* run first in each git: variant's checkout, else once in
+				       * the current checkout */
+	char *here;                   /* {dir} when no variant has git:: the current checkout
+				       * (set by the runner), or NULL */
 	double budget;                /* budget: seconds of an adaptive run; 0: the default */
 	int max_repeat;               /* max_repeat: pairs of an adaptive run; 0: the default */
 	char *auto_where;             /* FILE:LINE:COL of the first repeat: auto, or NULL */

@@ -119,6 +119,9 @@ struct site {
 /* gather.c: read the runs and series, detect change points, sort. */
 int site_gather(struct site *s, struct pdb_err *err);
 void site_release(struct site *s);
+
+/* lookup.c: what the pages ask of what was read, and the pages' hashes. */
+/* The run of id, or NULL. */
 const struct site_run *site_find_run(const struct site *s, int64_t id);
 /* The point of series ss in run (its points are in the order of runs), or NULL. */
 const struct pdb_history_point *site_point_at(const struct site_series *ss,

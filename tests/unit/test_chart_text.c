@@ -91,6 +91,41 @@ static void test_overlap(void **state)
 	assert_false(pdb_chart_boxes_overlap(&a, &d)); /* touching edges do not overlap */
 }
 
+/* A bar's value label reads in the x axis' unit: a change in % signed as
+ * the compare chart draws it, a time as a time (not "+1.5%"). */
+static void test_bar_values(void **state)
+{
+	static const struct {
+		const char *unit;
+		double x;
+		const char *label;
+	} cases[] = {
+		{ "%", 4.2, "+4.2%" },
+		{ "%", -12.345, "-12.3%" },
+		{ "s", 1.5, "1.5 s" },
+		{ "s", 0.0123, "12.3 ms" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct pdb_chart *c = pdb_chart_new("bars", "t", 900, 400, PDB_THEME_LIGHT);
+		struct pdb_chart_panel *p = pdb_chart_add_panel(c, NULL, "x", cases[i].unit, "", "");
+		static const char *const names[] = { "row" };
+		double y = 0;
+		struct pdb_chart_layout *L;
+
+		p->x.include_zero = 1;
+		pdb_chart_axis_categories(&p->y, names, 1);
+		pdb_chart_add_series(p, "bar", PDB_MARK_HBAR | PDB_MARK_VALUES, 0, &cases[i].x, &y,
+				     NULL, NULL, 1);
+		L = pdb_chart_layout(c);
+		assert_int_equal(L->panels[0].series[0].nvalues, 1);
+		assert_string_equal(L->panels[0].series[0].values[0].text, cases[i].label);
+		pdb_chart_layout_free(L);
+		pdb_chart_free(c);
+	}
+}
+
 /* A legend taller than its panel's room stops at "and N more" instead of
  * running into the panel below, and the layout check passes; a text moved
  * onto another fails it. */
@@ -136,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_drawn),
 		cmocka_unit_test(test_overlap),
 		cmocka_unit_test(test_legend_room),
+		cmocka_unit_test(test_bar_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

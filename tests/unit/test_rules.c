@@ -1,5 +1,5 @@
 /* The rules as pure functions, table-driven, without a store: the verdict
- * (lib/compare_verdict.c), the history test (lib/compare_history.c), the
+ * (lib/compare_verdict.c), the history test (lib/compare_test_history.c), the
  * branch and baseline rules (lib/branches.c), retention (lib/retention.c)
  * and a configuration's rules (lib/compare_config.c). */
 #include <math.h>
