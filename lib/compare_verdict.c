@@ -3,11 +3,13 @@
 #include "compare_verdict.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare_input.h"
 #include "model.h"
+#include "stats.h"
 #include "util.h"
 
 static const char *const verdict_names[PDB_VERDICT_COUNT] = {
@@ -32,6 +34,22 @@ int pdb_verdict_parse(const char *name)
  * interval, in percent, or absolute when a value is <= 0 (then against the
  * threshold as a fraction of the larger median). Unchanged means the whole
  * interval is inside the threshold. */
+/* How far a change must go to count at this noise, read off the row's
+ * interval in % (half its width in log terms, either way): ", so a change
+ * counts from about +77 % or -43 %" into buf; "" when there is none. A
+ * reader of "±12 % a run" beside "+74 %, inconclusive" needs it: few runs
+ * and the history's bursts widen the interval far past the noise a run. */
+static const char *reach_text(const struct pdb_compare_row *row, char *buf, size_t size)
+{
+	double hw = (log1p(row->ci_high_pct / 100) - log1p(row->ci_low_pct / 100)) / 2;
+
+	if (!(hw > 0) || !isfinite(hw))
+		return "";
+	snprintf(buf, size, ", so a change counts from about %+.3g %% or %+.3g %%",
+		 pdb_stats_pct_of_log(hw), pdb_stats_pct_of_log(-hw));
+	return buf;
+}
+
 int pdb_compare_verdict(struct pdb_compare_row *row, double alpha, const char *branch)
 {
 	/* worse-side sign: +1 when larger is worse; none is gated as lower
@@ -45,6 +63,7 @@ int pdb_compare_verdict(struct pdb_compare_row *row, double alpha, const char *b
 	double thr = percent ? row->threshold_pct
 		: row->threshold_pct / 100 * fmax(fabs(row->median_base), fabs(row->median_cand));
 	double wlo = fmin(s * lo, s * hi), whi = fmax(s * lo, s * hi), w = s * est;
+	char reach[80];
 	int sig;
 
 	if (isnan(lo) || isnan(hi)) {
@@ -72,16 +91,16 @@ int pdb_compare_verdict(struct pdb_compare_row *row, double alpha, const char *b
 					    "threshold", row->threshold_pct);
 	else if (!isnan(row->run_noise_pct))
 		row->reason = pdb_xasprintf("inside the run-to-run noise assumed until %d runs of "
-					    "history%s%s (±%.3g %% a run): history would tell",
+					    "history%s%s (±%.3g %% a run%s): history would tell",
 					    PDB_COMPARE_HISTORY_MIN_RUNS, branch ? " on " : "",
 					    branch ? branch : "",
-					    row->run_noise_pct);
+					    row->run_noise_pct, reach_text(row, reach, sizeof reach));
 	else if (row->n_history)
 		row->reason = pdb_xasprintf("not significant against the run-to-run noise of its "
-					    "last %zu runs%s%s (±%.3g %% a run): more runs would tell",
+					    "last %zu runs%s%s (±%.3g %% a run%s): more runs would tell",
 					    row->n_history, branch ? " on " : "",
 					    branch ? branch : "",
-					    row->history_spread_pct);
+					    row->history_spread_pct, reach_text(row, reach, sizeof reach));
 	else
 		row->reason = pdb_xasprintf("the interval is wider than ±%g %%: more values "
 					    "would tell", row->threshold_pct);
