@@ -70,7 +70,7 @@
 # The programs a set builds (G's and K's bench.cpp, H's test_h.py, I's chase.c,
 # matmul.c and words.py, J's prog.c, L's kern.c, N's lcg.c) are kept once, in the set's
 # fixture folder, and copied from there (sources).
-# Not run by the suite: about 6 minutes a set on 2 loaded cores.
+# Not run by the suite: about 6 minutes a set on 2 loaded cores (M 18, N 8).
 # load.txt also says `uptime` when a set starts and when it ends (other work
 # on the machine).
 # Usage: sh tests/bench/make-gate-noise.sh [OUT [SETS]]
