@@ -195,7 +195,8 @@ static int see_run(void *ctx, const struct pdb_stored_run_values *rv, struct pdb
 		r->n++;
 	assert_int_equal(got, 0);
 	r->nfailed = rv->nfailed;
-	memcpy(r->failed, rv->failed, rv->nfailed * sizeof *rv->failed);
+	if (rv->nfailed > 0) /* (failed is NULL without) */
+		memcpy(r->failed, rv->failed, rv->nfailed * sizeof *rv->failed);
 	return 0;
 }
 
