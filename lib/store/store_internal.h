@@ -21,8 +21,8 @@ int pdb_store_migrate_scans(struct pdb_store *store, struct pdb_err *err);
  * of each of its results, packed), from its samples and statistics as the
  * store has them. In the caller's transaction. */
 int pdb_store_migrate_run_values(struct pdb_store *store, struct pdb_err *err);
-/* Keep run_id's values (vals packed by pdb_run_values_pack): st is
- * PDB_RUN_VALUES_INSERT prepared, reset after the step. */
+/* Keep run_id's values, packed by pdb_run_values_pack (which sorts vals in
+ * place): st is PDB_RUN_VALUES_INSERT prepared, reset after the step. */
 #define PDB_RUN_VALUES_INSERT "INSERT INTO run_values(run_id, vals) VALUES (?, ?)"
 int pdb_store_put_run_values(struct pdb_store *store, sqlite3_stmt *st, int64_t run_id,
 			     struct pdb_series_value *vals, size_t n, struct pdb_err *err);
