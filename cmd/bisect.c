@@ -13,6 +13,7 @@
 #include "compare_cpu.h"
 #include "gather/compare_gather.h"
 #include "metric_role.h"
+#include "runner/adaptive.h"
 #include "runner/git.h"
 #include "runner/instrument.h"
 #include "stats.h"
@@ -21,6 +22,10 @@
 static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx);
 
 enum { OPT_GOOD = CMD_LONG_ONLY, OPT_BAD, OPT_BUDGET };
+
+/* The smallest change worth bisecting by time, in %: half the 20 % a
+ * bisection is meant for, so that a machine's noise is never bisected. */
+#define BISECT_MARGIN_PCT 10.0
 
 static const char *const formats[] = { "text", "markdown", "json", NULL };
 
@@ -32,8 +37,14 @@ static const struct cmd_option options[] = {
 	{ "metric", 'm', "M", "the metric followed (default: instructions when every\n"
 			      "benchmark run measures them, else cpu_time when the\n"
 			      "benchmarks compute, else wall_time)" },
+	{ "threshold", 't', "PCT", "the smallest change worth bisecting: good and bad\n"
+				   "closer than PCT % are no change (default 10, and\n"
+				   "an exact count's own threshold: 1 % for instructions)",
+	  .type = CMD_NUMBER, .min = 0, .above = 1, .max = 1000 },
 	{ "budget", OPT_BUDGET, "SECONDS", "measuring time of the whole bisection; each step\n"
-					   "gets half of what is left (the last, all of it)",
+					   "gets half of what is left (the last, all of it;\n"
+					   "the first, all of it until good and bad are told\n"
+					   "apart)",
 	  .type = CMD_NUMBER, .min = 0, .above = 1, .max = INFINITY, .def = "1800" },
 	{ "format", 'F', "FMT", "text, markdown or json", .choices = formats, .def = "text" },
 	{ "config", 'c', "FILE", "alpha and thresholds (default ./perfdb.yaml)" },
@@ -48,13 +59,15 @@ const struct command cmd_bisect = {
 	.text = "Run in a git repository. Each step checks good, a midpoint and bad out\n"
 		"and builds them (the spec's build:) in worktrees, then runs them in\n"
 		"triples, the midpoint always between the two, adding triples until\n"
-		"it is decided: the first step until good and bad differ (or do not:\n"
-		"exit 0), every step until the midpoint is nearer good, nearer bad, or\n"
-		"carries between 1/8 and 7/8 of the change (a change split over\n"
-		"several commits: a range). With measure: [instructions] one run of\n"
-		"each revision. Every run is stored with its commit and a bisect\n"
-		"attribute. Exit 1 when a regression is found, 0 when good and bad do\n"
-		"not differ or the change is an improvement (named all the same), 3\n"
+		"it is decided: the first step until good and bad differ by the\n"
+		"threshold or more, or by less (no change: exit 0), every step until\n"
+		"the midpoint is nearer good, nearer bad, or carries between 1/8 and\n"
+		"7/8 of the change (a change split over several commits: a range).\n"
+		"Each interval is the sign test's, sequential over the looks. With\n"
+		"measure: [instructions] one run of each revision. Every run is\n"
+		"stored with its commit and a bisect attribute. Exit 1 when a\n"
+		"regression is found, 0 when good and bad differ by less than the\n"
+		"threshold or the change is an improvement (named all the same), 3\n"
 		"when the budget ends first (the commits that remain are said);\n"
 		"Ctrl-C: 130, worktrees removed.\n",
 	.operand = CMD_OPERAND_FILE,
@@ -76,8 +89,11 @@ struct bisection {
 	struct bisect_step *steps;
 	size_t nsteps, cap;
 	double alpha, budget, spent;
+	double margin_pct;                 /* --threshold; NaN: an exact count's own */
+	struct pdb_bisect_looks looks;     /* of every step, the midpoints' ranks */
+	size_t whole_rank[PDB_BISECT_MAX_LOOKS]; /* the whole change's ranks at them */
 	int metric_given;                  /* --metric, or an exact instrument's */
-	int all_unchanged;                 /* the whole change's rows are all unchanged */
+	int all_unchanged;                 /* the whole change's rows are all within the margin */
 	int confirmed;                     /* the whole change is a regression or an improvement */
 };
 
@@ -90,8 +106,9 @@ static int gated(const struct pdb_compare_row *r)
 }
 
 /* The whole change: the gated row that changed most, followed from then
- * on; whether every gated row is unchanged, and whether the one followed
- * changed (a regression or an improvement). */
+ * on. With exact counts, whether every gated row is within the margin
+ * (the count's threshold unless --threshold), and whether the one followed
+ * is beyond it. */
 static void choose_row(struct bisection *s, const struct pdb_compare *c)
 {
 	const struct pdb_compare_row *best = NULL;
@@ -103,17 +120,18 @@ static void choose_row(struct bisection *s, const struct pdb_compare *c)
 			continue;
 		n++;
 		/* an exact count is its estimate: unchanged within the
-		 * threshold (1 % for instructions), whatever a history says */
-		unchanged += s->rep.exact ? fabs(r->change_pct) <= r->threshold_pct
-					  : r->verdict == PDB_VERDICT_UNCHANGED;
+		 * margin, whatever a history says */
+		unchanged += fabs(r->change_pct) <= (isnan(s->margin_pct) ? r->threshold_pct : s->margin_pct);
 		if (!best || fabs(r->change_pct) > fabs(best->change_pct))
 			best = r;
 	}
-	s->all_unchanged = n > 0 && unchanged == n;
+	if (s->rep.exact)
+		s->all_unchanged = n > 0 && unchanged == n;
 	if (!best)
 		return;
-	s->confirmed = s->rep.exact ? fabs(best->change_pct) > best->threshold_pct
-				    : best->verdict == PDB_VERDICT_REGRESSION || best->verdict == PDB_VERDICT_IMPROVEMENT;
+	s->rep.margin_pct = isnan(s->margin_pct) ? best->threshold_pct : s->margin_pct;
+	if (s->rep.exact)
+		s->confirmed = fabs(best->change_pct) > s->rep.margin_pct;
 	free(s->row->benchmark);
 	free(s->row->dims);
 	free(s->row->metric);
@@ -172,10 +190,48 @@ static void choose_metric(struct bisection *s, const struct pdb_run *good)
 		: "the benchmarks wait more than they compute");
 }
 
+/* By time, the whole change from the triples so far at rank k: every
+ * gated row's b - g by the sign test against the margin. No change when
+ * all lie within it; confirmed when the row followed changed by it or
+ * more (its interval then the whole change's). */
+static void judge_whole(struct bisection *s, const struct pdb_compare *c, struct pdb_run *const *runs, size_t k)
+{
+	double margin = log1p(s->margin_pct / 100);
+	size_t n = 0, same = 0;
+
+	s->confirmed = 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pdb_compare_row *r = &c->rows[i];
+		struct bisect_row at = { .benchmark = r->benchmark, .dims = r->dims, .metric = r->metric };
+		double *g, *b, est, lo, hi;
+		size_t ng, nb;
+		int v = -1;
+		if (!gated(r))
+			continue;
+		ng = bisect_row_logs(runs[0], &at, &g);
+		nb = bisect_row_logs(runs[2], &at, &b);
+		if (ng && ng == nb)
+			v = pdb_bisect_whole(g, b, ng, k, margin, &est, &lo, &hi);
+		free(g);
+		free(b);
+		if (v < 0)
+			continue;
+		n++;
+		same += v == PDB_BISECT_WHOLE_SAME;
+		if (s->row->metric && !bisect_same_row(&at, s->row))
+			continue;
+		s->row->lo = lo;
+		s->row->est = est;
+		s->row->hi = hi;
+		s->confirmed = v == PDB_BISECT_WHOLE_CHANGED;
+	}
+	s->all_unchanged = n > 0 && same == n;
+}
+
 /* The place of the step's midpoint from the triples so far (the exact
  * path passes single values): its side and change from good. */
 static void place_step(struct bisection *s, struct bisect_step *st, const double *g, const double *m,
-		       const double *b, size_t n, double conf)
+		       const double *b, size_t n, size_t k)
 {
 	struct pdb_bisect_place p;
 	int sign = s->row->est < 0 ? -1 : 1;
@@ -183,53 +239,11 @@ static void place_step(struct bisection *s, struct bisect_step *st, const double
 	if (s->rep.exact) {
 		pdb_bisect_place_exact(g[0], m[0], b[0], &p);
 		st->lo = st->est = st->hi = m[0] - g[0];
-	} else if (pdb_bisect_place_of(g, m, b, n, conf, &p) < 0 ||
-		   pdb_bisect_contrast(g, m, b, n, 0, conf, &st->est, &st->lo, &st->hi) < 0)
+	} else if (pdb_bisect_place_of(g, m, b, n, k, &p) < 0 ||
+		   pdb_bisect_contrast(g, m, b, n, 0, k, &st->est, &st->lo, &st->hi) < 0)
 		return;
 	st->share = s->row->est != 0 ? st->est / s->row->est : NAN;
 	st->side = pdb_bisect_side(&p, sign);
-}
-
-/* A look at a run of triples: the whole change (at the first step, until
- * it is confirmed or unchanged), then the midpoint's place. */
-static int judge_triples(void *ctx, struct pdb_run *const *runs, const struct pdb_look *l)
-{
-	struct bisection *s = ctx;
-	struct bisect_step *st = &s->steps[s->nsteps - 1];
-	double *logs[3] = { NULL, NULL, NULL };
-	size_t n[3];
-	int done;
-
-	choose_metric(s, runs[0]);
-	if (!s->confirmed) {
-		struct pdb_compare_opts cmp = s->env.cmp;
-		struct pdb_compare c;
-		struct pdb_err err;
-		cmp.alpha = pdb_bisect_alpha(s->alpha, s->rep.n, 0) / (double)l->nlooks;
-		if (pdb_compare_runs(s->env.store, &runs[0], 1, &runs[2], 1, &cmp, &c, &err) < 0) {
-			cmd_fail("bisect", &err);
-			pdb_compare_release(&c);
-			return 1;
-		}
-		choose_row(s, &c);
-		pdb_compare_release(&c);
-		if (s->all_unchanged)
-			return 1;
-	}
-	if (!s->row->metric)
-		return 0;
-	for (size_t v = 0; v < 3; v++)
-		n[v] = bisect_row_logs(runs[v], s->row, &logs[v]);
-	if (n[0] && n[0] == n[1] && n[1] == n[2])
-		place_step(s, st, logs[0], logs[1], logs[2], n[0],
-			   1 - pdb_bisect_alpha(s->alpha, s->rep.n, 1) / (double)l->nlooks);
-	for (size_t v = 0; v < 3; v++)
-		free(logs[v]);
-	done = s->confirmed && st->side != PDB_BISECT_OPEN;
-	if (done)
-		fprintf(stderr, "perfdb: bisect: %zu/%zu %.12s: share %.2f: %s\n", st->index, s->rep.n,
-			s->rep.commits[st->index].sha, st->share, pdb_bisect_side_name(st->side));
-	return done;
 }
 
 /* Steps left when the ranges stand as they are (a change by one commit). */
@@ -243,13 +257,69 @@ static size_t steps_left(const struct pdb_bisect *b)
 
 /* A step's budget: half of what is left while other steps may follow, all
  * of it for the last. A step stops at the first look that decides it, so a
- * clear step leaves most of its half to the next; a step that needs more
- * (the first, which must also tell good from bad, or tell that nothing
- * changed) gets it. An equal share of the steps left stopped bisections on a
- * loaded runner with most of the budget unused. */
+ * clear step leaves most of its half to the next. An equal share of the
+ * steps left stopped bisections on a loaded runner with most of the budget
+ * unused. */
 static double share_of_budget(const struct bisection *s, size_t steps)
 {
 	return (s->budget - s->spent) / (steps > 1 ? 2.0 : 1.0);
+}
+
+/* The first step's budget at a look at elapsed seconds: all that is left
+ * while good and bad are not told apart (no change would end the
+ * bisection, and nothing else can follow before it); once they are, the
+ * seconds so far and half of the rest, as every step. */
+static double first_step_budget(const struct bisection *s, double elapsed)
+{
+	double left = s->budget - s->spent;
+
+	if (!s->confirmed)
+		return left;
+	return elapsed + (left - elapsed) / (steps_left(&s->b) > 1 ? 2.0 : 1.0);
+}
+
+/* A look at a run of triples: the whole change (at the first step, until
+ * it is confirmed or within the margin), then the midpoint's place, each
+ * at its rank of the look. */
+static int judge_triples(void *ctx, struct pdb_run *const *runs, const struct pdb_look *l, double *budget)
+{
+	struct bisection *s = ctx;
+	struct bisect_step *st = &s->steps[s->nsteps - 1];
+	double *logs[3] = { NULL, NULL, NULL };
+	size_t n[3];
+	int done;
+
+	choose_metric(s, runs[0]);
+	if (!s->confirmed) {
+		struct pdb_compare c;
+		struct pdb_err err;
+		/* compare names the rows, their directions and the one that
+		 * changed most; the sign test judges them */
+		if (pdb_compare_runs(s->env.store, &runs[0], 1, &runs[2], 1, &s->env.cmp, &c, &err) < 0) {
+			cmd_fail("bisect", &err);
+			pdb_compare_release(&c);
+			return 1;
+		}
+		choose_row(s, &c);
+		judge_whole(s, &c, runs, s->whole_rank[l->look]);
+		pdb_compare_release(&c);
+		*budget = first_step_budget(s, l->elapsed);
+		if (s->all_unchanged)
+			return 1;
+	}
+	if (!s->row->metric)
+		return 0;
+	for (size_t v = 0; v < 3; v++)
+		n[v] = bisect_row_logs(runs[v], s->row, &logs[v]);
+	if (n[0] && n[0] == n[1] && n[1] == n[2])
+		place_step(s, st, logs[0], logs[1], logs[2], n[0], s->looks.rank[l->look]);
+	for (size_t v = 0; v < 3; v++)
+		free(logs[v]);
+	done = s->confirmed && st->side != PDB_BISECT_OPEN;
+	if (done)
+		fprintf(stderr, "perfdb: bisect: %zu/%zu %.12s: share %.2f: %s\n", st->index, s->rep.n,
+			s->rep.commits[st->index].sha, st->share, pdb_bisect_side_name(st->side));
+	return done;
 }
 
 /* Exact: measure good and bad once each and decide whether they differ.
@@ -304,7 +374,7 @@ static int step_exact(struct bisection *s, struct bisect_step *st)
 		double g = 0, m, b = s->row->est;
 		bisect_row_set(&at, r);
 		m = at.est;
-		place_step(s, st, &g, &m, &b, 1, 1);
+		place_step(s, st, &g, &m, &b, 1, 0);
 	}
 	pdb_compare_release(&c);
 	return 0;
@@ -318,6 +388,15 @@ static int bisect_commits(struct bisection *s)
 
 	if (s->rep.exact && (status = confirm_exact(s)) >= 0)
 		return status;
+	if (!s->rep.exact) {
+		int max = s->env.spec->max_repeat ? s->env.spec->max_repeat : PDB_ADAPTIVE_MAX_REPEAT;
+		if (pdb_bisect_looks(pdb_bisect_alpha(s->alpha, s->rep.n, 1), max, &s->looks) < 0) {
+			fprintf(stderr, "perfdb: bisect: max_repeat %d: too few triples for the sign test to reach "
+				"alpha %g\n", max, pdb_bisect_alpha(s->alpha, s->rep.n, 1));
+			return PDB_EXIT_USAGE;
+		}
+		pdb_bisect_ranks(s->looks.at, s->looks.n, pdb_bisect_alpha(s->alpha, s->rep.n, 0), s->whole_rank);
+	}
 	pdb_bisect_init(&s->b, s->rep.n);
 	while ((i = pdb_bisect_next(&s->b)) != 0 || !s->confirmed) {
 		/* one commit after good (n 1): bad is the midpoint, to confirm */
@@ -330,9 +409,9 @@ static int bisect_commits(struct bisection *s)
 				return status;
 		} else {
 			if ((status = bisect_measure_triples(&s->env, s->rep.commits[0].sha, s->rep.commits[st->index].sha,
-							     s->rep.commits[s->rep.n].sha,
-							     pdb_bisect_alpha(s->alpha, s->rep.n, 1),
-							     share_of_budget(s, steps_left(&s->b)), judge_triples, s,
+							     s->rep.commits[s->rep.n].sha, &s->looks,
+							     s->confirmed ? share_of_budget(s, steps_left(&s->b))
+							     : first_step_budget(s, 0), judge_triples, s,
 							     &st->m)) != 0)
 				return status;
 			s->spent += st->m.seconds;
@@ -342,8 +421,8 @@ static int bisect_commits(struct bisection *s)
 			return PDB_EXIT_OK;
 		}
 		if (!s->confirmed) {
-			fprintf(stderr, "perfdb: bisect: good and bad were not told apart within the first step's "
-				"share of the budget\n");
+			fprintf(stderr, "perfdb: bisect: good and bad were not told apart (by %g %% or more, or "
+				"less) within the budget\n", s->rep.margin_pct);
 			s->rep.outcome = BISECT_UNDECIDED;
 			s->rep.first = 1;
 			s->rep.last = s->rep.n;
@@ -412,6 +491,7 @@ static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	s.row = &s.rep.row;
 	s.rep.outcome = -1; /* until one is found: an error prints no report */
 	s.row->lo = s.row->est = s.row->hi = NAN;
+	s.margin_pct = NAN;
 	format = cmd_default_choice(&cmd_bisect, "format");
 	s.budget = cmd_default_number(&cmd_bisect, "budget");
 	while ((c = cmd_next_option(argc, argv, &cmd_bisect)) != -1) {
@@ -423,6 +503,7 @@ static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		case 'c': config = optarg; break;
 		case 'F': format = cmd_arg.choice; break;
 		case OPT_BUDGET: s.budget = cmd_arg.number; break;
+		case 't': s.margin_pct = cmd_arg.number; break;
 		default:
 			if ((status = cmd_common_option(&cmd_bisect, ctx, c)) >= 0)
 				goto out;
@@ -446,6 +527,9 @@ static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	s.env.cmp.metric_glob = metric ? metric : s.rep.exact ? "instructions" : NULL;
 	s.metric_given = s.env.cmp.metric_glob != NULL;
 	s.env.cmp.bench_glob = s.env.only;
+	if (!s.rep.exact && isnan(s.margin_pct))
+		s.margin_pct = BISECT_MARGIN_PCT;
+	s.rep.margin_pct = s.margin_pct;
 	s.alpha = s.env.cmp.config && !isnan(s.env.cmp.config->alpha) ? s.env.cmp.config->alpha : PDB_ALPHA_DEFAULT;
 	pdb_uuid4(id);
 	s.rep.id = id;

@@ -32,7 +32,7 @@ static int on_look(void *vctx, const struct pdb_look *l)
 	k->ad.elapsed = l->elapsed;
 	fprintf(stderr, "%sperfdb: bisect: look %zu/%zu: %d triples, %.0f s\n", k->env->tty ? "\r\033[K" : "",
 		l->look + 1, l->nlooks, l->pairs, l->elapsed);
-	stop = k->decided = k->judge(k->ctx, k->ad.runs, l);
+	stop = k->decided = k->judge(k->ctx, k->ad.runs, l, &k->ad.budget);
 	return stop || l->look + 1 >= l->nlooks || !adaptive_next_fits(&k->ad, l);
 }
 
@@ -144,8 +144,20 @@ out:
 	return status;
 }
 
+/* "23 looks at 16, 20, ... 1000 triples, a sequential sign test at alpha A" */
+static void looks_text(const struct pdb_bisect_looks *s, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "%zu look%s at ", s->n, s->n > 1 ? "s" : "");
+
+	for (size_t i = 0; i < s->n && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%d", i ? ", " : "", s->at[i]);
+	if (n < size)
+		snprintf(buf + n, size - n, " triples, a sequential sign test at alpha %g (%.2g a look)", s->alpha,
+			 2 * s->tail);
+}
+
 int bisect_measure_triples(const struct bisect_env *env, const char *good, const char *mid, const char *bad,
-			   double alpha, double budget, bisect_judge judge, void *ctx,
+			   const struct pdb_bisect_looks *schedule, double budget, bisect_judge judge, void *ctx,
 			   struct bisect_measured *m)
 {
 	static const char *const names[3] = { "good", "mid", "bad" };
@@ -153,21 +165,23 @@ int bisect_measure_triples(const struct bisect_env *env, const char *good, const
 	struct looks looks = { .env = env, .judge = judge, .ctx = ctx };
 	struct pdb_plan plan = { 0 };
 	struct pdb_err err;
-	char text[512];
-	int max = env->spec->max_repeat ? env->spec->max_repeat : PDB_ADAPTIVE_MAX_REPEAT, status;
+	char text[1024];
+	int status;
 
 	memset(m, 0, sizeof *m);
 	looks.ad.who = "bisect";
 	looks.ad.tty = env->tty;
 	looks.ad.budget = budget;
+	looks.ad.sched.nlooks = schedule->n;
+	memcpy(looks.ad.sched.looks, schedule->at, schedule->n * sizeof *schedule->at);
+	looks.ad.sched.alpha = schedule->alpha;
+	looks.ad.sched.look_alpha = 2 * schedule->tail;
 	pdb_spec_set_revisions(env->spec, names, revs, 3);
-	if (pdb_adaptive_schedule(alpha, max, &looks.ad.sched, &err) < 0 ||
-	    pdb_plan_build_looks(env->spec, env->only, PDB_PLAN_AUTO, looks.ad.sched.looks,
-				 looks.ad.sched.nlooks, &plan, &err) < 0) {
+	if (pdb_plan_build_looks(env->spec, env->only, PDB_PLAN_AUTO, schedule->at, schedule->n, &plan, &err) < 0) {
 		status = cmd_fail("bisect", &err);
 		goto out;
 	}
-	adaptive_schedule_text(&looks.ad, text, sizeof text);
+	looks_text(schedule, text, sizeof text);
 	fprintf(stderr, "perfdb: bisect: %.12s between %.12s and %.12s: %s; budget %.0f s\n", mid, good, bad,
 		text, budget);
 	status = measure(env, &plan, &looks, m);
@@ -191,6 +205,12 @@ int bisect_measure_one(const struct bisect_env *env, const char *name, const cha
 		status = measure(env, &plan, NULL, m);
 	pdb_plan_release(&plan);
 	return status;
+}
+
+int bisect_same_row(const struct bisect_row *a, const struct bisect_row *b)
+{
+	return strcmp(a->benchmark, b->benchmark) == 0 && strcmp(a->dims, b->dims) == 0 &&
+	       strcmp(a->metric, b->metric) == 0;
 }
 
 const struct pdb_compare_row *bisect_find_row(const struct pdb_compare *c, const struct bisect_row *row)

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "bisect.h"
 #include "compare.h"
 #include "runner/runner.h"
 #include "runner/spec.h"
@@ -35,8 +36,9 @@ struct bisect_row {
 int bisect_row_worse(const struct bisect_row *row);
 
 /* When a run of triples stops: the runs so far (good, mid, bad) at look l
- * of the schedule's nlooks; 1 to stop, 0 for more triples. */
-typedef int (*bisect_judge)(void *ctx, struct pdb_run *const *runs, const struct pdb_look *l);
+ * of the schedule's nlooks; 1 to stop, 0 for more triples. *budget is the
+ * run's seconds, which the judge may change for the looks to come. */
+typedef int (*bisect_judge)(void *ctx, struct pdb_run *const *runs, const struct pdb_look *l, double *budget);
 
 /* One measurement's outcome. */
 struct bisect_measured {
@@ -51,12 +53,12 @@ struct bisect_measured {
  * checked out and built in a worktree, repeated in triples in the order
  * good mid bad, bad mid good (mid always between them, so that drift
  * within a triple cancels in its contrasts), look by look on the schedule
- * for alpha, at most budget seconds, until judge says stop; the three runs
+ * looks, at most budget seconds, until judge says stop; the three runs
  * stored, sharing an ab attribute. 0, or an exit status (said on stderr:
  * 130 when interrupted, nothing then stored while building). The
  * worktrees are removed whatever happens. */
 int bisect_measure_triples(const struct bisect_env *env, const char *good, const char *mid, const char *bad,
-			   double alpha, double budget, bisect_judge judge, void *ctx,
+			   const struct pdb_bisect_looks *looks, double budget, bisect_judge judge, void *ctx,
 			   struct bisect_measured *m);
 
 /* commit measured alone (one run of the spec's repetitions, as variant
@@ -66,6 +68,8 @@ int bisect_measure_one(const struct bisect_env *env, const char *name, const cha
 
 /* The row of c that is row's series; NULL when c has none. */
 const struct pdb_compare_row *bisect_find_row(const struct pdb_compare *c, const struct bisect_row *row);
+/* Whether a and b name the same series. */
+int bisect_same_row(const struct bisect_row *a, const struct bisect_row *b);
 /* Put the change of r (its estimate and interval, as log ratios) into row. */
 void bisect_row_set(struct bisect_row *row, const struct pdb_compare_row *r);
 /* The logs of row's series' samples in run, in the order measured (a

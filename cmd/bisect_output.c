@@ -50,13 +50,14 @@ static void headline(const struct bisect_report *r, struct pdb_buf *b, int md)
 	const char *q = md ? "`" : "";
 	char series[400], change[80];
 
+	change_text(r->row.lo, r->row.est, r->row.hi, r->exact, change, sizeof change);
 	if (r->outcome == BISECT_NO_CHANGE) {
-		pdb_buf_printf(b, "no change: good and bad do not differ");
+		pdb_buf_printf(b, "no change: good and bad differ by less than %g %%", r->margin_pct);
 		if (r->row.metric)
-			pdb_buf_printf(b, " (%s unchanged)", series_text(r, series, sizeof series));
+			pdb_buf_printf(b, " (%s %s)", series_text(r, series, sizeof series), change);
+		pdb_buf_printf(b, ": nothing to bisect");
 		return;
 	}
-	change_text(r->row.lo, r->row.est, r->row.hi, r->exact, change, sizeof change);
 	if (r->outcome == BISECT_LOCATED) {
 		pdb_buf_printf(b, "%s: %s%.12s%s ", bisect_row_worse(&r->row) ? "first bad commit"
 			       : "first commit of the improvement", q, sha_at(r, r->first), q);
@@ -195,14 +196,15 @@ static void print_json(const struct bisect_report *r)
 	json_object_set_new(o, "bad", json_string(sha_at(r, r->n)));
 	json_object_set_new(o, "commits", json_integer((json_int_t)r->n));
 	json_object_set_new(o, "exact", json_boolean(r->exact));
+	json_object_set_new(o, "threshold_pct", real_or_null(r->margin_pct));
 	if (r->row.metric) {
 		json_object_set_new(o, "series", json_pack("{s:s, s:s, s:s}", "benchmark", r->row.benchmark,
 							   "dims", r->row.dims, "metric", r->row.metric));
 		json_object_set_new(o, "change", json_pack("{s:o, s:o, s:o, s:s}", "change_pct", real_or_null(pct(r->row.est)),
 							   "ci_low_pct", real_or_null(pct(r->row.lo)),
 							   "ci_high_pct", real_or_null(pct(r->row.hi)),
-							   "verdict", bisect_row_worse(&r->row) ? "regression"
-							   : "improvement"));
+							   "verdict", r->outcome == BISECT_NO_CHANGE ? "unchanged"
+							   : bisect_row_worse(&r->row) ? "regression" : "improvement"));
 	}
 	if (r->outcome == BISECT_LOCATED || r->outcome == BISECT_RANGE) {
 		json_object_set_new(o, "first_bad", commit_json(r, r->first));

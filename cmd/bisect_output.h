@@ -9,7 +9,7 @@
 #include "runner/git.h"
 
 enum bisect_outcome {
-	BISECT_NO_CHANGE,  /* good and bad do not differ: exit 0 */
+	BISECT_NO_CHANGE,  /* good and bad differ by less than the margin: exit 0 */
 	BISECT_LOCATED,    /* one commit: exit 1 */
 	BISECT_RANGE,      /* several adjacent commits made it: exit 1 */
 	BISECT_UNDECIDED,  /* the budget or a measurement ended first: exit 3 */
@@ -30,6 +30,7 @@ struct bisect_report {
 	const struct pdb_git_commit *commits; /* good, then the n commits after it, bad last */
 	size_t n;
 	int exact;                         /* an exact instrument: one run a revision */
+	double margin_pct;                 /* the smallest change worth bisecting */
 	struct bisect_row row;             /* the series followed; the whole change */
 	int outcome;                       /* enum bisect_outcome */
 	size_t first, last;                /* the range found (first == last: one commit);

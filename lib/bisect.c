@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats.h"
 #include "util.h"
@@ -14,30 +15,115 @@ const char *pdb_bisect_side_name(int side)
 	return side >= PDB_BISECT_OPEN && side <= PDB_BISECT_BAD ? names[side] : "?";
 }
 
-/* The 1-based rank k of sorted n values whose k-th and (n + 1 - k)-th
- * bound the median at conf (the sign test's interval: the chance that
- * fewer than k of n fall below the median is at most (1 - conf) / 2, for
- * any continuous distribution); 0 when n is too few. */
-static size_t sign_rank(size_t n, double conf)
+size_t pdb_bisect_rank(size_t n, double tail)
 {
-	double tail = 0, half = (1 - conf) / 2;
+	double sum = 0;
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		tail += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) -
-			    (double)n * M_LN2);
-		if (tail > half)
+		sum += exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) -
+			   (double)n * M_LN2);
+		if (sum > tail)
 			break;
 		k = i + 1;
 	}
 	return k;
 }
 
+double pdb_bisect_miss(const int *at, const size_t *rank, size_t n)
+{
+	/* p[j]: the chance that j of the triples so far lie below the median
+	 * and no look has missed yet; a look at rank k misses below when
+	 * fewer than k lie below (its k-th contrast is above the median) */
+	size_t last = n ? (size_t)at[n - 1] : 0;
+	double *p = pdb_xcalloc(last + 1, sizeof *p), miss = 0;
+	size_t done = 0;
+
+	p[0] = 1;
+	for (size_t l = 0; l < n; l++) {
+		for (; done < (size_t)at[l]; done++) {
+			for (size_t j = done + 1; j > 0; j--)
+				p[j] = (p[j] + p[j - 1]) / 2;
+			p[0] /= 2;
+		}
+		for (size_t j = 0; j < rank[l] && j <= done; j++) {
+			miss += p[j];
+			p[j] = 0;
+		}
+	}
+	free(p);
+	return miss;
+}
+
+/* The ranks of the looks at[0..n) at one look's tail: the first look whose
+ * rank is not 0, or n. */
+static size_t ranks_at(const int *at, size_t n, double tail, size_t *rank)
+{
+	size_t first = n;
+
+	for (size_t l = 0; l < n; l++) {
+		rank[l] = pdb_bisect_rank((size_t)at[l], tail);
+		if (rank[l] && first == n)
+			first = l;
+	}
+	return first;
+}
+
+double pdb_bisect_ranks(const int *at, size_t n, double alpha, size_t *rank)
+{
+	/* the largest tail whose misses over every look stay within alpha / 2,
+	 * between Bonferroni's (alpha / 2 over the looks: always within) and
+	 * one look's; the chance grows with the tail, in steps */
+	double lo = alpha / 2 / (double)(n ? n : 1), hi = alpha / 2;
+
+	for (int i = 0; i < 40; i++) {
+		double mid = sqrt(lo * hi);
+		ranks_at(at, n, mid, rank);
+		if (pdb_bisect_miss(at, rank, n) <= alpha / 2)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	ranks_at(at, n, lo, rank);
+	return lo;
+}
+
+int pdb_bisect_looks(double alpha, int max, struct pdb_bisect_looks *out)
+{
+	size_t first;
+	int at = 1;
+
+	out->alpha = alpha;
+	out->n = 0;
+	/* from the first look where one look's tail at alpha / 2 gives an
+	 * interval: no schedule's does sooner */
+	while (at <= max && pdb_bisect_rank((size_t)at, alpha / 2) == 0)
+		at++;
+	if (at > max)
+		return -1;
+	for (; out->n < PDB_BISECT_MAX_LOOKS; at = (int)ceil(at * PDB_BISECT_LOOK_GROWTH)) {
+		/* a look within a tenth of the last is the last */
+		if (at * 1.1 >= max || out->n + 1 == PDB_BISECT_MAX_LOOKS) {
+			out->at[out->n++] = max;
+			break;
+		}
+		out->at[out->n++] = at;
+	}
+	out->tail = pdb_bisect_ranks(out->at, out->n, alpha, out->rank);
+	/* the looks too early for an interval at that tail go: they cannot decide */
+	first = ranks_at(out->at, out->n, out->tail, out->rank);
+	if (first == out->n)
+		return -1;
+	memmove(out->at, out->at + first, (out->n - first) * sizeof *out->at);
+	memmove(out->rank, out->rank + first, (out->n - first) * sizeof *out->rank);
+	out->n -= first;
+	return 0;
+}
+
 int pdb_bisect_contrast(const double *g, const double *m, const double *b, size_t n, double s,
-			double conf, double *est, double *lo, double *hi)
+			size_t k, double *est, double *lo, double *hi)
 {
 	double *c;
-	size_t k;
 
 	if (n == 0 || n > PDB_BISECT_MAX_TRIPLES)
 		return -1;
@@ -51,21 +137,33 @@ int pdb_bisect_contrast(const double *g, const double *m, const double *b, size_
 	}
 	qsort(c, n, sizeof *c, pdb_cmp_double);
 	*est = pdb_stats_quantile(c, n, 0.5);
-	k = sign_rank(n, conf);
-	*lo = k ? c[k - 1] : NAN;
-	*hi = k ? c[n - k] : NAN;
+	*lo = k && k <= n / 2 ? c[k - 1] : NAN;
+	*hi = k && k <= n / 2 ? c[n - k] : NAN;
 	free(c);
 	return 0;
 }
 
-int pdb_bisect_place_of(const double *g, const double *m, const double *b, size_t n, double conf,
+int pdb_bisect_whole(const double *g, const double *b, size_t n, size_t k, double margin, double *est,
+		     double *lo, double *hi)
+{
+	/* b - g is the contrast of share 0 of bad against good */
+	if (pdb_bisect_contrast(g, b, g, n, 0, k, est, lo, hi) < 0)
+		return -1;
+	if (isnan(*lo))
+		return PDB_BISECT_WHOLE_OPEN;
+	if (*lo > -margin && *hi < margin)
+		return PDB_BISECT_WHOLE_SAME;
+	return (*lo > 0 || *hi < 0) && fabs(*est) >= margin ? PDB_BISECT_WHOLE_CHANGED : PDB_BISECT_WHOLE_OPEN;
+}
+
+int pdb_bisect_place_of(const double *g, const double *m, const double *b, size_t n, size_t k,
 			struct pdb_bisect_place *p)
 {
 	double est;
 
-	return pdb_bisect_contrast(g, m, b, n, PDB_BISECT_HALF, conf, &est, &p->half_lo, &p->half_hi) < 0 ||
-	       pdb_bisect_contrast(g, m, b, n, PDB_BISECT_PART_LOW, conf, &est, &p->low_lo, &p->low_hi) < 0 ||
-	       pdb_bisect_contrast(g, m, b, n, PDB_BISECT_PART_HIGH, conf, &est, &p->high_lo, &p->high_hi) < 0
+	return pdb_bisect_contrast(g, m, b, n, PDB_BISECT_HALF, k, &est, &p->half_lo, &p->half_hi) < 0 ||
+	       pdb_bisect_contrast(g, m, b, n, PDB_BISECT_PART_LOW, k, &est, &p->low_lo, &p->low_hi) < 0 ||
+	       pdb_bisect_contrast(g, m, b, n, PDB_BISECT_PART_HIGH, k, &est, &p->high_lo, &p->high_hi) < 0
 	       ? -1 : 0;
 }
 
@@ -160,5 +258,5 @@ double pdb_bisect_alpha(double alpha, size_t n, int step)
 {
 	size_t steps = pdb_bisect_steps(n);
 
-	return !step || !steps ? alpha / 2 : alpha / 2 / (double)(2 * steps) / 2;
+	return !step || !steps ? alpha / 2 : alpha / 2 / (double)(2 * steps);
 }

@@ -28,16 +28,62 @@ const char *pdb_bisect_side_name(int side);
 
 /* The contrast of share s over n triples g[i], m[i], b[i] (log values
  * measured side by side): the median of the triples' contrasts and its
- * interval at conf by the sign test (its order statistics; NaN when n is
- * too few to reach conf). The median, not a mean or the Hodges-Lehmann
- * estimate: under a bursting load most triples are quiet and the rest
- * are off by the burst, a lump on each side, which the sign test passes
- * over and the Walsh averages smear into the interval. 0, or -1 when n is
- * 0, over PDB_BISECT_MAX_TRIPLES or a value is NaN. */
+ * interval by the sign test: the k-th and (n + 1 - k)-th of the contrasts
+ * sorted (NaN when k is 0 or over n / 2: too few triples yet). The median,
+ * not a mean or the Hodges-Lehmann estimate: under a bursting load most
+ * triples are quiet and the rest are off by the burst, a lump on each
+ * side, which the sign test passes over and the Walsh averages smear into
+ * the interval. 0, or -1 when n is 0, over PDB_BISECT_MAX_TRIPLES or a
+ * value is NaN. */
 #define PDB_BISECT_MAX_TRIPLES 100000
 
 int pdb_bisect_contrast(const double *g, const double *m, const double *b, size_t n, double s,
-			double conf, double *est, double *lo, double *hi);
+			size_t k, double *est, double *lo, double *hi);
+
+/* The rank k of the sign test's interval over n values at one look, its
+ * chance of missing the median below (or above) at most tail: the largest
+ * k with P(Bin(n, 1/2) < k) <= tail; 0 when n is too few. */
+size_t pdb_bisect_rank(size_t n, double tail);
+
+/* The looks of a step and the sign test's rank at each: a group-sequential
+ * test. The triples' contrasts below their true median count as a fair
+ * coin's heads whatever their distribution, so the chance that the interval
+ * misses the median below at any look of the schedule is that of a random
+ * walk crossing the ranks, computed exactly; each look's tail is the same
+ * (Pocock's), the largest that keeps that chance at or under alpha / 2 (and
+ * above likewise by symmetry). Bonferroni's alpha / K at each of K looks
+ * ignores that the looks share their triples: at a midpoint's alpha over
+ * 23 looks its tail is 2.3 times smaller, about 1.1 times the triples. */
+#define PDB_BISECT_MAX_LOOKS 32
+#define PDB_BISECT_LOOK_GROWTH 1.2         /* triples from one look to the next */
+struct pdb_bisect_looks {
+	int at[PDB_BISECT_MAX_LOOKS];      /* triples done at each look */
+	size_t rank[PDB_BISECT_MAX_LOOKS]; /* the sign test's k there; 0: too few */
+	size_t n;
+	double alpha;                      /* of missing at any look, both sides */
+	double tail;                       /* each look's nominal one-sided level */
+};
+/* The looks from the first at which an interval can be had up to max
+ * triples. 0, or -1 when max triples cannot reach alpha. */
+int pdb_bisect_looks(double alpha, int max, struct pdb_bisect_looks *out);
+/* The ranks of the looks at[0..n) whose chance of missing at any look is
+ * at most alpha, both sides (the tuning above, for a schedule given): each
+ * look's nominal one-sided level. */
+double pdb_bisect_ranks(const int *at, size_t n, double alpha, size_t *rank);
+/* The chance that the interval misses the median below at any of the
+ * looks at[0..n) with ranks rank[0..n): exact, for any continuous
+ * distribution. */
+double pdb_bisect_miss(const int *at, const size_t *rank, size_t n);
+
+/* The whole change from good to bad: the median of the triples' b - g and
+ * its interval at rank k (as pdb_bisect_contrast), against margin (a log
+ * ratio: the smallest change worth bisecting). SAME when the interval lies
+ * within the margin either side (an equivalence test: what is left is less
+ * than the margin, even when it is certain); CHANGED when it excludes 0 and
+ * the median reaches the margin; else OPEN. -1 as pdb_bisect_contrast. */
+enum pdb_bisect_whole { PDB_BISECT_WHOLE_OPEN, PDB_BISECT_WHOLE_SAME, PDB_BISECT_WHOLE_CHANGED };
+int pdb_bisect_whole(const double *g, const double *b, size_t n, size_t k, double margin, double *est,
+		     double *lo, double *hi);
 
 /* Where a midpoint lies: the intervals of its three contrasts. */
 struct pdb_bisect_place {
@@ -45,8 +91,8 @@ struct pdb_bisect_place {
 	double low_lo, low_hi;             /* PART_LOW's */
 	double high_lo, high_hi;           /* PART_HIGH's */
 };
-/* The place from n triples at conf (as pdb_bisect_contrast). 0 or -1. */
-int pdb_bisect_place_of(const double *g, const double *m, const double *b, size_t n, double conf,
+/* The place from n triples at rank k (as pdb_bisect_contrast). 0 or -1. */
+int pdb_bisect_place_of(const double *g, const double *m, const double *b, size_t n, size_t k,
 			struct pdb_bisect_place *p);
 /* The place of single exact values (counts that repeat): each interval a
  * point. */
@@ -83,12 +129,14 @@ size_t pdb_bisect_next(const struct pdb_bisect *b);
 void pdb_bisect_record(struct pdb_bisect *b, size_t i, int side);
 /* Measurements a change made by one commit needs: ceil(log2 n). */
 size_t pdb_bisect_steps(size_t n);
-/* The alpha of the test of the whole change (step 0) and of each test of a
- * midpoint (step 1) when the bisection as a whole is to be wrong with
- * probability alpha at most (Bonferroni): half for the whole change; half
- * shared by the most midpoints a bisection measures (2 ceil(log2 n): where
- * the change starts, and where it is complete) and by each midpoint's two
- * tests (its side, and partial). */
+/* The alpha of the test of the whole change (step 0) and of each midpoint's
+ * intervals (step 1) when the bisection as a whole is to be wrong with
+ * probability alpha at most (the union bound): half for the whole change;
+ * half shared by the most midpoints a bisection measures (2 ceil(log2 n):
+ * where the change starts, and where it is complete). A midpoint's
+ * intervals are each at that alpha, both sides together: a midpoint of any
+ * true share is placed wrongly only when one of at most two of its
+ * intervals misses on one side (chance alpha / 2 each), never on both. */
 double pdb_bisect_alpha(double alpha, size_t n, int step);
 
 #endif

@@ -181,10 +181,20 @@ static const char *verdict_color(int verdict)
 	}
 }
 
-/* Markdown has no colour: a mark per verdict, as GitHub shows emoji. */
-static const char *verdict_mark(int verdict)
+/* Whether a row alarms its reader: a failure, or a regression that gates
+ * (one reported, not gated, moved and says so, but fails nothing). */
+static int alarming(const struct pdb_compare_row *r)
 {
-	switch (verdict) {
+	return r->verdict == PDB_VERDICT_FAILED || (r->verdict == PDB_VERDICT_REGRESSION && r->gated);
+}
+
+/* Markdown has no colour: a mark per verdict, as GitHub shows emoji; a
+ * regression reported, not gated, a blue one. */
+static const char *verdict_mark(const struct pdb_compare_row *r)
+{
+	if (r->verdict == PDB_VERDICT_REGRESSION && !r->gated)
+		return "🔵";
+	switch (r->verdict) {
 	case PDB_VERDICT_FAILED:
 	case PDB_VERDICT_REGRESSION: return "🔴";
 	case PDB_VERDICT_IMPROVEMENT: return "🟢";
@@ -246,7 +256,7 @@ static void md_row(struct pdb_buf *b, const struct pdb_compare_row *r, const cha
 		int e = em && i == COL_CHANGE && *cells[i];
 		pdb_buf_puts(b, "| ");
 		if (i == COL_VERDICT)
-			pdb_buf_printf(b, "%s ", verdict_mark(r->verdict));
+			pdb_buf_printf(b, "%s ", verdict_mark(r));
 		pdb_buf_puts(b, e ? "**" : "");
 		pdb_escape_md(b, cells[i]);
 		pdb_buf_puts(b, e ? "** " : " ");
@@ -260,11 +270,12 @@ void pdb_compare_table_row(struct pdb_compare_table *t, const struct pdb_compare
 	const char *cells[NCOLS] = { r->benchmark, *r->dims ? r->dims : "-",
 				     r->metric && *r->metric ? r->metric : "-", c.n, c.base, c.cand,
 				     c.change, c.interval, c.p, c.test, c.verdict };
-	int em = r->verdict == PDB_VERDICT_REGRESSION || r->verdict == PDB_VERDICT_FAILED;
+	int em = alarming(r);
 
 	pdb_compare_row_cells(r, &c);
 	if (t->fmt == PDB_RENDER_TEXT)
-		pdb_text_table_add(&t->text, cells, t->color ? verdict_color(r->verdict) : NULL);
+		pdb_text_table_add(&t->text, cells, t->color && (em || r->verdict != PDB_VERDICT_REGRESSION)
+						    ? verdict_color(r->verdict) : NULL);
 	else if (t->fmt == PDB_RENDER_HTML)
 		html_row(t->b, r, cells, em);
 	else

@@ -100,9 +100,10 @@ static int burst_edge(const double *mv, size_t n, size_t i)
 	return 0;
 }
 
-/* Whether the run's move g is itself significant at alpha, and how the
- * noise it was read against reads (*why, malloc'ed). The move is taken as
- * real when no noise is known. */
+/* Whether the run's move g is itself significant at alpha, and how it
+ * compares with the noise it was read against (*why, malloc'ed: "inside
+ * ...", or "more than ..." when it is real). The move is taken as real
+ * when no noise is known (*why NULL). */
 static int move_is_real(double g, const struct pdb_compare_row *const *rows, size_t m,
 			const struct pdb_compare_history **h, int64_t cand_id, double alpha,
 			char **why)
@@ -145,6 +146,8 @@ static int move_is_real(double g, const struct pdb_compare_row *const *rows, siz
 					     bursts, nchg, pdb_stats_pct_of_log(fabs(g) / 2));
 			return 0;
 		}
+		*why = pdb_xasprintf("more than the run-wide noise and bursts of its last runs (±%.3g %% "
+				     "a run)", pdb_stats_pct_of_log(tau / M_SQRT2));
 		return 1;
 	}
 	for (size_t s = 0; s < m && nn < PDB_COMPARE_HISTORY_RUNS; s++)
@@ -154,9 +157,10 @@ static int move_is_real(double g, const struct pdb_compare_row *const *rows, siz
 		return 1;
 	{
 		double tau = pdb_stats_median(noise, nn);
-		*why = pdb_xasprintf("inside the run-wide noise assumed until history (±%.3g %% a "
-				     "run)", pdb_stats_pct_of_log(tau));
-		return 2 * pdb_stats_norm_sf(fabs(g) / (M_SQRT2 * tau)) <= alpha;
+		int real = 2 * pdb_stats_norm_sf(fabs(g) / (M_SQRT2 * tau)) <= alpha;
+		*why = pdb_xasprintf("%s the run-wide noise assumed until history (±%.3g %% a run)",
+				     real ? "more than" : "inside", pdb_stats_pct_of_log(tau));
+		return real;
 	}
 }
 
@@ -180,6 +184,25 @@ static int net_verdict(const struct pdb_compare_row *r, double g, double alpha)
 	return v;
 }
 
+/* The run's move g was real (why: against what): a regression or an
+ * improvement that stands only with it says so, since nothing else in
+ * the row shows that the whole run moved. */
+static void say_real_move(struct pdb_compare_row **rows, size_t m, double g, const char *why,
+			  double alpha)
+{
+	for (size_t s = 0; why && s < m; s++) {
+		struct pdb_compare_row *r = rows[s];
+		int v = r->verdict;
+		if ((v != PDB_VERDICT_REGRESSION && v != PDB_VERDICT_IMPROVEMENT) || r->reason ||
+		    net_verdict(r, g, alpha) == v)
+			continue;
+		r->reason = pdb_xasprintf(
+			"the whole run moved with it: the %zu %s rows moved %+.1f %% (their median), "
+			"%s, which reads as a change, not the load; net of that %+.1f %%", m, r->metric,
+			pdb_stats_pct_of_log(g), why, pdb_stats_pct_of_log(log1p(r->change_pct / 100) - g));
+	}
+}
+
 static void check_metric(struct pdb_compare_row **rows, size_t m,
 			 const struct pdb_compare_input *in, int64_t cand_id, double alpha)
 {
@@ -195,8 +218,10 @@ static void check_metric(struct pdb_compare_row **rows, size_t m,
 	}
 	g = pdb_stats_median(d, m); /* reorders d: the rows' own changes are read again below */
 	if (move_is_real(g, (const struct pdb_compare_row *const *)rows, m, h, cand_id, alpha,
-			 &why))
+			 &why)) {
+		say_real_move(rows, m, g, why, alpha);
 		goto out;
+	}
 	for (size_t s = 0; s < m; s++) {
 		struct pdb_compare_row *r = rows[s];
 		int v = r->verdict;

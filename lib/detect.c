@@ -51,6 +51,7 @@ void pdb_detect_opts_init(struct pdb_detect_opts *o)
 	o->pvalue = 0.001;
 	o->magnitude = 0.0;
 	o->resolution = 0.0;
+	o->run_noise = 0.0;
 	o->outliers = PDB_OUTLIERS_REPORT;
 	o->direction = PDB_DIR_NONE;
 }
@@ -60,6 +61,7 @@ void pdb_detect_opts_for(struct pdb_detect_opts *o, const char *metric, const ch
 {
 	o->direction = direction;
 	o->resolution = pdb_metric_resolution(metric, unit);
+	o->run_noise = pdb_metric_run_noise(pdb_metric_role(metric, 0));
 }
 
 void pdb_detect_change_text(const struct pdb_change_point *cp, const char *unit, char *out,
@@ -460,6 +462,7 @@ struct merge_rule {
 	double pvalue, magnitude, resolution, effect, zmin;
 	double sigma;      /* pdb_detect_noise of the series */
 	double relative;   /* its noise relative to the level (series_noise) */
+	double run_noise;  /* the assumed noise of the options */
 	int otava;
 	double *buf;
 };
@@ -489,6 +492,13 @@ static double side_var(double sd, size_t n, double floor)
 	return v > floor * floor ? v : floor * floor;
 }
 
+/* Whether change point i of idx ends the first regime of a young history:
+ * PDB_DETECT_MAX_EXCURSION runs or fewer before it. */
+static int young_regime(const size_t *idx, size_t i)
+{
+	return i == 0 && idx[0] <= PDB_DETECT_MAX_EXCURSION;
+}
+
 /*
  * The stats of change point i against its neighbours. Its z is
  * |mean2 - mean1| / sqrt(v1/n1 + v2/n2), each side's sample variance v
@@ -497,7 +507,11 @@ static double side_var(double sd, size_t n, double floor)
  * relative to the lower side's mean when the series is positive: a short
  * or quiet side cannot make a small change look strong, and a series
  * whose noise grows with its level (the usual case) keeps its small
- * changes at a low level.
+ * changes at a low level. The first change point of a young regime (its
+ * side before of PDB_DETECT_MAX_EXCURSION runs or fewer, the first runs
+ * of a history) takes at least the assumed run noise too, but in Otava's
+ * mode: a few runs next to each other show the noise of their stretch of
+ * the runner's load, not how far its level wanders.
  */
 static void stats_at(const double *x, size_t len, const size_t *idx, size_t n,
 		     size_t i, const struct merge_rule *r, struct side_stats *st)
@@ -516,6 +530,8 @@ static void stats_at(const double *x, size_t len, const size_t *idx, size_t n,
 	floor = r->relative > 0 ?
 		r->relative * fmin(st->mean1, st->mean2) : r->sigma;
 	floor = floor > st->noise ? floor : st->noise;
+	if (!r->otava && young_regime(idx, i) && st->mean1 > 0 && st->mean2 > 0)
+		floor = fmax(floor, r->run_noise * fmin(st->mean1, st->mean2));
 	se = sqrt(side_var(st->sd1, n1, floor) / (double)n1 +
 		  side_var(st->sd2, n2, floor) / (double)n2);
 	st->z = se > 0 ? fabs(st->mean2 - st->mean1) / se :
@@ -611,6 +627,13 @@ int pdb_detect_merge(const double *x, size_t len, size_t *idx, size_t *n,
 
 /* ---- acceptance by the runs' ranks (outside Otava's mode) ---- */
 
+/* The most runs of an excursion that ends at change point k (the first
+ * regime: k = 0). */
+static size_t excursion_max(size_t k)
+{
+	return k == 0 ? PDB_DETECT_FIRST_EXCURSION : PDB_DETECT_MAX_EXCURSION;
+}
+
 /*
  * The rank evidence of a change point at idx between its neighbours a
  * and b: the two-sided Mann-Whitney p of the runs y[a..idx) against
@@ -636,9 +659,14 @@ static double rank_p(const double *y, size_t a, size_t idx, size_t b)
  * 1: noise alone gives some split of a long series a small p), or, when
  * smaller, the p of the parametric rule (the larger of the t-test's p and
  * the Bonferroni chance of its z, as pdb_detect_confidence: a step of a
- * few noise sd between quiet regimes, plain to it). Plus 1 (never
+ * few noise sd between quiet regimes, plain to it); the first of a young
+ * history (young_regime) by the parametric rule alone, at the assumed run
+ * noise (stats_at): a few neighbouring runs share a stretch of the
+ * runner's load, so that their ranks, as their spread, tell nothing of how
+ * far its level wanders. Plus 1 (never
  * accepted, and dropped before any other) while a side is an excursion
- * (PDB_DETECT_MAX_EXCURSION runs or fewer, and not the last regime),
+ * (PDB_DETECT_MAX_EXCURSION runs or fewer, PDB_DETECT_FIRST_EXCURSION for
+ * the first regime, and not the last regime),
  * which is outliers, not two change points: of the two change points
  * around one the weaker goes first. The runs from end on (the newest,
  * when a candidate lies there: see elimination) count only for the
@@ -659,11 +687,11 @@ static double evidence_at(const double *y, size_t len, size_t end, const size_t 
 	/* below RANK_SKIP the ranks change no acceptance at a P above it
 	 * (such a change point is never the weakest before the stop): the
 	 * clear steps of long series spare their sort */
-	if (e >= RANK_SKIP) {
+	if (e >= RANK_SKIP && !young_regime(idx, i)) {
 		rank = fmin(1.0, rank_p(y, a, idx[i], b) * scale);
 		e = fmin(rank, e);
 	}
-	if (idx[i] - a <= PDB_DETECT_MAX_EXCURSION ||
+	if (idx[i] - a <= excursion_max(i) ||
 	    (b < upto && b - idx[i] <= PDB_DETECT_MAX_EXCURSION))
 		return 1.0 + e;
 	return e;
@@ -921,9 +949,9 @@ static void refine(const double *x, size_t len, size_t *idx, size_t n)
 }
 
 /* A regime of 1 to PDB_DETECT_MAX_EXCURSION runs between two change points,
- * or before the first (the first runs of a history, whose level before is
- * unknown), is an excursion: flag its runs as outliers (len: the points of
- * the series). Returns 1 when there was one. */
+ * or of 1 to PDB_DETECT_FIRST_EXCURSION before the first (the first runs of
+ * a history), is an excursion: flag its runs as outliers (len: the points
+ * of the series). Returns 1 when there was one. */
 static int flag_excursions(const size_t *weak, size_t nfinal, const size_t *orig,
 			   size_t len, char *flag)
 {
@@ -934,7 +962,7 @@ static int flag_excursions(const size_t *weak, size_t nfinal, const size_t *orig
 
 		/* a change point at the newest run (a spike not yet testable)
 		 * ends no excursion: the runs before it may be a new level */
-		if (weak[k] + 1 < len && weak[k] - a <= PDB_DETECT_MAX_EXCURSION) {
+		if (weak[k] + 1 < len && weak[k] - a <= excursion_max(k)) {
 			for (size_t i = a; i < weak[k]; i++)
 				flag[orig[i]] = 1;
 			any = 1;
@@ -1034,6 +1062,7 @@ static int detect_pass(const double *y, size_t ny, const size_t *orig,
 	r->pvalue = o->pvalue;
 	r->magnitude = o->magnitude;
 	r->resolution = o->resolution;
+	r->run_noise = o->run_noise;
 	r->effect = otava ? 0 : MIN_EFFECT;
 	r->zmin = 0;
 	r->otava = otava;

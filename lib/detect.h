@@ -30,13 +30,20 @@ struct pdb_detect_opts {
 			    * series' unit: a move its instrument cannot
 			    * resolve is no change (0: none; set by
 			    * pdb_detect_opts_for) */
+	double run_noise;  /* the run-to-run noise assumed for the metric,
+			    * relative to its level (pdb_metric_run_noise):
+			    * a first regime of PDB_DETECT_MAX_EXCURSION runs
+			    * or fewer is judged against at least this, as it
+			    * shows too little of its own (0: none; set by
+			    * pdb_detect_opts_for) */
 	int outliers;      /* enum pdb_outlier_mode; KEEP also merges exactly as
 			    * Otava (see pdb_detect_merge) */
 	int direction;     /* enum pdb_direction of the metric (verdicts only) */
 };
 void pdb_detect_opts_init(struct pdb_detect_opts *o);
-/* The options' per-series part: the metric's direction and its
- * resolution (pdb_metric_resolution). */
+/* The options' per-series part: the metric's direction, its resolution
+ * (pdb_metric_resolution) and the run noise assumed for it
+ * (pdb_metric_run_noise). */
 void pdb_detect_opts_for(struct pdb_detect_opts *o, const char *metric, const char *unit,
 			 int direction);
 
@@ -79,6 +86,12 @@ void pdb_detect_verdict_text(const struct pdb_change_point *cp, char *out, size_
  * excursion (PDB_OUTLIERS_REPORT): its runs are outliers, not two change
  * points. 2-4 runs, and one more for an end placed one run off. */
 #define PDB_DETECT_MAX_EXCURSION 5
+/* The first regime of a history (before its first change point) is an
+ * excursion at this many runs or fewer: the runs that the spike test
+ * (which needs 3 runs before a run) cannot judge alone. Longer, it is the
+ * level the history began at, as long a regime as any other: nothing
+ * before it says it was a departure. */
+#define PDB_DETECT_FIRST_EXCURSION 2
 
 struct pdb_outlier {
 	size_t index;          /* position in the series */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run_values.h"
 #include "util.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -53,6 +54,91 @@ static void keys_free(char **keys, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(keys[i]);
 	free(keys);
+}
+
+/* The history read: the newest `count` values of each series asked, from
+ * the runs' stored values, newest run first. */
+struct series_slot {
+	int64_t id;
+	size_t index;
+};
+struct history_walk {
+	struct series_slot *slots; /* by id */
+	size_t nslots, count, open;
+	struct pdb_run_value **pts;
+	size_t *n, *cap;
+};
+
+static int cmp_slot(const void *a, const void *b)
+{
+	int64_t x = ((const struct series_slot *)a)->id, y = ((const struct series_slot *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+/* One run's values into the series that want more: its entries and the
+ * series asked, both by id, walked together; a series that failed in the
+ * run has no value there. A blob that does not read is the store's
+ * corruption, said with its run. */
+static int take_run(void *ctx, const struct pdb_stored_run_values *rv, struct pdb_err *err)
+{
+	struct history_walk *w = ctx;
+	struct pdb_run_values_cursor c;
+	struct pdb_series_value e;
+	const char *why = NULL;
+	size_t k = 0, f = 0;
+	int got;
+
+	if (pdb_run_values_open(&c, rv->vals, rv->len, &why) < 0)
+		goto corrupt;
+	while (k < w->nslots && (got = pdb_run_values_next(&c, &e, &why)) != 0) {
+		size_t i;
+		if (got < 0)
+			goto corrupt;
+		while (k < w->nslots && w->slots[k].id < e.series_id)
+			k++;
+		if (k == w->nslots || w->slots[k].id != e.series_id)
+			continue;
+		i = w->slots[k++].index;
+		while (f < rv->nfailed && rv->failed[f] < e.series_id)
+			f++;
+		if (w->n[i] >= w->count || (f < rv->nfailed && rv->failed[f] == e.series_id))
+			continue;
+		e.v.run_id = rv->run_id;
+		pdb_grow((void **)&w->pts[i], &w->cap[i], w->n[i] + 1, sizeof **w->pts);
+		w->pts[i][w->n[i]++] = e.v;
+		w->open -= w->n[i] == w->count;
+	}
+	return w->open == 0;
+corrupt:
+	return pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: database is corrupt: run%lld's run values: %s",
+			   rv->path, (long long)rv->run_id, why);
+}
+
+/* The newest count values of each series of ids (up to until, the runs
+ * matching where): pts[i] and n[i] for ids[i], oldest first. */
+static int read_history(struct pdb_store *store, const char *where, int64_t until, size_t count,
+			const int64_t *ids, size_t nids, struct pdb_run_value **pts, size_t *n,
+			struct pdb_err *err)
+{
+	struct history_walk w = { pdb_xmalloc((nids ? nids : 1) * sizeof *w.slots), nids, count,
+				  nids, pts, n, pdb_xcalloc(nids ? nids : 1, sizeof *w.cap) };
+	int ret = 0;
+
+	for (size_t i = 0; i < nids; i++)
+		w.slots[i] = (struct series_slot){ ids[i], i };
+	qsort(w.slots, nids, sizeof *w.slots, cmp_slot);
+	if (count > 0 && nids > 0)
+		ret = pdb_store_each_run_values(store, where, until, take_run, &w, err);
+	/* read newest first: oldest first, as the order of runs has them */
+	for (size_t i = 0; ret == 0 && i < nids; i++)
+		for (size_t j = 0; j < n[i] / 2; j++) {
+			struct pdb_run_value t = pts[i][j];
+			pts[i][j] = pts[i][n[i] - 1 - j];
+			pts[i][n[i] - 1 - j] = t;
+		}
+	free(w.slots);
+	free(w.cap);
+	return ret;
 }
 
 int pdb_compare_gather_history(struct pdb_store *store, const struct pdb_compare_opts *opts,
@@ -105,13 +191,14 @@ int pdb_compare_gather_history(struct pdb_store *store, const struct pdb_compare
 	in->nhistory = nh;
 	pts = pdb_xcalloc(nh ? nh : 1, sizeof *pts);
 	npts = pdb_xcalloc(nh ? nh : 1, sizeof *npts);
-	if (pdb_store_last_points(store, scope.where, scope.until, PDB_COMPARE_HISTORY_RUNS + 1,
-				  ids, nh, pts, npts, err) < 0)
-		goto out;
+	ret = read_history(store, scope.where, scope.until, PDB_COMPARE_HISTORY_RUNS + 1, ids, nh,
+			   pts, npts, err);
 	for (size_t i = 0; i < nh; i++) {
 		in->history[i].pts = pts[i];
 		in->history[i].n = npts[i];
 	}
+	if (ret < 0)
+		goto out;
 	/* the store lists series by benchmark, dims, metric: sort by key */
 	for (size_t i = 1; i < nh; i++)
 		if (strcmp(in->history[i - 1].key, in->history[i].key) > 0) {

@@ -165,6 +165,9 @@ static int migrate(struct pdb_store *store, struct pdb_err *err)
 		if (strcmp(pdb_migrations[i].name, "007-series-identity") == 0 &&
 		    pdb_store_migrate_scans(store, err) < 0)
 			goto fail;
+		if (strcmp(pdb_migrations[i].name, "010-run-values") == 0 &&
+		    pdb_store_migrate_run_values(store, err) < 0)
+			goto fail;
 		snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", i + 1);
 		if (pdb_store_exec(store, pragma, err) < 0)
 			goto fail;

@@ -157,13 +157,28 @@ int pdb_store_series_last(struct pdb_store *store, int64_t series_id, const char
 /* The runs up to until_id (0: no bound) whose attributes match where. */
 int pdb_store_count_until(struct pdb_store *store, const char *where, int64_t until_id,
 			  size_t *count, struct pdb_err *err);
-/* The values of the newest count points of each series of series_ids (as
- * pdb_store_series_last gives them, one series at a time) in one pass over
- * the runs from until_id back: pts[i] and n[i] for series_ids[i], in the
- * order of runs; free each with free. */
-int pdb_store_last_points(struct pdb_store *store, const char *where, int64_t until_id,
-			  size_t count, const int64_t *series_ids, size_t nseries,
-			  struct pdb_run_value **pts, size_t *n, struct pdb_err *err);
+/* One run's values as the store keeps them (schema/010-run-values.sql):
+ * the bytes lib/run_values.c packed when the run was stored, which the
+ * store does not read, and the series of the run whose benchmark failed in
+ * it (PDB_FAILED_IN_RUN: they have no value), ascending. Valid during the
+ * callback only. */
+struct pdb_stored_run_values {
+	const char *path;    /* the database's, for errors */
+	int64_t run_id;
+	const void *vals;
+	size_t len;
+	const int64_t *failed;
+	size_t nfailed;
+};
+/* Called for each run; 0 goes on, > 0 stops (success), < 0 stops with err
+ * filled. */
+typedef int (*pdb_run_values_fn)(void *ctx, const struct pdb_stored_run_values *rv,
+				 struct pdb_err *err);
+/* The run values of the runs up to until_id (0: no bound) whose attributes
+ * match where (NULL: all), newest first in the order of runs, to fn until it
+ * stops. A run without them is a corrupt database (exit 4). */
+int pdb_store_each_run_values(struct pdb_store *store, const char *where, int64_t until_id,
+			      pdb_run_values_fn fn, void *ctx, struct pdb_err *err);
 /* The values of a series as detect splits them: the run ids and values of
  * the points with a finite value (as pdb_store_series_history gives them),
  * over the runs from since_id on and after run after_run (0: none) whose

@@ -92,7 +92,7 @@ static int point_stats(struct pdb_store *store, int64_t result_id,
 			p->max = v;
 	}
 	sqlite3_finalize(st);
-	p->value = !isnan(median) ? median : !isnan(p50) ? p50 : p->mean;
+	p->value = pdb_run_value_of_stats(median, p50, p->mean);
 	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "series history stats");
 }
 
@@ -389,86 +389,6 @@ int pdb_store_count_until(struct pdb_store *store, const char *where, int64_t un
 		*count = (size_t)sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : pdb_store_fail(store, err, "count runs");
-}
-
-int pdb_store_last_points(struct pdb_store *store, const char *where, int64_t until_id,
-			  size_t count, const int64_t *series_ids, size_t nseries,
-			  struct pdb_run_value **pts, size_t *n, struct pdb_err *err)
-{
-	struct series_slot *slots = pdb_xmalloc((nseries + 1) * sizeof *slots);
-	size_t *cap = pdb_xcalloc(nseries + 1, sizeof *cap), open = nseries;
-	struct pdb_order_bounds b;
-	struct pdb_buf sql;
-	sqlite3_stmt *st = NULL;
-	int rc = SQLITE_ERROR;
-
-	for (size_t i = 0; i < nseries; i++) {
-		slots[i] = (struct series_slot){ series_ids[i], i };
-		pts[i] = NULL;
-		n[i] = 0;
-	}
-	qsort(slots, nseries, sizeof *slots, cmp_slot);
-	if (count == 0 || nseries == 0) {
-		rc = SQLITE_DONE;
-		goto out;
-	}
-	pdb_buf_init(&sql);
-	/* the runs newest first by runs_seq, each run's results by their
-	 * (run_id, series_id) key: the scan stops once every series asked
-	 * has its count, and a sample blob is read only for a point kept */
-	pdb_buf_puts(&sql, "SELECT res.run_id, NULL, NULL, res.samples, res.weights, res.id,"
-		     " res.series_id, r.seq FROM runs r CROSS JOIN results res ON res.run_id = r.id"
-		     " WHERE r.seq >= ?1 AND r.seq <= ?2 AND NOT " PDB_FAILED_IN_RUN("res"));
-	pdb_store_filter_sql(&sql, where, 3);
-	pdb_buf_puts(&sql, " ORDER BY r.seq DESC");
-	if (pdb_store_order_bounds(store, 0, until_id, &b, err) == 0)
-		st = pdb_store_prepare(store, sql.data, err);
-	pdb_buf_release(&sql);
-	if (!st)
-		goto out;
-	sqlite3_bind_int64(st, 1, b.lo);
-	sqlite3_bind_int64(st, 2, b.hi);
-	pdb_store_filter_bind(st, where, 3);
-	while (open > 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct series_slot key = { sqlite3_column_int64(st, 6), 0 }, *slot;
-		struct pdb_history_point p;
-		size_t i;
-
-		slot = bsearch(&key, slots, nseries, sizeof *slots, cmp_slot);
-		if (!slot || n[i = slot->index] >= count)
-			continue;
-		memset(&p, 0, sizeof p);
-		point_values(st, &p);
-		if (p.n == 0 && point_stats(store, sqlite3_column_int64(st, 5), &p, err) < 0) {
-			rc = SQLITE_ERROR;
-			break;
-		}
-		pdb_grow((void **)&pts[i], &cap[i], n[i] + 1, sizeof **pts);
-		pts[i][n[i]++] = (struct pdb_run_value){ sqlite3_column_int64(st, 0), p.n, p.value,
-							 p.q1, p.q3 };
-		open -= n[i] == count;
-	}
-	if (rc == SQLITE_ROW)
-		rc = SQLITE_DONE; /* every series full */
-	sqlite3_finalize(st);
-	/* read newest first: oldest first, as the order of runs has them */
-	for (size_t i = 0; rc == SQLITE_DONE && i < nseries; i++)
-		for (size_t j = 0; j < n[i] / 2; j++) {
-			struct pdb_run_value t = pts[i][j];
-			pts[i][j] = pts[i][n[i] - 1 - j];
-			pts[i][n[i] - 1 - j] = t;
-		}
-out:
-	free(slots);
-	free(cap);
-	if (rc == SQLITE_DONE)
-		return 0;
-	for (size_t i = 0; i < nseries; i++) {
-		free(pts[i]);
-		pts[i] = NULL;
-		n[i] = 0;
-	}
-	return rc == SQLITE_ERROR ? -1 : pdb_store_fail(store, err, "last points");
 }
 
 int pdb_store_series_values(struct pdb_store *store, int64_t series_id,

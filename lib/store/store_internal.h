@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include "run_values.h"
 #include "store/store.h"
 #include "util.h"
 
@@ -16,6 +17,15 @@ extern const struct pdb_migration pdb_migrations[]; /* generated, NULL-ended */
  * their expanded commands move to the series of their template
  * (formats/scan_name.h), their failures with them. In the caller's transaction. */
 int pdb_store_migrate_scans(struct pdb_store *store, struct pdb_err *err);
+/* Schema 10's step: the run values of every stored run (pdb_result_run_value
+ * of each of its results, packed), from its samples and statistics as the
+ * store has them. In the caller's transaction. */
+int pdb_store_migrate_run_values(struct pdb_store *store, struct pdb_err *err);
+/* Keep run_id's values, packed by pdb_run_values_pack (which sorts vals in
+ * place): st is PDB_RUN_VALUES_INSERT prepared, reset after the step. */
+#define PDB_RUN_VALUES_INSERT "INSERT INTO run_values(run_id, vals) VALUES (?, ?)"
+int pdb_store_put_run_values(struct pdb_store *store, sqlite3_stmt *st, int64_t run_id,
+			     struct pdb_series_value *vals, size_t n, struct pdb_err *err);
 
 struct pdb_store {
 	sqlite3 *db;

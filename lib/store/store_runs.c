@@ -64,7 +64,7 @@ int pdb_store_run_named(struct pdb_store *store, const char *name, int64_t *id,
 }
 
 struct insert_stmts {
-	sqlite3_stmt *attr, *series_get, *series_add, *result, *stat, *failure;
+	sqlite3_stmt *attr, *series_get, *series_add, *result, *values, *stat, *failure;
 };
 
 static void insert_stmts_free(struct insert_stmts *s)
@@ -73,6 +73,7 @@ static void insert_stmts_free(struct insert_stmts *s)
 	sqlite3_finalize(s->series_get);
 	sqlite3_finalize(s->series_add);
 	sqlite3_finalize(s->result);
+	sqlite3_finalize(s->values);
 	sqlite3_finalize(s->failure);
 	sqlite3_finalize(s->stat);
 }
@@ -127,13 +128,17 @@ static int bind_samples(sqlite3_stmt *st, int col, const struct pdb_result *r, i
 	return sqlite3_bind_blob64(st, col, blob, r->nsamples * 8, free);
 }
 
+/* Store r; *value becomes its series and run value. */
 static int insert_result(struct pdb_store *store, struct insert_stmts *s,
-			 int64_t run_id, const struct pdb_result *r, struct pdb_err *err)
+			 int64_t run_id, const struct pdb_result *r,
+			 struct pdb_series_value *value, struct pdb_err *err)
 {
 	int64_t sid, rid;
 
 	if (series_id(store, s, r, &sid, err) < 0)
 		return -1;
+	value->series_id = sid;
+	pdb_result_run_value(r, &value->v);
 	sqlite3_bind_int64(s->result, 1, run_id);
 	sqlite3_bind_int64(s->result, 2, sid);
 	bind_text(s->result, 3, r->raw_unit);
@@ -206,6 +211,7 @@ static int insert_run_tx(struct pdb_store *store, struct pdb_run *run, int force
 			 int64_t batch_first, struct pdb_err *err)
 {
 	struct insert_stmts s = { 0 };
+	struct pdb_series_value *values = NULL;
 	sqlite3_stmt *st = NULL;
 	int64_t run_id, seq;
 	int ret = -1;
@@ -235,6 +241,7 @@ static int insert_run_tx(struct pdb_store *store, struct pdb_run *run, int force
 	    !(s.series_get = pdb_store_prepare(store, "SELECT id FROM series WHERE benchmark = ? AND dims = ? AND metric = ?", err)) ||
 	    !(s.series_add = pdb_store_prepare(store, "INSERT INTO series(benchmark, dims, metric, unit, direction) VALUES (?, ?, ?, ?, ?)", err)) ||
 	    !(s.result = pdb_store_prepare(store, "INSERT INTO results(run_id, series_id, raw_unit, raw_name, n, samples, offsets, weights) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", err)) ||
+	    !(s.values = pdb_store_prepare(store, PDB_RUN_VALUES_INSERT, err)) ||
 	    !(s.stat = pdb_store_prepare(store, "INSERT INTO stats(result_id, name, value) VALUES (?, ?, ?)", err)) ||
 	    !(s.failure = pdb_store_prepare(store, "INSERT INTO failures(run_id, benchmark, dims, reason) VALUES (?, ?, ?, ?)", err)))
 		goto out;
@@ -245,9 +252,12 @@ static int insert_run_tx(struct pdb_store *store, struct pdb_run *run, int force
 		if (step_done(store, s.attr, err, "add attribute") < 0)
 			goto out;
 	}
+	values = pdb_xmalloc((run->nresults ? run->nresults : 1) * sizeof *values);
 	for (size_t i = 0; i < run->nresults; i++)
-		if (insert_result(store, &s, run_id, &run->results[i], err) < 0)
+		if (insert_result(store, &s, run_id, &run->results[i], &values[i], err) < 0)
 			goto out;
+	if (pdb_store_put_run_values(store, s.values, run_id, values, run->nresults, err) < 0)
+		goto out;
 	for (size_t i = 0; i < run->nfailures; i++) {
 		const struct pdb_failure *f = &run->failures[i];
 		char *dims = pdb_dims_text(f->dims, f->ndims);
@@ -265,6 +275,7 @@ static int insert_run_tx(struct pdb_store *store, struct pdb_run *run, int force
 	run->seq = seq;
 	ret = 0;
 out:
+	free(values);
 	insert_stmts_free(&s);
 	sqlite3_finalize(st);
 	return ret;

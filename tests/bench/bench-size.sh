@@ -48,9 +48,10 @@ SQL
 [ "$(sqlite3 "$dir/rows.db" 'SELECT count(*) FROM samples')" = "$samples" ] ||
   { echo "size: the peer's table lacks samples"; exit 1; }
 # where the bytes are (SQLite's dbstat), and what a VACUUM (perfdb gc does one) gives back
-where=$(sqlite3 "$dir/perfdb.db" "SELECT printf('size: per result of 5 samples: %.1f B in its row (40 of them packed values), %.1f B in the two indexes on results; the series table %.1f %% of the file',
+where=$(sqlite3 "$dir/perfdb.db" "SELECT printf('size: per result of 5 samples: %.1f B in its row (40 of them packed values), %.1f B in the two indexes on results, %.1f B in its run''s blob of run values (schema 10); the series table %.1f %% of the file',
   sum(pgsize) FILTER (WHERE name = 'results') * 1.0 / (SELECT count(*) FROM results),
   sum(pgsize) FILTER (WHERE name IN ('results_series', 'sqlite_autoindex_results_1')) * 1.0 / (SELECT count(*) FROM results),
+  coalesce(sum(pgsize) FILTER (WHERE name = 'run_values'), 0) * 1.0 / (SELECT count(*) FROM results),
   sum(pgsize) FILTER (WHERE name IN ('series', 'sqlite_autoindex_series_1')) * 100.0 / sum(pgsize)) FROM dbstat") ||
   { echo "size: dbstat failed"; exit 1; }
 sqlite3 "$dir/perfdb.db" "VACUUM INTO '$dir/vacuumed.db'" || { echo "size: VACUUM INTO failed"; exit 1; }

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Scores a perfdb binary's CI gate on real noisy histories (issue 38).
 
-Usage: gate-replay.py [-v] [--push-args ARGS] [--pr-args ARGS] PERFDB SET_DIR [SET_DIR ...]
+Usage: gate-replay.py [-v] [--push-args ARGS] [--pr-args ARGS] [--young N] PERFDB SET_DIR [SET_DIR ...]
   -v                each commit's gate exit and failing rows, and every row of the
                     step's benchmark in each PR gate, too
   --push-args ARGS  more options of the push gate's compare (one shell-quoted string,
                     e.g. "--metric 'user_time'"); --pr-args: of the PR gate's
                     (e.g. "--last 5", as docs/ci.md's "The gate step" does)
+  --young N         replay a young history: main's commits from N before the
+                    step on (a set without a known step is replayed whole)
 
 A set folder holds c01.json ... cNN.json (one run per commit of main, in
 order; any format `perfdb ingest` reads, with its usual extension: K's are
@@ -143,11 +145,14 @@ def pr_number(name):
     return int(m.group(1)) if m else 0
 
 
-def score(perfdb, name, verbose, work, push_args=(), pr_args=()):
+def score(perfdb, name, verbose, work, push_args=(), pr_args=(), young=None):
     d = os.path.abspath(name)
     commits = sorted(f for f in os.listdir(d) if re.fullmatch(r"c\d+\.(json|csv)", f))
     prs = sorted(f for f in os.listdir(d) if re.fullmatch(r"pr\d+-(slow|same)\.(json|csv)", f))
     meta = read_step(d)
+    first = commit_no(meta.get("commit"))
+    if young is not None and first is not None:
+        commits = [f for f in commits if commit_no(os.path.splitext(f)[0]) >= first - young]
     step, bench, factor = meta.get("commit"), meta.get("bench"), meta["factor"]
     benches, glob = meta["benches"], meta.get("global_commit")
     improved, improved_bench = meta.get("improved_commit"), meta.get("improved_bench")
@@ -378,11 +383,66 @@ def report(s):
         print("  ERROR " + e)
 
 
+def placed(s, bench, commit, verdict):
+    """Where detect places a known change of bench at commit: each of the
+    benchmark's change points saying verdict, as METRIC cNN (+K commits off,
+    its standing when not confirmed); "missed" when there is none."""
+    c = commit_no(commit)
+    out = []
+    for b, m, at, v, pct, conf, steady in s["cps"]:
+        if b != bench or v != verdict or commit_no(at) is None:
+            continue
+        off = commit_no(at) - c
+        out.append("%s %s (%s%s)" % (m, at, "exact" if off == 0 else "%+d" % off,
+                                      "" if conf else ", CPU time steady" if steady
+                                      else ", unconfirmed"))
+    return "; ".join(out) or "missed"
+
+
+def detect_table(scored):
+    """One line a set: where detect places each known change, and the confirmed
+    change points no known change explains (on controls, or on a changed
+    benchmark away from its change)."""
+    print()
+    print("detect, per set (a known change's place: the commit of each metric's change "
+          "point, commits off; others: confirmed change points no known change explains)")
+    for s in scored:
+        name = os.path.join(*os.path.normpath(s["set"]).split(os.sep)[-2:])
+        parts = []
+        for b in s["benches"]:
+            parts.append("step %s at %s: %s" % (b, s["step"], placed(s, b, s["step"], "regression")))
+        if s["improved"]:
+            parts.append("improvement %s at %s: %s" % (
+                s["improved_bench"], s["improved"],
+                placed(s, s["improved_bench"], s["improved"], "improvement")))
+        if s["global"]:
+            for b in s["global_benches"]:
+                if b not in s["benches"]:
+                    parts.append("global %s at %s: %s" % (b, s["global"],
+                                                          placed(s, b, s["global"], "regression")))
+        known = set()
+        for cp in s["cps"]:
+            b = cp[0]
+            if ((b in s["benches"] and near(cp, b, "regression", s["step"]))
+                    or near(cp, s["improved_bench"], "improvement", s["improved"])
+                    or near(cp, b, "regression", s["global"])):
+                known.add(cp)
+        other = [cp for cp in s["cps"] if cp not in known and cp[5]]
+        parts.append("other confirmed: %s" % (", ".join(
+            "%s %s %s at %s %+.0f%%" % (cp[0], cp[1], cp[3], cp[2], cp[4] or 0) for cp in other)
+            or "none"))
+        print("  %s" % name)
+        for p in parts:
+            print("    " + p)
+
+
 def main(argv):
-    verbose, push_args, pr_args = False, [], []
+    verbose, push_args, pr_args, young = False, [], [], None
     while argv and argv[0].startswith("-"):
         if argv[0] == "-v":
             verbose, argv = True, argv[1:]
+        elif argv[0] == "--young" and len(argv) > 1 and argv[1].isdigit():
+            young, argv = int(argv[1]), argv[2:]
         elif argv[0] in ("--push-args", "--pr-args") and len(argv) > 1:
             (push_args if argv[0] == "--push-args" else pr_args).extend(shlex.split(argv[1]))
             argv = argv[2:]
@@ -402,7 +462,7 @@ def main(argv):
         try:
             if verbose:
                 print("== %s, commit by commit" % d)
-            s = score(perfdb, d, verbose, work, push_args, pr_args)
+            s = score(perfdb, d, verbose, work, push_args, pr_args, young)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         report(s)
@@ -460,6 +520,7 @@ def main(argv):
           "commits after; detect impr: an improvement of the improved benchmark at its commit or up to 2 after; "
           "detect global: benchmarks with a regression at the global regression or up to 2 after; "
           "detect controls: confirmed change points of other benchmarks, regressions/improvements)")
+    detect_table(scored)
     errors = sum(len(s["errors"]) for s in scored)
     if errors:
         print("gate-replay: %d errors (ERROR lines above)" % errors)

@@ -11,5 +11,5 @@
 # Usage: sh tests/bench/gate-replay.sh [-v] PERFDB SET_DIR [SET_DIR ...]
 #   -v: each commit's gate exit and failing rows, every row of the stepped
 #   benchmark in each PR gate; --push-args, --pr-args: more compare options
-#   (gate-replay.py -h)
+#   (gate-replay.py -h); --young N: main from N commits before the step on
 exec python3 "$(dirname "$0")/gate-replay.py" "$@"

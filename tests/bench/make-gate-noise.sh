@@ -48,6 +48,19 @@
 #      modes 1.4x slower: step.txt's bench twice), at c20 every benchmark 1.3x
 #      the work (a global regression: global_commit, global_factor); slow PRs:
 #      awk's input 2x; hog 1 worker and stress-ng --cache 2; pr01..pr12
+#   M  held out (fourth round): hyperfine --runs 10 of 5 commands (cksum of
+#      4 MB, ~10 ms; bc -l computing pi to 900 digits, ~250 ms CPU; xxd; od; fmt);
+#      xxd's input +30 % at c10; an improvement: fmt's input 1.3x smaller at
+#      c18; slow PRs: od's input 2x (step.txt's pr_bench); hog 2 workers with
+#      its longest bursts (hog.sh's LONGEST 10: bursts of 0.2-10 s) and an
+#      I/O loop (dd of 64 MB with conv=fsync, then sha256sum of it); pr01..pr12
+#   N  held out (fourth round): perfdb run (warmup 1, repeat 5) of 5
+#      benchmarks: lcg.c, a C program whose work is compiled in and built
+#      again every commit (a code change, not more input), factor, a
+#      cut|sort|uniq pipeline, sum -r, tr|wc; lcg's steps 1.15x at c16 (100 M
+#      -> 115 M), slow PRs 2x (230 M); the runner's load changes half way:
+#      c01..c12 only stress-ng --cpu 1 --cpu-load 70 (steady, no bursts),
+#      c13..c24 and the PRs only the hog (2 workers); pr01..pr12
 # G's, H's and I's JSON is kept without the whitespace between tokens (every
 # other byte as the tool wrote it) to keep each set under 300 KB.
 # A perfdb run commit is run into a scratch database with --attr branch=main
@@ -55,15 +68,17 @@
 # (canonical JSON, which `perfdb ingest` reads back); each file is ingested
 # again and its samples checked against the run's.
 # The programs a set builds (G's and K's bench.cpp, H's test_h.py, I's chase.c,
-# matmul.c and words.py, J's prog.c, L's kern.c) are kept once, in the set's
+# matmul.c and words.py, J's prog.c, L's kern.c, N's lcg.c) are kept once, in the set's
 # fixture folder, and copied from there (sources).
-# Not run by the suite: about 6 minutes a set on 2 loaded cores.
+# Not run by the suite: about 6 minutes a set on 2 loaded cores (M 18, N 8).
+# load.txt also says `uptime` when a set starts and when it ends (other work
+# on the machine).
 # Usage: sh tests/bench/make-gate-noise.sh [OUT [SETS]]
-#   OUT defaults to fixtures/gate-noise, SETS to "C D E F G H I J K L"; PERFDB to build/perfdb;
+#   OUT defaults to fixtures/gate-noise, SETS to "C D E F G H I J K L M N"; PERFDB to build/perfdb;
 #   COMMITS (default 24) and PRS (default 12) shorten a trial.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/fixtures/gate-noise}
-sets=${2:-C D E F G H I J K L}
+sets=${2:-C D E F G H I J K L M N}
 commits=${COMMITS:-24}
 prs=${PRS:-12}
 perfdb=${PERFDB:-$root/build/perfdb}
@@ -72,7 +87,7 @@ command -v hyperfine >/dev/null || { echo "hyperfine is missing"; exit 1; }
 [ -x "$perfdb" ] || { echo "no perfdb at $perfdb (make -j2)"; exit 1; }
 [ -x "$py" ] || { echo "no $py"; exit 1; }
 for set in $sets; do
-	case $set in C | D | E | F | G | H | I | J | K | L) ;; *) echo "unknown set $set (C ... L)"; exit 2 ;; esac
+	case $set in C | D | E | F | G | H | I | J | K | L | M | N) ;; *) echo "unknown set $set (C ... N)"; exit 2 ;; esac
 	case $set in
 	G) [ -e /usr/include/benchmark/benchmark.h ] && command -v g++ >/dev/null ||
 		{ echo "G needs g++ and libbenchmark-dev"; exit 1; } ;;
@@ -86,6 +101,10 @@ for set in $sets; do
 		command -v make >/dev/null || { echo "K needs g++, gcc, make and libbenchmark-dev"; exit 1; } ;;
 	L) command -v stress-ng >/dev/null && command -v cc >/dev/null && command -v gzip >/dev/null ||
 		{ echo "L needs stress-ng, cc and gzip"; exit 1; } ;;
+	M) command -v bc >/dev/null && command -v xxd >/dev/null && command -v sha256sum >/dev/null ||
+		{ echo "M needs bc, xxd and sha256sum"; exit 1; } ;;
+	N) command -v stress-ng >/dev/null && command -v cc >/dev/null && command -v factor >/dev/null ||
+		{ echo "N needs stress-ng, cc and factor"; exit 1; } ;;
 	esac
 done
 mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
@@ -124,14 +143,19 @@ lines() { # lines N: N lines "KEY N", keys seeded pseudo-random
 	awk -v n="$1" 'BEGIN { srand(11); for (i = 1; i <= n; i++) printf "%08d %d\n", int(rand() * 1e8), i }'
 }
 
-# load W SECOND: the hog with W workers (and, if SECOND is xz, an xz -9 loop;
+# load W SECOND: the hog with W workers (none if W is 0), its bursts up to
+# $longest s (hog.sh's LONGEST), and, if SECOND is xz, an xz -9 loop;
 # if stress, stress-ng --cpu 1 --cpu-load 70; if vm, stress-ng --vm 1
 # --vm-bytes 1G; if stress60, stress-ng --cpu 1 --cpu-load 60; if build, a
 # loop of make -j2 -B over $work/build's six C files; if cache, stress-ng
-# --cache 2). timeout signals its whole process group, so make and its gcc stop too.
+# --cache 2; if io, a loop of dd (64 MB to a file, conv=fsync) and sha256sum
+# of that file. timeout signals its whole process group, so make and its gcc stop too.
+longest=2
 load() {
-	sh "$root/tests/bench/hog.sh" 300 "$1" 2>/dev/null &
-	hog=$!
+	if [ "$1" -gt 0 ]; then
+		sh "$root/tests/bench/hog.sh" 300 "$1" "$longest" 2>/dev/null &
+		hog=$!
+	fi
 	case $2 in
 	xz)
 		timeout 300 sh -c 'while :; do xz -9 -c "$1" >/dev/null; done' sh "$work/mb" 2>/dev/null &
@@ -151,6 +175,10 @@ load() {
 	cache)
 		timeout 300 stress-ng --cache 2 --timeout 300 --quiet >/dev/null 2>&1 &
 		load2=$! ;;
+	io)
+		timeout 300 sh -c 'while :; do dd if=/dev/zero of="$1" bs=1M count=64 conv=fsync 2>/dev/null
+			sha256sum "$1" >/dev/null; done' sh "$work/io.bin" &
+		load2=$! ;;
 	esac
 	sleep 1
 	before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -158,7 +186,8 @@ load() {
 note() { # note FILE W SECOND: after the invocation, its line of load.txt
 	after=$(cut -d' ' -f1-3 /proc/loadavg)
 	stop_load
-	echo "$(basename "$1") hog_workers=$2${3:+ second_load=$3} loadavg_before=$before loadavg_after=$after" |
+	l=; [ "$longest" != 2 ] && [ "$2" -gt 0 ] && l=" hog_longest=$longest"
+	echo "$(basename "$1") hog_workers=$2$l${3:+ second_load=$3} loadavg_before=$before loadavg_after=$after" |
 		tee -a "$(dirname "$1")/load.txt"
 }
 start() { # start SET TOOL COMMIT BENCH FACTOR: makes OUT/SET, its step.txt, and starts its load.txt
@@ -167,6 +196,10 @@ start() { # start SET TOOL COMMIT BENCH FACTOR: makes OUT/SET, its step.txt, and
 		"$3" "$4" "$5" >"$out/$1/step.txt"
 	printf '# %s, %s, %s cpus: file, hog workers, second load, /proc/loadavg (1, 5, 15 min) before and after\n' \
 		"$(date -u +%Y-%m-%dT%H:%MZ)" "$2" "$(nproc)" >"$out/$1/load.txt"
+	echo "# uptime at the start: $(uptime)" >>"$out/$1/load.txt"
+}
+finish() { # finish SET: the last line of its load.txt
+	echo "# uptime at the end: $(uptime)" >>"$out/$1/load.txt"
 }
 
 sources() { # sources SET FILE...: the set's programs, kept once in fixtures/gate-noise/SET
@@ -628,4 +661,96 @@ if case " $sets " in *" L "*) true ;; *) false ;; esac; then
 		strip "$out/L/$(pr "$i").json"
 		i=$((i + 1))
 	done
+fi
+
+# M (held out, fourth round): hyperfine --runs 10 of five commands under the
+# hog (2 workers, bursts of up to 10 s: hog.sh's longest) and an I/O loop (dd
+# with conv=fsync, then sha256sum). cksum of 4 MB is the short command (about
+# 10 ms), bc -l's 900 digits of pi the long one (about 250 ms of CPU). xxd's
+# input 2,000,000 bytes, 2,600,000 from c10 (+30 %); fmt's input 1,000,000
+# bytes, 769,231 from c18 (1.3x less work: an improvement); the slow PRs
+# double od's input (150,000 -> 300,000 bytes), not xxd's.
+if case " $sets " in *" M "*) true ;; *) false ;; esac; then
+	xxd_cmd='xxd data.bin' fmt_cmd='fmt -w 50 text.txt' od_cmd='od -An -tx1 od.bin'
+	start M "$(hyperfine --version), --runs 10, hog bursts up to 10 s, second load a dd conv=fsync + sha256sum loop ($(dd --version | head -1))" \
+		c10 "$xxd_cmd" 1.3
+	printf 'improved_commit c18\nimproved_bench %s\nimproved_factor 1.3\npr_bench %s\n' \
+		"$fmt_cmd" "$od_cmd" >>"$out/M/step.txt"
+	d=$work/M
+	text 1000000 >"$d/text.all"
+	blob 6 "$d/blob.all"
+	head -c 4000000 "$d/blob.all" >"$d/small.bin"
+	head -c 150000 "$d/blob.all" >"$d/od.bin"
+	printf 'scale=900\n4*a(1)\nquit\n' >"$d/pi.bc"
+	set -- 'cksum small.bin' 'bc -l pi.bc' "$xxd_cmd" "$od_cmd" "$fmt_cmd"
+	hf_runs=10 longest=10
+	i=1
+	while [ "$i" -le "$commits" ]; do
+		if [ "$i" -ge 10 ]; then head -c 2600000 "$d/blob.all" >"$d/data.bin"
+		else head -c 2000000 "$d/blob.all" >"$d/data.bin"; fi
+		if [ "$i" -ge 18 ]; then head -c 769231 "$d/text.all" >"$d/text.txt"
+		else cp "$d/text.all" "$d/text.txt"; fi
+		hf "$d" "$out/M/$(printf c%02d "$i").json" 2 io "$@"
+		i=$((i + 1))
+	done
+	i=1
+	while [ "$i" -le "$prs" ]; do
+		case $(pr "$i") in *slow) head -c 300000 "$d/blob.all" >"$d/od.bin" ;; *) head -c 150000 "$d/blob.all" >"$d/od.bin" ;; esac
+		hf "$d" "$out/M/$(pr "$i").json" 2 io "$@"
+		i=$((i + 1))
+	done
+	longest=2
+	finish M
+fi
+
+# N (held out, fourth round): perfdb run (warmup 1, repeat 5) of five
+# benchmarks on a runner whose load changes half way: c01..c12 under
+# stress-ng --cpu 1 --cpu-load 70 alone (steady, no bursts), c13..c24 and the
+# PRs under the hog alone (2 workers). lcg.c's work is compiled in (-DSTEPS),
+# so each commit builds it again: 100,000,000 steps, 115,000,000 from c16
+# (1.15x: a code change); the slow PRs 230,000,000 (2x main's newest). Each
+# file is written out whole (and checked to read back), then stripped of its
+# whitespace (strip).
+if case " $sets " in *" N "*) true ;; *) false ;; esac; then
+	start N "$("$perfdb" --version) at $(git -C "$root" rev-parse --short HEAD), $(cc --version | head -1), c01..c12 stress-ng --cpu 1 --cpu-load 70 alone ($(stress-ng --version 2>&1 | head -1)), c13.. the hog alone" \
+		c16 lcg 1.15
+	d=$work/N
+	sources N lcg.c
+	text 2000000 >"$d/text.txt"
+	blob 40 "$d/blob.bin"
+	cat >"$d/spec.yaml" <<-'EOF'
+	warmup: 1
+	repeat: 5
+	benchmarks:
+	  - name: lcg
+	    command: "./lcg > /dev/null"
+	  - name: factor
+	    command: "seq 100000000000 100000040000 | factor > /dev/null"
+	  - name: cut-sort-uniq
+	    command: "cut -c 3-9 text.txt | sort | uniq -c > /dev/null"
+	  - name: sum-r
+	    command: "sum -r blob.bin > /dev/null"
+	  - name: tr-wc
+	    command: "tr -s 'a-m' 'n-z' < text.txt | wc -c > /dev/null"
+	EOF
+	cp "$d/spec.yaml" "$out/N/" || exit 1
+	rm -f "$work/scratch.db"
+	lcg() { cc -O2 -DSTEPS="$1" -o "$d/lcg" "$d/lcg.c" || exit 1; }
+	i=1
+	while [ "$i" -le "$commits" ]; do
+		if [ "$i" -ge 16 ]; then lcg 115000000; else lcg 100000000; fi
+		c=$(printf c%02d "$i")
+		if [ "$i" -le 12 ]; then run "$d" "$out/N/$c.json" 0 main "$c" stress
+		else run "$d" "$out/N/$c.json" 2 main "$c"; fi
+		strip "$out/N/$c.json"
+		i=$((i + 1))
+	done
+	i=1
+	while [ "$i" -le "$prs" ]; do
+		case $(pr "$i") in *slow) lcg 230000000 ;; *) lcg 115000000 ;; esac
+		run "$d" "$out/N/$(pr "$i").json" 2 "pr-$i" "$(pr "$i")"
+		strip "$out/N/$(pr "$i").json"
+		i=$((i + 1))
+	done
+	finish N
 fi

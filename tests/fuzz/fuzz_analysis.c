@@ -5,7 +5,9 @@
  * split must give what a full split gives), the tables of each run, the
  * history, latency, scaling and compare charts drawn to SVG in memory, and
  * the site. The input's first byte past the run count picks compare's
- * options (bits 3-7). */
+ * options (bits 3-7). Last, one run of the history gets the input's bytes
+ * as its stored run values (a blob of schema 10, after its format byte) and
+ * the last two runs are compared again: read or refused, never a crash. */
 #include <ftw.h>
 #include <unistd.h>
 
@@ -24,6 +26,7 @@
 #include "json_out.h"
 #include "site/site.h"
 #include "store/store.h"
+#include "store/store_internal.h"
 #include "table.h"
 
 static char db_path[4096], site_dir[4096];
@@ -315,6 +318,26 @@ static void site(struct pdb_store *store)
 	nftw(site_dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Run run_id's stored values become the format byte and data. */
+static void hostile_run_values(struct pdb_store *store, int64_t run_id, const uint8_t *data,
+			       size_t size)
+{
+	struct pdb_err err;
+	sqlite3_stmt *st = pdb_store_prepare(store,
+		"UPDATE run_values SET vals = ?2 WHERE run_id = ?1", &err);
+	unsigned char *blob = pdb_xmalloc(size + 1);
+
+	if (!st)
+		abort();
+	blob[0] = 1;
+	memcpy(blob + 1, data, size);
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_blob64(st, 2, blob, size + 1, free);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		abort();
+	sqlite3_finalize(st);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pdb_run *runs[FUZZ_RUNS_MAX];
@@ -350,6 +373,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	charts(store, ids, n);
 	site(store);
+	if (n >= 3) {
+		hostile_run_values(store, ids[n - 3], data, size);
+		compare(store, &ids[n - 2], 1, &ids[n - 1], 1, how);
+	}
 out:
 	pdb_store_close(store);
 	for (size_t k = 0; k < n; k++)

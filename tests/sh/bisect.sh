@@ -4,8 +4,9 @@
 # valgrind's cachegrind here), so that the verdicts do not depend on the
 # load: one commit adding 20 % work is named, measuring at most 8
 # revisions, exit 1, every run stored with its commit and the bisect id;
-# nothing changed between good and bad: exit 0, said; two adjacent commits
-# of +10 % each: reported as that range; by time, a commit of ten times
+# nothing changed between good and bad: exit 0, said with the margin (the
+# count's threshold, 1 %); two adjacent commits of +10 % each: reported as
+# that range, and no change under --threshold 25; by time, a commit of ten times
 # the work named from triples of runs by cpu_time; a failing build: exit 4.
 # No worktree and no temporary folder is left behind in any case.
 : "${PERFDB:?}" "${ROOT:?}"
@@ -97,7 +98,7 @@ left_behind faster
 repo none 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20
 bisect none
 echo "nothing changed: exit $status, $(head -1 "$work/out")"
-[ "$status" = 0 ] && grep -q "^no change: good and bad do not differ" "$work/out" ||
+[ "$status" = 0 ] && grep -q "^no change: good and bad differ by less than 1 % (instructions of spin +0.00 %): nothing to bisect" "$work/out" ||
 	{ echo "FAIL: nothing changed: expected exit 0, said"; cat "$work/out" "$work/err"; fail=1; }
 left_behind none
 
@@ -109,6 +110,12 @@ bisect split
 echo "split: exit $status, $(head -1 "$work/out")"
 [ "$status" = 1 ] && grep -q "^the change is split over 2 adjacent commits, $first to $last;" "$work/out" ||
 	{ echo "FAIL: split: expected the range $first to $last"; cat "$work/out" "$work/err"; fail=1; }
+left_behind split
+# a change smaller than --threshold is no change to bisect: said, exit 0
+bisect split --threshold 25
+echo "split under --threshold 25: exit $status, $(head -1 "$work/out")"
+[ "$status" = 0 ] && grep -q "^no change: good and bad differ by less than 25 % (instructions of spin +19\.[0-9]* %)" "$work/out" ||
+	{ echo "FAIL: --threshold 25: expected exit 0, no change"; cat "$work/out" "$work/err"; fail=1; }
 left_behind split
 
 # by time (no measure:): good, each midpoint and bad run in triples, three

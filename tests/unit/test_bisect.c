@@ -56,30 +56,62 @@ static void test_side_rule(void **state)
 static void test_contrast(void **state)
 {
 	double g[12], m[12], b[12], est, lo, hi, t = log(1.2);
+	size_t k = pdb_bisect_rank(12, 0.005);
 	struct pdb_bisect_place p;
 	(void)state;
+	assert_int_equal(k, 2); /* P(Bin(12, 1/2) < 2) = 13/4096 <= 0.005 < 79/4096 */
 	for (size_t i = 0; i < 12; i++) {
 		double wobble = 0.01 * (double)((i * 7) % 5) - 0.02;
 		g[i] = 1 + wobble;
 		b[i] = 1 + t - wobble / 2;
 		m[i] = 1 + wobble / 3;
 	}
-	assert_int_equal(pdb_bisect_contrast(g, m, b, 12, 0.5, 0.99, &est, &lo, &hi), 0);
+	assert_int_equal(pdb_bisect_contrast(g, m, b, 12, 0.5, k, &est, &lo, &hi), 0);
 	assert_true(lo < -t / 2 + 0.03 && hi > -t / 2 - 0.03 && hi < 0);
-	assert_int_equal(pdb_bisect_place_of(g, m, b, 12, 0.99, &p), 0);
+	assert_int_equal(pdb_bisect_place_of(g, m, b, 12, k, &p), 0);
 	assert_int_equal(pdb_bisect_side(&p, 1), PDB_BISECT_GOOD);
-	assert_int_equal(pdb_bisect_place_of(g, b, b, 12, 0.99, &p), 0);
+	assert_int_equal(pdb_bisect_place_of(g, b, b, 12, k, &p), 0);
 	assert_int_equal(pdb_bisect_side(&p, 1), PDB_BISECT_BAD);
 	for (size_t i = 0; i < 12; i++)
 		m[i] = (g[i] + b[i]) / 2 + 0.002 * (double)(i % 3);
-	assert_int_equal(pdb_bisect_place_of(g, m, b, 12, 0.99, &p), 0);
+	assert_int_equal(pdb_bisect_place_of(g, m, b, 12, k, &p), 0);
 	assert_int_equal(pdb_bisect_side(&p, 1), PDB_BISECT_PARTIAL);
-	assert_int_equal(pdb_bisect_contrast(g, m, b, 0, 0.5, 0.99, &est, &lo, &hi), -1);
+	assert_int_equal(pdb_bisect_contrast(g, m, b, 0, 0.5, k, &est, &lo, &hi), -1);
+	/* too few for an interval: the median alone */
+	assert_int_equal(pdb_bisect_contrast(g, m, b, 4, 0.5, 0, &est, &lo, &hi), 0);
+	assert_true(isnan(lo) && isnan(hi) && !isnan(est));
 	/* the alpha: half for the whole change, half over 2 ceil(log2 n)
-	 * midpoints and their two tests */
+	 * midpoints */
 	assert_true(fabs(pdb_bisect_alpha(0.01, 15, 0) - 0.005) < 1e-15);
-	assert_true(fabs(pdb_bisect_alpha(0.01, 15, 1) - 0.01 / 2 / 8 / 2) < 1e-15);
+	assert_true(fabs(pdb_bisect_alpha(0.01, 15, 1) - 0.01 / 2 / 8) < 1e-15);
 }
+
+/* The whole change against a margin of 10 %: within it either side is no
+ * change, even when certain; beyond it and certain, changed; else open. */
+static void test_whole(void **state)
+{
+	double g[40], b[40], est, lo, hi, margin = log(1.1);
+	size_t k = pdb_bisect_rank(40, 0.005);
+	(void)state;
+	for (size_t i = 0; i < 40; i++) {
+		g[i] = 0.01 * (double)((i * 7) % 11);
+		b[i] = g[i] + 0.03 + 0.002 * (double)(i % 5); /* +3 %, certain */
+	}
+	assert_int_equal(pdb_bisect_whole(g, b, 40, k, margin, &est, &lo, &hi), PDB_BISECT_WHOLE_SAME);
+	assert_true(lo > 0 && hi < margin);
+	for (size_t i = 0; i < 40; i++)
+		b[i] = g[i] + log(1.2) + 0.05 * ((double)((i * 3) % 7) - 3) / 3;
+	assert_int_equal(pdb_bisect_whole(g, b, 40, k, margin, &est, &lo, &hi), PDB_BISECT_WHOLE_CHANGED);
+	assert_int_equal(pdb_bisect_whole(b, g, 40, k, margin, &est, &lo, &hi), PDB_BISECT_WHOLE_CHANGED);
+	assert_true(est < 0);
+	/* +20 % with noise three times as wide: neither yet */
+	for (size_t i = 0; i < 40; i++)
+		b[i] = g[i] + log(1.2) + 0.6 * ((double)((i * 3) % 7) - 3) / 3;
+	assert_int_equal(pdb_bisect_whole(g, b, 40, k, margin, &est, &lo, &hi), PDB_BISECT_WHOLE_OPEN);
+	/* too few triples for an interval */
+	assert_int_equal(pdb_bisect_whole(g, b, 40, 0, margin, &est, &lo, &hi), PDB_BISECT_WHOLE_OPEN);
+}
+
 
 /* The bisection of revisions 0..n whose true sides are side[]: the
  * revisions measured, and the range it ends with. */
@@ -146,6 +178,49 @@ static double gaussian(void)
 	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
 }
 
+/* The sequential sign test: one look's chance of missing is the binomial
+ * tail; over a schedule's looks the chance is at most alpha / 2 a side,
+ * each look's tail larger than Bonferroni's alpha / 2 / K; and intervals
+ * of lumpy values (a quiet peak, bursts either side) miss their median
+ * at any look as often as it says. */
+static void test_sequential(void **state)
+{
+	static double zero[200], x[200];
+	struct pdb_bisect_looks s;
+	int one = 20;
+	size_t k = 6, misses = 0, trials = 4000;
+	double exact;
+	(void)state;
+	/* P(Bin(20, 1/2) < 6) = 21700 / 2^20 */
+	assert_true(fabs(pdb_bisect_miss(&one, &k, 1) - 21700.0 / 1048576) < 1e-12);
+	assert_int_equal(pdb_bisect_looks(0.01, 1000, &s), 0);
+	assert_true(s.n > 10 && s.at[s.n - 1] == 1000 && s.rank[0] > 0);
+	assert_true(pdb_bisect_miss(s.at, s.rank, s.n) <= 0.005);
+	assert_true(s.tail > 2 * (0.005 / (double)s.n));
+	for (size_t i = 1; i < s.n; i++)
+		assert_true(s.at[i] > s.at[i - 1] && s.rank[i] >= s.rank[i - 1]);
+	assert_int_equal(pdb_bisect_looks(0.01, 5, &s), -1);
+	/* at alpha 0.2, for misses to count */
+	assert_int_equal(pdb_bisect_looks(0.2, 200, &s), 0);
+	exact = pdb_bisect_miss(s.at, s.rank, s.n);
+	assert_true(exact <= 0.1 && exact > 0.08);
+	for (size_t t = 0; t < trials; t++) {
+		int missed = 0;
+		for (size_t l = 0, n = 0; l < s.n; l++) {
+			double est, lo, hi;
+			for (; n < (size_t)s.at[l]; n++) {
+				double u = uniform();
+				x[n] = (u < 0.25 ? -0.69 : u < 0.75 ? 0 : 0.69) + 0.05 * gaussian();
+			}
+			assert_int_equal(pdb_bisect_contrast(zero, x, zero, n, 0, s.rank[l], &est, &lo, &hi), 0);
+			missed |= lo > 0;
+		}
+		misses += (size_t)missed;
+	}
+	print_message("sequential sign test: %zu of %zu missed below, %.4f exactly\n", misses, trials, exact);
+	assert_true(fabs((double)misses / (double)trials - exact) < 0.02);
+}
+
 /* The machine: a random walk of 1 % an execution and a CPU hog in bursts
  * that make an execution twice as slow (on for 3 executions on average,
  * off for 3, as tests/bench/hog.sh's bursts of 0.2-2 s against a
@@ -159,7 +234,7 @@ static double gaussian(void)
 #define SIM_BURST 0.69
 #define SIM_MAX_TRIPLES 400
 #define SIM_ALPHA 0.01
-#define SIM_THRESHOLD 0.05 /* compare's default, as a log ratio near enough */
+#define SIM_MARGIN 0.0953 /* bisect's default threshold, 10 %, as a log ratio */
 
 struct machine {
 	double walk;
@@ -179,39 +254,38 @@ enum { SIM_OPEN, SIM_DECIDED, SIM_NO_CHANGE };
 
 /* A run of triples of good (log level 0), a midpoint at level mid and bad
  * at level bad, in the order good mid bad, bad mid good, looked at on the
- * schedule: at each look, when confirm, bad against good (the paired
- * Hodges-Lehmann interval at the whole change's alpha over the looks:
- * unchanged within the threshold, or a change beyond it), then the
- * midpoint's place at the step's alpha over the looks, as bisect does. */
-static int triples(double mid, double bad, const struct pdb_adaptive_schedule *s, double confirm_alpha,
-		   int *confirmed, double *total, int *side)
+ * schedule: at each look, until confirmed, bad against good (the sign test
+ * at the whole change's ranks against the 10 % margin), then the
+ * midpoint's place at the step's ranks, as bisect does. The triples run
+ * are added to *used. */
+static int triples(double mid, double bad, const struct pdb_bisect_looks *s, const size_t *whole_rank,
+		   int *confirmed, double *total, int *side, size_t *used)
 {
-	static double g[SIM_MAX_TRIPLES], m[SIM_MAX_TRIPLES], b[SIM_MAX_TRIPLES], d[SIM_MAX_TRIPLES];
+	static double g[SIM_MAX_TRIPLES], m[SIM_MAX_TRIPLES], b[SIM_MAX_TRIPLES];
 	double offset[3] = { SIM_BETWEEN * gaussian(), SIM_BETWEEN * gaussian(), SIM_BETWEEN * gaussian() };
 	struct machine mach = { 0, uniform() < 0.5 };
 	int n = 0;
 
-	for (size_t look = 0; look < s->nlooks; look++) {
+	for (size_t look = 0; look < s->n; look++) {
 		struct pdb_bisect_place p;
-		for (; n < s->looks[look]; n++) {
+		for (; n < s->at[look]; n++) {
 			double *first = n % 2 ? &b[n] : &g[n], *last = n % 2 ? &g[n] : &b[n];
 			*first = execution(&mach, (n % 2 ? bad : 0) + offset[n % 2 ? 2 : 0]);
 			m[n] = execution(&mach, mid + offset[1]);
 			*last = execution(&mach, (n % 2 ? 0 : bad) + offset[n % 2 ? 0 : 2]);
-			d[n] = b[n] - g[n];
 		}
+		*used = (size_t)s->at[look];
 		if (!*confirmed) {
 			double est, lo, hi;
-			assert_int_equal(pdb_stats_hodges_lehmann_paired(d, (size_t)n, 1 - confirm_alpha / (double)s->nlooks,
-									 &est, &lo, &hi), 0);
-			if (lo >= -SIM_THRESHOLD && hi <= SIM_THRESHOLD)
+			int v = pdb_bisect_whole(g, b, (size_t)n, whole_rank[look], SIM_MARGIN, &est, &lo, &hi);
+			if (v == PDB_BISECT_WHOLE_SAME)
 				return SIM_NO_CHANGE;
-			*confirmed = (lo > 0 || hi < 0) && fabs(est) >= SIM_THRESHOLD;
+			*confirmed = v == PDB_BISECT_WHOLE_CHANGED;
 			*total = est;
 		}
 		if (!*confirmed)
 			continue;
-		assert_int_equal(pdb_bisect_place_of(g, m, b, (size_t)n, 1 - s->look_alpha, &p), 0);
+		assert_int_equal(pdb_bisect_place_of(g, m, b, (size_t)n, s->rank[look], &p), 0);
 		if ((*side = pdb_bisect_side(&p, *total < 0 ? -1 : 1)) != PDB_BISECT_OPEN)
 			return SIM_DECIDED;
 	}
@@ -222,6 +296,7 @@ struct sim_result {
 	size_t wrong;        /* a commit or range named outside the change, or no change */
 	size_t narrowed;     /* one commit of a change split over several named */
 	size_t open, no_change, measured_max, trials;
+	size_t used;         /* triples, all steps of all bisections */
 };
 
 /* Bisections of 16 commits (good and 15 after it), each made at a random
@@ -230,11 +305,12 @@ struct sim_result {
 static void simulate(const double *steps, size_t nsteps, size_t trials, struct sim_result *r)
 {
 	const size_t n = 15;
-	struct pdb_adaptive_schedule sched;
-	struct pdb_err err;
+	struct pdb_bisect_looks sched;
+	size_t whole_rank[PDB_BISECT_MAX_LOOKS];
 
 	memset(r, 0, sizeof *r);
-	assert_int_equal(pdb_adaptive_schedule(pdb_bisect_alpha(SIM_ALPHA, n, 1), SIM_MAX_TRIPLES, &sched, &err), 0);
+	assert_int_equal(pdb_bisect_looks(pdb_bisect_alpha(SIM_ALPHA, n, 1), SIM_MAX_TRIPLES, &sched), 0);
+	pdb_bisect_ranks(sched.at, sched.n, pdb_bisect_alpha(SIM_ALPHA, n, 0), whole_rank);
 	for (size_t t = 0; t < trials; t++) {
 		size_t k = 1 + (size_t)(uniform() * (double)(n + 1 - (nsteps ? nsteps : 1))), i, measured = 2;
 		double level[16] = { 0 }, total = 0;
@@ -247,9 +323,10 @@ static void simulate(const double *steps, size_t nsteps, size_t trials, struct s
 		r->trials++;
 		pdb_bisect_init(&b, n);
 		while ((i = pdb_bisect_next(&b)) != 0) {
+			size_t used = 0;
 			measured++;
-			outcome = triples(level[i], level[n], &sched, pdb_bisect_alpha(SIM_ALPHA, n, 0), &confirmed,
-					  &total, &side);
+			outcome = triples(level[i], level[n], &sched, whole_rank, &confirmed, &total, &side, &used);
+			r->used += used;
 			if (outcome != SIM_DECIDED)
 				break;
 			pdb_bisect_record(&b, i, side);
@@ -270,25 +347,29 @@ static void simulate(const double *steps, size_t nsteps, size_t trials, struct s
 	}
 }
 
-/* A 20 % change made by one commit: the wrong commit named in at most 1 %
- * of bisections (3 of 300 here), undecided (exit 3) in at most 5 %. */
+/* A 20 % change made by one commit: the wrong commit named, or no change
+ * said, in at most 1 % of bisections (3 of 300 here), undecided (exit 3)
+ * in at most 1 %. */
 static void test_simulated_one_commit(void **state)
 {
 	const double step[] = { log(1.2) };
 	struct sim_result r;
 	(void)state;
 	simulate(step, 1, 300, &r);
-	print_message("one commit +20 %%: %zu of %zu wrong, %zu undecided, at most %zu revisions\n",
-		      r.wrong, r.trials, r.open, r.measured_max);
+	print_message("one commit +20 %%: %zu of %zu wrong (%zu no change), %zu undecided, at most %zu revisions, "
+		      "%.0f triples a bisection\n", r.wrong, r.trials, r.no_change, r.open, r.measured_max,
+		      (double)r.used / (double)r.trials);
 	assert_true(r.wrong * 100 <= r.trials);
-	assert_true(r.open * 100 <= 5 * r.trials);
+	assert_true(r.open * 100 <= r.trials);
 	assert_true(r.measured_max <= 6);
 }
 
 /* Two adjacent commits of +10 % each: the range of the two, or at worst
  * one of them (when a build's offset moves the revision between them,
  * half the change, off the middle and its side is decided before its
- * part: in at most 5 %); never a commit outside them. */
+ * part: in at most 5 %); never a commit outside them; undecided in at
+ * most 1 %. At most 9 revisions: good, bad, and when the first midpoint
+ * is the partial one, 3 more for each end. */
 static void test_simulated_two_commits(void **state)
 {
 	const double steps[] = { log(1.1), log(1.1) };
@@ -296,23 +377,25 @@ static void test_simulated_two_commits(void **state)
 	(void)state;
 	simulate(steps, 2, 200, &r);
 	print_message("two commits +10 %% each: %zu of %zu wrong, %zu one of the two, %zu undecided, "
-		      "at most %zu revisions\n", r.wrong, r.trials, r.narrowed, r.open, r.measured_max);
+		      "at most %zu revisions, %.0f triples a bisection\n", r.wrong, r.trials, r.narrowed, r.open,
+		      r.measured_max, (double)r.used / (double)r.trials);
 	assert_true(r.wrong * 100 <= r.trials);
 	assert_true(r.narrowed * 100 <= 5 * r.trials);
-	assert_true(r.open * 100 <= 5 * r.trials);
+	assert_true(r.open * 100 <= r.trials);
+	assert_true(r.measured_max <= 9);
 }
 
-/* Nothing changed: "no change" (its interval within the 5 % threshold),
- * never a culprit; undecided (exit 3) in at most 10 %. */
+/* Nothing changed: "no change" (its interval within the 10 % margin), a
+ * culprit named in at most 1 %, undecided (exit 3) in at most 1 %. */
 static void test_simulated_no_change(void **state)
 {
 	struct sim_result r;
 	(void)state;
 	simulate(NULL, 0, 200, &r);
-	print_message("nothing changed: %zu of %zu wrong, %zu undecided, %zu no change\n", r.wrong, r.trials,
-		      r.open, r.no_change);
+	print_message("nothing changed: %zu of %zu wrong, %zu undecided, %zu no change, %.0f triples a bisection\n",
+		      r.wrong, r.trials, r.open, r.no_change, (double)r.used / (double)r.trials);
 	assert_true(r.wrong * 100 <= r.trials);
-	assert_true(r.open * 100 <= 10 * r.trials);
+	assert_true(r.open * 100 <= r.trials);
 }
 
 int main(void)
@@ -320,6 +403,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_side_rule),
 		cmocka_unit_test(test_contrast),
+		cmocka_unit_test(test_whole),
+		cmocka_unit_test(test_sequential),
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_simulated_one_commit),
 		cmocka_unit_test(test_simulated_two_commits),

@@ -1,5 +1,6 @@
 /* Unit tests: store round trip of a run (samples with offsets and weights,
- * stats, attributes), selectors, sample packing, and the fingerprint. */
+ * stats, attributes), selectors, sample packing, the run values kept with
+ * each run, and the fingerprint. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 
 #include "fingerprint.h"
 #include "model.h"
+#include "run_values.h"
 #include "store/store.h"
 
 static char db_path[64];
@@ -165,6 +167,150 @@ static void test_history(void **state)
 	pdb_store_close(store);
 }
 
+/* What test_run_values saw of one run's stored values. */
+struct seen_run {
+	int64_t run_id;
+	struct pdb_series_value v[16];
+	size_t n;
+	int64_t failed[16];
+	size_t nfailed;
+};
+struct seen {
+	struct seen_run runs[4];
+	size_t n;
+};
+
+static int see_run(void *ctx, const struct pdb_stored_run_values *rv, struct pdb_err *err)
+{
+	struct seen *s = ctx;
+	struct seen_run *r = &s->runs[s->n++];
+	struct pdb_run_values_cursor c;
+	const char *why;
+	int got;
+
+	(void)err;
+	r->run_id = rv->run_id;
+	assert_int_equal(pdb_run_values_open(&c, rv->vals, rv->len, &why), 0);
+	while ((got = pdb_run_values_next(&c, &r->v[r->n], &why)) == 1)
+		r->n++;
+	assert_int_equal(got, 0);
+	r->nfailed = rv->nfailed;
+	if (rv->nfailed > 0) /* (failed is NULL without) */
+		memcpy(r->failed, rv->failed, rv->nfailed * sizeof *rv->failed);
+	return 0;
+}
+
+static int same_double(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+/* The run values kept with each run (schema 10) are, series by series, the
+ * values a history point computes from the stored samples or statistics:
+ * samples odd and even in number, weighted buckets, one sample, a NaN among
+ * them, results without samples valued by their median, p50 (the median
+ * NaN) or mean, or by nothing; a benchmark that failed in a run is named
+ * as such beside its run's blob, and a where filter leaves runs out. (After
+ * perf43's test of its table of run values.) */
+static void test_run_values(void **state)
+{
+	struct pdb_err err;
+	struct pdb_store *store = pdb_store_open(db_path, &err);
+	struct pdb_series *series;
+	struct seen seen = { 0 };
+	size_t ns;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct pdb_run *run = pdb_run_new();
+		struct pdb_result *r;
+		struct pdb_sample s = PDB_SAMPLE(NAN);
+
+		pdb_run_set_attr(run, "branch", i == 2 ? "other" : "main");
+		r = pdb_run_add_result(run, "odd", "time", "s");
+		for (int k = 0; k < 7; k++)
+			pdb_result_add_raw(r, 1.0 + (k * 37 % 11) / 10.0 + i);
+		r = pdb_run_add_result(run, "even", "time", "s");
+		for (int k = 0; k < 30; k++)
+			pdb_result_add_raw(r, 0.25 + (k * 13 % 30) / 100.0 + i / 7.0);
+		r = pdb_run_add_result(run, "one", "time", "s");
+		pdb_result_add_raw(r, 0.5 + i);
+		r = pdb_run_add_result(run, "nan", "time", "s");
+		pdb_result_add_raw(r, 3);
+		pdb_result_add_raw(r, NAN);
+		pdb_result_add_raw(r, 1);
+		r = pdb_run_add_result(run, "buckets", "latency", "s");
+		s.value = 0.001; s.weight = 90 + i; pdb_result_add_sample(r, &s);
+		s.value = 0.005; s.weight = 9; pdb_result_add_sample(r, &s);
+		s.value = 0.010; s.weight = 1; pdb_result_add_sample(r, &s);
+		r = pdb_run_add_result(run, "median", "time", "s");
+		pdb_result_set_stat(r, "mean", 2);
+		pdb_result_set_stat(r, "median", 1.5 + i);
+		r = pdb_run_add_result(run, "p50", "time", "s");
+		pdb_result_set_stat(r, "median", NAN);
+		pdb_result_set_stat(r, "p50", 0.75);
+		pdb_result_set_stat(r, "mean", 2);
+		r = pdb_run_add_result(run, "mean", "time", "s");
+		pdb_result_set_stat(r, "mean", 4 + i);
+		pdb_result_set_stat(r, "p99", 9);
+		r = pdb_run_add_result(run, "none", "time", "s");
+		pdb_result_set_stat(r, "p99", 9);
+		if (i == 1)
+			pdb_run_add_failure(run, "odd", NULL, 0, "exit 1");
+		assert_int_equal(pdb_store_insert_run(store, run, 0, &err), 0);
+		pdb_run_free(run);
+	}
+	assert_int_equal(pdb_store_each_run_values(store, NULL, 0, see_run, &seen, &err), 0);
+	assert_int_equal(seen.n, 3);
+	for (size_t r = 0; r < 3; r++) {
+		assert_int_equal(seen.runs[r].run_id, 3 - (int64_t)r); /* newest first */
+		assert_int_equal(seen.runs[r].n, 9);
+		assert_int_equal(seen.runs[r].nfailed, r == 1);
+	}
+	assert_int_equal(pdb_store_list_series(store, NULL, NULL, &series, &ns, &err), 0);
+	assert_int_equal(ns, 9);
+	for (size_t i = 0; i < ns; i++) {
+		struct pdb_history_point *pts;
+		size_t np;
+
+		assert_int_equal(pdb_store_series_history(store, series[i].id, NULL, 0, 0, &pts,
+							  &np, &err), 0);
+		assert_int_equal(np, strcmp(series[i].benchmark, "odd") == 0 ? 2 : 3);
+		for (size_t k = 0; k < np; k++) {
+			const struct seen_run *r = &seen.runs[3 - pts[k].run_id];
+			const struct pdb_series_value *v = NULL;
+
+			for (size_t j = 0; j < r->n; j++)
+				if (r->v[j].series_id == series[i].id)
+					v = &r->v[j];
+			assert_non_null(v);
+			assert_int_equal(v->v.n, pts[k].n);
+			assert_true(same_double(v->v.value, pts[k].value));
+			assert_true(same_double(v->v.q1, pts[k].q1));
+			assert_true(same_double(v->v.q3, pts[k].q3));
+		}
+		if (strcmp(series[i].benchmark, "odd") == 0)
+			assert_int_equal(seen.runs[1].failed[0], series[i].id);
+		if (strcmp(series[i].benchmark, "p50") == 0)
+			assert_true(pts[0].value == 0.75);
+		if (strcmp(series[i].benchmark, "none") == 0)
+			assert_true(isnan(pts[0].value));
+		pdb_history_free(pts, np);
+	}
+	pdb_series_free(series, ns);
+	/* the runs of branch main up to run 2 */
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(pdb_store_each_run_values(store, "branch=main", 2, see_run, &seen,
+						   &err), 0);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.runs[0].run_id, 2);
+	assert_int_equal(pdb_store_delete_run(store, 1, &err), 0);
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(pdb_store_each_run_values(store, NULL, 0, see_run, &seen, &err), 0);
+	assert_int_equal(seen.n, 2);
+	pdb_store_close(store);
+}
+
 static void test_fingerprint(void **state)
 {
 	struct pdb_run *run = pdb_run_new();
@@ -206,6 +352,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_history, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_values, setup, teardown),
 		cmocka_unit_test(test_fingerprint),
 		cmocka_unit_test(test_summary),
 	};
