@@ -8,7 +8,7 @@
 #include "compare_cpu.h"
 #include "compare_geomean.h"
 #include "compare_run_wide.h"
-#include "compare_test.h"
+#include "compare_strategy.h"
 #include "compare_verdict.h"
 #include "metric_role.h"
 #include "stats.h"

@@ -1,10 +1,10 @@
 /* Which test a series gets: the one rule over compare's tests (each a
- * strategy of its own file, lib/compare_test.h), and what a row with too
+ * strategy of its own file, lib/compare_strategy.h), and what a row with too
  * little to test says. */
 #include <math.h>
 #include <stdlib.h>
 
-#include "compare_test.h"
+#include "compare_strategy.h"
 #include "stats.h"
 #include "util.h"
 

@@ -6,7 +6,7 @@
  * this can. */
 #include <math.h>
 
-#include "compare_test.h"
+#include "compare_strategy.h"
 #include "stats.h"
 
 /* The side's median and its least and most values. */

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "compare_test.h"
+#include "compare_strategy.h"
 #include "stats.h"
 #include "util.h"
 

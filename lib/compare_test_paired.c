@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_test.h"
+#include "compare_strategy.h"
 #include "stats.h"
 #include "util.h"
 

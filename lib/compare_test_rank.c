@@ -1,7 +1,7 @@
 /* Compare's test of several values a side: Mann-Whitney on the samples,
  * with the Hodges-Lehmann estimate of the shift and its interval (of the
  * logs when every value is above 0: the change as a ratio). */
-#include "compare_test.h"
+#include "compare_strategy.h"
 #include "stats.h"
 
 /* The side's values, and their logs for the interval. */

@@ -3,7 +3,7 @@
  * noise added to the samples' interval of one run against one. */
 #include <math.h>
 
-#include "compare_test.h"
+#include "compare_strategy.h"
 #include "stats.h"
 
 static int run_noise_summary(struct compare_test *t, const struct compare_side *side,

@@ -2,7 +2,7 @@
  * (3 against 3 cannot give p < 0.1), where a t test still can: Welch's t
  * test of the shift, on the logs when every value is above 0 (the change
  * as a ratio). */
-#include "compare_test.h"
+#include "compare_strategy.h"
 #include "stats.h"
 
 static int welch_summary(struct compare_test *t, const struct compare_side *side,

@@ -1,6 +1,6 @@
-/* What compare's tests share (lib/compare_test.h): a strategy asked of a
+/* What compare's tests share (lib/compare_strategy.h): a strategy asked of a
  * series, a side's logs, a normal interval. */
-#include "compare_test.h"
+#include "compare_strategy.h"
 
 #include <math.h>
 

@@ -3,8 +3,8 @@
  * into the row's effect, interval and p-value. lib/compare_choose.c is the
  * one rule that chooses a series' test. Pure functions of memory: no store
  * call, no printing. The comparison's own, not an interface of lib/. */
-#ifndef PDB_COMPARE_TEST_H
-#define PDB_COMPARE_TEST_H
+#ifndef PDB_COMPARE_STRATEGY_H
+#define PDB_COMPARE_STRATEGY_H
 
 #include <stddef.h>
 #include <stdint.h>
