@@ -1,0 +1,149 @@
+/* detect's acceptance by the runs' ranks (outside Otava's mode): the
+ * evidence of each change point, the backward elimination, and P's cut
+ * (lib/detect_accept.h). */
+#include "detect_accept.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "detect.h"
+#include "stats.h"
+#include "util.h"
+
+/* The rank p of a change point counts multiplied by the series' runs over
+ * this many (at least 1; detect_evidence_at): a long series has more splits for
+ * noise to choose from. */
+#define RANK_SPAN 20
+/* A change point whose parametric p is below this skips the rank test
+ * (detect_evidence_at): no P above it can be decided by its ranks. */
+#define RANK_SKIP 1e-12
+
+/* The most runs of an excursion that ends at change point k (the first
+ * regime: k = 0). */
+size_t detect_excursion_max(size_t k)
+{
+	return k == 0 ? PDB_DETECT_FIRST_EXCURSION : PDB_DETECT_MAX_EXCURSION;
+}
+
+/*
+ * The rank evidence of a change point at idx between its neighbours a
+ * and b: the two-sided Mann-Whitney p of the runs y[a..idx) against
+ * y[idx..b) (exact for small counts). Each run's value is one
+ * observation: the samples within a run move together with the machine's
+ * load, so only the runs are evidence of a change between them; and ranks
+ * let neither a run far off nor a spread that grows with the level weigh
+ * more than one run.
+ */
+static double rank_p(const double *y, size_t a, size_t idx, size_t b)
+{
+	struct pdb_mwu m;
+
+	if (idx <= a || b <= idx ||
+	    pdb_stats_mann_whitney(y + a, idx - a, y + idx, b - idx, &m) < 0)
+		return 1.0;
+	return m.p;
+}
+
+/*
+ * The acceptance's p of change point i of idx[0..n) against its
+ * neighbours: the rank p times the series' runs over RANK_SPAN (at least
+ * 1: noise alone gives some split of a long series a small p), or, when
+ * smaller, the p of the parametric rule (the larger of the t-test's p and
+ * the Bonferroni chance of its z, as pdb_detect_confidence: a step of a
+ * few noise sd between quiet regimes, plain to it); the first of a young
+ * history (detect_young_regime) by the parametric rule alone, at the assumed run
+ * noise (detect_stats_at): a few neighbouring runs share a stretch of the
+ * runner's load, so that their ranks, as their spread, tell nothing of how
+ * far its level wanders. Plus 1 (never
+ * accepted, and dropped before any other) while a side is an excursion
+ * (PDB_DETECT_MAX_EXCURSION runs or fewer, PDB_DETECT_FIRST_EXCURSION for
+ * the first regime, and not the last regime),
+ * which is outliers, not two change points: of the two change points
+ * around one the weaker goes first. The runs from end on (the newest,
+ * when a candidate lies there: see elimination) count only for the
+ * change points there.
+ */
+double detect_evidence_at(const double *y, size_t len, size_t end, const size_t *idx,
+			  size_t n, size_t i, const struct detect_rule *r)
+{
+	size_t upto = idx[i] >= end ? len : end;
+	size_t a = i == 0 ? 0 : idx[i - 1], b = i + 1 == n || idx[i + 1] > upto ? upto : idx[i + 1];
+	double scale = (double)len / RANK_SPAN, rank, pz, e;
+	struct detect_sides st;
+
+	scale = scale > 1 ? scale : 1;
+	detect_stats_at(y, upto, idx, b == upto ? i + 1 : n, i, r, &st);
+	pz = pow(10.0, -pdb_detect_confidence(st.z, len > 1 ? len - 1 : 1));
+	e = isnan(st.p) ? 1.0 : fmax(st.p, pz);
+	/* below RANK_SKIP the ranks change no acceptance at a P above it
+	 * (such a change point is never the weakest before the stop): the
+	 * clear steps of long series spare their sort */
+	if (e >= RANK_SKIP && !detect_young_regime(idx, i)) {
+		rank = fmin(1.0, rank_p(y, a, idx[i], b) * scale);
+		e = fmin(rank, e);
+	}
+	if (idx[i] - a <= detect_excursion_max(i) ||
+	    (b < upto && b - idx[i] <= PDB_DETECT_MAX_EXCURSION))
+		return 1.0 + e;
+	return e;
+}
+
+/*
+ * Backward elimination over the candidates cand[0..n) of y: drop the one
+ * with the largest detect_evidence_at against its current neighbours (the first
+ * of equals) and recompute its neighbours, until none is left. Accepting
+ * at P stops at the first step whose largest p is below P, so candidate
+ * k stays when a step up to its own removal had its largest p below P:
+ * keep[k] gets the smallest of those p, and the change points at P are
+ * those with keep[k] < P. The steps do not depend on P, so a looser P
+ * keeps every change point a stricter one keeps. A candidate at the
+ * newest run (one run after it: a spike not yet testable, or a change
+ * that has just begun) sets that run apart from the other candidates'
+ * evidence, so that it cannot hide an earlier change once it is dropped.
+ */
+void detect_elimination(const double *y, size_t len, const size_t *cand, size_t n,
+			const struct detect_rule *r, double *keep)
+{
+	size_t *idx = pdb_xcalloc(n + 1, sizeof *idx), *id = pdb_xcalloc(n + 1, sizeof *id);
+	double *p = pdb_xcalloc(n + 1, sizeof *p), low = INFINITY;
+	size_t m = n, end = n > 0 && cand[n - 1] + 1 == len ? len - 1 : len;
+
+	if (n)
+		memcpy(idx, cand, n * sizeof *idx);
+	for (size_t i = 0; i < n; i++) {
+		id[i] = i;
+		p[i] = detect_evidence_at(y, len, end, idx, n, i, r);
+	}
+	while (m > 0) {
+		size_t w = 0;
+
+		for (size_t i = 1; i < m; i++)
+			if (p[i] > p[w])
+				w = i;
+		low = fmin(low, p[w]);
+		keep[id[w]] = low;
+		memmove(idx + w, idx + w + 1, (m - w - 1) * sizeof *idx);
+		memmove(id + w, id + w + 1, (m - w - 1) * sizeof *id);
+		memmove(p + w, p + w + 1, (m - w - 1) * sizeof *p);
+		m--;
+		if (w > 0)
+			p[w - 1] = detect_evidence_at(y, len, end, idx, m, w - 1, r);
+		if (w < m)
+			p[w] = detect_evidence_at(y, len, end, idx, m, w, r);
+	}
+	free(idx);
+	free(id);
+	free(p);
+}
+
+/* Keep the candidates idx[k] with keep[k] < level, in place; their count. */
+size_t detect_accept(size_t *idx, const double *keep, size_t n, double level)
+{
+	size_t m = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (keep[k] < level)
+			idx[m++] = idx[k];
+	return m;
+}
