@@ -36,8 +36,9 @@ while [ $start -le 400000 ] && ! ( ulimit -v $start; exec "$PERFDB" --version ) 
 done
 v=$((start - 2000))
 while [ $v -le $((start + 34000)) ]; do
-  for c in runs "sql select\ count(*)\ from\ samples_v" "show run1" \
-      "sql select\ length(randomblob(20000000))"; do
+  # (each C is eval'ed: the SQL in quotes, or the shell reads its parentheses)
+  for c in runs "sql 'select count(*) from samples_v'" "show run1" \
+      "sql 'select length(randomblob(20000000))'"; do
     ( ulimit -v $v; eval "exec \"\$PERFDB\" $c" ) >"$work/out" 2>"$work/err"
     grep -q "I/O error" "$work/err" && fail "perfdb $c under ulimit -v $v said an I/O error"
     grep -q "out of memory" "$work/err" && said=$((said + 1))
