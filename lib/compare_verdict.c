@@ -30,10 +30,6 @@ int pdb_verdict_parse(const char *name)
 	return -1;
 }
 
-/* The verdict of a compared series (after any Holm adjustment): from its
- * interval, in percent, or absolute when a value is <= 0 (then against the
- * threshold as a fraction of the larger median). Unchanged means the whole
- * interval is inside the threshold. */
 /* How far a change must go to count at this noise, read off the row's
  * interval in % (half its width in log terms, either way): ", so a change
  * counts from about +77 % or -43 %" into buf; "" when there is none. A
@@ -50,6 +46,10 @@ static const char *reach_text(const struct pdb_compare_row *row, char *buf, size
 	return buf;
 }
 
+/* The verdict of a compared series (after any Holm adjustment): from its
+ * interval, in percent, or absolute when a value is <= 0 (then against the
+ * threshold as a fraction of the larger median). Unchanged means the whole
+ * interval is inside the threshold. */
 int pdb_compare_verdict(struct pdb_compare_row *row, double alpha, const char *branch)
 {
 	/* worse-side sign: +1 when larger is worse; none is gated as lower
