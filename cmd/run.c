@@ -369,8 +369,6 @@ static int store_runs(struct pdb_store *store, struct pdb_run *const *runs, cons
 	return failed && !compare ? PDB_EXIT_RUNTIME : -1;
 }
 
-/* Check each variant's git: REV out and build it there; record its commit.
- * An exit status, or -1 to go on. */
 /* Without git: variants: the spec's build, once in the current checkout,
  * whose commit each run records unless --attr gave one. An exit status, or
  * -1 to go on. */
@@ -398,6 +396,8 @@ static int build_here(const struct pdb_spec *spec, const struct pdb_checkouts *c
 	return -1;
 }
 
+/* Check each variant's git: REV out and build it there; record its commit
+ * (without git: variants, build_here). An exit status, or -1 to go on. */
 static int check_out(struct pdb_spec *spec, struct pdb_checkouts *co, struct pdb_run *const *runs,
 		     size_t nruns)
 {
