@@ -181,18 +181,18 @@ static const char *verdict_color(int verdict)
 	}
 }
 
-/* Whether a row alarms its reader: a failure, or a regression that gates
- * (one reported, not gated, moved and says so, but fails nothing). */
-static int alarming(const struct pdb_compare_row *r)
+/* A regression reported, not gated: it moved and says so, but fails
+ * nothing, so no format shows it as failing (no red, no bold). */
+static int reported_only(const struct pdb_compare_row *r)
 {
-	return r->verdict == PDB_VERDICT_FAILED || (r->verdict == PDB_VERDICT_REGRESSION && r->gated);
+	return r->verdict == PDB_VERDICT_REGRESSION && !r->gated;
 }
 
 /* Markdown has no colour: a mark per verdict, as GitHub shows emoji; a
- * regression reported, not gated, a blue one. */
+ * regression reported only, a blue one. */
 static const char *verdict_mark(const struct pdb_compare_row *r)
 {
-	if (r->verdict == PDB_VERDICT_REGRESSION && !r->gated)
+	if (reported_only(r))
 		return "🔵";
 	switch (r->verdict) {
 	case PDB_VERDICT_FAILED:
@@ -242,7 +242,8 @@ static void html_row(struct pdb_buf *b, const struct pdb_compare_row *r, const c
 		else
 			pdb_buf_puts(b, "<td>");
 		if (i == COL_VERDICT)
-			pdb_buf_printf(b, "<span class=\"badge %s\">", pdb_verdict_name(r->verdict));
+			pdb_buf_printf(b, "<span class=\"badge %s%s\">", pdb_verdict_name(r->verdict),
+				       reported_only(r) ? " reported" : "");
 		pdb_escape_html(b, cells[i]);
 		pdb_buf_puts(b, i == COL_VERDICT ? "</span></td>" : "</td>");
 	}
@@ -270,11 +271,12 @@ void pdb_compare_table_row(struct pdb_compare_table *t, const struct pdb_compare
 	const char *cells[NCOLS] = { r->benchmark, *r->dims ? r->dims : "-",
 				     r->metric && *r->metric ? r->metric : "-", c.n, c.base, c.cand,
 				     c.change, c.interval, c.p, c.test, c.verdict };
-	int em = alarming(r);
+	int em = (r->verdict == PDB_VERDICT_REGRESSION || r->verdict == PDB_VERDICT_FAILED) &&
+		 !reported_only(r);
 
 	pdb_compare_row_cells(r, &c);
 	if (t->fmt == PDB_RENDER_TEXT)
-		pdb_text_table_add(&t->text, cells, t->color && (em || r->verdict != PDB_VERDICT_REGRESSION)
+		pdb_text_table_add(&t->text, cells, t->color && !reported_only(r)
 						    ? verdict_color(r->verdict) : NULL);
 	else if (t->fmt == PDB_RENDER_HTML)
 		html_row(t->b, r, cells, em);
