@@ -56,13 +56,14 @@ const struct command cmd_bisect = {
 	.summary = "find the commit that changed a benchmark, by measurement",
 	.synopsis = "[OPTIONS] --good REV --bad REV SPEC.yaml",
 	.options = options,
-	.text = "Run in a git repository. Each step checks good, a midpoint and bad out\n"
-		"and builds them (the spec's build:) in worktrees, then runs them in\n"
-		"triples, the midpoint always between the two, adding triples until\n"
-		"it is decided: the first step until good and bad differ by the\n"
-		"threshold or more, or by less (no change: exit 0), every step until\n"
-		"the midpoint is nearer good, nearer bad, or carries between 1/8 and\n"
-		"7/8 of the change (a change split over several commits: a range).\n"
+	.text = "Run in a git repository. Each revision is checked out and built (the\n"
+		"spec's build:) once, in a worktree kept until the bisection ends. Each\n"
+		"step runs good, a midpoint and bad in triples, the midpoint always\n"
+		"between the two, adding triples until it is decided: the first step\n"
+		"until good and bad differ by the threshold or more, or by less (no\n"
+		"change: exit 0), every step until the midpoint is nearer good,\n"
+		"nearer bad, or carries between 1/8 and 7/8 of the change (a change\n"
+		"split over several commits: a range).\n"
 		"Each interval is the sign test's, sequential over the looks. With\n"
 		"measure: [instructions] one run of each revision. Every run is\n"
 		"stored with its commit and a bisect attribute. Exit 1 when a\n"
@@ -476,6 +477,7 @@ static int all_count_instructions(const struct pdb_spec *spec, const char *only)
 static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct bisection s = { 0 };
+	struct bisect_trees trees = { 0 };
 	struct pdb_spec spec = { 0 };
 	struct pdb_compare_config cfg;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -541,6 +543,7 @@ static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	s.env.spec_path = argv[optind];
 	s.env.id = id;
 	s.env.stop = &stop_requested;
+	s.env.trees = &trees;
 	s.env.tty = isatty(2);
 	if (!(s.env.store = cmd_open_store(ctx, &err))) {
 		status = cmd_fail("bisect", &err);
@@ -559,6 +562,7 @@ static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		bisect_print(&s.rep, format);
 	}
 out:
+	bisect_trees_release(&trees);
 	pdb_bisect_release(&s.b);
 	free(s.steps);
 	free(s.row->benchmark);
