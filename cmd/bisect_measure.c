@@ -31,7 +31,7 @@ static int on_look(void *vctx, const struct pdb_look *l)
 	k->ad.elapsed = l->elapsed;
 	fprintf(stderr, "%sperfdb: bisect: look %zu/%zu: %d triples, %.0f s\n", k->env->tty ? "\r\033[K" : "",
 		l->look + 1, l->nlooks, l->pairs, l->elapsed);
-	stop = k->decided = k->judge(k->ctx, k->ad.runs, l, &k->ad.budget);
+	stop = k->decided = k->judge(k->ctx, k->ad.runs, l);
 	return stop || l->look + 1 >= l->nlooks || !adaptive_next_fits(&k->ad, l);
 }
 

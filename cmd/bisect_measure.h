@@ -38,9 +38,8 @@ struct bisect_row {
 int bisect_row_worse(const struct bisect_row *row);
 
 /* When a run of triples stops: the runs so far (good, mid, bad) at look l
- * of the schedule's nlooks; 1 to stop, 0 for more triples. *budget is the
- * run's seconds, which the judge may change for the looks to come. */
-typedef int (*bisect_judge)(void *ctx, struct pdb_run *const *runs, const struct pdb_look *l, double *budget);
+ * of the schedule's nlooks; 1 to stop, 0 for more triples. */
+typedef int (*bisect_judge)(void *ctx, struct pdb_run *const *runs, const struct pdb_look *l);
 
 /* One measurement's outcome. */
 struct bisect_measured {
