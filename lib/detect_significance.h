@@ -32,6 +32,8 @@ struct detect_rule {
 	double run_noise;  /* the assumed noise of the options */
 	int otava;
 	double *buf;
+	const struct detect_ranks *ranks; /* the series by value, for its rank tests
+					   * (detect_accept.h); NULL: each sorts */
 };
 
 /* Compare x[a..idx) with x[idx..b): means, sds and the t-test's p. */
