@@ -390,6 +390,7 @@ static int detect_pass(const double *y, size_t ny, const size_t *orig,
 	detect_series_noise(y, ny, r);
 	detect_ranks_init(&ranks, y, ny);
 	r->ranks = &ranks;
+	r->stretches = pdb_xcalloc(ny + 1, sizeof *r->stretches);
 	*stats = pdb_xcalloc(ny + 1, sizeof **stats);
 	if (otava)
 		otava_pass(y, ny, o, st, weak, nweak, *stats, nfinal, r);
@@ -403,6 +404,8 @@ static int detect_pass(const double *y, size_t ny, const size_t *orig,
 	}
 	r->ranks = NULL;
 	detect_ranks_free(&ranks);
+	free(r->stretches);
+	r->stretches = NULL;
 	return again;
 }
 
