@@ -40,6 +40,30 @@ sqlite3_stmt *pdb_store_prepare(struct pdb_store *store, const char *sql,
 	return st;
 }
 
+sqlite3_stmt *pdb_store_prepare_kept(struct pdb_store *store, const char *sql,
+				     struct pdb_err *err)
+{
+	struct pdb_kept_stmt *k;
+
+	for (size_t i = 0; i < PDB_STORE_KEPT; i++) {
+		k = &store->kept[i];
+		if (k->sql && strcmp(k->sql, sql) == 0) {
+			sqlite3_reset(k->st);
+			sqlite3_clear_bindings(k->st);
+			return k->st;
+		}
+	}
+	k = &store->kept[store->next_kept];
+	store->next_kept = (store->next_kept + 1) % PDB_STORE_KEPT;
+	sqlite3_finalize(k->st);
+	free(k->sql);
+	k->sql = NULL;
+	if (!(k->st = pdb_store_prepare(store, sql, err)))
+		return NULL;
+	k->sql = pdb_xstrdup(sql);
+	return k->st;
+}
+
 int pdb_store_exec(struct pdb_store *store, const char *sql, struct pdb_err *err)
 {
 	char *msg = NULL;

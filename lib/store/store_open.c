@@ -262,8 +262,10 @@ void pdb_store_close(struct pdb_store *store)
 {
 	if (!store)
 		return;
-	sqlite3_finalize(store->seq_of);
-	sqlite3_finalize(store->lo_id_of);
+	for (size_t i = 0; i < PDB_STORE_KEPT; i++) {
+		sqlite3_finalize(store->kept[i].st);
+		free(store->kept[i].sql);
+	}
 	sqlite3_close(store->db);
 	free(store->path);
 	free(store);
