@@ -57,8 +57,11 @@ static void stretch(const double *x, size_t a, size_t b, struct detect_stretch *
 		return;
 	}
 	mean_sd(x + a, b - a, mean, sd);
-	if (kept)
-		kept[a] = (struct detect_stretch){ b, *mean, *sd };
+	if (kept) {
+		kept[a].end = b;
+		kept[a].mean = *mean;
+		kept[a].sd = *sd;
+	}
 }
 
 void detect_compare_kept(const double *x, size_t a, size_t idx, size_t b,
@@ -184,12 +187,23 @@ void detect_stats_at(const double *x, size_t len, const size_t *idx, size_t n,
 	size_t n1 = idx[i] - a, n2 = b - idx[i];
 	double floor, se;
 	size_t m = 0;
+	size_t lo = n1 > NOISE_SPAN ? idx[i] - NOISE_SPAN : a;
+	size_t hi = idx[i] + (n2 > NOISE_SPAN ? NOISE_SPAN : n2);
+	struct detect_stretch *kept = r->stretches ? &r->stretches[idx[i]] : NULL;
 
 	detect_compare_kept(x, a, idx[i], b, r->stretches, st);
-	detect_add_diffs(x + (n1 > NOISE_SPAN ? idx[i] - NOISE_SPAN : a),
-		  n1 > NOISE_SPAN ? NOISE_SPAN : n1, r->buf, &m);
-	detect_add_diffs(x + idx[i], n2 > NOISE_SPAN ? NOISE_SPAN : n2, r->buf, &m);
-	st->noise = detect_diff_sd(r->buf, m);
+	if (kept && kept->hi == hi && kept->lo == lo) {
+		st->noise = kept->noise;
+	} else {
+		detect_add_diffs(x + lo, idx[i] - lo, r->buf, &m);
+		detect_add_diffs(x + idx[i], hi - idx[i], r->buf, &m);
+		st->noise = detect_diff_sd(r->buf, m);
+		if (kept) {
+			kept->lo = lo;
+			kept->hi = hi;
+			kept->noise = st->noise;
+		}
+	}
 	floor = r->relative > 0 ?
 		r->relative * fmin(st->mean1, st->mean2) : r->sigma;
 	floor = floor > st->noise ? floor : st->noise;

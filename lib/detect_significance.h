@@ -39,10 +39,13 @@ struct detect_rule {
 };
 
 /* The mean and sd of a stretch of the series from where it starts to end
- * (0: none kept). */
+ * (0: none kept), and the local noise at a change point there between lo
+ * and hi (hi 0: none kept; detect_stats_at). */
 struct detect_stretch {
 	size_t end;
 	double mean, sd;
+	size_t lo, hi;
+	double noise;
 };
 
 /* Compare x[a..idx) with x[idx..b): means, sds and the t-test's p. */
