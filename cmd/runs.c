@@ -93,7 +93,7 @@ static void print_json(const struct pdb_run_row *rows, size_t n)
 
 static int runs_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	struct pdb_run_filter filter = { 0 };
+	struct pdb_run_filter filter = { .count_series = 1 };
 	struct pdb_store *store = NULL;
 	struct pdb_run_row *rows = NULL;
 	struct pdb_buf where;

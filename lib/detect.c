@@ -375,6 +375,7 @@ static int detect_pass(const double *y, size_t ny, const size_t *orig,
 		       size_t *nfinal, struct detect_rule *r, double *zcrit, char *flag)
 {
 	int otava = o->outliers == PDB_OUTLIERS_KEEP, again = 0;
+	struct detect_ranks ranks;
 	size_t end = ny;
 
 	/* P is also the chance of a false change point in the whole series */
@@ -387,6 +388,9 @@ static int detect_pass(const double *y, size_t ny, const size_t *orig,
 	r->zmin = 0;
 	r->otava = otava;
 	detect_series_noise(y, ny, r);
+	detect_ranks_init(&ranks, y, ny);
+	r->ranks = &ranks;
+	r->stretches = pdb_xcalloc(ny + 1, sizeof *r->stretches);
 	*stats = pdb_xcalloc(ny + 1, sizeof **stats);
 	if (otava)
 		otava_pass(y, ny, o, st, weak, nweak, *stats, nfinal, r);
@@ -398,6 +402,10 @@ static int detect_pass(const double *y, size_t ny, const size_t *orig,
 		if (!otava)
 			(*stats)[k].p = detect_evidence_at(y, ny, end, *weak, *nfinal, k, r);
 	}
+	r->ranks = NULL;
+	detect_ranks_free(&ranks);
+	free(r->stretches);
+	r->stretches = NULL;
 	return again;
 }
 

@@ -4,6 +4,7 @@
 #include "detect_accept.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,62 @@ size_t detect_excursion_max(size_t k)
 	return k == 0 ? PDB_DETECT_FIRST_EXCURSION : PDB_DETECT_MAX_EXCURSION;
 }
 
+/* The bits of v as an unsigned key in the order of the values (a negative
+ * one's reversed), for a radix sort. */
+static uint64_t order_key(double v)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &v, sizeof bits);
+	return bits >> 63 ? ~bits : bits | (uint64_t)1 << 63;
+}
+
+/* The positions of y[0..len) in the order of their values: a radix sort of
+ * their keys, a byte a pass from the lowest, skipping a byte every key
+ * shares (a series' values share their sign and most of their exponent).
+ * qsort's call a comparison cost detect on long series a fifth of its
+ * time. */
+void detect_ranks_init(struct detect_ranks *rk, const double *y, size_t len)
+{
+	uint64_t *key = pdb_xmalloc((len + 1) * sizeof *key);
+	size_t *tmp = pdb_xmalloc((len + 1) * sizeof *tmp);
+
+	rk->len = len;
+	rk->order = pdb_xmalloc((len + 1) * sizeof *rk->order);
+	for (size_t i = 0; i < len; i++) {
+		key[i] = order_key(y[i]);
+		rk->order[i] = i;
+	}
+	for (int shift = 0; shift < 64; shift += 8) {
+		size_t count[257] = { 0 }, *swap;
+
+		for (size_t i = 0; i < len; i++)
+			count[(key[i] >> shift & 0xff) + 1]++;
+		if (len == 0 || count[(key[0] >> shift & 0xff) + 1] == len)
+			continue; /* every key has this byte */
+		for (int d = 0; d < 256; d++)
+			count[d + 1] += count[d];
+		for (size_t i = 0; i < len; i++) { /* stable: the lower bytes' order holds */
+			size_t at = rk->order[i];
+			tmp[count[key[at] >> shift & 0xff]++] = at;
+		}
+		swap = rk->order;
+		rk->order = tmp;
+		tmp = swap;
+	}
+	free(key);
+	free(tmp);
+	rk->sx = pdb_xmalloc((len + 1) * sizeof *rk->sx);
+	rk->sy = pdb_xmalloc((len + 1) * sizeof *rk->sy);
+}
+
+void detect_ranks_free(struct detect_ranks *rk)
+{
+	free(rk->order);
+	free(rk->sx);
+	free(rk->sy);
+}
+
 /*
  * The rank evidence of a change point at idx between its neighbours a
  * and b: the two-sided Mann-Whitney p of the runs y[a..idx) against
@@ -33,15 +90,28 @@ size_t detect_excursion_max(size_t k)
  * observation: the samples within a run move together with the machine's
  * load, so only the runs are evidence of a change between them; and ranks
  * let neither a run far off nor a spread that grows with the level weigh
- * more than one run.
+ * more than one run. A stretch of 1/16 of the series or more is sorted by
+ * a walk of the series' order (rk): len steps, fewer than its sort's
+ * m log m comparisons from there on.
  */
-static double rank_p(const double *y, size_t a, size_t idx, size_t b)
+static double rank_p(const double *y, size_t a, size_t idx, size_t b,
+		     const struct detect_ranks *rk)
 {
 	struct pdb_mwu m;
+	size_t nx = 0, ny = 0;
 
-	if (idx <= a || b <= idx ||
-	    pdb_stats_mann_whitney(y + a, idx - a, y + idx, b - idx, &m) < 0)
+	if (idx <= a || b <= idx)
 		return 1.0;
+	if (!rk || 16 * (b - a) < rk->len)
+		return pdb_stats_mann_whitney(y + a, idx - a, y + idx, b - idx, &m) < 0 ? 1.0 : m.p;
+	for (size_t k = 0; k < rk->len; k++) {
+		size_t at = rk->order[k];
+		if (at >= a && at < idx)
+			rk->sx[nx++] = y[at];
+		else if (at >= idx && at < b)
+			rk->sy[ny++] = y[at];
+	}
+	pdb_stats_mann_whitney_sorted(rk->sx, nx, rk->sy, ny, &m);
 	return m.p;
 }
 
@@ -80,7 +150,7 @@ double detect_evidence_at(const double *y, size_t len, size_t end, const size_t 
 	 * (such a change point is never the weakest before the stop): the
 	 * clear steps of long series spare their sort */
 	if (e >= RANK_SKIP && !detect_young_regime(idx, i)) {
-		rank = fmin(1.0, rank_p(y, a, idx[i], b) * scale);
+		rank = fmin(1.0, rank_p(y, a, idx[i], b, r->ranks) * scale);
 		e = fmin(rank, e);
 	}
 	if (idx[i] - a <= detect_excursion_max(i) ||

@@ -7,6 +7,16 @@
 
 #include "detect_significance.h"
 
+/* A series' positions in the order of its values, and room for two of its
+ * stretches: a rank test of a long stretch walks the order (len steps)
+ * where sorting it would cost m log m comparisons. */
+struct detect_ranks {
+	size_t *order, len;
+	double *sx, *sy;
+};
+void detect_ranks_init(struct detect_ranks *rk, const double *y, size_t len);
+void detect_ranks_free(struct detect_ranks *rk);
+
 /* The acceptance's p of change point i of idx[0..n) against its
  * neighbours (the runs from end on count only for the change points
  * there); above 1 while a side is an excursion. */

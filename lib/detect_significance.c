@@ -45,14 +45,39 @@ static void mean_sd(const double *x, size_t n, double *mean, double *sd)
 	*sd = n >= 2 ? sqrt(ss / (double)n) : 0.0;
 }
 
+/* The mean and sd of x[a..b), from kept[a] when it holds them: the merge
+ * and the elimination ask again and again for the same stretches between
+ * neighbouring change points, a third of detect's time on long series. */
+static void stretch(const double *x, size_t a, size_t b, struct detect_stretch *kept,
+		    double *mean, double *sd)
+{
+	if (kept && kept[a].end == b) {
+		*mean = kept[a].mean;
+		*sd = kept[a].sd;
+		return;
+	}
+	mean_sd(x + a, b - a, mean, sd);
+	if (kept) {
+		kept[a].end = b;
+		kept[a].mean = *mean;
+		kept[a].sd = *sd;
+	}
+}
+
+void detect_compare_kept(const double *x, size_t a, size_t idx, size_t b,
+			 struct detect_stretch *kept, struct detect_sides *st)
+{
+	stretch(x, a, idx, kept, &st->mean1, &st->sd1);
+	stretch(x, idx, b, kept, &st->mean2, &st->sd2);
+	st->p = pdb_detect_ttest(st->mean1, st->sd1, idx - a,
+				 st->mean2, st->sd2, b - idx);
+}
+
 /* Compare x[a..idx) with x[idx..b). */
 void detect_compare_sides(const double *x, size_t a, size_t idx, size_t b,
 			  struct detect_sides *st)
 {
-	mean_sd(x + a, idx - a, &st->mean1, &st->sd1);
-	mean_sd(x + idx, b - idx, &st->mean2, &st->sd2);
-	st->p = pdb_detect_ttest(st->mean1, st->sd1, idx - a,
-				 st->mean2, st->sd2, b - idx);
+	detect_compare_kept(x, a, idx, b, NULL, st);
 }
 
 /* max(|m2/m1 - 1|, |m1/m2 - 1|), a ratio with a zero denominator counting 0 */
@@ -162,12 +187,23 @@ void detect_stats_at(const double *x, size_t len, const size_t *idx, size_t n,
 	size_t n1 = idx[i] - a, n2 = b - idx[i];
 	double floor, se;
 	size_t m = 0;
+	size_t lo = n1 > NOISE_SPAN ? idx[i] - NOISE_SPAN : a;
+	size_t hi = idx[i] + (n2 > NOISE_SPAN ? NOISE_SPAN : n2);
+	struct detect_stretch *kept = r->stretches ? &r->stretches[idx[i]] : NULL;
 
-	detect_compare_sides(x, a, idx[i], b, st);
-	detect_add_diffs(x + (n1 > NOISE_SPAN ? idx[i] - NOISE_SPAN : a),
-		  n1 > NOISE_SPAN ? NOISE_SPAN : n1, r->buf, &m);
-	detect_add_diffs(x + idx[i], n2 > NOISE_SPAN ? NOISE_SPAN : n2, r->buf, &m);
-	st->noise = detect_diff_sd(r->buf, m);
+	detect_compare_kept(x, a, idx[i], b, r->stretches, st);
+	if (kept && kept->hi == hi && kept->lo == lo) {
+		st->noise = kept->noise;
+	} else {
+		detect_add_diffs(x + lo, idx[i] - lo, r->buf, &m);
+		detect_add_diffs(x + idx[i], hi - idx[i], r->buf, &m);
+		st->noise = detect_diff_sd(r->buf, m);
+		if (kept) {
+			kept->lo = lo;
+			kept->hi = hi;
+			kept->noise = st->noise;
+		}
+	}
 	floor = r->relative > 0 ?
 		r->relative * fmin(st->mean1, st->mean2) : r->sigma;
 	floor = floor > st->noise ? floor : st->noise;

@@ -32,11 +32,29 @@ struct detect_rule {
 	double run_noise;  /* the assumed noise of the options */
 	int otava;
 	double *buf;
+	const struct detect_ranks *ranks; /* the series by value, for its rank tests
+					   * (detect_accept.h); NULL: each sorts */
+	struct detect_stretch *stretches; /* room for the series' length + 1, zeroed,
+					   * or NULL (detect_stats_at) */
+};
+
+/* The mean and sd of a stretch of the series from where it starts to end
+ * (0: none kept), and the local noise at a change point there between lo
+ * and hi (hi 0: none kept; detect_stats_at). */
+struct detect_stretch {
+	size_t end;
+	double mean, sd;
+	size_t lo, hi;
+	double noise;
 };
 
 /* Compare x[a..idx) with x[idx..b): means, sds and the t-test's p. */
 void detect_compare_sides(const double *x, size_t a, size_t idx, size_t b,
 			  struct detect_sides *st);
+/* The same, each side's mean and sd kept by where it starts in kept (room
+ * for b + 1), or computed when kept is NULL. */
+void detect_compare_kept(const double *x, size_t a, size_t idx, size_t b,
+			 struct detect_stretch *kept, struct detect_sides *st);
 /* max(|m2/m1 - 1|, |m1/m2 - 1|), a ratio with a zero denominator counting 0. */
 double detect_magnitude(const struct detect_sides *st);
 /* The standard deviation of gaussian noise from the absolute successive

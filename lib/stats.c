@@ -396,13 +396,19 @@ double pdb_stats_mwu_min_p(size_t nx, size_t ny)
 int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 			   struct pdb_mwu *out)
 {
-	double *sx, *sy, mu, var, ties = 0;
-	size_t *groups = NULL, ngroups = 0, s2 = 0, i, j, k, N = nx + ny;
-
 	if (nx == 0 || ny == 0 || has_nan(x, nx) || has_nan(y, ny))
 		return -1;
-	sx = sorted_copy(&mine.sorted_x, x, nx);
-	sy = sorted_copy(&mine.sorted_y, y, ny);
+	pdb_stats_mann_whitney_sorted(sorted_copy(&mine.sorted_x, x, nx), nx,
+				      sorted_copy(&mine.sorted_y, y, ny), ny, out);
+	return 0;
+}
+
+void pdb_stats_mann_whitney_sorted(const double *sx, size_t nx, const double *sy, size_t ny,
+				   struct pdb_mwu *out)
+{
+	double mu, var, ties = 0;
+	size_t *groups = NULL, ngroups = 0, s2 = 0, i, j, k, N = nx + ny;
+
 	/* 2U = sum over x of 2 * (y below) + (y equal), in integers */
 	for (i = 0, j = 0; i < nx; i++) {
 		while (j < ny && sy[j] < sx[i])
@@ -447,7 +453,6 @@ int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t n
 		out->p = var <= 0 ? 1.0
 			: fmin(1.0, 2 * pdb_stats_norm_sf((fabs(out->u - mu) - 0.5) / sqrt(var)));
 	}
-	return 0;
 }
 
 size_t pdb_stats_hl_rank(size_t nx, size_t ny, double conf)

@@ -30,6 +30,10 @@ struct pdb_mwu {
  * sample is empty or holds NaN. */
 int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 			   struct pdb_mwu *out);
+/* The same of sx[0..nx) and sy[0..ny), each sorted ascending, without NaN,
+ * neither empty. */
+void pdb_stats_mann_whitney_sorted(const double *sx, size_t nx, const double *sy, size_t ny,
+				   struct pdb_mwu *out);
 /* The smallest two-sided p the test can give for these sizes (no ties). */
 double pdb_stats_mwu_min_p(size_t nx, size_t ny);
 

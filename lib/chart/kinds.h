@@ -163,7 +163,7 @@ void pdb_chart_stage_colors(struct pdb_run *const *runs, size_t nruns, const str
  * a panel per unit (msg/s apart from B/s) titled "WHAT over time", split
  * into small multiples of at most 8 lines (pdb_chart_groups), coloured by
  * stage (pdb_chart_stage_colors), repetitions as their median with a band
- * (chart/latency.c). */
+ * (chart/timeline.c). */
 void pdb_chart_timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
 			    const struct pdb_plot_opts *opts, int (*pick)(const struct pdb_result *),
 			    const char *what);

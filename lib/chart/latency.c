@@ -8,11 +8,9 @@
 
 #include "chart/layout.h"
 #include "chart/sort.h"
+#include "chart/timeline.h"
 #include "dim_filter.h"
-#include "stats.h"
 #include "util.h"
-
-#define MAX_LINES 8
 
 /* The percentile of a stat name: p50, p99.9, median, max (p100); -1 otherwise. */
 static double stat_percent(const char *name)
@@ -111,146 +109,6 @@ static void spectrum_from_samples(const struct pdb_result *r, double **x, double
 	*n = k + 1;
 	free(s);
 	free(cum);
-}
-
-static int cmp_sample_t(const void *a, const void *b)
-{
-	double x = ((const struct pdb_sample *)a)->t, y = ((const struct pdb_sample *)b)->t;
-	return x < y ? -1 : x > y;
-}
-
-/* A series over time. Its timed samples in stored order, split into
- * repetitions where an offset is not past its repetition's first (each
- * repetition's seconds start again at 0), each in time order. One
- * repetition is its own points; several are, at every offset any of them
- * has, the median of the repetitions running then, lo and hi their lowest
- * and highest, never one line through all of them. A sample stands for the
- * period from its offset on, so the last value is held for one more
- * (mean) period and the line reaches the end of the run. */
-struct timeline {
-	double *x, *y, *lo, *hi; /* lo, hi: NULL for one repetition */
-	size_t n;                /* 0 when fewer than 2 points */
-	size_t reps;
-};
-
-struct repetition {
-	struct pdb_sample *s;       /* n samples in time order */
-	size_t n, at;               /* at: the last sample at or before the offset being drawn */
-	double end;                 /* where its last sample's period ends */
-};
-
-/* The median, lowest and highest across the repetitions running at t (the
- * last sample of each at or before t, or up to tol after it: the same
- * period's reading of a repetition whose clock ran a little later); 0 when
- * none runs then. */
-static size_t across(struct repetition *rep, size_t nrep, double t, double tol, double *v,
-		     double *med, double *lo, double *hi)
-{
-	size_t m = 0;
-
-	for (size_t k = 0; k < nrep; k++) {
-		struct repetition *r = &rep[k];
-		if (r->n == 0 || t + tol < r->s[0].t || t >= r->end)
-			continue;
-		while (r->at + 1 < r->n && r->s[r->at + 1].t <= t + tol)
-			r->at++;
-		v[m++] = r->s[r->at].value;
-	}
-	if (m == 0)
-		return 0;
-	qsort(v, m, sizeof *v, pdb_cmp_double);
-	*med = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
-	*lo = v[0];
-	*hi = v[m - 1];
-	return m;
-}
-
-static void timeline_free(struct timeline *tl)
-{
-	free(tl->x);
-	free(tl->y);
-	free(tl->lo);
-	free(tl->hi);
-}
-
-static void over_time(const struct pdb_result *r, struct timeline *tl)
-{
-	struct pdb_sample *s = pdb_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof *s);
-	struct repetition *rep = pdb_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof *rep);
-	double *grid, *v, end = -INFINITY, tol;
-	const struct repetition *longest = NULL;
-	size_t n = 0, nrep = 0, ng = 0;
-
-	memset(tl, 0, sizeof *tl);
-	for (size_t i = 0; i < r->nsamples; i++)
-		if (pdb_sample_has_t(&r->samples[i]))
-			s[n++] = r->samples[i];
-	for (size_t i = 0; i < n; i++) {
-		if (nrep == 0 || s[i].t <= rep[nrep - 1].s[0].t)
-			rep[nrep++] = (struct repetition){ .s = &s[i] };
-		rep[nrep - 1].n++;
-	}
-	for (size_t k = 0; k < nrep; k++) {
-		struct repetition *p = &rep[k];
-		qsort(p->s, p->n, sizeof *p->s, cmp_sample_t); /* usually in time order already */
-		if (!longest || p->n > longest->n)
-			longest = p;
-	}
-	tl->reps = nrep;
-	grid = pdb_xmalloc((n + 1) * sizeof *grid);
-	v = pdb_xmalloc((nrep ? nrep : 1) * sizeof *v);
-	tl->x = pdb_xmalloc((n + 1) * sizeof *tl->x);
-	tl->y = pdb_xmalloc((n + 1) * sizeof *tl->y);
-	if (nrep > 1) {
-		tl->lo = pdb_xmalloc((n + 1) * sizeof *tl->lo);
-		tl->hi = pdb_xmalloc((n + 1) * sizeof *tl->hi);
-	}
-	if (!longest || longest->n < 2)
-		goto out;
-	/* a lone sample's period is the longest repetition's */
-	for (size_t k = 0; k < nrep; k++) {
-		struct repetition *p = &rep[k];
-		const struct repetition *by = p->n >= 2 ? p : longest;
-		p->end = p->s[p->n - 1].t + (by->s[by->n - 1].t - by->s[0].t) / (double)(by->n - 1);
-		if (p->end > end)
-			end = p->end;
-	}
-	for (size_t i = 0; i < n; i++)
-		grid[i] = s[i].t;
-	qsort(grid, n, sizeof *grid, pdb_cmp_double);
-	/* the repetitions' readings of one period are one point: offsets a
-	 * tenth of a period apart or less (each repetition's clock starts
-	 * anew), else the median jumps back and forth between them */
-	tol = (longest->s[longest->n - 1].t - longest->s[0].t) / (double)(longest->n - 1) / 10;
-	for (size_t i = 0, kept = 0; i < n; i++) {
-		double med, lo, hi;
-		if (i > 0 && grid[i] - grid[kept] <= (nrep > 1 ? tol : 0))
-			continue;
-		kept = i;
-		if (across(rep, nrep, grid[i], nrep > 1 ? tol : 0, v, &med, &lo, &hi) == 0)
-			continue;
-		tl->x[ng] = grid[i];
-		tl->y[ng] = med;
-		if (tl->lo) {
-			tl->lo[ng] = lo;
-			tl->hi[ng] = hi;
-		}
-		ng++;
-	}
-	if (ng >= 2) {
-		tl->x[ng] = end;
-		tl->y[ng] = tl->y[ng - 1];
-		if (tl->lo) {
-			tl->lo[ng] = tl->lo[ng - 1];
-			tl->hi[ng] = tl->hi[ng - 1];
-		}
-		tl->n = ng + 1;
-	}
-out:
-	free(grid);
-	free(v);
-	free(rep);
-	free(s);
 }
 
 /* Log scale when the values span a factor of limit or more. */
@@ -467,59 +325,17 @@ static size_t pick_results(struct pdb_run **runs, size_t nruns, const struct pdb
 	return n;
 }
 
-/* Add tl as a line, with its band across repetitions when it has one. */
-static void add_line(struct pdb_chart_panel *p, const char *label, const char *source, int color,
-		     const struct timeline *tl)
-{
-	struct pdb_chart_series *s = pdb_chart_add_series(p, label, PDB_MARK_LINE | (tl->lo ? PDB_MARK_BAND : 0),
-							  color % 8, tl->x, tl->y, tl->lo, tl->hi, tl->n);
-	pdb_chart_series_source(s, source);
-}
-
-/* The fewest and most repetitions of a panel's lines. */
-struct reps_seen {
-	size_t lo, hi;
-};
-
-static void reps_add(struct reps_seen *r, const struct timeline *tl)
-{
-	if (tl->n == 0)
-		return;
-	if (r->lo == 0 || tl->reps < r->lo)
-		r->lo = tl->reps;
-	if (tl->reps > r->hi)
-		r->hi = tl->reps;
-}
-
-/* What a panel's title says of lines drawn across repetitions: "" for one. */
-static char *reps_note(const struct reps_seen *r)
-{
-	if (r->hi < 2)
-		return pdb_xstrdup("");
-	if (r->lo == r->hi)
-		return pdb_xasprintf("median of %zu repetitions, band: lowest to highest", r->hi);
-	return pdb_xasprintf("median of %zu to %zu repetitions, band: lowest to highest", r->lo, r->hi);
-}
-
-/* title, with the notes that are not "" in parentheses. */
-static void panel_title(struct pdb_chart_panel *p, const char *title, const char *a, const char *b)
-{
-	free(p->title);
-	p->title = *a && *b ? pdb_xasprintf("%s (%s; %s)", title, a, b) :
-		   *a || *b ? pdb_xasprintf("%s (%s)", title, *a ? a : b) : pdb_xstrdup(title);
-}
-
 /* A line of latency over time, before it has a panel. */
 struct time_line {
 	char *label;
 	const char *key;
 	int color;
-	struct timeline tl;
+	struct pdb_timeline tl;
 };
 
 /* Latency over time of a group of items (what its label says, "" for
  * all): each series' own timed samples, else its per-period percentile
- * series; a panel of at most MAX_LINES lines, pages past that. */
+ * series; a panel of at most PDB_CHART_PANEL_LINES lines, pages past that. */
 static void latency_over_time(struct pdb_chart *c, const struct pdb_chart_item *it,
 			      char *const *labels, char *const *keys, const int *colors, size_t n,
 			      const char *group)
@@ -532,12 +348,12 @@ static void latency_over_time(struct pdb_chart *c, const struct pdb_chart_item *
 		/* a family has no samples of its own: its series are the lines */
 		for (size_t k = it[i].family ? 1 : 0; k < NSUFFIXES + 1; k++) {
 			const struct pdb_result *r = k == 0 ? own : sibling(it[i].run, own, name_len(&it[i]), k - 1);
-			struct timeline tl;
+			struct pdb_timeline tl;
 			if (!r)
 				continue;
-			over_time(r, &tl);
+			pdb_timeline_of(r, &tl);
 			if (tl.n == 0) {
-				timeline_free(&tl);
+				pdb_timeline_free(&tl);
 				continue;
 			}
 			pdb_grow((void **)&lines, &cap, nlines + 1, sizeof *lines);
@@ -550,7 +366,7 @@ static void latency_over_time(struct pdb_chart *c, const struct pdb_chart_item *
 				break; /* its own samples say it all */
 		}
 	}
-	/* pages of at most MAX_LINES lines; a series' percentiles on one page
+	/* pages of at most PDB_CHART_PANEL_LINES lines; a series' percentiles on one page
 	 * where they fit */
 	start = pdb_xmalloc((nlines + 2) * sizeof *start);
 	pages = 0;
@@ -558,14 +374,14 @@ static void latency_over_time(struct pdb_chart *c, const struct pdb_chart_item *
 		size_t family = 1;
 		while (l + family < nlines && lines[l + family].key == lines[l].key)
 			family++;
-		if (pages == 0 || l - start[pages - 1] + (family <= MAX_LINES ? family : 1) > MAX_LINES)
+		if (pages == 0 || l - start[pages - 1] + (family <= PDB_CHART_PANEL_LINES ? family : 1) > PDB_CHART_PANEL_LINES)
 			start[pages++] = l;
 	}
 	start[pages] = nlines;
 	for (size_t pg = 0; pg < pages; pg++) {
 		struct pdb_chart_panel *p = pdb_chart_add_panel(c, "Latency over time", "time", "s",
 								"latency", "s");
-		struct reps_seen reps = { 0, 0 };
+		struct pdb_reps_seen reps = { 0, 0 };
 		char *note, *where = pages > 1 ? pdb_xasprintf("%s%s%zu of %zu", group, *group ? ", " : "",
 							       pg + 1, pages) : pdb_xstrdup(group);
 		size_t from = start[pg], to = start[pg + 1];
@@ -576,31 +392,22 @@ static void latency_over_time(struct pdb_chart *c, const struct pdb_chart_item *
 			for (size_t j = from; j < l; j++)
 				distinct &= lines[j].color != lines[l].color;
 		for (size_t l = from; l < to; l++) {
-			add_line(p, lines[l].label, lines[l].key, distinct ? lines[l].color : (int)(l - from),
+			pdb_chart_add_timeline(p, lines[l].label, lines[l].key, distinct ? lines[l].color : (int)(l - from),
 				 &lines[l].tl);
-			reps_add(&reps, &lines[l].tl);
+			pdb_reps_add(&reps, &lines[l].tl);
 		}
 		auto_log(p, 50);
-		note = reps_note(&reps);
-		panel_title(p, "Latency over time", where, note);
+		note = pdb_reps_note(&reps);
+		pdb_chart_panel_title(p, "Latency over time", where, note);
 		free(note);
 		free(where);
 	}
 	for (size_t l = 0; l < nlines; l++) {
 		free(lines[l].label);
-		timeline_free(&lines[l].tl);
+		pdb_timeline_free(&lines[l].tl);
 	}
 	free(lines);
 	free(start);
-}
-
-static int has_times(const struct pdb_result *r)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->nsamples && n < 2; i++)
-		n += pdb_sample_has_t(&r->samples[i]);
-	return n >= 2;
 }
 
 /* Rates: what throughput over time draws. */
@@ -613,90 +420,6 @@ static int is_rate(const struct pdb_result *r)
 static int is_lag(const struct pdb_result *r)
 {
 	return strcmp(r->unit, "count") == 0 && strstr(r->metric, "lag") != NULL;
-}
-
-/* The panel over time of a group of the items, what over time in unit
- * (named in the title when shown). */
-static void timed_panel(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
-			const struct pdb_chart_item *all, const struct pdb_chart_group *g,
-			const char *shown, const char *unit, const char *what)
-{
-	struct pdb_chart_item *sub = pdb_xmalloc((g->n ? g->n : 1) * sizeof *sub);
-	int *colors = pdb_xmalloc((g->n ? g->n : 1) * sizeof *colors);
-	char *title = shown ? pdb_xasprintf("%s over time: %s", what, shown) :
-		      pdb_xasprintf("%s over time", what);
-	struct reps_seen reps = { 0, 0 };
-	struct pdb_chart_panel *p;
-	char **labels, *note;
-
-	for (size_t i = 0; i < g->n; i++)
-		sub[i] = all[g->idx[i]];
-	labels = pdb_chart_item_labels(sub, g->n);
-	pdb_chart_stage_colors(runs, nruns, sub, g->n, colors);
-	p = pdb_chart_add_panel(c, title, "time", "s", unit, ""); /* the title says what */
-	p->y.include_zero = 1;
-	for (size_t i = 0; i < g->n; i++) {
-		char *key = pdb_chart_item_key(&sub[i]);
-		struct timeline tl;
-		over_time(sub[i].r, &tl);
-		pdb_chart_select(c);
-		add_line(p, labels[i], key, colors[i], &tl);
-		reps_add(&reps, &tl);
-		free(key);
-		timeline_free(&tl);
-	}
-	note = reps_note(&reps);
-	panel_title(p, title, g->label, note);
-	free(note);
-	pdb_chart_labels_free(labels, g->n);
-	free(title);
-	free(colors);
-	free(sub);
-}
-
-/* Panels over time of the series pick takes (kinds.h). */
-void pdb_chart_timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
-			    const struct pdb_plot_opts *opts, int (*pick)(const struct pdb_result *),
-			    const char *what)
-{
-	struct pdb_chart_item *it = NULL, *sub = NULL;
-	size_t n = 0, cap = 0, nunits = 0, ucap = 0;
-	const char **units = NULL;
-
-	for (size_t k = 0; k < nruns; k++)
-		for (size_t i = 0; i < runs[k]->nresults; i++) {
-			const struct pdb_result *r = &runs[k]->results[i];
-			size_t u = 0;
-			if (!pdb_dim_filter_pass(opts->dims, r->dims, r->ndims) || !pick(r) ||
-			    !pdb_glob_match(opts->bench_glob, r->benchmark) || !has_times(r))
-				continue;
-			pdb_grow((void **)&it, &cap, n + 1, sizeof *it);
-			it[n].run = runs[k];
-			it[n].r = r;
-			it[n].family = 0;
-			n++;
-			while (u < nunits && strcmp(units[u], r->unit) != 0)
-				u++;
-			if (u == nunits) {
-				pdb_grow((void **)&units, &ucap, nunits + 1, sizeof *units);
-				units[nunits++] = r->unit;
-			}
-		}
-	sub = pdb_xmalloc((n ? n : 1) * sizeof *sub);
-	for (size_t u = 0; u < nunits; u++) {
-		struct pdb_chart_group *g;
-		size_t m = 0, ng;
-		for (size_t i = 0; i < n; i++)
-			if (strcmp(it[i].r->unit, units[u]) == 0)
-				sub[m++] = it[i];
-		ng = pdb_chart_groups(sub, m, MAX_LINES, &g);
-		for (size_t k = 0; k < ng; k++)
-			timed_panel(c, runs, nruns, sub, &g[k], nunits > 1 ? units[u] : NULL, units[u], what);
-		pdb_chart_groups_free(g, ng);
-	}
-	free(sub);
-	free(it);
-	free(units);
 }
 
 /* A lag panel (the last, when there is one) goes right after the first
@@ -838,7 +561,7 @@ struct pdb_chart *pdb_latency_chart(struct pdb_run **runs, size_t nsel,
 		others |= strcmp(it[i].r->benchmark, it[0].r->benchmark) != 0;
 	c->title = opts->title ? pdb_xstrdup(opts->title) :
 		   pdb_xasprintf("Latency: %s%s", it[0].r->benchmark, others ? " and others" : "");
-	ng = pdb_chart_groups(it, n, MAX_LINES, &g);
+	ng = pdb_chart_groups(it, n, PDB_CHART_PANEL_LINES, &g);
 	for (size_t k = 0; k < ng; k++)
 		spectrum_panel(c, runs, nsel, it, &g[k]);
 	for (size_t k = 0; k < ng; k++)

@@ -44,7 +44,7 @@ static int cmp_run_at(const void *a, const void *b)
 /* The selected runs in the order of runs, each with the run it is compared with. */
 static int gather_runs(struct site *s, struct pdb_err *err)
 {
-	struct pdb_run_filter f = { 0 };
+	struct pdb_run_filter f = { .count_series = 1 }; /* the index and run pages say them */
 	int64_t *ids = NULL;
 	size_t nids = 0;
 	char *note;

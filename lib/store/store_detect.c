@@ -118,7 +118,7 @@ static int cached_values(struct pdb_store *store, int64_t series_id,
 			 const char *selection, struct pdb_detect_values *dv,
 			 struct pdb_err *err)
 {
-	sqlite3_stmt *st = pdb_store_prepare(store,
+	sqlite3_stmt *st = pdb_store_prepare_kept(store,
 		"SELECT last_run, run_ids, vals FROM detect_points"
 		" WHERE series_id = ?1 AND selection = ?2", err);
 	int rc, whole = 0;
@@ -150,7 +150,7 @@ static int cached_values(struct pdb_store *store, int64_t series_id,
 		}
 		dv->v.last_run = last_run;
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		whole = pdb_store_fail(store, err, "read detect values");
 	if (whole <= 0)

@@ -222,7 +222,7 @@ static int read_points(struct pdb_store *store, int64_t series_id, const char *w
 	pdb_store_filter_sql(&sql, where, 5);
 	if (last)
 		pdb_buf_printf(&sql, " ORDER BY r.seq DESC LIMIT %zu", last);
-	st = pdb_store_prepare(store, sql.data, err);
+	st = pdb_store_prepare_kept(store, sql.data, err);
 	pdb_buf_release(&sql);
 	if (!st)
 		return -1;
@@ -246,7 +246,7 @@ static int read_points(struct pdb_store *store, int64_t series_id, const char *w
 			break;
 		}
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	order_points(*pts, *n);
 	if (rc == SQLITE_DONE && labels && *n > 0 && point_commits(store, *pts, *n, err) < 0)
 		rc = SQLITE_ERROR;

@@ -27,13 +27,20 @@ int pdb_store_migrate_run_values(struct pdb_store *store, struct pdb_err *err);
 int pdb_store_put_run_values(struct pdb_store *store, sqlite3_stmt *st, int64_t run_id,
 			     struct pdb_series_value *vals, size_t n, struct pdb_err *err);
 
+/* The most statements a store keeps prepared (pdb_store_prepare_kept). */
+#define PDB_STORE_KEPT 8
+
 struct pdb_store {
 	sqlite3 *db;
 	char *path;
 	int readonly;      /* the file (or its folder) cannot be written: opened immutable */
-	/* the order's lookups (lib/store/store_order.c), asked once per series read:
-	 * prepared once */
-	sqlite3_stmt *seq_of, *lo_id_of;
+	/* statements asked for once a series read, prepared once
+	 * (pdb_store_prepare_kept) */
+	struct pdb_kept_stmt {
+		char *sql;
+		sqlite3_stmt *st;
+	} kept[PDB_STORE_KEPT];
+	size_t next_kept;
 };
 
 /* Rows of (id, benchmark, dims, metric, unit, direction) stepped from st
@@ -53,6 +60,13 @@ int pdb_store_fail(struct pdb_store *store, struct pdb_err *err, const char *wha
 /* Prepare sql or fill err. */
 sqlite3_stmt *pdb_store_prepare(struct pdb_store *store, const char *sql,
 				struct pdb_err *err);
+/* The statement of sql kept by the store, reset, its bindings cleared, or
+ * NULL with err: for readers asked once a series, whose SQL would otherwise
+ * be parsed a thousand times. The caller resets it when done (not finalize)
+ * and holds it no longer than that; the store finalizes it at close or when
+ * PDB_STORE_KEPT others came after it. */
+sqlite3_stmt *pdb_store_prepare_kept(struct pdb_store *store, const char *sql,
+				     struct pdb_err *err);
 int pdb_store_exec(struct pdb_store *store, const char *sql, struct pdb_err *err);
 /* BEGIN IMMEDIATE / COMMIT (pdb_store_rollback: store.h). */
 int pdb_store_begin(struct pdb_store *store, struct pdb_err *err);

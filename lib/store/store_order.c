@@ -34,17 +34,6 @@ int pdb_store_place_run(struct pdb_store *store, const char *created_at, int64_t
 	return rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "place run");
 }
 
-/* The statement *slot holds, prepared from sql the first time, reset. */
-static sqlite3_stmt *kept(struct pdb_store *store, sqlite3_stmt **slot, const char *sql,
-			  struct pdb_err *err)
-{
-	if (!*slot)
-		*slot = pdb_store_prepare(store, sql, err);
-	else
-		sqlite3_reset(*slot);
-	return *slot;
-}
-
 int pdb_store_run_seq(struct pdb_store *store, int64_t id, int64_t *seq, struct pdb_err *err)
 {
 	sqlite3_stmt *st;
@@ -53,7 +42,7 @@ int pdb_store_run_seq(struct pdb_store *store, int64_t id, int64_t *seq, struct 
 	*seq = 0;
 	if (id <= 0)
 		return 0;
-	st = kept(store, &store->seq_of, "SELECT seq FROM runs WHERE id = ?1", err);
+	st = pdb_store_prepare_kept(store, "SELECT seq FROM runs WHERE id = ?1", err);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -91,8 +80,8 @@ int pdb_store_order_lo_id(struct pdb_store *store, struct pdb_order_bounds *b,
 		return 0;
 	/* the runs from lo on are the tail of the order: the index of seq
 	 * reads them only (+id: min(id) alone would walk the table by id) */
-	st = kept(store, &store->lo_id_of, "SELECT coalesce(min(+id), 9223372036854775807)"
-		  " FROM runs WHERE seq >= ?1", err);
+	st = pdb_store_prepare_kept(store, "SELECT coalesce(min(+id), 9223372036854775807)"
+				    " FROM runs WHERE seq >= ?1", err);
 	if (!st)
 		return -1;
 	sqlite3_bind_int64(st, 1, b->lo);
