@@ -12,6 +12,7 @@
 #include "logstream/spec.h"
 #include "run_adaptive.h"
 #include "runner/checkout.h"
+#include "runner/placeholder.h"
 #include "runner/runner.h"
 #include "util.h"
 
@@ -588,6 +589,10 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	if (compare && spec.nvariants != 2) {
 		status = cmd_usage_error(&cmd_run, "--compare needs two variants (the spec's variants, or --variant)");
+		goto out;
+	}
+	if (pdb_placeholder_check(&spec, &err) < 0) {
+		status = cmd_fail("run", &err);
 		goto out;
 	}
 	if (dry_run) {
