@@ -520,7 +520,7 @@ static int resolve_axes(struct pdb_spec_reader *r, const json_t *root, struct pd
 		for (size_t i = 0; i < b->nmatrix; i++) {
 			const char *name = b->matrix[i].name;
 			if (strcmp(name, "vcpus") != 0 && !pdb_bench_names(b, name)) {
-				pdb_spec_bad(r, json_object_get(own, name), "benchmark '%s': matrix '%s': {%s} is in none of its "
+				pdb_spec_bad_key(r, own, name, "benchmark '%s': matrix '%s': {%s} is in none of its "
 				    "command, setup, teardown, env, cwd, parse file or rate", b->name, name, name);
 				goto out;
 			}
@@ -531,7 +531,7 @@ static int resolve_axes(struct pdb_spec_reader *r, const json_t *root, struct pd
 	for (size_t i = 0; i < spec->nmatrix; i++)
 		if (!used[i] && strcmp(spec->matrix[i].name, "vcpus") != 0) {
 			const char *name = spec->matrix[i].name;
-			pdb_spec_bad(r, json_object_get(json_object_get(root, "matrix"), name), "matrix '%s': no benchmark "
+			pdb_spec_bad_key(r, json_object_get(root, "matrix"), name, "matrix '%s': no benchmark "
 			    "uses {%s} (in its command, setup, teardown, env, cwd, parse file or rate)", name, name);
 			goto out;
 		}
@@ -686,7 +686,8 @@ static int read_variants(struct pdb_spec_reader *r, const struct pdb_spec_key *k
 	json_object_foreach((json_t *)v, name, vars) {
 		struct pdb_variant *var;
 		if (!valid_name(name, strlen(name)))
-			return bad(r, vars, "variant '%s': a name is 1 to 64 letters, digits, '_', '.' and '-'", name);
+			return pdb_spec_bad_key(r, v, name, "variant '%s': a name is 1 to 64 letters, digits, '_', '.' and '-'",
+						name);
 		if (!json_is_object(vars) || json_object_size(vars) == 0)
 			return bad(r, vars, "variant '%s': expected a mapping KEY: value", name);
 		var = variant_named(spec, name, strlen(name));
@@ -694,7 +695,8 @@ static int read_variants(struct pdb_spec_reader *r, const struct pdb_spec_key *k
 			char *text = pdb_yaml_scalar_text(value);
 			if (!valid_name(key, strlen(key))) {
 				free(text);
-				return bad(r, value, "variant key '%s': a key is 1 to 64 letters, digits, '_', '.' and '-'", key);
+				return pdb_spec_bad_key(r, vars, key, "variant key '%s': a key is 1 to 64 letters, digits, "
+							"'_', '.' and '-'", key);
 			}
 			if (!text)
 				return bad(r, value, "variant '%s': expected a plain value", name);
@@ -806,7 +808,7 @@ static int refuse_rate_axis(struct pdb_spec_reader *r, const json_t *root, const
 		else if (is_top_param(spec, "rate") && !top_used)
 			matrix = json_object_get(root, "matrix");
 		if (matrix)
-			return pdb_spec_bad(r, json_object_get(matrix, "rate"), "matrix 'rate': benchmark '%s' "
+			return pdb_spec_bad_key(r, matrix, "rate", "matrix 'rate': benchmark '%s' "
 			    "searches its rate and stores each step under the dim rate", b->name);
 	}
 	return 0;
