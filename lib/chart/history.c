@@ -167,17 +167,17 @@ static int cmp_drawn(const void *pa, const void *pb)
 	return c ? c : pdb_chart_cmp_dims(a->dims, b->dims);
 }
 
-/* Whether a series is drawn without --metric: the benchmark's own measure
- * (lib/metric_role.h), not a count, its CPU time or a resource. */
+/* Whether a series is drawn without --metric: one that detect splits
+ * without it (lib/metric_role.h), so that the chart has its change points,
+ * and a measure (an exit code, of no direction, is not: its unit is none). */
 static int drawn_by_default(const struct pdb_series *s)
 {
-	return s->direction != PDB_DIR_NONE &&
-	       pdb_metric_role_charted(pdb_metric_role_of_series(s->metric, s->dims));
+	return s->direction != PDB_DIR_NONE && pdb_metric_series_by_default(s->metric, s->dims);
 }
 
-/* Without --metric, leave out what is not the benchmark's own measure (exit
- * codes, counts, CPU time, resources) when something else is there: those
- * drawn first, *n of them, the *left others behind them (to be named). */
+/* Without --metric, leave out what detect leaves out (resources, counts of
+ * how it ran) when something else is there: those drawn first, *n of
+ * them, the *left others behind them (to be named). */
 static void keep_drawn(struct pdb_series *s, size_t *n, size_t *left)
 {
 	size_t kept = 0;
@@ -205,7 +205,7 @@ static void name_left(struct pdb_chart *c, const struct pdb_series *s, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char *dims = pdb_dims_json_display(s[i].dims);
 		pdb_chart_select(c);
-		pdb_chart_skip(c, "%s%s%s%s %s: not the benchmark's own measure: name it with --metric",
+		pdb_chart_skip(c, "%s%s%s%s %s: detect and the gate leave it out too: name it with --metric",
 			       s[i].benchmark, *dims ? " [" : "", dims, *dims ? "]" : "", s[i].metric);
 		free(dims);
 	}
@@ -366,7 +366,54 @@ static char *chart_title(const struct pdb_series *s, size_t n, char *const *dims
 		return pdb_xasprintf("History: %s %s (%s)", s[0].benchmark, s[0].metric, dims[0]);
 	if (same)
 		return pdb_xasprintf("History: %s %s", s[0].benchmark, s[0].metric);
-	return pdb_xasprintf("History: %zu series", n);
+	for (size_t k = 1; k < n; k++)
+		if (strcmp(s[k].benchmark, s[0].benchmark) != 0)
+			return pdb_xasprintf("History: %zu series", n);
+	return pdb_xasprintf("History: %s", s[0].benchmark); /* its metrics in the legend */
+}
+
+static int cmp_text(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The y axis' title: the metric, or the metrics drawn (up to three:
+ * "cpu_time / wall_time"), else none (the legend names them). */
+static char *y_title(const struct pdb_series *s, size_t n)
+{
+	const char *seen[3];
+	size_t nseen = 0;
+	struct pdb_buf b;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = 0;
+		while (i < nseen && strcmp(seen[i], s[k].metric) != 0)
+			i++;
+		if (i < nseen)
+			continue;
+		if (nseen == sizeof seen / sizeof seen[0])
+			return pdb_xstrdup("");
+		seen[nseen++] = s[k].metric;
+	}
+	qsort(seen, nseen, sizeof *seen, cmp_text);
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	for (size_t i = 0; i < nseen; i++)
+		pdb_buf_printf(&b, "%s%s", i ? " / " : "", seen[i]);
+	return b.data;
+}
+
+/* Whether the failures of the k-th series drawn are counted already: a
+ * failure is of a benchmark at its dims, whichever of its metrics shows it. */
+static int failures_counted(const struct pdb_series *series, const struct drawn *order, size_t k)
+{
+	const struct pdb_series *s = &series[order[k].i];
+
+	for (size_t j = 0; j < k; j++)
+		if (strcmp(series[order[j].i].benchmark, s->benchmark) == 0 &&
+		    strcmp(series[order[j].i].dims, s->dims) == 0)
+			return 1;
+	return 0;
 }
 
 /* A cross at each run where the series' benchmark failed, at the value it
@@ -516,8 +563,9 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 		size_t s = order[k].i, no, cps;
 		char *label = nseries == 1 ? NULL : series_label(series, nseries, s, dims);
 		if (k == 0 || each) {
-			p = pdb_chart_add_panel(c, NULL, x_title(in, nseries), "", series[s].metric,
-						series[s].unit);
+			char *y = each ? pdb_xstrdup(series[s].metric) : y_title(series, nseries);
+			p = pdb_chart_add_panel(c, NULL, x_title(in, nseries), "", y, series[s].unit);
+			free(y);
 			pdb_chart_axis_categories(&p->x, (const char *const *)axis.names, axis.n);
 		}
 		/* unique by the id, read by its name where stderr names it */
@@ -537,7 +585,8 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 		nout += no;
 		failed_marks(&in[s], (int)k, &axis, p,
 			     nfailed && !each ? NULL : "failed (no value; at the value before)");
-		nfailed += in[s].npts ? in[s].nfailed : 0;
+		if (!failures_counted(series, order, k))
+			nfailed += in[s].npts ? in[s].nfailed : 0;
 		if (each) { /* a panel each: its title names the series and counts its own */
 			free(p->title);
 			p->title = counts_title(label, axis.n, cps, in[s].npts ? in[s].nfailed : 0);
