@@ -136,6 +136,13 @@ void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_la
 				b->x = se->x[i] < 0 ? lo - VALUE_GAP - b->w : hi + VALUE_GAP;
 				if (!fits(p, pl, b))
 					b->x = se->x[i] < 0 ? hi + VALUE_GAP : lo - VALUE_GAP - b->w;
+				if (!fits(p, pl, b)) {
+					/* an interval from edge to edge (cut at both, or at one
+					 * with no room past its other end): above its line,
+					 * past the bar's end */
+					b->y = l->py[i] - b->h - VALUE_GAP / 2;
+					b->x = se->x[i] < 0 ? l->px[i] - VALUE_GAP - b->w : l->px[i] + VALUE_GAP;
+				}
 			} else if (!beside_point(p, pl, l, i, b)) {
 				continue;
 			}
