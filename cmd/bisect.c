@@ -422,8 +422,10 @@ static int bisect_commits(struct bisection *s)
 			return PDB_EXIT_OK;
 		}
 		if (!s->confirmed) {
-			fprintf(stderr, "perfdb: bisect: good and bad were not told apart (by %g %% or more, or "
-				"less) within the budget\n", s->rep.margin_pct);
+			char margin[32];
+			pdb_pct_words(s->rep.margin_pct, NAN, 0, margin, sizeof margin);
+			fprintf(stderr, "perfdb: bisect: good and bad were not told apart (by %s or more, or "
+				"less) within the budget\n", margin);
 			s->rep.outcome = BISECT_UNDECIDED;
 			s->rep.first = 1;
 			s->rep.last = s->rep.n;

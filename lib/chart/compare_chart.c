@@ -103,6 +103,7 @@ static void bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp, const
 		 size_t nrows, double bound)
 {
 	double thresholds[2];
+	char said[2][32];
 	size_t nt = 0;
 
 	pdb_chart_add_vmark(p, 0, PDB_COLOR_FOREGROUND, 0);
@@ -121,11 +122,12 @@ static void bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp, const
 	for (size_t v = 0; v < sizeof verdict_colors / sizeof verdict_colors[0]; v++)
 		verdict_series(p, cmp, rows, nrows, v, bound);
 	free(p->x.title);
+	for (size_t i = 0; i < nt; i++)
+		pdb_pct_words(thresholds[i], NAN, 0, said[i], sizeof said[i]);
 	p->x.title = nt == 0 ? pdb_xstrdup("change of the candidate, with its interval") :
-		     nt == 1 ? pdb_xasprintf("change, with its interval (dashed: ±%g%% threshold)",
-					     thresholds[0]) :
-		     pdb_xasprintf("change, with its interval (dashed: ±%g%% and ±%g%% thresholds)",
-				   thresholds[0], thresholds[1]);
+		     nt == 1 ? pdb_xasprintf("change, with its interval (dashed: ±%s threshold)", said[0]) :
+		     pdb_xasprintf("change, with its interval (dashed: ±%s and ±%s thresholds)", said[0],
+				   said[1]);
 }
 
 /* Whether another drawn row has the same benchmark and metric (then the

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "units.h"
+
 #define VALUE_GAP 5.0
 #define MAX_VALUES 40
 
@@ -76,7 +78,7 @@ static void value_text(const struct pdb_chart_panel *p, const struct pdb_chart_s
 	struct pdb_tick t = { .value = round(v / mag) * mag }; /* three significant digits */
 
 	if (bar && unit && strcmp(unit, "%") == 0) { /* a change: signed, as compare prints it */
-		snprintf(out, size, "%+.1f%%", v);
+		pdb_pct_text(v, out, size);
 		return;
 	}
 	pdb_chart_tick_labels(&t, 1, unit ? unit : "", 1, 1);
