@@ -96,12 +96,13 @@ int pdb_placeholder_check(const struct pdb_spec *spec, struct pdb_err *err)
 		if (each(spec, u->bench, PDB_PLAN_NO_POINT, SIZE_MAX, find_one, &f), f.found)
 			continue;
 		each(spec, u->bench, PDB_PLAN_NO_POINT, SIZE_MAX, add_name, &ns);
-		near = pdb_closest(u->name, ns.list, ns.n);
+		if (!(near = pdb_closest(u->name, ns.list, ns.n)))
+			continue; /* the command's own braces: awk's {print} */
 		return pdb_err_at(err, PDB_EXIT_INPUT, u->file, u->line, u->col, "%s%s%sunknown placeholder {%s}%s%s%s",
 				  u->bench < spec->nbenches ? "benchmark '" : "build: ",
 				  u->bench < spec->nbenches ? spec->benches[u->bench].name : "",
-				  u->bench < spec->nbenches ? "': " : "", u->name,
-				  near ? " (did you mean {" : "", near ? near : "", near ? "}?)" : "");
+				  u->bench < spec->nbenches ? "': " : "", u->name, " (did you mean {", near,
+				  "}?)");
 	}
 	return 0;
 }

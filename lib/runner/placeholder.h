@@ -20,11 +20,13 @@ const char *pdb_placeholder_value(const struct pdb_spec *spec, size_t bench, siz
  * ${NAME}); its '{', the name's length in *len, or NULL. */
 const char *pdb_placeholder_next(const char *text, const char *p, size_t *len);
 
-/* Every {NAME} of the texts the runner expands is one of the list above for
- * its benchmark (at any point, of any variant), else a usage error at its
- * place in the spec: "FILE:LINE:COL: benchmark 'B': unknown placeholder
- * {NAME} (did you mean {dir}?)" (PDB_EXIT_INPUT). Asked once the spec's
- * variants are final (the command line's, a bisection's revisions). */
+/* A {NAME} of the texts the runner expands that is not one of the list above
+ * for its benchmark (at any point, of any variant) but within two edits of
+ * one is a misspelling: an input error at its place in the spec,
+ * "FILE:LINE:COL: benchmark 'B': unknown placeholder {NAME} (did you mean
+ * {dir}?)" (PDB_EXIT_INPUT); further from every one, it is the command's own
+ * text (awk's {print}) and stays. Asked once the spec's variants are final
+ * (the command line's, a bisection's revisions). */
 int pdb_placeholder_check(const struct pdb_spec *spec, struct pdb_err *err);
 
 #endif
