@@ -16,6 +16,7 @@
 #include "runner/adaptive.h"
 #include "runner/git.h"
 #include "runner/instrument.h"
+#include "runner/placeholder.h"
 #include "stats.h"
 #include "util.h"
 
@@ -386,8 +387,10 @@ static int bisect_commits(struct bisection *s)
 			return PDB_EXIT_OK;
 		}
 		if (!s->confirmed) {
-			fprintf(stderr, "perfdb: bisect: good and bad were not told apart (by %g %% or more, or "
-				"less) within the budget\n", s->rep.margin_pct);
+			char margin[32];
+			pdb_pct_words(s->rep.margin_pct, NAN, 0, margin, sizeof margin);
+			fprintf(stderr, "perfdb: bisect: good and bad were not told apart (by %s or more, or "
+				"less) within the budget\n", margin);
 			s->rep.outcome = BISECT_UNDECIDED;
 			s->rep.first = 1;
 			s->rep.last = s->rep.n;
@@ -483,7 +486,11 @@ static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		status = cmd_usage_error(&cmd_bisect, "--good REV and --bad REV are both needed");
 		goto out;
 	}
+	/* the placeholders as bisect runs them: its revisions replace the
+	 * spec's variants, {dir} their worktrees */
 	if (pdb_spec_load(argv[optind], &spec, &err) < 0 ||
+	    (pdb_spec_set_revisions(&spec, &(const char *){ "good" }, (const char *const *)&good, 1),
+	     pdb_placeholder_check(&spec, &err) < 0) ||
 	    cmd_compare_config(config, &cfg, &s.env.cmp.config, &err) < 0 ||
 	    pdb_git_commits_between(good, bad, &commits, &ncommits, &err) < 0) {
 		status = cmd_fail("bisect", &err);

@@ -32,9 +32,9 @@ static double pct(double log_ratio)
 static void change_text(double lo, double est, double hi, int exact, char *buf, size_t size)
 {
 	if (exact || isnan(lo))
-		snprintf(buf, size, "%+.2f %%", pct(est));
+		pdb_pct_words(pct(est), 1, 1, buf, size); /* exact: to the hundredth below 10 % */
 	else
-		snprintf(buf, size, "%+.1f %% [%+.1f, %+.1f]", pct(est), pct(lo), pct(hi));
+		pdb_pct_interval(pct(est), pct(lo), pct(hi), buf, size);
 }
 
 static const char *series_text(const struct bisect_report *r, char *buf, size_t size)
@@ -52,7 +52,9 @@ static void headline(const struct bisect_report *r, struct pdb_buf *b, int md)
 
 	change_text(r->row.lo, r->row.est, r->row.hi, r->exact, change, sizeof change);
 	if (r->outcome == BISECT_NO_CHANGE) {
-		pdb_buf_printf(b, "no change: good and bad differ by less than %g %%", r->margin_pct);
+		char margin[32];
+		pdb_pct_words(r->margin_pct, NAN, 0, margin, sizeof margin);
+		pdb_buf_printf(b, "no change: good and bad differ by less than %s", margin);
 		if (r->row.metric)
 			pdb_buf_printf(b, " (%s %s)", series_text(r, series, sizeof series), change);
 		pdb_buf_printf(b, ": nothing to bisect");

@@ -89,9 +89,17 @@ static int parse_options(int argc, char **argv, struct cmd_ctx *ctx, struct comp
 }
 
 /* A run in both groups (latest:branch=main and latest on main) is compared
- * with itself: say so, since nothing else would. */
+ * with itself: say so, since nothing else would (the headline does when the
+ * groups are the same runs). */
 static void warn_same_run(const int64_t *base, size_t nbase, const int64_t *cand, size_t ncand)
 {
+	size_t same = 0;
+
+	for (size_t i = 0; nbase == ncand && i < ncand; i++)
+		for (size_t k = 0; k < nbase; k++)
+			same += base[k] == cand[i];
+	if (nbase == ncand && same == ncand)
+		return;
 	for (size_t i = 0; i < nbase; i++)
 		for (size_t k = 0; k < ncand; k++)
 			if (base[i] == cand[k]) {

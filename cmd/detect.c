@@ -326,7 +326,7 @@ static size_t leave_out_resources(struct pdb_series *s, size_t *n)
 	size_t kept = 0, all = *n;
 
 	for (size_t i = 0; i < all; i++)
-		if (pdb_metric_role_gated(pdb_metric_role_of_series(s[i].metric, s[i].dims))) {
+		if (pdb_metric_series_by_default(s[i].metric, s[i].dims)) {
 			struct pdb_series t = s[kept];
 			s[kept++] = s[i];
 			s[i] = t;

@@ -12,6 +12,7 @@
 #include "logstream/spec.h"
 #include "run_adaptive.h"
 #include "runner/checkout.h"
+#include "runner/placeholder.h"
 #include "runner/runner.h"
 #include "util.h"
 
@@ -161,12 +162,13 @@ static void print_argv(const struct pdb_spec *spec, size_t bench, size_t point, 
 static void print_search(const struct pdb_capacity *c, double duration, double drain, const char *unit,
 			 int settles)
 {
-	char until[512];
+	char until[512], tolerance[32];
 
 	pdb_capacity_until_text(c, until, sizeof until);
+	pdb_pct_words(c->tolerance, NAN, 0, tolerance, sizeof tolerance);
 	printf("capacity search %s %s: steps of %g s (+ up to %g s drain), first at %.0f, then by bisection "
-	       "(the geometric middle of the highest passing and the lowest failing rate) to within %g %%, "
-	       "until %s", c->text, unit, c->step > 0 ? c->step : duration, drain, c->low, c->tolerance, until);
+	       "(the geometric middle of the highest passing and the lowest failing rate) to within %s, "
+	       "until %s", c->text, unit, c->step > 0 ? c->step : duration, drain, c->low, tolerance, until);
 	if (settles && c->settle > 0)
 		printf(", up to %g s settling after a step with lines outstanding", c->settle);
 }
@@ -588,6 +590,10 @@ static int run_main(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	if (compare && spec.nvariants != 2) {
 		status = cmd_usage_error(&cmd_run, "--compare needs two variants (the spec's variants, or --variant)");
+		goto out;
+	}
+	if (pdb_placeholder_check(&spec, &err) < 0) {
+		status = cmd_fail("run", &err);
 		goto out;
 	}
 	if (dry_run) {

@@ -36,10 +36,11 @@ static void row_text(const struct pdb_compare_row *r, int named, struct pdb_buf 
 		pdb_buf_printf(b, "%s%s%s%s ", r->benchmark, *r->dims ? "[" : "", r->dims,
 			       *r->dims ? "]" : "");
 	pdb_buf_printf(b, "%s ", r->metric);
-	if (!isnan(r->change_pct) && !isnan(r->ci_low_pct))
-		pdb_buf_printf(b, "%+.1f %% [%+.1f, %+.1f] ", r->change_pct, r->ci_low_pct,
-			       r->ci_high_pct);
-	else if (!isnan(r->change_abs) && !isnan(r->ci_low_abs))
+	if (!isnan(r->change_pct) && !isnan(r->ci_low_pct)) {
+		char t[128];
+		pdb_pct_interval(r->change_pct, r->ci_low_pct, r->ci_high_pct, t, sizeof t);
+		pdb_buf_printf(b, "%s ", t);
+	} else if (!isnan(r->change_abs) && !isnan(r->ci_low_abs))
 		pdb_buf_printf(b, "%+.3g [%+.3g, %+.3g] %s ", r->change_abs, r->ci_low_abs,
 			       r->ci_high_abs, r->unit);
 	pdb_buf_puts(b, pdb_verdict_name(r->verdict));

@@ -89,12 +89,17 @@ int pdb_history_where(struct pdb_store *store, const char *where, int64_t since_
 {
 	struct pdb_run_row *rows = NULL;
 	size_t nrows = 0;
+	int named;
 
 	*out = *note = NULL;
 	if (where) { /* no need to list the runs */
 		*out = pdb_xstrdup(where);
 		return 0;
 	}
+	if (pdb_store_count_branches(store, &named, err) < 0)
+		return -1;
+	if (named < 2) /* the rule picks a branch only among two or more */
+		return 0;
 	if (pdb_store_list_branches(store, &rows, &nrows, err) < 0)
 		return -1;
 	pdb_history_where_of(rows, nrows, pdb_run_rows_seq(rows, nrows, since_id), NULL, out, note,

@@ -234,6 +234,34 @@ static int cpu_on_both_sides(const struct ctx *c, const struct entry *e)
 	return both;
 }
 
+/* A run compared with itself: nothing can differ, so the change is 0 and
+ * its interval [0, 0], whatever a test would add for the noise between
+ * two runs (none ran twice). */
+static void same_runs(struct pdb_compare_row *row, int positive)
+{
+	row->test = "same-run";
+	row->p_value = 1;
+	if (positive)
+		row->change_pct = row->ci_low_pct = row->ci_high_pct = 0;
+	else
+		row->change_abs = row->ci_low_abs = row->ci_high_abs = 0;
+}
+
+/* Whether the candidate runs are the baseline runs (ids of stored runs). */
+static int same_run_groups(struct pdb_run *const *b, size_t nb, struct pdb_run *const *c, size_t nc)
+{
+	if (nb != nc)
+		return 0;
+	for (size_t i = 0; i < nc; i++) {
+		size_t k = 0;
+		while (k < nb && !(b[k] == c[i] || (b[k]->id > 0 && b[k]->id == c[i]->id)))
+			k++;
+		if (k == nb)
+			return 0;
+	}
+	return 1;
+}
+
 /* Compare one series key: be/ne base entries, ce/nc candidate entries. */
 static void compare_series(struct ctx *c, const struct entry *be, size_t nb,
 			   const struct entry *ce, size_t nc)
@@ -302,7 +330,10 @@ static void compare_series(struct ctx *c, const struct entry *be, size_t nb,
 					   nb == 1 ? be->r : NULL, 0 };
 		struct compare_side sa = { a, row->n_cand, row->median_cand, c->out->ncand,
 					   nc == 1 ? ce->r : NULL, 1 };
-		compare_test_series(&c->t, row, &sb, &sa, role == PDB_ROLE_COUNT_EXACT);
+		if (c->out->self)
+			same_runs(row, c->t.positive);
+		else
+			compare_test_series(&c->t, row, &sb, &sa, role == PDB_ROLE_COUNT_EXACT);
 	}
 out:
 	free(b);
@@ -559,6 +590,7 @@ int pdb_compare(const struct pdb_compare_input *in, const struct pdb_compare_opt
 	}
 	out->nbase = nbase;
 	out->ncand = ncand;
+	out->self = same_run_groups(brun, nbase, crun, ncand);
 	c.t.one_run_a_side = nbase == 1 && ncand == 1;
 	describe_runs(brun, nbase, &out->base);
 	describe_runs(crun, ncand, &out->cand);

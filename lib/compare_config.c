@@ -110,11 +110,11 @@ static int read_rule(const struct pdb_yaml_doc *doc, const json_t *obj, int igno
 			};
 			char hint[80];
 			/* an ignore entry takes only the first two */
-			return pdb_yaml_bad(doc, v, PDB_EXIT_USAGE, err,
-					    "unknown key '%s' in a compare %s entry%s", key,
-					    ignore_list ? "ignore" : "rule",
-					    pdb_did_you_mean(key, keys, ignore_list ? 2 : 7,
-							     hint, sizeof hint));
+			return pdb_yaml_bad_key(doc, obj, key, PDB_EXIT_USAGE, err,
+						"unknown key '%s' in a compare %s entry%s", key,
+						ignore_list ? "ignore" : "rule",
+						pdb_did_you_mean(key, keys, ignore_list ? 2 : 7,
+								 hint, sizeof hint));
 		}
 	}
 	if (!r->benchmark && !r->metric)
@@ -177,8 +177,8 @@ static int read_section(const struct pdb_yaml_doc *doc, const json_t *sec,
 				"alpha", "threshold", "warn", "run_noise", "rules", "ignore",
 			};
 			char hint[80];
-			return pdb_yaml_bad(doc, v, PDB_EXIT_USAGE, err, "unknown key '%s' in compare%s",
-					    key, pdb_did_you_mean(key, keys, 6, hint, sizeof hint));
+			return pdb_yaml_bad_key(doc, sec, key, PDB_EXIT_USAGE, err, "unknown key '%s' in compare%s",
+						key, pdb_did_you_mean(key, keys, 6, hint, sizeof hint));
 		}
 	}
 	return 0;

@@ -60,14 +60,18 @@ static void check_one(struct pdb_compare_row *w, const struct pdb_compare_row *c
 	    c->verdict != w->verdict) {
 		w->verdict = PDB_VERDICT_INCONCLUSIVE;
 		w->decided_by = c->metric;
-		set_reason(w, pdb_xasprintf("its CPU time is %s (%+.1f %%): a wall time that moved "
-					    "%+.1f %% without it is the machine's load",
-					    pdb_verdict_name(c->verdict), log_pct(c), log_pct(w)));
+		char cp[48], wp[48];
+		pdb_pct_change(log_pct(c), cp, sizeof cp);
+		pdb_pct_change(log_pct(w), wp, sizeof wp);
+		set_reason(w, pdb_xasprintf("its CPU time is %s (%s): a wall time that moved %s "
+					    "without it is the machine's load",
+					    pdb_verdict_name(c->verdict), cp, wp));
 	} else if (c->verdict == PDB_VERDICT_REGRESSION && c->gated &&
 		   w->verdict != PDB_VERDICT_REGRESSION) {
 		w->decided_by = c->metric;
-		set_reason(w, pdb_xasprintf("its CPU time is a regression (%+.1f %%), which fails "
-					    "the gate", log_pct(c)));
+		char cp[48];
+		pdb_pct_change(log_pct(c), cp, sizeof cp);
+		set_reason(w, pdb_xasprintf("its CPU time is a regression (%s), which fails the gate", cp));
 	}
 }
 

@@ -50,6 +50,27 @@ void pdb_compare_fail_on_text(unsigned fail_on, char *out, size_t size)
 		snprintf(out, size, "never");
 }
 
+/* The benchmarks (at their dims) that failed: a failure is of a
+ * benchmark, whatever number of its series (resources too) it leaves
+ * without a value. */
+static size_t failed_benchmarks(const struct pdb_compare *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pdb_compare_row *r = &c->rows[i];
+		size_t k = 0;
+		if (r->verdict != PDB_VERDICT_FAILED)
+			continue;
+		while (k < i && !(c->rows[k].verdict == PDB_VERDICT_FAILED &&
+				  strcmp(c->rows[k].benchmark, r->benchmark) == 0 &&
+				  strcmp(c->rows[k].dims_json, r->dims_json) == 0))
+			k++;
+		n += k == i;
+	}
+	return n;
+}
+
 void pdb_compare_counts_text(const struct pdb_compare *c, struct pdb_buf *b)
 {
 	int first = 1;
@@ -57,6 +78,12 @@ void pdb_compare_counts_text(const struct pdb_compare *c, struct pdb_buf *b)
 	for (int v = 0; v < PDB_VERDICT_COUNT; v++) {
 		if (!c->counts[v])
 			continue;
+		if (v == PDB_VERDICT_FAILED) {
+			size_t n = failed_benchmarks(c);
+			pdb_buf_printf(b, "%s%zu benchmark%s failed", first ? "" : ", ", n, n == 1 ? "" : "s");
+			first = 0;
+			continue;
+		}
 		/* the two verdicts that are nouns take a plural: "3 regressions" */
 		int noun = v == PDB_VERDICT_REGRESSION || v == PDB_VERDICT_IMPROVEMENT;
 		pdb_buf_printf(b, "%s%zu %s%s", first ? "" : ", ", c->counts[v], pdb_verdict_name(v),
@@ -140,6 +167,8 @@ void pdb_compare_headline(const struct pdb_compare *c, unsigned fail_on,
 	}
 	pdb_compare_fail_on_text(fail_on, on, sizeof on);
 	pdb_buf_puts(b, outcome == PDB_OUTCOME_FAIL ? "FAIL: " : "PASS: ");
+	if (c->self)
+		pdb_buf_puts(b, "a run compared with itself (the candidate is the baseline): ");
 	pdb_compare_counts_text(c, b);
 	pdb_buf_printf(b, " (fails on %s; gates ", on);
 	gated_metrics(c, fmt, b);

@@ -135,6 +135,8 @@ struct pdb_compare {
 	struct pdb_compare_env_diff *env;    /* empty when the fingerprints agree */
 	size_t nenv;
 	double alpha;          /* as used */
+	int self;              /* the candidate runs are the baseline runs: a run
+				* compared with itself, every row "same-run" */
 };
 
 /* A set of verdicts as bits (1 << verdict), for --fail-on. */

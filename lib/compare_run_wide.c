@@ -110,6 +110,7 @@ static int move_is_real(double g, const struct pdb_compare_row *const *rows, siz
 {
 	double mv[PDB_COMPARE_HISTORY_RUNS], chg[PDB_COMPARE_HISTORY_RUNS];
 	double noise[PDB_COMPARE_HISTORY_RUNS];
+	char said[48];
 	size_t nchg = history_moves(h, m, cand_id, mv), nn = 0;
 
 	*why = NULL;
@@ -136,18 +137,19 @@ static int move_is_real(double g, const struct pdb_compare_row *const *rows, siz
 				pdb_stats_norm_sf((fabs(g) + c) / tau);
 		}
 		if (2 * pdb_stats_t_sf(fabs(g) / tau, df) > alpha) {
-			*why = pdb_xasprintf("inside the run-wide noise of its last runs (±%.3g %% "
-					     "a run)", pdb_stats_pct_of_log(tau / M_SQRT2));
+			pdb_pct_words(pdb_stats_pct_of_log(tau / M_SQRT2), NAN, 0, said, sizeof said);
+			*why = pdb_xasprintf("inside the run-wide noise of its last runs (±%s a run)", said);
 			return 0;
 		}
 		if (tail / (double)nchg > alpha) {
+			pdb_pct_change(pdb_stats_pct_of_log(fabs(g) / 2), said, sizeof said);
 			*why = pdb_xasprintf("as large as the whole run's bursts in its last runs "
-					     "(%zu of %zu moves off and back, of %+.1f %% or more)",
-					     bursts, nchg, pdb_stats_pct_of_log(fabs(g) / 2));
+					     "(%zu of %zu moves off and back, of %s or more)", bursts, nchg, said);
 			return 0;
 		}
-		*why = pdb_xasprintf("more than the run-wide noise and bursts of its last runs (±%.3g %% "
-				     "a run)", pdb_stats_pct_of_log(tau / M_SQRT2));
+		pdb_pct_words(pdb_stats_pct_of_log(tau / M_SQRT2), NAN, 0, said, sizeof said);
+		*why = pdb_xasprintf("more than the run-wide noise and bursts of its last runs (±%s a run)",
+				     said);
 		return 1;
 	}
 	for (size_t s = 0; s < m && nn < PDB_COMPARE_HISTORY_RUNS; s++)
@@ -158,8 +160,9 @@ static int move_is_real(double g, const struct pdb_compare_row *const *rows, siz
 	{
 		double tau = pdb_stats_median(noise, nn);
 		int real = 2 * pdb_stats_norm_sf(fabs(g) / (M_SQRT2 * tau)) <= alpha;
-		*why = pdb_xasprintf("%s the run-wide noise assumed until history (±%.3g %% a run)",
-				     real ? "more than" : "inside", pdb_stats_pct_of_log(tau));
+		pdb_pct_words(pdb_stats_pct_of_log(tau), NAN, 0, said, sizeof said);
+		*why = pdb_xasprintf("%s the run-wide noise assumed until history (±%s a run)",
+				     real ? "more than" : "inside", said);
 		return real;
 	}
 }
@@ -196,10 +199,13 @@ static void say_real_move(struct pdb_compare_row **rows, size_t m, double g, con
 		if ((v != PDB_VERDICT_REGRESSION && v != PDB_VERDICT_IMPROVEMENT) || r->reason ||
 		    net_verdict(r, g, alpha) == v)
 			continue;
+		char moved[48], net[48];
+		pdb_pct_change(pdb_stats_pct_of_log(g), moved, sizeof moved);
+		pdb_pct_change(pdb_stats_pct_of_log(log1p(r->change_pct / 100) - g), net, sizeof net);
 		r->reason = pdb_xasprintf(
-			"the whole run moved with it: the %zu %s rows moved %+.1f %% (their median), "
-			"%s, which reads as a change, not the load; net of that %+.1f %%", m, r->metric,
-			pdb_stats_pct_of_log(g), why, pdb_stats_pct_of_log(log1p(r->change_pct / 100) - g));
+			"the whole run moved with it: the %zu %s rows moved %s (their median), "
+			"%s, which reads as a change, not the load; net of that %s", m, r->metric,
+			moved, why, net);
 	}
 }
 
@@ -208,7 +214,7 @@ static void check_metric(struct pdb_compare_row **rows, size_t m,
 {
 	const struct pdb_compare_history **h = pdb_xmalloc(m * sizeof *h);
 	double *d = pdb_xmalloc(m * sizeof *d), g;
-	char *why = NULL;
+	char *why = NULL, moved[48], net[48];
 
 	for (size_t s = 0; s < m; s++) {
 		char *key = pdb_compare_key(rows[s]->benchmark, rows[s]->dims_json, rows[s]->metric);
@@ -231,10 +237,10 @@ static void check_metric(struct pdb_compare_row **rows, size_t m,
 			continue;
 		r->verdict = PDB_VERDICT_INCONCLUSIVE;
 		free(r->reason);
-		r->reason = pdb_xasprintf(
-			"it moved with the whole run: the %zu %s rows moved %+.1f %% (their median), "
-			"%s; net of that %+.1f %%", m, r->metric, pdb_stats_pct_of_log(g), why,
-			pdb_stats_pct_of_log(log1p(r->change_pct / 100) - g));
+		pdb_pct_change(pdb_stats_pct_of_log(g), moved, sizeof moved);
+		pdb_pct_change(pdb_stats_pct_of_log(log1p(r->change_pct / 100) - g), net, sizeof net);
+		r->reason = pdb_xasprintf("it moved with the whole run: the %zu %s rows moved %s (their "
+					  "median), %s; net of that %s", m, r->metric, moved, why, net);
 	}
 out:
 	free(why);

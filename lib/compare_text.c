@@ -83,6 +83,8 @@ static const struct {
 	  "repetitions' spread and the run-to-run noise assumed (0.1 % a run)" },
 	{ "run-noise", "run-noise", "one value a side against the run-to-run noise assumed "
 	  "before a history (CPU time: 7 % a run)" },
+	{ "same-run", "same-run", "the candidate is the baseline: a run compared with itself, "
+	  "whose change is 0" },
 };
 
 void pdb_compare_test_text(const struct pdb_compare_row *r, char *out, size_t size)

@@ -38,11 +38,14 @@ int pdb_verdict_parse(const char *name)
 static const char *reach_text(const struct pdb_compare_row *row, char *buf, size_t size)
 {
 	double hw = (log1p(row->ci_high_pct / 100) - log1p(row->ci_low_pct / 100)) / 2;
+	double up = pdb_stats_pct_of_log(hw), down = pdb_stats_pct_of_log(-hw);
+	char a[32], b[32];
 
 	if (!(hw > 0) || !isfinite(hw))
 		return "";
-	snprintf(buf, size, ", so a change counts from about %+.3g %% or %+.3g %%",
-		 pdb_stats_pct_of_log(hw), pdb_stats_pct_of_log(-hw));
+	pdb_pct_words(up, down, 1, a, sizeof a);
+	pdb_pct_words(down, up, 1, b, sizeof b);
+	snprintf(buf, size, ", so a change counts from about %s or %s", a, b);
 	return buf;
 }
 
@@ -63,7 +66,7 @@ int pdb_compare_verdict(struct pdb_compare_row *row, double alpha, const char *b
 	double thr = percent ? row->threshold_pct
 		: row->threshold_pct / 100 * fmax(fabs(row->median_base), fabs(row->median_cand));
 	double wlo = fmin(s * lo, s * hi), whi = fmax(s * lo, s * hi), w = s * est;
-	char reach[80];
+	char reach[128], thr_text[32], noise[32];
 	int sig;
 
 	if (isnan(lo) || isnan(hi)) {
@@ -83,27 +86,26 @@ int pdb_compare_verdict(struct pdb_compare_row *row, double alpha, const char *b
 		return PDB_VERDICT_IMPROVEMENT;
 	if (wlo >= -thr && whi <= thr)
 		return PDB_VERDICT_UNCHANGED;
+	pdb_pct_words(row->threshold_pct, NAN, 0, thr_text, sizeof thr_text);
 	if (!gated)
-		row->reason = pdb_xasprintf("no direction, not gated: the interval reaches past ±%g %%",
-					    row->threshold_pct);
+		row->reason = pdb_xasprintf("no direction, not gated: the interval reaches past ±%s", thr_text);
 	else if (sig)
-		row->reason = pdb_xasprintf("significant, but the interval straddles the %g %% "
-					    "threshold", row->threshold_pct);
-	else if (!isnan(row->run_noise_pct))
+		row->reason = pdb_xasprintf("significant, but the interval straddles the %s threshold", thr_text);
+	else if (!isnan(row->run_noise_pct)) {
+		pdb_pct_words(row->run_noise_pct, NAN, 0, noise, sizeof noise);
 		row->reason = pdb_xasprintf("inside the run-to-run noise assumed until %d runs of "
-					    "history%s%s (±%.3g %% a run%s): history would tell",
+					    "history%s%s (±%s a run%s): history would tell",
 					    PDB_COMPARE_HISTORY_MIN_RUNS, branch ? " on " : "",
-					    branch ? branch : "",
-					    row->run_noise_pct, reach_text(row, reach, sizeof reach));
-	else if (row->n_history)
+					    branch ? branch : "", noise, reach_text(row, reach, sizeof reach));
+	} else if (row->n_history) {
+		pdb_pct_words(row->history_spread_pct, NAN, 0, noise, sizeof noise);
 		row->reason = pdb_xasprintf("not significant against the run-to-run noise of its "
-					    "last %zu runs%s%s (±%.3g %% a run%s): more runs would tell",
-					    row->n_history, branch ? " on " : "",
-					    branch ? branch : "",
-					    row->history_spread_pct, reach_text(row, reach, sizeof reach));
-	else
-		row->reason = pdb_xasprintf("the interval is wider than ±%g %%: more values "
-					    "would tell", row->threshold_pct);
+					    "last %zu runs%s%s (±%s a run%s): more runs would tell",
+					    row->n_history, branch ? " on " : "", branch ? branch : "", noise,
+					    reach_text(row, reach, sizeof reach));
+	} else
+		row->reason = pdb_xasprintf("the interval is wider than ±%s: more values would tell",
+					    thr_text);
 	return PDB_VERDICT_INCONCLUSIVE;
 }
 

@@ -98,21 +98,48 @@ static double rank_p(const double *y, size_t a, size_t idx, size_t b,
 		     const struct detect_ranks *rk)
 {
 	struct pdb_mwu m;
-	size_t nx = 0, ny = 0;
+	size_t nx = 0, ny = 0, gx = 0, gy = 0, below = 0, s2 = 0;
+	double ties = 0, prev = 0;
 
 	if (idx <= a || b <= idx)
 		return 1.0;
 	if (!rk || 16 * (b - a) < rk->len)
 		return pdb_stats_mann_whitney(y + a, idx - a, y + idx, b - idx, &m) < 0 ? 1.0 : m.p;
-	for (size_t k = 0; k < rk->len; k++) {
-		size_t at = rk->order[k];
-		if (at >= a && at < idx)
-			rk->sx[nx++] = y[at];
-		else if (at >= idx && at < b)
-			rk->sy[ny++] = y[at];
+	if (b - a <= PDB_STATS_EXACT_MAX) { /* the exact test reads the sides sorted */
+		for (size_t k = 0; k < rk->len; k++) {
+			size_t at = rk->order[k];
+			if (at >= a && at < idx)
+				rk->sx[nx++] = y[at];
+			else if (at >= idx && at < b)
+				rk->sy[ny++] = y[at];
+		}
+		pdb_stats_mann_whitney_sorted(rk->sx, nx, rk->sy, ny, &m);
+		return m.p;
 	}
-	pdb_stats_mann_whitney_sorted(rk->sx, nx, rk->sy, ny, &m);
-	return m.p;
+	/* 2U and the ties straight from the walk, a group of equal values at a
+	 * time, as pdb_stats_mann_whitney_sorted sums them */
+	for (size_t k = 0; k <= rk->len; k++) {
+		size_t at = k < rk->len ? rk->order[k] : SIZE_MAX;
+		double t;
+
+		if (k < rk->len && (at < a || at >= b))
+			continue;
+		if (gx + gy > 0 && (k == rk->len || y[at] != prev)) {
+			s2 += gx * (2 * below + gy);
+			t = (double)(gx + gy);
+			ties += t * t * t - t;
+			below += gy;
+			gx = gy = 0;
+		}
+		if (k == rk->len)
+			break;
+		prev = y[at];
+		if (at < idx)
+			gx++;
+		else
+			gy++;
+	}
+	return pdb_stats_mwu_normal_p(s2 / 2.0, idx - a, b - idx, ties);
 }
 
 /*

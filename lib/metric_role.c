@@ -78,9 +78,9 @@ double pdb_metric_run_noise(enum pdb_metric_role role)
 	}
 }
 
-int pdb_metric_role_charted(enum pdb_metric_role role)
+int pdb_metric_series_by_default(const char *metric, const char *dims_json)
 {
-	return role != PDB_ROLE_RESOURCE && role != PDB_ROLE_CPU && role != PDB_ROLE_BOOKKEEPING;
+	return pdb_metric_role_gated(pdb_metric_role_of_series(metric, dims_json));
 }
 
 const char *pdb_metric_cpu_of(const char *wall_metric)

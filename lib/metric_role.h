@@ -28,9 +28,10 @@ enum pdb_metric_role pdb_metric_role_of_series(const char *metric, const char *d
 
 /* Whether a role is gated when neither perfdb.yaml nor --metric names it. */
 int pdb_metric_role_gated(enum pdb_metric_role role);
-/* Whether a role is drawn by a history chart without --metric: the
- * benchmark's own measure (not its CPU time, not a resource). */
-int pdb_metric_role_charted(enum pdb_metric_role role);
+/* Whether a stored series is looked at when no --metric names one: the
+ * roles gated by default. The series detect splits and a history chart
+ * draws, so that the chart shows the change points detect reports. */
+int pdb_metric_series_by_default(const char *metric, const char *dims_json);
 
 /* The built-in fail level of a metric, in %: 1 for instructions, 10 for
  * p95 and beyond (a "pNN" part of its name with NN >= 95: p95, p99,

@@ -229,7 +229,8 @@ static void geomean_table(const struct pdb_compare *c, int html, struct pdb_buf 
 			snprintf(interval, sizeof interval, "-");
 		else
 			snprintf(interval, sizeof interval, "[%.4f, %.4f]", g->low, g->high);
-		snprintf(change, sizeof change, "%+.1f%% %s", pct, word ? word :
+		pdb_pct_text(pct, change, sizeof change);
+		snprintf(change + strlen(change), sizeof change - strlen(change), " %s", word ? word :
 			 pdb_verdict_name(g->verdict));
 		table_row(&t, word, row, 0);
 	}

@@ -406,7 +406,7 @@ int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t n
 void pdb_stats_mann_whitney_sorted(const double *sx, size_t nx, const double *sy, size_t ny,
 				   struct pdb_mwu *out)
 {
-	double mu, var, ties = 0;
+	double ties = 0;
 	size_t *groups = NULL, ngroups = 0, s2 = 0, i, j, k, N = nx + ny;
 
 	/* 2U = sum over x of 2 * (y below) + (y equal), in integers */
@@ -434,7 +434,6 @@ void pdb_stats_mann_whitney_sorted(const double *sx, size_t nx, const double *sy
 		ties += (double)t * t * t - (double)t;
 	}
 	out->u = s2 / 2.0;
-	mu = (double)nx * ny / 2;
 	if (N <= PDB_STATS_EXACT_MAX) {
 		out->exact = 1;
 		if (ngroups == N) {
@@ -449,10 +448,16 @@ void pdb_stats_mann_whitney_sorted(const double *sx, size_t nx, const double *sy
 		}
 	} else {
 		out->exact = 0;
-		var = (double)nx * ny / 12 * ((double)N + 1 - ties / ((double)N * (N - 1)));
-		out->p = var <= 0 ? 1.0
-			: fmin(1.0, 2 * pdb_stats_norm_sf((fabs(out->u - mu) - 0.5) / sqrt(var)));
+		out->p = pdb_stats_mwu_normal_p(out->u, nx, ny, ties);
 	}
+}
+
+double pdb_stats_mwu_normal_p(double u, size_t nx, size_t ny, double ties)
+{
+	double N = (double)(nx + ny), mu = (double)nx * ny / 2;
+	double var = (double)nx * ny / 12 * (N + 1 - ties / (N * (N - 1)));
+
+	return var <= 0 ? 1.0 : fmin(1.0, 2 * pdb_stats_norm_sf((fabs(u - mu) - 0.5) / sqrt(var)));
 }
 
 size_t pdb_stats_hl_rank(size_t nx, size_t ny, double conf)

@@ -34,6 +34,10 @@ int pdb_stats_mann_whitney(const double *x, size_t nx, const double *y, size_t n
  * neither empty. */
 void pdb_stats_mann_whitney_sorted(const double *sx, size_t nx, const double *sy, size_t ny,
 				   struct pdb_mwu *out);
+/* Its two-sided p by the normal approximation (more than
+ * PDB_STATS_EXACT_MAX values), from u and ties, the sum of t^3 - t over the
+ * pooled values' groups of t equal ones, in value order. */
+double pdb_stats_mwu_normal_p(double u, size_t nx, size_t ny, double ties);
 /* The smallest two-sided p the test can give for these sizes (no ties). */
 double pdb_stats_mwu_min_p(size_t nx, size_t ny);
 

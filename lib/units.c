@@ -291,6 +291,54 @@ void pdb_pct_text(double pct, char *out, unsigned long size)
 	snprintf(out, size, "%+.1f%%", pct + 0.0);
 }
 
+void pdb_pct_change(double pct, char *out, unsigned long size)
+{
+	char t[48];
+
+	pdb_pct_text(pct, t, sizeof t);
+	t[strlen(t) - 1] = '\0'; /* its % */
+	snprintf(out, size, "%s %%", t);
+}
+
+void pdb_pct_interval(double pct, double lo, double hi, char *out, unsigned long size)
+{
+	char e[48], l[48], h[48];
+
+	pdb_pct_change(pct, e, sizeof e);
+	pdb_pct_text(lo, l, sizeof l);
+	pdb_pct_text(hi, h, sizeof h);
+	l[strlen(l) - 1] = h[strlen(h) - 1] = '\0'; /* in the estimate's % */
+	snprintf(out, size, "%s [%s, %s]", e, l, h);
+}
+
+void pdb_pct_words(double pct, double beside, int sign, char *out, unsigned long size)
+{
+	double m = fmax(fabs(pct), isnan(beside) ? 0 : fabs(beside));
+	int decimals = m < 1 ? 3 : m < 10 ? 2 : m < 100 ? 1 : 0;
+	char num[64];
+	size_t len;
+
+	if (!isfinite(pct)) {
+		snprintf(out, size, "%s %%", isnan(pct) ? "?" : pct > 0 ? "+inf" : "-inf");
+		return;
+	}
+	if (m < 1 && m > 0) /* three significant digits below 1 too: 0.0123 */
+		decimals = 2 - (int)floor(log10(m));
+	if (decimals > 6)
+		decimals = 6;
+	if (fabs(pct) < 0.5 * pow(10, -decimals))
+		pct = 0, sign = 0; /* never "-0.00" */
+	snprintf(num, sizeof num, sign ? "%+.*f" : "%.*f", decimals, pct + 0.0);
+	len = strlen(num);
+	if (isnan(beside) && strchr(num, '.')) {
+		while (num[len - 1] == '0')
+			num[--len] = '\0';
+		if (num[len - 1] == '.')
+			num[--len] = '\0';
+	}
+	snprintf(out, size, "%s %%", num);
+}
+
 void pdb_unit_signed_text(double value, const char *unit, char *out, unsigned long size)
 {
 	char buf[48];

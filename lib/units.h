@@ -36,6 +36,16 @@ void pdb_unit_format(double value, const char *unit, char *out, unsigned long si
 void pdb_unit_format_fixed(double value, const char *unit, char *out, unsigned long size);
 /* A change in percent to one decimal with its sign ("+22.2%"), never "-0.0%". */
 void pdb_pct_text(double pct, char *out, unsigned long size);
+/* The same in words, as reasons print a change: "+22.2 %". */
+void pdb_pct_change(double pct, char *out, unsigned long size);
+/* A change and its interval in words: "+9.8 % [+6.1, +13.7]". */
+void pdb_pct_interval(double pct, double lo, double hi, char *out, unsigned long size);
+/* A percentage in words, as reasons and notes print it, never with an
+ * exponent: three significant digits below 100 ("0.427 %", "7.25 %",
+ * "17.5 %"), whole numbers from there ("2670 %"). Alone (beside NaN) trailing zeros go ("5 %"); beside
+ * another it is written with the decimals of the larger of the two, so
+ * that they read alike ("+73.0 % or -42.2 %"). sign: a "+" above 0. */
+void pdb_pct_words(double pct, double beside, int sign, char *out, unsigned long size);
 /* A change in a unit with its sign ("+1.853 ms", "-3 docs"; 0 has none). */
 void pdb_unit_signed_text(double value, const char *unit, char *out, unsigned long size);
 /* Whether a canonical unit is a duration (seconds: a time, a latency), whose

@@ -54,6 +54,33 @@ static void remember_at(struct pdb_yaml_doc *doc, const json_t *node, int line, 
 	}
 }
 
+/* Where a key of map stood, or where to look for it: in mapping from (an
+ * alias's copy: every key, key NULL; a merge: that key). */
+struct pdb_yaml_keypos {
+	const json_t *map;
+	char *key;
+	int line, col;
+	const json_t *from;
+};
+
+/* Keys are looked up only for an error: a list, searched newest first. */
+static void remember_key(struct pdb_yaml_doc *doc, const json_t *map, const char *key, int line, int col,
+			 const json_t *from)
+{
+	pdb_grow((void **)&doc->keys, &doc->capkeys, doc->nkeys + 1, sizeof *doc->keys);
+	doc->keys[doc->nkeys++] = (struct pdb_yaml_keypos){ map, key ? pdb_xstrdup(key) : NULL, line, col, from };
+}
+
+/* The mapping whose keys map's copy kept (an alias's copy is freed once
+ * merged, its original stays): the newest entry of map is near the end. */
+static const json_t *origin(const struct pdb_yaml_doc *doc, const json_t *map)
+{
+	for (size_t i = doc->nkeys; i-- > 0;)
+		if (doc->keys[i].map == map)
+			return doc->keys[i].key ? map : doc->keys[i].from;
+	return map;
+}
+
 static void remember(struct pdb_yaml_doc *doc, const json_t *node, const yaml_mark_t *m)
 {
 	remember_at(doc, node, (int)m->line + 1, (int)m->column + 1);
@@ -128,6 +155,7 @@ static json_t *copy_value(struct pdb_yaml_doc *doc, const json_t *v, int line, i
 			pdb_yaml_where(doc, item, &l2, &c2);
 			json_object_set_new(copy, key, copy_value(doc, item, l2, c2));
 		}
+		remember_key(doc, copy, NULL, 0, 0, v);
 	} else if (json_is_array(v)) {
 		copy = json_array();
 		json_array_foreach(v, i, item) {
@@ -172,14 +200,17 @@ static int merge_keys(struct loader *l, json_t *node, json_t *merged, const json
 	for (size_t i = 0; i < n; i++) {
 		const char *key;
 		json_t *v;
+		const json_t *keys_of;
 		item = json_is_array(from) ? json_array_get(from, i) : list[0];
 		if (!json_is_object(item))
 			return pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file, (int)m->line + 1,
 					  (int)m->column + 1, "<< merges a mapping (or a list of them)");
+		keys_of = origin(l->doc, item);
 		json_object_foreach((json_t *)item, key, v)
 			if (!json_object_get(node, key)) {
 				json_object_set(node, key, v);
 				json_object_set_new(merged, key, json_true());
+				remember_key(l->doc, node, key, 0, 0, keys_of);
 			}
 	}
 	return 0;
@@ -285,10 +316,10 @@ static int read_node(struct loader *l, yaml_event_t *ev, json_t **out, int depth
 				json_object_del(merged, key);
 			else if (json_object_get(node, key)) { /* a second value would silently win */
 				int line, col;
-				pdb_yaml_where(l->doc, json_object_get(node, key), &line, &col);
+				pdb_yaml_key_where(l->doc, node, key, &line, &col);
 				pdb_err_at(l->err, PDB_EXIT_INPUT, l->doc->file, (int)key_mark.line + 1,
-					   (int)key_mark.column + 1, "duplicate key '%s' (its first value "
-					   "is at %d:%d)", key, line, col);
+					   (int)key_mark.column + 1, "duplicate key '%s' (given first "
+					   "at %d:%d)", key, line, col);
 				free(key);
 				goto fail;
 			}
@@ -297,6 +328,7 @@ static int read_node(struct loader *l, yaml_event_t *ev, json_t **out, int depth
 				goto fail;
 			}
 			json_object_set_new(node, key, value);
+			remember_key(l->doc, node, key, (int)key_mark.line + 1, (int)key_mark.column + 1, NULL);
 			free(key);
 		}
 		break;
@@ -397,6 +429,9 @@ void pdb_yaml_doc_release(struct pdb_yaml_doc *doc)
 	free(doc->file);
 	free(doc->pos);
 	free(doc->slots);
+	for (size_t i = 0; i < doc->nkeys; i++)
+		free(doc->keys[i].key);
+	free(doc->keys);
 	memset(doc, 0, sizeof *doc);
 }
 
@@ -413,6 +448,38 @@ int pdb_yaml_where(const struct pdb_yaml_doc *doc, const json_t *v, int *line, i
 	}
 	*line = *col = 0;
 	return -1;
+}
+
+int pdb_yaml_key_where(const struct pdb_yaml_doc *doc, const json_t *map, const char *key, int *line,
+		       int *col)
+{
+	for (size_t i = doc->nkeys; i-- > 0;) {
+		const struct pdb_yaml_keypos *k = &doc->keys[i];
+		if (k->map != map || (k->key && strcmp(k->key, key) != 0))
+			continue;
+		if (k->from)
+			return pdb_yaml_key_where(doc, k->from, key, line, col);
+		*line = k->line;
+		*col = k->col;
+		return 0;
+	}
+	*line = *col = 0;
+	return -1;
+}
+
+int pdb_yaml_bad_key(const struct pdb_yaml_doc *doc, const json_t *map, const char *key, int code,
+		     struct pdb_err *err, const char *fmt, ...)
+{
+	char msg[512];
+	int line, col;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (pdb_yaml_key_where(doc, map, key, &line, &col) < 0)
+		return pdb_yaml_bad(doc, json_object_get(map, key), code, err, "%s", msg);
+	return pdb_err_at(err, code, doc->file, line, col, "%s", msg);
 }
 
 int pdb_yaml_bad(const struct pdb_yaml_doc *doc, const json_t *v, int code,

@@ -17,6 +17,8 @@ struct pdb_yaml_doc {
 	size_t *slots;         /* pos by node: open addressing, a slot holds a
 				* pos index + 1 (0: empty), the first place a node had */
 	size_t nslots;         /* a power of 2 above twice npos, or 0 */
+	struct pdb_yaml_keypos *keys; /* where each key of a mapping stood */
+	size_t nkeys, capkeys;
 };
 
 /* The most values a document's aliases may add to it (anchors and aliases
@@ -36,6 +38,12 @@ void pdb_yaml_doc_release(struct pdb_yaml_doc *doc);
  * Returns 0, or -1 when unknown (line and col then 0). */
 int pdb_yaml_where(const struct pdb_yaml_doc *doc, const json_t *v, int *line, int *col);
 
+/* Where key of mapping map (a node of doc->root) stood: for a key that
+ * an alias or a merge key `<<` copied, where it stood in its anchor.
+ * Returns 0, or -1 when unknown (line and col then 0). */
+int pdb_yaml_key_where(const struct pdb_yaml_doc *doc, const json_t *map, const char *key, int *line,
+		       int *col);
+
 /* A scalar as text: strings as they are, numbers printed plainly (the
  * shortest exact form), booleans as true/false; NULL for anything else.
  * Caller frees. */
@@ -45,5 +53,10 @@ char *pdb_yaml_scalar_text(const json_t *v);
 int pdb_yaml_bad(const struct pdb_yaml_doc *doc, const json_t *v, int code,
 		 struct pdb_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/* Fail at key of mapping map: "FILE:LINE:COL: message", with code. Returns -1. */
+int pdb_yaml_bad_key(const struct pdb_yaml_doc *doc, const json_t *map, const char *key, int code,
+		     struct pdb_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
 #endif

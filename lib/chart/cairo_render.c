@@ -271,10 +271,17 @@ static void series(cairo_t *cr, const struct theme *t, const struct pdb_panel_la
 		for (size_t i = 0; i < l->nband; i++) {
 			cairo_move_to(cr, l->plo[i], l->bx[i]);
 			cairo_line_to(cr, l->phi[i], l->bx[i]);
-			cairo_move_to(cr, l->plo[i], l->bx[i] - h / 4);
-			cairo_line_to(cr, l->plo[i], l->bx[i] + h / 4);
-			cairo_move_to(cr, l->phi[i], l->bx[i] - h / 4);
-			cairo_line_to(cr, l->phi[i], l->bx[i] + h / 4);
+			for (int end = 0; end < 2; end++) { /* a cap, or an arrow where it was cut */
+				double e = end ? l->phi[i] : l->plo[i], dir = end ? 1 : -1;
+				if (l->cut && (l->cut[i] & (1 << end))) {
+					cairo_move_to(cr, e - dir * h / 3, l->bx[i] - h / 4);
+					cairo_line_to(cr, e, l->bx[i]);
+					cairo_line_to(cr, e - dir * h / 3, l->bx[i] + h / 4);
+				} else {
+					cairo_move_to(cr, e, l->bx[i] - h / 4);
+					cairo_line_to(cr, e, l->bx[i] + h / 4);
+				}
+			}
 		}
 		cairo_stroke(cr);
 		return;

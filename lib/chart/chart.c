@@ -128,6 +128,7 @@ struct pdb_chart_series *pdb_chart_add_series(struct pdb_chart_panel *p,
 	s->hi = copy(hi, n);
 	s->n = n;
 	s->source = NULL;
+	s->cut = 0;
 	return s;
 }
 

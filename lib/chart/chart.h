@@ -24,6 +24,8 @@ enum pdb_mark {
 	PDB_MARK_LIGHT = 128,  /* the band is lighter (an outer band behind an inner one) */
 	PDB_MARK_RING = 256,   /* each point circled (outliers) */
 	PDB_MARK_CROSS = 512,  /* each point a cross (a run where the benchmark failed) */
+	PDB_MARK_CUT = 1024,   /* HBAR: an interval end at -cut or +cut was cut there,
+				* past the axis: drawn as an arrow */
 };
 
 /* Colours: palette indices 0..7 (Okabe–Ito), or these theme colours. */
@@ -41,6 +43,7 @@ struct pdb_chart_series {
 	double *x, *y;    /* n points; lines are drawn in the given order */
 	double *lo, *hi;  /* band (y) or interval (x for HBAR), or NULL */
 	size_t n;
+	double cut;       /* PDB_MARK_CUT: where the intervals were cut (> 0) */
 	char *source;     /* the selected data series this draws, or NULL for a
 			   * reference line (ideal, fit); several may share one;
 			   * each bar of an HBAR series draws one of its own */

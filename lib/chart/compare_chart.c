@@ -8,23 +8,57 @@
 #include <string.h>
 
 #include "compare.h"
+#include "units.h"
 #include "util.h"
 
 
 static const struct {
 	int verdict, color;
+	int reported;       /* the rows compare reports, not gated (pdb_compare_row_reported) */
 } verdict_colors[] = {
 	/* Okabe–Ito, as the report's badges (reports/report.html.tmpl) */
-	{ PDB_VERDICT_FAILED, PDB_COLOR_PURPLE },
-	{ PDB_VERDICT_REGRESSION, PDB_COLOR_VERMILLION },
-	{ PDB_VERDICT_IMPROVEMENT, PDB_COLOR_GREEN },
-	{ PDB_VERDICT_INCONCLUSIVE, PDB_COLOR_ORANGE },
-	{ PDB_VERDICT_UNCHANGED, PDB_COLOR_GREY },
-	{ PDB_VERDICT_INSUFFICIENT, PDB_COLOR_SKY },
+	{ PDB_VERDICT_FAILED, PDB_COLOR_PURPLE, 0 },
+	{ PDB_VERDICT_REGRESSION, PDB_COLOR_VERMILLION, 0 },
+	{ PDB_VERDICT_IMPROVEMENT, PDB_COLOR_GREEN, 0 },
+	{ PDB_VERDICT_INCONCLUSIVE, PDB_COLOR_ORANGE, 0 },
+	{ PDB_VERDICT_UNCHANGED, PDB_COLOR_GREY, 0 },
+	{ PDB_VERDICT_INSUFFICIENT, PDB_COLOR_SKY, 0 },
+	{ 0, PDB_COLOR_SKY, 1 },
 };
 
+/* The axis: an interval end past PDB_COMPARE_AXIS_REACH times the largest
+ * change or threshold drawn would flatten every bar (+31.6 % beside an
+ * interval to +680 %), so the axis then ends at PDB_COMPARE_AXIS_ROOM times
+ * it, and an interval past that ends in an arrow at the edge, its end
+ * written in its row's label (docs/cmd/plot.md). */
+#define PDB_COMPARE_AXIS_REACH 3.0
+#define PDB_COMPARE_AXIS_ROOM 1.5
+
+/* The bound past which intervals are cut (> 0), or 0 when every one fits. */
+static double axis_bound(const struct pdb_compare *cmp, const size_t *rows, size_t nrows)
+{
+	double big = 0, reach = 0;
+
+	for (size_t k = 0; k < nrows; k++) {
+		const struct pdb_compare_row *r = &cmp->rows[rows[k]];
+		if (!isfinite(r->change_pct))
+			continue;
+		big = fmax(big, fabs(r->change_pct));
+		if (isfinite(r->threshold_pct))
+			big = fmax(big, r->threshold_pct);
+		reach = fmax(reach, fmax(isfinite(r->ci_low_pct) ? fabs(r->ci_low_pct) : 0,
+					 isfinite(r->ci_high_pct) ? fabs(r->ci_high_pct) : 0));
+	}
+	return big > 0 && reach > PDB_COMPARE_AXIS_REACH * big ? PDB_COMPARE_AXIS_ROOM * big : 0;
+}
+
+static int in_group(const struct pdb_compare_row *r, int verdict, int reported)
+{
+	return reported ? pdb_compare_row_reported(r) : r->verdict == verdict && !pdb_compare_row_reported(r);
+}
+
 static void verdict_series(struct pdb_chart_panel *p, const struct pdb_compare *cmp,
-			   const size_t *rows, size_t nrows, int verdict, int color)
+			   const size_t *rows, size_t nrows, size_t v, double bound)
 {
 	double *x = pdb_xmalloc(nrows * sizeof *x), *y = pdb_xmalloc(nrows * sizeof *y);
 	double *lo = pdb_xmalloc(nrows * sizeof *lo), *hi = pdb_xmalloc(nrows * sizeof *hi);
@@ -33,18 +67,27 @@ static void verdict_series(struct pdb_chart_panel *p, const struct pdb_compare *
 
 	for (size_t k = 0; k < nrows; k++) {
 		const struct pdb_compare_row *r = &cmp->rows[rows[k]];
-		if (r->verdict != verdict || !isfinite(r->change_pct))
+		if (!in_group(r, verdict_colors[v].verdict, verdict_colors[v].reported) ||
+		    !isfinite(r->change_pct))
 			continue;
 		x[n] = r->change_pct;
 		y[n] = (double)k;
 		lo[n] = isfinite(r->ci_low_pct) ? r->ci_low_pct : r->change_pct;
 		hi[n] = isfinite(r->ci_high_pct) ? r->ci_high_pct : r->change_pct;
+		if (bound > 0) { /* an end at the edge is drawn as an arrow */
+			lo[n] = fmax(lo[n], -bound);
+			hi[n] = fmin(hi[n], bound);
+		}
 		n++;
 	}
 	if (n > 0) {
-		label = pdb_xasprintf("%s (%zu)", pdb_verdict_name(verdict), n);
-		pdb_chart_series_source(pdb_chart_add_series(p, label, PDB_MARK_HBAR | PDB_MARK_VALUES,
-							     color, x, y, lo, hi, n), label);
+		label = verdict_colors[v].reported ? pdb_xasprintf("reported, not gated (%zu)", n)
+			: pdb_xasprintf("%s (%zu)", pdb_verdict_name(verdict_colors[v].verdict), n);
+		struct pdb_chart_series *se = pdb_chart_add_series(p, label, PDB_MARK_HBAR | PDB_MARK_VALUES |
+								   (bound > 0 ? PDB_MARK_CUT : 0),
+								   verdict_colors[v].color, x, y, lo, hi, n);
+		se->cut = bound;
+		pdb_chart_series_source(se, label);
 		free(label);
 	}
 	free(x);
@@ -57,9 +100,10 @@ static void verdict_series(struct pdb_chart_panel *p, const struct pdb_compare *
  * intervals and values per verdict, coloured by verdict; rows[k] is drawn
  * on category k (rows without a change in % get no bar). */
 static void bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp, const size_t *rows,
-		 size_t nrows)
+		 size_t nrows, double bound)
 {
 	double thresholds[2];
+	char said[2][32];
 	size_t nt = 0;
 
 	pdb_chart_add_vmark(p, 0, PDB_COLOR_FOREGROUND, 0);
@@ -76,13 +120,14 @@ static void bars(struct pdb_chart_panel *p, const struct pdb_compare *cmp, const
 		}
 	}
 	for (size_t v = 0; v < sizeof verdict_colors / sizeof verdict_colors[0]; v++)
-		verdict_series(p, cmp, rows, nrows, verdict_colors[v].verdict, verdict_colors[v].color);
+		verdict_series(p, cmp, rows, nrows, v, bound);
 	free(p->x.title);
+	for (size_t i = 0; i < nt; i++)
+		pdb_pct_words(thresholds[i], NAN, 0, said[i], sizeof said[i]);
 	p->x.title = nt == 0 ? pdb_xstrdup("change of the candidate, with its interval") :
-		     nt == 1 ? pdb_xasprintf("change, with its interval (dashed: ±%g%% threshold)",
-					     thresholds[0]) :
-		     pdb_xasprintf("change, with its interval (dashed: ±%g%% and ±%g%% thresholds)",
-				   thresholds[0], thresholds[1]);
+		     nt == 1 ? pdb_xasprintf("change, with its interval (dashed: ±%s threshold)", said[0]) :
+		     pdb_xasprintf("change, with its interval (dashed: ±%s and ±%s thresholds)", said[0],
+				   said[1]);
 }
 
 /* Whether another drawn row has the same benchmark and metric (then the
@@ -102,9 +147,11 @@ static int twin(const struct pdb_compare *cmp, const size_t *rows, size_t nrows,
 
 /* A row's label: "parse time [file=big.json]", and the verdict when there
  * is no bar to show it ("startup time: failed"). */
-static char *row_label(const struct pdb_compare *cmp, const size_t *rows, size_t nrows, size_t k)
+static char *row_label(const struct pdb_compare *cmp, const size_t *rows, size_t nrows, size_t k,
+		       double bound)
 {
 	const struct pdb_compare_row *r = &cmp->rows[rows[k]];
+	char past[80] = "";
 	int dims = *r->dims && twin(cmp, rows, nrows, k);
 	const char *why = isfinite(r->change_pct) ? NULL :
 			  r->verdict == PDB_VERDICT_NEW ? "new, only in the candidate" :
@@ -113,9 +160,16 @@ static char *row_label(const struct pdb_compare *cmp, const size_t *rows, size_t
 	char *what = why ? pdb_xstrdup(why) :
 		     isfinite(r->change_pct) ? NULL :
 		     pdb_xasprintf("%s, no change in %% to draw", pdb_verdict_name(r->verdict));
-	char *label = pdb_xasprintf("%s %s%s%s%s%s%s", r->benchmark, r->metric, dims ? " [" : "",
-				    dims ? r->dims : "", dims ? "]" : "", what ? ": " : "",
-				    what ? what : "");
+	char *label;
+
+	if (bound > 0 && isfinite(r->change_pct) && (r->ci_low_pct < -bound || r->ci_high_pct > bound)) {
+		char lo[32], hi[32];
+		pdb_pct_text(r->ci_low_pct, lo, sizeof lo);
+		pdb_pct_text(r->ci_high_pct, hi, sizeof hi);
+		snprintf(past, sizeof past, " [%s, %s]", lo, hi); /* its interval, cut at the edge */
+	}
+	label = pdb_xasprintf("%s %s%s%s%s%s%s%s", r->benchmark, r->metric, dims ? " [" : "",
+			      dims ? r->dims : "", dims ? "]" : "", what ? ": " : "", what ? what : "", past);
 
 	free(what);
 	return label;
@@ -154,6 +208,7 @@ struct pdb_chart *pdb_compare_chart(const struct pdb_compare *cmp, size_t max_ro
 {
 	size_t *rows = pdb_xcalloc(max_rows ? max_rows : 1, sizeof *rows), nrows = 0, shown = 0;
 	char **names, worst[64] = "";
+	double bound;
 	struct pdb_chart_panel *p;
 	struct pdb_chart *c;
 
@@ -183,14 +238,15 @@ struct pdb_chart *pdb_compare_chart(const struct pdb_compare *cmp, size_t max_ro
 	}
 	p = pdb_chart_add_panel(c, NULL, "change of the candidate, with its interval", "%", "", "");
 	p->x.include_zero = 1;
+	bound = axis_bound(cmp, rows, nrows);
 	names = pdb_xcalloc(nrows ? nrows : 1, sizeof *names);
 	for (size_t k = 0; k < nrows; k++)
-		names[k] = row_label(cmp, rows, nrows, k);
+		names[k] = row_label(cmp, rows, nrows, k, bound);
 	pdb_chart_axis_categories(&p->y, (const char *const *)names, nrows);
 	for (size_t k = 0; k < nrows; k++)
 		free(names[k]);
 	free(names);
-	bars(p, cmp, rows, nrows);
+	bars(p, cmp, rows, nrows, bound);
 	free(rows);
 	return c;
 }

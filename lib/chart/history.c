@@ -167,17 +167,17 @@ static int cmp_drawn(const void *pa, const void *pb)
 	return c ? c : pdb_chart_cmp_dims(a->dims, b->dims);
 }
 
-/* Whether a series is drawn without --metric: the benchmark's own measure
- * (lib/metric_role.h), not a count, its CPU time or a resource. */
+/* Whether a series is drawn without --metric: one that detect splits
+ * without it (lib/metric_role.h), so that the chart has its change points,
+ * and a measure (an exit code, of no direction, is not: its unit is none). */
 static int drawn_by_default(const struct pdb_series *s)
 {
-	return s->direction != PDB_DIR_NONE &&
-	       pdb_metric_role_charted(pdb_metric_role_of_series(s->metric, s->dims));
+	return s->direction != PDB_DIR_NONE && pdb_metric_series_by_default(s->metric, s->dims);
 }
 
-/* Without --metric, leave out what is not the benchmark's own measure (exit
- * codes, counts, CPU time, resources) when something else is there: those
- * drawn first, *n of them, the *left others behind them (to be named). */
+/* Without --metric, leave out what detect leaves out (resources, counts of
+ * how it ran) when something else is there: those drawn first, *n of
+ * them, the *left others behind them (to be named). */
 static void keep_drawn(struct pdb_series *s, size_t *n, size_t *left)
 {
 	size_t kept = 0;
@@ -205,7 +205,7 @@ static void name_left(struct pdb_chart *c, const struct pdb_series *s, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char *dims = pdb_dims_json_display(s[i].dims);
 		pdb_chart_select(c);
-		pdb_chart_skip(c, "%s%s%s%s %s: not the benchmark's own measure: name it with --metric",
+		pdb_chart_skip(c, "%s%s%s%s %s: detect and the gate leave it out too: name it with --metric",
 			       s[i].benchmark, *dims ? " [" : "", dims, *dims ? "]" : "", s[i].metric);
 		free(dims);
 	}
@@ -366,7 +366,54 @@ static char *chart_title(const struct pdb_series *s, size_t n, char *const *dims
 		return pdb_xasprintf("History: %s %s (%s)", s[0].benchmark, s[0].metric, dims[0]);
 	if (same)
 		return pdb_xasprintf("History: %s %s", s[0].benchmark, s[0].metric);
-	return pdb_xasprintf("History: %zu series", n);
+	for (size_t k = 1; k < n; k++)
+		if (strcmp(s[k].benchmark, s[0].benchmark) != 0)
+			return pdb_xasprintf("History: %zu series", n);
+	return pdb_xasprintf("History: %s", s[0].benchmark); /* its metrics in the legend */
+}
+
+static int cmp_text(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The y axis' title: the metric, or the metrics drawn (up to three:
+ * "cpu_time / wall_time"), else none (the legend names them). */
+static char *y_title(const struct pdb_series *s, size_t n)
+{
+	const char *seen[3];
+	size_t nseen = 0;
+	struct pdb_buf b;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = 0;
+		while (i < nseen && strcmp(seen[i], s[k].metric) != 0)
+			i++;
+		if (i < nseen)
+			continue;
+		if (nseen == sizeof seen / sizeof seen[0])
+			return pdb_xstrdup("");
+		seen[nseen++] = s[k].metric;
+	}
+	qsort(seen, nseen, sizeof *seen, cmp_text);
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	for (size_t i = 0; i < nseen; i++)
+		pdb_buf_printf(&b, "%s%s", i ? " / " : "", seen[i]);
+	return b.data;
+}
+
+/* Whether the failures of the k-th series drawn are counted already: a
+ * failure is of a benchmark at its dims, whichever of its metrics shows it. */
+static int failures_counted(const struct pdb_series *series, const struct drawn *order, size_t k)
+{
+	const struct pdb_series *s = &series[order[k].i];
+
+	for (size_t j = 0; j < k; j++)
+		if (strcmp(series[order[j].i].benchmark, s->benchmark) == 0 &&
+		    strcmp(series[order[j].i].dims, s->dims) == 0)
+			return 1;
+	return 0;
 }
 
 /* A cross at each run where the series' benchmark failed, at the value it
@@ -391,9 +438,46 @@ static void failed_marks(const struct pdb_history_input *in, int color,
 	free(y);
 }
 
-/* At most PDB_HISTORY_MAX_LINES series, all of one unit. */
-static int check_series(const struct pdb_series *series, size_t n, struct pdb_err *err)
+/* Whether series fit one panel: at most PDB_HISTORY_MAX_LINES, of one unit. */
+static int one_panel(const struct pdb_series *series, size_t n)
 {
+	for (size_t s = 1; s < n; s++)
+		if (strcmp(series[s].unit, series[0].unit) != 0)
+			return 0;
+	return n <= PDB_HISTORY_MAX_LINES;
+}
+
+/* Whether each benchmark's series fit a panel of their own. */
+static int panel_a_benchmark(const struct pdb_series *series, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t same = 0;
+		for (size_t k = 0; k < n; k++) {
+			if (strcmp(series[k].benchmark, series[i].benchmark) != 0)
+				continue;
+			if (strcmp(series[k].unit, series[i].unit) != 0)
+				return 0;
+			same++;
+		}
+		if (same > PDB_HISTORY_MAX_LINES)
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether the series are drawn a panel a benchmark: without --metric
+ * (may_split), when one panel cannot hold them and each benchmark's can. */
+static int split_by_benchmark(const struct pdb_series *series, size_t n, int may_split)
+{
+	return may_split && !one_panel(series, n) && panel_a_benchmark(series, n);
+}
+
+/* At most PDB_HISTORY_MAX_LINES series a panel, all of one unit (a panel a
+ * benchmark, split_by_benchmark, when one cannot hold them). */
+static int check_series(const struct pdb_series *series, size_t n, int may_split, struct pdb_err *err)
+{
+	if (split_by_benchmark(series, n, may_split))
+		return 0;
 	if (n > PDB_HISTORY_MAX_LINES)
 		return pdb_err_set(err, PDB_EXIT_USAGE, "%zu series match; narrow them with --bench or "
 				   "--metric (at most %d)", n, PDB_HISTORY_MAX_LINES);
@@ -481,6 +565,37 @@ static char *counts_title(const char *what, size_t runs, size_t ncp, size_t nfai
 			     ncp == 0 ? "s" : ncp == 1 ? " (dashed line)" : "s (dashed lines)", failed);
 }
 
+/* A panel's title when it is done: its benchmark (a panel a benchmark),
+ * the runs, its change points and failures; a log axis where its series'
+ * values span more than SPREAD. */
+static void close_panel(struct pdb_chart_panel *p, const char *benchmark, size_t runs, size_t ncp,
+			size_t nfailed, size_t nlines)
+{
+	free(p->title);
+	p->title = counts_title(benchmark, runs, ncp, nfailed);
+	if (nlines > 1)
+		log_when_spread(p);
+}
+
+/* The y title of the panel that order[k] opens: of every series drawn, or
+ * (split) of those of its benchmark, which follow it in order. */
+static char *panel_y_title(const struct pdb_series *series, const struct drawn *order, size_t n, size_t k,
+			   int split)
+{
+	struct pdb_series *group = pdb_xcalloc(n + 1, sizeof *group);
+	size_t m = 0;
+	char *y;
+
+	for (size_t i = split ? k : 0; i < n; i++) {
+		if (split && strcmp(series[order[i].i].benchmark, series[order[k].i].benchmark) != 0)
+			break;
+		group[m++] = series[order[i].i];
+	}
+	y = y_title(group, m);
+	free(group);
+	return y;
+}
+
 /* Draw the series' points and failures (and detect's results where given) on c. */
 static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t nseries,
 		const struct pdb_plot_opts *opts, struct pdb_err *err)
@@ -490,8 +605,8 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 	struct pdb_series *series = pdb_xcalloc(nseries + 1, sizeof *series);
 	char **dims = pdb_xcalloc(nseries + 1, sizeof *dims);
 	struct pdb_chart_panel *p = NULL;
-	size_t ncp = 0, nout = 0, nfailed = 0;
-	int rc = -1, each;
+	size_t pcp = 0, pout = 0, pfailed = 0, plines = 0; /* of the panel drawn */
+	int rc = -1, each, split;
 
 	for (size_t s = 0; s < nseries; s++) {
 		series[s] = *in[s].series;
@@ -502,8 +617,9 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 		for (size_t i = 0; i < in[s].nfailed; i++)
 			axis_add(&axis, &in[s].failed[i]);
 	}
-	if (check_series(series, nseries, err) < 0)
+	if (check_series(series, nseries, !opts->metric_glob, err) < 0)
 		goto out;
+	split = split_by_benchmark(series, nseries, !opts->metric_glob);
 	qsort(order, nseries, sizeof *order, cmp_drawn);
 	if (axis.n == 0) {
 		pdb_err_set(err, PDB_EXIT_INPUT, "the matching series have no values in the runs given");
@@ -511,15 +627,27 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 	}
 	axis_tell_apart(&axis);
 	c->title = opts->title ? pdb_xstrdup(opts->title) : chart_title(series, nseries, dims);
-	each = levels_apart(in, nseries);
+	/* more series than a panel holds, or of two units (no --metric): a panel a benchmark */
+	each = !split && levels_apart(in, nseries);
 	for (size_t k = 0; k < nseries; k++) {
 		size_t s = order[k].i, no, cps;
-		char *label = nseries == 1 ? NULL : series_label(series, nseries, s, dims);
-		if (k == 0 || each) {
-			p = pdb_chart_add_panel(c, NULL, x_title(in, nseries), "", series[s].metric,
-						series[s].unit);
+		/* a panel a benchmark is titled with it: its lines by dims and metric */
+		char *label = nseries == 1 ? NULL
+			      : split ? pdb_xasprintf("%s%s%s", dims[s], *dims[s] ? " " : "", series[s].metric)
+			      : series_label(series, nseries, s, dims);
+		if (k == 0 || each ||
+		    (split && strcmp(series[s].benchmark, series[order[k - 1].i].benchmark) != 0)) {
+			char *y;
+			if (p && !each)
+				close_panel(p, split ? series[order[k - 1].i].benchmark : NULL, axis.n, pcp,
+					    pfailed, plines);
+			y = each ? pdb_xstrdup(series[s].metric) : panel_y_title(series, order, nseries, k, split);
+			p = pdb_chart_add_panel(c, NULL, x_title(in, nseries), "", y, series[s].unit);
+			free(y);
 			pdb_chart_axis_categories(&p->x, (const char *const *)axis.names, axis.n);
+			pcp = pout = pfailed = plines = 0;
 		}
+		plines++;
 		/* unique by the id, read by its name where stderr names it */
 		char *source = pdb_xasprintf("%s%s%s%s %s (series %lld)", series[s].benchmark,
 					     *dims[s] ? " [" : "", dims[s], *dims[s] ? "]" : "",
@@ -532,12 +660,13 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 		else
 			add_history_series(p, &in[s], &axis, label, (int)k, source);
 		cps = change_points(in[s].pts, in[s].npts, &series[s], in[s].res, (int)k, &axis, p,
-				    nout && !each ? NULL : "outlier (set apart by detect)", label, &no);
-		ncp += cps;
-		nout += no;
+				    pout && !each ? NULL : "outlier (set apart by detect)", label, &no);
+		pcp += cps;
+		pout += no;
 		failed_marks(&in[s], (int)k, &axis, p,
-			     nfailed && !each ? NULL : "failed (no value; at the value before)");
-		nfailed += in[s].npts ? in[s].nfailed : 0;
+			     pfailed && !each ? NULL : "failed (no value; at the value before)");
+		if (!failures_counted(series, order, k))
+			pfailed += in[s].npts ? in[s].nfailed : 0;
 		if (each) { /* a panel each: its title names the series and counts its own */
 			free(p->title);
 			p->title = counts_title(label, axis.n, cps, in[s].npts ? in[s].nfailed : 0);
@@ -545,13 +674,10 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 		free(label);
 		free(source);
 	}
-	if (!each) {
-		free(p->title);
-		p->title = counts_title(NULL, axis.n, ncp, nfailed);
-		if (nseries > 1)
-			log_when_spread(p);
-	}
-	if (each && pdb_chart_panels_room(c->height) < c->npanels)
+	if (!each)
+		close_panel(p, split ? series[order[nseries - 1].i].benchmark : NULL, axis.n, pcp, pfailed,
+			    plines);
+	if ((each || split) && pdb_chart_panels_room(c->height) < c->npanels)
 		c->height = pdb_chart_panels_height(c->npanels);
 	rc = 0;
 out:
@@ -610,5 +736,5 @@ int pdb_history_choose(struct pdb_series *series, size_t total, const struct pdb
 				   opts->bench_glob ? " --bench " : "", opts->bench_glob ? opts->bench_glob : "",
 				   opts->metric_glob ? " --metric " : "",
 				   opts->metric_glob ? opts->metric_glob : "");
-	return check_series(series, *n, err);
+	return check_series(series, *n, !opts->metric_glob, err);
 }

@@ -88,7 +88,8 @@ struct pdb_history_input {
 };
 /* The series of a history chart among the total matched (by benchmark,
  * dims, metric), reordered: first the *n drawn (those --dim passes; without
- * --metric, only the benchmarks' own measures when there are others, the
+ * --metric, only the series detect splits without it (pdb_metric_series_by_default)
+ * when there are others, the
  * *nleft others right after them, named on the chart); -1 with err when
  * none is left, more than PDB_HISTORY_MAX_LINES or of two units. */
 int pdb_history_choose(struct pdb_series *series, size_t total, const struct pdb_plot_opts *opts,

@@ -469,6 +469,8 @@ static void place_series(const struct pdb_chart_series *se, const struct pdb_axi
 	l->bx = pdb_xmalloc((se->n ? se->n : 1) * sizeof *l->bx);
 	l->plo = pdb_xmalloc((se->n ? se->n : 1) * sizeof *l->plo);
 	l->phi = pdb_xmalloc((se->n ? se->n : 1) * sizeof *l->phi);
+	if (hbar && (se->marks & PDB_MARK_CUT))
+		l->cut = pdb_xcalloc(se->n ? se->n : 1, 1);
 	for (size_t i = 0; i < se->n; i++) {
 		double a, b, c;
 		if (hbar) {
@@ -485,6 +487,8 @@ static void place_series(const struct pdb_chart_series *se, const struct pdb_axi
 		l->bx[l->nband] = a;
 		l->plo[l->nband] = b;
 		l->phi[l->nband] = c;
+		if (l->cut)
+			l->cut[l->nband] = (se->lo[i] <= -se->cut ? 1 : 0) | (se->hi[i] >= se->cut ? 2 : 0);
 		l->nband++;
 	}
 	if (!hbar && l->nband > 2 * (size_t)width && sorted(l->bx, l->nband))
@@ -497,6 +501,7 @@ static void series_release(struct pdb_series_layout *l)
 	free(l->px);
 	free(l->py);
 	free(l->bx);
+	free(l->cut);
 	free(l->plo);
 	free(l->phi);
 }

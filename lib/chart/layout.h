@@ -60,6 +60,7 @@ struct pdb_series_layout {
 	double *plo, *phi; /* band / interval in pixels (NULL when none) */
 	size_t nband;      /* band points (may differ from n when reduced) */
 	double *bx;        /* band x pixels */
+	unsigned char *cut; /* PDB_MARK_CUT: per interval, 1 its low end cut, 2 its high end */
 	struct pdb_text_box *values; /* PDB_MARK_VALUES: the labels that fit */
 	size_t nvalues;
 };

@@ -24,7 +24,7 @@ static const char *kind_name(int kind)
 static void marks_text(int marks, char *out, size_t size)
 {
 	static const char *const names[] = { "line", "points", "band", "hbar", "dashed", "clip",
-					     "values", "light", "ring", "cross" };
+					     "values", "light", "ring", "cross", "cut" };
 	size_t len = 0;
 
 	out[0] = 0;
@@ -115,6 +115,10 @@ void pdb_chart_layout_text(const struct pdb_chart *c, const struct pdb_chart_lay
 			if (l->n > 0)
 				pdb_buf_printf(out, " from %.1f,%.1f to %.1f,%.1f", l->px[0], l->py[0],
 					       l->px[l->n - 1], l->py[l->n - 1]);
+			for (size_t k = 0; l->cut && k < l->nband; k++)
+				if (l->cut[k])
+					pdb_buf_printf(out, " cut%s%s@%.1f", l->cut[k] & 1 ? " low" : "",
+						       l->cut[k] & 2 ? " high" : "", l->bx[k]);
 			pdb_buf_puts(out, "\n");
 			if (se->marks & PDB_MARK_VALUES) {
 				pdb_buf_printf(out, "    values %zu of %zu:", l->nvalues, l->n);

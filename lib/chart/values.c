@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "units.h"
+
 #define VALUE_GAP 5.0
 #define MAX_VALUES 40
 
@@ -76,7 +78,7 @@ static void value_text(const struct pdb_chart_panel *p, const struct pdb_chart_s
 	struct pdb_tick t = { .value = round(v / mag) * mag }; /* three significant digits */
 
 	if (bar && unit && strcmp(unit, "%") == 0) { /* a change: signed, as compare prints it */
-		snprintf(out, size, "%+.1f%%", v);
+		pdb_pct_text(v, out, size);
 		return;
 	}
 	pdb_chart_tick_labels(&t, 1, unit ? unit : "", 1, 1);
@@ -136,6 +138,13 @@ void pdb_chart_place_values(const struct pdb_chart_panel *p, struct pdb_panel_la
 				b->x = se->x[i] < 0 ? lo - VALUE_GAP - b->w : hi + VALUE_GAP;
 				if (!fits(p, pl, b))
 					b->x = se->x[i] < 0 ? hi + VALUE_GAP : lo - VALUE_GAP - b->w;
+				if (!fits(p, pl, b)) {
+					/* an interval from edge to edge (cut at both, or at one
+					 * with no room past its other end): above its line,
+					 * past the bar's end */
+					b->y = l->py[i] - b->h - VALUE_GAP / 2;
+					b->x = se->x[i] < 0 ? l->px[i] - VALUE_GAP - b->w : l->px[i] + VALUE_GAP;
+				}
 			} else if (!beside_point(p, pl, l, i, b)) {
 				continue;
 			}

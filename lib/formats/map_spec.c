@@ -36,14 +36,14 @@ static int check_keys(struct reader *r, json_t *o, const char *const *allowed,
 		if (allowed[i])
 			continue;
 		if ((near = pdb_closest(key, allowed, i)))
-			return pdb_yaml_bad(&r->doc, v, PDB_EXIT_INPUT, r->err,
-					    "unknown key '%.60s' in %s (did you mean %s?)", key, where, near);
+			return pdb_yaml_bad_key(&r->doc, o, key, PDB_EXIT_INPUT, r->err,
+						"unknown key '%.60s' in %s (did you mean %s?)", key, where, near);
 		snprintf(msg, sizeof msg, "unknown key '%.60s' in %s (expected:", key, where);
 		for (i = 0; allowed[i]; i++)
 			snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%s %s",
 				 i ? "," : "", allowed[i]);
 		snprintf(msg + strlen(msg), sizeof msg - strlen(msg), ")");
-		return bad(r, v, "%s", msg);
+		return pdb_yaml_bad_key(&r->doc, o, key, PDB_EXIT_INPUT, r->err, "%s", msg);
 	}
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner/placeholder.h"
 #include "util.h"
 
 static void add_variant(struct pdb_plan *plan, int kind, size_t bench, size_t point, int rep,
@@ -227,26 +228,6 @@ char *pdb_plan_point_text(const struct pdb_spec *spec, size_t bench, size_t poin
 	return buf.data;
 }
 
-static int named(const char *name, const char *p, size_t len)
-{
-	return strlen(name) == len && strncmp(p, name, len) == 0;
-}
-
-/* The value of {p..p+len} at point of bench and variant, or NULL. */
-static const char *lookup(const struct pdb_spec *spec, size_t bench, size_t point, size_t variant,
-			  const char *p, size_t len)
-{
-	for (size_t i = 0; point != PDB_PLAN_NO_POINT && i < spec->benches[bench].naxes; i++)
-		if (named(spec->benches[bench].axes[i]->name, p, len))
-			return pdb_plan_value(spec, bench, point, i);
-	for (size_t i = 0; variant < spec->nvariants && i < spec->variants[variant].nvars; i++)
-		if (named(spec->variants[variant].vars[i].key, p, len))
-			return spec->variants[variant].vars[i].value;
-	if (spec->here && named("dir", p, len))
-		return spec->here;
-	return NULL;
-}
-
 char *pdb_plan_expand(const struct pdb_spec *spec, size_t bench, size_t point, size_t variant,
 		      const char *text)
 {
@@ -257,7 +238,8 @@ char *pdb_plan_expand(const struct pdb_spec *spec, size_t bench, size_t point, s
 	pdb_buf_puts(&b, "");
 	while (*p) {
 		const char *close = *p == '{' ? strchr(p, '}') : NULL;
-		const char *value = close ? lookup(spec, bench, point, variant, p + 1, (size_t)(close - p - 1))
+		const char *value = close ? pdb_placeholder_value(spec, bench, point, variant, p + 1,
+									    (size_t)(close - p - 1))
 				    : NULL;
 		if (value) {
 			pdb_buf_puts(&b, value);

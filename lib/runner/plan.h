@@ -62,10 +62,10 @@ size_t pdb_plan_npoints(const struct pdb_spec *spec, size_t bench);
 const char *pdb_plan_value(const struct pdb_spec *spec, size_t bench, size_t point, size_t param);
 /* "vcpus=2,batch=50000" for point of bench ("" without a matrix). Caller frees. */
 char *pdb_plan_point_text(const struct pdb_spec *spec, size_t bench, size_t point);
-/* text with every {name} of an axis of bench replaced by its value at
- * point, and every {KEY} of the variant by its value; other braces are
- * left alone. With point PDB_PLAN_NO_POINT, the variant's keys only (a
- * build runs before any matrix point; bench is then not read). Caller frees. */
+/* text with every placeholder (runner/placeholder.h: an axis of bench at
+ * point, a {KEY} of the variant, {dir}) replaced by its value; other braces
+ * are left alone. With point PDB_PLAN_NO_POINT, no axis (a build runs
+ * before any matrix point; bench is then not read). Caller frees. */
 #define PDB_PLAN_NO_POINT SIZE_MAX
 char *pdb_plan_expand(const struct pdb_spec *spec, size_t bench, size_t point, size_t variant,
 		      const char *text);

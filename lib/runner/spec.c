@@ -10,6 +10,7 @@
 #include "kafka/workload_spec.h"
 #include "logstream/spec.h"
 #include "runner/instrument.h"
+#include "runner/placeholder.h"
 #include "runner/sample_spec.h"
 #include "runner/spec_keys.h"
 #include "util.h"
@@ -377,28 +378,106 @@ static int text_names(const char *text, const char *name)
 	return 0;
 }
 
-static int command_names(const struct pdb_command *c, const char *name)
+static int command_each(const struct pdb_command *c, int (*fn)(void *ctx, const char *text), void *ctx)
 {
-	if (text_names(c->shell, name))
-		return 1;
+	int rc = 0;
+
+	if (c->shell && (rc = fn(ctx, c->shell)))
+		return rc;
 	for (size_t i = 0; c->argv && c->argv[i]; i++)
-		if (text_names(c->argv[i], name))
-			return 1;
+		if ((rc = fn(ctx, c->argv[i])))
+			return rc;
 	return 0;
 }
 
 /* The texts here are those runner.c's expand(), run_kafka and run_stream
  * (and run.c's dry run) put matrix values into. */
+int pdb_bench_each_text(const struct pdb_bench_spec *b, int (*fn)(void *ctx, const char *text), void *ctx)
+{
+	const char *one[] = { b->cwd, b->parse_file, b->kafka ? b->kafka->rate : NULL,
+			      b->stream ? b->stream->rate : NULL };
+	int rc;
+
+	if ((rc = command_each(&b->command, fn, ctx)) || (rc = command_each(&b->setup, fn, ctx)) ||
+	    (rc = command_each(&b->teardown, fn, ctx)))
+		return rc;
+	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+		if (one[i] && (rc = fn(ctx, one[i])))
+			return rc;
+	for (size_t i = 0; i < b->nenv; i++)
+		if ((rc = fn(ctx, b->env[i].value)))
+			return rc;
+	return 0;
+}
+
+static int names_in(void *ctx, const char *text)
+{
+	return text_names(text, ctx);
+}
+
 int pdb_bench_names(const struct pdb_bench_spec *b, const char *name)
 {
-	if (command_names(&b->command, name) || command_names(&b->setup, name) ||
-	    command_names(&b->teardown, name) || text_names(b->cwd, name) || text_names(b->parse_file, name) ||
-	    (b->kafka && text_names(b->kafka->rate, name)) || (b->stream && text_names(b->stream->rate, name)))
-		return 1;
-	for (size_t i = 0; i < b->nenv; i++)
-		if (text_names(b->env[i].value, name))
-			return 1;
+	return pdb_bench_each_text(b, names_in, (void *)name);
+}
+
+/* The string value equal to text under v (its place), or NULL. */
+static const json_t *value_of(const json_t *v, const char *text)
+{
+	const char *key;
+	const json_t *item, *found;
+	size_t i;
+
+	if (json_is_string(v))
+		return strcmp(json_string_value(v), text) == 0 ? v : NULL;
+	if (json_is_object(v))
+		json_object_foreach((json_t *)v, key, item)
+			if ((found = value_of(item, text)))
+				return found;
+	if (json_is_array(v))
+		json_array_foreach(v, i, item)
+			if ((found = value_of(item, text)))
+				return found;
+	return NULL;
+}
+
+/* Where the {NAME}s of a text are noted: its benchmark and its mapping. */
+struct noting {
+	struct pdb_spec_reader *r;
+	struct pdb_spec *spec;
+	size_t bench;
+	const json_t *under;
+};
+
+static int note_text(void *ctx, const char *text)
+{
+	struct noting *n = ctx;
+	const json_t *at = value_of(n->under, text);
+	size_t len;
+	int line = 0, col = 0;
+
+	if (pdb_yaml_where(n->r->doc, at ? at : n->under, &line, &col) < 0)
+		line = col = 0;
+	for (const char *p = pdb_placeholder_next(text, text, &len); p; p = pdb_placeholder_next(text, p + 1, &len)) {
+		struct pdb_placeholder_use *u;
+		n->spec->uses = pdb_xrealloc(n->spec->uses, (n->spec->nuses + 1) * sizeof *n->spec->uses);
+		u = &n->spec->uses[n->spec->nuses++];
+		*u = (struct pdb_placeholder_use){ n->bench, pdb_xstrndup(p + 1, len), pdb_xstrdup(n->r->doc->file),
+						   line, col };
+	}
 	return 0;
+}
+
+/* Every {NAME} of the texts the runner expands, with its place. */
+static void note_uses(struct pdb_spec_reader *r, const json_t *root, struct pdb_spec *spec)
+{
+	struct noting n = { r, spec, spec->nbenches, json_object_get(root, "build") };
+
+	command_each(&spec->build, note_text, &n);
+	for (size_t bi = 0; bi < spec->nbenches; bi++) {
+		n.bench = bi;
+		n.under = json_array_get(json_object_get(root, "benchmarks"), bi);
+		pdb_bench_each_text(&spec->benches[bi], note_text, &n);
+	}
 }
 
 static const struct pdb_matrix_param *own_param(const struct pdb_bench_spec *b, const char *name)
@@ -441,7 +520,7 @@ static int resolve_axes(struct pdb_spec_reader *r, const json_t *root, struct pd
 		for (size_t i = 0; i < b->nmatrix; i++) {
 			const char *name = b->matrix[i].name;
 			if (strcmp(name, "vcpus") != 0 && !pdb_bench_names(b, name)) {
-				pdb_spec_bad(r, json_object_get(own, name), "benchmark '%s': matrix '%s': {%s} is in none of its "
+				pdb_spec_bad_key(r, own, name, "benchmark '%s': matrix '%s': {%s} is in none of its "
 				    "command, setup, teardown, env, cwd, parse file or rate", b->name, name, name);
 				goto out;
 			}
@@ -452,7 +531,7 @@ static int resolve_axes(struct pdb_spec_reader *r, const json_t *root, struct pd
 	for (size_t i = 0; i < spec->nmatrix; i++)
 		if (!used[i] && strcmp(spec->matrix[i].name, "vcpus") != 0) {
 			const char *name = spec->matrix[i].name;
-			pdb_spec_bad(r, json_object_get(json_object_get(root, "matrix"), name), "matrix '%s': no benchmark "
+			pdb_spec_bad_key(r, json_object_get(root, "matrix"), name, "matrix '%s': no benchmark "
 			    "uses {%s} (in its command, setup, teardown, env, cwd, parse file or rate)", name, name);
 			goto out;
 		}
@@ -607,7 +686,8 @@ static int read_variants(struct pdb_spec_reader *r, const struct pdb_spec_key *k
 	json_object_foreach((json_t *)v, name, vars) {
 		struct pdb_variant *var;
 		if (!valid_name(name, strlen(name)))
-			return bad(r, vars, "variant '%s': a name is 1 to 64 letters, digits, '_', '.' and '-'", name);
+			return pdb_spec_bad_key(r, v, name, "variant '%s': a name is 1 to 64 letters, digits, '_', '.' and '-'",
+						name);
 		if (!json_is_object(vars) || json_object_size(vars) == 0)
 			return bad(r, vars, "variant '%s': expected a mapping KEY: value", name);
 		var = variant_named(spec, name, strlen(name));
@@ -615,7 +695,8 @@ static int read_variants(struct pdb_spec_reader *r, const struct pdb_spec_key *k
 			char *text = pdb_yaml_scalar_text(value);
 			if (!valid_name(key, strlen(key))) {
 				free(text);
-				return bad(r, value, "variant key '%s': a key is 1 to 64 letters, digits, '_', '.' and '-'", key);
+				return pdb_spec_bad_key(r, vars, key, "variant key '%s': a key is 1 to 64 letters, digits, "
+							"'_', '.' and '-'", key);
 			}
 			if (!text)
 				return bad(r, value, "variant '%s': expected a plain value", name);
@@ -727,7 +808,7 @@ static int refuse_rate_axis(struct pdb_spec_reader *r, const json_t *root, const
 		else if (is_top_param(spec, "rate") && !top_used)
 			matrix = json_object_get(root, "matrix");
 		if (matrix)
-			return pdb_spec_bad(r, json_object_get(matrix, "rate"), "matrix 'rate': benchmark '%s' "
+			return pdb_spec_bad_key(r, matrix, "rate", "matrix 'rate': benchmark '%s' "
 			    "searches its rate and stores each step under the dim rate", b->name);
 	}
 	return 0;
@@ -778,6 +859,7 @@ int pdb_spec_load(const char *path, struct pdb_spec *spec, struct pdb_err *err)
 	}
 	if (refuse_rate_axis(&r, root, spec) < 0 || resolve_axes(&r, root, spec) < 0)
 		goto out;
+	note_uses(&r, root, spec);
 	ret = 0;
 out:
 	pdb_yaml_doc_release(&doc);
@@ -838,6 +920,11 @@ void pdb_spec_release(struct pdb_spec *spec)
 	matrix_release(spec->matrix, spec->nmatrix);
 	variants_release(spec);
 	command_release(&spec->build);
+	for (size_t i = 0; i < spec->nuses; i++) {
+		free(spec->uses[i].name);
+		free(spec->uses[i].file);
+	}
+	free(spec->uses);
 	free(spec->here);
 	free(spec->auto_where);
 	pdb_sample_spec_free(spec->sample);

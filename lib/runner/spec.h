@@ -70,6 +70,15 @@ struct pdb_variant {
 	char *git;          /* git: REV, checked out into a worktree ({dir}); NULL: none */
 };
 
+/* A {NAME} written in a text the runner expands, and where (checked by
+ * pdb_placeholder_check once the variants are final). */
+struct pdb_placeholder_use {
+	size_t bench;       /* its benchmark; nbenches: the build */
+	char *name;
+	char *file;
+	int line, col;      /* of the text's value in the spec */
+};
+
 struct pdb_spec {
 	struct pdb_bench_spec *benches;
 	size_t nbenches;
@@ -89,6 +98,8 @@ struct pdb_spec {
 	int max_repeat;               /* max_repeat: pairs of an adaptive run; 0: the default */
 	char *auto_where;             /* FILE:LINE:COL of the first repeat: auto, or NULL */
 	struct pdb_sample_spec *sample; /* sample: of every benchmark without its own, or NULL */
+	struct pdb_placeholder_use *uses; /* every {NAME} of the expanded texts */
+	size_t nuses;
 };
 
 /* Read a spec; errors are FILE:LINE:COL (code PDB_EXIT_INPUT). Release
@@ -119,6 +130,9 @@ void pdb_spec_set_measure(struct pdb_spec *spec, unsigned mask);
  * command, setup, teardown, env values, cwd, parse file, or its kafka: or
  * stream: rate. */
 int pdb_bench_names(const struct pdb_bench_spec *b, const char *name);
+/* fn(ctx, text) for each of those texts until it returns non-zero (which
+ * is returned; 0 when none did). */
+int pdb_bench_each_text(const struct pdb_bench_spec *b, int (*fn)(void *ctx, const char *text), void *ctx);
 
 /* Whether a variant has git: REV (then every variant has a {dir}). */
 int pdb_spec_has_git(const struct pdb_spec *spec);

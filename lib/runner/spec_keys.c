@@ -25,6 +25,17 @@ int pdb_spec_bad(struct pdb_spec_reader *r, const json_t *v, const char *fmt, ..
 	return pdb_yaml_bad(r->doc, v, PDB_EXIT_INPUT, r->err, "%s", msg);
 }
 
+int pdb_spec_bad_key(struct pdb_spec_reader *r, const json_t *map, const char *key, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return pdb_yaml_bad_key(r->doc, map, key, PDB_EXIT_INPUT, r->err, "%s", msg);
+}
+
 int pdb_spec_text(struct pdb_spec_reader *r, const json_t *v, char **out, const char *what)
 {
 	if (!json_is_string(v) || !*json_string_value(v))
@@ -180,7 +191,7 @@ int pdb_spec_read_map(struct pdb_spec_reader *r, const json_t *v, const struct p
 			size_t n = 0;
 			for (; n < section->nkeys && n < 64; n++)
 				names[n] = section->keys[n].name;
-			return pdb_spec_bad(r, x, "unknown key '%s' in %s%s", key, section->name,
+			return pdb_spec_bad_key(r, v, key, "unknown key '%s' in %s%s", key, section->name,
 					    pdb_did_you_mean(key, names, n, hint, sizeof hint));
 		}
 		if (read_value(r, x, k, out) < 0)

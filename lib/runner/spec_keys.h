@@ -69,6 +69,10 @@ int pdb_spec_read_map(struct pdb_spec_reader *r, const json_t *v, const struct p
 int pdb_spec_bad(struct pdb_spec_reader *r, const json_t *v, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Fail at key of mapping map (its key, not its value): as pdb_spec_bad. */
+int pdb_spec_bad_key(struct pdb_spec_reader *r, const json_t *map, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* Single values, for custom readers: as the types above (what names the key). */
 int pdb_spec_text(struct pdb_spec_reader *r, const json_t *v, char **out, const char *what);
 int pdb_spec_regex(struct pdb_spec_reader *r, const json_t *v, char **out, const char *what);

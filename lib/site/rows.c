@@ -23,7 +23,11 @@ void site_change_cell(struct pdb_buf *b, double before, double after, int direct
 	/* a change of two values has no test: a number, never "worse" or
 	 * "better" (the change-point column carries the verdict) */
 	(void)direction;
-	pdb_buf_printf(b, "<td class=\"num\">%+.1f%%</td>", pct);
+	{
+		char t[48];
+		pdb_pct_text(pct, t, sizeof t);
+		pdb_buf_printf(b, "<td class=\"num\">%s</td>", t);
+	}
 }
 
 /* The newest confirmed change point, and a newer unconfirmed one. */

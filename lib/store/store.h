@@ -109,6 +109,9 @@ struct pdb_run_filter {
 int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
 			struct pdb_run_row **rows, size_t *nrows,
 			struct pdb_err *err);
+/* How many branches the runs name, 0, 1 or 2 for more (the index of
+ * run_attrs reads it: no run is listed). */
+int pdb_store_count_branches(struct pdb_store *store, int *n, struct pdb_err *err);
 /* The runs newest first with only what the branch rule reads (branches.h):
  * id, seq and the attribute branch. */
 int pdb_store_list_branches(struct pdb_store *store, struct pdb_run_row **rows, size_t *nrows,

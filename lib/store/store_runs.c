@@ -758,6 +758,40 @@ static int list_attrs(struct pdb_store *store, struct pdb_run_row *rows, size_t 
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : pdb_store_fail(store, err, "list runs");
 }
 
+/* A zeroed row appended to *rows, its id st's first column. */
+static struct pdb_run_row *add_row(struct pdb_run_row **rows, size_t *nrows, size_t *cap,
+				   sqlite3_stmt *st)
+{
+	struct pdb_run_row *row;
+
+	pdb_grow((void **)rows, cap, *nrows + 1, sizeof **rows);
+	row = &(*rows)[(*nrows)++];
+	memset(row, 0, sizeof *row);
+	row->id = sqlite3_column_int64(st, 0);
+	return row;
+}
+
+static void drop_rows(struct pdb_run_row **rows, size_t *nrows)
+{
+	pdb_run_rows_free(*rows, *nrows);
+	*rows = NULL;
+	*nrows = 0;
+}
+
+int pdb_store_count_branches(struct pdb_store *store, int *n, struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store, "SELECT count(*) FROM (SELECT DISTINCT value"
+					     " FROM run_attrs WHERE key = 'branch' LIMIT 2)", err);
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	*n = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : pdb_store_fail(store, err, "count branches");
+}
+
 int pdb_store_list_branches(struct pdb_store *store, struct pdb_run_row **rows, size_t *nrows,
 			    struct pdb_err *err)
 {
@@ -772,12 +806,8 @@ int pdb_store_list_branches(struct pdb_store *store, struct pdb_run_row **rows, 
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pdb_run_row *row;
+		struct pdb_run_row *row = add_row(rows, nrows, &cap, st);
 
-		pdb_grow((void **)rows, &cap, *nrows + 1, sizeof **rows);
-		row = &(*rows)[(*nrows)++];
-		memset(row, 0, sizeof *row);
-		row->id = sqlite3_column_int64(st, 0);
 		row->seq = sqlite3_column_int64(st, 1);
 		if (sqlite3_column_type(st, 2) != SQLITE_NULL) {
 			row->attrs = pdb_xmalloc(sizeof *row->attrs);
@@ -788,9 +818,7 @@ int pdb_store_list_branches(struct pdb_store *store, struct pdb_run_row **rows, 
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
-		pdb_run_rows_free(*rows, *nrows);
-		*rows = NULL;
-		*nrows = 0;
+		drop_rows(rows, nrows);
 		return pdb_store_fail(store, err, "list branches");
 	}
 	return 0;
@@ -819,12 +847,8 @@ int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
 	sqlite3_bind_int64(st, 1, f->limit > 0 ? f->limit : -1);
 	pdb_store_filter_bind(st, f->where, 2);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pdb_run_row *row;
+		struct pdb_run_row *row = add_row(rows, nrows, &cap, st);
 
-		pdb_grow((void **)rows, &cap, *nrows + 1, sizeof **rows);
-		row = &(*rows)[(*nrows)++];
-		memset(row, 0, sizeof *row);
-		row->id = sqlite3_column_int64(st, 0);
 		row->name = column_dup(st, 1);
 		row->created_at = column_dup(st, 2);
 		row->tool = column_dup(st, 3);
@@ -835,9 +859,7 @@ int pdb_store_list_runs(struct pdb_store *store, const struct pdb_run_filter *f,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE || list_attrs(store, *rows, *nrows, err) < 0) {
-		pdb_run_rows_free(*rows, *nrows);
-		*rows = NULL;
-		*nrows = 0;
+		drop_rows(rows, nrows);
 		return rc != SQLITE_DONE ? pdb_store_fail(store, err, "list runs") : -1;
 	}
 	return 0;

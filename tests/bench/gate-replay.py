@@ -30,6 +30,12 @@ second):
     improved_factor 1.3
     pr_bench jq -c 'map(.v) | add' data.json
 
+and a second step, later, on another benchmark (set O has one):
+
+    second_commit c17
+    second_bench BM_memcpy
+    second_factor 1.5
+
 and, when the step slows several benchmarks at once, `bench` once for each,
 and a commit where every benchmark got slower together (a global regression,
 which the push gate must fail; set L has both):
@@ -88,7 +94,7 @@ def run(perfdb, db, *args):
 
 
 def read_step(d):
-    """step.txt's keys (commit, bench, factor, improved_*, pr_bench, global_*) as a
+    """step.txt's keys (commit, bench, factor, improved_*, second_*, pr_bench, global_*) as a
     dict; benches: every `bench` line in order (bench: the first)."""
     f = os.path.join(d, "step.txt")
     kv = {}
@@ -113,6 +119,7 @@ def read_step(d):
     kv["factor"] = float(kv.get("factor", "nan"))
     kv["improved_factor"] = float(kv.get("improved_factor", "nan"))
     kv["global_factor"] = float(kv.get("global_factor", "nan"))
+    kv["second_factor"] = float(kv.get("second_factor", "nan"))
     kv.setdefault("pr_bench", kv.get("bench"))
     return kv
 
@@ -157,6 +164,7 @@ def score(perfdb, name, verbose, work, push_args=(), pr_args=(), young=None):
     benches, glob = meta["benches"], meta.get("global_commit")
     improved, improved_bench = meta.get("improved_commit"), meta.get("improved_bench")
     pr_bench = meta["pr_bench"]
+    second, second_bench = meta.get("second_commit"), meta.get("second_bench")
     db = os.path.join(work, "main.db")
     s = {"set": name, "commits": len(commits), "step": step, "bench": bench, "factor": factor,
          "benches": benches, "global": glob, "global_factor": meta["global_factor"],
@@ -164,6 +172,8 @@ def score(perfdb, name, verbose, work, push_args=(), pr_args=(), young=None):
          "improved": improved, "improved_bench": improved_bench,
          "improved_factor": meta["improved_factor"], "improved_exit": None, "improved_fails": [],
          "improved_all": [], "pr_bench": pr_bench,
+         "second": second, "second_bench": second_bench, "second_factor": meta["second_factor"],
+         "second_exit": None, "second_rows": [], "second_all": [],
          "unchanged": 0, "unchanged_failed": 0, "unchanged5": 0, "unchanged5_failed": 0,
          "false_rows": {}, "step_exit": None, "step_rows": [], "step_other": [],
          "step_all": [], "errors": [], "run_commit": {}}
@@ -197,6 +207,11 @@ def score(perfdb, name, verbose, work, push_args=(), pr_args=(), young=None):
             s["global_fails"] = fails
             s["global_benches"] = sorted({r.get("benchmark") for r in rows})
             s["global_gated"] = [r for r in rows if r.get("gated")]
+            continue
+        if c == second:
+            s["second_exit"] = rc
+            s["second_all"] = [r for r in rows if r.get("benchmark") == second_bench]
+            s["second_rows"] = [r for r in fails if r.get("benchmark") == second_bench]
             continue
         if c == improved:
             s["improved_exit"] = rc
@@ -292,6 +307,11 @@ def global_found(s):
             if any(near(cp, b, "regression", s["global"]) for cp in s["cps"])]
 
 
+def second_found(s):
+    """A regression change point of the second step's benchmark at its commit (or 2 after)."""
+    return any(near(cp, s["second_bench"], "regression", s["second"]) for cp in s["cps"])
+
+
 def improvement_found(s):
     """An improvement change point of the improved benchmark at its commit (or 2 after)."""
     return any(near(cp, s["improved_bench"], "improvement", s["improved"]) for cp in s["cps"])
@@ -302,6 +322,7 @@ def is_control(s, cp):
     not the known improvement."""
     return (cp[0] not in s["benches"]
             and not near(cp, s["improved_bench"], "improvement", s["improved"])
+            and not near(cp, s["second_bench"], "regression", s["second"])
             and not near(cp, cp[0], "regression", s["global"]))
 
 
@@ -340,6 +361,15 @@ def report(s):
             for r in s["global_gated"]:  # every gated row, and why it passed or failed
                 print("    %s%s: %s" % ("" if r.get("fails_gate") else "(passes) ", fmt_row(r),
                                         r.get("reason") or "-"))
+    if s["second"]:
+        if s["second_exit"] is None:
+            print("  push, second step %s: not replayed" % s["second"])
+        else:
+            print("  push, second step %s (%s x%g): gate exit %d; failing on it: %s" % (
+                s["second"], s["second_bench"], s["second_factor"], s["second_exit"],
+                ", ".join(r.get("metric") for r in s["second_rows"]) or "none"))
+            for r in s["second_all"]:
+                print("    %s" % fmt_row(r))
     if s["improved"]:
         if s["improved_exit"] is None:
             print("  push, improvement %s: not replayed" % s["improved"])
@@ -360,11 +390,13 @@ def report(s):
             print("    " + line)
     on_step = [cp for cp in s["cps"] if cp[0] in s["benches"]]
     on_ctl = [cp for cp in s["cps"] if is_control(s, cp)]
-    print("  detect (exit %d, %d series): %d change points on the step's benchmark%s (%s), %s%s"
+    print("  detect (exit %d, %d series): %d change points on the step's benchmark%s (%s), %s%s%s"
           "%d on controls (%d confirmed, %d regressions)" % (
               s["detect_exit"], s["detect_series"], len(on_step),
               "s" if len(s["benches"]) > 1 else "",
               "found" if detect_found(s) else "step not found",
+              "the second step %s, " % ("found" if second_found(s) else "not found")
+              if s["second"] else "",
               "the improvement %s, " % ("found" if improvement_found(s) else "not found")
               if s["improved"] else "",
               "the global regression found on %d of %d benchmarks, " % (
@@ -378,6 +410,7 @@ def report(s):
             " (CPU time steady)" if steady else "" if conf else " (unconfirmed)",
             " [control]" if is_control(s, cp) else
             " [global]" if near(cp, b, "regression", s["global"]) and b not in s["benches"] else
+            " [second step]" if near(cp, b, "regression", s["second"]) and b not in s["benches"] else
             " [improvement]" if b not in s["benches"] else ""))
     for e in s["errors"]:
         print("  ERROR " + e)
@@ -411,6 +444,9 @@ def detect_table(scored):
         parts = []
         for b in s["benches"]:
             parts.append("step %s at %s: %s" % (b, s["step"], placed(s, b, s["step"], "regression")))
+        if s["second"]:
+            parts.append("second step %s at %s: %s" % (
+                s["second_bench"], s["second"], placed(s, s["second_bench"], s["second"], "regression")))
         if s["improved"]:
             parts.append("improvement %s at %s: %s" % (
                 s["improved_bench"], s["improved"],
@@ -425,6 +461,7 @@ def detect_table(scored):
             b = cp[0]
             if ((b in s["benches"] and near(cp, b, "regression", s["step"]))
                     or near(cp, s["improved_bench"], "improvement", s["improved"])
+                    or near(cp, s["second_bench"], "regression", s["second"])
                     or near(cp, b, "regression", s["global"])):
                 known.add(cp)
         other = [cp for cp in s["cps"] if cp not in known and cp[5]]
@@ -469,8 +506,8 @@ def main(argv):
         scored.append(s)
     print()
     hdr = ("set", "unchanged failed", ">=5 hist failed", "step exit", "step metrics",
-           "impr exit", "global exit", "slow PR failed", "same PR failed", "detect step",
-           "detect impr", "detect global", "detect controls reg/impr")
+           "2nd step exit", "impr exit", "global exit", "slow PR failed", "same PR failed", "detect step",
+           "detect 2nd", "detect impr", "detect global", "detect controls reg/impr")
     table = []
     for s in scored:
         sl, sa = s["pr"]["slow"], s["pr"]["same"]
@@ -482,11 +519,13 @@ def main(argv):
             "%d/%d" % (s["unchanged5_failed"], s["unchanged5"]),
             "-" if s["step_exit"] is None else str(s["step_exit"]),
             ",".join(sorted({r.get("metric") for r in s["step_rows"]})) or "-",
+            "-" if s["second_exit"] is None else str(s["second_exit"]),
             "-" if s["improved_exit"] is None else str(s["improved_exit"]),
             "-" if s["global_exit"] is None else str(s["global_exit"]),
             "%d/%d" % (sl[1], sl[0]) if sl[0] else "-",
             "%d/%d" % (sa[1], sa[0]) if sa[0] else "-",
             ",".join(det_at) or "-",
+            ("found" if second_found(s) else "no") if s["second"] else "-",
             ("found" if improvement_found(s) else "no") if s["improved"] else "-",
             "%d/%d" % (len(global_found(s)), len(s["global_benches"])) if s["global"] else "-",
             "%d/%d" % (sum(1 for cp in s["cps"] if is_control(s, cp) and cp[5] and cp[3] == "regression"),
@@ -498,6 +537,8 @@ def main(argv):
         "%d/%d" % (sum(1 for s in scored if s["step_exit"] == 1),
                    sum(1 for s in scored if s["step_exit"] is not None)),
         "",
+        "%d/%d" % (sum(1 for s in scored if s["second_exit"] == 1),
+                   sum(1 for s in scored if s["second_exit"] is not None)),
         "%d/%d" % (sum(1 for s in scored if s["improved_exit"] == 0),
                    sum(1 for s in scored if s["improved_exit"] is not None)),
         "%d/%d" % (sum(1 for s in scored if s["global_exit"] == 1),
@@ -505,6 +546,7 @@ def main(argv):
         "%d/%d" % (sum(s["pr"]["slow"][1] for s in scored), sum(s["pr"]["slow"][0] for s in scored)),
         "%d/%d" % (sum(s["pr"]["same"][1] for s in scored), sum(s["pr"]["same"][0] for s in scored)),
         "%d/%d" % (sum(1 for s in scored if detect_found(s)), sum(1 for s in scored if s["step"])),
+        "%d/%d" % (sum(1 for s in scored if second_found(s)), sum(1 for s in scored if s["second"])),
         "%d/%d" % (sum(1 for s in scored if improvement_found(s)), sum(1 for s in scored if s["improved"])),
         "%d/%d" % (sum(len(global_found(s)) for s in scored), sum(len(s["global_benches"]) for s in scored)),
         "%d/%d" % (sum(1 for s in scored for cp in s["cps"] if is_control(s, cp) and cp[5] and cp[3] == "regression"),
@@ -513,11 +555,13 @@ def main(argv):
     for r in [hdr] + table + [tot]:
         print("  ".join(str(x).ljust(w) for x, w in zip(r, widths)).rstrip())
     print("(failed: gates with exit != 0 / gates; step exit: the step commit's push gate, 1 fails; "
-          "step metrics: its failing rows of the step's benchmark; impr exit: the improvement commit's "
+          "step metrics: its failing rows of the step's benchmark; 2nd step exit: a second step's push gate "
+          "on another benchmark, total: those that failed; impr exit: the improvement commit's "
           "push gate, total: those that passed; global exit: the global regression's push gate, total: "
           "those that failed; detect step: where change points of "
           "the step's benchmarks start, total: sets with a regression of each at the step or up to 2 "
-          "commits after; detect impr: an improvement of the improved benchmark at its commit or up to 2 after; "
+          "commits after; detect 2nd: a regression of the second step's benchmark at its commit or up to 2 after; "
+          "detect impr: an improvement of the improved benchmark at its commit or up to 2 after; "
           "detect global: benchmarks with a regression at the global regression or up to 2 after; "
           "detect controls: confirmed change points of other benchmarks, regressions/improvements)")
     detect_table(scored)

@@ -61,6 +61,24 @@
 #      -> 115 M), slow PRs 2x (230 M); the runner's load changes half way:
 #      c01..c12 only stress-ng --cpu 1 --cpu-load 70 (steady, no bursts),
 #      c13..c24 and the PRs only the hog (2 workers); pr01..pr12
+#   O  held out (fifth round): Google Benchmark JSON (--benchmark_repetitions=5
+#      --benchmark_min_time=0.1 --benchmark_format=json) of 5 benchmarks: BM_chase (a
+#      pointer chase through 32 MB: memory-bound), BM_alloc (a list of 64-byte
+#      strings: allocates), BM_memcpy (16 MB copies), BM_crc32, BM_sort;
+#      BM_alloc's items +25 % at c08, BM_memcpy's copies 1.5x at c17; slow PRs:
+#      BM_crc32's work 2x (step.txt's pr_bench); no hog: stress-ng --cache 1
+#      --cpu 1 whose --cpu-load changes every 3 commits (20, 80, 50, 100, 35,
+#      65, 90, 25 %; the PRs 60, 100, 30, 80 %); pr01..pr12. The aggregate
+#      rows (_mean, _median, _stddev, _cv) are dropped to keep the set under
+#      300 KB: perfdb computes its own from the repetitions (the gate's
+#      replay of G gives the same output with and without them).
+#   P  held out (fifth round): perfdb run (warmup 2, repeat 7) of 5 shell-level
+#      benchmarks: sort -n, awk, jq -n -f filter.jq, python3 work.py, gzip -6;
+#      a code change at c06: jq's filter walks 600,000 numbers, not 300,000
+#      (2x); an improvement at c19: work.py's loop 1.4x shorter; slow PRs:
+#      gzip's input 2x (pr_bench); no hog: a real noisy neighbour, a clone of
+#      perfdb built with make -j2 build, then make clean, over and over;
+#      pr01..pr12
 # G's, H's and I's JSON is kept without the whitespace between tokens (every
 # other byte as the tool wrote it) to keep each set under 300 KB.
 # A perfdb run commit is run into a scratch database with --attr branch=main
@@ -74,11 +92,11 @@
 # load.txt also says `uptime` when a set starts and when it ends (other work
 # on the machine).
 # Usage: sh tests/bench/make-gate-noise.sh [OUT [SETS]]
-#   OUT defaults to fixtures/gate-noise, SETS to "C D E F G H I J K L M N"; PERFDB to build/perfdb;
+#   OUT defaults to fixtures/gate-noise, SETS to "C D E F G H I J K L M N O P"; PERFDB to build/perfdb;
 #   COMMITS (default 24) and PRS (default 12) shorten a trial.
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/fixtures/gate-noise}
-sets=${2:-C D E F G H I J K L M N}
+sets=${2:-C D E F G H I J K L M N O P}
 commits=${COMMITS:-24}
 prs=${PRS:-12}
 perfdb=${PERFDB:-$root/build/perfdb}
@@ -87,7 +105,7 @@ command -v hyperfine >/dev/null || { echo "hyperfine is missing"; exit 1; }
 [ -x "$perfdb" ] || { echo "no perfdb at $perfdb (make -j2)"; exit 1; }
 [ -x "$py" ] || { echo "no $py"; exit 1; }
 for set in $sets; do
-	case $set in C | D | E | F | G | H | I | J | K | L | M | N) ;; *) echo "unknown set $set (C ... N)"; exit 2 ;; esac
+	case $set in C | D | E | F | G | H | I | J | K | L | M | N | O | P) ;; *) echo "unknown set $set (C ... P)"; exit 2 ;; esac
 	case $set in
 	G) [ -e /usr/include/benchmark/benchmark.h ] && command -v g++ >/dev/null ||
 		{ echo "G needs g++ and libbenchmark-dev"; exit 1; } ;;
@@ -105,6 +123,10 @@ for set in $sets; do
 		{ echo "M needs bc, xxd and sha256sum"; exit 1; } ;;
 	N) command -v stress-ng >/dev/null && command -v cc >/dev/null && command -v factor >/dev/null ||
 		{ echo "N needs stress-ng, cc and factor"; exit 1; } ;;
+	O) [ -e /usr/include/benchmark/benchmark.h ] && command -v g++ >/dev/null && command -v stress-ng >/dev/null ||
+		{ echo "O needs g++, libbenchmark-dev and stress-ng"; exit 1; } ;;
+	P) command -v jq >/dev/null && command -v gzip >/dev/null && command -v git >/dev/null &&
+		command -v make >/dev/null || { echo "P needs jq, gzip, git and make"; exit 1; } ;;
 	esac
 done
 mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 1
@@ -149,7 +171,9 @@ lines() { # lines N: N lines "KEY N", keys seeded pseudo-random
 # --vm-bytes 1G; if stress60, stress-ng --cpu 1 --cpu-load 60; if build, a
 # loop of make -j2 -B over $work/build's six C files; if cache, stress-ng
 # --cache 2; if io, a loop of dd (64 MB to a file, conv=fsync) and sha256sum
-# of that file. timeout signals its whole process group, so make and its gcc stop too.
+# of that file; if cachecpuPCT, stress-ng --cache 1 --cpu 1 --cpu-load PCT; if
+# perfbuild, a loop of make -j2 build and make clean in $work/pdb (a clone of
+# perfdb). timeout signals its whole process group, so make and its gcc stop too.
 longest=2
 load() {
 	if [ "$1" -gt 0 ]; then
@@ -174,6 +198,13 @@ load() {
 		load2=$! ;;
 	cache)
 		timeout 300 stress-ng --cache 2 --timeout 300 --quiet >/dev/null 2>&1 &
+		load2=$! ;;
+	cachecpu*)
+		timeout 300 stress-ng --cache 1 --cpu 1 --cpu-load "${2#cachecpu}" --timeout 300 --quiet >/dev/null 2>&1 &
+		load2=$! ;;
+	perfbuild)
+		timeout 300 sh -c 'while :; do make -s -j2 -C "$1" build >/dev/null 2>&1; make -s -C "$1" clean >/dev/null 2>&1; done' \
+			sh "$work/pdb" &
 		load2=$! ;;
 	io)
 		timeout 300 sh -c 'while :; do dd if=/dev/zero of="$1" bs=1M count=64 conv=fsync 2>/dev/null
@@ -753,4 +784,126 @@ if case " $sets " in *" N "*) true ;; *) false ;; esac; then
 		i=$((i + 1))
 	done
 	finish N
+fi
+
+# O (held out, fifth round): Google Benchmark JSON of five benchmarks under
+# stress-ng --cache 1 --cpu 1 (cache and CPU pressure, no hog), its --cpu-load
+# changing every 3 commits. bench.cpp is compiled once; each commit compiles
+# its step.cpp and links a binary of its own. BM_alloc 4,000 strings, 5,000
+# from c08 (+25 %); BM_memcpy 4 copies of 16 MB, 6 from c17 (1.5x); BM_crc32
+# 4 passes, slow PRs 8 (2x main's newest). Each file is stripped of its
+# whitespace and of the aggregate rows (perfdb computes its own).
+opct() { # opct INDEX: the stress-ng --cpu-load of main's commit INDEX (1-based)
+	set -- "$1" 20 80 50 100 35 65 90 25
+	k=$(( ($1 - 1) / 3 + 2 ))
+	eval "echo \${$k}"
+}
+ppct() { # ppct INDEX: the same for pull-request run INDEX
+	set -- "$1" 60 100 30 80
+	k=$(( ($1 - 1) / 3 + 2 ))
+	eval "echo \${$k}"
+}
+noagg() { # noagg FILE: a stripped Google Benchmark JSON without its aggregate rows
+	"$py" - "$1" <<-'EOF' || exit 1
+	import json, re, sys
+	s = open(sys.argv[1]).read()
+	t = re.sub(r',?\{[^{}]*"run_type":"aggregate"[^{}]*\}', "", s).replace('"benchmarks":[,', '"benchmarks":[')
+	d = json.loads(t)
+	if not d["benchmarks"] or any(b["run_type"] != "iteration" for b in d["benchmarks"]):
+	    sys.exit("noagg %s: no repetitions left" % sys.argv[1])
+	open(sys.argv[1], "w").write(t)
+	EOF
+}
+gbo() { # gbo DIR FILE ALLOC COPIES CRC PCT: build the commit's binary, run it once under the load
+	printf 'extern const int kAllocItems = %s;\nextern const int kCopyReps = %s;\nextern const int kCrcReps = %s;\n' \
+		"$3" "$4" "$5" >"$1/step.cpp"
+	g++ -O2 -std=c++17 -o "$1/bench" "$1/bench.o" "$1/step.cpp" -lbenchmark -lpthread || exit 1
+	load 0 "cachecpu$6"
+	timeout 900 "$1/bench" --benchmark_repetitions=5 --benchmark_min_time=0.1 --benchmark_format=json >"$2" 2>/dev/null || exit 1
+	note "$2" 0 "cachecpu$6"
+	strip "$2"
+	noagg "$2"
+}
+if case " $sets " in *" O "*) true ;; *) false ;; esac; then
+	start O "Google Benchmark $(dpkg-query -W -f '${Version}' libbenchmark-dev) (JSON), $(g++ --version | head -1), no hog, load stress-ng --cache 1 --cpu 1 --cpu-load changing every 3 commits ($(stress-ng --version 2>&1 | head -1))" \
+		c08 BM_alloc 1.25
+	printf 'second_commit c17\nsecond_bench BM_memcpy\nsecond_factor 1.5\npr_bench BM_crc32\n' >>"$out/O/step.txt"
+	d=$work/O
+	mkdir -p "$d" || exit 1
+	sources O bench.cpp
+	g++ -O2 -std=c++17 -c -o "$d/bench.o" "$d/bench.cpp" || exit 1
+	i=1
+	while [ "$i" -le "$commits" ]; do
+		a=4000 c=4
+		[ "$i" -ge 8 ] && a=5000
+		[ "$i" -ge 17 ] && c=6
+		gbo "$d" "$out/O/$(printf c%02d "$i").json" "$a" "$c" 4 "$(opct "$i")"
+		i=$((i + 1))
+	done
+	i=1
+	while [ "$i" -le "$prs" ]; do
+		case $(pr "$i") in *slow) n=8 ;; *) n=4 ;; esac
+		gbo "$d" "$out/O/$(pr "$i").json" 5000 6 "$n" "$(ppct "$i")"
+		i=$((i + 1))
+	done
+	finish O
+fi
+
+# P (held out, fifth round): perfdb run (warmup 2, repeat 7) of five
+# shell-level benchmarks under a real noisy neighbour: a clone of perfdb
+# ($work/pdb) built with make -j2 build, then make clean, over and over (no
+# hog). jq's filter (filter.jq, the benchmark's code) sums over 300,000
+# numbers, 600,000 from c06 (2x); work.py's loop (py.n) 1,400,000, 1,000,000 from
+# c19 (1.4x less work: an improvement); the slow PRs double gzip's input
+# (1.5 MB -> 3 MB). spec.yaml stays the same commit after commit. Each file
+# is written out whole (and checked to read back), then stripped (strip).
+if case " $sets " in *" P "*) true ;; *) false ;; esac; then
+	start P "$("$perfdb" --version) at $(git -C "$root" rev-parse --short HEAD), no hog, load a make -j2 build / make clean loop of a perfdb clone ($(make --version | head -1), $(cc --version | head -1))" \
+		c06 jq-sum 2
+	printf 'improved_commit c19\nimproved_bench python-digits\nimproved_factor 1.4\npr_bench gzip-6\n' >>"$out/P/step.txt"
+	rm -rf "$work/pdb"
+	git clone -q "$root" "$work/pdb" || exit 1
+	d=$work/P
+	mkdir -p "$d" || exit 1
+	text 3000000 >"$d/text.all"
+	lines 300000 >"$d/lines.txt"
+	printf 'import sys\nn = int(open(sys.argv[1]).read())\nprint(sum(len(str(i * i)) for i in range(n)))\n' >"$d/work.py"
+	cp "$d/work.py" "$out/P/" || exit 1
+	cat >"$d/spec.yaml" <<-EOF
+	warmup: 2
+	repeat: 7
+	benchmarks:
+	  - name: sort-n
+	    command: "sort -n lines.txt > /dev/null"
+	  - name: awk-mod
+	    command: "awk '{ s += \$1 % 97 } END { print s }' lines.txt > /dev/null"
+	  - name: jq-sum
+	    command: "jq -n -f filter.jq > /dev/null"
+	  - name: python-digits
+	    command: "$py work.py py.n > /dev/null"
+	  - name: gzip-6
+	    command: "gzip -6 -c text.txt > /dev/null"
+	EOF
+	cp "$d/spec.yaml" "$out/P/" || exit 1
+	rm -f "$work/scratch.db"
+	i=1
+	while [ "$i" -le "$commits" ]; do
+		n=300000
+		[ "$i" -ge 6 ] && n=600000
+		echo "[range($n) | . * . % 7] | add" >"$d/filter.jq"
+		if [ "$i" -ge 19 ]; then echo 1000000 >"$d/py.n"; else echo 1400000 >"$d/py.n"; fi
+		head -c 1500000 "$d/text.all" >"$d/text.txt"
+		c=$(printf c%02d "$i")
+		run "$d" "$out/P/$c.json" 0 main "$c" perfbuild
+		strip "$out/P/$c.json"
+		i=$((i + 1))
+	done
+	i=1
+	while [ "$i" -le "$prs" ]; do
+		case $(pr "$i") in *slow) head -c 3000000 "$d/text.all" >"$d/text.txt" ;; *) head -c 1500000 "$d/text.all" >"$d/text.txt" ;; esac
+		run "$d" "$out/P/$(pr "$i").json" 0 "pr-$i" "$(pr "$i")" perfbuild
+		strip "$out/P/$(pr "$i").json"
+		i=$((i + 1))
+	done
+	finish P
 fi

@@ -5,7 +5,8 @@ before a series has a history (pdb_metric_run_noise, docs/gate-noise.md
 Usage: run-noise.py PERFDB SET_DIR [SET_DIR ...]
 A set folder is gate-replay.py's: c01.* ... cNN.* (one run per commit, any
 format `perfdb ingest` reads) and optionally step.txt, whose commit,
-improved_commit and global_commit are left out (a real change is not noise).
+second_commit, improved_commit and global_commit are left out (a real change
+is not noise).
 For every series, the median of each run's samples, and the log change from
 one run to the next; per metric, over all the set's series: the per-run SD
 read from the median absolute change (/ 0.6745 / sqrt 2: robust to the
@@ -31,7 +32,7 @@ def changes(perfdb, setdir):
     if os.path.exists(os.path.join(setdir, "step.txt")):
         for line in open(os.path.join(setdir, "step.txt")):
             p = line.split()
-            if len(p) == 2 and p[0] in ("commit", "improved_commit", "global_commit"):
+            if len(p) == 2 and p[0] in ("commit", "second_commit", "improved_commit", "global_commit"):
                 skip.add(p[1])
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "db")

@@ -99,7 +99,7 @@ left_behind faster
 repo none 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20 20
 bisect none
 echo "nothing changed: exit $status, $(head -1 "$work/out")"
-[ "$status" = 0 ] && grep -q "^no change: good and bad differ by less than 1 % (instructions of spin +0.00 %): nothing to bisect" "$work/out" ||
+[ "$status" = 0 ] && grep -q "^no change: good and bad differ by less than 1 % (instructions of spin 0.00 %): nothing to bisect" "$work/out" ||
 	{ echo "FAIL: nothing changed: expected exit 0, said"; cat "$work/out" "$work/err"; fail=1; }
 left_behind none
 

@@ -21,8 +21,10 @@ sha=$(git rev-parse HEAD)
 cat > "$work/spec.yaml" <<'YAML'
 build: "make -s"
 benchmarks:
-  - {name: app, cwd: "{dir}", command: ["./app", "{x}"], repeat: 2}
+  - {name: app, cwd: "{dir}", command: ["./app"], repeat: 2}
 YAML
+# the A/B job's: {x} is its variants' key
+sed 's|"./app"|"./app", "{x}"|' "$work/spec.yaml" > "$work/ab.yaml"
 cd sub || exit 1
 out=$("$PERFDB" run "$work/spec.yaml" --dry-run) || fail "dry run: exit $?"
 printf '%s\n' "$out" | grep -qx "checkout HEAD = $(echo "$sha" | cut -c1-12): the current checkout, {dir}; build: make -s" ||
@@ -36,7 +38,7 @@ grep -qx "perfdb: run: building HEAD ($(echo "$sha" | cut -c1-12)) in $work/repo
 "$PERFDB" run "$work/spec.yaml" --name given --attr commit=abc >/dev/null 2>&1 || fail "run --attr: exit $?"
 [ "$("$PERFDB" export given | sed -n 2p | cut -d, -f5)" = abc ] || fail "--attr commit overridden"
 # two variants without git: one build for both
-"$PERFDB" run "$work/spec.yaml" --name ab --variant base:x=1 --variant cand:x=2 >/dev/null 2>"$work/err" ||
+"$PERFDB" run "$work/ab.yaml" --name ab --variant base:x=1 --variant cand:x=2 >/dev/null 2>"$work/err" ||
 	fail "A/B run: exit $?: $(cat "$work/err")"
 [ "$(grep -c '^perfdb: run: building' "$work/err")" = 1 ] || fail "A/B: not one build: $(cat "$work/err")"
 [ "$(wc -l < ../builds)" = 3 ] || fail "builds: $(cat ../builds)"

@@ -19,38 +19,41 @@ static struct pdb_series series(int64_t id, const char *metric)
 				    .direction = PDB_DIR_LOWER };
 }
 
-/* Without --metric, the benchmark's own measure is drawn and its CPU time
- * named as left out: chosen first, the other after it; the chart of the
- * chosen one's points says so. */
-static void test_own_measure(void **state)
+/* Without --metric, the series detect splits are drawn (the wall time and
+ * its CPU time) and a resource named as left out: chosen first, the other
+ * after them; the chart of the chosen ones' points says so. */
+static void test_detect_series(void **state)
 {
-	struct pdb_series s[2] = { series(1, PDB_METRIC_CPU), series(2, "time") };
-	struct pdb_history_point pts[6];
-	struct pdb_history_input in = { 0 };
+	struct pdb_series s[3] = { series(1, "peak_rss"), series(2, PDB_METRIC_CPU), series(3, "time") };
+	struct pdb_history_point pts[2][6];
+	struct pdb_history_input in[2];
 	struct pdb_plot_opts opts = { .width = 800, .height = 400 };
-	struct pdb_history_model m = { .series = s, .total = 2 };
+	struct pdb_history_model m = { .series = s, .total = 3 };
 	struct pdb_chart *c;
 	struct pdb_err err;
 
 	(void)state;
-	assert_int_equal(pdb_history_choose(s, 2, &opts, &m.n, &m.nleft, &err), 0);
-	assert_int_equal(m.n, 1);
+	assert_int_equal(pdb_history_choose(s, 3, &opts, &m.n, &m.nleft, &err), 0);
+	assert_int_equal(m.n, 2);
 	assert_int_equal(m.nleft, 1);
-	assert_string_equal(s[0].metric, "time");
-	assert_string_equal(s[1].metric, PDB_METRIC_CPU);
-	for (size_t i = 0; i < 6; i++) {
-		pdb_history_point_init(&pts[i], (int64_t)i + 1);
-		pts[i].seq = (int64_t)i + 1;
-		pts[i].value = i < 3 ? 1.0 : 1.2;
+	assert_string_equal(s[0].metric, PDB_METRIC_CPU);
+	assert_string_equal(s[1].metric, "time");
+	assert_string_equal(s[2].metric, "peak_rss");
+	for (size_t k = 0; k < 2; k++) {
+		for (size_t i = 0; i < 6; i++) {
+			pdb_history_point_init(&pts[k][i], (int64_t)i + 1);
+			pts[k][i].seq = (int64_t)i + 1;
+			pts[k][i].value = (k + 1) * (i < 3 ? 1.0 : 1.2);
+		}
+		in[k] = (struct pdb_history_input){ .series = &s[k], .pts = pts[k], .npts = 6 };
 	}
-	in = (struct pdb_history_input){ .series = &s[0], .pts = pts, .npts = 6 };
-	m.in = &in;
+	m.in = in;
 	assert_non_null(c = pdb_history_chart(&m, &opts, &err));
-	assert_int_equal(c->nselected, 2);
+	assert_int_equal(c->nselected, 3);
 	assert_int_equal(c->nskipped, 1);
-	assert_non_null(strstr(c->skipped[0], "compress " PDB_METRIC_CPU
-					      ": not the benchmark's own measure"));
+	assert_non_null(strstr(c->skipped[0], "compress peak_rss: detect and the gate leave it out too"));
 	assert_int_equal(c->npanels, 1);
+	assert_string_equal(c->title, "History: compress");
 	assert_int_equal(strncmp(c->panels[0].title, "6 runs;", 7), 0);
 	pdb_chart_free(c);
 }
@@ -74,7 +77,7 @@ static void test_too_many(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_own_measure),
+		cmocka_unit_test(test_detect_series),
 		cmocka_unit_test(test_too_many),
 	};
 

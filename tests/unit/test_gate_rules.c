@@ -54,9 +54,10 @@ static void test_roles(void **state)
 	assert_true(pdb_metric_role_gated(PDB_ROLE_CPU));
 	assert_false(pdb_metric_role_gated(PDB_ROLE_RESOURCE));
 	assert_false(pdb_metric_role_gated(PDB_ROLE_BOOKKEEPING));
-	assert_false(pdb_metric_role_charted(PDB_ROLE_BOOKKEEPING));
-	assert_true(pdb_metric_role_charted(PDB_ROLE_WALL));
-	assert_false(pdb_metric_role_charted(PDB_ROLE_CPU));
+	assert_false(pdb_metric_series_by_default("iterations", "{}"));
+	assert_false(pdb_metric_series_by_default("cpu", "{\"process\":\"jq\"}"));
+	assert_true(pdb_metric_series_by_default("time", "{}"));
+	assert_true(pdb_metric_series_by_default("cpu_time", "{}"));
 	assert_string_equal(pdb_metric_cpu_of("time"), "cpu_time");
 	assert_null(pdb_metric_cpu_of("throughput"));
 	assert_true(pdb_metric_run_noise(PDB_ROLE_COUNT_EXACT) < pdb_metric_run_noise(PDB_ROLE_CPU));

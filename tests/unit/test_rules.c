@@ -97,7 +97,7 @@ static void test_verdict_reasons(void **state)
 	assert_int_equal(pdb_compare_verdict(&r, 0.01, "main"), PDB_VERDICT_INCONCLUSIVE);
 	assert_string_equal(r.reason, "not significant against the run-to-run noise of its last "
 			    "7 runs on main (±2.5 % a run, so a change counts from about "
-			    "+10.6 % or -9.55 %): more runs would tell");
+			    "+10.6 % or -9.5 %): more runs would tell");
 	free(r.reason);
 }
 

@@ -95,12 +95,41 @@ static void test_format(void **state)
 	}
 }
 
+/* Percentages in words: three significant digits below 100, whole from
+ * there, never an exponent; alone without trailing zeros, beside another
+ * with the decimals of the larger. */
+static void test_pct_words(void **state)
+{
+	static const struct {
+		double v, beside;
+		int sign;
+		const char *text;
+	} f[] = {
+		{ 5, NAN, 0, "5 %" }, { 7.25, NAN, 0, "7.25 %" }, { 0.427, NAN, 0, "0.427 %" },
+		{ 0.0123, NAN, 0, "0.0123 %" }, { 2670.4, NAN, 1, "+2670 %" }, { 11264.3, NAN, 1, "+11264 %" },
+		{ 73, -42.2, 1, "+73.0 %" }, { -42.2, 73, 1, "-42.2 %" }, { -99.1, 11264.3, 1, "-99 %" },
+		{ -0.0001, NAN, 1, "-0.0001 %" }, { 0, 1.5, 1, "0.00 %" },
+	};
+	char buf[48];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+		pdb_pct_words(f[i].v, f[i].beside, f[i].sign, buf, sizeof buf);
+		assert_string_equal(buf, f[i].text);
+	}
+	pdb_pct_interval(9.84, 6.1, 13.66, buf, sizeof buf);
+	assert_string_equal(buf, "+9.8 % [+6.1, +13.7]");
+	pdb_pct_change(-0.04, buf, sizeof buf);
+	assert_string_equal(buf, "+0.0 %");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_table),
 		cmocka_unit_test(test_direction_names),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_pct_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
