@@ -43,9 +43,8 @@ static const struct cmd_option options[] = {
 				   "an exact count's own threshold: 1 % for instructions)",
 	  .type = CMD_NUMBER, .min = 0, .above = 1, .max = 1000 },
 	{ "budget", OPT_BUDGET, "SECONDS", "measuring time of the whole bisection; each step\n"
-					   "gets half of what is left (the last, all of it;\n"
-					   "the first, all of it until good and bad are told\n"
-					   "apart)",
+					   "may take all that is left, and stops at its first\n"
+					   "deciding look",
 	  .type = CMD_NUMBER, .min = 0, .above = 1, .max = INFINITY, .def = "1800" },
 	{ "format", 'F', "FMT", "text, markdown or json", .choices = formats, .def = "text" },
 	{ "config", 'c', "FILE", "alpha and thresholds (default ./perfdb.yaml)" },
@@ -57,13 +56,14 @@ const struct command cmd_bisect = {
 	.summary = "find the commit that changed a benchmark, by measurement",
 	.synopsis = "[OPTIONS] --good REV --bad REV SPEC.yaml",
 	.options = options,
-	.text = "Run in a git repository. Each step checks good, a midpoint and bad out\n"
-		"and builds them (the spec's build:) in worktrees, then runs them in\n"
-		"triples, the midpoint always between the two, adding triples until\n"
-		"it is decided: the first step until good and bad differ by the\n"
-		"threshold or more, or by less (no change: exit 0), every step until\n"
-		"the midpoint is nearer good, nearer bad, or carries between 1/8 and\n"
-		"7/8 of the change (a change split over several commits: a range).\n"
+	.text = "Run in a git repository. Each revision is checked out and built (the\n"
+		"spec's build:) once, in a worktree kept until the bisection ends. Each\n"
+		"step runs good, a midpoint and bad in triples, the midpoint always\n"
+		"between the two, adding triples until it is decided: the first step\n"
+		"until good and bad differ by the threshold or more, or by less (no\n"
+		"change: exit 0), every step until the midpoint is nearer good,\n"
+		"nearer bad, or carries between 1/8 and 7/8 of the change (a change\n"
+		"split over several commits: a range).\n"
 		"Each interval is the sign test's, sequential over the looks. With\n"
 		"measure: [instructions] one run of each revision. Every run is\n"
 		"stored with its commit and a bisect attribute. Exit 1 when a\n"
@@ -247,42 +247,10 @@ static void place_step(struct bisection *s, struct bisect_step *st, const double
 	st->side = pdb_bisect_side(&p, sign);
 }
 
-/* Steps left when the ranges stand as they are (a change by one commit). */
-static size_t steps_left(const struct pdb_bisect *b)
-{
-	size_t n = pdb_bisect_steps(b->start_hi - b->start_lo);
-	if (b->end_hi != b->start_hi)
-		n += pdb_bisect_steps(b->end_hi - b->end_lo);
-	return n;
-}
-
-/* A step's budget: half of what is left while other steps may follow, all
- * of it for the last. A step stops at the first look that decides it, so a
- * clear step leaves most of its half to the next. An equal share of the
- * steps left stopped bisections on a loaded runner with most of the budget
- * unused. */
-static double share_of_budget(const struct bisection *s, size_t steps)
-{
-	return (s->budget - s->spent) / (steps > 1 ? 2.0 : 1.0);
-}
-
-/* The first step's budget at a look at elapsed seconds: all that is left
- * while good and bad are not told apart (no change would end the
- * bisection, and nothing else can follow before it); once they are, the
- * seconds so far and half of the rest, as every step. */
-static double first_step_budget(const struct bisection *s, double elapsed)
-{
-	double left = s->budget - s->spent;
-
-	if (!s->confirmed)
-		return left;
-	return elapsed + (left - elapsed) / (steps_left(&s->b) > 1 ? 2.0 : 1.0);
-}
-
 /* A look at a run of triples: the whole change (at the first step, until
  * it is confirmed or within the margin), then the midpoint's place, each
  * at its rank of the look. */
-static int judge_triples(void *ctx, struct pdb_run *const *runs, const struct pdb_look *l, double *budget)
+static int judge_triples(void *ctx, struct pdb_run *const *runs, const struct pdb_look *l)
 {
 	struct bisection *s = ctx;
 	struct bisect_step *st = &s->steps[s->nsteps - 1];
@@ -304,7 +272,6 @@ static int judge_triples(void *ctx, struct pdb_run *const *runs, const struct pd
 		choose_row(s, &c);
 		judge_whole(s, &c, runs, s->whole_rank[l->look]);
 		pdb_compare_release(&c);
-		*budget = first_step_budget(s, l->elapsed);
 		if (s->all_unchanged)
 			return 1;
 	}
@@ -411,9 +378,7 @@ static int bisect_commits(struct bisection *s)
 		} else {
 			if ((status = bisect_measure_triples(&s->env, s->rep.commits[0].sha, s->rep.commits[st->index].sha,
 							     s->rep.commits[s->rep.n].sha, &s->looks,
-							     s->confirmed ? share_of_budget(s, steps_left(&s->b))
-							     : first_step_budget(s, 0), judge_triples, s,
-							     &st->m)) != 0)
+							     s->budget - s->spent, judge_triples, s, &st->m)) != 0)
 				return status;
 			s->spent += st->m.seconds;
 		}
@@ -437,7 +402,7 @@ static int bisect_commits(struct bisection *s)
 			s->rep.outcome = BISECT_UNDECIDED;
 			s->rep.first = s->b.start_lo + 1;
 			s->rep.last = s->b.end_hi;
-			fprintf(stderr, "perfdb: bisect: %.12s could not be placed within its share of the budget\n",
+			fprintf(stderr, "perfdb: bisect: %.12s could not be placed within the budget\n",
 				s->rep.commits[i].sha);
 			return PDB_EXIT_INPUT;
 		}
@@ -479,6 +444,7 @@ static int all_count_instructions(const struct pdb_spec *spec, const char *only)
 static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct bisection s = { 0 };
+	struct bisect_trees trees = { 0 };
 	struct pdb_spec spec = { 0 };
 	struct pdb_compare_config cfg;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -548,6 +514,7 @@ static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 	s.env.spec_path = argv[optind];
 	s.env.id = id;
 	s.env.stop = &stop_requested;
+	s.env.trees = &trees;
 	s.env.tty = isatty(2);
 	if (!(s.env.store = cmd_open_store(ctx, &err))) {
 		status = cmd_fail("bisect", &err);
@@ -566,6 +533,7 @@ static int bisect_main(int argc, char **argv, struct cmd_ctx *ctx)
 		bisect_print(&s.rep, format);
 	}
 out:
+	bisect_trees_release(&trees);
 	pdb_bisect_release(&s.b);
 	free(s.steps);
 	free(s.row->benchmark);

@@ -10,7 +10,6 @@
 #include "fingerprint.h"
 #include "gather/compare_gather.h"
 #include "run_adaptive.h"
-#include "runner/checkout.h"
 #include "runner/runner.h"
 #include "util.h"
 
@@ -32,13 +31,13 @@ static int on_look(void *vctx, const struct pdb_look *l)
 	k->ad.elapsed = l->elapsed;
 	fprintf(stderr, "%sperfdb: bisect: look %zu/%zu: %d triples, %.0f s\n", k->env->tty ? "\r\033[K" : "",
 		l->look + 1, l->nlooks, l->pairs, l->elapsed);
-	stop = k->decided = k->judge(k->ctx, k->ad.runs, l, &k->ad.budget);
+	stop = k->decided = k->judge(k->ctx, k->ad.runs, l);
 	return stop || l->look + 1 >= l->nlooks || !adaptive_next_fits(&k->ad, l);
 }
 
 /* Store the runs measured; their ids into m. An exit status, or 0. */
 static int store_runs(const struct bisect_env *env, struct pdb_run *const *runs, size_t nruns,
-		      const struct pdb_checkouts *co, struct bisect_measured *m)
+		      const char *const *commits, const char *const *dirs, struct bisect_measured *m)
 {
 	const char *fp = getenv("PERFDB_FINGERPRINT");
 	struct pdb_err err;
@@ -49,12 +48,12 @@ static int store_runs(const struct bisect_env *env, struct pdb_run *const *runs,
 		pdb_set_str(&runs[v]->format, "run");
 		pdb_set_str(&runs[v]->source, env->spec_path);
 		if (!(fp && (strcmp(fp, "0") == 0 || strcmp(fp, "off") == 0)))
-			pdb_fingerprint_capture(runs[v], co->dir[v]);
+			pdb_fingerprint_capture(runs[v], dirs[v]);
 		if (pdb_store_insert_run(env->store, runs[v], 0, &err) < 0)
 			return cmd_fail("bisect", &err);
 		interrupted |= strcmp(runs[v]->status, "interrupted") == 0;
 		fprintf(stderr, "perfdb: bisect: stored run%lld (%s, %.12s)\n", (long long)runs[v]->id,
-			env->spec->variants[v].name, co->commit[v]);
+			env->spec->variants[v].name, commits[v]);
 	}
 	for (size_t v = 0; v < nruns; v++)
 		m->runs[v] = runs[v]->id;
@@ -66,53 +65,55 @@ static int store_runs(const struct bisect_env *env, struct pdb_run *const *runs,
 	for (size_t v = 0; v < nruns; v++)
 		if (strcmp(runs[v]->status, "failed") == 0) {
 			fprintf(stderr, "perfdb: bisect: a benchmark failed at %.12s (see the failed.* attributes "
-				"of run%lld): this bisection cannot measure it\n", co->commit[v],
+				"of run%lld): this bisection cannot measure it\n", commits[v],
 				(long long)runs[v]->id);
 			return PDB_EXIT_RUNTIME;
 		}
 	return 0;
 }
 
-/* Check out, build, run the plan and store: the spec's variants are set. */
+/* The spec's variants names[0..n) at commits revs, each {dir} its worktree,
+ * checked out and built the first time the bisection asks for it. 0, or an
+ * exit status. */
+static int set_variants(const struct bisect_env *env, const char *const *names, const char *const *revs,
+			size_t n, const char **dirs)
+{
+	int status;
+
+	for (size_t v = 0; v < n; v++)
+		if ((status = bisect_trees_get(env->trees, env->spec, revs[v], env->stop, &dirs[v])) != 0)
+			return status;
+	pdb_spec_set_revisions(env->spec, names, revs, n);
+	for (size_t v = 0; v < n; v++)
+		pdb_variant_set(&env->spec->variants[v], "dir", dirs[v]);
+	return 0;
+}
+
+/* Run the plan over the spec's variants (revs, in their worktrees dirs)
+ * and store the runs. */
 static int measure(const struct bisect_env *env, const struct pdb_plan *plan, struct looks *looks,
-		   struct bisect_measured *m)
+		   const char *const *revs, const char *const *dirs, struct bisect_measured *m)
 {
 	struct pdb_spec *spec = env->spec;
-	struct pdb_checkouts co = { 0 };
 	struct pdb_instruments inst = { 0 };
 	struct pdb_run *runs[PDB_CHECKOUTS_MAX] = { NULL };
 	struct pdb_runner_opts ro = { .stop = env->stop, .look = looks ? on_look : NULL, .ctx = looks };
 	struct pdb_err err;
 	char ab[37];
-	int status = 0, built;
+	int status = 0;
 
-	if (pdb_checkouts_resolve(spec, &co, &err) < 0 || pdb_checkouts_add(spec, &co, &err) < 0 ||
-	    pdb_instruments_choose(spec, plan, &inst, &err) < 0) {
+	if (pdb_instruments_choose(spec, plan, &inst, &err) < 0) {
 		status = cmd_fail("bisect", &err);
 		goto out;
 	}
 	pdb_uuid4(ab);
 	for (size_t v = 0; v < spec->nvariants; v++) {
 		runs[v] = pdb_run_new();
-		pdb_run_set_attr(runs[v], "commit", co.commit[v]);
+		pdb_run_set_attr(runs[v], "commit", revs[v]);
 		pdb_run_set_attr(runs[v], "bisect", env->id);
 		pdb_run_set_attr(runs[v], "variant", spec->variants[v].name);
 		if (spec->nvariants > 1)
 			pdb_run_set_attr(runs[v], "ab", ab);
-		if (!spec->build.argv && !spec->build.shell)
-			continue;
-		fprintf(stderr, "perfdb: bisect: building %s (%.12s) in %s\n", spec->variants[v].name,
-			co.commit[v], co.dir[v]);
-		if ((built = pdb_checkouts_build(spec, &co, v, env->stop, &err)) < 0) {
-			status = cmd_fail("bisect", &err);
-			goto out;
-		}
-		if (built) {
-			fprintf(stderr, "perfdb: bisect: interrupted while building %s; nothing was measured\n",
-				spec->variants[v].name);
-			status = 130;
-			goto out;
-		}
 	}
 	if (looks) {
 		char alpha[32];
@@ -131,13 +132,8 @@ static int measure(const struct bisect_env *env, const struct pdb_plan *plan, st
 		m->seconds = looks->ad.elapsed;
 		m->decided = looks->decided;
 	}
-	status = store_runs(env, runs, spec->nvariants, &co, m);
+	status = store_runs(env, runs, spec->nvariants, revs, dirs, m);
 out:
-	if (pdb_checkouts_release(&co, &err) < 0) {
-		char msg[1200];
-		pdb_err_format(&err, msg, sizeof msg);
-		fprintf(stderr, "perfdb: bisect: warning: %s\n", msg);
-	}
 	pdb_instruments_release(&inst);
 	for (size_t v = 0; v < PDB_CHECKOUTS_MAX; v++)
 		pdb_run_free(runs[v]);
@@ -161,7 +157,7 @@ int bisect_measure_triples(const struct bisect_env *env, const char *good, const
 			   struct bisect_measured *m)
 {
 	static const char *const names[3] = { "good", "mid", "bad" };
-	const char *revs[3] = { good, mid, bad };
+	const char *revs[3] = { good, mid, bad }, *dirs[3];
 	struct looks looks = { .env = env, .judge = judge, .ctx = ctx };
 	struct pdb_plan plan = { 0 };
 	struct pdb_err err;
@@ -176,7 +172,8 @@ int bisect_measure_triples(const struct bisect_env *env, const char *good, const
 	memcpy(looks.ad.sched.looks, schedule->at, schedule->n * sizeof *schedule->at);
 	looks.ad.sched.alpha = schedule->alpha;
 	looks.ad.sched.look_alpha = 2 * schedule->tail;
-	pdb_spec_set_revisions(env->spec, names, revs, 3);
+	if ((status = set_variants(env, names, revs, 3, dirs)) != 0)
+		return status;
 	if (pdb_plan_build_looks(env->spec, env->only, PDB_PLAN_AUTO, schedule->at, schedule->n, &plan, &err) < 0) {
 		status = cmd_fail("bisect", &err);
 		goto out;
@@ -184,7 +181,7 @@ int bisect_measure_triples(const struct bisect_env *env, const char *good, const
 	looks_text(schedule, text, sizeof text);
 	fprintf(stderr, "perfdb: bisect: %.12s between %.12s and %.12s: %s; budget %.0f s\n", mid, good, bad,
 		text, budget);
-	status = measure(env, &plan, &looks, m);
+	status = measure(env, &plan, &looks, revs, dirs, m);
 out:
 	pdb_plan_release(&plan);
 	return status;
@@ -195,14 +192,16 @@ int bisect_measure_one(const struct bisect_env *env, const char *name, const cha
 {
 	struct pdb_plan plan = { 0 };
 	struct pdb_err err;
+	const char *dir;
 	int status;
 
 	memset(m, 0, sizeof *m);
-	pdb_spec_set_revisions(env->spec, &name, &commit, 1);
+	if ((status = set_variants(env, &name, &commit, 1, &dir)) != 0)
+		return status;
 	if (pdb_plan_build(env->spec, env->only, 0, &plan, &err) < 0)
 		status = cmd_fail("bisect", &err);
 	else
-		status = measure(env, &plan, NULL, m);
+		status = measure(env, &plan, NULL, &commit, &dir, m);
 	pdb_plan_release(&plan);
 	return status;
 }

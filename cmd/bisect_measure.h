@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "bisect.h"
+#include "bisect_trees.h"
 #include "compare.h"
 #include "runner/runner.h"
 #include "runner/spec.h"
@@ -20,6 +21,7 @@ struct bisect_env {
 	const char *id;                    /* the bisect attribute of every run */
 	struct pdb_compare_opts cmp;       /* --bench, --metric, the config */
 	volatile sig_atomic_t *stop;
+	struct bisect_trees *trees;        /* each revision's worktree, built once */
 	int tty;
 };
 
@@ -36,9 +38,8 @@ struct bisect_row {
 int bisect_row_worse(const struct bisect_row *row);
 
 /* When a run of triples stops: the runs so far (good, mid, bad) at look l
- * of the schedule's nlooks; 1 to stop, 0 for more triples. *budget is the
- * run's seconds, which the judge may change for the looks to come. */
-typedef int (*bisect_judge)(void *ctx, struct pdb_run *const *runs, const struct pdb_look *l, double *budget);
+ * of the schedule's nlooks; 1 to stop, 0 for more triples. */
+typedef int (*bisect_judge)(void *ctx, struct pdb_run *const *runs, const struct pdb_look *l);
 
 /* One measurement's outcome. */
 struct bisect_measured {
@@ -50,13 +51,13 @@ struct bisect_measured {
 };
 
 /* A run of good, mid and bad (commits, variants "good", "mid", "bad"), each
- * checked out and built in a worktree, repeated in triples in the order
- * good mid bad, bad mid good (mid always between them, so that drift
- * within a triple cancels in its contrasts), look by look on the schedule
- * looks, at most budget seconds, until judge says stop; the three runs
- * stored, sharing an ab attribute. 0, or an exit status (said on stderr:
+ * in its worktree (checked out and built the first time, env->trees),
+ * repeated in triples in the order good mid bad, bad mid good (mid always
+ * between them, so that drift within a triple cancels in its contrasts),
+ * look by look on the schedule looks, at most budget seconds, until judge
+ * says stop; the three runs stored, sharing an ab attribute. 0, or an exit status (said on stderr:
  * 130 when interrupted, nothing then stored while building). The
- * worktrees are removed whatever happens. */
+ * worktrees stay until bisect_trees_release. */
 int bisect_measure_triples(const struct bisect_env *env, const char *good, const char *mid, const char *bad,
 			   const struct pdb_bisect_looks *looks, double budget, bisect_judge judge, void *ctx,
 			   struct bisect_measured *m);

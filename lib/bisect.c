@@ -120,26 +120,43 @@ int pdb_bisect_looks(double alpha, int max, struct pdb_bisect_looks *out)
 	return 0;
 }
 
-int pdb_bisect_contrast(const double *g, const double *m, const double *b, size_t n, double s,
-			size_t k, double *est, double *lo, double *hi)
+/* The median of the n sorted values c and their sign test's interval at
+ * rank k (NaN when k is 0 or over n / 2). */
+static void sign_interval(const double *c, size_t n, size_t k, double *est, double *lo, double *hi)
 {
-	double *c;
-
-	if (n == 0 || n > PDB_BISECT_MAX_TRIPLES)
-		return -1;
-	c = pdb_xcalloc(n, sizeof *c);
-	for (size_t i = 0; i < n; i++) {
-		c[i] = m[i] - ((1 - s) * g[i] + s * b[i]);
-		if (isnan(c[i])) {
-			free(c);
-			return -1;
-		}
-	}
-	qsort(c, n, sizeof *c, pdb_cmp_double);
 	*est = pdb_stats_quantile(c, n, 0.5);
 	*lo = k && k <= n / 2 ? c[k - 1] : NAN;
 	*hi = k && k <= n / 2 ? c[n - k] : NAN;
-	free(c);
+}
+
+int pdb_bisect_contrast(const double *g, const double *m, const double *b, size_t n, double s,
+			size_t k, double *est, double *lo, double *hi)
+{
+	double *up, *down, e1, l1, h1, e2, l2, h2;
+
+	if (n == 0 || n > PDB_BISECT_MAX_TRIPLES)
+		return -1;
+	up = pdb_xcalloc(n, sizeof *up);
+	down = pdb_xcalloc(n, sizeof *down);
+	for (size_t i = 0; i < n; i++) {
+		up[i] = m[i] - g[i];
+		down[i] = b[i] - m[i];
+		if (isnan(up[i]) || isnan(down[i])) {
+			free(up);
+			free(down);
+			return -1;
+		}
+	}
+	qsort(up, n, sizeof *up, pdb_cmp_double);
+	qsort(down, n, sizeof *down, pdb_cmp_double);
+	sign_interval(up, n, k, &e1, &l1, &h1);
+	sign_interval(down, n, k, &e2, &l2, &h2);
+	/* m - ((1 - s) g + s b) = (1 - s) (m - g) - s (b - m) */
+	*est = (1 - s) * e1 - s * e2;
+	*lo = (1 - s) * l1 - s * h2;
+	*hi = (1 - s) * h1 - s * l2;
+	free(up);
+	free(down);
 	return 0;
 }
 

@@ -27,14 +27,22 @@ const char *pdb_bisect_side_name(int side);
 #define PDB_BISECT_PART_HIGH 0.875
 
 /* The contrast of share s over n triples g[i], m[i], b[i] (log values
- * measured side by side): the median of the triples' contrasts and its
- * interval by the sign test: the k-th and (n + 1 - k)-th of the contrasts
- * sorted (NaN when k is 0 or over n / 2: too few triples yet). The median,
- * not a mean or the Hodges-Lehmann estimate: under a bursting load most
- * triples are quiet and the rest are off by the burst, a lump on each
- * side, which the sign test passes over and the Walsh averages smear into
- * the interval. 0, or -1 when n is 0, over PDB_BISECT_MAX_TRIPLES or a
- * value is NaN. */
+ * measured side by side), m - ((1 - s) g + s b), as
+ * (1 - s) (m - g) - s (b - m): the medians of the triples' m - g and b - m
+ * and their intervals by the sign test (the k-th and (n + 1 - k)-th of
+ * each sorted; NaN when k is 0 or over n / 2: too few triples yet),
+ * combined: the estimate (1 - s) med(m - g) - s med(b - m), the interval
+ * from the ends that give its least and its most. Each difference of two
+ * executions has a noise symmetric about 0 (the two are alike), so its
+ * median is its true value; the three-term contrast's median is not when
+ * the noise is skewed, as the measured CPU time's is (a slowed execution
+ * runs 1.2-3 times as long, a fast one never): a midpoint that carried all
+ * of a change of +18 % gave a 7/8 contrast whose median was +0.9 % where
+ * +2.3 % was true, and a bisection's midpoints were found partial that
+ * were not. The median, not a mean or the Hodges-Lehmann estimate: under a
+ * bursting load most triples are quiet and the rest are off by the burst,
+ * which the sign test passes over. s = 0: the interval of m - g alone.
+ * 0, or -1 when n is 0, over PDB_BISECT_MAX_TRIPLES or a value is NaN. */
 #define PDB_BISECT_MAX_TRIPLES 100000
 
 int pdb_bisect_contrast(const double *g, const double *m, const double *b, size_t n, double s,
@@ -133,10 +141,12 @@ size_t pdb_bisect_steps(size_t n);
  * intervals (step 1) when the bisection as a whole is to be wrong with
  * probability alpha at most (the union bound): half for the whole change;
  * half shared by the most midpoints a bisection measures (2 ceil(log2 n):
- * where the change starts, and where it is complete). A midpoint's
- * intervals are each at that alpha, both sides together: a midpoint of any
- * true share is placed wrongly only when one of at most two of its
- * intervals misses on one side (chance alpha / 2 each), never on both. */
+ * where the change starts, and where it is complete). A midpoint's two
+ * intervals (of m - g and b - m, of which its contrasts are made) are each
+ * at that alpha, both sides together: a midpoint of any true share is
+ * placed wrongly only when m - g's interval misses on one side or b - m's on
+ * the other (chance alpha / 2 each: a wrong bad or partial at share 0 needs
+ * m - g's to lie above its truth or b - m's below; and so on). */
 double pdb_bisect_alpha(double alpha, size_t n, int step);
 
 #endif

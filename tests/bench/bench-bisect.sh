@@ -69,7 +69,7 @@ fail=0
 for c in $cases; do
 	name=${c%-*} metric=${c#*-}
 	db="$work/$c.db"
-	before=$(cut -d' ' -f1 /proc/loadavg)
+	before=$(cut -d' ' -f1-3 /proc/loadavg)
 	start=$(date +%s)
 	set -- --budget 220
 	[ "$metric" = default ] || set -- "$@" --metric "$metric"
@@ -79,8 +79,9 @@ for c in $cases; do
 	took=$(( $(date +%s) - start ))
 	measured=$(PERFDB_DB="$db" "$PERFDB" sql "SELECT count(DISTINCT value) FROM run_attrs WHERE key = 'commit'" | tail -1)
 	triples=$(grep -c '^[0-9]*/15 ' "$work/out")
+	builds=$(grep -c '^perfdb: bisect: building ' "$work/err")
 	echo "$name by $metric, hog of $workers: exit $status in $took s, $measured revisions measured" \
-		"($triples steps), load $before before, $(cut -d' ' -f1 /proc/loadavg) after: $(head -1 "$work/out")"
+		"($triples steps, $builds builds), load $before before, $(cut -d' ' -f1-3 /proc/loadavg) after: $(head -1 "$work/out")"
 	grep '^[0-9]*/15 ' "$work/out" | sed 's/^/    /'
 	grep '^perfdb: bisect: following' "$work/err" | sed 's/^/    /'
 	case $name in

@@ -7,8 +7,9 @@
 # nothing changed between good and bad: exit 0, said with the margin (the
 # count's threshold, 1 %); two adjacent commits of +10 % each: reported as
 # that range, and no change under --threshold 25; by time, a commit of ten times
-# the work named from triples of runs by cpu_time; a failing build: exit 4.
-# No worktree and no temporary folder is left behind in any case.
+# the work named from triples of runs by cpu_time, each revision built once;
+# Ctrl-C: exit 130; a failing build: exit 4. No worktree and no temporary
+# folder is left behind in any case.
 : "${PERFDB:?}" "${ROOT:?}"
 command -v cc >/dev/null || { echo "no cc: skipped"; exit 77; }
 command -v git >/dev/null || { echo "no git: skipped"; exit 77; }
@@ -134,6 +135,39 @@ echo "by time: exit $status, $(head -1 "$work/out"); runs a step: $abs"
 [ "$status" = 1 ] && grep -q "^first bad commit: $culprit commit 9; cpu_time of spin" "$work/out" ||
 	{ echo "FAIL: by time: expected exit 1, named by cpu_time"; cat "$work/out" "$work/err"; fail=1; }
 [ "$abs" = "3 " ] || { echo "FAIL: by time: expected three runs to each ab, got '$abs'"; fail=1; }
+left_behind timed
+# each revision is built once a bisection, good and bad too, though every
+# step measures them
+builds=$(grep -c '^perfdb: bisect: building ' "$work/err")
+commits=$(PERFDB_DB="$work/timed.db" "$PERFDB" sql "SELECT count(DISTINCT value) FROM run_attrs WHERE key = 'commit'" \
+	2>&1 | tail -1)
+echo "by time: $builds builds, $commits revisions measured"
+[ "$builds" = "$commits" ] || { echo "FAIL: by time: $builds builds for $commits revisions"; fail=1; }
+
+# Ctrl-C during the second step (each execution slowed by a sleep so that
+# it can be caught): exit 130, what finished stored, every revision built
+# once and no worktree left behind
+sed 's|command: \["{dir}/spin"\]|command: "sleep 0.02; {dir}/spin"|' "$work/timed.yaml" > "$work/slow.yaml"
+rm -f "$work/timed.db" "$work/err"
+(cd "$work/timed" && PERFDB_DB="$work/timed.db" exec "$PERFDB" bisect "$work/slow.yaml" --good HEAD~15 --bad HEAD \
+	>"$work/out" 2>"$work/err") &
+pid=$!
+i=0
+until [ "$(cat "$work/err" 2>/dev/null | grep -c '^perfdb: bisect: [0-9a-f]* between ')" -ge 2 ] || [ $i -ge 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 0.3
+kill -INT $pid
+wait $pid
+status=$?
+builds=$(grep -c '^perfdb: bisect: building ' "$work/err")
+commits=$(PERFDB_DB="$work/timed.db" "$PERFDB" sql "SELECT count(DISTINCT value) FROM run_attrs WHERE key = 'commit'" \
+	2>&1 | tail -1)
+echo "Ctrl-C in the second step: exit $status, $builds builds, $commits revisions stored"
+[ "$status" = 130 ] || { echo "FAIL: Ctrl-C: expected exit 130"; tail -5 "$work/err"; fail=1; }
+[ "$builds" = "$commits" ] && [ "$commits" -ge 4 ] ||
+	{ echo "FAIL: Ctrl-C: $builds builds for $commits revisions (4 or more)"; tail -5 "$work/err"; fail=1; }
 left_behind timed
 
 # a build that fails: exit 4, nothing left behind
