@@ -41,7 +41,10 @@ PY
   perfdb ingest r.json > /dev/null || echo "ingest $1 failed"
 }
 headline() { perfdb compare "$1" "$2" 2>/dev/null | head -1 | sed 's/:.*//'; }
-counts() { perfdb compare "$1" "$2" 2>/dev/null | head -1 | sed 's/^[A-Z ]*: //; s/ (fails on.*//'; }
+# (the headline counts failed benchmarks, "1 benchmark failed"; each here
+# has one row, as the chart counts them)
+counts() { perfdb compare "$1" "$2" 2>/dev/null | head -1 |
+  sed 's/^[A-Z ]*: //; s/ (fails on.*//; s/ benchmarks\{0,1\} failed/ failed/'; }
 report_verdict() { # of report CAND [--baseline B]
   rm -rf rep; perfdb report "$@" -o rep -F markdown > /dev/null 2>&1
   sed -n 's/^\*\*Verdict: \([A-Z ]*\):.*/\1/p' rep/index.md
