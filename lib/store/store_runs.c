@@ -724,19 +724,24 @@ static int cmp_row_id(const void *a, const void *b)
 static int list_attrs(struct pdb_store *store, struct pdb_run_row *rows, size_t nrows,
 		      struct pdb_err *err)
 {
-	struct pdb_run_row **by_id = pdb_xmalloc((nrows + 1) * sizeof *by_id);
-	sqlite3_stmt *st = pdb_store_prepare(store, "SELECT run_id, key, value FROM run_attrs"
-					     " ORDER BY run_id, key", err);
+	struct pdb_run_row **by_id;
+	sqlite3_stmt *st;
 	size_t at = 0, cap = 0;
 	int rc = SQLITE_DONE;
 
+	if (nrows == 0)
+		return 0;
+	/* the ids the listing holds, not every run's (runs -n 5 of a large store) */
+	st = pdb_store_prepare(store, "SELECT run_id, key, value FROM run_attrs"
+			       " WHERE run_id BETWEEN ?1 AND ?2 ORDER BY run_id, key", err);
+	if (!st)
+		return -1;
+	by_id = pdb_xmalloc(nrows * sizeof *by_id);
 	for (size_t i = 0; i < nrows; i++)
 		by_id[i] = &rows[i];
 	qsort(by_id, nrows, sizeof *by_id, cmp_row_id);
-	if (!st) {
-		free(by_id);
-		return -1;
-	}
+	sqlite3_bind_int64(st, 1, by_id[0]->id);
+	sqlite3_bind_int64(st, 2, by_id[nrows - 1]->id);
 	while (at < nrows && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
 		struct pdb_run_row *row;
