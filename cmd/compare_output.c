@@ -181,50 +181,47 @@ void compare_print_markdown(const struct pdb_compare *c, const struct compare_vi
 
 /* ---- json ---- */
 
-static json_t *num(double v)
-{
-	return isnan(v) || isinf(v) ? json_null() : json_real(v);
-}
-
 /* A derived percentage at 4 significant digits (raw values stay exact). */
 static double pct4(double v)
 {
-	char text[32];
-
-	if (isnan(v) || isinf(v))
-		return v;
-	snprintf(text, sizeof text, "%.4g", v);
-	return strtod(text, NULL) + 0.0;
+	return pdb_round_significant(v, 4);
 }
 
-static json_t *side_json(const struct pdb_compare_run *runs, size_t n)
+static void side_json(struct pdb_json_stream *j, const struct pdb_compare_run *runs, size_t n)
 {
-	json_t *o = json_object(), *a = json_array();
-
+	pdb_json_begin_object(j);
+	pdb_json_key(j, "runs");
+	pdb_json_begin_array(j);
 	for (size_t i = 0; i < n; i++) {
-		json_t *r = json_object();
-		json_object_set_new(r, "id", json_integer(runs[i].id));
-		json_object_set_new(r, "name", runs[i].name ? json_string(runs[i].name) : json_null());
-		json_object_set_new(r, "created_at", runs[i].created_at
-				    ? json_string(runs[i].created_at) : json_null());
-		json_object_set_new(r, "commit", runs[i].commit
-				    ? json_string(runs[i].commit) : json_null());
-		json_object_set_new(r, "branch", runs[i].branch
-				    ? json_string(runs[i].branch) : json_null());
-		json_object_set_new(r, "status", json_string(runs[i].status));
-		json_array_append_new(a, r);
+		pdb_json_begin_object(j);
+		pdb_json_key(j, "id");
+		pdb_json_put_int(j, runs[i].id);
+		pdb_json_key(j, "name");
+		pdb_json_put_string(j, runs[i].name);
+		pdb_json_key(j, "created_at");
+		pdb_json_put_string(j, runs[i].created_at);
+		pdb_json_key(j, "commit");
+		pdb_json_put_string(j, runs[i].commit);
+		pdb_json_key(j, "branch");
+		pdb_json_put_string(j, runs[i].branch);
+		pdb_json_key(j, "status");
+		pdb_json_put_string(j, runs[i].status);
+		pdb_json_end_object(j);
 	}
-	json_object_set_new(o, "runs", a);
-	return o;
+	pdb_json_end_array(j);
+	pdb_json_end_object(j);
 }
 
-static json_t *stats_json(size_t n, double median, double mean)
+static void stats_json(struct pdb_json_stream *j, size_t n, double median, double mean)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "n", json_integer((json_int_t)n));
-	json_object_set_new(o, "median", num(median));
-	json_object_set_new(o, "mean", num(mean));
-	return o;
+	pdb_json_begin_object(j);
+	pdb_json_key(j, "n");
+	pdb_json_put_int(j, (long long)n);
+	pdb_json_key(j, "median");
+	pdb_json_put_real(j, median);
+	pdb_json_key(j, "mean");
+	pdb_json_put_real(j, mean);
+	pdb_json_end_object(j);
 }
 
 static const char *hidden_name(int hidden)
@@ -234,114 +231,155 @@ static const char *hidden_name(int hidden)
 	       : hidden == PDB_HIDDEN_NOT_GATED ? "not_gated" : NULL;
 }
 
-static json_t *row_json(const struct pdb_compare_row *r, const struct compare_view *v)
+/* A member whose value is a string, or null for NULL. */
+static void text_member(struct pdb_json_stream *j, const char *key, const char *v)
 {
-	json_t *o = json_object(), *dims = json_loads(r->dims_json, 0, NULL);
+	pdb_json_key(j, key);
+	pdb_json_put_string(j, v);
+}
 
-	json_object_set_new(o, "benchmark", json_string(r->benchmark));
-	json_object_set_new(o, "dims", dims ? dims : json_object());
-	json_object_set_new(o, "metric", *r->metric ? json_string(r->metric) : json_null());
-	json_object_set_new(o, "unit", *r->unit ? json_string(r->unit) : json_null());
-	json_object_set_new(o, "direction", json_string(pdb_direction_name(r->direction)));
-	json_object_set_new(o, "baseline", stats_json(r->n_base, r->median_base, r->mean_base));
-	json_object_set_new(o, "candidate", stats_json(r->n_cand, r->median_cand, r->mean_cand));
-	json_object_set_new(o, "median_change_pct",
-			    num(pct4(r->median_base > 0 && r->median_cand > 0
-				     ? 100 * (r->median_cand / r->median_base - 1) : NAN)));
-	json_object_set_new(o, "change_pct", num(pct4(r->change_pct)));
-	json_object_set_new(o, "ci_low_pct", num(pct4(r->ci_low_pct)));
-	json_object_set_new(o, "ci_high_pct", num(pct4(r->ci_high_pct)));
+static void real_member(struct pdb_json_stream *j, const char *key, double v)
+{
+	pdb_json_key(j, key);
+	pdb_json_put_real(j, v);
+}
+
+/* The dimensions as stored (a JSON object), laid out as the rest. */
+static void dims_json(struct pdb_json_stream *j, const char *dims_json)
+{
+	json_t *dims = strcmp(dims_json, "{}") == 0 ? NULL : json_loads(dims_json, 0, NULL);
+
+	if (dims) {
+		pdb_json_put_value(j, dims);
+		json_decref(dims);
+	} else {
+		pdb_json_begin_object(j);
+		pdb_json_end_object(j);
+	}
+}
+
+static void row_json(struct pdb_json_stream *j, const struct pdb_compare_row *r,
+		     const struct compare_view *v)
+{
+	pdb_json_begin_object(j);
+	text_member(j, "benchmark", r->benchmark);
+	pdb_json_key(j, "dims");
+	dims_json(j, r->dims_json);
+	text_member(j, "metric", *r->metric ? r->metric : NULL);
+	text_member(j, "unit", *r->unit ? r->unit : NULL);
+	text_member(j, "direction", pdb_direction_name(r->direction));
+	pdb_json_key(j, "baseline");
+	stats_json(j, r->n_base, r->median_base, r->mean_base);
+	pdb_json_key(j, "candidate");
+	stats_json(j, r->n_cand, r->median_cand, r->mean_cand);
+	real_member(j, "median_change_pct",
+		    pct4(r->median_base > 0 && r->median_cand > 0
+			 ? 100 * (r->median_cand / r->median_base - 1) : NAN));
+	real_member(j, "change_pct", pct4(r->change_pct));
+	real_member(j, "ci_low_pct", pct4(r->ci_low_pct));
+	real_member(j, "ci_high_pct", pct4(r->ci_high_pct));
 	if (!isnan(r->change_abs)) {
-		json_object_set_new(o, "change_abs", num(r->change_abs));
-		json_object_set_new(o, "ci_low_abs", num(r->ci_low_abs));
-		json_object_set_new(o, "ci_high_abs", num(r->ci_high_abs));
+		real_member(j, "change_abs", r->change_abs);
+		real_member(j, "ci_low_abs", r->ci_low_abs);
+		real_member(j, "ci_high_abs", r->ci_high_abs);
 	}
-	json_object_set_new(o, "p_value", num(r->p_value));
-	json_object_set_new(o, "test", r->test ? json_string(r->test) : json_null());
-	json_object_set_new(o, "n_history", json_integer((json_int_t)r->n_history));
-	json_object_set_new(o, "history_spread_pct", num(pct4(r->history_spread_pct)));
-	json_object_set_new(o, "verdict", json_string(pdb_verdict_name(r->verdict)));
-	json_object_set_new(o, "reason", r->reason ? json_string(r->reason) : json_null());
-	json_object_set_new(o, "gated", json_boolean(r->gated));
-	json_object_set_new(o, "fails_gate", json_boolean(pdb_compare_row_fails(r, v->fail_on)));
-	json_object_set_new(o, "decided_by", r->decided_by ? json_string(r->decided_by) : json_null());
-	json_object_set_new(o, "run_noise_pct", num(pct4(r->run_noise_pct)));
-	json_object_set_new(o, "run_wide_pct", num(pct4(r->run_wide_pct)));
-	json_object_set_new(o, "hidden", hidden_name(r->hidden) ? json_string(hidden_name(r->hidden))
-							       : json_null());
-	json_object_set_new(o, "band", r->band ? json_string(r->band) : json_null());
-	json_object_set_new(o, "threshold_pct", num(r->threshold_pct));
-	json_object_set_new(o, "warn", json_boolean(r->warn));
-	return o;
+	real_member(j, "p_value", r->p_value);
+	text_member(j, "test", r->test);
+	pdb_json_key(j, "n_history");
+	pdb_json_put_int(j, (long long)r->n_history);
+	real_member(j, "history_spread_pct", pct4(r->history_spread_pct));
+	text_member(j, "verdict", pdb_verdict_name(r->verdict));
+	text_member(j, "reason", r->reason);
+	pdb_json_key(j, "gated");
+	pdb_json_put_bool(j, r->gated);
+	pdb_json_key(j, "fails_gate");
+	pdb_json_put_bool(j, pdb_compare_row_fails(r, v->fail_on));
+	text_member(j, "decided_by", r->decided_by);
+	real_member(j, "run_noise_pct", pct4(r->run_noise_pct));
+	real_member(j, "run_wide_pct", pct4(r->run_wide_pct));
+	text_member(j, "hidden", hidden_name(r->hidden));
+	text_member(j, "band", r->band);
+	real_member(j, "threshold_pct", r->threshold_pct);
+	pdb_json_key(j, "warn");
+	pdb_json_put_bool(j, r->warn);
+	pdb_json_end_object(j);
 }
 
-/* One member of the top-level object: its value written, then released. */
-static void json_member(FILE *out, const char *key, json_t *v, int first)
+static void summary_json(struct pdb_json_stream *j, const struct pdb_compare *c)
 {
-	fprintf(out, "%s\n  \"%s\": ", first ? "" : ",", key);
-	pdb_json_write_at(out, v, 2, 1);
-	json_decref(v);
-}
-
-/* Streamed a row at a time: 10,000 rows never sit in memory as one tree. */
-void compare_print_json(const struct pdb_compare *c, const struct compare_view *v, FILE *out)
-{
-	json_t *summary = json_object(), *geo = json_object(), *env = json_array();
-	json_t *fail_on = json_array();
-	int outcome;
-
-	for (int k = 0; k < PDB_VERDICT_COUNT; k++)
-		if (v->fail_on & (1u << k))
-			json_array_append_new(fail_on, json_string(pdb_verdict_name(k)));
-	fputc('{', out);
-	/* "none" with exit 3: nothing was compared, which is no pass */
-	outcome = pdb_compare_outcome(c, v->fail_on);
-	json_member(out, "gate", json_string(outcome == PDB_OUTCOME_FAIL ? "fail" :
-					     outcome == PDB_OUTCOME_NONE ? "none" : "pass"), 1);
-	json_member(out, "fail_on", fail_on, 0);
-	json_member(out, "baseline", side_json(c->base, c->nbase), 0);
-	json_member(out, "candidate", side_json(c->cand, c->ncand), 0);
-	json_member(out, "alpha", json_real(c->alpha), 0);
-	fputs(",\n  \"results\": ", out);
-	if (c->nrows == 0)
-		fputs("[]", out);
-	for (size_t i = 0; i < c->nrows; i++) {
-		json_t *row = row_json(&c->rows[i], v);
-		fputs(i ? ",\n    " : "[\n    ", out);
-		pdb_json_write_at(out, row, 2, 2);
-		json_decref(row);
+	pdb_json_begin_object(j);
+	for (int k = 0; k < PDB_VERDICT_COUNT; k++) {
+		pdb_json_key(j, pdb_verdict_name(k));
+		pdb_json_put_int(j, (long long)c->counts[k]);
 	}
-	if (c->nrows)
-		fputs("\n  ]", out);
-	for (int k = 0; k < PDB_VERDICT_COUNT; k++)
-		json_object_set_new(summary, pdb_verdict_name(k),
-				    json_integer((json_int_t)c->counts[k]));
-	json_object_set_new(summary, "reported", json_integer((json_int_t)c->nreported));
-	json_object_set_new(summary, "hidden", json_integer((json_int_t)c->nhidden));
+	pdb_json_key(j, "reported");
+	pdb_json_put_int(j, (long long)c->nreported);
+	pdb_json_key(j, "hidden");
+	pdb_json_put_int(j, (long long)c->nhidden);
+	pdb_json_key(j, "geomean");
+	pdb_json_begin_object(j);
 	for (size_t i = 0; i < c->ngeomean; i++)
-		json_object_set_new(geo, c->geomean[i].metric, num(c->geomean[i].ratio));
-	json_object_set_new(summary, "geomean", geo);
-	geo = json_object();
+		real_member(j, c->geomean[i].metric, c->geomean[i].ratio);
+	pdb_json_end_object(j);
+	pdb_json_key(j, "geomean_interval");
+	pdb_json_begin_object(j);
 	for (size_t i = 0; i < c->ngeomean; i++) {
 		const struct pdb_compare_geomean *g = &c->geomean[i];
-		json_t *o = json_object();
-		json_object_set_new(o, "ratio", num(g->ratio));
-		json_object_set_new(o, "low", num(g->low));
-		json_object_set_new(o, "high", num(g->high));
-		json_object_set_new(o, "verdict", json_string(pdb_verdict_name(g->verdict)));
-		json_object_set_new(geo, g->metric, o);
+		pdb_json_key(j, g->metric);
+		pdb_json_begin_object(j);
+		real_member(j, "ratio", g->ratio);
+		real_member(j, "low", g->low);
+		real_member(j, "high", g->high);
+		text_member(j, "verdict", pdb_verdict_name(g->verdict));
+		pdb_json_end_object(j);
 	}
-	json_object_set_new(summary, "geomean_interval", geo);
-	json_member(out, "summary", summary, 0);
+	pdb_json_end_object(j);
+	pdb_json_end_object(j);
+}
+
+/* Written a row at a time, never held as one tree: a compare of 20,000
+ * series writes 20 MB. */
+void compare_print_json(const struct pdb_compare *c, const struct compare_view *v, FILE *out)
+{
+	struct pdb_json_stream j;
+	/* "none" with exit 3: nothing was compared, which is no pass */
+	int outcome = pdb_compare_outcome(c, v->fail_on);
+
+	pdb_json_stream_init(&j, out, 2);
+	pdb_json_begin_object(&j);
+	text_member(&j, "gate", outcome == PDB_OUTCOME_FAIL ? "fail" :
+				outcome == PDB_OUTCOME_NONE ? "none" : "pass");
+	pdb_json_key(&j, "fail_on");
+	pdb_json_begin_array(&j);
+	for (int k = 0; k < PDB_VERDICT_COUNT; k++)
+		if (v->fail_on & (1u << k))
+			pdb_json_put_string(&j, pdb_verdict_name(k));
+	pdb_json_end_array(&j);
+	pdb_json_key(&j, "baseline");
+	side_json(&j, c->base, c->nbase);
+	pdb_json_key(&j, "candidate");
+	side_json(&j, c->cand, c->ncand);
+	real_member(&j, "alpha", c->alpha);
+	pdb_json_key(&j, "results");
+	pdb_json_begin_array(&j);
+	for (size_t i = 0; i < c->nrows; i++)
+		row_json(&j, &c->rows[i], v);
+	pdb_json_end_array(&j);
+	pdb_json_key(&j, "summary");
+	summary_json(&j, c);
+	pdb_json_key(&j, "environment_differs");
+	pdb_json_begin_array(&j);
 	for (size_t i = 0; i < c->nenv; i++) {
-		json_t *e = json_object();
-		json_object_set_new(e, "key", json_string(c->env[i].key));
-		json_object_set_new(e, "baseline", json_string(c->env[i].base));
-		json_object_set_new(e, "candidate", json_string(c->env[i].cand));
-		json_array_append_new(env, e);
+		pdb_json_begin_object(&j);
+		text_member(&j, "key", c->env[i].key);
+		text_member(&j, "baseline", c->env[i].base);
+		text_member(&j, "candidate", c->env[i].cand);
+		pdb_json_end_object(&j);
 	}
-	json_member(out, "environment_differs", env, 0);
-	fputs("\n}\n", out);
+	pdb_json_end_array(&j);
+	pdb_json_end_object(&j);
+	pdb_json_stream_flush(&j);
+	fputc('\n', out);
 }
 
 /* ---- junit ---- */

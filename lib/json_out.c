@@ -10,12 +10,8 @@
 
 /* Output gathered in a block (on the stack) and written with one fwrite
  * when full: a compare of many series writes hundreds of thousands of
- * small pieces. */
-struct writer {
-	FILE *out;
-	size_t len;
-	char buf[16384];
-};
+ * small pieces (struct pdb_json_writer, json_out.h). */
+#define writer pdb_json_writer
 
 static void flush(struct writer *w)
 {
@@ -396,10 +392,32 @@ static void fmt_real(double v, char out[32])
 	format_g(out, d.neg, d.digits, 17, d.exp);
 }
 
+static void write_real(struct writer *w, double v)
+{
+	char num[32];
+
+	fmt_real(v, num);
+	/* keep it a real when read back: 1e+20 is fine, "3" needs no dot,
+	 * but "-0" would read back as the integer 0: -0 is "-0.0" */
+	put_str(w, strcmp(num, "-0") == 0 ? "-0.0" : num);
+}
+
+static void write_int(struct writer *w, long long v)
+{
+	char num[24], *p = num + sizeof num;
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+
+	do
+		*--p = (char)('0' + (int)(u % 10));
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	put(w, p, (size_t)(num + sizeof num - p));
+}
+
 static void write_value(struct writer *w, const json_t *v, int indent, int depth)
 {
 	const char *sep = indent ? ": " : ":";
-	char num[48];
 
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: {
@@ -452,14 +470,10 @@ static void write_value(struct writer *w, const json_t *v, int indent, int depth
 		write_string(w, json_string_value(v), json_string_length(v));
 		break;
 	case JSON_INTEGER:
-		snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		put_str(w, num);
+		write_int(w, json_integer_value(v));
 		break;
 	case JSON_REAL:
-		fmt_real(json_real_value(v), num);
-		/* keep it a real when read back: 1e+20 is fine, "3" needs no dot,
-		 * but "-0" would read back as the integer 0: -0 is "-0.0" */
-		put_str(w, strcmp(num, "-0") == 0 ? "-0.0" : num);
+		write_real(w, json_real_value(v));
 		break;
 	case JSON_TRUE:
 		put_str(w, "true");
@@ -491,4 +505,156 @@ void pdb_json_write_at(FILE *out, const json_t *v, int indent, int depth)
 void pdb_json_write(FILE *out, const json_t *v, int indent)
 {
 	pdb_json_write_at(out, v, indent, 0);
+}
+
+/* The exact digits when round_exact reaches them (v from about 1e-29 to
+ * 1e4 at 4 digits), and one correctly rounded division by a power of ten
+ * that is itself exact, as strtod's fast path; printf and strtod for the
+ * others. */
+double pdb_round_significant(double v, int digits)
+{
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+		1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+		1e21, 1e22 };
+	char text[40];
+	uint64_t bits, m, n;
+	int be, exp, shift;
+
+	if (!isfinite(v))
+		return v;
+	memcpy(&bits, &v, sizeof bits);
+	be = (int)((bits >> 52) & 0x7ff);
+	m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+	if (be != 0 && digits >= 1 && digits <= 15 &&
+	    round_exact(m, be - 1075, (int)floor((be - 1023) * 0.30102999566398120), digits,
+			&n, &exp) == 0) {
+		shift = digits - 1 - exp; /* v ~ n / 10^shift, n < 2^53 */
+		if (shift >= 0 && shift <= 22) {
+			double r = (double)n / p10[shift];
+			return signbit(v) ? -r : r;
+		}
+	}
+	snprintf(text, sizeof text, "%.*g", digits, v);
+	return strtod(text, NULL) + 0.0;
+}
+
+/* ---- a document written piece by piece ---- */
+
+void pdb_json_stream_init(struct pdb_json_stream *s, FILE *out, int indent)
+{
+	s->w.out = out;
+	s->w.len = 0;
+	s->indent = indent;
+	s->depth = 0;
+}
+
+void pdb_json_stream_flush(struct pdb_json_stream *s)
+{
+	flush(&s->w);
+}
+
+/* Before a value: in an array, the comma and the line it starts. */
+static void item(struct pdb_json_stream *s)
+{
+	int d = s->depth - 1;
+
+	if (d < 0 || s->kind[d] != 'a')
+		return;
+	if (s->n[d])
+		put_char(&s->w, ',');
+	s->n[d] = 1;
+	newline(&s->w, s->indent, s->depth);
+}
+
+static void open_level(struct pdb_json_stream *s, char kind)
+{
+	item(s);
+	put_char(&s->w, kind == 'o' ? '{' : '[');
+	if (s->depth == (int)sizeof s->kind)
+		abort(); /* a caller's bug: 32 levels of a document it writes */
+	s->kind[s->depth] = kind;
+	s->n[s->depth] = 0;
+	s->depth++;
+}
+
+static void close_level(struct pdb_json_stream *s, char close)
+{
+	s->depth--;
+	if (s->n[s->depth])
+		newline(&s->w, s->indent, s->depth);
+	put_char(&s->w, close);
+}
+
+void pdb_json_begin_object(struct pdb_json_stream *s)
+{
+	open_level(s, 'o');
+}
+
+void pdb_json_end_object(struct pdb_json_stream *s)
+{
+	close_level(s, '}');
+}
+
+void pdb_json_begin_array(struct pdb_json_stream *s)
+{
+	open_level(s, 'a');
+}
+
+void pdb_json_end_array(struct pdb_json_stream *s)
+{
+	close_level(s, ']');
+}
+
+void pdb_json_key(struct pdb_json_stream *s, const char *key)
+{
+	int d = s->depth - 1;
+
+	if (s->n[d])
+		put_char(&s->w, ',');
+	s->n[d] = 1;
+	newline(&s->w, s->indent, s->depth);
+	write_string(&s->w, key, strlen(key));
+	put_str(&s->w, s->indent ? ": " : ":");
+}
+
+void pdb_json_put_string(struct pdb_json_stream *s, const char *v)
+{
+	item(s);
+	if (v)
+		write_string(&s->w, v, strlen(v));
+	else
+		put_str(&s->w, "null");
+}
+
+void pdb_json_put_real(struct pdb_json_stream *s, double v)
+{
+	item(s);
+	if (isfinite(v))
+		write_real(&s->w, v);
+	else
+		put_str(&s->w, "null");
+}
+
+void pdb_json_put_int(struct pdb_json_stream *s, long long v)
+{
+	item(s);
+	write_int(&s->w, v);
+}
+
+void pdb_json_put_bool(struct pdb_json_stream *s, int v)
+{
+	item(s);
+	put_str(&s->w, v ? "true" : "false");
+}
+
+void pdb_json_put_null(struct pdb_json_stream *s)
+{
+	item(s);
+	put_str(&s->w, "null");
+}
+
+void pdb_json_put_value(struct pdb_json_stream *s, const json_t *v)
+{
+	item(s);
+	write_value(&s->w, v, s->indent, s->depth);
 }
