@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_verdict.h"
 #include "gather/compare_gather.h"
 #include "runner/adaptive.h"
 #include "util.h"
@@ -128,7 +129,7 @@ static void warn(const struct pdb_compare *c, const char *who)
 	}
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pdb_compare_row *r = &c->rows[i];
-		if (r->verdict == PDB_VERDICT_INSUFFICIENT && r->hidden != PDB_HIDDEN_NOT_GATED &&
+		if (r->verdict == PDB_VERDICT_INSUFFICIENT && pdb_compare_row_counted(r) &&
 		    !insufficient++)
 			first = r->reason;
 	}

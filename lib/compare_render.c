@@ -90,7 +90,9 @@ void pdb_compare_counts_text(const struct pdb_compare *c, struct pdb_buf *b)
 			       noun && c->counts[v] != 1 ? "s" : "");
 		first = 0;
 	}
-	if (first)
+	if (first && c->nhidden) /* every one the same on both sides, or not gated */
+		pdb_buf_printf(b, "no series shown, %zu hidden", c->nhidden);
+	else if (first)
 		pdb_buf_puts(b, "no series");
 	if (c->nreported)
 		pdb_buf_printf(b, "; %zu resource%s moved, not gated", c->nreported,

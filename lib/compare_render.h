@@ -30,7 +30,8 @@ int pdb_compare_outcome_status(int outcome);
 
 /* "regression,failed": the verdicts of fail_on, "never" for none. */
 void pdb_compare_fail_on_text(unsigned fail_on, char *out, size_t size);
-/* "1 failed, 2 regression, ..." in the order of the verdicts, "no series". */
+/* "1 failed, 2 regression, ..." in the order of the verdicts, of the rows
+ * the table shows; "no series shown, 3 hidden", "no series". */
 void pdb_compare_counts_text(const struct pdb_compare *c, struct pdb_buf *b);
 /* The answer first, as compare prints it and the report heads its page:
  * "FAIL: 1 failed, 3 unchanged (fails on failed,regression)", "PASS: ...",

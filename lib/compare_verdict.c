@@ -153,12 +153,15 @@ int pdb_compare_row_order(const void *pa, const void *pb)
 	return strcmp(a->metric, b->metric);
 }
 
-/* Whether a row enters the gate's counts: every row of a gated metric or
- * of one without a direction; of a resource, only what failed (what moved
- * is counted apart, pdb_compare_row_reported). */
+/* Whether a row enters the gate's counts, which the headline prints: every
+ * row the table shows of a gated metric or of one without a direction; of
+ * a resource, only what failed (what moved is counted apart,
+ * pdb_compare_row_reported). A hidden row (the same both sides,
+ * bookkeeping, a resource that did not move) is counted as hidden. */
 int pdb_compare_row_counted(const struct pdb_compare_row *r)
 {
-	return r->gated || r->direction == PDB_DIR_NONE || r->verdict == PDB_VERDICT_FAILED;
+	return r->hidden == PDB_SHOWN &&
+	       (r->gated || r->direction == PDB_DIR_NONE || r->verdict == PDB_VERDICT_FAILED);
 }
 
 int pdb_compare_row_fails(const struct pdb_compare_row *row, unsigned fail_on)
