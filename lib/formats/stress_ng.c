@@ -5,6 +5,7 @@
 
 #include "formats/format.h"
 #include "parse/json_util.h"
+#include "parse/text_util.h"
 #include "util.h"
 #include "yaml_doc.h"
 
@@ -183,6 +184,13 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 					  !json_object_get(doc.root, "system-info"))) {
 		pdb_yaml_bad(&doc, doc.root, PDB_EXIT_INPUT, err,
 			     "not a stress-ng YAML file: expected 'system-info' and 'metrics'");
+		goto out;
+	}
+	if (!doc.explicit_end) {
+		/* stress-ng ends the document with "..." when it closes the file:
+		 * without it the file was cut short, its last stressors or
+		 * metrics gone */
+		pdb_text_cut_short(src, err, "truncated: no '...' at the end (stress-ng writes it last)");
 		goto out;
 	}
 	json_object_foreach(doc.root, key, v) {
