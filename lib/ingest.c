@@ -26,6 +26,7 @@ struct ingest {
 	struct pdb_buf sources;
 	int own_env;      /* every file so far carried its own environment */
 	int nfiles;
+	size_t nparsed;   /* files parsed into run (not folders walked) */
 	const char *first_format;
 	int hashed;       /* the first path was hashed (sha256) */
 	char sha256[65];  /* of the first file as given (compressed), of a folder its
@@ -393,6 +394,29 @@ static int follow_link(struct dir_walk *w, const char *path, const char *name,
 	return n < 0 ? -1 : 0;
 }
 
+/* One file parsed into run, whose created_at is when it was measured: the
+ * newest time its files say (an adapter sets it when the tool wrote one),
+ * or the time of ingest when one of them says none. files: how many were
+ * parsed into run before. */
+static int parse_file(const struct pdb_format *f, const struct pdb_source *src,
+		      struct pdb_run *run, size_t files, struct pdb_err *err)
+{
+	char now[32], *so_far = pdb_xstrdup(run->created_at);
+	int ret;
+
+	pdb_now_iso(now);
+	pdb_set_str(&run->created_at, now);
+	ret = f->parse(src, run, err);
+	if (ret == 0 && files > 0) {
+		if (strcmp(so_far, now) == 0) /* an earlier file said none */
+			pdb_set_str(&run->created_at, now);
+		else if (strcmp(run->created_at, now) != 0 && strcmp(so_far, run->created_at) > 0)
+			pdb_set_str(&run->created_at, so_far);
+	}
+	free(so_far);
+	return ret;
+}
+
 static struct group *group_of(struct dir_walk *w, const struct pdb_format *f)
 {
 	struct group *g;
@@ -483,7 +507,7 @@ static int walk_entry(struct dir_walk *w, const char *path, const char *name, st
 	}
 	g = group_of(w, f);
 	before = g->run->nresults;
-	ret = f->parse(&x.src, g->run, err);
+	ret = parse_file(f, &x.src, g->run, g->nfiles, err);
 	note_repeats(g->run, before, f, &x);
 	if (ret < 0)
 		goto out;
@@ -695,10 +719,11 @@ static int ingest_path(struct ingest *in, const char *path, const char *name,
 		goto out;
 	}
 	before = in->run->nresults;
-	ret = f->parse(&x.src, in->run, err);
+	ret = parse_file(f, &x.src, in->run, in->nparsed, err);
 	note_repeats(in->run, before, f, &x);
 	if (ret < 0)
 		goto out;
+	in->nparsed++;
 	keep_warnings(in->run, &x);
 	note_format(in, f);
 	ret = 0;

@@ -6,6 +6,7 @@
 #include "formats/attrs_util.h"
 #include "formats/format.h"
 #include "parse/json_util.h"
+#include "utc_time.h"
 #include "util.h"
 
 #define N(a) (sizeof a / sizeof a[0])
@@ -364,6 +365,7 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 {
 	json_t *doc = pdb_json_load(src, err), *jobs, *v;
 	const char *key;
+	char at[32];
 	size_t i;
 	int ret = -1;
 
@@ -379,6 +381,10 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 		goto out;
 	}
 	pdb_set_str(&run->tool, "fio");
+	/* the time it was measured: the report's, in seconds since the epoch */
+	if (json_is_integer(json_object_get(doc, "timestamp")) &&
+	    pdb_utc_from_epoch(json_integer_value(json_object_get(doc, "timestamp")), at) == 0)
+		pdb_set_str(&run->created_at, at);
 	json_object_foreach(doc, key, v) {
 		if (strcmp(key, "jobs") == 0)
 			continue;

@@ -8,6 +8,7 @@
 #include "formats/format.h"
 #include "parse/json_stream.h"
 #include "parse/json_util.h"
+#include "utc_time.h"
 #include "util.h"
 
 /* Keys of a benchmarks[] row that are not user counters. */
@@ -311,6 +312,7 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 	int streamed = pdb_json_stream_open(src, "benchmarks", &s, err) == 1;
 	json_t *doc = streamed ? json_incref(s.rest) : pdb_json_load(src, err), *rows, *v;
 	const char *key;
+	char at[32];
 	int ret = -1;
 
 	if (!doc)
@@ -331,6 +333,10 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 	}
 	if (v)
 		parse_context(run, v);
+	/* the time it was measured, when the file says it in UTC or with its
+	 * offset (Google Benchmark 1.6 on; older ones write local time) */
+	if (v && pdb_json_str(v, "date") && pdb_utc_from_iso8601(pdb_json_str(v, "date"), 0, at) == 0)
+		pdb_set_str(&run->created_at, at);
 	if (parse_rows(src, run, streamed ? &s : NULL, rows, err) < 0)
 		goto out;
 	json_object_foreach(doc, key, v)

@@ -8,6 +8,7 @@
 #include "metric_role.h"
 #include "parse/json_packed.h"
 #include "parse/json_util.h"
+#include "utc_time.h"
 #include "util.h"
 
 /* Statistics in seconds, kept as stats of the time series. */
@@ -219,7 +220,8 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 {
 	struct pdb_json_doc doc;
 	json_t *benchmarks, *v;
-	const char *key;
+	const char *key, *date;
+	char at[32];
 	size_t i;
 	int ret = -1, shared;
 
@@ -252,6 +254,11 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 		else
 			pdb_attr_set_json(run, key, v);
 	}
+	/* the time it was measured: the plugin writes UTC (utcnow), without an
+	 * offset before pytest-benchmark 4 */
+	date = pdb_json_str(doc.root, "datetime");
+	if (date && pdb_utc_from_iso8601(date, 1, at) == 0)
+		pdb_set_str(&run->created_at, at);
 	if (!pdb_run_get_attr(run, "host") && pdb_run_get_attr(run, "machine.node"))
 		pdb_run_set_attr(run, "host", pdb_run_get_attr(run, "machine.node"));
 	pdb_set_str(&run->tool, "pytest-benchmark");
