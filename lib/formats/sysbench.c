@@ -858,7 +858,7 @@ static int missing(struct sb *s)
 		{ SEEN_FAIRNESS, "Threads fairness:", "execution time (avg/stddev):" },
 	};
 	const double got[] = { s->total_time, s->events, s->lat_avg, s->time_avg };
-	char lines[4][96], sections[3][32];
+	char lines[5][96], sections[3][32]; /* Number of threads, then each need */
 	size_t nl = 0, ns = 0, n;
 	unsigned named = 0;
 	struct pdb_buf b;
