@@ -42,7 +42,7 @@ void pdb_compare_geomeans(struct pdb_compare *out)
 	qsort(metrics, nm, sizeof *metrics, cmp_str);
 	for (size_t i = 0; i < nm; i++) {
 		struct pdb_compare_geomean *g;
-		double sum = 0, var = 0, thr = 0;
+		double sum = 0, own = 0, var = 0, thr = 0;
 		size_t n = 0;
 		double load = 0; /* the whole run's move, worse side up, when the load's */
 
@@ -54,6 +54,7 @@ void pdb_compare_geomeans(struct pdb_compare *out)
 			if (!in_geomean(r) || strcmp(r->metric, metrics[i]) != 0)
 				continue;
 			sum += pdb_direction_worse_sign(r->direction) * log1p(r->change_pct / 100);
+			own += log1p(r->change_pct / 100);
 			se = (log1p(r->ci_high_pct / 100) - log1p(r->ci_low_pct / 100)) / (2 * z);
 			var += se * se; /* NaN without an interval: none for the mean */
 			thr = fmax(thr, r->threshold_pct);
@@ -65,6 +66,7 @@ void pdb_compare_geomeans(struct pdb_compare *out)
 		g = &out->geomean[out->ngeomean++];
 		g->metric = pdb_xstrdup(metrics[i]);
 		g->ratio = exp(sum / (double)n);
+		g->change_pct = expm1(own / (double)n) * 100;
 		g->n = n;
 		g->low = exp(sum / (double)n - z * sqrt(var) / (double)n);
 		g->high = exp(sum / (double)n + z * sqrt(var) / (double)n);

@@ -96,6 +96,9 @@ struct pdb_compare_row {
 struct pdb_compare_geomean {
 	char *metric;
 	double ratio;
+	double change_pct;     /* the values' own geometric mean change, candidate
+				* over baseline, not inverted: -28.7 for a
+				* throughput that fell by that much (ratio 1.402) */
 	size_t n;              /* series that entered it */
 	double low, high;      /* its interval at 1 - alpha, from the series' own
 				* (independent, normal in log terms); NaN when a

@@ -217,7 +217,6 @@ static void geomean_table(const struct pdb_compare *c, int html, struct pdb_buf 
 		const struct pdb_compare_geomean *g = &c->geomean[i];
 		char n[32], ratio[32], interval[64], change[96];
 		const char *row[5] = { g->metric, n, ratio, interval, change };
-		double pct = (g->ratio - 1) * 100;
 		/* worse or better only as its interval says: a geomean of noisy
 		 * medians is inconclusive, whatever its point */
 		const char *word = g->verdict == PDB_VERDICT_REGRESSION ? "worse"
@@ -229,7 +228,7 @@ static void geomean_table(const struct pdb_compare *c, int html, struct pdb_buf 
 			snprintf(interval, sizeof interval, "-");
 		else
 			snprintf(interval, sizeof interval, "[%.4f, %.4f]", g->low, g->high);
-		pdb_pct_text(pct, change, sizeof change);
+		pdb_pct_text(g->change_pct, change, sizeof change);
 		snprintf(change + strlen(change), sizeof change - strlen(change), " %s", word ? word :
 			 pdb_verdict_name(g->verdict));
 		table_row(&t, word, row, 0);

@@ -23,7 +23,7 @@ static const struct {
 	{ PDB_VERDICT_INCONCLUSIVE, PDB_COLOR_ORANGE, 0 },
 	{ PDB_VERDICT_UNCHANGED, PDB_COLOR_GREY, 0 },
 	{ PDB_VERDICT_INSUFFICIENT, PDB_COLOR_SKY, 0 },
-	{ 0, PDB_COLOR_SKY, 1 },
+	{ 0, PDB_COLOR_BLUE, 1 },  /* as Markdown's 🔵 */
 };
 
 /* The axis: an interval end past PDB_COMPARE_AXIS_REACH times the largest
