@@ -352,8 +352,9 @@ fail:
 	return -1;
 }
 
-/* After the first document: its end, then the stream's. A second document
- * (stress-ng writes a map, a tool may append) is refused, not dropped. */
+/* After the first document: its end (whether "..." ended it), then the
+ * stream's. A second document (stress-ng writes a map, a tool may append)
+ * is refused, not dropped. */
 static int only_document(struct loader *l, struct pdb_yaml_doc *doc)
 {
 	yaml_event_t ev;
@@ -370,6 +371,8 @@ static int only_document(struct loader *l, struct pdb_yaml_doc *doc)
 					  "a second YAML document: perfdb reads one a file "
 					  "(split the file, one document each)");
 		}
+		if (type == YAML_DOCUMENT_END_EVENT)
+			doc->explicit_end = !ev.data.document_end.implicit;
 		yaml_event_delete(&ev);
 		if (type == YAML_STREAM_END_EVENT)
 			return 0;

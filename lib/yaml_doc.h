@@ -19,6 +19,8 @@ struct pdb_yaml_doc {
 	size_t nslots;         /* a power of 2 above twice npos, or 0 */
 	struct pdb_yaml_keypos *keys; /* where each key of a mapping stood */
 	size_t nkeys, capkeys;
+	int explicit_end;      /* the document ended with "...", as a tool that
+				* ends what it writes says it finished */
 };
 
 /* The most values a document's aliases may add to it (anchors and aliases

@@ -5,10 +5,18 @@
 
 #include "formats/format.h"
 #include "parse/json_util.h"
+#include "parse/text_util.h"
+#include "units.h"
 #include "util.h"
 #include "yaml_doc.h"
 
-/* Units of the metrics stress-ng writes; anything else is kept unitless. */
+/* Units and directions of the metrics stress-ng writes of every stressor
+ * (which of them the gate judges is lib/metric_role.c's rule). A stressor
+ * is bounded by time (-t) or by operations (--STRESSOR-ops): its two rates
+ * say how fast either way, while bogo-ops, user-time and system-time are
+ * the work done or the CPU it got under -t and the cost under --ops, so
+ * they have no better side; wall-clock-time is -t itself or, under --ops,
+ * the time the operations took. */
 static const struct {
 	const char *key, *unit;
 	int direction;
@@ -17,8 +25,8 @@ static const struct {
 	{ "bogo-ops-per-second-usr-sys-time", "bogo-ops/s", PDB_DIR_HIGHER },
 	{ "bogo-ops-per-second-real-time", "bogo-ops/s", PDB_DIR_HIGHER },
 	{ "wall-clock-time", "s", PDB_DIR_LOWER },
-	{ "user-time", "s", PDB_DIR_LOWER },
-	{ "system-time", "s", PDB_DIR_LOWER },
+	{ "user-time", "s", PDB_DIR_NONE },
+	{ "system-time", "s", PDB_DIR_NONE },
 	{ "cpu-usage-per-instance", "%", PDB_DIR_NONE },
 	{ "max-rss", "KiB", PDB_DIR_LOWER },   /* ru_maxrss, printed as "RSS Max (KB)" */
 };
@@ -55,8 +63,30 @@ static int known_key(const char *key)
 	return 0;
 }
 
-/* Unit and direction of key: the table, else by its name, else none. */
-static const char *unit_of(const char *key, int *direction)
+/* A stressor's own metric "NOUN-per-sec" or "NOUN-per-second" (the
+ * matrix stressor's add-matrix-ops-per-sec, the cache stressor's
+ * cache-ops-per-second): the unit "NOUN/s" into unit, or 0 when the word
+ * before is no plain noun (a "mb" would be an amount stress-ng does not
+ * define). */
+static int rate_of_noun(const char *key, char *unit, size_t size)
+{
+	const char *end = has_suffix(key, "-per-sec") ? key + strlen(key) - 8
+		: has_suffix(key, "-per-second") ? key + strlen(key) - 11 : NULL;
+	const char *noun = end;
+	struct pdb_unit u;
+
+	while (noun && noun > key && noun[-1] != '-')
+		noun--;
+	if (!end || noun == end || (size_t)(end - noun) + 3 > size)
+		return 0;
+	snprintf(unit, size, "%.*s/s", (int)(end - noun), noun);
+	return pdb_unit_parse(unit, &u) == 0 && u.scale == 1 && strcmp(u.canonical, unit) == 0 &&
+	       u.direction == PDB_DIR_HIGHER;
+}
+
+/* Unit and direction of key: the table, else by its name, else none.
+ * rate: room for a rate's unit. */
+static const char *unit_of(const char *key, int *direction, char *rate, size_t size)
 {
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
 		if (strcmp(units[i].key, key) == 0) {
@@ -70,13 +100,18 @@ static const char *unit_of(const char *key, int *direction)
 		*direction = PDB_DIR_LOWER;
 		return "s";
 	}
+	if (rate_of_noun(key, rate, size)) {
+		*direction = PDB_DIR_HIGHER;
+		return rate;
+	}
 	return NULL;
 }
 
 static void add_value(struct pdb_run *run, const char *bench, const char *key, double v)
 {
 	int direction;
-	const char *unit = unit_of(key, &direction);
+	char rate[64];
+	const char *unit = unit_of(key, &direction, rate, sizeof rate);
 	struct pdb_result *r = pdb_run_add_result(run, bench, key, unit);
 
 	r->direction = direction;
@@ -183,6 +218,13 @@ static int parse(const struct pdb_source *src, struct pdb_run *run, struct pdb_e
 					  !json_object_get(doc.root, "system-info"))) {
 		pdb_yaml_bad(&doc, doc.root, PDB_EXIT_INPUT, err,
 			     "not a stress-ng YAML file: expected 'system-info' and 'metrics'");
+		goto out;
+	}
+	if (!doc.explicit_end) {
+		/* stress-ng ends the document with "..." when it closes the file:
+		 * without it the file was cut short, its last stressors or
+		 * metrics gone */
+		pdb_text_cut_short(src, err, "truncated: no '...' at the end (stress-ng writes it last)");
 		goto out;
 	}
 	json_object_foreach(doc.root, key, v) {

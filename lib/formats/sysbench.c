@@ -55,7 +55,11 @@ struct sb {
 	double total_time, events, lat_min, lat_avg, lat_max, lat_pval, lat_sum;
 	double ev_avg, ev_sd, time_avg, time_sd;
 	char pct[16];             /* of the summary: "95" from "95th percentile:" */
+	unsigned seen;            /* the summary's sections read (SEEN_*) */
 };
+
+/* The sections of the summary, in the order sysbench writes them. */
+enum { SEEN_GENERAL = 1, SEEN_LATENCY = 2, SEEN_FAIRNESS = 4 };
 
 static int bad(struct sb *s, size_t col, const char *what)
 {
@@ -773,6 +777,12 @@ static int line_of(struct sb *s, char *line, size_t len)
 	if (!isspace((unsigned char)line[0]) && line[len - 1] == ':' && len < sizeof s->section) {
 		snprintf(s->section, sizeof s->section, "%.*s", (int)len - 1, line);
 		s->queries_performed = 0;
+		if (strcmp(s->section, "General statistics") == 0)
+			s->seen |= SEEN_GENERAL;
+		else if (strcmp(s->section, "Latency (ms)") == 0)
+			s->seen |= SEEN_LATENCY;
+		else if (strcmp(s->section, "Threads fairness") == 0)
+			s->seen |= SEEN_FAIRNESS;
 		if (strcmp(s->section, "CPU speed") == 0)
 			set_bench(s, "cpu");
 		else if (starts(s->section, "Running memory speed test"))
@@ -834,6 +844,52 @@ static void emit_metric(struct sb *s, const struct metric *m)
 		pdb_result_set_stat_raw(r, "mean", m->summary);
 }
 
+/* What the summary lacks, in the order sysbench writes it: a line of a
+ * section that was read, then the sections never read. */
+static int missing(struct sb *s)
+{
+	static const struct {
+		unsigned section;
+		const char *heading, *line;
+	} need[] = {
+		{ SEEN_GENERAL, "General statistics:", "total time:" },
+		{ SEEN_GENERAL, "General statistics:", "total number of events:" },
+		{ SEEN_LATENCY, "Latency (ms):", "avg:" },
+		{ SEEN_FAIRNESS, "Threads fairness:", "execution time (avg/stddev):" },
+	};
+	const double got[] = { s->total_time, s->events, s->lat_avg, s->time_avg };
+	char lines[5][96], sections[3][32]; /* Number of threads, then each need */
+	size_t nl = 0, ns = 0, n;
+	unsigned named = 0;
+	struct pdb_buf b;
+	int ret;
+
+	if (!s->threads)
+		snprintf(lines[nl++], sizeof lines[0], "the line 'Number of threads:'");
+	for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+		if (!isnan(got[i]))
+			continue;
+		if (s->seen & need[i].section)
+			snprintf(lines[nl++], sizeof lines[0], "the line '%s' of '%s'", need[i].line,
+				 need[i].heading);
+		else if (!(named & need[i].section)) { /* a section once, not each line of it */
+			named |= need[i].section;
+			snprintf(sections[ns++], sizeof sections[0], "'%s'", need[i].heading);
+		}
+	}
+	pdb_buf_init(&b);
+	n = nl + (ns > 0);
+	for (size_t i = 0; i < nl; i++)
+		pdb_buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", lines[i]);
+	if (ns)
+		pdb_buf_printf(&b, "%sthe section%s ", nl ? " and " : "", ns > 1 ? "s" : "");
+	for (size_t i = 0; i < ns; i++)
+		pdb_buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == ns ? " and " : ", ", sections[i]);
+	ret = pdb_text_cut_short(s->src, s->err, "truncated: missing %s", b.data);
+	pdb_buf_release(&b);
+	return ret;
+}
+
 /* The results of what was read (all of the summary is required). */
 static int emit(struct sb *s)
 {
@@ -846,9 +902,7 @@ static int emit(struct sb *s)
 				  "truncated: the report block has no closing ']'");
 	if (!s->threads || isnan(s->total_time) || isnan(s->events) || isnan(s->lat_avg) ||
 	    isnan(s->time_avg))
-		return pdb_err_at(s->err, PDB_EXIT_INPUT, s->src->name, (int)s->line, 0,
-				  "truncated: expected 'Number of threads:', 'General statistics:', "
-				  "'Latency (ms):' and 'Threads fairness:'");
+		return missing(s);
 	/* fileio prints the read/write ratio for every random mode; only rndrw mixes */
 	for (i = 0; i < s->ndims; i++)
 		if (strcmp(s->dims[i].key, "mode") == 0 && strcmp(s->dims[i].value, "rndrw") == 0)

@@ -39,6 +39,7 @@ struct vg {
 	size_t npos;            /* position columns of a cost line */
 	double summary[MAXEVENTS], totals[MAXEVENTS];
 	int has_summary, has_totals;
+	int eol;                    /* the last line read ended with a newline */
 	struct pdb_buf desc;
 	struct names names[NKINDS];
 	char *file, *fn;        /* fl=/fi=/fe= and fn= in force */
@@ -373,6 +374,7 @@ static int text_line(void *ctx, char *line, size_t len)
 	if (memchr(line, '\0', len))
 		return pdb_err_at(g->err, PDB_EXIT_INPUT, g->src->name, (int)g->line,
 				  (int)strlen(line) + 1, "binary data (NUL byte)");
+	g->eol = len > 0 && line[len - 1] == '\n';
 	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' '))
 		line[--len] = '\0';
 	g->text = line;
@@ -419,15 +421,19 @@ static int parse_as(const struct pdb_source *src, struct pdb_run *run, struct pd
 	pdb_buf_init(&g.desc);
 	ret = pdb_text_read(src, text_line, &g, &g.line, err);
 	if (ret == 0 && g.call_cost)
-		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, (int)g.line, 0,
-				 "the file ends after calls=, before the call's cost line");
+		ret = pdb_text_cut_short(src, err, "truncated: the file ends after calls=, before the "
+					 "call's cost line");
 	if (ret == 0 && !g.nevents)
 		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, (int)g.line, 0,
 				 "no events line (a %s output file starts with it)", g.tool);
 	if (ret == 0 && !(callgrind ? g.has_totals : g.has_summary))
-		ret = pdb_err_at(err, PDB_EXIT_INPUT, src->name, (int)g.line, 0,
-				 "no %s line: the file is cut short (%s writes it last)",
-				 callgrind ? "totals:" : "summary:", g.tool);
+		ret = pdb_text_cut_short(src, err, "truncated: no %s line (%s writes it last)",
+					 callgrind ? "totals:" : "summary:", g.tool);
+	/* the tool ends every line, its last one too: a last count without
+	 * its newline may be cut (6599 read as 65) */
+	if (ret == 0 && !g.eol)
+		ret = pdb_text_cut_short(src, err, "truncated: the last line has no newline, so its "
+					 "last count may be cut (%s ends every line)", g.tool);
 	if (ret == 0) {
 		if (g.desc.len)
 			note(&g, "desc", g.desc.data);

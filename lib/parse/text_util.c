@@ -2,6 +2,7 @@
 #include "parse/text_util.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,4 +47,27 @@ int pdb_text_read(const struct pdb_source *src, pdb_text_line_fn fn, void *ctx,
 	free(line);
 	fclose(f);
 	return ret;
+}
+
+int pdb_text_cut_short(const struct pdb_source *src, struct pdb_err *err, const char *fmt, ...)
+{
+	FILE *f = fopen(src->path, "rb");
+	char *line = NULL, msg[512];
+	size_t cap = 0;
+	ssize_t n;
+	long lineno = 0, col = 0;
+	va_list ap;
+
+	while (f && (n = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		col = (long)n + (line[n - 1] == '\n' ? 0 : 1);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return pdb_err_at(err, PDB_EXIT_INPUT, src->name, lineno ? (int)lineno : 1,
+			  lineno ? (int)col : 1, "%s", msg);
 }

@@ -21,4 +21,11 @@ int pdb_text_check_utf8(const struct pdb_source *src, const char *line, size_t n
 int pdb_text_read(const struct pdb_source *src, pdb_text_line_fn fn, void *ctx,
 		  long *lineno, struct pdb_err *err);
 
+/* A file that lacks what its tool writes last (cut short): -1 with err =
+ * "FILE:LINE:COL: fmt...", at the end of its text (its last line, the
+ * column past that line's last character, its newline not counted), where
+ * what is missing would have followed. */
+int pdb_text_cut_short(const struct pdb_source *src, struct pdb_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

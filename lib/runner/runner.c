@@ -375,13 +375,32 @@ static int is_spread(const char *stat)
 	       !strcmp(stat, "cv");
 }
 
-/* One repetition's parsed result r into run as the series of bench and
- * dims: its samples appended to its series (unit, sense and values as
- * parsed: already canonical), each of its statistics one sample of the
- * series METRIC_STAT, so that every repetition's p95 is kept and the
- * series of N repetitions holds N values, not the last one's. */
+/* The series a statistic of r becomes: METRIC_STAT, or METRIC_STAT_summary
+ * when the tool itself gave a series METRIC_STAT of r's benchmark and dims
+ * (parsed: the repetition's whole output), so that a series holds one
+ * statistic: sysbench with --report-interval gives latency_p95 per interval
+ * beside the whole run's p95 of latency. Caller frees. */
+static char *stat_series(const struct pdb_run *parsed, const struct pdb_result *r, const char *stat)
+{
+	struct pdb_result probe = *r;
+	char *name = pdb_xasprintf("%s_%s", r->metric, stat), *summary;
+
+	probe.metric = name;
+	if (!pdb_run_find_result(parsed, &probe))
+		return name;
+	summary = pdb_xasprintf("%s_summary", name);
+	free(name);
+	return summary;
+}
+
+/* One repetition's parsed result r (of the output parsed) into run as the
+ * series of bench and dims: its samples appended to its series (unit,
+ * sense and values as parsed: already canonical), each of its statistics
+ * one sample of its series (stat_series), so that every repetition's p95
+ * is kept and the series of N repetitions holds N values, not the last
+ * one's. */
 static void add_parsed(struct pdb_run *run, const char *bench, const struct pdb_attr *dims, size_t nd,
-		       const struct pdb_result *r)
+		       const struct pdb_run *parsed, const struct pdb_result *r)
 {
 	if (r->nsamples > 0 || r->nstats == 0) {
 		struct pdb_result values = *r;
@@ -389,7 +408,7 @@ static void add_parsed(struct pdb_run *run, const char *bench, const struct pdb_
 		pdb_result_add_values(pdb_run_result_with_dims(run, bench, dims, nd, r->metric, r->unit), &values);
 	}
 	for (size_t k = 0; k < r->nstats; k++) {
-		char *metric = pdb_xasprintf("%s_%s", r->metric, r->stats[k].name);
+		char *metric = stat_series(parsed, r, r->stats[k].name);
 		struct pdb_result *dst = pdb_run_series(run, bench, dims, nd, metric, r->unit,
 							is_spread(r->stats[k].name) ? PDB_DIR_NONE : r->direction);
 		struct pdb_sample v = PDB_SAMPLE(r->stats[k].value);
@@ -432,7 +451,7 @@ static int parse_output(struct pdb_run *run, const struct pdb_spec *spec,
 		for (size_t k = 0; k < r->ndims && nd < 64; k++)
 			dims[nd++] = r->dims[k];
 		nd += point_dims(spec, s->bench, s->point, dims + nd); /* 32 at most */
-		add_parsed(run, name, dims, nd, r);
+		add_parsed(run, name, dims, nd, tmp, r);
 		free(name);
 	}
 	pdb_run_free(tmp);

@@ -51,6 +51,16 @@ static void test_roles(void **state)
 	/* a value that holds the text is not the key */
 	assert_int_equal(pdb_metric_role_of_series("rate", "{\"a\":\"\\\"process\\\":\"}"),
 			 PDB_ROLE_PRIMARY);
+	/* stress-ng: its bogo-ops rates gate; the rates' parts, its memory and
+	 * a stressor's own per-method rates are reported */
+	assert_int_equal(pdb_metric_role("bogo-ops-per-second-real-time", 0), PDB_ROLE_PRIMARY);
+	assert_int_equal(pdb_metric_role("bogo-ops-per-second-usr-sys-time", 0), PDB_ROLE_PRIMARY);
+	assert_int_equal(pdb_metric_role("wall-clock-time", 0), PDB_ROLE_RESOURCE);
+	assert_int_equal(pdb_metric_role("user-time", 0), PDB_ROLE_RESOURCE);
+	assert_int_equal(pdb_metric_role("max-rss", 0), PDB_ROLE_RESOURCE);
+	assert_int_equal(pdb_metric_role("add-matrix-ops-per-sec", 0), PDB_ROLE_RESOURCE);
+	assert_int_equal(pdb_metric_role("cache-ops-per-second", 0), PDB_ROLE_RESOURCE);
+	assert_int_equal(pdb_metric_role("items_per_second", 0), PDB_ROLE_PRIMARY);
 	assert_true(pdb_metric_role_gated(PDB_ROLE_CPU));
 	assert_false(pdb_metric_role_gated(PDB_ROLE_RESOURCE));
 	assert_false(pdb_metric_role_gated(PDB_ROLE_BOOKKEEPING));
