@@ -161,8 +161,9 @@ static int move_is_real(double g, const struct pdb_compare_row *const *rows, siz
 		double tau = pdb_stats_median(noise, nn);
 		int real = 2 * pdb_stats_norm_sf(fabs(g) / (M_SQRT2 * tau)) <= alpha;
 		pdb_pct_words(pdb_stats_pct_of_log(tau), NAN, 0, said, sizeof said);
-		*why = pdb_xasprintf("%s the run-wide noise assumed until history (±%s a run)",
-				     real ? "more than" : "inside", said);
+		*why = pdb_xasprintf("%s the run-wide noise assumed until history (±%s a run; "
+				     "compare: run_noise: in perfdb.yaml sets it for a noisier "
+				     "runner)", real ? "more than" : "inside", said);
 		return real;
 	}
 }
@@ -203,9 +204,9 @@ static void say_real_move(struct pdb_compare_row **rows, size_t m, double g, con
 		pdb_pct_change(pdb_stats_pct_of_log(g), moved, sizeof moved);
 		pdb_pct_change(pdb_stats_pct_of_log(log1p(r->change_pct / 100) - g), net, sizeof net);
 		r->reason = pdb_xasprintf(
-			"the whole run moved with it: the %zu %s rows moved %s (their median), "
-			"%s, which reads as a change, not the load; net of that %s", m, r->metric,
-			moved, why, net);
+			"the whole run moved: its %zu %s rows moved %s (their median), %s, so "
+			"it counts as a change of the build, not the load; this row moved %s "
+			"beside them", m, r->metric, moved, why, net);
 	}
 }
 
