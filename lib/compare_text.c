@@ -80,9 +80,9 @@ static const struct {
 	{ "welch-t", "welch", "Welch's t-test of the values (samples too small for a rank test)" },
 	{ "histogram", "histogram", "quantile intervals from the event counts" },
 	{ "exact", "exact", "counts that repeat: the change of the medians within the "
-	  "repetitions' spread and the run-to-run noise assumed (0.1 % a run)" },
+	  "repetitions' spread and the run-to-run noise assumed" },
 	{ "run-noise", "run-noise", "one value a side against the run-to-run noise assumed "
-	  "before a history (CPU time: 7 % a run)" },
+	  "before a history" },
 	{ "same-run", "same-run", "the candidate is the baseline: a run compared with itself, "
 	  "whose change is 0" },
 };
@@ -112,6 +112,41 @@ void pdb_compare_row_cells(const struct pdb_compare_row *r, struct pdb_compare_c
 	pdb_compare_verdict_text(r, c->verdict, sizeof c->verdict);
 }
 
+/* Whether row r assumed a run-to-run noise in test (NULL: widened a test
+ * of its samples by it). */
+static int assumed_in(const struct pdb_compare_row *r, const char *test)
+{
+	if (!isfinite(r->run_noise_pct) || !r->test)
+		return 0;
+	if (test)
+		return strcmp(r->test, test) == 0;
+	return strcmp(r->test, "run-noise") != 0 && strcmp(r->test, "exact") != 0;
+}
+
+/* The noise a run the rows of test assumed (assumed_in), as their reasons
+ * say it: " (±7.25 % a run)", or its range over rows of several metrics. */
+static void noise_assumed(const struct pdb_compare *c, const char *test, struct pdb_buf *b)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	char a[32], z[32];
+
+	for (size_t i = 0; i < c->nrows; i++)
+		if (assumed_in(&c->rows[i], test)) {
+			lo = fmin(lo, c->rows[i].run_noise_pct);
+			hi = fmax(hi, c->rows[i].run_noise_pct);
+		}
+	if (!isfinite(lo))
+		return;
+	if (lo == hi) {
+		pdb_pct_words(lo, NAN, 0, a, sizeof a);
+		pdb_buf_printf(b, " (±%s a run)", a);
+		return;
+	}
+	pdb_pct_words(lo, hi, 0, a, sizeof a);
+	pdb_pct_words(hi, lo, 0, z, sizeof z);
+	pdb_buf_printf(b, " (±%s to ±%s a run)", a, z);
+}
+
 void pdb_compare_tests_note(const struct pdb_compare *c, struct pdb_buf *b)
 {
 	int first = 1;
@@ -124,15 +159,17 @@ void pdb_compare_tests_note(const struct pdb_compare *c, struct pdb_buf *b)
 			continue;
 		pdb_buf_printf(b, "%s%s = %s", first ? "test: " : "; ", tests[k].cell,
 			       tests[k].meaning);
+		if (strcmp(tests[k].name, "run-noise") == 0 || strcmp(tests[k].name, "exact") == 0)
+			noise_assumed(c, tests[k].name, b);
 		first = 0;
 	}
 	for (size_t i = 0; i < c->nrows; i++)
-		if (!isnan(c->rows[i].run_noise_pct) && c->rows[i].test &&
-		    strcmp(c->rows[i].test, "run-noise") != 0 && strcmp(c->rows[i].test, "exact") != 0) {
+		if (assumed_in(&c->rows[i], NULL)) {
 			pdb_buf_puts(b, first ? "" : "; ");
 			pdb_buf_puts(b, "one run against one run without history: the samples' "
-				     "interval widened by the run-to-run noise assumed per run "
-				     "(compare: run_noise: in perfdb.yaml)");
+				     "interval widened by the run-to-run noise assumed per run");
+			noise_assumed(c, NULL, b);
+			pdb_buf_puts(b, ", which compare: run_noise: in perfdb.yaml sets");
 			break;
 		}
 }
