@@ -339,8 +339,9 @@ struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pd
 {
 	char *title = opts->title ? pdb_xstrdup(opts->title) :
 		      pdb_xasprintf("Scaling: %s %s", s->benchmark, s->metric);
-	char *panel = pdb_xasprintf("%s (%s)%s%s", s->metric, s->why,
-				    *s->held ? " · held fixed: " : "", s->held);
+	char *panel = pdb_xasprintf("%s (%s)%s%s%s%s", s->metric, s->why,
+				    *s->held ? " · held fixed: " : "", s->held,
+				    *s->follows ? " · following vCPUs: " : "", s->follows);
 	struct pdb_chart *c = pdb_chart_new("scaling", title, opts->width, opts->height, opts->theme);
 	int logx = powers_of_two(s);
 
