@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dim_filter.h"
+#include "metric_role.h"
 #include "stats.h"
 #include "table.h"
 #include "util.h"
@@ -33,11 +34,17 @@ static int same_candidate(const struct pdb_result *a, const struct pdb_result *b
 }
 
 /* How much a metric suits a scaling chart: named throughput, an ops/s-like
- * rate (docs/s, req/s), another rate (B/s), a time; why says so. */
+ * rate (docs/s, req/s), another rate (B/s), a time; a rate per CPU-second
+ * (pdb_metric_per_cpu_second) as little as what is none of these: it
+ * cannot grow with vCPUs. why says so. */
 static int preference(const struct pdb_result *r, const char **why)
 {
 	size_t len = strlen(r->unit);
 
+	if (pdb_metric_per_cpu_second(r->metric)) {
+		*why = "a rate per CPU-second, which cannot grow with vCPUs";
+		return 0;
+	}
 	if (strcmp(r->metric, "throughput") == 0) {
 		*why = "by name";
 		return 4;
