@@ -178,11 +178,34 @@ void pdb_chart_panel_title(struct pdb_chart_panel *p, const char *title, const c
 
 static int has_times(const struct pdb_result *r)
 {
-	size_t n = 0;
+	for (size_t i = 0; i < r->nsamples; i++)
+		if (pdb_sample_has_t(&r->samples[i]))
+			return 1;
+	return 0;
+}
 
-	for (size_t i = 0; i < r->nsamples && n < 2; i++)
-		n += pdb_sample_has_t(&r->samples[i]);
-	return n >= 2;
+/* Whether a series over time has a line to draw: two periods or more in a
+ * repetition (pdb_timeline_of); else it is left out, named. */
+static int has_line(struct pdb_chart *c, const struct pdb_chart_item *it)
+{
+	struct pdb_timeline tl;
+	size_t timed = 0;
+	int line;
+	char *key;
+
+	pdb_timeline_of(it->r, &tl);
+	line = tl.n > 0;
+	pdb_timeline_free(&tl);
+	if (line)
+		return 1;
+	for (size_t i = 0; i < it->r->nsamples; i++)
+		timed += pdb_sample_has_t(&it->r->samples[i]);
+	key = pdb_chart_item_key(it);
+	pdb_chart_select(c);
+	pdb_chart_skip(c, "%s: %zu timed value%s: a line over time needs two periods of one repetition",
+		       key, timed, timed == 1 ? "" : "s");
+	free(key);
+	return 0;
 }
 
 /* The panel over time of a group of the items, what over time in unit
@@ -244,6 +267,8 @@ void pdb_chart_timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t n
 			it[n].run = runs[k];
 			it[n].r = r;
 			it[n].family = 0;
+			if (!has_line(c, &it[n]))
+				continue;
 			n++;
 			while (u < nunits && strcmp(units[u], r->unit) != 0)
 				u++;
