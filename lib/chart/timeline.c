@@ -208,6 +208,42 @@ static int has_line(struct pdb_chart *c, const struct pdb_chart_item *it)
 	return 0;
 }
 
+/* How near a line over time may lie to one drawn before it, everywhere,
+ * to be taken as lying on it: a share of the panel's highest value (a
+ * panel over time is 80 pixels high at the default size: 1.6 pixels). */
+#define OVERLAP 0.02
+
+/* Whether line b lies on line a: the same offsets, every value within tol. */
+static int lies_on(const struct pdb_chart_series *a, const struct pdb_chart_series *b, double tol)
+{
+	if (a->n != b->n || a->n == 0 || !(a->marks & PDB_MARK_LINE))
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->x[i] != b->x[i] || !(fabs(a->y[i] - b->y[i]) <= tol))
+			return 0;
+	return 1;
+}
+
+/* A line lying on one drawn before it is dashed, so that both show (a
+ * consumer that keeps up with its producer: 1991 to 2014 msg/s against
+ * 2000). */
+static void dash_overlaps(struct pdb_chart_panel *p)
+{
+	double top = 0;
+
+	for (size_t k = 0; k < p->nseries; k++)
+		for (size_t i = 0; i < p->series[k].n; i++)
+			if (isfinite(p->series[k].y[i]) && fabs(p->series[k].y[i]) > top)
+				top = fabs(p->series[k].y[i]);
+	for (size_t k = 1; k < p->nseries; k++)
+		for (size_t j = 0; j < k; j++)
+			if (!(p->series[j].marks & PDB_MARK_DASHED) &&
+			    lies_on(&p->series[j], &p->series[k], OVERLAP * top)) {
+				p->series[k].marks |= PDB_MARK_DASHED;
+				break;
+			}
+}
+
 /* The panel over time of a group of the items, what over time in unit
  * (named in the title when shown). */
 static void timed_panel(struct pdb_chart *c, struct pdb_run **runs, size_t nruns,
@@ -238,6 +274,7 @@ static void timed_panel(struct pdb_chart *c, struct pdb_run **runs, size_t nruns
 		free(key);
 		pdb_timeline_free(&tl);
 	}
+	dash_overlaps(p);
 	note = pdb_reps_note(&reps);
 	pdb_chart_panel_title(p, title, g->label, note);
 	free(note);
