@@ -299,6 +299,10 @@ static void scaling_text(const struct pdb_scaling *s, int html, struct pdb_buf *
 		pdb_buf_puts(b, ", held fixed: ");
 		text(&t, s->held);
 	}
+	if (*s->follows) {
+		pdb_buf_puts(b, ", following vCPUs: ");
+		text(&t, s->follows);
+	}
 	if (s->nlines > 1) {
 		pdb_buf_printf(b, ", %zu lines by their other dims", s->nlines);
 	} else if (ln->has_usl) {
