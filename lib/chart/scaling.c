@@ -35,14 +35,20 @@ static int same_candidate(const struct pdb_result *a, const struct pdb_result *b
 
 /* How much a metric suits a scaling chart: named throughput, an ops/s-like
  * rate (docs/s, req/s), another rate (B/s), a time; a rate per CPU-second
- * (pdb_metric_per_cpu_second) as little as what is none of these: it
- * cannot grow with vCPUs. why says so. */
+ * (pdb_metric_per_cpu_second: it cannot grow with vCPUs) and a resource
+ * (what the gate leaves out by default, pdb_metric_role_gated: memory, a
+ * stressor's per-method rates) as little as what is none of these. why
+ * says so. */
 static int preference(const struct pdb_result *r, const char **why)
 {
 	size_t len = strlen(r->unit);
 
 	if (pdb_metric_per_cpu_second(r->metric)) {
 		*why = "a rate per CPU-second, which cannot grow with vCPUs";
+		return 0;
+	}
+	if (!pdb_metric_role_gated(pdb_metric_role(r->metric, pdb_result_get_dim(r, "process") != NULL))) {
+		*why = "a resource, reported beside what the benchmark measures";
 		return 0;
 	}
 	if (strcmp(r->metric, "throughput") == 0) {
