@@ -115,8 +115,9 @@ static void scaling_text(const struct pdb_scaling *s)
 	static const char *header[] = { "vCPUs", "throughput", "per vCPU", "speed-up",
 					"efficiency", "added per vCPU" };
 
-	printf("%s (%s: %s)%s%s\n", s->benchmark, s->metric, s->why, *s->held ? ", held fixed: " : "",
-	       s->held);
+	printf("%s (%s: %s)%s%s%s%s\n", s->benchmark, s->metric, s->why,
+	       *s->held ? ", held fixed: " : "", s->held, *s->follows ? ", following vCPUs: " : "",
+	       s->follows);
 	for (size_t l = 0; l < s->nlines; l++) {
 		const struct pdb_scaling_line *ln = &s->lines[l];
 		struct cmd_table t;
@@ -131,7 +132,7 @@ static void scaling_text(const struct pdb_scaling *s)
 			snprintf(c[0], sizeof c[0], "%g", r->vcpus);
 			cell(c[1], sizeof c[1], r->throughput, s->unit);
 			cell(c[2], sizeof c[2], r->per_vcpu, s->unit);
-			snprintf(c[3], sizeof c[3], "%.2fx", r->speedup);
+			pdb_speedup_text(r->speedup, c[3], sizeof c[3]);
 			snprintf(c[4], sizeof c[4], "%.1f%%", r->efficiency);
 			cell(c[5], sizeof c[5], r->increase, s->unit);
 			cmd_table_add(&t, row);
@@ -183,6 +184,7 @@ static void scaling_json(const struct pdb_scaling *s)
 	json_object_set_new(doc, "unit", json_string(s->unit));
 	json_object_set_new(doc, "from_time", json_boolean(s->from_time));
 	json_object_set_new(doc, "held_fixed", json_string(s->held));
+	json_object_set_new(doc, "following_vcpus", json_string(s->follows));
 	for (size_t l = 0; l < s->nlines; l++)
 		json_array_append_new(lines, scaling_line_json(&s->lines[l]));
 	json_object_set_new(doc, "lines", lines);

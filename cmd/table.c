@@ -19,7 +19,7 @@ static const char *const formats[] = { "text", "markdown", "csv", "json", "html"
 static const struct cmd_option options[] = {
 	{ "rows", OPT_ROWS, "DIM[,DIM]", "a row per value of DIM (numbers in numeric order)" },
 	{ "cols", OPT_COLS, "COL,...", "the columns: [LABEL=]METRIC[:STAT], or speedup (the\n"
-				      "column before it against the first row, in %)" },
+				      "column before it against the first row, as 1.22x)" },
 	{ "unit", OPT_UNIT, "COL=UNIT", "show column COL (a LABEL or METRIC) in UNIT, such as\n"
 				       "throughput=GB/h (repeatable)" },
 	{ "bench", 'b', "GLOB", "the benchmark, when several have the dims and metrics" },

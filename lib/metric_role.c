@@ -52,6 +52,12 @@ static const char *const bookkeeping_metrics[] = {
 	"iterations", "repetitions", "rounds", "runs", "forks", "warmup_iterations", NULL,
 };
 
+/* Rates per CPU-second: the work over the CPU time (user + system) it took. */
+static const char *const per_cpu_second_metrics[] = {
+	"bogo-ops-per-second-usr-sys-time", /* stress-ng --metrics */
+	NULL,
+};
+
 static int listed(const char *const *list, const char *metric)
 {
 	for (size_t i = 0; list[i]; i++)
@@ -104,6 +110,11 @@ double pdb_metric_run_noise(enum pdb_metric_role role)
 int pdb_metric_series_by_default(const char *metric, const char *dims_json)
 {
 	return pdb_metric_role_gated(pdb_metric_role_of_series(metric, dims_json));
+}
+
+int pdb_metric_per_cpu_second(const char *metric)
+{
+	return listed(per_cpu_second_metrics, metric);
 }
 
 const char *pdb_metric_cpu_of(const char *wall_metric)

@@ -33,6 +33,12 @@ int pdb_metric_role_gated(enum pdb_metric_role role);
  * draws, so that the chart shows the change points detect reports. */
 int pdb_metric_series_by_default(const char *metric, const char *dims_json);
 
+/* Whether a metric is a rate per CPU-second (work over the user + system
+ * time it took, as stress-ng's bogo-ops-per-second-usr-sys-time): it does
+ * not grow with the CPUs a benchmark is given, so it says nothing of
+ * throughput. plot scaling draws it only when --metric names it. */
+int pdb_metric_per_cpu_second(const char *metric);
+
 /* The built-in fail level of a metric, in %: 1 for instructions, 10 for
  * p95 and beyond (a "pNN" part of its name with NN >= 95: p95, p99,
  * p99.9, p999, latency_p99), else 5. */

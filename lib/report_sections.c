@@ -278,7 +278,7 @@ static void scaling_table(const struct pdb_scaling *s, int html, struct pdb_buf 
 			snprintf(c[0], sizeof c[0], "%g", r->vcpus);
 			pdb_compare_value_text(r->throughput, s->unit, c[1], sizeof c[1]);
 			pdb_compare_value_text(r->per_vcpu, s->unit, c[2], sizeof c[2]);
-			snprintf(c[3], sizeof c[3], "%.2fx", r->speedup);
+			pdb_speedup_text(r->speedup, c[3], sizeof c[3]);
 			snprintf(c[4], sizeof c[4], "%.1f%%", r->efficiency);
 			table_row(&t, NULL, row + !dims, 0);
 		}
@@ -298,6 +298,10 @@ static void scaling_text(const struct pdb_scaling *s, int html, struct pdb_buf *
 	if (*s->held) {
 		pdb_buf_puts(b, ", held fixed: ");
 		text(&t, s->held);
+	}
+	if (*s->follows) {
+		pdb_buf_puts(b, ", following vCPUs: ");
+		text(&t, s->follows);
 	}
 	if (s->nlines > 1) {
 		pdb_buf_printf(b, ", %zu lines by their other dims", s->nlines);

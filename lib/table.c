@@ -582,10 +582,10 @@ double pdb_table_mean(const struct pdb_result *r)
 	return cell_value(r, &(struct pdb_table_col){ .stat = PDB_TSTAT_MEAN });
 }
 
-double pdb_speedup_pct(double first, double v, int direction)
+double pdb_speedup(double first, double v, int direction)
 {
 	/* lower is better (a time): the speed-up is the first's over this */
-	return direction == PDB_DIR_LOWER ? 100 * (first / v) : 100 * (v / first);
+	return direction == PDB_DIR_LOWER ? first / v : v / first;
 }
 
 /* --unit for column c: the unit given for its name, or for its metric. */
@@ -628,13 +628,14 @@ static int fill_column(const struct pdb_run *run, const struct pdb_table_spec *s
 	if (col->stat == PDB_TSTAT_SPEEDUP) {
 		const struct pdb_table_col *of = &t->cols[col->of];
 		double first = t->values[col->of];
-		snprintf(col->unit, sizeof col->unit, "%%");
+		snprintf(col->unit, sizeof col->unit, "x");
 		for (size_t r = 0; r < t->nrows; r++) {
-			t->values[r * t->ncols + c] = pdb_speedup_pct(first, t->values[r * t->ncols + col->of],
-								      of->direction);
+			t->values[r * t->ncols + c] = pdb_speedup(first, t->values[r * t->ncols + col->of],
+								  of->direction);
 		}
 		if (unit)
-			return pdb_err_set(err, PDB_EXIT_INPUT, "--unit %s: a speed-up is in %%", col->name);
+			return pdb_err_set(err, PDB_EXIT_INPUT, "--unit %s: a speed-up is a ratio (x)",
+					   col->name);
 		return 0;
 	}
 	/* the series the column's cells can take, once (a run may have 20,000) */

@@ -20,7 +20,7 @@ enum pdb_table_stat {
 	PDB_TSTAT_STDDEV_POP, /* population standard deviation (n) */
 	PDB_TSTAT_PCT,        /* pN: percentile N (type 7, as numpy's default) */
 	PDB_TSTAT_COUNT,      /* samples (a histogram's: the events) */
-	PDB_TSTAT_SPEEDUP,    /* derived: the column before against the first row, in % */
+	PDB_TSTAT_SPEEDUP,    /* derived: the column before against the first row, a ratio (x) */
 };
 
 struct pdb_table_col {
@@ -33,7 +33,9 @@ struct pdb_table_col {
 	double scale;     /* values[] = canonical value / scale */
 	int direction;    /* the series' */
 	/* how people read it (text, Markdown, HTML): cells = values[] / shown_scale
-	 * with decimals digits after the point, the header "name (shown_unit)" */
+	 * with decimals digits after the point, the header "name (shown_unit)";
+	 * a speed-up's cells say their unit ("1.22x": pdb_speedup_text), its
+	 * header is its name */
 	char shown_unit[96];
 	double shown_scale;
 	int decimals;
@@ -76,11 +78,12 @@ int pdb_table_merge_run(struct pdb_run *into, const struct pdb_run *run, struct 
 
 /* The one speed-up rule: a series' mean (of its samples: a rate's mean is
  * its rate over the seconds measured; else the tool's mean), as the
- * `:mean` statistic takes it, and v against first in % (first's over v
- * where lower is better). `table --cols METRIC:mean,speedup` and plot
- * scaling's speed-up (and throughput) are these numbers. */
+ * `:mean` statistic takes it, and v against first as a ratio (first's over
+ * v where lower is better), printed by pdb_speedup_text ("1.22x").
+ * `table --cols METRIC:mean,speedup` and plot scaling's speed-up (and
+ * throughput) are these numbers. */
 double pdb_table_mean(const struct pdb_result *r);
-double pdb_speedup_pct(double first, double v, int direction);
+double pdb_speedup(double first, double v, int direction);
 
 /* The table of run as spec asks; 0, or -1 with err: an unknown dim, metric or
  * statistic, an incompatible unit, a point with two series of a metric

@@ -9,6 +9,7 @@
 #include "canonical.h"
 #include "escape.h"
 #include "text_table.h"
+#include "units.h"
 
 static const char *const stat_words[] = {
 	[PDB_TSTAT_VALUE] = "value", [PDB_TSTAT_MEAN] = "mean", [PDB_TSTAT_MEDIAN] = "median",
@@ -24,6 +25,11 @@ char *pdb_table_cell(const struct pdb_table *t, size_t r, size_t c)
 
 	if (!isfinite(v))
 		return pdb_xstrdup("-");
+	if (col->stat == PDB_TSTAT_SPEEDUP) {
+		char text[48];
+		pdb_speedup_text(v, text, sizeof text);
+		return pdb_xstrdup(text);
+	}
 	return pdb_xasprintf("%.*f", col->decimals, v / col->shown_scale + 0.0);
 }
 
@@ -34,8 +40,9 @@ static char *header(const struct pdb_table_col *col, int full)
 
 	size_t n = strlen(col->name), u = strlen(unit);
 
-	/* "sent", "MB/s", "% missing": the name says the unit already */
-	if (strcmp(unit, "count") == 0 || strcmp(unit, col->name) == 0 ||
+	/* "sent", "MB/s", "% missing": the name says the unit already; a
+	 * speed-up's cells say theirs ("1.22x") */
+	if ((!full && col->stat == PDB_TSTAT_SPEEDUP) || strcmp(unit, "count") == 0 || strcmp(unit, col->name) == 0 ||
 	    (n > u && strncmp(col->name, unit, u) == 0 && col->name[u] == ' ') ||
 	    (n > u && strcmp(col->name + n - u, unit) == 0 && col->name[n - u - 1] == ' '))
 		return pdb_xstrdup(col->name);

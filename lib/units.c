@@ -291,6 +291,15 @@ void pdb_pct_text(double pct, char *out, unsigned long size)
 	snprintf(out, size, "%+.1f%%", pct + 0.0);
 }
 
+void pdb_speedup_text(double ratio, char *out, unsigned long size)
+{
+	/* below 0.1 two decimals would keep one digit or none: two significant */
+	if (fabs(ratio) < 0.1 && ratio != 0)
+		snprintf(out, size, "%.2gx", ratio);
+	else
+		snprintf(out, size, "%.2fx", ratio);
+}
+
 void pdb_pct_change(double pct, char *out, unsigned long size)
 {
 	char t[48];

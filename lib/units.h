@@ -46,6 +46,10 @@ void pdb_pct_interval(double pct, double lo, double hi, char *out, unsigned long
  * another it is written with the decimals of the larger of the two, so
  * that they read alike ("+73.0 % or -42.2 %"). sign: a "+" above 0. */
 void pdb_pct_words(double pct, double beside, int sign, char *out, unsigned long size);
+/* A speed-up (a ratio, lib/table.h's pdb_speedup) as every output prints
+ * it: two decimals and an x ("1.22x"), two significant digits below 0.1
+ * ("0.0072x"). */
+void pdb_speedup_text(double ratio, char *out, unsigned long size);
 /* A change in a unit with its sign ("+1.853 ms", "-3 docs"; 0 has none). */
 void pdb_unit_signed_text(double value, const char *unit, char *out, unsigned long size);
 /* Whether a canonical unit is a duration (seconds: a time, a latency), whose

@@ -273,6 +273,53 @@ static const char *const band_labels[] = {
 	[BAND_RANGE] = "median, band: min to max",
 };
 
+/* Whether a point's band from a to b is known: the tool's bounds, or the
+ * statistics of two samples or more (or the tool's own, apart). A run of
+ * one value or of aggregates only has no spread known: it is not drawn as
+ * a band pinched to the line (no spread), but as a gap in the band. */
+static int band_known(const struct pdb_history_point *pt, double a, double b, enum band band)
+{
+	return isfinite(a) && isfinite(b) && (band == BAND_BOUNDS || pt->n >= 2 || a != b);
+}
+
+/* Half the width of the band of a run whose neighbours' bands are not
+ * known, in runs: a band one point wide would not show. */
+#define LONE_BAND 0.2
+
+/* The band of points [0, n) as pieces over the runs where it is known (a
+ * run alone between runs without, LONE_BAND either side of it), no legend. */
+static void band_pieces(struct pdb_chart_panel *p, const double *x, const double *y,
+			const double *lo, const double *hi, const int *known, size_t n, int marks,
+			int color)
+{
+	for (size_t i = 0; i < n;) {
+		size_t end = i;
+		while (end < n && known[end])
+			end++;
+		if (end - i >= 2) {
+			pdb_chart_add_series(p, NULL, marks, color, x + i, y + i, lo + i, hi + i, end - i);
+		} else if (end - i == 1) {
+			double lx[2] = { x[i] - LONE_BAND, x[i] + LONE_BAND }, ly[2] = { y[i], y[i] };
+			double llo[2] = { lo[i], lo[i] }, lhi[2] = { hi[i], hi[i] };
+			pdb_chart_add_series(p, NULL, marks, color, lx, ly, llo, lhi, 2);
+		}
+		i = end > i ? end : i + 1;
+	}
+}
+
+/* The band of points [0, n) whole (every bound known) or in pieces. */
+static const double *band_whole(struct pdb_chart_panel *p, const double *x, const double *y,
+				const double *lo, const double *hi, const int *known, size_t n,
+				int marks, int color)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!known[i]) {
+			band_pieces(p, x, y, lo, hi, known, n, marks, color);
+			return NULL;
+		}
+	return lo;
+}
+
 /* One stretch of a series' points (with the band of the whole series);
  * legend: 0 for a stretch after the first (one legend entry a series). */
 static void add_history_stretch(struct pdb_chart_panel *p, const struct pdb_history_point *pts,
@@ -281,6 +328,8 @@ static void add_history_stretch(struct pdb_chart_panel *p, const struct pdb_hist
 {
 	double *x = pdb_xmalloc((n ? n : 1) * sizeof *x), *y = pdb_xmalloc((n ? n : 1) * sizeof *y);
 	double *lo = pdb_xmalloc((n ? n : 1) * sizeof *lo), *hi = pdb_xmalloc((n ? n : 1) * sizeof *hi);
+	int *known = pdb_xmalloc((n ? n : 1) * sizeof *known);
+	const double *whole = NULL;
 	struct pdb_chart_series *se;
 
 	for (size_t i = 0; i < n; i++) {
@@ -288,36 +337,43 @@ static void add_history_stretch(struct pdb_chart_panel *p, const struct pdb_hist
 		y[i] = pts[i].value;
 	}
 	if (band == BAND_IQR) {
+		const char *light = legend && p->nseries == 0 && label == NULL ? "p5 to p95" : NULL;
 		for (size_t i = 0; i < n; i++) {
-			lo[i] = isfinite(pts[i].p5) ? pts[i].p5 : y[i];
-			hi[i] = isfinite(pts[i].p95) ? pts[i].p95 : y[i];
+			known[i] = band_known(&pts[i], pts[i].p5, pts[i].p95, band);
+			lo[i] = pts[i].p5;
+			hi[i] = pts[i].p95;
 		}
-		pdb_chart_add_series(p, legend && p->nseries == 0 && label == NULL ? "p5 to p95" : NULL,
-				     PDB_MARK_BAND | PDB_MARK_LIGHT, color, x, y, lo, hi, n);
+		if (band_whole(p, x, y, lo, hi, known, n, PDB_MARK_BAND | PDB_MARK_LIGHT, color))
+			pdb_chart_add_series(p, light, PDB_MARK_BAND | PDB_MARK_LIGHT, color, x, y, lo, hi, n);
+		else if (light) /* its legend entry, the pieces drawn */
+			pdb_chart_add_series(p, light, PDB_MARK_BAND | PDB_MARK_LIGHT, color, NULL, NULL,
+					     NULL, NULL, 0);
 	}
-	for (size_t i = 0; i < n; i++) {
-		double a = band == BAND_BOUNDS ? pts[i].lower : band == BAND_IQR ? pts[i].q1 : pts[i].min;
-		double b = band == BAND_BOUNDS ? pts[i].upper : band == BAND_IQR ? pts[i].q3 : pts[i].max;
-		lo[i] = isfinite(a) ? a : y[i];
-		hi[i] = isfinite(b) ? b : y[i];
+	for (size_t i = 0; i < n && band; i++) {
+		lo[i] = band == BAND_BOUNDS ? pts[i].lower : band == BAND_IQR ? pts[i].q1 : pts[i].min;
+		hi[i] = band == BAND_BOUNDS ? pts[i].upper : band == BAND_IQR ? pts[i].q3 : pts[i].max;
+		known[i] = band_known(&pts[i], lo[i], hi[i], band);
 	}
+	if (band)
+		whole = band_whole(p, x, y, lo, hi, known, n, PDB_MARK_BAND, color);
 	/* markers where they stand apart; denser, they only hide the line */
 	se = pdb_chart_add_series(p, !legend ? NULL : label ? label : band_labels[band],
 				  PDB_MARK_LINE | (axis->n <= MAX_MARKED ? PDB_MARK_POINTS : 0) |
 				  (band ? PDB_MARK_BAND : 0), color,
-				  x, y, band ? lo : NULL, band ? hi : NULL, n);
+				  x, y, whole ? lo : NULL, whole ? hi : NULL, n);
 	pdb_chart_series_source(se, source);
 	free(x);
 	free(y);
 	free(lo);
 	free(hi);
+	free(known);
 }
 
 /* A series' line, broken where its benchmark failed (failed, in run order):
  * a run without a value is not bridged as if it had been measured. */
-static void add_history_series(struct pdb_chart_panel *p, const struct pdb_history_input *in,
-			       const struct runs_axis *axis, const char *label, int color,
-			       const char *source)
+static enum band add_history_series(struct pdb_chart_panel *p, const struct pdb_history_input *in,
+				    const struct runs_axis *axis, const char *label, int color,
+				    const char *source)
 {
 	enum band band = band_of(in->pts, in->npts, label == NULL);
 	size_t start = 0, f = 0;
@@ -333,6 +389,27 @@ static void add_history_series(struct pdb_chart_panel *p, const struct pdb_histo
 				    band, start == 0);
 		start = i + 1;
 	}
+	return band;
+}
+
+/* What the bands of a panel's lines are (bands: a bit for each enum band
+ * drawn), in grey at the end of its legend, where the lines' entries name
+ * their series, not their bands: "band: interquartile range", "lighter
+ * band: p5 to p95". */
+static void band_notes(struct pdb_chart_panel *p, unsigned bands)
+{
+	if (bands & (1u << BAND_BOUNDS))
+		pdb_chart_add_series(p, "band: the tool's lower to upper bound", PDB_MARK_BAND,
+				     PDB_COLOR_GREY, NULL, NULL, NULL, NULL, 0);
+	if (bands & (1u << BAND_IQR)) {
+		pdb_chart_add_series(p, "band: interquartile range", PDB_MARK_BAND, PDB_COLOR_GREY,
+				     NULL, NULL, NULL, NULL, 0);
+		pdb_chart_add_series(p, "lighter band: p5 to p95", PDB_MARK_BAND | PDB_MARK_LIGHT,
+				     PDB_COLOR_GREY, NULL, NULL, NULL, NULL, 0);
+	}
+	if (bands & (1u << BAND_RANGE))
+		pdb_chart_add_series(p, "band: min to max", PDB_MARK_BAND, PDB_COLOR_GREY, NULL, NULL,
+				     NULL, NULL, 0);
 }
 
 /* Legend labels of several series: the benchmark, dims and metric where they differ. */
@@ -606,6 +683,7 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 	char **dims = pdb_xcalloc(nseries + 1, sizeof *dims);
 	struct pdb_chart_panel *p = NULL;
 	size_t pcp = 0, pout = 0, pfailed = 0, plines = 0; /* of the panel drawn */
+	unsigned pbands = 0; /* the bands of its labelled lines (band_notes) */
 	int rc = -1, each, split;
 
 	for (size_t s = 0; s < nseries; s++) {
@@ -638,14 +716,17 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 		if (k == 0 || each ||
 		    (split && strcmp(series[s].benchmark, series[order[k - 1].i].benchmark) != 0)) {
 			char *y;
-			if (p && !each)
+			if (p && !each) {
+				band_notes(p, pbands);
 				close_panel(p, split ? series[order[k - 1].i].benchmark : NULL, axis.n, pcp,
 					    pfailed, plines);
+			}
 			y = each ? pdb_xstrdup(series[s].metric) : panel_y_title(series, order, nseries, k, split);
 			p = pdb_chart_add_panel(c, NULL, x_title(in, nseries), "", y, series[s].unit);
 			free(y);
 			pdb_chart_axis_categories(&p->x, (const char *const *)axis.names, axis.n);
 			pcp = pout = pfailed = plines = 0;
+			pbands = 0;
 		}
 		plines++;
 		/* unique by the id, read by its name where stderr names it */
@@ -657,6 +738,8 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 			pdb_chart_skip(c, "%s%s%s%s %s: no values in the runs given%s", series[s].benchmark,
 				       *dims[s] ? " [" : "", dims[s], *dims[s] ? "]" : "", series[s].metric,
 				       in[s].nfailed ? ", only failures" : "");
+		else if (label)
+			pbands |= 1u << add_history_series(p, &in[s], &axis, label, (int)k, source);
 		else
 			add_history_series(p, &in[s], &axis, label, (int)k, source);
 		cps = change_points(in[s].pts, in[s].npts, &series[s], in[s].res, (int)k, &axis, p,
@@ -668,15 +751,19 @@ static int draw(struct pdb_chart *c, const struct pdb_history_input *in, size_t 
 		if (!failures_counted(series, order, k))
 			pfailed += in[s].npts ? in[s].nfailed : 0;
 		if (each) { /* a panel each: its title names the series and counts its own */
+			band_notes(p, pbands);
+			pbands = 0;
 			free(p->title);
 			p->title = counts_title(label, axis.n, cps, in[s].npts ? in[s].nfailed : 0);
 		}
 		free(label);
 		free(source);
 	}
-	if (!each)
+	if (!each) {
+		band_notes(p, pbands);
 		close_panel(p, split ? series[order[nseries - 1].i].benchmark : NULL, axis.n, pcp, pfailed,
 			    plines);
+	}
 	if ((each || split) && pdb_chart_panels_room(c->height) < c->npanels)
 		c->height = pdb_chart_panels_height(c->npanels);
 	rc = 0;

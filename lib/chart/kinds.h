@@ -40,6 +40,8 @@ struct pdb_scaling {
 	char *benchmark, *metric, *unit; /* unit of throughput (1/time when from times) */
 	char *why;                       /* why this metric: "by name", "--metric" */
 	char *held;                      /* dims with one value in every line, "clients=8", or "" */
+	char *follows;                   /* dims with one value a vCPU count (threads={vcpus}),
+					  * which split no line: "threads", or "" */
 	int from_time;                   /* throughput is 1 / the measured time */
 	struct pdb_scaling_line *lines;  /* sorted by their dims, numbers as numbers */
 	size_t nlines;
@@ -48,7 +50,7 @@ struct pdb_scaling {
 };
 /* The scaling of one benchmark and metric of the runs (nruns of them), measured at two or
  * more vCPU counts (a vcpus dimension or attribute): one line per value of
- * the other dims. The metric is --metric's, else the one named throughput,
+ * the other dims, but for those that follow vCPUs (one value a count). The metric is --metric's, else the one named throughput,
  * else an ops/s-like rate, another rate, or a time (inverted). Fills out
  * (release with pdb_scaling_release); -1 with err (code PDB_EXIT_INPUT)
  * when nothing fits. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dim_filter.h"
+#include "metric_role.h"
 #include "stats.h"
 #include "table.h"
 #include "util.h"
@@ -33,11 +34,23 @@ static int same_candidate(const struct pdb_result *a, const struct pdb_result *b
 }
 
 /* How much a metric suits a scaling chart: named throughput, an ops/s-like
- * rate (docs/s, req/s), another rate (B/s), a time; why says so. */
+ * rate (docs/s, req/s), another rate (B/s), a time; a rate per CPU-second
+ * (pdb_metric_per_cpu_second: it cannot grow with vCPUs) and a resource
+ * (what the gate leaves out by default, pdb_metric_role_gated: memory, a
+ * stressor's per-method rates) as little as what is none of these. why
+ * says so. */
 static int preference(const struct pdb_result *r, const char **why)
 {
 	size_t len = strlen(r->unit);
 
+	if (pdb_metric_per_cpu_second(r->metric)) {
+		*why = "a rate per CPU-second, which cannot grow with vCPUs";
+		return 0;
+	}
+	if (!pdb_metric_role_gated(pdb_metric_role(r->metric, pdb_result_get_dim(r, "process") != NULL))) {
+		*why = "a resource, reported beside what the benchmark measures";
+		return 0;
+	}
 	if (strcmp(r->metric, "throughput") == 0) {
 		*why = "by name";
 		return 4;
@@ -114,7 +127,7 @@ static void fill_line(const struct point *pts, size_t n, const struct pdb_result
 	for (size_t i = 0; i < ln->n; i++) {
 		struct pdb_scaling_row *row = &ln->rows[i], *first = &ln->rows[0];
 		row->per_vcpu = row->throughput / row->vcpus;
-		row->speedup = pdb_speedup_pct(first->throughput, row->throughput, PDB_DIR_HIGHER) / 100;
+		row->speedup = pdb_speedup(first->throughput, row->throughput, PDB_DIR_HIGHER);
 		row->efficiency = 100 * row->per_vcpu / first->per_vcpu;
 		row->increase = i == 0 ? NAN : (row->throughput - ln->rows[i - 1].throughput) /
 						(row->vcpus - ln->rows[i - 1].vcpus);
@@ -152,19 +165,61 @@ static int held_dim(const struct point *pts, size_t n, const struct pdb_result *
 	return 1;
 }
 
-/* The held dims of the candidate, and each of its points' line label. */
+/* Whether dim key moves with vCPUs among the points of the candidate: every
+ * point has it, with one value at each vCPU count (threads={vcpus}), so that
+ * it splits no line. */
+static int follows_vcpus(const struct point *pts, size_t n, const struct pdb_result *cand,
+			 const char *key)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v;
+		if (!same_candidate(pts[i].r, cand))
+			continue;
+		if (!(v = pdb_result_get_dim(pts[i].r, key)))
+			return 0;
+		for (size_t j = 0; j < i; j++) {
+			const char *w;
+			if (!same_candidate(pts[j].r, cand) || pts[j].vcpus != pts[i].vcpus)
+				continue;
+			w = pdb_result_get_dim(pts[j].r, key);
+			if (!w || strcmp(v, w) != 0)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* Whether a dim of a point of the candidate draws no line apart: vcpus
+ * itself, a dim held fixed, or one that follows vCPUs. */
+static int not_a_line(const struct point *pts, size_t n, const struct pdb_result *cand,
+		      const struct pdb_attr *d)
+{
+	return strcmp(d->key, "vcpus") == 0 || held_dim(pts, n, cand, d) ||
+	       follows_vcpus(pts, n, cand, d->key);
+}
+
+/* The held dims of the candidate, those that follow vCPUs, and each of its
+ * points' line label. */
 static void name_lines(struct point *pts, size_t n, const struct pdb_result *cand,
 		       struct pdb_scaling *s)
 {
-	struct pdb_buf held;
+	struct pdb_buf held, follow;
 
 	pdb_buf_init(&held);
 	pdb_buf_puts(&held, "");
-	for (size_t k = 0; k < cand->ndims; k++)
-		if (strcmp(cand->dims[k].key, "vcpus") != 0 && held_dim(pts, n, cand, &cand->dims[k]))
-			pdb_buf_printf(&held, "%s%s=%s", held.len ? "," : "", cand->dims[k].key,
-				       cand->dims[k].value);
+	pdb_buf_init(&follow);
+	pdb_buf_puts(&follow, "");
+	for (size_t k = 0; k < cand->ndims; k++) {
+		const struct pdb_attr *d = &cand->dims[k];
+		if (strcmp(d->key, "vcpus") == 0)
+			continue;
+		if (held_dim(pts, n, cand, d))
+			pdb_buf_printf(&held, "%s%s=%s", held.len ? "," : "", d->key, d->value);
+		else if (follows_vcpus(pts, n, cand, d->key))
+			pdb_buf_printf(&follow, "%s%s", follow.len ? "," : "", d->key);
+	}
 	s->held = held.data;
+	s->follows = follow.data;
 	for (size_t i = 0; i < n; i++) {
 		const struct pdb_result *r = pts[i].r;
 		struct pdb_buf b;
@@ -173,11 +228,41 @@ static void name_lines(struct point *pts, size_t n, const struct pdb_result *can
 		pdb_buf_init(&b);
 		pdb_buf_puts(&b, "");
 		for (size_t k = 0; k < r->ndims; k++)
-			if (strcmp(r->dims[k].key, "vcpus") != 0 && !held_dim(pts, n, cand, &r->dims[k]))
+			if (!not_a_line(pts, n, cand, &r->dims[k]))
 				pdb_buf_printf(&b, "%s%s=%s", b.len ? "," : "", r->dims[k].key,
 					       r->dims[k].value);
 		pts[i].line = b.data;
 	}
+}
+
+/* The dims that split the candidate's points into lines, "threads" or
+ * "batch and threads" (none when its points share one line). Caller frees. */
+static char *splitting_dims(const struct point *pts, size_t n, const struct pdb_result *cand)
+{
+	struct pdb_buf b;
+	char **keys = pdb_xmalloc(sizeof *keys);
+	size_t nk = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!same_candidate(pts[i].r, cand))
+			continue;
+		for (size_t k = 0; k < pts[i].r->ndims; k++) {
+			const struct pdb_attr *d = &pts[i].r->dims[k];
+			size_t j = 0;
+			while (j < nk && strcmp(keys[j], d->key) != 0)
+				j++;
+			if (j < nk || not_a_line(pts, n, cand, d))
+				continue;
+			keys = pdb_xrealloc(keys, (nk + 1) * sizeof *keys);
+			keys[nk++] = d->key;
+		}
+	}
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	for (size_t j = 0; j < nk; j++)
+		pdb_buf_printf(&b, "%s%s", j == 0 ? "" : j + 1 == nk ? " and " : ", ", keys[j]);
+	free(keys);
+	return b.data;
 }
 
 static int cmp_label(const void *a, const void *b)
@@ -292,8 +377,14 @@ int pdb_scaling_of(struct pdb_run *const *runs, size_t nsel, const struct pdb_pl
 	make_lines(pts, npts, cand, out);
 	other_benchmarks(pts, npts, cand, out);
 	if (out->nlines == 0) {
+		char *split = splitting_dims(pts, npts, cand);
+		int many = strstr(split, " and ") != NULL;
 		pdb_err_set(err, PDB_EXIT_INPUT, "%s %s: no line of the other dims has two or more "
-			    "vCPU counts", out->benchmark, out->metric);
+			    "vCPU counts: %s split%s the points into lines of one count each (to draw "
+			    "a line, measure a value of %s at two or more counts, or give %s one value "
+			    "a count, as {vcpus} in a spec does)", out->benchmark, out->metric, split,
+			    many ? "" : "s", many ? "each" : "it", many ? "each" : "it");
+		free(split);
 		pdb_scaling_release(out);
 		goto out;
 	}
@@ -312,6 +403,7 @@ void pdb_scaling_release(struct pdb_scaling *s)
 	free(s->unit);
 	free(s->why);
 	free(s->held);
+	free(s->follows);
 	for (size_t i = 0; i < s->nlines; i++) {
 		free(s->lines[i].label);
 		free(s->lines[i].rows);

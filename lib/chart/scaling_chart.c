@@ -149,6 +149,45 @@ static void headroom(struct pdb_chart_panel *p, const double *y, size_t n)
 	}
 }
 
+/* How far above the highest of the other lines the ideal line may take the
+ * y axis: past it, the measured line would be squeezed into a third of the
+ * plot, and the ideal line is cut at the plot's top instead. */
+#define IDEAL_REACH 3.0
+
+/* The ideal linear line from the first count: a point every step of the x
+ * axis (on a log2 axis a straight piece between two counts is not linear). */
+static void ideal_line(struct pdb_chart_panel *p, const double *n, const double *x, size_t count,
+		       int logx)
+{
+	double ix[USL_POINTS], iy[USL_POINTS], from = n[0], to = n[count - 1];
+	char label[96];
+
+	for (int i = 0; i < USL_POINTS; i++) {
+		double t = i / (USL_POINTS - 1.0);
+		ix[i] = logx ? from * pow(to / from, t) : from + (to - from) * t;
+		iy[i] = x[0] * ix[i] / from;
+	}
+	snprintf(label, sizeof label, "ideal linear (from %g vCPU%s)", from, from == 1 ? "" : "s");
+	pdb_chart_add_series(p, label, PDB_MARK_LINE | PDB_MARK_DASHED | PDB_MARK_CLIP, PDB_COLOR_GREY,
+			     ix, iy, NULL, NULL, USL_POINTS);
+}
+
+/* The y axis up to the ideal line's end (series 0 of p), so that measured
+ * and ideal can be compared, unless that end is more than IDEAL_REACH
+ * times the top of the other lines: then it is cut at the plot's top. */
+static void ideal_reach(struct pdb_chart_panel *p)
+{
+	const struct pdb_chart_series *ideal = &p->series[0];
+	double end = ideal->y[ideal->n - 1], top = 0;
+
+	for (size_t s = 1; s < p->nseries; s++)
+		for (size_t i = 0; i < p->series[s].n; i++)
+			if (isfinite(p->series[s].y[i]) && p->series[s].y[i] > top)
+				top = p->series[s].y[i];
+	if (end > top && top > 0)
+		p->y.max = fmin(end, IDEAL_REACH * top);
+}
+
 /* One line: ideal, fit, measured (and the baseline's); efficiency, and
  * throughput per vCPU below it. */
 static void one_line(struct pdb_chart *c, const struct pdb_scaling *s, const struct pdb_scaling *base,
@@ -156,27 +195,20 @@ static void one_line(struct pdb_chart *c, const struct pdb_scaling *s, const str
 {
 	const struct pdb_scaling_line *ln = &s->lines[0];
 	double *n = pdb_xmalloc(ln->n * sizeof *n), *x = pdb_xmalloc(ln->n * sizeof *x);
-	double *eff = pdb_xmalloc(ln->n * sizeof *eff), ideal_x[2], ideal_y[2];
+	double *eff = pdb_xmalloc(ln->n * sizeof *eff);
 	struct pdb_chart_panel *p;
-	char ideal[96];
 
 	rows_xy(ln, n, x, eff);
 	p = pdb_chart_add_panel(c, title, "vCPUs", "", "throughput", s->unit);
 	p->weight = 1.7;
 	p->y.include_zero = 1;
-	/* the ideal line runs to the last count, cut at the plot's top */
-	ideal_x[0] = n[0];
-	ideal_y[0] = x[0];
-	ideal_x[1] = n[ln->n - 1];
-	ideal_y[1] = x[0] * ideal_x[1] / n[0];
-	snprintf(ideal, sizeof ideal, "ideal linear (from %g vCPU%s)", n[0], n[0] == 1 ? "" : "s");
-	pdb_chart_add_series(p, ideal, PDB_MARK_LINE | PDB_MARK_DASHED | PDB_MARK_CLIP, PDB_COLOR_GREY,
-			     ideal_x, ideal_y, NULL, NULL, 2);
+	ideal_line(p, n, x, ln->n, logx);
 	if (ln->has_usl)
 		usl_curve(p, ln, logx);
 	line_series(p, s, ln, "measured", PDB_MARK_LINE | PDB_MARK_POINTS | PDB_MARK_VALUES,
 		    PDB_COLOR_BLUE, n, x);
 	add_baseline(p, base, ln, "baseline", PDB_COLOR_PURPLE, 0);
+	ideal_reach(p);
 	p = pdb_chart_add_panel(c, NULL, "vCPUs", "", "efficiency", "%");
 	p->y.include_zero = 1;
 	headroom(p, eff, ln->n);
@@ -339,8 +371,9 @@ struct pdb_chart *pdb_scaling_chart(const struct pdb_scaling *s, const struct pd
 {
 	char *title = opts->title ? pdb_xstrdup(opts->title) :
 		      pdb_xasprintf("Scaling: %s %s", s->benchmark, s->metric);
-	char *panel = pdb_xasprintf("%s (%s)%s%s", s->metric, s->why,
-				    *s->held ? " · held fixed: " : "", s->held);
+	char *panel = pdb_xasprintf("%s (%s)%s%s%s%s", s->metric, s->why,
+				    *s->held ? " · held fixed: " : "", s->held,
+				    *s->follows ? " · following vCPUs: " : "", s->follows);
 	struct pdb_chart *c = pdb_chart_new("scaling", title, opts->width, opts->height, opts->theme);
 	int logx = powers_of_two(s);
 

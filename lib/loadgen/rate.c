@@ -1,6 +1,7 @@
 /* The seconds that measure a workload's rate: one rule for every rate stored. */
 #include "loadgen/rate.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "util.h"
@@ -28,6 +29,18 @@ static uint64_t typical(const uint64_t *counts, size_t n, uint64_t total)
 	return out;
 }
 
+/* How far a whole second's count may be from the typical second's: the
+ * events that cross a second's boundary move from one second to the next
+ * (a consumer's 1991, 2014 and 1991 at 2000 msg/s), while a partial second
+ * or a burst of catching up is off by a good share of a second. */
+#define WHOLE_SECOND 0.05
+
+/* Whether count c is a whole second beside the typical second's m. */
+static int whole(uint64_t c, uint64_t m)
+{
+	return fabs((double)c - (double)m) <= WHOLE_SECOND * (double)m;
+}
+
 void pdb_rate_seconds(const uint64_t *counts, size_t n, size_t *first, size_t *end)
 {
 	uint64_t total = 0, m;
@@ -45,8 +58,8 @@ void pdb_rate_seconds(const uint64_t *counts, size_t n, size_t *first, size_t *e
 		if (counts[i] * 2 >= m)
 			hi = i;
 	if (hi - lo + 1 >= 3) { /* an edge unlike the typical second is partial, or a burst */
-		lo += counts[lo] != m;
-		hi -= counts[hi] != m;
+		lo += !whole(counts[lo], m);
+		hi -= !whole(counts[hi], m);
 	}
 	*first = lo;
 	*end = hi + 1;

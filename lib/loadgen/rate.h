@@ -15,8 +15,9 @@
  *   holds the median event), so that empty seconds before the first
  *   arrival and a drain's tail of stragglers are not seconds of
  *   throughput; a stall between them is kept;
- * - the first and the last of them, when they counted other than the
- *   typical second, are partial (receiving began or ended within them, at
+ * - the first and the last of them, when they counted more than 5 % more
+ *   or less than the typical second (seconds of a steady stream differ by
+ *   the few events that cross their boundaries), are partial (receiving began or ended within them, at
  *   a moment the counts do not say) or a burst of catching up, and are
  *   left out when at least three seconds remain; a span of one or two
  *   seconds is kept whole.

@@ -66,7 +66,7 @@ for d in docs:
                 of = [c["name"] for c in d["columns"]].index(col["of"])
                 base = d["rows"][0]["values"][of]
                 lower = samples[("dir", d["columns"][of]["metric"])] == "lower"
-                want = 100 * (base / row["values"][of] if lower else row["values"][of] / base)
+                want = base / row["values"][of] if lower else row["values"][of] / base
             else:
                 v = samples[(col["metric"], key)]
                 want = stat(v, col["stat"]) / (1 if col["stat"] == "count" else scale.get(col["unit"], 1))

@@ -74,11 +74,55 @@ static void test_too_many(void **state)
 	assert_non_null(strstr(err.msg, "9 series match"));
 }
 
+/* A run without samples (a tool's aggregates only) has no spread known:
+ * no band passes over it, and none is pinched to its point (lo == hi); the
+ * runs either side keep theirs. */
+static void test_band_gap(void **state)
+{
+	struct pdb_series s = series(1, "time");
+	struct pdb_history_point pts[6];
+	struct pdb_history_input in = { .series = &s, .pts = pts, .npts = 6 };
+	struct pdb_plot_opts opts = { .width = 800, .height = 400 };
+	struct pdb_chart *c;
+	struct pdb_err err;
+	size_t bands = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 6; i++) {
+		double v = 0.050 + 0.001 * (double)i;
+		pdb_history_point_init(&pts[i], (int64_t)i + 1);
+		pts[i].seq = (int64_t)i + 1;
+		pts[i].value = v;
+		if (i == 3)
+			continue; /* the run of aggregates: a median, no samples */
+		pts[i].n = 10;
+		pts[i].min = pts[i].p5 = v - 0.004;
+		pts[i].q1 = v - 0.002;
+		pts[i].q3 = v + 0.002;
+		pts[i].max = pts[i].p95 = v + 0.004;
+	}
+	assert_non_null(c = pdb_history_chart_of(&in, 1, &opts, &err));
+	for (size_t k = 0; k < c->panels[0].nseries; k++) {
+		const struct pdb_chart_series *se = &c->panels[0].series[k];
+		if (!se->lo)
+			continue;
+		for (size_t i = 0; i < se->n; i++) {
+			assert_true(se->hi[i] > se->lo[i]);
+			assert_true(fabs(se->x[i] - 3) > 0.5); /* run 4 sits at x = 3 */
+		}
+		assert_true(se->x[se->n - 1] < 3 || se->x[0] > 3);
+		bands++;
+	}
+	assert_int_equal(bands, 4); /* runs 1-3 and 5-6: p5 to p95, quartiles */
+	pdb_chart_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_detect_series),
 		cmocka_unit_test(test_too_many),
+		cmocka_unit_test(test_band_gap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

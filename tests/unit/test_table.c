@@ -147,7 +147,10 @@ static void test_shown(void **state)
 	assert_string_equal(cell, "1612.00");
 	free(cell);
 	cell = pdb_table_cell(&t, 1, 2); /* a time: lower is better, 0.00177 / 0.247 */
-	assert_string_equal(cell, "0.7");
+	assert_string_equal(cell, "0.0072x");
+	free(cell);
+	cell = pdb_table_cell(&t, 2, 2); /* 0.00177 / 1.612, printed as plot scaling prints it */
+	assert_string_equal(cell, "0.0011x");
 	free(cell);
 	pdb_table_release(&t);
 	pdb_run_free(run);
