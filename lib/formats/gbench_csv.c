@@ -253,10 +253,19 @@ static int data_row(struct state *st, struct pdb_csv *csv, char **fields,
 		struct pdb_result *r;
 		if (c == COL_UNIT || (c >= 7 && c < NFIXED))
 			continue;
-		/* 1.7.1 writes the cv of the times as cv * 1e9 / repetitions;
-		 * mean and stddev hold the same information, so it is left out */
-		if (c <= COL_CPU && stat && (c == COL_ITER || strcmp(stat, "cv") == 0))
+		if (c == COL_ITER && stat)
 			continue;
+		/* 1.7.1 writes the cv of the times scaled (cv * 1e9 / repetitions):
+		 * the cv is the stddev over the mean of the rows before it, as the
+		 * JSON gives it */
+		if (c <= COL_CPU && stat && strcmp(stat, "cv") == 0) {
+			double mean, sd;
+			r = pdb_run_add_result(st->run, bench, metric, fields[COL_UNIT]);
+			if (pdb_result_get_stat(r, "mean", &mean) == 0 &&
+			    pdb_result_get_stat(r, "stddev", &sd) == 0 && mean != 0)
+				pdb_result_set_stat(r, stat, sd / mean);
+			continue;
+		}
 		if ((got = num(csv, fields, c, st, &x, err)) < 0)
 			goto out;
 		if (!got)

@@ -6,7 +6,8 @@ Rows NAME are repetitions; NAME_mean/_median/_stddev/_cv are aggregates (their
 iterations column is the repetition count).  The CSV reporter scales the cv of
 the time columns by the time unit and the repetition count (a reporter bug:
 1.7.1 prints 1.1e7 for a cv of 0.022), so those two cv values are not facts of
-the measurement and are left out; the counters' cv is plain.  NAME_BigO rows
+the measurement: the cv is the stddev over the mean, as Google Benchmark
+computes it and the JSON gives it; the counters' cv is plain.  NAME_BigO rows
 carry the big-O name in the time_unit column and coefficients in ns; NAME_RMS
 rows the real and cpu rms."""
 import csv
@@ -54,9 +55,12 @@ def read(path):
             name, agg = name.rsplit("_", 1)
         scale = TIME[row["time_unit"]]
         if agg is not None:
-            if agg != "cv":
-                b.get(name, "real_time", "s", "lower")["stats"][agg] = float(row["real_time"]) * scale
-                b.get(name, "cpu_time", "s", "lower")["stats"][agg] = float(row["cpu_time"]) * scale
+            for t in ("real_time", "cpu_time"):
+                stats = b.get(name, t, "s", "lower")["stats"]
+                if agg != "cv":
+                    stats[agg] = float(row[t]) * scale
+                elif stats.get("mean"):
+                    stats["cv"] = stats["stddev"] / stats["mean"]
             for c in counters:
                 if row.get(c, "") != "":
                     u, d = counter_unit(c)
