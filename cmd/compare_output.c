@@ -187,6 +187,19 @@ static double pct4(double v)
 	return pdb_round_significant(v, 4);
 }
 
+/* A member whose value is a string, or null for NULL. */
+static void text_member(struct pdb_json_stream *j, const char *key, const char *v)
+{
+	pdb_json_key(j, key);
+	pdb_json_put_string(j, v);
+}
+
+static void real_member(struct pdb_json_stream *j, const char *key, double v)
+{
+	pdb_json_key(j, key);
+	pdb_json_put_real(j, v);
+}
+
 static void side_json(struct pdb_json_stream *j, const struct pdb_compare_run *runs, size_t n)
 {
 	pdb_json_begin_object(j);
@@ -196,16 +209,11 @@ static void side_json(struct pdb_json_stream *j, const struct pdb_compare_run *r
 		pdb_json_begin_object(j);
 		pdb_json_key(j, "id");
 		pdb_json_put_int(j, runs[i].id);
-		pdb_json_key(j, "name");
-		pdb_json_put_string(j, runs[i].name);
-		pdb_json_key(j, "created_at");
-		pdb_json_put_string(j, runs[i].created_at);
-		pdb_json_key(j, "commit");
-		pdb_json_put_string(j, runs[i].commit);
-		pdb_json_key(j, "branch");
-		pdb_json_put_string(j, runs[i].branch);
-		pdb_json_key(j, "status");
-		pdb_json_put_string(j, runs[i].status);
+		text_member(j, "name", runs[i].name);
+		text_member(j, "created_at", runs[i].created_at);
+		text_member(j, "commit", runs[i].commit);
+		text_member(j, "branch", runs[i].branch);
+		text_member(j, "status", runs[i].status);
 		pdb_json_end_object(j);
 	}
 	pdb_json_end_array(j);
@@ -229,19 +237,6 @@ static const char *hidden_name(int hidden)
 	return hidden == PDB_HIDDEN_CONSTANT ? "constant"
 	       : hidden == PDB_HIDDEN_BOOKKEEPING ? "bookkeeping"
 	       : hidden == PDB_HIDDEN_NOT_GATED ? "not_gated" : NULL;
-}
-
-/* A member whose value is a string, or null for NULL. */
-static void text_member(struct pdb_json_stream *j, const char *key, const char *v)
-{
-	pdb_json_key(j, key);
-	pdb_json_put_string(j, v);
-}
-
-static void real_member(struct pdb_json_stream *j, const char *key, double v)
-{
-	pdb_json_key(j, key);
-	pdb_json_put_real(j, v);
 }
 
 /* The dimensions as stored (a JSON object), laid out as the rest. */
