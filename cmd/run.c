@@ -146,13 +146,13 @@ static void print_argv(const struct pdb_spec *spec, size_t bench, size_t point, 
 	char *text;
 
 	if (c->shell) {
-		text = pdb_plan_expand(spec, bench, point, v, c->shell);
+		text = pdb_placeholder_expand(spec, bench, point, v, c->shell);
 		printf("%s", text);
 		free(text);
 		return;
 	}
 	for (size_t i = 0; c->argv[i]; i++) {
-		text = pdb_plan_expand(spec, bench, point, v, c->argv[i]);
+		text = pdb_placeholder_expand(spec, bench, point, v, c->argv[i]);
 		printf(strpbrk(text, " \t'\"$") ? "%s'%s'" : "%s%s", i ? " " : "", text);
 		free(text);
 	}
@@ -182,7 +182,7 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 
 	if (b->kafka && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
 		const struct pdb_kafka_spec *k = b->kafka;
-		text = pdb_plan_expand(spec, s->bench, s->point, s->variant, k->rate);
+		text = pdb_placeholder_expand(spec, s->bench, s->point, s->variant, k->rate);
 		printf("kafka %s %s%s%s, ", k->brokers, k->topic, k->output_topic ? " -> " : "",
 		       k->output_topic ? k->output_topic : "");
 		if (k->template_path)
@@ -210,7 +210,7 @@ static void print_command(const struct pdb_spec *spec, const struct pdb_step *s)
 	}
 	if (b->stream && (s->kind == PDB_STEP_MEASURE || s->kind == PDB_STEP_WARMUP)) {
 		const struct pdb_logstream_spec *ls = b->stream;
-		text = pdb_plan_expand(spec, s->bench, s->point, s->variant, ls->rate);
+		text = pdb_placeholder_expand(spec, s->bench, s->point, s->variant, ls->rate);
 		printf("stream to %s (%s), template %s, ", ls->target.text,
 		       ls->framing == PDB_LOGSTREAM_SYSLOG ? "syslog" : "lines",
 		       ls->template_path ? ls->template_path : "perfdb seq=$SEQ ts=$TS");

@@ -11,6 +11,7 @@
 
 #include "runner/exec.h"
 #include "runner/git.h"
+#include "runner/placeholder.h"
 #include "runner/plan.h"
 #include "util.h"
 
@@ -173,13 +174,13 @@ static int build_in(const struct pdb_spec *spec, const char *dir, size_t v, cons
 	int ret;
 
 	if (b->shell)
-		eo.shell = shell = pdb_plan_expand(spec, 0, PDB_PLAN_NO_POINT, v, b->shell);
+		eo.shell = shell = pdb_placeholder_expand(spec, 0, PDB_PLAN_NO_POINT, v, b->shell);
 	else {
 		while (b->argv[n])
 			n++;
 		argv = pdb_xcalloc(n + 1, sizeof *argv);
 		for (size_t i = 0; i < n; i++)
-			argv[i] = pdb_plan_expand(spec, 0, PDB_PLAN_NO_POINT, v, b->argv[i]);
+			argv[i] = pdb_placeholder_expand(spec, 0, PDB_PLAN_NO_POINT, v, b->argv[i]);
 		eo.argv = (const char *const *)argv;
 	}
 	ret = pdb_exec_run(&eo, &res, err);

@@ -106,3 +106,27 @@ int pdb_placeholder_check(const struct pdb_spec *spec, struct pdb_err *err)
 	}
 	return 0;
 }
+
+char *pdb_placeholder_expand(const struct pdb_spec *spec, size_t bench, size_t point, size_t variant,
+		      const char *text)
+{
+	struct pdb_buf b;
+	const char *p = text;
+
+	pdb_buf_init(&b);
+	pdb_buf_puts(&b, "");
+	while (*p) {
+		const char *close = *p == '{' ? strchr(p, '}') : NULL;
+		const char *value = close ? pdb_placeholder_value(spec, bench, point, variant, p + 1,
+									    (size_t)(close - p - 1))
+				    : NULL;
+		if (value) {
+			pdb_buf_puts(&b, value);
+			p = close + 1;
+		} else {
+			pdb_buf_add(&b, p, 1);
+			p++;
+		}
+	}
+	return b.data;
+}

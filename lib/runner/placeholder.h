@@ -15,6 +15,13 @@
 const char *pdb_placeholder_value(const struct pdb_spec *spec, size_t bench, size_t point, size_t variant,
 				  const char *p, size_t len);
 
+/* text with every placeholder (an axis of bench at point, a {KEY} of the
+ * variant, {dir}) replaced by its value; other braces are left alone. With
+ * point PDB_PLAN_NO_POINT, no axis (a build runs before any matrix point;
+ * bench is then not read). Caller frees. */
+char *pdb_placeholder_expand(const struct pdb_spec *spec, size_t bench, size_t point, size_t variant,
+			     const char *text);
+
 /* The next {NAME} of text from p on that the check reads: NAME of 1 to 64
  * letters, digits, '_', '.' and '-', the '{' not after a '$' (the shell's
  * ${NAME}); its '{', the name's length in *len, or NULL. */

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/placeholder.h"
 #include "util.h"
 
 static void add_variant(struct pdb_plan *plan, int kind, size_t bench, size_t point, int rep,
@@ -226,30 +225,6 @@ char *pdb_plan_point_text(const struct pdb_spec *spec, size_t bench, size_t poin
 		pdb_buf_printf(&buf, "%s%s=%s", i ? "," : "", b->axes[i]->name,
 			       pdb_plan_value(spec, bench, point, i));
 	return buf.data;
-}
-
-char *pdb_plan_expand(const struct pdb_spec *spec, size_t bench, size_t point, size_t variant,
-		      const char *text)
-{
-	struct pdb_buf b;
-	const char *p = text;
-
-	pdb_buf_init(&b);
-	pdb_buf_puts(&b, "");
-	while (*p) {
-		const char *close = *p == '{' ? strchr(p, '}') : NULL;
-		const char *value = close ? pdb_placeholder_value(spec, bench, point, variant, p + 1,
-									    (size_t)(close - p - 1))
-				    : NULL;
-		if (value) {
-			pdb_buf_puts(&b, value);
-			p = close + 1;
-		} else {
-			pdb_buf_add(&b, p, 1);
-			p++;
-		}
-	}
-	return b.data;
 }
 
 int pdb_plan_vcpus(const struct pdb_spec *spec, size_t bench, size_t point)

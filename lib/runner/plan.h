@@ -62,13 +62,8 @@ size_t pdb_plan_npoints(const struct pdb_spec *spec, size_t bench);
 const char *pdb_plan_value(const struct pdb_spec *spec, size_t bench, size_t point, size_t param);
 /* "vcpus=2,batch=50000" for point of bench ("" without a matrix). Caller frees. */
 char *pdb_plan_point_text(const struct pdb_spec *spec, size_t bench, size_t point);
-/* text with every placeholder (runner/placeholder.h: an axis of bench at
- * point, a {KEY} of the variant, {dir}) replaced by its value; other braces
- * are left alone. With point PDB_PLAN_NO_POINT, no axis (a build runs
- * before any matrix point; bench is then not read). Caller frees. */
+/* No matrix point: a build runs before any (pdb_placeholder_expand). */
 #define PDB_PLAN_NO_POINT SIZE_MAX
-char *pdb_plan_expand(const struct pdb_spec *spec, size_t bench, size_t point, size_t variant,
-		      const char *text);
 /* The vcpus value of bench at point, or 0 when it has no vcpus axis. */
 int pdb_plan_vcpus(const struct pdb_spec *spec, size_t bench, size_t point);
 

@@ -13,6 +13,7 @@
 #include "kafka/workload.h"
 #include "logstream/workload.h"
 #include "runner/capacity_run.h"
+#include "runner/placeholder.h"
 #include "runner/sampler.h"
 #include "runner/stages.h"
 #include "units.h"
@@ -38,7 +39,7 @@ int pdb_runner_check(const struct pdb_spec *spec, struct pdb_err *err)
 			return pdb_err_set(err, PDB_EXIT_USAGE, "benchmark '%s': brokers '%s': expected mock:N with N from 1 to 64",
 					   spec->benches[b].name, ks->brokers);
 		for (size_t p = 0; ks && p < pdb_plan_npoints(spec, b) * variants; p++) {
-			char *rate = pdb_plan_expand(spec, b, p / variants, p % variants, ks->rate);
+			char *rate = pdb_placeholder_expand(spec, b, p / variants, p % variants, ks->rate);
 			double r;
 			int bad = pdb_kafka_parse_rate(rate, &r, err);
 			free(rate);
@@ -52,7 +53,7 @@ int pdb_runner_check(const struct pdb_spec *spec, struct pdb_err *err)
 	for (size_t b = 0; b < spec->nbenches; b++) {
 		const struct pdb_logstream_spec *ls = spec->benches[b].stream;
 		for (size_t p = 0; ls && p < pdb_plan_npoints(spec, b) * variants; p++) {
-			char *rate = pdb_plan_expand(spec, b, p / variants, p % variants, ls->rate);
+			char *rate = pdb_placeholder_expand(spec, b, p / variants, p % variants, ls->rate);
 			double r;
 			int bad = pdb_logstream_parse_rate(rate, &r, err);
 			free(rate);
@@ -78,7 +79,7 @@ static void expand_command(const struct pdb_spec *spec, const struct pdb_step *s
 			   const struct pdb_command *c, struct expanded *x)
 {
 	if (c->shell) {
-		x->shell = pdb_plan_expand(spec, s->bench, s->point, s->variant, c->shell);
+		x->shell = pdb_placeholder_expand(spec, s->bench, s->point, s->variant, c->shell);
 		return;
 	}
 	size_t n = 0;
@@ -88,7 +89,7 @@ static void expand_command(const struct pdb_spec *spec, const struct pdb_step *s
 		n++;
 	x->argv = pdb_xcalloc(n + 1, sizeof *x->argv);
 	for (size_t i = 0; i < n; i++)
-		x->argv[i] = pdb_plan_expand(spec, s->bench, s->point, s->variant, c->argv[i]);
+		x->argv[i] = pdb_placeholder_expand(spec, s->bench, s->point, s->variant, c->argv[i]);
 }
 
 static void expand(const struct pdb_spec *spec, const struct pdb_step *s, struct expanded *x)
@@ -99,12 +100,12 @@ static void expand(const struct pdb_spec *spec, const struct pdb_step *s, struct
 
 	memset(x, 0, sizeof *x);
 	expand_command(spec, s, c, x);
-	x->cwd = b->cwd ? pdb_plan_expand(spec, s->bench, s->point, s->variant, b->cwd) : NULL;
-	x->parse_file = b->parse_file ? pdb_plan_expand(spec, s->bench, s->point, s->variant, b->parse_file) : NULL;
+	x->cwd = b->cwd ? pdb_placeholder_expand(spec, s->bench, s->point, s->variant, b->cwd) : NULL;
+	x->parse_file = b->parse_file ? pdb_placeholder_expand(spec, s->bench, s->point, s->variant, b->parse_file) : NULL;
 	x->env = pdb_xcalloc(b->nenv + 1, sizeof *x->env);
 	for (size_t i = 0; i < b->nenv; i++) {
 		x->env[i].key = b->env[i].key;
-		x->env[i].value = pdb_plan_expand(spec, s->bench, s->point, s->variant, b->env[i].value);
+		x->env[i].value = pdb_placeholder_expand(spec, s->bench, s->point, s->variant, b->env[i].value);
 	}
 	x->nenv = b->nenv;
 }
@@ -263,7 +264,7 @@ static void run_kafka(struct pdb_run *run, const struct pdb_spec *spec, const st
 		run_search(run, spec, s, index, opts, res);
 		return;
 	}
-	rate = pdb_plan_expand(spec, s->bench, s->point, s->variant, b->kafka->rate);
+	rate = pdb_placeholder_expand(spec, s->bench, s->point, s->variant, b->kafka->rate);
 	memset(res, 0, sizeof *res);
 	if (pdb_kafka_parse_rate(rate, &wo.rate, &err) < 0 || pdb_kafka_workload_run(&wo, &kr, &err) < 0) {
 		workload_failed(res, &err, t0);
@@ -303,7 +304,7 @@ static void run_stream(struct pdb_run *run, const struct pdb_spec *spec, const s
 		run_search(run, spec, s, index, opts, res);
 		return;
 	}
-	rate = pdb_plan_expand(spec, s->bench, s->point, s->variant, b->stream->rate);
+	rate = pdb_placeholder_expand(spec, s->bench, s->point, s->variant, b->stream->rate);
 	memset(res, 0, sizeof *res);
 	if (pdb_logstream_parse_rate(rate, &lo.rate, &err) < 0 || pdb_logstream_run(&lo, &lr, &err) < 0) {
 		workload_failed(res, &err, t0);
