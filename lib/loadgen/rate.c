@@ -57,10 +57,12 @@ void pdb_rate_seconds(const uint64_t *counts, size_t n, size_t *first, size_t *e
 	for (size_t i = lo; i < n; i++)
 		if (counts[i] * 2 >= m)
 			hi = i;
-	if (hi - lo + 1 >= 3) { /* an edge unlike the typical second is partial, or a burst */
-		lo += !whole(counts[lo], m);
-		hi -= !whole(counts[hi], m);
-	}
+	/* an edge unlike the typical second is partial, or a burst: left out
+	 * while three seconds remain without it */
+	if (hi - lo + 1 > 3 && !whole(counts[lo], m))
+		lo++;
+	if (hi - lo + 1 > 3 && !whole(counts[hi], m))
+		hi--;
 	*first = lo;
 	*end = hi + 1;
 }

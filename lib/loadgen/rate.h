@@ -18,9 +18,10 @@
  * - the first and the last of them, when they counted more than 5 % more
  *   or less than the typical second (seconds of a steady stream differ by
  *   the few events that cross their boundaries), are partial (receiving began or ended within them, at
- *   a moment the counts do not say) or a burst of catching up, and are
- *   left out when at least three seconds remain; a span of one or two
- *   seconds is kept whole.
+ *   a moment the counts do not say) or a burst of catching up, and each is
+ *   left out while at least three seconds remain without it (the first
+ *   edge first): a span of three seconds or fewer is kept whole, so that a
+ *   short run's rate is not read from one or two bursty seconds.
  *
  * Nothing counted gives *first == *end == 0. */
 void pdb_rate_seconds(const uint64_t *counts, size_t n, size_t *first, size_t *end);
