@@ -585,13 +585,22 @@ static int counts_ok(sqlite3_stmt *st)
 	return 1;
 }
 
+/* A run's results in the order they were written. They are written in one
+ * transaction, so their ids are one range: read by that range of the
+ * table, they come in id order as they lie, where the index of run ids
+ * would have SQLite copy every row, samples too, into a sort (a fifth of
+ * a 20,000-result run's load). The run id still filters: ids the range
+ * may hold of another run (none, unless SQLite ran out of ids) cost a
+ * row read, never a wrong result. */
 static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb_err *err)
 {
 	sqlite3_stmt *st = pdb_store_prepare(store,
 		"SELECT r.id, s.benchmark, s.dims, s.metric, s.unit, s.direction,"
 		" r.raw_unit, r.raw_name, r.n, r.samples, r.offsets, r.weights"
 		" FROM results r JOIN series s ON s.id = r.series_id"
-		" WHERE r.run_id = ? ORDER BY r.id", err);
+		" WHERE r.id BETWEEN (SELECT min(id) FROM results WHERE run_id = ?1)"
+		" AND (SELECT max(id) FROM results WHERE run_id = ?1) AND +r.run_id = ?1"
+		" ORDER BY r.id", err);
 	int64_t *rids = NULL;
 	size_t cap = 0;
 	int rc, corrupt = 0;
