@@ -631,9 +631,8 @@ static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb
 			d[nd].key = (char *)k;
 			d[nd++].value = (char *)json_string_value(v);
 		}
-		r = pdb_run_result_with_dims(run, (const char *)sqlite3_column_text(st, 1), d, nd,
-					     (const char *)sqlite3_column_text(st, 3),
-					     (const char *)sqlite3_column_text(st, 4));
+		r = pdb_run_result_unparsed(run, (const char *)sqlite3_column_text(st, 1), d, nd,
+					    (const char *)sqlite3_column_text(st, 3));
 		free(d);
 		json_decref(dims);
 		pdb_set_str(&r->unit, (const char *)sqlite3_column_text(st, 4));
