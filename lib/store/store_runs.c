@@ -610,23 +610,27 @@ static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb
 	sqlite3_bind_int64(st, 1, run->id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct pdb_result *r;
-		struct pdb_attr *d;
-		json_t *dims, *v;
-		const char *k;
+		struct pdb_attr *d = NULL;
+		json_t *dims = NULL, *v;
+		const char *k, *text = (const char *)sqlite3_column_text(st, 2);
+		/* a series of no dims (most) has no object to parse */
+		int none = text && strcmp(text, "{}") == 0;
 		size_t nd = 0;
 
 		/* found with its dims: series that differ only by dims stay apart */
-		dims = json_loads((const char *)sqlite3_column_text(st, 2), 0, NULL);
-		if (!dims_ok(dims) || !counts_ok(st)) {
+		if (!none)
+			dims = json_loads(text, 0, NULL);
+		if (!(none || dims_ok(dims)) || !counts_ok(st)) {
 			pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: database is corrupt: results row %lld: %s",
 				    store->path, (long long)sqlite3_column_int64(st, 0),
-				    !dims_ok(dims) ? "series.dims is not an object of strings"
+				    !(none || dims_ok(dims)) ? "series.dims is not an object of strings"
 				    : "results.n does not match its sample blobs");
 			json_decref(dims);
 			corrupt = 1;
 			break;
 		}
-		d = pdb_xcalloc(json_object_size(dims) + 1, sizeof *d);
+		if (dims)
+			d = pdb_xcalloc(json_object_size(dims) + 1, sizeof *d);
 		json_object_foreach(dims, k, v) {
 			d[nd].key = (char *)k;
 			d[nd++].value = (char *)json_string_value(v);
