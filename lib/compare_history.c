@@ -34,7 +34,7 @@ double pdb_compare_change_scale(double *chg, size_t n)
 
 	if (n == 0)
 		return 0;
-	qsort(chg, n, sizeof *chg, pdb_cmp_double);
+	pdb_stats_sort(chg, n);
 	cap = CAP * pdb_stats_quantile(chg, n, 0.5);
 	for (size_t i = 0; i < n; i++)
 		sum += fmin(chg[i], cap);

@@ -32,7 +32,16 @@ void pdb_compare_scope_release(struct pdb_compare_scope *scope)
 
 char *pdb_compare_key(const char *benchmark, const char *dims_json, const char *metric)
 {
-	return pdb_xasprintf("%s\x1f%s\x1f%s", benchmark, dims_json, metric);
+	/* (copied, not printed: a key a result of each side, several times) */
+	size_t nb = strlen(benchmark), nd = strlen(dims_json), nm = strlen(metric);
+	char *key = pdb_xmalloc(nb + nd + nm + 3);
+
+	memcpy(key, benchmark, nb);
+	key[nb] = '\x1f';
+	memcpy(key + nb + 1, dims_json, nd);
+	key[nb + 1 + nd] = '\x1f';
+	memcpy(key + nb + nd + 2, metric, nm + 1);
+	return key;
 }
 
 const struct pdb_compare_history *pdb_compare_history_find(const struct pdb_compare_input *in,

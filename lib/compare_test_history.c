@@ -24,7 +24,7 @@ static double values_median_se(const double *v, size_t n)
 		return 0;
 	sorted = pdb_xmalloc(n * sizeof *sorted);
 	memcpy(sorted, v, n * sizeof *sorted);
-	qsort(sorted, n, sizeof *sorted, pdb_cmp_double);
+	pdb_stats_sort(sorted, n);
 	se = compare_log_median_se(pdb_stats_quantile(sorted, n, 0.25),
 				   pdb_stats_quantile(sorted, n, 0.75), n);
 	free(sorted);

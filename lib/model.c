@@ -473,16 +473,16 @@ static struct pdb_attr *with_occurrence(struct pdb_run_private *p, const char *b
 	return sorted;
 }
 
-struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
-					    const char *benchmark,
-					    const struct pdb_attr *dims, size_t ndims,
-					    const char *metric, const char *raw_unit)
+/* The result of the series, *made 1 when it is added here: then with no
+ * unit yet, scale 1, direction none. */
+static struct pdb_result *result_of(struct pdb_run *run, const char *benchmark,
+				    const struct pdb_attr *dims, size_t ndims, const char *metric,
+				    int *made)
 {
 	char num[16];
 	struct pdb_run_private *p = (struct pdb_run_private *)run;
 	struct pdb_attr *sorted = NULL;
 	struct pdb_result *r;
-	struct pdb_unit unit;
 	size_t *slot;
 	char **kp, *key;
 
@@ -496,6 +496,7 @@ struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
 	if ((run->nresults + 1) * 2 > p->index.cap)
 		index_rebuild(&p->index, p->index.cap ? p->index.cap * 2 : 64);
 	slot = index_slot(&p->index, key, &kp);
+	*made = !*slot;
 	if (*slot) {
 		free(key);
 		free(sorted);
@@ -519,6 +520,21 @@ struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
 	for (size_t i = 0; i < ndims; i++)
 		pdb_result_set_dim(r, sorted[i].key, sorted[i].value);
 	free(sorted);
+	r->scale = 1;
+	return r;
+}
+
+struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
+					    const char *benchmark,
+					    const struct pdb_attr *dims, size_t ndims,
+					    const char *metric, const char *raw_unit)
+{
+	int made;
+	struct pdb_result *r = result_of(run, benchmark, dims, ndims, metric, &made);
+	struct pdb_unit unit;
+
+	if (!made)
+		return r;
 	pdb_unit_parse(raw_unit, &unit);
 	r->unit = pdb_xstrdup(unit.canonical);
 	if (raw_unit && strcmp(raw_unit, unit.canonical) != 0)
@@ -526,6 +542,15 @@ struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
 	r->scale = unit.scale;
 	r->direction = unit.direction;
 	return r;
+}
+
+struct pdb_result *pdb_run_result_unparsed(struct pdb_run *run, const char *benchmark,
+					   const struct pdb_attr *dims, size_t ndims,
+					   const char *metric)
+{
+	int made;
+
+	return result_of(run, benchmark, dims, ndims, metric, &made);
 }
 
 struct pdb_result *pdb_run_add_result(struct pdb_run *run, const char *benchmark,
@@ -596,11 +621,45 @@ int pdb_result_get_stat(const struct pdb_result *r, const char *name, double *ou
 	return -1;
 }
 
+/* Whether s reads the same in JSON: printable ASCII, no '"' nor '\\'. */
+static int json_plain(const char *s)
+{
+	for (; s && *s; s++)
+		if (*s < 0x20 || *s > 0x7e || *s == '"' || *s == '\\')
+			return 0;
+	return s != NULL;
+}
+
+/* Dims of plain text, sorted and each once (the common case), written
+ * without the JSON library, which costs some 3,000 instructions for "{}";
+ * else NULL. */
+static char *plain_dims_text(const struct pdb_attr *dims, size_t ndims)
+{
+	size_t len = 3; /* {} and the NUL */
+	char *text, *at;
+
+	for (size_t i = 0; i < ndims; i++) {
+		if (!json_plain(dims[i].key) || !json_plain(dims[i].value) ||
+		    (i && strcmp(dims[i - 1].key, dims[i].key) >= 0))
+			return NULL;
+		len += strlen(dims[i].key) + strlen(dims[i].value) + 6; /* ,"k":"v" */
+	}
+	at = text = pdb_xmalloc(len);
+	*at++ = '{';
+	for (size_t i = 0; i < ndims; i++)
+		at += sprintf(at, "%s\"%s\":\"%s\"", i ? "," : "", dims[i].key, dims[i].value);
+	memcpy(at, "}", 2);
+	return text;
+}
+
 char *pdb_dims_text(const struct pdb_attr *dims, size_t ndims)
 {
-	json_t *o = json_object();
+	json_t *o;
 	char *s, *copy;
 
+	if ((copy = plain_dims_text(dims, ndims)))
+		return copy;
+	o = json_object();
 	for (size_t i = 0; i < ndims; i++)
 		json_object_set_new(o, dims[i].key, json_string(dims[i].value));
 	s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);

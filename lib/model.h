@@ -145,6 +145,13 @@ struct pdb_result *pdb_run_result_with_dims(struct pdb_run *run,
 					    const struct pdb_attr *dims, size_t ndims,
 					    const char *metric, const char *raw_unit);
 
+/* Like pdb_run_result_with_dims, but a result added has no unit: the
+ * caller sets its unit, scale and direction (the store, whose units are
+ * canonical already: nothing to parse). */
+struct pdb_result *pdb_run_result_unparsed(struct pdb_run *run, const char *benchmark,
+					   const struct pdb_attr *dims, size_t ndims,
+					   const char *metric);
+
 /* Set a dim of a result in place. It does not re-key the run's lookup index: give
  * the dims to pdb_run_result_with_dims instead while a parser still looks results up. */
 /* Record that benchmark (with dims, unsorted is fine) failed, for a reason

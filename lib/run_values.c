@@ -66,9 +66,8 @@ static unsigned char *put_double(unsigned char *p, double d)
 	uint64_t u;
 
 	memcpy(&u, &d, 8);
-	for (int i = 0; i < 8; i++)
-		*p++ = (unsigned char)(u >> (8 * i));
-	return p;
+	pdb_put_le64(p, u);
+	return p + 8;
 }
 
 static int same_bits(double a, double b)
@@ -137,12 +136,11 @@ static int get_varint(struct pdb_run_values_cursor *c, uint64_t *x)
 
 static int get_double(struct pdb_run_values_cursor *c, double *d)
 {
-	uint64_t u = 0;
+	uint64_t u;
 
 	if (c->end - c->p < 8)
 		return -1;
-	for (int i = 0; i < 8; i++)
-		u |= (uint64_t)c->p[i] << (8 * i);
+	u = pdb_get_le64(c->p);
 	c->p += 8;
 	memcpy(d, &u, 8);
 	return 0;

@@ -15,9 +15,7 @@ int pdb_cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Ascending; the few samples of a series by insertion, in place, without
- * qsort's call per comparison. */
-static void sort_doubles(double *v, size_t n)
+void pdb_stats_sort(double *v, size_t n)
 {
 	if (n > 64) {
 		qsort(v, n, sizeof *v, pdb_cmp_double);
@@ -101,7 +99,7 @@ static double *sorted_copy(struct scratch *s, const double *v, size_t n)
 {
 	double *d = scratch_get(s, n, sizeof *d);
 	memcpy(d, v, n * sizeof *d);
-	sort_doubles(d, n);
+	pdb_stats_sort(d, n);
 	return d;
 }
 
@@ -733,7 +731,7 @@ int pdb_stats_hodges_lehmann_at(const double *x, size_t nx, const double *y, siz
 	/* sy[ny] = +inf: the sentinel of the counting merges */
 	sy = scratch_get(&mine.sorted_y, ny + 1, sizeof *sy);
 	memcpy(sy, y, ny * sizeof *sy);
-	sort_doubles(sy, ny);
+	pdb_stats_sort(sy, ny);
 	sy[ny] = INFINITY;
 	if (pairs <= HL_SELECT_MAX && all_finite(sx, nx) && all_finite(sy, ny)) {
 		struct hl_probes pr = { 0 };
@@ -964,7 +962,7 @@ int pdb_stats_hodges_lehmann_paired(const double *d, size_t n, double conf, doub
 	for (size_t i = 0, m = 0; i < n; i++)
 		for (size_t j = i; j < n; j++)
 			w[m++] = (d[i] + d[j]) / 2;
-	sort_doubles(w, walsh);
+	pdb_stats_sort(w, walsh);
 	*est = walsh % 2 ? w[walsh / 2] : (w[walsh / 2 - 1] + w[walsh / 2]) / 2;
 	/* k - 1: the largest t with P(T+ <= t) <= (1 - conf) / 2, untied ranks */
 	if (n <= PDB_STATS_EXACT_MAX) {

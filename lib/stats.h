@@ -80,6 +80,10 @@ int pdb_stats_hodges_lehmann_paired(const double *d, size_t n, double conf, doub
 double pdb_stats_quantile(const double *sorted, size_t n, double q);
 /* qsort's ascending order of doubles (the one comparator of doubles). */
 int pdb_cmp_double(const void *a, const void *b);
+/* Sort v ascending in place, in that order (NaN aside: there is none to
+ * sort); the few values of a series by insertion, without qsort's call
+ * per comparison. */
+void pdb_stats_sort(double *v, size_t n);
 /* Median of v (reordered in place). NaN when n == 0. */
 double pdb_stats_median(double *v, size_t n);
 double pdb_stats_mean(const double *v, size_t n);

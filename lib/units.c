@@ -324,7 +324,7 @@ void pdb_pct_words(double pct, double beside, int sign, char *out, unsigned long
 {
 	double m = fmax(fabs(pct), isnan(beside) ? 0 : fabs(beside));
 	int decimals = m < 1 ? 3 : m < 10 ? 2 : m < 100 ? 1 : 0;
-	char num[64];
+	char num[64 + 2]; /* the number (at most 63 bytes), then " %" */
 	size_t len;
 
 	if (!isfinite(pct)) {
@@ -337,7 +337,7 @@ void pdb_pct_words(double pct, double beside, int sign, char *out, unsigned long
 		decimals = 6;
 	if (fabs(pct) < 0.5 * pow(10, -decimals))
 		pct = 0, sign = 0; /* never "-0.00" */
-	snprintf(num, sizeof num, sign ? "%+.*f" : "%.*f", decimals, pct + 0.0);
+	snprintf(num, 64, sign ? "%+.*f" : "%.*f", decimals, pct + 0.0);
 	len = strlen(num);
 	if (isnan(beside) && strchr(num, '.')) {
 		while (num[len - 1] == '0')
@@ -345,7 +345,13 @@ void pdb_pct_words(double pct, double beside, int sign, char *out, unsigned long
 		if (num[len - 1] == '.')
 			num[--len] = '\0';
 	}
-	snprintf(out, size, "%s %%", num);
+	/* (copied, not printed again: compare words every row's reason) */
+	memcpy(num + len, " %", 3);
+	len = len + 2 < size ? len + 2 : size - 1;
+	if (size) {
+		memcpy(out, num, len);
+		out[len] = '\0';
+	}
 }
 
 void pdb_unit_signed_text(double value, const char *unit, char *out, unsigned long size)

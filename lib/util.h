@@ -18,6 +18,26 @@ char *pdb_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 
 /* Grow *items (of item size) so that it holds at least need items. */
 void pdb_grow(void **items, size_t *cap, size_t need, size_t size);
 
+/* 64 bits at p, little-endian (the store's blobs), byte by byte so that
+ * the compiler makes each one load or store on any host. */
+static inline void pdb_put_le64(unsigned char *p, uint64_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+	p[4] = (unsigned char)(v >> 32);
+	p[5] = (unsigned char)(v >> 40);
+	p[6] = (unsigned char)(v >> 48);
+	p[7] = (unsigned char)(v >> 56);
+}
+static inline uint64_t pdb_get_le64(const unsigned char *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+	       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+	       (uint64_t)p[7] << 56;
+}
+
 /* qsort and bsearch order of int64_t (run ids) */
 int pdb_cmp_int64(const void *a, const void *b);
 

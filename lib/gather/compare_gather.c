@@ -65,8 +65,8 @@ struct series_slot {
 struct history_walk {
 	struct series_slot *slots; /* by id */
 	size_t nslots, count, open;
-	struct pdb_run_value **pts;
-	size_t *n, *cap;
+	struct pdb_run_value **pts; /* room for count each, from its first value */
+	size_t *n;
 };
 
 static int cmp_slot(const void *a, const void *b)
@@ -104,7 +104,8 @@ static int take_run(void *ctx, const struct pdb_stored_run_values *rv, struct pd
 		if (w->n[i] >= w->count || (f < rv->nfailed && rv->failed[f] == e.series_id))
 			continue;
 		e.v.run_id = rv->run_id;
-		pdb_grow((void **)&w->pts[i], &w->cap[i], w->n[i] + 1, sizeof **w->pts);
+		if (!w->pts[i])
+			w->pts[i] = pdb_xmalloc(w->count * sizeof **w->pts);
 		w->pts[i][w->n[i]++] = e.v;
 		w->open -= w->n[i] == w->count;
 	}
@@ -121,7 +122,7 @@ static int read_history(struct pdb_store *store, const char *where, int64_t unti
 			struct pdb_err *err)
 {
 	struct history_walk w = { pdb_xmalloc((nids ? nids : 1) * sizeof *w.slots), nids, count,
-				  nids, pts, n, pdb_xcalloc(nids ? nids : 1, sizeof *w.cap) };
+				  nids, pts, n };
 	int ret = 0;
 
 	for (size_t i = 0; i < nids; i++)
@@ -137,7 +138,6 @@ static int read_history(struct pdb_store *store, const char *where, int64_t unti
 			pts[i][n[i] - 1 - j] = t;
 		}
 	free(w.slots);
-	free(w.cap);
 	return ret;
 }
 

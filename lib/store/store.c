@@ -108,41 +108,20 @@ static double sample_field(const struct pdb_sample *s, int which)
 	return s->value;
 }
 
-/* Little-endian 64-bit words, written out byte by byte so that the
- * compiler turns each into one load or store on any host. */
-void pdb_store_put_le64(unsigned char *p, uint64_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-	p[2] = (unsigned char)(v >> 16);
-	p[3] = (unsigned char)(v >> 24);
-	p[4] = (unsigned char)(v >> 32);
-	p[5] = (unsigned char)(v >> 40);
-	p[6] = (unsigned char)(v >> 48);
-	p[7] = (unsigned char)(v >> 56);
-}
-
-uint64_t pdb_store_get_le64(const unsigned char *p)
-{
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-	       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
-	       (uint64_t)p[7] << 56;
-}
-
 void pdb_store_pack(const struct pdb_sample *s, size_t n, int which, unsigned char *out)
 {
 	for (size_t i = 0; i < n; i++) {
 		double v = sample_field(&s[i], which);
 		uint64_t bits;
 		memcpy(&bits, &v, 8);
-		pdb_store_put_le64(out + 8 * i, bits);
+		pdb_put_le64(out + 8 * i, bits);
 	}
 }
 
 void pdb_store_unpack(const unsigned char *blob, size_t n, int which, struct pdb_sample *s)
 {
 	for (size_t i = 0; i < n; i++) {
-		uint64_t bits = pdb_store_get_le64(blob + 8 * i);
+		uint64_t bits = pdb_get_le64(blob + 8 * i);
 		double v;
 		memcpy(&v, &bits, 8);
 		if (which == PDB_PACK_T) {

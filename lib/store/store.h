@@ -11,7 +11,8 @@
 struct pdb_store;
 
 /* Open or create the database at path (migrating it to this perfdb's
- * schema). NULL on failure with err filled. Close with pdb_store_close. */
+ * schema). NULL on failure with err filled. Close with pdb_store_close.
+ * A store is used by one thread at a time. */
 struct pdb_store *pdb_store_open(const char *path, struct pdb_err *err);
 /* Open a perfdb database that must exist, as pdb_store_open does (migrating
  * an older schema, refusing a newer one); a missing file, a file that is not

@@ -143,7 +143,7 @@ static int cached_values(struct pdb_store *store, int64_t series_id,
 		whole = last_run > 0 && bytes % 8 == 0 && (n == 0 || (ids && vals)) &&
 			unpack_ids(ids, idlen, dv->v.run_ids, n) == 0;
 		for (size_t i = 0; whole && i < n; i++) {
-			uint64_t bits = pdb_store_get_le64(vals + 8 * i);
+			uint64_t bits = pdb_get_le64(vals + 8 * i);
 
 			memcpy(&dv->v.values[i], &bits, 8);
 			whole = isfinite(dv->v.values[i]);
@@ -197,7 +197,7 @@ static int put_values(sqlite3_stmt *st, int64_t series_id, const char *selection
 		uint64_t bits;
 
 		memcpy(&bits, &dv->v.values[i], 8);
-		pdb_store_put_le64(vals + 8 * i, bits);
+		pdb_put_le64(vals + 8 * i, bits);
 	}
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, series_id);

@@ -112,9 +112,6 @@ int pdb_store_sort_runs(struct pdb_store *store, int64_t *ids, size_t n, struct 
 void pdb_store_pack(const struct pdb_sample *s, size_t n, int which, unsigned char *out);
 void pdb_store_unpack(const unsigned char *blob, size_t n, int which, struct pdb_sample *s);
 enum { PDB_PACK_VALUE, PDB_PACK_T, PDB_PACK_WEIGHT };
-/* 64 bits at p, little-endian. */
-void pdb_store_put_le64(unsigned char *p, uint64_t v);
-uint64_t pdb_store_get_le64(const unsigned char *p);
 
 /* Register the table-valued function pdb_unpack(samples[, offsets[, weights]])
  * (lib/store/store_unpack.c) on db: rows (idx, value, t, weight). An SQLite code. */

@@ -585,13 +585,22 @@ static int counts_ok(sqlite3_stmt *st)
 	return 1;
 }
 
+/* A run's results in the order they were written. They are written in one
+ * transaction, so their ids are one range: read by that range of the
+ * table, they come in id order as they lie, where the index of run ids
+ * would have SQLite copy every row, samples too, into a sort (a fifth of
+ * a 20,000-result run's load). The run id still filters: ids the range
+ * may hold of another run (none, unless SQLite ran out of ids) cost a
+ * row read, never a wrong result. */
 static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb_err *err)
 {
 	sqlite3_stmt *st = pdb_store_prepare(store,
 		"SELECT r.id, s.benchmark, s.dims, s.metric, s.unit, s.direction,"
 		" r.raw_unit, r.raw_name, r.n, r.samples, r.offsets, r.weights"
 		" FROM results r JOIN series s ON s.id = r.series_id"
-		" WHERE r.run_id = ? ORDER BY r.id", err);
+		" WHERE r.id BETWEEN (SELECT min(id) FROM results WHERE run_id = ?1)"
+		" AND (SELECT max(id) FROM results WHERE run_id = ?1) AND +r.run_id = ?1"
+		" ORDER BY r.id", err);
 	int64_t *rids = NULL;
 	size_t cap = 0;
 	int rc, corrupt = 0;
@@ -601,30 +610,33 @@ static int load_results(struct pdb_store *store, struct pdb_run *run, struct pdb
 	sqlite3_bind_int64(st, 1, run->id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct pdb_result *r;
-		struct pdb_attr *d;
-		json_t *dims, *v;
-		const char *k;
+		struct pdb_attr *d = NULL;
+		json_t *dims = NULL, *v;
+		const char *k, *text = (const char *)sqlite3_column_text(st, 2);
+		/* a series of no dims (most) has no object to parse */
+		int none = text && strcmp(text, "{}") == 0;
 		size_t nd = 0;
 
 		/* found with its dims: series that differ only by dims stay apart */
-		dims = json_loads((const char *)sqlite3_column_text(st, 2), 0, NULL);
-		if (!dims_ok(dims) || !counts_ok(st)) {
+		if (!none)
+			dims = json_loads(text, 0, NULL);
+		if (!(none || dims_ok(dims)) || !counts_ok(st)) {
 			pdb_err_set(err, PDB_EXIT_RUNTIME, "%s: database is corrupt: results row %lld: %s",
 				    store->path, (long long)sqlite3_column_int64(st, 0),
-				    !dims_ok(dims) ? "series.dims is not an object of strings"
+				    !(none || dims_ok(dims)) ? "series.dims is not an object of strings"
 				    : "results.n does not match its sample blobs");
 			json_decref(dims);
 			corrupt = 1;
 			break;
 		}
-		d = pdb_xcalloc(json_object_size(dims) + 1, sizeof *d);
+		if (dims)
+			d = pdb_xcalloc(json_object_size(dims) + 1, sizeof *d);
 		json_object_foreach(dims, k, v) {
 			d[nd].key = (char *)k;
 			d[nd++].value = (char *)json_string_value(v);
 		}
-		r = pdb_run_result_with_dims(run, (const char *)sqlite3_column_text(st, 1), d, nd,
-					     (const char *)sqlite3_column_text(st, 3),
-					     (const char *)sqlite3_column_text(st, 4));
+		r = pdb_run_result_unparsed(run, (const char *)sqlite3_column_text(st, 1), d, nd,
+					    (const char *)sqlite3_column_text(st, 3));
 		free(d);
 		json_decref(dims);
 		pdb_set_str(&r->unit, (const char *)sqlite3_column_text(st, 4));
