@@ -317,13 +317,14 @@ void pdb_chart_timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t n
 	sub = pdb_xmalloc((n ? n : 1) * sizeof *sub);
 	for (size_t u = 0; u < nunits; u++) {
 		struct pdb_chart_group *g;
-		size_t m = 0, ng;
+		size_t m = 0, ng, first = c->npanels;
 		for (size_t i = 0; i < n; i++)
 			if (strcmp(it[i].r->unit, units[u]) == 0)
 				sub[m++] = it[i];
 		ng = pdb_chart_groups(sub, m, PDB_CHART_PANEL_LINES, &g);
 		for (size_t k = 0; k < ng; k++)
 			timed_panel(c, runs, nruns, sub, &g[k], nunits > 1 ? units[u] : NULL, units[u], what);
+		pdb_chart_share_y(c, first, c->npanels); /* small multiples compare by height */
 		pdb_chart_groups_free(g, ng);
 	}
 	free(sub);
