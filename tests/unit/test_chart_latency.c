@@ -117,7 +117,8 @@ static void test_repetitions_median(void **state)
 	assert_int_equal(p->nseries, 1);
 	se = &p->series[0];
 	assert_forward(se);
-	assert_int_equal(se->n, 5); /* t = 0..3 and the last second held to its end */
+	assert_int_equal(se->n, 4); /* t = 0..3: the line ends at its last sample */
+	assert_float_equal(se->x[3], 3, 1e-12);
 	assert_true(se->marks & PDB_MARK_BAND);
 	assert_non_null(se->lo);
 	assert_non_null(se->hi);
@@ -154,7 +155,7 @@ static void test_repetitions_jitter(void **state)
 	assert_non_null(p);
 	se = &p->series[0];
 	assert_forward(se);
-	assert_int_equal(se->n, 5);
+	assert_int_equal(se->n, 4);
 	for (size_t t = 0; t < 4; t++) {
 		assert_float_equal(se->x[t], (double)t, 1e-12);
 		assert_float_equal(se->y[t], 200 + 10 * (double)t, 1e-9);
