@@ -174,6 +174,26 @@ static void add_reason(struct pdb_compare_row *row, char *text)
 	row->reason = text;
 }
 
+/* A row whose change (the test's estimate: Hodges-Lehmann over all pairs,
+ * a ratio of geometric means) goes the other way from its medians says
+ * both, so that "2.238 ms -> 1.987 ms, +18.5 %" does not read as a
+ * contradiction: two new users took it for one. */
+static void note_medians_against_estimate(struct pdb_compare_row *r)
+{
+	char medians[48], estimate[48];
+	double m;
+
+	if (!(r->median_base > 0 && r->median_cand > 0) || !(fabs(r->change_pct) > 0))
+		return;
+	m = 100 * (r->median_cand / r->median_base - 1);
+	if (fabs(m) < 1 || (m > 0) == (r->change_pct > 0))
+		return;
+	pdb_pct_change(m, medians, sizeof medians);
+	pdb_pct_change(r->change_pct, estimate, sizeof estimate);
+	add_reason(r, pdb_xasprintf("the medians moved %s; the change is the test's estimate "
+				    "over all the values, %s", medians, estimate));
+}
+
 /* The median and mean of v; copy (room for n) is scratch space. */
 static void describe(const double *v, size_t n, double *copy, double *median, double *mean)
 {
@@ -635,6 +655,7 @@ int pdb_compare(const struct pdb_compare_input *in, const struct pdb_compare_opt
 						    "measured (below the clock's resolution)",
 						    r->n_zero, r->n_zero == 1 ? "" : "s", floor));
 		}
+		note_medians_against_estimate(r);
 		/* a metric with no direction that did not move says nothing */
 		if (r->direction == PDB_DIR_NONE && r->verdict == PDB_VERDICT_UNCHANGED && !r->hidden)
 			r->hidden = PDB_HIDDEN_CONSTANT;

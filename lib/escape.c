@@ -70,20 +70,14 @@ void pdb_escape_md(struct pdb_buf *b, const char *s)
 		if (autolink_at(start, s)) {
 			pdb_buf_puts(b, "\\");
 			pdb_buf_add(b, s, 1);
-		} else if (c == '<')
-			pdb_buf_puts(b, "&lt;");
-		else if (c == '>')
-			pdb_buf_puts(b, "&gt;");
-		else if (c == '&')
-			pdb_buf_puts(b, "&amp;");
-		else if (c == '\n' || c == '\r' || c == '\t')
+		} else if (c == '\n' || c == '\r' || c == '\t')
 			pdb_buf_puts(b, " ");
 		else if (c0(c))
 			pdb_buf_puts(b, REPLACEMENT);
 		else if (c1_len((const unsigned char *)s)) {
 			pdb_buf_puts(b, REPLACEMENT);
 			s++;
-		} else if (strchr("\\`*_[]|#!~", c)) {
+		} else if (strchr("\\`*_[]|#!~<>&", c)) {
 			pdb_buf_puts(b, "\\");
 			pdb_buf_add(b, s, 1);
 		} else

@@ -15,8 +15,9 @@
 void pdb_escape_html(struct pdb_buf *b, const char *s);
 /* Append s to b so that Markdown (GitHub's included) shows it as text,
  * also inside a table cell: punctuation that means something (backticks,
- * |, *, _, [ ] ...) is backslash-escaped, < > & become references, line
- * breaks and tabs spaces, other control characters U+FFFD; the "://" of a
+ * |, *, _, [ ] ..., and < > &, so that no tag or reference forms) is
+ * backslash-escaped, line breaks and tabs become spaces, other control
+ * characters U+FFFD; the "://" of a
  * URL and the "." of "www." too, which GitHub would make a link of. (An
  * e-mail address still becomes a mailto: link: no escape prevents that.) */
 void pdb_escape_md(struct pdb_buf *b, const char *s);

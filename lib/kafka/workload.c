@@ -712,6 +712,28 @@ static void merge_seconds(struct state *st, struct pdb_kafka_result *res)
 	}
 }
 
+/* Lost messages that are all the last ones delivered: a pipeline's stage
+ * that holds its output in a buffer (sed, awk without fflush) still had
+ * them when the drain ended, which the user should see beside the loss. */
+static void say_lost_at_end(const struct state *st, struct pdb_kafka_result *res,
+			    uint64_t produced)
+{
+	uint64_t tail = 0;
+
+	for (uint64_t i = produced; i > 0 && tail < res->lost; i--) {
+		if (!get_bit(st->delivered_ok, st->dcap, i - 1))
+			continue; /* never delivered: not lost, not in the way */
+		if (get_bit(st->seen, st->scap, i - 1))
+			break;
+		tail++;
+	}
+	if (res->lost > 0 && tail == res->lost && !res->warning[0])
+		snprintf(res->warning, sizeof res->warning,
+			 "the %" PRIu64 " lost were the last delivered: a stage may still have held "
+			 "them when the drain of %g s ended (a buffered stage, or drain: longer)",
+			 res->lost, st->opts->spec->drain);
+}
+
 /* Totals, loss when output is tied to input, and the warning of a run
  * whose output cannot tell latency or loss. */
 static void count_lost(struct state *st, struct pdb_kafka_result *res)
@@ -750,6 +772,7 @@ static void count_lost(struct state *st, struct pdb_kafka_result *res)
 	for (uint64_t i = atomic_load(&st->measured_from); i > 0 && i - 1 < produced; i++)
 		if (get_bit(st->delivered_ok, st->dcap, i - 1) && !get_bit(st->seen, st->scap, i - 1))
 			res->lost++;
+	say_lost_at_end(st, res, produced);
 }
 
 int pdb_kafka_workload_run(const struct pdb_kafka_workload_opts *opts,

@@ -27,11 +27,14 @@ int pdb_runner_check(const struct pdb_spec *spec, struct pdb_err *err)
 	size_t variants = spec->nvariants ? spec->nvariants : 1;
 
 	for (size_t b = 0; b < spec->nbenches; b++)
-		for (size_t p = 0; p < pdb_plan_npoints(spec, b); p++) {
-			int want = pdb_plan_vcpus(spec, b, p);
-			if (want > cpus)
-				return pdb_err_set(err, PDB_EXIT_USAGE,
-						   "vcpus %d asked, but only %d CPUs are available here", want, cpus);
+		for (size_t a = 0; a < spec->benches[b].naxes; a++) {
+			const struct pdb_matrix_param *m = spec->benches[b].axes[a];
+			for (size_t i = 0; strcmp(m->name, "vcpus") == 0 && i < m->nvalues; i++)
+				if (atoi(m->values[i]) > cpus)
+					return pdb_err_set(err, PDB_EXIT_USAGE, "%s%svcpus %s asked, but "
+							   "only %d CPUs are available here",
+							   m->where[i] ? m->where[i] : "",
+							   m->where[i] ? ": " : "", m->values[i], cpus);
 		}
 	for (size_t b = 0; b < spec->nbenches; b++) {
 		const struct pdb_kafka_spec *ks = spec->benches[b].kafka;

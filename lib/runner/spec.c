@@ -230,9 +230,13 @@ static int read_matrix_into(struct pdb_spec_reader *r, const json_t *v, struct p
 		if (!json_is_array(list) || json_array_size(list) == 0)
 			return bad(r, list, "matrix '%s': expected a non-empty list", key);
 		p->values = pdb_xcalloc(json_array_size(list), sizeof *p->values);
+		p->where = pdb_xcalloc(json_array_size(list), sizeof *p->where);
 		json_array_foreach(list, i, item) {
+			int line, col;
 			if (!(p->values[i] = pdb_yaml_scalar_text(item)))
 				return bad(r, item, "matrix '%s': expected plain values", key);
+			if (pdb_yaml_where(r->doc, item, &line, &col) == 0)
+				p->where[i] = pdb_xasprintf("%s:%d:%d", r->doc->file, line, col);
 			p->nvalues++;
 		}
 		if (strcmp(key, "vcpus") == 0)
@@ -880,9 +884,12 @@ static void matrix_release(struct pdb_matrix_param *m, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(m[i].name);
-		for (size_t k = 0; k < m[i].nvalues; k++)
+		for (size_t k = 0; k < m[i].nvalues; k++) {
 			free(m[i].values[k]);
+			free(m[i].where[k]);
+		}
 		free(m[i].values);
+		free(m[i].where);
 	}
 	free(m);
 }

@@ -28,6 +28,7 @@ struct pdb_sample_spec;
 struct pdb_matrix_param {
 	char *name;
 	char **values;
+	char **where;       /* each value's FILE:LINE:COL in the spec, or NULL */
 	size_t nvalues;
 };
 

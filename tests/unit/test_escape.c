@@ -26,7 +26,10 @@ static void expect(escape_fn f, const char *in, const char *want)
 static void test_markdown(void **state)
 {
 	(void)state;
-	expect(pdb_escape_md, "<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;");
+	/* CommonMark's backslash escapes: no tag, no reference, and read as
+	 * text in the file itself ("lost 2 \\> 0", not "lost 2 &gt; 0") */
+	expect(pdb_escape_md, "<img src=x onerror=alert(1)>", "\\<img src=x onerror=alert(1)\\>");
+	expect(pdb_escape_md, "lost 2 > 0 & &amp;", "lost 2 \\> 0 \\& \\&amp;");
 	expect(pdb_escape_md, "a|b", "a\\|b");
 	expect(pdb_escape_md, "new\nline", "new line");
 	expect(pdb_escape_md, "`code` *b* _i_ [l]", "\\`code\\` \\*b\\* \\_i\\_ \\[l\\]");
