@@ -42,6 +42,63 @@ static void value_cell(double v, const char *unit, char *out, size_t size)
 		pdb_unit_format_fixed(v, unit, out, size);
 }
 
+/* The columns median, mean, min and max of a row and the tool's statistics
+ * of those names (median or p50 for the median). */
+static const char *const column_stats[][2] = {
+	{ "median", "p50" }, { "mean", NULL }, { "min", NULL }, { "max", NULL },
+};
+#define NCOLUMNS (sizeof column_stats / sizeof column_stats[0])
+
+/* The column a statistic's name is, or NCOLUMNS. */
+static size_t stat_column(const char *name)
+{
+	size_t c = 0;
+
+	while (c < NCOLUMNS && strcmp(column_stats[c][0], name) != 0 &&
+	       !(column_stats[c][1] && strcmp(column_stats[c][1], name) == 0))
+		c++;
+	return c;
+}
+
+/* A row's cells median, mean, min and max: its samples', else (no sample:
+ * a tool's aggregates only, as a Knox timer's duration) the tool's
+ * statistics of those names, which its stats then do not repeat. */
+static void column_cells(const struct pdb_result *r, const struct pdb_summary *s,
+			 char cells[NCOLUMNS][48])
+{
+	const double from_samples[NCOLUMNS] = { s->median, s->mean, s->min, s->max };
+
+	for (size_t c = 0; c < NCOLUMNS; c++) {
+		double v = from_samples[c];
+		if (s->n == 0 && pdb_result_get_stat(r, column_stats[c][0], &v) != 0 &&
+		    !(column_stats[c][1] && pdb_result_get_stat(r, column_stats[c][1], &v) == 0))
+			v = NAN;
+		value_cell(v, r->unit, cells[c], sizeof cells[c]);
+	}
+}
+
+/* The stats cell: each statistic, but one that a column says already (the
+ * same name, the same number) once; one of a column's name with another
+ * number (a meter's own mean rate beside its samples' mean) was reported
+ * with the run, not computed from its samples, and says so. */
+static void stats_cell(const struct pdb_result *r, char cells[NCOLUMNS][48], struct pdb_buf *out)
+{
+	int first = 1;
+
+	pdb_buf_puts(out, "");
+	for (size_t k = 0; k < r->nstats; k++) {
+		size_t c = stat_column(r->stats[k].name);
+		char v[48];
+		value_cell(r->stats[k].value, pdb_stat_has_unit(r->stats[k].name) ? r->unit : "count",
+			   v, sizeof v);
+		if (c < NCOLUMNS && strcmp(v, cells[c]) == 0)
+			continue;
+		pdb_buf_printf(out, "%s%s%s=%s", first ? "" : " ", c < NCOLUMNS ? "reported " : "",
+			       r->stats[k].name, v);
+		first = 0;
+	}
+}
+
 /* The headline of a Kafka benchmark (one with produce_rate): input rate
  * against output rate, the groups' lag and the e2e percentiles. */
 static const char *const headline[] = { "produce_rate", "consume_rate", "consumer_lag", "e2e_latency" };
@@ -218,29 +275,24 @@ static void print_text(const struct pdb_run *run, const unsigned char *keep)
 		const struct pdb_result *r = &run->results[order[i].index];
 		struct pdb_summary s;
 		struct pdb_buf stats;
-		char n[32], med[48], mean[48], min[48], max[48], *dims, metric[256];
+		char n[32], cells[NCOLUMNS][48], *dims, metric[256];
 		const char *row[9];
 
 		if (!keep[order[i].index])
 			continue;
 		pdb_result_summary(r, &s);
-		snprintf(n, sizeof n, "%zu", s.n);
-		value_cell(s.median, r->unit, med, sizeof med);
-		value_cell(s.mean, r->unit, mean, sizeof mean);
-		value_cell(s.min, r->unit, min, sizeof min);
-		value_cell(s.max, r->unit, max, sizeof max);
+		if (s.n == 0 && r->nstats > 0) /* the columns are the tool's: no sample counted */
+			snprintf(n, sizeof n, "-");
+		else
+			snprintf(n, sizeof n, "%zu", s.n);
+		column_cells(r, &s, cells);
 		snprintf(metric, sizeof metric, "%s (%s)", r->metric, r->unit);
 		pdb_buf_init(&stats);
-		pdb_buf_puts(&stats, "");
-		for (size_t k = 0; k < r->nstats; k++) {
-			char v[48];
-			value_cell(r->stats[k].value,
-				   pdb_stat_has_unit(r->stats[k].name) ? r->unit : "count", v, sizeof v);
-			pdb_buf_printf(&stats, "%s%s=%s", k ? " " : "", r->stats[k].name, v);
-		}
+		stats_cell(r, cells, &stats);
 		dims = pdb_dims_display(r->dims, r->ndims);
 		row[0] = r->benchmark; row[1] = dims; row[2] = metric; row[3] = n;
-		row[4] = med; row[5] = mean; row[6] = min; row[7] = max; row[8] = stats.data;
+		row[4] = cells[0]; row[5] = cells[1]; row[6] = cells[2]; row[7] = cells[3];
+		row[8] = stats.data;
 		cmd_table_add(&t, row);
 		free(dims);
 		pdb_buf_release(&stats);

@@ -28,6 +28,7 @@ static void axis_init(struct pdb_chart_axis *a, const char *title, const char *u
 	a->title = pdb_xstrdup(title);
 	a->unit = pdb_xstrdup(unit ? unit : "");
 	a->min = a->max = NAN;
+	a->reach_lo = a->reach_hi = NAN;
 }
 
 static void axis_release(struct pdb_chart_axis *a)

@@ -54,6 +54,7 @@ struct pdb_chart_axis {
 	char *title;        /* "throughput", "vCPUs" */
 	char *unit;         /* canonical unit for tick labels ("s", "ops/s", "%", "") */
 	double min, max;    /* forced range, or NAN for automatic */
+	double reach_lo, reach_hi; /* the automatic range covers these too, or NAN */
 	int include_zero;   /* the automatic range reaches 0 */
 	int integer;        /* ticks at whole numbers only (counts such as vCPUs) */
 	char **categories;  /* CATEGORY axes: the names of 0..ncategories-1 */
@@ -126,6 +127,9 @@ void pdb_chart_add_vmark(struct pdb_chart_panel *panel, double x, int color, int
 /* The label of the panel's last vertical line (cut to 63 bytes, whole characters). */
 void pdb_chart_vmark_label(struct pdb_chart_panel *panel, const char *label);
 void pdb_chart_add_hmark(struct pdb_chart_panel *panel, double y);
+/* The panels from..to-1 (small multiples of one kind) share one y range:
+ * each one's automatic range covers the data of them all. */
+void pdb_chart_share_y(struct pdb_chart *chart, size_t from, size_t to);
 /* Name the categories of a CATEGORY axis (copied). */
 void pdb_chart_axis_categories(struct pdb_chart_axis *axis, const char *const *names,
 			       size_t n);

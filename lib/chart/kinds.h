@@ -157,7 +157,8 @@ void pdb_chart_groups_free(struct pdb_chart_group *g, size_t n);
  * panel of a chart: an item with a stage (else a process) dim takes the
  * colour of that name's place among the names of the runs' series (so the
  * stage jq and the process jq share theirs), one without takes colour 0;
- * when two lines of the panel would share a colour, the panel's lines are
+ * where no series of the runs has a stage or process, an item takes the
+ * colour of its benchmark's place among the runs' benchmarks; when two lines of the panel would share a colour, the panel's lines are
  * coloured in order instead. */
 void pdb_chart_stage_colors(struct pdb_run *const *runs, size_t nruns, const struct pdb_chart_item *it,
 			    size_t n, int *colors);

@@ -111,23 +111,29 @@ static void spectrum_from_samples(const struct pdb_result *r, double **x, double
 	free(cum);
 }
 
-/* Log scale when the values span a factor of limit or more. */
-static void auto_log(struct pdb_chart_panel *p, double limit)
+/* The panels from..to-1 (small multiples of one kind) share one y axis:
+ * log when their values together span a factor of limit or more, else
+ * linear from 0; and one range. */
+static void shared_scale(struct pdb_chart *c, size_t from, size_t to, double limit)
 {
 	double lo = INFINITY, hi = 0;
 
-	for (size_t s = 0; s < p->nseries; s++)
-		for (size_t i = 0; i < p->series[s].n; i++) {
-			double v = p->series[s].y[i];
-			if (v > 0 && v < lo)
-				lo = v;
-			if (v > hi)
-				hi = v;
-		}
-	if (hi > 0 && hi / lo >= limit)
-		p->y.kind = PDB_AXIS_LOG;
-	else
-		p->y.include_zero = 1;
+	for (size_t k = from; k < to; k++)
+		for (size_t s = 0; s < c->panels[k].nseries; s++)
+			for (size_t i = 0; i < c->panels[k].series[s].n; i++) {
+				double v = c->panels[k].series[s].y[i];
+				if (v > 0 && v < lo)
+					lo = v;
+				if (v > hi)
+					hi = v;
+			}
+	for (size_t k = from; k < to; k++) {
+		if (hi > 0 && hi / lo >= limit)
+			c->panels[k].y.kind = PDB_AXIS_LOG;
+		else
+			c->panels[k].y.include_zero = 1;
+	}
+	pdb_chart_share_y(c, from, to);
 }
 
 /* Per-period percentiles that tools report as series of their own. */
@@ -396,7 +402,6 @@ static void latency_over_time(struct pdb_chart *c, const struct pdb_chart_item *
 				 &lines[l].tl);
 			pdb_reps_add(&reps, &lines[l].tl);
 		}
-		auto_log(p, 50);
 		note = pdb_reps_note(&reps);
 		pdb_chart_panel_title(p, "Latency over time", where, note);
 		free(note);
@@ -422,19 +427,24 @@ static int is_lag(const struct pdb_result *r)
 	return strcmp(r->unit, "count") == 0 && strstr(r->metric, "lag") != NULL;
 }
 
-/* A lag panel (the last, when there is one) goes right after the first
- * throughput panel (msg/s, before B/s): whether a pipeline keeps up
- * stays in the chart when the height holds fewer panels. */
-static void lag_after_rates(struct pdb_chart *c, size_t throughput)
+/* The lag panels (from lag on, the last) go right after the message rates:
+ * the throughput panels from throughput on of its first unit (msg/s,
+ * before B/s), every step's; whether a pipeline keeps up stays in the
+ * chart when the height holds fewer panels. */
+static void lag_after_rates(struct pdb_chart *c, size_t throughput, size_t lag)
 {
-	struct pdb_chart_panel lag;
+	size_t at = throughput, n = c->npanels - lag;
+	struct pdb_chart_panel *moved;
 
-	if (c->npanels < throughput + 3 || strncmp(c->panels[c->npanels - 1].title, "Lag", 3) != 0)
+	while (at < lag && strcmp(c->panels[at].y.title, c->panels[throughput].y.title) == 0)
+		at++;
+	if (n == 0 || at == lag)
 		return;
-	lag = c->panels[c->npanels - 1];
-	memmove(&c->panels[throughput + 2], &c->panels[throughput + 1],
-		(c->npanels - throughput - 2) * sizeof lag);
-	c->panels[throughput + 1] = lag;
+	moved = pdb_xmalloc(n * sizeof *moved);
+	memcpy(moved, &c->panels[lag], n * sizeof *moved);
+	memmove(&c->panels[at + n], &c->panels[at], (lag - at) * sizeof *moved);
+	memcpy(&c->panels[at], moved, n * sizeof *moved);
+	free(moved);
 }
 
 /* The chart grows to give every panel its usual room: none is left out. */
@@ -497,7 +507,6 @@ static void spectrum_panel(struct pdb_chart *c, struct pdb_run **runs, size_t nr
 		free(x);
 		free(y);
 	}
-	auto_log(p, 20);
 	pdb_chart_labels_free(labels, g->n);
 	free(title);
 	free(colors);
@@ -531,7 +540,7 @@ struct pdb_chart *pdb_latency_chart(struct pdb_run **runs, size_t nsel,
 	struct pdb_chart_item *it = NULL;
 	struct pdb_chart *c;
 	struct pdb_chart_group *g;
-	size_t n = 0, ng, throughput;
+	size_t n = 0, ng, throughput, lag;
 	int others = 0;
 
 	c = pdb_chart_new("latency", NULL, opts->width, opts->height, opts->theme);
@@ -564,13 +573,16 @@ struct pdb_chart *pdb_latency_chart(struct pdb_run **runs, size_t nsel,
 	ng = pdb_chart_groups(it, n, PDB_CHART_PANEL_LINES, &g);
 	for (size_t k = 0; k < ng; k++)
 		spectrum_panel(c, runs, nsel, it, &g[k]);
+	shared_scale(c, 0, ng, 20);
 	for (size_t k = 0; k < ng; k++)
 		group_over_time(c, runs, nsel, it, &g[k]);
 	pdb_chart_groups_free(g, ng);
+	shared_scale(c, ng, c->npanels, 50);
 	throughput = c->npanels;
 	pdb_chart_timed_panels(c, runs, nsel, opts, is_rate, "Throughput");
+	lag = c->npanels;
 	pdb_chart_timed_panels(c, runs, nsel, opts, is_lag, "Lag");
-	lag_after_rates(c, throughput);
+	lag_after_rates(c, throughput, lag);
 	fit_panels(c);
 	pdb_chart_resource_panels(c, runs, nsel, opts); /* the chart grows for them */
 	whole_duration(c, ng); /* the spectra apart */

@@ -77,6 +77,25 @@ static struct range data_range(const struct pdb_chart_panel *p, int is_x, int po
 	return r;
 }
 
+void pdb_chart_share_y(struct pdb_chart *c, size_t from, size_t to)
+{
+	struct range all = { 0, 0, 0 };
+
+	for (size_t i = from; i < to; i++) {
+		const struct pdb_chart_axis *y = &c->panels[i].y;
+		struct range r = data_range(&c->panels[i], 0, y->kind == PDB_AXIS_LOG ||
+					    y->kind == PDB_AXIS_LOG2);
+		if (r.any) {
+			range_add(&all, r.lo, 0);
+			range_add(&all, r.hi, 0);
+		}
+	}
+	for (size_t i = from; i < to && all.any; i++) {
+		c->panels[i].y.reach_lo = all.lo;
+		c->panels[i].y.reach_hi = all.hi;
+	}
+}
+
 /* v, or the largest finite double of its sign when v overflowed. */
 static double clamp_finite(double v)
 {
@@ -223,6 +242,8 @@ static void axis_compute(const struct pdb_chart_panel *p, int is_x, double len,
 	a->present = 1;
 	axis_title(a->title, sizeof a->title, def->title, def->unit);
 	r = data_range(p, is_x, def->kind == PDB_AXIS_LOG || def->kind == PDB_AXIS_LOG2);
+	range_add(&r, def->reach_lo, def->kind == PDB_AXIS_LOG || def->kind == PDB_AXIS_LOG2);
+	range_add(&r, def->reach_hi, def->kind == PDB_AXIS_LOG || def->kind == PDB_AXIS_LOG2);
 	if (!r.any) { /* log axes have no place for 0: log2(0) is -inf */
 		int log = def->kind == PDB_AXIS_LOG || def->kind == PDB_AXIS_LOG2;
 		r.lo = log ? 1 : 0;

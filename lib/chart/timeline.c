@@ -63,7 +63,7 @@ void pdb_timeline_of(const struct pdb_result *r, struct pdb_timeline *tl)
 {
 	struct pdb_sample *s = pdb_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof *s);
 	struct repetition *rep = pdb_xmalloc((r->nsamples ? r->nsamples : 1) * sizeof *rep);
-	double *grid, *v, end = -INFINITY, tol;
+	double *grid, *v, tol;
 	const struct repetition *longest = NULL;
 	size_t n = 0, nrep = 0, ng = 0;
 
@@ -98,8 +98,6 @@ void pdb_timeline_of(const struct pdb_result *r, struct pdb_timeline *tl)
 		struct repetition *p = &rep[k];
 		const struct repetition *by = p->n >= 2 ? p : longest;
 		p->end = p->s[p->n - 1].t + (by->s[by->n - 1].t - by->s[0].t) / (double)(by->n - 1);
-		if (p->end > end)
-			end = p->end;
 	}
 	for (size_t i = 0; i < n; i++)
 		grid[i] = s[i].t;
@@ -123,15 +121,8 @@ void pdb_timeline_of(const struct pdb_result *r, struct pdb_timeline *tl)
 		}
 		ng++;
 	}
-	if (ng >= 2) {
-		tl->x[ng] = end;
-		tl->y[ng] = tl->y[ng - 1];
-		if (tl->lo) {
-			tl->lo[ng] = tl->lo[ng - 1];
-			tl->hi[ng] = tl->hi[ng - 1];
-		}
-		tl->n = ng + 1;
-	}
+	if (ng >= 2) /* the line ends at its last sample: nothing is drawn past it */
+		tl->n = ng;
 out:
 	free(grid);
 	free(v);
@@ -317,13 +308,14 @@ void pdb_chart_timed_panels(struct pdb_chart *c, struct pdb_run **runs, size_t n
 	sub = pdb_xmalloc((n ? n : 1) * sizeof *sub);
 	for (size_t u = 0; u < nunits; u++) {
 		struct pdb_chart_group *g;
-		size_t m = 0, ng;
+		size_t m = 0, ng, first = c->npanels;
 		for (size_t i = 0; i < n; i++)
 			if (strcmp(it[i].r->unit, units[u]) == 0)
 				sub[m++] = it[i];
 		ng = pdb_chart_groups(sub, m, PDB_CHART_PANEL_LINES, &g);
 		for (size_t k = 0; k < ng; k++)
 			timed_panel(c, runs, nruns, sub, &g[k], nunits > 1 ? units[u] : NULL, units[u], what);
+		pdb_chart_share_y(c, first, c->npanels); /* small multiples compare by height */
 		pdb_chart_groups_free(g, ng);
 	}
 	free(sub);

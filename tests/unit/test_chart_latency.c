@@ -12,6 +12,7 @@
 
 #include "chart/chart.h"
 #include "chart/kinds.h"
+#include "chart/layout.h"
 #include "gather/chart_gather.h"
 #include "model.h"
 #include "store/store.h"
@@ -116,7 +117,8 @@ static void test_repetitions_median(void **state)
 	assert_int_equal(p->nseries, 1);
 	se = &p->series[0];
 	assert_forward(se);
-	assert_int_equal(se->n, 5); /* t = 0..3 and the last second held to its end */
+	assert_int_equal(se->n, 4); /* t = 0..3: the line ends at its last sample */
+	assert_float_equal(se->x[3], 3, 1e-12);
 	assert_true(se->marks & PDB_MARK_BAND);
 	assert_non_null(se->lo);
 	assert_non_null(se->hi);
@@ -153,7 +155,7 @@ static void test_repetitions_jitter(void **state)
 	assert_non_null(p);
 	se = &p->series[0];
 	assert_forward(se);
-	assert_int_equal(se->n, 5);
+	assert_int_equal(se->n, 4);
 	for (size_t t = 0; t < 4; t++) {
 		assert_float_equal(se->x[t], (double)t, 1e-12);
 		assert_float_equal(se->y[t], 200 + 10 * (double)t, 1e-9);
@@ -179,12 +181,115 @@ static void test_one_repetition(void **state)
 	pdb_chart_free(c);
 }
 
+/* A capacity search's six steps, drawn as small multiples (a panel per
+ * rate): the step at 311 msg/s reads 1 ms to 1 s (log on its own), the
+ * one at 331 reads 0.3 to 0.6 s (linear on its own). */
+static struct pdb_chart *six_steps(void)
+{
+	static const char *const rates[] = { "200", "257", "292", "311", "331", "548" };
+	static const char *const stages[] = { "e2e_latency", "delivery_latency" };
+	struct pdb_plot_opts opts = { .width = 1200, .height = 900 };
+	const char *sel[] = { "latest" };
+	struct pdb_run *run = pdb_run_new();
+	struct pdb_store *store;
+	struct pdb_chart *c;
+	struct pdb_run **loaded;
+	struct pdb_err err;
+
+	for (size_t k = 0; k < 6; k++) {
+		struct pdb_attr d[] = { { "rate", (char *)rates[k] } };
+		struct pdb_attr g[] = { { "group", "enrich" }, { "rate", (char *)rates[k] } };
+		double r = atof(rates[k]);
+		for (size_t t = 0; t < 4; t++) {
+			double lat = k == 3 ? pow(10, -3 + (double)t) : k == 4 ? 0.3 + 0.1 * (double)t : 0.01;
+			for (size_t m = 0; m < 2; m++)
+				pdb_result_add_at(pdb_run_series(run, "cap", d, 1, stages[m], "s",
+								 PDB_DIR_LOWER), (double)t, lat);
+			pdb_result_add_at(pdb_run_series(run, "cap", d, 1, "produce_rate", "msg/s",
+							 PDB_DIR_HIGHER), (double)t, r);
+			pdb_result_add_at(pdb_run_series(run, "cap", d, 1, "consume_rate", "msg/s",
+							 PDB_DIR_HIGHER), (double)t, r - 1);
+			pdb_result_add_at(pdb_run_series(run, "cap", d, 1, "produce_throughput", "B/s",
+							 PDB_DIR_HIGHER), (double)t, 384 * r);
+			pdb_result_add_at(pdb_run_series(run, "cap", d, 1, "consume_throughput", "B/s",
+							 PDB_DIR_HIGHER), (double)t, 384 * (r - 1));
+			pdb_result_add_at(pdb_run_series(run, "cap", g, 2, "consumer_lag", "count",
+							 PDB_DIR_LOWER), (double)t, 10 * (double)t);
+		}
+	}
+	assert_non_null(store = pdb_store_open(db_path, &err));
+	assert_int_equal(pdb_store_insert_run(store, run, 0, &err), 0);
+	pdb_run_free(run);
+	assert_int_equal(pdb_gather_runs(store, sel, 1, &loaded, &err), 0);
+	c = pdb_latency_chart(loaded, 1, &opts, &err);
+	assert_non_null(c);
+	pdb_gather_runs_free(loaded, 1);
+	pdb_store_close(store);
+	return c;
+}
+
+/* The lag panel follows every step's message rates, before the B/s panels. */
+static void test_multiples_lag_after_rates(void **state)
+{
+	struct pdb_chart *c = six_steps();
+	size_t lag = 0, last_msg = 0, first_bytes = 0;
+
+	(void)state;
+	for (size_t i = 0; i < c->npanels; i++) {
+		const char *t = c->panels[i].title;
+		if (strncmp(t, "Lag over time", 13) == 0)
+			lag = i;
+		else if (strncmp(t, "Throughput over time: msg/s", 27) == 0)
+			last_msg = i;
+		else if (strncmp(t, "Throughput over time: B/s", 25) == 0 && !first_bytes)
+			first_bytes = i;
+	}
+	assert_true(last_msg > 0 && first_bytes > 0);
+	assert_int_equal(lag, last_msg + 1);
+	assert_int_equal(first_bytes, lag + 1);
+	pdb_chart_free(c);
+}
+
+/* Panels of one kind across the small multiples share their y axis: its
+ * scale and its range, so that they compare by height. */
+static void test_multiples_share_y(void **state)
+{
+	static const char *const kinds[] = { "Percentile spectrum (", "Latency over time (",
+					     "Throughput over time: msg/s (", "Throughput over time: B/s (" };
+	struct pdb_chart *c = six_steps();
+	struct pdb_chart_layout *L = pdb_chart_layout(c);
+
+	(void)state;
+	assert_non_null(L);
+	for (size_t k = 0; k < 4; k++) {
+		const struct pdb_panel_layout *first = NULL;
+		size_t seen = 0;
+		for (size_t i = 0; i < c->npanels; i++) {
+			if (strncmp(c->panels[i].title, kinds[k], strlen(kinds[k])) != 0)
+				continue;
+			seen++;
+			if (!first) {
+				first = &L->panels[i];
+				continue;
+			}
+			assert_int_equal(L->panels[i].y.kind, first->y.kind);
+			assert_float_equal(L->panels[i].y.lo, first->y.lo, 1e-12);
+			assert_float_equal(L->panels[i].y.hi, first->y.hi, 1e-12);
+		}
+		assert_int_equal(seen, 6);
+	}
+	pdb_chart_layout_free(L);
+	pdb_chart_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_repetitions_median, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_repetitions_jitter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_repetition, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_multiples_lag_after_rates, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_multiples_share_y, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
