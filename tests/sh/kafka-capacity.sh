@@ -15,33 +15,8 @@ set -u
 RATE=${CAPACITY_RATE:-450}
 command -v kcat >/dev/null 2>&1 || { echo "kcat is not installed"; exit 77; }
 command -v /usr/bin/python3 >/dev/null 2>&1 || { echo "python3 is not installed"; exit 77; }
-work=$(mktemp -d)
-pids=
-broker=
-# the stages stop first (a kcat consumer stopped after the broker waits
-# for it to leave its group); what has not ended in 5 s is killed
-cleanup() {
-  for p in $pids; do kill "$p" 2>/dev/null; done
-  for _ in $(seq 1 50); do
-    alive=
-    for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
-    [ -z "$alive" ] && break
-    sleep 0.1
-  done
-  for p in $pids; do kill -9 "$p" 2>/dev/null; done
-  [ -n "$broker" ] && kill "$broker" 2>/dev/null
-  wait 2>/dev/null
-  [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"
-}
-trap cleanup EXIT
-export PERFDB_FINGERPRINT=off
-fail() { echo "$*"; [ -f "$work/run.err" ] && cat "$work/run.err"; exit 1; }
-
-"$PERFDB" mock-kafka --brokers 1 --topics in:3,out:3 >"$work/boot" 2>"$work/mock.err" &
-broker=$!
-for _ in $(seq 1 25); do [ -s "$work/boot" ] && break; sleep 0.2; done
-boot=$(cat "$work/boot")
-[ -n "$boot" ] || fail "mock-kafka printed no bootstrap list: $(cat "$work/mock.err")"
+. "$ROOT/tests/lib/kafka-stages.sh"
+kafka_start in:3,out:3
 
 # kcat -P reads its input 128 bytes at a time and holds a partial chunk:
 # the throttle writes fixed 384-byte records, each no earlier than 1/RATE s

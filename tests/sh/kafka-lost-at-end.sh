@@ -6,31 +6,8 @@
 # search's "lost 2 > 0" alone does not show.
 set -u
 command -v kcat >/dev/null 2>&1 || { echo "kcat is not installed"; exit 77; }
-work=$(mktemp -d)
-pids=
-broker=
-cleanup() {
-  for p in $pids; do kill "$p" 2>/dev/null; done
-  for _ in $(seq 1 50); do
-    alive=
-    for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
-    [ -z "$alive" ] && break
-    sleep 0.1
-  done
-  for p in $pids; do kill -9 "$p" 2>/dev/null; done
-  [ -n "$broker" ] && kill "$broker" 2>/dev/null
-  wait 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-export PERFDB_FINGERPRINT=off
-fail() { echo "$*"; [ -f "$work/run.err" ] && cat "$work/run.err"; exit 1; }
-
-"$PERFDB" mock-kafka --brokers 1 --topics in:1,out:1 >"$work/boot" 2>"$work/mock.err" &
-broker=$!
-for _ in $(seq 1 25); do [ -s "$work/boot" ] && break; sleep 0.2; done
-boot=$(cat "$work/boot")
-[ -n "$boot" ] || fail "mock-kafka printed no bootstrap list: $(cat "$work/mock.err")"
+. "$ROOT/tests/lib/kafka-stages.sh"
+kafka_start in:1,out:1
 
 mkfifo "$work/f1" "$work/f2"
 kcat -C -u -b "$boot" -G enrich -X auto.offset.reset=earliest in >"$work/f1" 2>"$work/consume.err" &

@@ -8,33 +8,8 @@
 # received, lost 0, e2e percentiles and the lag's shape.
 set -u
 command -v kcat >/dev/null 2>&1 || { echo "kcat is not installed"; exit 77; }
-work=$(mktemp -d)
-pids=
-broker=
-# The stages stop first: a kcat consumer stopped after the broker waits
-# for it forever to leave its group. What has not ended in 5 s is killed.
-cleanup() {
-  for p in $pids; do kill "$p" 2>/dev/null; done
-  for _ in $(seq 1 50); do
-    alive=
-    for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
-    [ -z "$alive" ] && break
-    sleep 0.1
-  done
-  for p in $pids; do kill -9 "$p" 2>/dev/null; done
-  [ -n "$broker" ] && kill "$broker" 2>/dev/null
-  wait 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-export PERFDB_FINGERPRINT=off
-fail() { echo "$*"; [ -f "$work/run.err" ] && cat "$work/run.err"; exit 1; }
-
-"$PERFDB" mock-kafka --brokers 1 --topics in:3,out:3 >"$work/boot" 2>"$work/mock.err" &
-broker=$!
-for _ in $(seq 1 25); do [ -s "$work/boot" ] && break; sleep 0.2; done
-boot=$(cat "$work/boot")
-[ -n "$boot" ] || fail "mock-kafka printed no bootstrap list: $(cat "$work/mock.err")"
+. "$ROOT/tests/lib/kafka-stages.sh"
+kafka_start in:3,out:3
 
 # The pipeline, one process per stage through FIFOs (each stopped by its
 # PID). kcat -P reads its input 128 bytes at a time and holds a partial
