@@ -52,6 +52,28 @@ static const struct pdb_chart_panel *panel(const struct pdb_chart *c, const char
 	return NULL;
 }
 
+/* run stored (then freed), read back as plot reads it, and its latency
+ * chart at 1200 x 900. */
+static struct pdb_chart *stored_chart(struct pdb_run *run)
+{
+	struct pdb_plot_opts opts = { .width = 1200, .height = 900 };
+	const char *sel[] = { "latest" };
+	struct pdb_store *store;
+	struct pdb_chart *c;
+	struct pdb_run **loaded;
+	struct pdb_err err;
+
+	assert_non_null(store = pdb_store_open(db_path, &err));
+	assert_int_equal(pdb_store_insert_run(store, run, 0, &err), 0);
+	pdb_run_free(run);
+	assert_int_equal(pdb_gather_runs(store, sel, 1, &loaded, &err), 0);
+	c = pdb_latency_chart(loaded, 1, &opts, &err);
+	assert_non_null(c);
+	pdb_gather_runs_free(loaded, 1);
+	pdb_store_close(store);
+	return c;
+}
+
 /* A run as a stream benchmark stores it with repeat: 3: every repetition's
  * per-second samples start at t = 0 and follow the repetition before; with
  * jitter, repetition k reads each second k * jitter late (its clock). */
@@ -61,13 +83,7 @@ static struct pdb_chart *three_repetitions(size_t nreps, double jitter)
 					   { 200, 210, 220, 230 } };
 	static const double p99[3][4] = { { 0.01, 0.02, 0.03, 0.04 }, { 0.03, 0.04, 0.05, 0.06 },
 					  { 0.02, 0.03, 0.04, 0.05 } };
-	struct pdb_plot_opts opts = { .width = 1200, .height = 900 };
-	const char *sel[] = { "latest" };
 	struct pdb_run *run = pdb_run_new();
-	struct pdb_store *store;
-	struct pdb_chart *c;
-	struct pdb_run **loaded;
-	struct pdb_err err;
 	struct pdb_sample s = PDB_SAMPLE(0.001);
 
 	for (size_t k = 0; k < nreps; k++)
@@ -85,15 +101,7 @@ static struct pdb_chart *three_repetitions(size_t nreps, double jitter)
 	s.value = 0.05;
 	s.weight = 1;
 	pdb_result_add_sample(pdb_run_series(run, "pipe", NULL, 0, "delivery_delay", "s", PDB_DIR_LOWER), &s);
-	assert_non_null(store = pdb_store_open(db_path, &err));
-	assert_int_equal(pdb_store_insert_run(store, run, 0, &err), 0);
-	pdb_run_free(run);
-	assert_int_equal(pdb_gather_runs(store, sel, 1, &loaded, &err), 0);
-	c = pdb_latency_chart(loaded, 1, &opts, &err);
-	assert_non_null(c);
-	pdb_gather_runs_free(loaded, 1);
-	pdb_store_close(store);
-	return c;
+	return stored_chart(run);
 }
 
 /* Each drawn line runs forward in time: never back to t = 0 at a repetition's start. */
@@ -188,13 +196,7 @@ static struct pdb_chart *six_steps(void)
 {
 	static const char *const rates[] = { "200", "257", "292", "311", "331", "548" };
 	static const char *const stages[] = { "e2e_latency", "delivery_latency" };
-	struct pdb_plot_opts opts = { .width = 1200, .height = 900 };
-	const char *sel[] = { "latest" };
 	struct pdb_run *run = pdb_run_new();
-	struct pdb_store *store;
-	struct pdb_chart *c;
-	struct pdb_run **loaded;
-	struct pdb_err err;
 
 	for (size_t k = 0; k < 6; k++) {
 		struct pdb_attr d[] = { { "rate", (char *)rates[k] } };
@@ -217,15 +219,7 @@ static struct pdb_chart *six_steps(void)
 							 PDB_DIR_LOWER), (double)t, 10 * (double)t);
 		}
 	}
-	assert_non_null(store = pdb_store_open(db_path, &err));
-	assert_int_equal(pdb_store_insert_run(store, run, 0, &err), 0);
-	pdb_run_free(run);
-	assert_int_equal(pdb_gather_runs(store, sel, 1, &loaded, &err), 0);
-	c = pdb_latency_chart(loaded, 1, &opts, &err);
-	assert_non_null(c);
-	pdb_gather_runs_free(loaded, 1);
-	pdb_store_close(store);
-	return c;
+	return stored_chart(run);
 }
 
 /* The lag panel follows every step's message rates, before the B/s panels. */
