@@ -28,6 +28,20 @@ int pdb_store_fail(struct pdb_store *store, struct pdb_err *err, const char *wha
 			   pdb_store_errmsg(store->db));
 }
 
+int pdb_store_query_int(struct pdb_store *store, const char *sql, int *out, const char *what,
+			struct pdb_err *err)
+{
+	sqlite3_stmt *st = pdb_store_prepare(store, sql, err);
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	*out = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : pdb_store_fail(store, err, what);
+}
+
 sqlite3_stmt *pdb_store_prepare(struct pdb_store *store, const char *sql,
 				struct pdb_err *err)
 {

@@ -545,14 +545,6 @@ int pdb_store_series_bounds(struct pdb_store *store, int64_t series_id,
 
 int pdb_store_has_bounds(struct pdb_store *store, int *yes, struct pdb_err *err)
 {
-	sqlite3_stmt *st = pdb_store_prepare(store,
-		"SELECT EXISTS (SELECT 1 FROM stats WHERE name IN ('lower_value', 'upper_value'))", err);
-	int rc;
-
-	if (!st)
-		return -1;
-	rc = sqlite3_step(st);
-	*yes = rc == SQLITE_ROW && sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : pdb_store_fail(store, err, "bounds");
+	return pdb_store_query_int(store, "SELECT EXISTS (SELECT 1 FROM stats WHERE name IN"
+				   " ('lower_value', 'upper_value'))", yes, "bounds", err);
 }

@@ -57,6 +57,10 @@ int pdb_store_series_rows(struct pdb_store *store, sqlite3_stmt *st, const char 
 const char *pdb_store_errmsg(sqlite3 *db);
 /* Fill err from the database's last error; returns -1. */
 int pdb_store_fail(struct pdb_store *store, struct pdb_err *err, const char *what);
+/* The integer of a one-row query into *out; 0, or -1 with err ("what:
+ * SQLite's message"). */
+int pdb_store_query_int(struct pdb_store *store, const char *sql, int *out, const char *what,
+			struct pdb_err *err);
 /* Prepare sql or fill err. */
 sqlite3_stmt *pdb_store_prepare(struct pdb_store *store, const char *sql,
 				struct pdb_err *err);

@@ -15,20 +15,6 @@
 /* PRAGMA application_id of perfdb's files: "pfdb". */
 #define PERFDB_APPLICATION_ID 0x70666462
 
-/* The integer a one-row query gives, into *out. 0, or -1 with err. */
-static int query_int(struct pdb_store *store, const char *sql, int *out, struct pdb_err *err)
-{
-	sqlite3_stmt *st = pdb_store_prepare(store, sql, err);
-	int rc;
-
-	if (!st)
-		return -1;
-	rc = sqlite3_step(st);
-	*out = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : pdb_store_fail(store, err, "read the database header");
-}
-
 /* A SQLite file another program made is never migrated into a perfdb one, nor
  * written at all: perfdb's carry its application id; older ones none, but a
  * schema version and the tables of perfdb's first schema; a file with no
@@ -38,10 +24,13 @@ static int check_foreign(struct pdb_store *store, int have, struct pdb_err *err)
 {
 	int app, tables, own;
 
-	if (query_int(store, "PRAGMA application_id", &app, err) < 0 ||
-	    query_int(store, "SELECT count(*) FROM sqlite_master", &tables, err) < 0 ||
-	    query_int(store, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
-		      " ('runs', 'run_attrs', 'series', 'results', 'stats')", &own, err) < 0)
+	const char *what = "read the database header";
+
+	if (pdb_store_query_int(store, "PRAGMA application_id", &app, what, err) < 0 ||
+	    pdb_store_query_int(store, "SELECT count(*) FROM sqlite_master", &tables, what, err) < 0 ||
+	    pdb_store_query_int(store, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+				"name IN ('runs', 'run_attrs', 'series', 'results', 'stats')", &own,
+				what, err) < 0)
 		return -1;
 	if (app == PERFDB_APPLICATION_ID || (app == 0 && have == 0 && tables == 0) ||
 	    (app == 0 && have > 0 && own == 5))

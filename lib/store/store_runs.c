@@ -797,16 +797,8 @@ static void drop_rows(struct pdb_run_row **rows, size_t *nrows)
 
 int pdb_store_count_branches(struct pdb_store *store, int *n, struct pdb_err *err)
 {
-	sqlite3_stmt *st = pdb_store_prepare(store, "SELECT count(*) FROM (SELECT DISTINCT value"
-					     " FROM run_attrs WHERE key = 'branch' LIMIT 2)", err);
-	int rc;
-
-	if (!st)
-		return -1;
-	rc = sqlite3_step(st);
-	*n = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : pdb_store_fail(store, err, "count branches");
+	return pdb_store_query_int(store, "SELECT count(*) FROM (SELECT DISTINCT value FROM run_attrs"
+				   " WHERE key = 'branch' LIMIT 2)", n, "count branches", err);
 }
 
 int pdb_store_list_branches(struct pdb_store *store, struct pdb_run_row **rows, size_t *nrows,
