@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "compare_render.h"
 #include "compare_text.h"
+#include "compare_verdict.h"
 #include "escape.h"
 #include "json_out.h"
 #include "units.h"
@@ -267,9 +268,7 @@ static void row_json(struct pdb_json_stream *j, const struct pdb_compare_row *r,
 	stats_json(j, r->n_base, r->median_base, r->mean_base);
 	pdb_json_key(j, "candidate");
 	stats_json(j, r->n_cand, r->median_cand, r->mean_cand);
-	real_member(j, "median_change_pct",
-		    pct4(r->median_base > 0 && r->median_cand > 0
-			 ? 100 * (r->median_cand / r->median_base - 1) : NAN));
+	real_member(j, "median_change_pct", pct4(pdb_compare_median_change_pct(r)));
 	real_member(j, "change_pct", pct4(r->change_pct));
 	real_member(j, "ci_low_pct", pct4(r->ci_low_pct));
 	real_member(j, "ci_high_pct", pct4(r->ci_high_pct));

@@ -183,10 +183,8 @@ static void note_medians_against_estimate(struct pdb_compare_row *r)
 	char medians[48], estimate[48];
 	double m;
 
-	if (!(r->median_base > 0 && r->median_cand > 0) || !(fabs(r->change_pct) > 0))
-		return;
-	m = 100 * (r->median_cand / r->median_base - 1);
-	if (fabs(m) < 1 || (m > 0) == (r->change_pct > 0))
+	m = pdb_compare_median_change_pct(r);
+	if (!(fabs(r->change_pct) > 0) || !(fabs(m) >= 1) || (m > 0) == (r->change_pct > 0))
 		return;
 	pdb_pct_change(m, medians, sizeof medians);
 	pdb_pct_change(r->change_pct, estimate, sizeof estimate);

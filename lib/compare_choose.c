@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "compare_strategy.h"
+#include "compare_verdict.h"
 #include "stats.h"
 #include "util.h"
 
@@ -17,7 +18,7 @@ static void median_change(const struct compare_test *t, struct pdb_compare_row *
 			  char *reason)
 {
 	if (t->positive)
-		row->change_pct = pdb_stats_pct_of_log(log(row->median_cand / row->median_base));
+		row->change_pct = pdb_compare_median_change_pct(row);
 	else
 		row->change_abs = row->median_cand - row->median_base;
 	row->reason = reason;

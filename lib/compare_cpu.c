@@ -8,6 +8,7 @@
 #include "metric_role.h"
 #include "model.h"
 #include "stats.h"
+#include "compare_verdict.h"
 #include "units.h"
 #include "util.h"
 
@@ -34,9 +35,7 @@ static double log_pct(const struct pdb_compare_row *r)
 {
 	if (!isnan(r->change_pct))
 		return r->change_pct;
-	if (r->median_base > 0 && r->median_cand > 0)
-		return pdb_stats_pct_of_log(log(r->median_cand / r->median_base));
-	return NAN;
+	return pdb_compare_median_change_pct(r);
 }
 
 static void set_reason(struct pdb_compare_row *w, char *reason)

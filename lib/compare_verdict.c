@@ -158,6 +158,12 @@ int pdb_compare_row_order(const void *pa, const void *pb)
  * a resource, only what failed (what moved is counted apart,
  * pdb_compare_row_reported). A hidden row (the same both sides,
  * bookkeeping, a resource that did not move) is counted as hidden. */
+double pdb_compare_median_change_pct(const struct pdb_compare_row *r)
+{
+	return r->median_base > 0 && r->median_cand > 0 ? 100 * (r->median_cand / r->median_base - 1)
+							 : NAN;
+}
+
 int pdb_compare_row_counted(const struct pdb_compare_row *r)
 {
 	return r->hidden == PDB_SHOWN &&

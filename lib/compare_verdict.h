@@ -13,5 +13,8 @@ int pdb_compare_verdict(struct pdb_compare_row *row, double alpha, const char *b
 int pdb_compare_row_order(const void *a, const void *b);
 /* Whether a row enters the gate's counts. */
 int pdb_compare_row_counted(const struct pdb_compare_row *r);
+/* The change of a row's medians in %, candidate over baseline; NaN unless
+ * both are above 0. */
+double pdb_compare_median_change_pct(const struct pdb_compare_row *r);
 
 #endif
