@@ -171,6 +171,25 @@ struct dec17 {
 	int pow2; /* m is 2^52 above the smallest exponent: the ulp below is half */
 };
 
+/* A normal finite double's significand m (53 bits), binary exponent e
+ * (|v| = m 2^e) and the estimate E of its decimal exponent (E or E + 1);
+ * its biased exponent, or -1 for zero, a subnormal, an infinity or NaN. */
+static int binary_parts(double v, uint64_t *m, int *e, int *E)
+{
+	uint64_t bits;
+	int be;
+
+	memcpy(&bits, &v, sizeof bits);
+	be = (int)((bits >> 52) & 0x7ff);
+	if (be == 0 || be == 0x7ff)
+		return -1;
+	*m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+	*e = be - 1075;
+	/* 2^(be - 1023) <= |v| < 2^(be - 1022): the exponent is E or E + 1 */
+	*E = (int)floor((be - 1023) * 0.30102999566398120);
+	return be;
+}
+
 #ifdef __SIZEOF_INT128__
 typedef unsigned __int128 u128;
 
@@ -247,17 +266,11 @@ static int round_exact(uint64_t m, int e, int E, int p, uint64_t *n, int *exp)
  * round_exact's range. */
 static int digits17(double v, struct dec17 *d)
 {
-	uint64_t bits, m, n;
+	uint64_t m, n;
 	int be, e, E;
 
-	memcpy(&bits, &v, sizeof bits);
-	be = (int)((bits >> 52) & 0x7ff);
-	if (be == 0 || be == 0x7ff)
+	if ((be = binary_parts(v, &m, &e, &E)) < 0)
 		return -1;
-	m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
-	e = be - 1075;
-	/* 2^(be - 1023) <= |v| < 2^(be - 1022): the exponent is E or E + 1 */
-	E = (int)floor((be - 1023) * 0.30102999566398120);
 	if (round_exact(m, e, E, 17, &n, &d->exp) < 0)
 		return -1;
 	for (int i = 16; i >= 0; i--) {
@@ -517,17 +530,13 @@ double pdb_round_significant(double v, int digits)
 		1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
 		1e21, 1e22 };
 	char text[40];
-	uint64_t bits, m, n;
-	int be, exp, shift;
+	uint64_t m, n;
+	int e, E, exp, shift;
 
 	if (!isfinite(v))
 		return v;
-	memcpy(&bits, &v, sizeof bits);
-	be = (int)((bits >> 52) & 0x7ff);
-	m = (bits & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
-	if (be != 0 && digits >= 1 && digits <= 15 &&
-	    round_exact(m, be - 1075, (int)floor((be - 1023) * 0.30102999566398120), digits,
-			&n, &exp) == 0) {
+	if (binary_parts(v, &m, &e, &E) >= 0 && digits >= 1 && digits <= 15 &&
+	    round_exact(m, e, E, digits, &n, &exp) == 0) {
 		shift = digits - 1 - exp; /* v ~ n / 10^shift, n < 2^53 */
 		if (shift >= 0 && shift <= 22) {
 			double r = (double)n / p10[shift];
